@@ -1,0 +1,191 @@
+#include "agentcommands.h"
+
+#include <fmt/format.h>
+#include <grpcpp/server.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "store/agentledger.h"
+#include "telemetry/nvmlcollector.h"
+#include "telemetry/simcollector.h"
+#include "telemetry/smicollector.h"
+#include "telemetry/snapshotjson.h"
+#include "transport/grpcserver.h"
+#include "transport/nodeagentservice.h"
+#include "transport/scheduler.h"
+
+namespace meridian {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+void onSignal(int)
+{
+    g_stop = 1;
+}
+
+std::string hostName()
+{
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    return name;
+}
+
+std::optional<SimNodeKind> simKind(const std::string &name)
+{
+    for (SimNodeKind k : {SimNodeKind::A100, SimNodeKind::H100, SimNodeKind::Ascend910B,
+                          SimNodeKind::Hybrid, SimNodeKind::Mlu370, SimNodeKind::HygonDcu}) {
+        if (name == simNodeKindName(k))
+            return k;
+    }
+    return std::nullopt;
+}
+
+Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config, const std::string &nodeId)
+{
+    if (config.collector == "sim") {
+        const auto kind = simKind(config.simKind);
+        if (!kind)
+            return Error{fmt::format("sim.kind '{}': use a100, h100, ascend910b, hybrid, mlu370 or dcu",
+                                     config.simKind)};
+        return std::unique_ptr<Collector>(std::make_unique<SimCollector>(
+            SimNodeSpec{*kind, config.simSeed, nodeId, config.dataCenter, 0}));
+    }
+    if (config.collector == "nvml") {
+        auto nvml = NvmlCollector::load(config.nvmlLibrary);
+        if (!nvml)
+            return nvml.error();
+        return std::unique_ptr<Collector>(std::move(nvml).value());
+    }
+    if (config.collector == "smi")
+        return std::unique_ptr<Collector>(std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
+    if (config.collector == "auto") {
+        // NVML when an NVIDIA driver is there, the vendor tools otherwise.
+        if (auto nvml = NvmlCollector::load(config.nvmlLibrary))
+            return std::unique_ptr<Collector>(std::move(nvml).value());
+        return std::unique_ptr<Collector>(std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
+    }
+    return Error{fmt::format("--collector '{}': use sim, nvml, smi or auto", config.collector)};
+}
+
+}  // namespace
+
+int serveAgent(const AgentConfig &config)
+{
+    const std::string nodeId = config.nodeId.empty() ? hostName() : config.nodeId;
+    auto ledger = AgentLedger::open(config.dataDir);
+    if (!ledger) {
+        fmt::print(stderr, "meridian-agent: {}\n", ledger.error().message);
+        return 2;
+    }
+    auto collector = makeCollector(config, nodeId);
+    if (!collector) {
+        fmt::print(stderr, "meridian-agent: {}\n", collector.error().message);
+        return 2;
+    }
+    ReplicaBackend *replicas = dynamic_cast<SimCollector *>(collector->get());
+    EventLog events(10'000, ledger->get());
+    NodeMonitorOptions options;
+    options.sampleIntervalMs = config.sampleIntervalMs;
+    NodeMonitor monitor({nodeId, config.dataCenter, config.rack, hostName()},
+                        std::move(collector).value(), events, *ledger.value(),
+                        SystemClock::instance(), options);
+    if (Status status = monitor.start(); !status) {
+        fmt::print(stderr, "meridian-agent: {}\n", status.message());
+        return 2;
+    }
+    WorkloadManager workloads(replicas, SystemClock::instance(), monitor.inventory().cards.size());
+    NodeRuntime runtime;
+    runtime.monitor = &monitor;
+    runtime.workloads = &workloads;
+    SingleNodeDirectory directory(runtime);
+    Scheduler scheduler;
+    NodeAgentService service(directory, Authorizer(config.security.tokens), scheduler);
+    int port = 0;
+    auto server = startGrpcServer({{config.listen, &port}}, config.security, {&service});
+    if (!server) {
+        fmt::print(stderr, "meridian-agent: {}\n", server.error().message);
+        return 2;
+    }
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    const std::string shownAddress =
+        config.listen.substr(0, config.listen.rfind(':')) + ":" + std::to_string(port);
+    fmt::print("meridian-agent: node {} ({} collector, {} cards) serving on {}{}; ledger {}\n",
+               nodeId, monitor.inventory().collector, monitor.inventory().cards.size(), shownAddress,
+               config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
+               ledger.value()->path());
+    std::fflush(stdout);
+
+    // Sampling runs on its own thread so a slow vendor tool never delays the streams.
+    std::thread sampler([&] {
+        int64_t next = Scheduler::nowMs();
+        while (!g_stop) {
+            monitor.tick();
+            next += config.sampleIntervalMs;
+            while (!g_stop && Scheduler::nowMs() < next)
+                std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(50, next - Scheduler::nowMs())));
+            if (Scheduler::nowMs() - next > 5 * config.sampleIntervalMs)
+                next = Scheduler::nowMs();  // fell far behind (suspend): do not catch up
+        }
+    });
+    sampler.join();
+    fmt::print("meridian-agent: stopping\n");
+    monitor.stop();
+    service.releaseParked();
+    stopGrpcServer(*server.value());
+    scheduler.stop();
+    return 0;
+}
+
+int collectOnce(const AgentConfig &config, const std::vector<std::string> &fromFiles)
+{
+    const std::string nodeId = config.nodeId.empty() ? hostName() : config.nodeId;
+    std::vector<ToolSource> sources;
+    for (const std::string &spec : fromFiles) {
+        auto source = SmiCollector::fileSource(spec);
+        if (!source) {
+            fmt::print(stderr, "meridian-agent collect: {}\n", source.error().message);
+            return 2;
+        }
+        sources.push_back(std::move(source).value());
+    }
+    if (sources.empty()) {
+        if (config.collector == "sim" || config.collector == "nvml") {
+            auto collector = makeCollector(config, nodeId);
+            if (!collector) {
+                fmt::print(stderr, "meridian-agent collect: {}\n", collector.error().message);
+                return 1;
+            }
+            auto hardware = collector.value()->discover();
+            auto sample = collector.value()->sample(SystemClock::instance().nowUnixMs());
+            if (!hardware || !sample) {
+                fmt::print(stderr, "meridian-agent collect: {}\n",
+                           (!hardware ? hardware.error() : sample.error()).message);
+                return 1;
+            }
+            fmt::print("{}", snapshotToJson(hardware.value(), sample.value()));
+            return 0;
+        }
+        sources = SmiCollector::liveSources();
+        if (sources.empty()) {
+            fmt::print(stderr, "meridian-agent collect: no vendor tool on PATH; use --from KIND=FILE "
+                               "or --collector sim\n");
+            return 1;
+        }
+    }
+    SmiCollector collector(std::move(sources), nodeId);
+    auto reading = collector.read(true, true);
+    if (!reading) {
+        fmt::print(stderr, "meridian-agent collect: {}\n", reading.error().message);
+        return 1;
+    }
+    fmt::print("{}", snapshotToJson(reading->hardware, reading->sample));
+    return 0;
+}
+
+}  // namespace meridian

@@ -1,0 +1,147 @@
+// meridian-sim: a whole simulated fleet on this machine, or a fault sent to one.
+//   meridian-sim [--nodes N | --cards N] [--inventory-out FILE] [--quit-after S]
+//   meridian-sim fault --control ADDR --node ID --kind KIND [--card N] [--duration S]
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+
+#include <csignal>
+#include <map>
+#include <thread>
+
+#include "meridian/v1/sim_control.grpc.pb.h"
+#include "sim/simfleet.h"
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void onSignal(int) { g_stop = 1; }
+
+int sendFault(const std::string &control, const std::string &node, const std::string &kind,
+              int card, int duration, int delayMs)
+{
+    using namespace meridian;
+    static const std::map<std::string, v1::FaultKind> kinds = {
+        {"crash", v1::FAULT_KIND_AGENT_CRASH},    {"hang", v1::FAULT_KIND_AGENT_HANG},
+        {"slow", v1::FAULT_KIND_SLOW_AGENT},      {"xid79", v1::FAULT_KIND_XID_79},
+        {"ecc-dbe", v1::FAULT_KIND_ECC_DOUBLE_BIT}, {"thermal", v1::FAULT_KIND_THERMAL_THROTTLE},
+        {"link-down", v1::FAULT_KIND_LINK_DOWN},  {"link-flap", v1::FAULT_KIND_LINK_FLAP},
+        {"pfc-storm", v1::FAULT_KIND_PFC_STORM},  {"garbage", v1::FAULT_KIND_GARBAGE_VALUES}};
+    auto stub = v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    grpc::Status status;
+    if (kind == "clear") {
+        v1::ClearFaultsRequest request;
+        request.set_node_id(node);
+        v1::ClearFaultsResponse response;
+        status = stub->ClearFaults(&context, request, &response);
+    } else {
+        const auto it = kinds.find(kind);
+        if (it == kinds.end()) {
+            fmt::print(stderr, "meridian-sim fault: unknown kind '{}'\n", kind);
+            return 2;
+        }
+        v1::InjectFaultRequest request;
+        v1::Fault *fault = request.mutable_fault();
+        fault->set_node_id(node);
+        fault->set_kind(it->second);
+        if (card >= 0)
+            fault->set_card_index(static_cast<uint32_t>(card));
+        fault->set_duration_seconds(static_cast<uint32_t>(duration));
+        fault->set_delay_ms(static_cast<uint32_t>(delayMs));
+        v1::InjectFaultResponse response;
+        status = stub->InjectFault(&context, request, &response);
+    }
+    if (!status.ok()) {
+        fmt::print(stderr, "meridian-sim fault: {}: {}\n", control, status.error_message());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    using namespace meridian;
+    CLI::App app{"Meridian fleet simulator: many NodeAgents and the cloud CapacityPool on loopback"};
+    int nodes = 0;
+    int cards = 0;
+    uint64_t seed = 42;
+    int provisioning = 90;
+    double quitAfter = 0;
+    std::string inventoryOut;
+    app.add_option("--nodes", nodes, "number of nodes (8 cards each)");
+    app.add_option("--cards", cards, "number of cards; rounded up to whole nodes")->excludes("--nodes");
+    app.add_option("--seed", seed, "fleet seed: the same seed gives the same fleet");
+    app.add_option("--provisioning-seconds", provisioning, "delay before a cloud lease is ready");
+    app.add_option("--inventory-out", inventoryOut, "write the inventory the console reads");
+    app.add_option("--quit-after", quitAfter, "stop after this many seconds");
+
+    auto *fault = app.add_subcommand("fault", "inject a fault into a running simulator");
+    std::string control;
+    std::string node;
+    std::string kind;
+    int card = -1;
+    int duration = 0;
+    int delayMs = 0;
+    fault->add_option("--control", control, "the simulator's control address")->required();
+    fault->add_option("--node", node, "node id (empty with clear: every node)");
+    fault->add_option("--kind", kind,
+                      "crash, hang, slow, xid79, ecc-dbe, thermal, link-down, link-flap, "
+                      "pfc-storm, garbage, or clear")->required();
+    fault->add_option("--card", card, "card index for card faults");
+    fault->add_option("--duration", duration, "seconds; 0 until cleared");
+    fault->add_option("--delay-ms", delayMs, "answer delay for slow");
+    CLI11_PARSE(app, argc, argv);
+    if (*fault)
+        return sendFault(control, node, kind, card, duration, delayMs);
+
+    SimFleetOptions options;
+    options.seed = seed;
+    options.provisioningSeconds = provisioning;
+    if (cards > 0)
+        options.nodes = nodesForCards(cards);
+    else if (nodes > 0)
+        options.nodes = nodes;
+    if (options.nodes > 4000) {
+        fmt::print(stderr, "meridian-sim: {} nodes is more than one machine's ports can serve well; "
+                           "use at most 4000 (32,000 cards)\n", options.nodes);
+        return 2;
+    }
+    SimFleet fleet(options, SystemClock::instance());
+    if (Status status = fleet.start(); !status) {
+        fmt::print(stderr, "meridian-sim: {}\n", status.message());
+        return 1;
+    }
+    if (!inventoryOut.empty()) {
+        if (Status status = fleet.writeInventory(inventoryOut); !status) {
+            fmt::print(stderr, "meridian-sim: {}\n", status.message());
+            return 1;
+        }
+    }
+    std::map<std::string, int> perDc;
+    for (const SimNodeView &n : fleet.nodes())
+        perDc[n.dataCenter] += n.cards;
+    fmt::print("meridian-sim: {} nodes, {} cards (", options.nodes, options.nodes * 8);
+    bool first = true;
+    for (const auto &[dc, count] : perDc) {
+        fmt::print("{}{} {}", first ? "" : ", ", dc, count);
+        first = false;
+    }
+    fmt::print(") serving NodeAgent on 127.0.0.1, one port per node\n");
+    fmt::print("meridian-sim: CapacityPool and SimControl on {}\n", fleet.controlAddress());
+    if (!inventoryOut.empty())
+        fmt::print("meridian-sim: inventory written to {}\n", inventoryOut);
+    std::fflush(stdout);
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<int64_t>(quitAfter * 1000));
+    while (!g_stop && (quitAfter <= 0 || std::chrono::steady_clock::now() < deadline))
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    fleet.stop();
+    return 0;
+}

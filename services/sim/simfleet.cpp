@@ -1,0 +1,358 @@
+#include "simfleet.h"
+
+#include <fmt/format.h>
+#include <grpcpp/server.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+
+#include "capacitypoolservice.h"
+#include "simcontrolservice.h"
+#include "transport/grpcserver.h"
+#include "transport/nodeagentservice.h"
+#include "transport/scheduler.h"
+
+namespace meridian {
+
+struct SimFleet::Node {
+    SimNodePlan plan;
+    int port = 0;
+    std::string leaseId;
+    SimCollector *collector = nullptr;  // owned by monitor
+    std::unique_ptr<EventLog> events;
+    std::unique_ptr<MemoryUsageLedger> usage;
+    std::unique_ptr<NodeMonitor> monitor;
+    std::unique_ptr<WorkloadManager> workloads;
+    NodeRuntime runtime;
+    int64_t downUntilMs = 0;   // steady ms; 0 with down set: until cleared
+    int64_t hungUntilMs = 0;
+    int64_t slowUntilMs = 0;
+};
+
+SimFleet::SimFleet(SimFleetOptions options, const Clock &clock)
+    : m_options(std::move(options)), m_clock(clock), m_scheduler(std::make_unique<Scheduler>())
+{
+}
+
+SimFleet::~SimFleet()
+{
+    stop();
+}
+
+std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
+{
+    auto node = std::make_unique<Node>();
+    node->plan = plan;
+    auto collector = std::make_unique<SimCollector>(plan.spec);
+    node->collector = collector.get();
+    node->events = std::make_unique<EventLog>();
+    node->usage = std::make_unique<MemoryUsageLedger>();
+    NodeMonitorOptions options;
+    options.sampleIntervalMs = m_options.sampleIntervalMs;
+    node->monitor = std::make_unique<NodeMonitor>(
+        NodeIdentity{plan.spec.nodeId, plan.spec.dataCenter, plan.rack, plan.hostname},
+        std::move(collector), *node->events, *node->usage, m_clock, options);
+    node->monitor->start().ok();  // the simulated collector cannot fail discovery
+    node->workloads = std::make_unique<WorkloadManager>(node->collector, m_clock, 8);
+    node->runtime.monitor = node->monitor.get();
+    node->runtime.workloads = node->workloads.get();
+    return node;
+}
+
+Status SimFleet::start()
+{
+    const std::vector<SimNodePlan> plan = planFleet(m_options.nodes, m_options.seed);
+    for (const SimNodePlan &p : plan)
+        m_nodes.push_back(makeNode(p));
+    m_agentService = std::make_unique<NodeAgentService>(*this, Authorizer({}), *m_scheduler);
+    m_poolService = std::make_unique<CapacityPoolService>(*this);
+    m_controlService = std::make_unique<SimControlService>(*this);
+
+    std::vector<ListenSpec> listen;
+    listen.push_back({m_options.host + ":0", &m_controlPort});
+    for (auto &node : m_nodes)
+        listen.push_back({m_options.host + ":0", &node->port});
+    auto server = startGrpcServer(listen, ServerSecurity{},
+                                  {m_agentService.get(), m_poolService.get(), m_controlService.get()});
+    if (!server)
+        return server.error();
+    m_server = std::move(server).value();
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto &node : m_nodes) {
+            m_byPort[node->port] = node.get();
+            m_byId[node->plan.spec.nodeId] = node.get();
+        }
+    }
+    scheduleSampling();
+    return {};
+}
+
+void SimFleet::stop()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_stopping)
+            return;
+        m_stopping = true;
+    }
+    if (m_agentService)
+        m_agentService->releaseParked();
+    for (auto &[id, server] : m_leaseServers)
+        stopGrpcServer(*server, 500);
+    if (m_server)
+        stopGrpcServer(*m_server, 1000);
+    m_scheduler->stop();
+}
+
+void SimFleet::scheduleSampling()
+{
+    m_scheduler->after(m_options.sampleIntervalMs, [this] {
+        sampleAll();
+        scheduleSampling();
+    });
+}
+
+void SimFleet::sampleAll()
+{
+    const int64_t now = Scheduler::nowMs();
+    std::vector<Node *> nodes;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto &node : m_nodes)
+            nodes.push_back(node.get());
+    }
+    for (Node *node : nodes) {
+        NodeRuntime &rt = node->runtime;
+        if (rt.down && node->downUntilMs && now >= node->downUntilMs)
+            restartNode(*node);
+        if (rt.hung && node->hungUntilMs && now >= node->hungUntilMs) {
+            rt.hung = false;
+            m_agentService->releaseParked(&rt);
+        }
+        if (rt.delayMs && node->slowUntilMs && now >= node->slowUntilMs)
+            rt.delayMs = 0;
+        // A dead or hung agent samples nothing: its ledger gets a hole, as a real one would.
+        if (!rt.down && !rt.hung)
+            node->monitor->tick();
+    }
+}
+
+void SimFleet::restartNode(Node &node)
+{
+    node.runtime.down = false;
+    node.downUntilMs = 0;
+    node.monitor->restart();
+}
+
+SimFleet::Node *SimFleet::findNode(const std::string &nodeId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_byId.find(nodeId);
+    return it == m_byId.end() ? nullptr : it->second;
+}
+
+NodeRuntime *SimFleet::find(std::string_view authority)
+{
+    const size_t colon = authority.rfind(':');
+    if (colon == std::string_view::npos)
+        return nullptr;
+    int port = 0;
+    for (char c : authority.substr(colon + 1)) {
+        if (c < '0' || c > '9')
+            return nullptr;
+        port = port * 10 + (c - '0');
+    }
+    std::lock_guard lock(m_mutex);
+    const auto it = m_byPort.find(port);
+    return it == m_byPort.end() ? nullptr : &it->second->runtime;
+}
+
+std::vector<SimNodeView> SimFleet::nodes() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<SimNodeView> out;
+    for (const auto &node : m_nodes) {
+        SimNodeView v;
+        v.nodeId = node->plan.spec.nodeId;
+        v.dataCenter = node->plan.spec.dataCenter;
+        v.rack = node->plan.rack;
+        v.address = fmt::format("{}:{}", m_options.host, node->port);
+        v.cards = 8;
+        v.faults = node->collector->activeFaults();
+        v.down = node->runtime.down;
+        v.hung = node->runtime.hung;
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+std::string SimFleet::controlAddress() const
+{
+    return fmt::format("{}:{}", m_options.host, m_controlPort);
+}
+
+Status SimFleet::writeInventory(const std::string &path) const
+{
+    YAML::Emitter out;
+    out << YAML::Comment("Meridian inventory written by meridian-sim: every node is a local agent");
+    out << YAML::BeginMap;
+    out << YAML::Key << "capacity_pool" << YAML::Value << controlAddress();
+    out << YAML::Key << "data_centers" << YAML::Value << YAML::BeginSeq;
+    const auto all = nodes();
+    std::vector<std::string> order;
+    for (const SimNodeView &n : all) {
+        if (std::find(order.begin(), order.end(), n.dataCenter) == order.end())
+            order.push_back(n.dataCenter);
+    }
+    for (const std::string &dc : order) {
+        out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << dc;
+        out << YAML::Key << "agents" << YAML::Value << YAML::BeginSeq;
+        for (const SimNodeView &n : all) {
+            if (n.dataCenter != dc)
+                continue;
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "node" << YAML::Value << n.nodeId
+                << YAML::Key << "address" << YAML::Value << n.address << YAML::EndMap;
+        }
+        out << YAML::EndSeq << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream file(tmp, std::ios::trunc);
+        file << out.c_str() << "\n";
+        if (!file)
+            return Error{fmt::format("{}: cannot write the inventory", path)};
+    }
+    // Readers never see half a file.
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        return Error{fmt::format("{}: cannot replace the inventory", path)};
+    return {};
+}
+
+Status SimFleet::injectCardFault(const std::string &nodeId, const SimFault &fault)
+{
+    Node *node = findNode(nodeId);
+    if (!node)
+        return Error{fmt::format("no simulated node '{}'", nodeId)};
+    node->collector->injectFault(fault);
+    return {};
+}
+
+Status SimFleet::injectAgentFault(const std::string &nodeId, AgentFault fault, int64_t durationMs,
+                                  int delayMs)
+{
+    Node *node = findNode(nodeId);
+    if (!node)
+        return Error{fmt::format("no simulated node '{}'", nodeId)};
+    const int64_t until = durationMs > 0 ? Scheduler::nowMs() + durationMs : 0;
+    switch (fault) {
+    case AgentFault::Crash:
+        node->monitor->stop();
+        node->runtime.down = true;
+        node->downUntilMs = until;
+        break;
+    case AgentFault::Hang:
+        node->runtime.hung = true;
+        node->hungUntilMs = until;
+        break;
+    case AgentFault::Slow:
+        node->runtime.delayMs = delayMs > 0 ? delayMs : 3000;
+        node->slowUntilMs = until;
+        break;
+    }
+    return {};
+}
+
+int SimFleet::clearFaults(const std::string &nodeId)
+{
+    std::vector<Node *> targets;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto &node : m_nodes) {
+            if (nodeId.empty() || node->plan.spec.nodeId == nodeId)
+                targets.push_back(node.get());
+        }
+    }
+    int cleared = 0;
+    for (Node *node : targets) {
+        cleared += node->collector->clearFaults();
+        if (node->runtime.down) {
+            restartNode(*node);
+            ++cleared;
+        }
+        if (node->runtime.hung) {
+            node->runtime.hung = false;
+            m_agentService->releaseParked(&node->runtime);
+            ++cleared;
+        }
+        if (node->runtime.delayMs) {
+            node->runtime.delayMs = 0;
+            ++cleared;
+        }
+    }
+    return cleared;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> SimFleet::addCloudNodes(
+    int count, SimNodeKind kind, const std::string &leaseId)
+{
+    std::vector<std::unique_ptr<Node>> fresh;
+    std::vector<ListenSpec> listen;
+    for (int i = 0; i < count; ++i) {
+        SimNodePlan plan;
+        plan.spec.kind = kind;
+        plan.spec.seed = std::hash<std::string>{}(leaseId) + static_cast<uint64_t>(i);
+        plan.spec.dataCenter = "cloud";
+        plan.spec.nodeId = fmt::format("cloud-{}-n{}", leaseId, i + 1);
+        plan.rack = "cloud-" + leaseId;
+        plan.hostname = plan.spec.nodeId + ".cloud";
+        fresh.push_back(makeNode(plan));
+    }
+    for (auto &node : fresh)
+        listen.push_back({m_options.host + ":0", &node->port});
+    // gRPC cannot add ports to a running server, so each lease gets its own.
+    auto server = startGrpcServer(listen, ServerSecurity{}, {m_agentService.get()});
+    if (!server)
+        return server.error();
+    std::vector<std::pair<std::string, std::string>> endpoints;
+    std::lock_guard lock(m_mutex);
+    m_leaseServers[leaseId] = std::move(server).value();
+    for (auto &node : fresh) {
+        node->leaseId = leaseId;
+        endpoints.emplace_back(node->plan.spec.nodeId, fmt::format("{}:{}", m_options.host, node->port));
+        m_byPort[node->port] = node.get();
+        m_byId[node->plan.spec.nodeId] = node.get();
+        m_nodes.push_back(std::move(node));
+    }
+    return endpoints;
+}
+
+void SimFleet::removeCloudNodes(const std::string &leaseId)
+{
+    std::unique_ptr<grpc::Server> server;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_leaseServers.find(leaseId);
+        if (it == m_leaseServers.end())
+            return;
+        server = std::move(it->second);
+        m_leaseServers.erase(it);
+    }
+    stopGrpcServer(*server, 500);
+    // Erased on the sampling thread, which is the only other holder of node pointers.
+    m_scheduler->after(0, [this, leaseId] {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_nodes.begin(); it != m_nodes.end();) {
+            if ((*it)->leaseId == leaseId) {
+                m_byPort.erase((*it)->port);
+                m_byId.erase((*it)->plan.spec.nodeId);
+                it = m_nodes.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    });
+}
+
+}  // namespace meridian

@@ -1,0 +1,103 @@
+// A whole simulated fleet on one machine: every node a real NodeAgent endpoint on its
+// own 127.0.0.1 port (one gRPC server, nodes told apart by the port the client dialled),
+// the cloud CapacityPool, and fault injection. Thread-safe.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "fleetlayout.h"
+#include "transport/noderuntime.h"
+
+namespace grpc {
+class Server;
+}
+
+namespace meridian {
+
+class Scheduler;
+class NodeAgentService;
+class CapacityPoolService;
+class SimControlService;
+
+struct SimFleetOptions {
+    int nodes = 96;
+    uint64_t seed = 42;
+    int sampleIntervalMs = 1000;
+    int provisioningSeconds = 90;  // how long a cloud lease takes to become ready
+    std::string host = "127.0.0.1";
+};
+
+struct SimNodeView {
+    std::string nodeId;
+    std::string dataCenter;
+    std::string rack;
+    std::string address;
+    int cards = 0;
+    std::vector<SimFaultKind> faults;
+    bool down = false;
+    bool hung = false;
+};
+
+enum class AgentFault { Crash, Hang, Slow };
+
+class SimFleet final : public NodeDirectory {
+public:
+    SimFleet(SimFleetOptions options, const Clock &clock);
+    ~SimFleet() override;
+
+    Status start();
+    void stop();
+
+    std::vector<SimNodeView> nodes() const;
+    std::string controlAddress() const;  // CapacityPool and SimControl
+    Status writeInventory(const std::string &path) const;
+
+    // Faults by node id. durationMs 0: until cleared.
+    Status injectCardFault(const std::string &nodeId, const SimFault &fault);
+    Status injectAgentFault(const std::string &nodeId, AgentFault fault, int64_t durationMs,
+                            int delayMs = 0);
+    int clearFaults(const std::string &nodeId);  // empty: every node
+
+    // Starts `count` new cloud nodes on their own server; returns "host:port" each.
+    Result<std::vector<std::pair<std::string, std::string>>> addCloudNodes(int count,
+                                                                          SimNodeKind kind,
+                                                                          const std::string &leaseId);
+    void removeCloudNodes(const std::string &leaseId);
+
+    NodeRuntime *find(std::string_view authority) override;
+    const Clock &clock() const { return m_clock; }
+    Scheduler &scheduler() { return *m_scheduler; }
+    const SimFleetOptions &options() const { return m_options; }
+
+private:
+    struct Node;
+    Node *findNode(const std::string &nodeId);
+    std::unique_ptr<Node> makeNode(const SimNodePlan &plan);
+    void scheduleSampling();
+    void sampleAll();
+    void restartNode(Node &node);
+
+    SimFleetOptions m_options;
+    const Clock &m_clock;
+    std::unique_ptr<Scheduler> m_scheduler;
+    std::unique_ptr<NodeAgentService> m_agentService;
+    std::unique_ptr<CapacityPoolService> m_poolService;
+    std::unique_ptr<SimControlService> m_controlService;
+    std::unique_ptr<grpc::Server> m_server;
+    std::map<std::string, std::unique_ptr<grpc::Server>> m_leaseServers;
+    int m_controlPort = 0;
+
+    mutable std::mutex m_mutex;
+    std::deque<std::unique_ptr<Node>> m_nodes;
+    std::map<int, Node *> m_byPort;
+    std::map<std::string, Node *> m_byId;
+    bool m_stopping = false;
+};
+
+}  // namespace meridian

@@ -1,0 +1,253 @@
+#include "agentledger.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace meridian {
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+constexpr const char *kApplicationId = "1296388425";  // "MERI" as a 32-bit number
+
+void migrate(SQLite::Database &db)
+{
+    const int version = db.execAndGet("PRAGMA user_version").getInt();
+    if (version >= 1)
+        return;
+    SQLite::Transaction tx(db);
+    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
+    db.exec(R"(
+        CREATE TABLE usage_minute (
+            minute_start_unix_s INTEGER NOT NULL,
+            card_uuid TEXT NOT NULL,
+            card_index INTEGER NOT NULL,
+            observed_seconds REAL NOT NULL,
+            busy_seconds REAL NOT NULL,
+            mean_utilization_percent REAL,
+            energy_joules REAL,
+            PRIMARY KEY (minute_start_unix_s, card_uuid)
+        ) WITHOUT ROWID;
+        CREATE TABLE event (
+            sequence INTEGER PRIMARY KEY,
+            time_unix_ms INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            severity INTEGER NOT NULL,
+            card_index INTEGER,
+            netdev TEXT NOT NULL,
+            xid INTEGER,
+            message TEXT NOT NULL
+        );
+    )");
+    db.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion));
+    tx.commit();
+}
+
+template <typename T>
+void bindOptional(SQLite::Statement &statement, int index, const std::optional<T> &value)
+{
+    if (value)
+        statement.bind(index, *value);
+    else
+        statement.bind(index);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AgentLedger>> AgentLedger::open(const std::string &dataDir)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dataDir, ec);
+    if (ec)
+        return Error{fmt::format("--data-dir {}: cannot create it: {}", dataDir, ec.message())};
+    const std::string path = (std::filesystem::path(dataDir) / "agent.db").string();
+    try {
+        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db->setBusyTimeout(2000);
+        // Reading the schema is the first thing that fails on a file that is not SQLite.
+        const int appId = db->execAndGet("PRAGMA application_id").getInt();
+        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        const bool empty = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0;
+        if (!empty && std::to_string(appId) != kApplicationId) {
+            return Error{fmt::format("{} is not a Meridian agent database (application_id {}); "
+                                     "left untouched. Move it away or choose another --data-dir",
+                                     path, appId)};
+        }
+        if (version > kSchemaVersion) {
+            return Error{fmt::format("{} was written by a newer agent (schema {} > {}); left "
+                                     "untouched",
+                                     path, version, kSchemaVersion)};
+        }
+        const std::string check = db->execAndGet("PRAGMA quick_check").getString();
+        if (check != "ok") {
+            return Error{fmt::format("{} is damaged ({}); left untouched. Move it away to start "
+                                     "a new ledger",
+                                     path, check)};
+        }
+        db->exec("PRAGMA journal_mode = WAL");
+        db->exec("PRAGMA synchronous = NORMAL");
+        migrate(*db);
+        return std::unique_ptr<AgentLedger>(new AgentLedger(std::move(db), path));
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}; left untouched", path, e.what())};
+    }
+}
+
+AgentLedger::AgentLedger(std::unique_ptr<SQLite::Database> db, std::string path)
+    : m_db(std::move(db)), m_path(std::move(path))
+{
+}
+
+AgentLedger::~AgentLedger() = default;
+
+Status AgentLedger::record(const std::vector<UsageMinute> &minutes)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Transaction tx(*m_db);
+        // Merging by addition: a minute written before and after a restart adds up.
+        SQLite::Statement upsert(*m_db, R"(
+            INSERT INTO usage_minute VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (minute_start_unix_s, card_uuid) DO UPDATE SET
+                mean_utilization_percent = CASE
+                    WHEN excluded.mean_utilization_percent IS NULL THEN mean_utilization_percent
+                    WHEN mean_utilization_percent IS NULL THEN excluded.mean_utilization_percent
+                    ELSE (mean_utilization_percent * observed_seconds +
+                          excluded.mean_utilization_percent * excluded.observed_seconds) /
+                         (observed_seconds + excluded.observed_seconds) END,
+                observed_seconds = observed_seconds + excluded.observed_seconds,
+                busy_seconds = busy_seconds + excluded.busy_seconds,
+                energy_joules = CASE WHEN excluded.energy_joules IS NULL THEN energy_joules
+                    ELSE coalesce(energy_joules, 0) + excluded.energy_joules END
+        )");
+        for (const UsageMinute &m : minutes) {
+            upsert.bind(1, static_cast<int64_t>(m.minuteStartUnixS));
+            upsert.bind(2, m.cardUuid);
+            upsert.bind(3, static_cast<int64_t>(m.cardIndex));
+            upsert.bind(4, m.observedSeconds);
+            upsert.bind(5, m.busySeconds);
+            bindOptional(upsert, 6, m.meanUtilizationPercent);
+            bindOptional(upsert, 7, m.energyJoules);
+            upsert.exec();
+            upsert.reset();
+        }
+        tx.commit();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot write usage: {}", m_path, e.what())};
+    }
+}
+
+Result<std::vector<UsageMinute>> AgentLedger::since(int64_t sinceMinuteUnixS, size_t limit)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, R"(
+            SELECT minute_start_unix_s, card_uuid, card_index, observed_seconds, busy_seconds,
+                   mean_utilization_percent, energy_joules
+            FROM usage_minute WHERE minute_start_unix_s >= ?1
+            ORDER BY minute_start_unix_s, card_uuid LIMIT ?2)");
+        query.bind(1, static_cast<int64_t>(sinceMinuteUnixS));
+        query.bind(2, static_cast<int64_t>(limit));
+        std::vector<UsageMinute> out;
+        while (query.executeStep()) {
+            UsageMinute m;
+            m.minuteStartUnixS = query.getColumn(0).getInt64();
+            m.cardUuid = query.getColumn(1).getString();
+            m.cardIndex = static_cast<uint32_t>(query.getColumn(2).getInt());
+            m.observedSeconds = query.getColumn(3).getDouble();
+            m.busySeconds = query.getColumn(4).getDouble();
+            if (!query.getColumn(5).isNull())
+                m.meanUtilizationPercent = query.getColumn(5).getDouble();
+            if (!query.getColumn(6).isNull())
+                m.energyJoules = query.getColumn(6).getDouble();
+            out.push_back(std::move(m));
+        }
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read usage: {}", m_path, e.what())};
+    }
+}
+
+int64_t AgentLedger::oldestMinuteUnixS()
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        return m_db->execAndGet("SELECT coalesce(min(minute_start_unix_s), 0) FROM usage_minute")
+            .getInt64();
+    } catch (const SQLite::Exception &) {
+        return 0;
+    }
+}
+
+void AgentLedger::dropBefore(int64_t minuteUnixS)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement drop(*m_db, "DELETE FROM usage_minute WHERE minute_start_unix_s < ?1");
+        drop.bind(1, static_cast<int64_t>(minuteUnixS));
+        drop.exec();
+        // The ring keeps its newest 100,000 events on disk; older ones are history.
+        m_db->exec("DELETE FROM event WHERE sequence < (SELECT max(sequence) FROM event) - 100000");
+    } catch (const SQLite::Exception &) {
+        // Retention is best effort; the next hour tries again.
+    }
+}
+
+void AgentLedger::append(const Event &event)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement insert(*m_db, "INSERT OR REPLACE INTO event VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
+        insert.bind(1, static_cast<int64_t>(event.sequence));
+        insert.bind(2, static_cast<int64_t>(event.timeUnixMs));
+        insert.bind(3, static_cast<int>(event.kind));
+        insert.bind(4, static_cast<int>(event.severity));
+        if (event.cardIndex)
+            insert.bind(5, static_cast<int64_t>(*event.cardIndex));
+        else
+            insert.bind(5);
+        insert.bind(6, event.netdev);
+        if (event.xid)
+            insert.bind(7, static_cast<int64_t>(*event.xid));
+        else
+            insert.bind(7);
+        insert.bind(8, event.message);
+        insert.exec();
+    } catch (const SQLite::Exception &) {
+        // The event still reaches live subscribers; only its survival of a restart is lost.
+    }
+}
+
+std::vector<Event> AgentLedger::loadRecent(size_t count)
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<Event> out;
+    try {
+        SQLite::Statement query(*m_db, R"(
+            SELECT * FROM (SELECT sequence, time_unix_ms, kind, severity, card_index, netdev, xid,
+                                  message FROM event ORDER BY sequence DESC LIMIT ?1)
+            ORDER BY sequence)");
+        query.bind(1, static_cast<int64_t>(count));
+        while (query.executeStep()) {
+            Event e;
+            e.sequence = static_cast<uint64_t>(query.getColumn(0).getInt64());
+            e.timeUnixMs = query.getColumn(1).getInt64();
+            e.kind = static_cast<EventKind>(query.getColumn(2).getInt());
+            e.severity = static_cast<Severity>(query.getColumn(3).getInt());
+            if (!query.getColumn(4).isNull())
+                e.cardIndex = static_cast<uint32_t>(query.getColumn(4).getInt());
+            e.netdev = query.getColumn(5).getString();
+            if (!query.getColumn(6).isNull())
+                e.xid = static_cast<uint32_t>(query.getColumn(6).getInt());
+            e.message = query.getColumn(7).getString();
+            out.push_back(std::move(e));
+        }
+    } catch (const SQLite::Exception &) {
+    }
+    return out;
+}
+
+}  // namespace meridian

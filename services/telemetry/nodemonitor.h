@@ -1,0 +1,90 @@
+// Everything one node's agent knows, kept current: it samples the collector, derives
+// NIC rates, turns state changes into events (throttling, ECC, link down/flap, PFC
+// storm), feeds the usage ledger, and holds the latest inventory and sample for the
+// gRPC service. Thread-safe: tick() runs on the sampling thread, readers anywhere.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector.h"
+#include "core/clock.h"
+#include "eventlog.h"
+#include "nicrates.h"
+#include "usageledger.h"
+
+namespace meridian {
+
+struct NodeIdentity {
+    std::string nodeId;
+    std::string dataCenter;
+    std::string rack;
+    std::string hostname;
+};
+
+struct NodeMonitorOptions {
+    int64_t sampleIntervalMs = 1000;
+    std::string agentVersion = "0.1.0";
+    double busyThresholdPercent = UsageAccumulator::kDefaultBusyThresholdPercent;
+    double pfcStormPausesPerSecond = 10'000;  // sustained pause frames that mean a storm
+    int linkFlapTransitions = 3;              // transitions within a minute that mean flapping
+    int64_t usageRetentionMs = 8LL * 24 * 3600 * 1000;
+};
+
+class NodeMonitor {
+public:
+    NodeMonitor(NodeIdentity identity, std::unique_ptr<Collector> collector, EventLog &events,
+                UsageLedger &usage, const Clock &clock, NodeMonitorOptions options = {});
+
+    // Discovers the hardware and records the agent's (re)start as an event.
+    Status start();
+    // Takes one sample now. Collector failures become events and absent readings.
+    void tick();
+    // Writes the minute in progress to the ledger (clean shutdown).
+    void stop();
+
+    NodeInventory inventory() const;
+    TelemetrySample latest() const;
+    int64_t sampleIntervalMs() const { return m_options.sampleIntervalMs; }
+    EventLog &events() { return m_events; }
+    UsageLedger &usage() { return m_usage; }
+    Collector &collector() { return *m_collector; }
+
+    // A new boot id, as after a process restart (the simulator's crash fault).
+    void restart();
+
+private:
+    void detectCardChanges(const std::vector<CardSample> &cards, int64_t now);
+    void detectNicChanges(const std::vector<NicSample> &nics, int64_t now);
+    void reportProblems(const std::vector<std::string> &problems, int64_t now);
+    void emit(EventKind kind, Severity severity, std::string message, int64_t now,
+              std::optional<uint32_t> card = std::nullopt, std::string netdev = {});
+
+    NodeIdentity m_identity;
+    std::unique_ptr<Collector> m_collector;
+    EventLog &m_events;
+    UsageLedger &m_usage;
+    const Clock &m_clock;
+    NodeMonitorOptions m_options;
+    UsageAccumulator m_accumulator;
+    NicRateTracker m_rates;
+
+    mutable std::mutex m_mutex;
+    NodeInventory m_inventory;
+    TelemetrySample m_latest;
+
+    // Sampling-thread state for change detection.
+    std::map<uint32_t, CardSample> m_previousCards;
+    std::map<std::string, LinkState> m_linkStates;
+    std::map<std::string, std::vector<int64_t>> m_linkTransitions;
+    std::map<std::string, int64_t> m_lastFlapEventMs;
+    std::map<std::string, bool> m_pfcStorm;
+    std::string m_lastProblems;
+    int64_t m_lastRetentionMs = 0;
+};
+
+}  // namespace meridian

@@ -1,0 +1,91 @@
+// Believable, seeded cards and NICs for one simulated node: diurnal load per card,
+// temperature and power that follow it, growing NIC counters, and faults injected on
+// demand that show up exactly as a real collector would report them.
+// Thread-safe: faults and replicas are set from control threads while sampling runs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "collector.h"
+#include "workloads.h"
+
+namespace meridian {
+
+enum class SimNodeKind { A100, H100, Ascend910B, Hybrid, Mlu370, HygonDcu };
+
+const char *simNodeKindName(SimNodeKind kind);
+
+enum class SimFaultKind { Xid79, EccDoubleBit, ThermalThrottle, LinkDown, LinkFlap, PfcStorm, Garbage };
+
+struct SimFault {
+    SimFaultKind kind = SimFaultKind::Xid79;
+    std::optional<uint32_t> card;  // default: card 0
+    std::string netdev;            // default: the first NIC
+    int64_t untilUnixMs = 0;       // 0: until cleared
+};
+
+struct SimNodeSpec {
+    SimNodeKind kind = SimNodeKind::A100;
+    uint64_t seed = 1;
+    std::string nodeId;
+    std::string dataCenter;
+    int pod = 0;  // leaf pair the node is cabled to in its data center
+};
+
+class SimCollector final : public Collector, public ReplicaBackend {
+public:
+    explicit SimCollector(SimNodeSpec spec);
+
+    std::string name() const override { return "sim"; }
+    Result<NodeHardware> discover() override;
+    Result<CollectedSample> sample(int64_t nowUnixMs) override;
+
+    void injectFault(const SimFault &fault);
+    int clearFaults();
+    std::vector<SimFaultKind> activeFaults() const;
+
+    Status startReplica(const Workload &workload) override;
+    Status stopReplica(const std::string &replicaId) override;
+    bool replicaServing(const std::string &replicaId) override;
+
+private:
+    struct CardState {
+        CardInfo info;
+        double baseLoad = 0;   // 0..1: how busy the tenant keeps it
+        double phase = 0;      // where in its daily cycle
+        double tdpWatts = 400;
+        uint64_t eccCorrected = 0;
+        uint64_t eccUncorrected = 0;
+        bool fallenOff = false;
+    };
+    struct NicState {
+        NicInfo info;
+        NicCounters counters;
+        bool hasCongestionCounters = true;
+    };
+    struct Replica {
+        Workload workload;
+        int64_t coldStartMs = 0;
+    };
+
+    void buildHardware();
+    CardSample sampleCard(CardState &card, int64_t nowMs, double replicaLoad);
+    void advanceNic(NicState &nic, double seconds, double load, int64_t nowMs);
+    bool faultActive(SimFaultKind kind, int64_t nowMs, const SimFault **match = nullptr) const;
+    double noise(uint64_t a, uint64_t b) const;
+
+    SimNodeSpec m_spec;
+    mutable std::mutex m_mutex;
+    std::vector<CardState> m_cards;
+    std::vector<NicState> m_nics;
+    std::vector<SimFault> m_faults;
+    std::map<std::string, Replica> m_replicas;
+    int64_t m_lastSampleMs = 0;
+    std::vector<Event> m_pendingEvents;
+};
+
+}  // namespace meridian

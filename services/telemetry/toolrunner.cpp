@@ -1,0 +1,155 @@
+#include "toolrunner.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+extern char **environ;
+
+namespace meridian {
+
+namespace {
+
+std::string firstLine(const std::string &text)
+{
+    const size_t end = text.find('\n');
+    return text.substr(0, std::min<size_t>(end, 200));
+}
+
+}  // namespace
+
+Result<std::string> runTool(const ToolRun &run)
+{
+    if (run.argv.empty())
+        return Error{"no command given"};
+    const std::string &program = run.argv.front();
+    int out[2];
+    int err[2];
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+        return Error{fmt::format("{}: cannot create a pipe: {}", program, std::strerror(errno))};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    std::vector<char *> argv;
+    for (const std::string &arg : run.argv)
+        argv.push_back(const_cast<char *>(arg.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    close(err[1]);
+    if (spawned != 0) {
+        close(out[0]);
+        close(err[0]);
+        return Error{fmt::format("{}: cannot run it: {}", program, std::strerror(spawned))};
+    }
+
+    std::string stdoutText;
+    std::string stderrText;
+    bool overflow = false;
+    bool timedOut = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(run.timeoutMs);
+    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    int open = 2;
+    char buffer[65536];
+    while (open > 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0) {
+            timedOut = true;
+            break;
+        }
+        if (poll(fds, 2, static_cast<int>(left)) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+                continue;
+            }
+            std::string &sink = i == 0 ? stdoutText : stderrText;
+            if (sink.size() + static_cast<size_t>(n) > run.maxOutputBytes) {
+                overflow = true;
+                open = 0;
+                break;
+            }
+            sink.append(buffer, static_cast<size_t>(n));
+        }
+    }
+    for (const pollfd &fd : fds) {
+        if (fd.fd >= 0)
+            close(fd.fd);
+    }
+    if (timedOut || overflow)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (timedOut)
+        return Error{fmt::format("{}: no answer within {} ms; killed it", program, run.timeoutMs)};
+    if (overflow)
+        return Error{fmt::format("{}: printed more than {} bytes; killed it", program, run.maxOutputBytes)};
+    if (WIFSIGNALED(status))
+        return Error{fmt::format("{}: killed by signal {}", program, WTERMSIG(status))};
+    if (WEXITSTATUS(status) != 0) {
+        return Error{fmt::format("{}: exit status {}: {}", program, WEXITSTATUS(status),
+                                 firstLine(stderrText.empty() ? stdoutText : stderrText))};
+    }
+    return stdoutText;
+}
+
+bool toolOnPath(const std::string &program)
+{
+    const char *path = std::getenv("PATH");
+    if (!path)
+        return false;
+    std::stringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+        if (access(candidate.c_str(), X_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+Result<std::string> readTextFile(const std::string &path, size_t maxBytes)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
+    in.seekg(0, std::ios::end);
+    const auto size = in.tellg();
+    if (size < 0)
+        return Error{fmt::format("{}: cannot read", path)};
+    if (static_cast<size_t>(size) > maxBytes)
+        return Error{fmt::format("{}: {} bytes is more than the {} this reads", path,
+                                 static_cast<size_t>(size), maxBytes)};
+    std::string text(static_cast<size_t>(size), '\0');
+    in.seekg(0);
+    in.read(text.data(), size);
+    if (!in)
+        return Error{fmt::format("{}: read failed", path)};
+    return text;
+}
+
+}  // namespace meridian

@@ -1,0 +1,26 @@
+// Runs a vendor tool with a time limit and an output cap, without a shell. A tool that
+// hangs (a wedged driver makes nvidia-smi hang) is killed, never waited on forever.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace meridian {
+
+struct ToolRun {
+    std::vector<std::string> argv;
+    int timeoutMs = 5000;
+    size_t maxOutputBytes = 16 * 1024 * 1024;
+};
+
+Result<std::string> runTool(const ToolRun &run);
+
+// Whether `program` is an executable on PATH.
+bool toolOnPath(const std::string &program);
+
+// The whole file, or an error naming it; refuses files over maxBytes.
+Result<std::string> readTextFile(const std::string &path, size_t maxBytes = 64 * 1024 * 1024);
+
+}  // namespace meridian

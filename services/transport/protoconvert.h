@@ -1,0 +1,23 @@
+// Between plain value types (services/core) and the wire messages. Private to
+// services/transport: nothing above it sees a *.pb.h.
+#pragma once
+
+#include "core/nodetypes.h"
+#include "meridian/v1/fleet.pb.h"
+
+namespace meridian {
+
+void toProto(const NodeInventory &in, v1::NodeInventory *out);
+void toProto(const TelemetrySample &in, v1::TelemetryBatch *out);
+void toProto(const NicInfo &in, v1::Nic *out);
+void toProto(const NicSample &in, v1::NicTelemetry *out);
+void toProto(const Event &in, v1::Event *out);
+void toProto(const UsageMinute &in, v1::UsageMinute *out);
+void toProto(const Workload &in, v1::Workload *out);
+
+NodeInventory fromProto(const v1::NodeInventory &in);
+Event fromProto(const v1::Event &in);
+UsageMinute fromProto(const v1::UsageMinute &in);
+CardSample fromProto(const v1::CardTelemetry &in);
+
+}  // namespace meridian

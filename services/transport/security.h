@@ -1,0 +1,65 @@
+// Who may talk to an agent: TLS (server certificate; client certificates when a CA is
+// configured) and bearer tokens with a role. Plaintext is accepted only on loopback.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace grpc {
+class ServerCredentials;
+class ChannelCredentials;
+class Channel;
+class ServerContextBase;
+class Status;
+}  // namespace grpc
+
+namespace meridian {
+
+enum class Role { ReadOnly, Operator };
+
+struct TokenGrant {
+    std::string name;   // who, for the audit trail
+    std::string token;
+    Role role = Role::ReadOnly;
+};
+
+struct ServerSecurity {
+    std::string certFile;
+    std::string keyFile;
+    std::string clientCaFile;  // set: clients must present a certificate signed by it
+    std::vector<TokenGrant> tokens;
+    bool tlsEnabled() const { return !certFile.empty(); }
+};
+
+struct ClientSecurity {
+    std::string caFile;     // set: TLS, verifying the agent against this CA
+    std::string certFile;   // mutual TLS
+    std::string keyFile;
+    std::string token;
+    std::string serverNameOverride;  // when certificates name the host differently
+};
+
+bool isLoopbackAddress(const std::string &address);
+
+// Refuses plaintext or token-less serving on anything but loopback.
+Status checkListenPolicy(const std::string &address, const ServerSecurity &security);
+
+Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerSecurity &security);
+
+std::shared_ptr<grpc::Channel> makeChannel(const std::string &address, const ClientSecurity &security);
+
+// Checks the caller's bearer token. With no tokens configured (loopback only) everyone
+// is an operator.
+class Authorizer {
+public:
+    explicit Authorizer(std::vector<TokenGrant> tokens) : m_tokens(std::move(tokens)) {}
+    grpc::Status check(const grpc::ServerContextBase &context, Role needed) const;
+
+private:
+    std::vector<TokenGrant> m_tokens;
+};
+
+}  // namespace meridian
