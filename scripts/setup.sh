@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Meridian builds with (when missing), then configures and
+# builds into build/. Used by the README's two commands.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(cmake ninja-build ccache g++ pkg-config libgrpc++-dev protobuf-compiler-grpc
+          libprotobuf-dev protobuf-compiler libsqlite3-dev libsqlitecpp-dev libgtest-dev
+          libbenchmark-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+          libpugixml-dev openssl)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)"

@@ -1,0 +1,142 @@
+// meridian-sim's fleet in process, reached over real loopback gRPC: 100+ nodes
+// streaming to one client, agent faults, and idempotent cloud leases.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <thread>
+
+#include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "meridian/v1/node_agent.grpc.pb.h"
+#include "sim/simfleet.h"
+
+using namespace meridian;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::unique_ptr<v1::NodeAgent::Stub> stubFor(const std::string &address)
+{
+    return v1::NodeAgent::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+}
+
+}  // namespace
+
+TEST(SimFleet, HundredTwentyNodesStreamToOneClient)
+{
+    SimFleetOptions options;
+    options.nodes = 120;
+    SimFleet fleet(options, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    const auto nodes = fleet.nodes();
+    ASSERT_EQ(nodes.size(), 120u);
+    std::set<std::string> dcs;
+    for (const auto &n : nodes)
+        dcs.insert(n.dataCenter);
+    EXPECT_EQ(dcs, (std::set<std::string>{"xiamen", "wuhu", "zhongwei"}));
+
+    std::atomic<int> streamed{0};
+    std::vector<std::thread> readers;
+    for (const auto &node : nodes) {
+        readers.emplace_back([&, address = node.address, id = node.nodeId] {
+            auto stub = stubFor(address);
+            grpc::ClientContext context;
+            context.set_deadline(std::chrono::system_clock::now() + 15s);
+            v1::StreamTelemetryRequest request;
+            request.set_interval_ms(500);
+            auto reader = stub->StreamTelemetry(&context, request);
+            v1::TelemetryBatch batch;
+            int good = 0;
+            while (good < 2 && reader->Read(&batch))
+                good += batch.cards_size() == 8;
+            grpc::ClientContext invContext;
+            invContext.set_deadline(std::chrono::system_clock::now() + 5s);
+            v1::NodeInventory inventory;
+            const bool inventoryOk = stub->GetInventory(&invContext, {}, &inventory).ok() &&
+                                     inventory.node_id() == id;
+            if (good == 2 && inventoryOk)
+                ++streamed;
+            context.TryCancel();
+        });
+    }
+    for (auto &t : readers)
+        t.join();
+    EXPECT_EQ(streamed.load(), 120);
+    fleet.stop();
+}
+
+TEST(SimFleet, CrashedHungAndRecoveredAgents)
+{
+    SimFleetOptions options;
+    options.nodes = 6;
+    options.sampleIntervalMs = 200;
+    SimFleet fleet(options, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    const auto nodes = fleet.nodes();
+    auto crashed = stubFor(nodes[0].address);
+    auto hung = stubFor(nodes[1].address);
+    auto healthy = stubFor(nodes[2].address);
+    ASSERT_TRUE(fleet.injectAgentFault(nodes[0].nodeId, AgentFault::Crash, 0).ok());
+    ASSERT_TRUE(fleet.injectAgentFault(nodes[1].nodeId, AgentFault::Hang, 0).ok());
+    auto call = [](v1::NodeAgent::Stub &stub) {
+        grpc::ClientContext context;
+        context.set_deadline(std::chrono::system_clock::now() + 1s);
+        v1::NodeInventory inventory;
+        return stub.GetInventory(&context, {}, &inventory).error_code();
+    };
+    EXPECT_EQ(call(*crashed), grpc::StatusCode::UNAVAILABLE);
+    EXPECT_EQ(call(*hung), grpc::StatusCode::DEADLINE_EXCEEDED);
+    EXPECT_EQ(call(*healthy), grpc::StatusCode::OK);  // one bad agent never slows the rest
+    EXPECT_GE(fleet.clearFaults(""), 2);
+    EXPECT_EQ(call(*crashed), grpc::StatusCode::OK);
+    EXPECT_EQ(call(*hung), grpc::StatusCode::OK);
+    fleet.stop();
+}
+
+TEST(SimFleet, LeaseIsIdempotentAndBecomesCloudNodes)
+{
+    SimFleetOptions options;
+    options.nodes = 3;
+    options.provisioningSeconds = 1;
+    SimFleet fleet(options, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    auto pool = v1::CapacityPool::NewStub(
+        grpc::CreateChannel(fleet.controlAddress(), grpc::InsecureChannelCredentials()));
+    v1::LeaseRequest request;
+    request.set_idempotency_key("scale-up-42");
+    request.set_offer_id("cn-south-910b");
+    request.set_nodes(2);
+    v1::LeaseResponse first;
+    v1::LeaseResponse retry;
+    {
+        grpc::ClientContext c;
+        ASSERT_TRUE(pool->Lease(&c, request, &first).ok());
+    }
+    {
+        grpc::ClientContext c;
+        ASSERT_TRUE(pool->Lease(&c, request, &retry).ok());
+    }
+    EXPECT_EQ(first.lease().lease_id(), retry.lease().lease_id());
+    EXPECT_TRUE(retry.replayed());
+    EXPECT_EQ(first.lease().state(), v1::LEASE_STATE_PROVISIONING);
+    v1::ListLeasesResponse leases;
+    for (int i = 0; i < 40; ++i) {
+        std::this_thread::sleep_for(100ms);
+        grpc::ClientContext c;
+        leases.Clear();
+        ASSERT_TRUE(pool->ListLeases(&c, {}, &leases).ok());
+        if (leases.leases(0).state() == v1::LEASE_STATE_READY)
+            break;
+    }
+    ASSERT_EQ(leases.leases_size(), 1);  // the retry rented nothing more
+    ASSERT_EQ(leases.leases(0).state(), v1::LEASE_STATE_READY);
+    ASSERT_EQ(leases.leases(0).leased_nodes_size(), 2);
+    auto cloudNode = stubFor(leases.leases(0).leased_nodes(0).agent_address());
+    grpc::ClientContext c;
+    c.set_deadline(std::chrono::system_clock::now() + 5s);
+    v1::NodeInventory inventory;
+    ASSERT_TRUE(cloudNode->GetInventory(&c, {}, &inventory).ok());
+    EXPECT_EQ(inventory.data_center(), "cloud");
+    EXPECT_EQ(inventory.cards(0).vendor(), v1::VENDOR_HUAWEI);
+    fleet.stop();
+}

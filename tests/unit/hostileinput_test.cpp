@@ -1,0 +1,125 @@
+// Hostile or broken tool output: a clear error naming the line, never a crash, a hang
+// or a number made up from garbage.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/textutil.h"
+#include "telemetry/cardparsers.h"
+#include "telemetry/nicparsers.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+using CardParser = Result<ParsedCards> (*)(std::string_view);
+const CardParser kCardParsers[] = {parseNvidiaSmiCsv, parseNvidiaSmiXml, parseNpuSmi, parseCnmon,
+                                   parseHySmi};
+
+}  // namespace
+
+TEST(HostileInput, NotAvailableSpellingsNeverBecomeNumbers)
+{
+    for (const char *text : {"N/A", "[N/A]", "-", "", "  ", "[Requested functionality has been deprecated]",
+                             "[Not Supported]", "nan", "NaN", "inf", "-inf", "1e999", "12abc", "0x1F"}) {
+        EXPECT_FALSE(parseNumber(text).has_value()) << "'" << text << "'";
+    }
+    EXPECT_EQ(parseNumber("67.03 W", "W"), 67.03);
+    EXPECT_EQ(parseNumber("93,845", {}, true), 93845.0);
+    EXPECT_FALSE(parseNumber("93,845").has_value());
+    EXPECT_FALSE(parseUnsigned("-5").has_value());
+    EXPECT_FALSE(parseUnsigned("1.5").has_value());
+}
+
+TEST(HostileInput, BinaryGarbageNamesTheLine)
+{
+    std::string text = "DCU Temp AvgPwr\n0 49.0C 118.0W\n";
+    text += std::string("\x00\x01\x02garbage", 10);
+    for (CardParser parse : kCardParsers) {
+        auto result = parse(text);
+        ASSERT_FALSE(result.ok());
+        EXPECT_NE(result.error().message.find("line 3"), std::string::npos) << result.error().message;
+        EXPECT_NE(result.error().message.find("binary"), std::string::npos);
+    }
+    EXPECT_FALSE(parseEthtoolStats(text).ok());
+    EXPECT_FALSE(parseLldpctlJson(text).ok());
+}
+
+TEST(HostileInput, TenMegabyteLineIsRefused)
+{
+    const std::string text = "index, uuid, utilization.gpu\n" + std::string(10 * 1024 * 1024, 'x') + "\n";
+    for (CardParser parse : kCardParsers) {
+        auto result = parse(text);
+        ASSERT_FALSE(result.ok());
+        EXPECT_NE(result.error().message.find("line 2"), std::string::npos) << result.error().message;
+    }
+}
+
+TEST(HostileInput, TruncatedOutputs)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    const std::string xml = test::readFile(test::realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml"));
+    auto truncatedXml = parseNvidiaSmiXml(xml.substr(0, xml.size() / 2));
+    ASSERT_FALSE(truncatedXml.ok());
+    EXPECT_NE(truncatedXml.error().message.find("line"), std::string::npos);
+
+    const std::string json = test::readFile(test::realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json"));
+    auto truncatedJson = parseLldpctlJson(json.substr(0, json.size() / 3));
+    ASSERT_FALSE(truncatedJson.ok());
+    EXPECT_NE(truncatedJson.error().message.find("line"), std::string::npos);
+
+    // A CSV row cut off mid-way has fewer fields than its header.
+    const char *csv = "index, uuid, utilization.gpu [%], memory.used [MiB]\n0, GPU-a, 5\n";
+    auto truncatedCsv = parseNvidiaSmiCsv(csv);
+    ASSERT_FALSE(truncatedCsv.ok());
+    EXPECT_NE(truncatedCsv.error().message.find("line 2: 3 fields"), std::string::npos)
+        << truncatedCsv.error().message;
+}
+
+TEST(HostileInput, NegativeAndNanValuesStayAbsentOrAreRejected)
+{
+    const char *csv =
+        "index, uuid, utilization.gpu [%], memory.used [MiB], temperature.gpu, power.draw [W]\n"
+        "0, GPU-a, NaN, -5, -40, inf\n";
+    auto cards = parseNvidiaSmiCsv(csv);
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    const CardSample &s = cards->front().sample;
+    EXPECT_FALSE(s.utilizationPercent.has_value());
+    EXPECT_FALSE(s.memoryUsedBytes.has_value());  // negative memory is no memory
+    EXPECT_FALSE(s.powerWatts.has_value());
+    EXPECT_EQ(s.temperatureCelsius, -40.0);  // a real (if alarming) reading stays
+
+    auto ethtool = parseEthtoolStats("rx_bytes: -12\n");
+    ASSERT_FALSE(ethtool.ok());
+    EXPECT_NE(ethtool.error().message.find("line 1"), std::string::npos);
+}
+
+TEST(HostileInput, AMillionCardsIsAnErrorNotAnAllocation)
+{
+    std::string csv = "index, uuid, utilization.gpu [%]\n";
+    csv.reserve(20 * 1'000'000);
+    for (int i = 0; i < 1'000'000; ++i)
+        csv += std::to_string(i) + ", G, 1\n";
+    auto cards = parseNvidiaSmiCsv(csv);
+    ASSERT_FALSE(cards.ok());
+    EXPECT_NE(cards.error().message.find("at most"), std::string::npos) << cards.error().message;
+
+    std::string hy = "DCU Temp\n";
+    for (int i = 0; i < 1'000'000; ++i)
+        hy += std::to_string(i) + " 40C\n";
+    auto dcus = parseHySmi(hy);
+    ASSERT_FALSE(dcus.ok());
+}
+
+TEST(HostileInput, WrongToolOutputSaysWhatWasExpected)
+{
+    auto npu = parseNpuSmi("hello world\n");
+    ASSERT_FALSE(npu.ok());
+    EXPECT_NE(npu.error().message.find("npu-smi"), std::string::npos);
+    auto xml = parseNvidiaSmiXml("<html><body/></html>");
+    ASSERT_FALSE(xml.ok());
+    EXPECT_NE(xml.error().message.find("nvidia_smi_log"), std::string::npos);
+    auto lldp = parseLldpctlJson("[1,2,3]");
+    ASSERT_FALSE(lldp.ok());
+}

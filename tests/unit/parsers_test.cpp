@@ -1,0 +1,221 @@
+// Every parser on every real capture in ../shared/data/real, with values checked
+// against what the capture says by eye.
+#include <gtest/gtest.h>
+
+#include "telemetry/cardparsers.h"
+#include "telemetry/nicparsers.h"
+#include "testsupport.h"
+
+using namespace meridian;
+using test::readFile;
+using test::realData;
+
+TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseNvidiaSmiCsv(readFile(realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 1u);
+    const ParsedCard &c = cards->front();
+    EXPECT_EQ(c.info.model, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(c.info.uuid, "GPU-00000000-0000-0000-0000-000000000000");
+    EXPECT_EQ(c.info.pciBusId, "00000000:00:09.0");
+    EXPECT_EQ(c.info.driverVersion, "590.48.01");
+    EXPECT_EQ(c.info.memoryTotalBytes, 81559ull * 1024 * 1024);
+    EXPECT_EQ(c.info.migEnabled, false);
+    EXPECT_DOUBLE_EQ(*c.info.peakFp16Tflops, 989.0);
+    // The load section (the capture's last query) runs the GPU at 100 %.
+    EXPECT_EQ(c.sample.utilizationPercent, 100.0);
+    ASSERT_TRUE(c.sample.powerWatts.has_value());
+    EXPECT_GT(*c.sample.powerWatts, 100.0);
+    EXPECT_TRUE(c.sample.temperatureCelsius.has_value());
+    ASSERT_TRUE(c.sample.throttleReasons.has_value());
+}
+
+TEST(NvidiaSmiCsv, MigCaptureHasNoUtilisationButHasMemory)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseNvidiaSmiCsv(readFile(realData("telemetry/nvidia-smi-capture-h100-mig-drv590.txt")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 1u);
+    EXPECT_FALSE(cards->front().sample.utilizationPercent.has_value());
+    EXPECT_TRUE(cards->front().sample.memoryUsedBytes.has_value());
+    EXPECT_EQ(cards->front().info.migEnabled, true);
+}
+
+TEST(NvidiaSmiCsv, NoUnitsFormatTakesUnitsFromNothingAndOrderFromHeader)
+{
+    const char *text =
+        "uuid, index, utilization.gpu [%], memory.used [MiB], temperature.gpu, power.draw [W]\n"
+        "GPU-a, 0, 37, 1024, 55, 250.5\n"
+        "GPU-b, 1, [N/A], [N/A], 56, [Requested functionality has been deprecated]\n";
+    auto cards = parseNvidiaSmiCsv(text);
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 2u);
+    EXPECT_EQ((*cards)[0].sample.utilizationPercent, 37.0);
+    EXPECT_EQ((*cards)[0].sample.memoryUsedBytes, 1024ull * 1024 * 1024);
+    EXPECT_EQ((*cards)[0].sample.powerWatts, 250.5);
+    EXPECT_FALSE((*cards)[1].sample.utilizationPercent.has_value());
+    EXPECT_FALSE((*cards)[1].sample.memoryUsedBytes.has_value());
+    EXPECT_FALSE((*cards)[1].sample.powerWatts.has_value());
+}
+
+TEST(NvidiaSmiXml, A100MigV12)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 1u);
+    const ParsedCard &c = cards->front();
+    EXPECT_EQ(c.info.uuid, "GPU-513536b6-7d19-9063-b049-1e69664bb298");
+    EXPECT_EQ(c.info.index, 1u);  // minor_number
+    EXPECT_EQ(c.info.migEnabled, true);
+    EXPECT_EQ(c.info.memoryTotalBytes, 81920ull * 1024 * 1024);
+    EXPECT_FALSE(c.sample.utilizationPercent.has_value());  // N/A under MIG
+    EXPECT_EQ(c.sample.temperatureCelsius, 27.0);
+    EXPECT_EQ(c.sample.memoryTemperatureCelsius, 44.0);
+    EXPECT_DOUBLE_EQ(*c.sample.powerWatts, 67.03);
+    EXPECT_EQ(c.sample.eccUncorrectedVolatile, 0u);
+    ASSERT_TRUE(c.sample.throttleReasons.has_value());
+    EXPECT_TRUE(c.sample.throttleReasons->empty());
+}
+
+TEST(NvidiaSmiXml, A100MigV11AllNa)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-40gb-mig-na.xml")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 1u);
+    const ParsedCard &c = cards->front();
+    EXPECT_EQ(c.info.model, "NVIDIA A100-SXM4-40GB");
+    EXPECT_FALSE(c.sample.utilizationPercent.has_value());
+    EXPECT_FALSE(c.sample.eccUncorrectedVolatile.has_value());  // ECC counters N/A
+    ASSERT_TRUE(c.sample.throttleReasons.has_value());  // older clocks_throttle_reasons
+}
+
+TEST(NpuSmi, Ascend910B2EightCards)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseNpuSmi(readFile(realData("telemetry/npu-smi-info-910b2-8card.txt")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 8u);
+    const ParsedCard &first = cards->front();
+    EXPECT_EQ(first.info.vendor, Vendor::Huawei);
+    EXPECT_EQ(first.info.model, "Ascend 910B2");
+    EXPECT_EQ(first.info.pciBusId, "0000:C1:00.0");
+    EXPECT_DOUBLE_EQ(*first.sample.powerWatts, 96.5);
+    EXPECT_EQ(first.sample.temperatureCelsius, 36.0);
+    EXPECT_EQ(first.sample.utilizationPercent, 0.0);
+    EXPECT_EQ(first.sample.memoryUsedBytes, 29954ull * 1024 * 1024);  // HBM, not DDR 0/0
+    EXPECT_EQ(first.sample.memoryTotalBytes, 65536ull * 1024 * 1024);
+    EXPECT_EQ(first.sample.health, "OK");
+    EXPECT_EQ((*cards)[7].info.pciBusId, "0000:42:00.0");
+    EXPECT_EQ((*cards)[7].sample.memoryUsedBytes, 3347ull * 1024 * 1024);
+}
+
+TEST(NpuSmi, SecondDieWithDashPowerKeepsPowerAbsent)
+{
+    const char *text =
+        "| npu-smi 24.1.rc2                 Version: 24.1.rc2                                     |\n"
+        "| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+        "| Chip  Phy-ID              | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n"
+        "| 0     Ascend910           | OK            | 169.6       35                0    / 0             |\n"
+        "| 0     0                   | 0000:9D:00.0  | 12          0    / 0          3389 / 65536         |\n"
+        "| 0     Ascend910           | OK            | -           36                0    / 0             |\n"
+        "| 1     1                   | 0000:9F:00.0  | 7           0    / 0          3363 / 65536         |\n";
+    auto cards = parseNpuSmi(text);
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 2u);
+    EXPECT_DOUBLE_EQ(*(*cards)[0].sample.powerWatts, 169.6);
+    EXPECT_FALSE((*cards)[1].sample.powerWatts.has_value());
+    EXPECT_EQ((*cards)[1].sample.utilizationPercent, 7.0);
+}
+
+TEST(Cnmon, Mlu370TwoCards)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseCnmon(readFile(realData("telemetry/cnmon-mlu370-x8-2card.txt")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 2u);
+    const ParsedCard &c = (*cards)[1];
+    EXPECT_EQ(c.info.model, "MLU370-X8");
+    EXPECT_EQ(c.info.pciBusId, "0000:16:00.0");
+    EXPECT_EQ(c.sample.temperatureCelsius, 32.0);
+    EXPECT_EQ(c.sample.powerWatts, 107.0);
+    EXPECT_EQ(c.sample.powerLimitWatts, 250.0);
+    EXPECT_EQ(c.sample.memoryTotalBytes, 20638ull * 1024 * 1024);
+    EXPECT_EQ(c.sample.memoryUsedBytes, 0u);
+    EXPECT_EQ(c.sample.eccUncorrectedVolatile, 0u);
+}
+
+TEST(HySmi, K100FourCards)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto cards = parseHySmi(readFile(realData("telemetry/hy-smi-k100ai-4card.txt")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 4u);
+    EXPECT_EQ((*cards)[2].sample.temperatureCelsius, 53.0);
+    EXPECT_EQ((*cards)[3].sample.powerWatts, 138.0);
+    EXPECT_EQ((*cards)[3].sample.powerLimitWatts, 800.0);
+    EXPECT_EQ((*cards)[0].sample.utilizationPercent, 0.0);
+    EXPECT_FALSE((*cards)[0].sample.memoryUsedBytes.has_value());  // hy-smi prints only VRAM%
+}
+
+TEST(Ethtool, Mlx5PortCountersPreferPhy)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto stats = parseEthtoolStats(readFile(realData("fabric/ethtool-S_mlx5_connectx4_isc-ethq.txt")));
+    ASSERT_TRUE(stats.ok()) << stats.error().message;
+    const NicCounters c = nicCountersFromStats("eth0", stats.value());
+    EXPECT_EQ(c.rxBytes, 2202570777997ull);  // rx_bytes_phy, not the netdev's rx_bytes
+    EXPECT_EQ(c.txBytes, 2662454044895ull);
+    EXPECT_EQ(c.rxDiscards, 0u);
+    EXPECT_EQ(c.linkDownEvents, 0u);
+    EXPECT_TRUE(c.rxPause[3].has_value());
+    // ConnectX-4 ethtool has no RDMA congestion counters: absent, not zero.
+    EXPECT_FALSE(c.cnpSent.has_value());
+    EXPECT_FALSE(c.ecnMarkedPackets.has_value());
+}
+
+TEST(Lldp, Json0RailHostSeesFourLeaves)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto ifaces = parseLldpctlJson(readFile(realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json")));
+    ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
+    ASSERT_EQ(ifaces->size(), 5u);
+    EXPECT_EQ((*ifaces)[0].netdev, "ens1np0");
+    EXPECT_EQ((*ifaces)[0].neighbor.systemName, "StorageSW");
+    EXPECT_EQ((*ifaces)[0].neighbor.portId, "Ethernet120");
+    EXPECT_EQ((*ifaces)[0].neighbor.ttlSeconds, 120u);
+    EXPECT_EQ((*ifaces)[0].neighbor.ageSeconds, 1 * 3600u + 48 * 60 + 20);
+    std::set<std::string> leaves;
+    for (const auto &i : ifaces.value())
+        leaves.insert(i.neighbor.systemName);
+    EXPECT_TRUE(leaves.count("LEAF01") && leaves.count("LEAF04"));
+}
+
+TEST(Lldp, Json0H3cAccessHostWithMacPortId)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto ifaces = parseLldpctlJson(readFile(realData("fabric/lldpctl-f-json0_gpu-host_h3c-access_unifabric.json")));
+    ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
+    ASSERT_FALSE(ifaces->empty());
+    bool sawMacPort = false;
+    for (const auto &i : ifaces.value())
+        sawMacPort |= i.neighbor.portIdType == "mac";
+    EXPECT_TRUE(sawMacPort);
+}
+
+TEST(Lldp, KeyValueJsonFormatWithNamedChassis)
+{
+    const char *text = R"({"lldp": {"interface": {"ens1np0": {"via": "LLDP", "age": "2 day, 00:00:05",
+        "chassis": {"leaf-07": {"id": {"type": "mac", "value": "aa:bb"}, "mgmt-ip": "10.0.0.7"}},
+        "port": {"id": {"type": "ifname", "value": "swp12"}, "descr": "swp12", "ttl": "120"}}}}})";
+    auto ifaces = parseLldpctlJson(text);
+    ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
+    ASSERT_EQ(ifaces->size(), 1u);
+    EXPECT_EQ((*ifaces)[0].neighbor.systemName, "leaf-07");
+    EXPECT_EQ((*ifaces)[0].neighbor.portId, "swp12");
+    EXPECT_EQ((*ifaces)[0].neighbor.managementAddress, "10.0.0.7");
+    EXPECT_EQ((*ifaces)[0].neighbor.ageSeconds, 2 * 86400u + 5);
+}
