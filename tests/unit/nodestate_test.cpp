@@ -23,7 +23,7 @@ TEST(UsageAccumulator, SplitsIntervalsAtMinuteBoundariesAndCountsBusyTime)
     CardSample idle = busy;
     idle.utilizationPercent = 2;
     idle.powerWatts = 60;
-    const int64_t t0 = 1'700'000'040'000;  // 40 s into a minute
+    const int64_t t0 = 1'700'000'020'000;  // 40 s into a minute
     ASSERT_TRUE(acc.addSample(t0, cards, {busy}).ok());
     for (int s = 1; s <= 30; ++s)  // 20 s busy in the first minute, 10 s idle in the next
         ASSERT_TRUE(acc.addSample(t0 + s * 1000, cards, {s <= 20 ? busy : idle}).ok());
@@ -46,7 +46,7 @@ TEST(UsageAccumulator, GapLongerThanAllowedIsNotCountedAndMinutesMergeOnRewrite)
     UsageAccumulator acc(ledger, 3000);
     CardSample s;
     s.utilizationPercent = 50;
-    const int64_t t0 = 1'700'000'000'000;  // on a minute boundary
+    const int64_t t0 = 1'700'000'040'000;  // on a minute boundary
     ASSERT_TRUE(acc.addSample(t0, {{0, "u"}}, {s}).ok());
     ASSERT_TRUE(acc.addSample(t0 + 1000, {{0, "u"}}, {s}).ok());
     ASSERT_TRUE(acc.addSample(t0 + 31'000, {{0, "u"}}, {s}).ok());  // a 30 s hang
