@@ -2,7 +2,13 @@
 // corrupt files without touching them.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "store/agentledger.h"
 #include "testsupport.h"
@@ -61,4 +67,36 @@ TEST(AgentLedger, RetentionDropsOldMinutes)
     ASSERT_TRUE(ledger.value()->record({{60, 0, "a", 60, 0, {}, {}}, {600, 0, "a", 60, 0, {}, {}}}).ok());
     ledger.value()->dropBefore(120);
     EXPECT_EQ(ledger.value()->oldestMinuteUnixS(), 600);
+}
+
+TEST(AgentLedger, KillNineWhileWritingLosesNothingCommitted)
+{
+    test::TempDir dir;
+    const pid_t child = fork();
+    if (child == 0) {
+        auto ledger = AgentLedger::open(dir.path());
+        if (!ledger)
+            _exit(3);
+        for (int64_t minute = 60;; minute += 60) {
+            std::vector<UsageMinute> batch;
+            for (uint32_t card = 0; card < 8; ++card)
+                batch.push_back({minute, card, "card-" + std::to_string(card), 60, 30, 50.0, 1.0});
+            if (!ledger.value()->record(batch).ok())
+                _exit(4);
+        }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the writer stopped by itself";
+    auto ledger = AgentLedger::open(dir.path());
+    ASSERT_TRUE(ledger.ok()) << ledger.error().message;
+    auto minutes = ledger.value()->since(0, 1'000'000);
+    ASSERT_TRUE(minutes.ok());
+    ASSERT_GT(minutes->size(), 8u);
+    // Every committed batch is whole: all eight cards of each minute, nothing torn.
+    EXPECT_EQ(minutes->size() % 8, 0u);
+    for (const UsageMinute &m : minutes.value())
+        EXPECT_DOUBLE_EQ(m.observedSeconds, 60);
 }
