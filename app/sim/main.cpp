@@ -6,6 +6,8 @@
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
 
+#include <sys/resource.h>
+
 #include <csignal>
 #include <map>
 #include <thread>
@@ -73,7 +75,7 @@ int main(int argc, char **argv)
     int provisioning = 90;
     double quitAfter = 0;
     std::string inventoryOut;
-    app.add_option("--nodes", nodes, "number of nodes (8 cards each)");
+    app.add_option("--nodes", nodes, "number of nodes, 8 cards each (default 750: 6,000 cards)");
     app.add_option("--cards", cards, "number of cards; rounded up to whole nodes")->excludes("--nodes");
     app.add_option("--seed", seed, "fleet seed: the same seed gives the same fleet");
     app.add_option("--provisioning-seconds", provisioning, "delay before a cloud lease is ready");
@@ -110,6 +112,13 @@ int main(int argc, char **argv)
         fmt::print(stderr, "meridian-sim: {} nodes is more than one machine's ports can serve well; "
                            "use at most 4000 (32,000 cards)\n", options.nodes);
         return 2;
+    }
+    // One listening socket per node plus the console's connections: lift the soft limit
+    // on open files to the hard one (often 1024 → 524288) before opening thousands.
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
     }
     SimFleet fleet(options, SystemClock::instance());
     if (Status status = fleet.start(); !status) {

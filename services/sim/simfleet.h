@@ -26,7 +26,7 @@ class CapacityPoolService;
 class SimControlService;
 
 struct SimFleetOptions {
-    int nodes = 96;
+    int nodes = 750;  // 6,000 cards: the size of our fleet
     uint64_t seed = 42;
     int sampleIntervalMs = 1000;
     int provisioningSeconds = 90;  // how long a cloud lease takes to become ready
