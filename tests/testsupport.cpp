@@ -27,7 +27,8 @@ std::string readFile(const std::string &path)
 
 TempDir::TempDir()
 {
-    std::string pattern = (std::filesystem::temp_directory_path() / "meridian-test-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "meridian-test-XXXXXX").string();
     m_path = mkdtemp(pattern.data());
 }
 

@@ -24,8 +24,8 @@ private:
 
 }  // namespace meridian::test
 
-#define MERIDIAN_REQUIRE_REAL_DATA()                                                       \
-    do {                                                                                   \
-        if (!::meridian::test::haveRealData())                                             \
-            GTEST_SKIP() << "../shared/data/real is absent; real-capture tests need it";   \
+#define MERIDIAN_REQUIRE_REAL_DATA()                                                     \
+    do {                                                                                 \
+        if (!::meridian::test::haveRealData())                                           \
+            GTEST_SKIP() << "../shared/data/real is absent; real-capture tests need it"; \
     } while (0)

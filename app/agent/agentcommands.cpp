@@ -45,13 +45,15 @@ std::optional<SimNodeKind> simKind(const std::string &name)
     return std::nullopt;
 }
 
-Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config, const std::string &nodeId)
+Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config,
+                                                 const std::string &nodeId)
 {
     if (config.collector == "sim") {
         const auto kind = simKind(config.simKind);
         if (!kind)
-            return Error{fmt::format("sim.kind '{}': use a100, h100, ascend910b, hybrid, mlu370 or dcu",
-                                     config.simKind)};
+            return Error{
+                fmt::format("sim.kind '{}': use a100, h100, ascend910b, hybrid, mlu370 or dcu",
+                            config.simKind)};
         return std::unique_ptr<Collector>(std::make_unique<SimCollector>(
             SimNodeSpec{*kind, config.simSeed, nodeId, config.dataCenter, 0}));
     }
@@ -62,12 +64,14 @@ Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config, cons
         return std::unique_ptr<Collector>(std::move(nvml).value());
     }
     if (config.collector == "smi")
-        return std::unique_ptr<Collector>(std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
+        return std::unique_ptr<Collector>(
+            std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
     if (config.collector == "auto") {
         // NVML when an NVIDIA driver is there, the vendor tools otherwise.
         if (auto nvml = NvmlCollector::load(config.nvmlLibrary))
             return std::unique_ptr<Collector>(std::move(nvml).value());
-        return std::unique_ptr<Collector>(std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
+        return std::unique_ptr<Collector>(
+            std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
     }
     return Error{fmt::format("--collector '{}': use sim, nvml, smi or auto", config.collector)};
 }
@@ -116,7 +120,8 @@ int serveAgent(const AgentConfig &config)
     const std::string shownAddress =
         config.listen.substr(0, config.listen.rfind(':')) + ":" + std::to_string(port);
     fmt::print("meridian-agent: node {} ({} collector, {} cards) serving on {}{}; ledger {}\n",
-               nodeId, monitor.inventory().collector, monitor.inventory().cards.size(), shownAddress,
+               nodeId, monitor.inventory().collector, monitor.inventory().cards.size(),
+               shownAddress,
                config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
                ledger.value()->path());
     std::fflush(stdout);
@@ -128,7 +133,8 @@ int serveAgent(const AgentConfig &config)
             monitor.tick();
             next += config.sampleIntervalMs;
             while (!g_stop && Scheduler::nowMs() < next)
-                std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(50, next - Scheduler::nowMs())));
+                std::this_thread::sleep_for(
+                    std::chrono::milliseconds(std::min<int64_t>(50, next - Scheduler::nowMs())));
             if (Scheduler::nowMs() - next > 5 * config.sampleIntervalMs)
                 next = Scheduler::nowMs();  // fell far behind (suspend): do not catch up
         }
@@ -173,8 +179,9 @@ int collectOnce(const AgentConfig &config, const std::vector<std::string> &fromF
         }
         sources = SmiCollector::liveSources();
         if (sources.empty()) {
-            fmt::print(stderr, "meridian-agent collect: no vendor tool on PATH; use --from KIND=FILE "
-                               "or --collector sim\n");
+            fmt::print(stderr,
+                       "meridian-agent collect: no vendor tool on PATH; use --from KIND=FILE "
+                       "or --collector sim\n");
             return 1;
         }
     }

@@ -1,7 +1,7 @@
 // meridian-agent: the node agent. `meridian-agent [options]` serves NodeAgent;
 // `meridian-agent collect --once --json` prints what it sees and exits.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "agentcommands.h"
 #include "telemetry/smicollector.h"
@@ -9,8 +9,9 @@
 int main(int argc, char **argv)
 {
     using namespace meridian;
-    CLI::App app{"Meridian node agent: inventory, telemetry, events, fabric, usage and workloads "
-                 "over gRPC"};
+    CLI::App app{
+        "Meridian node agent: inventory, telemetry, events, fabric, usage and workloads "
+        "over gRPC"};
     std::string configFile;
     std::string listen;
     std::string collector;
@@ -28,7 +29,8 @@ int main(int argc, char **argv)
     collect->add_flag("--json", json, "print JSON (the only format)");
     collect->add_option("--from", from,
                         "KIND=FILE: parse a captured tool output instead of running the tool; KIND "
-                        "is one of " + toolKindNames());
+                        "is one of " +
+                            toolKindNames());
     CLI11_PARSE(app, argc, argv);
 
     AgentConfig config;

@@ -1,10 +1,10 @@
 // meridian-sim: a whole simulated fleet on this machine, or a fault sent to one.
 //   meridian-sim [--nodes N | --cards N] [--inventory-out FILE] [--quit-after S]
 //   meridian-sim fault --control ADDR --node ID --kind KIND [--card N] [--duration S]
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
+#include <CLI/CLI.hpp>
 
 #include <sys/resource.h>
 
@@ -18,19 +18,23 @@
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
-void onSignal(int) { g_stop = 1; }
+void onSignal(int)
+{
+    g_stop = 1;
+}
 
 int sendFault(const std::string &control, const std::string &node, const std::string &kind,
               int card, int duration, int delayMs)
 {
     using namespace meridian;
     static const std::map<std::string, v1::FaultKind> kinds = {
-        {"crash", v1::FAULT_KIND_AGENT_CRASH},    {"hang", v1::FAULT_KIND_AGENT_HANG},
-        {"slow", v1::FAULT_KIND_SLOW_AGENT},      {"xid79", v1::FAULT_KIND_XID_79},
+        {"crash", v1::FAULT_KIND_AGENT_CRASH},      {"hang", v1::FAULT_KIND_AGENT_HANG},
+        {"slow", v1::FAULT_KIND_SLOW_AGENT},        {"xid79", v1::FAULT_KIND_XID_79},
         {"ecc-dbe", v1::FAULT_KIND_ECC_DOUBLE_BIT}, {"thermal", v1::FAULT_KIND_THERMAL_THROTTLE},
-        {"link-down", v1::FAULT_KIND_LINK_DOWN},  {"link-flap", v1::FAULT_KIND_LINK_FLAP},
-        {"pfc-storm", v1::FAULT_KIND_PFC_STORM},  {"garbage", v1::FAULT_KIND_GARBAGE_VALUES}};
-    auto stub = v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
+        {"link-down", v1::FAULT_KIND_LINK_DOWN},    {"link-flap", v1::FAULT_KIND_LINK_FLAP},
+        {"pfc-storm", v1::FAULT_KIND_PFC_STORM},    {"garbage", v1::FAULT_KIND_GARBAGE_VALUES}};
+    auto stub =
+        v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
     grpc::Status status;
@@ -68,7 +72,8 @@ int sendFault(const std::string &control, const std::string &node, const std::st
 int main(int argc, char **argv)
 {
     using namespace meridian;
-    CLI::App app{"Meridian fleet simulator: many NodeAgents and the cloud CapacityPool on loopback"};
+    CLI::App app{
+        "Meridian fleet simulator: many NodeAgents and the cloud CapacityPool on loopback"};
     int nodes = 0;
     int cards = 0;
     uint64_t seed = 42;
@@ -76,7 +81,8 @@ int main(int argc, char **argv)
     double quitAfter = 0;
     std::string inventoryOut;
     app.add_option("--nodes", nodes, "number of nodes, 8 cards each (default 750: 6,000 cards)");
-    app.add_option("--cards", cards, "number of cards; rounded up to whole nodes")->excludes("--nodes");
+    app.add_option("--cards", cards, "number of cards; rounded up to whole nodes")
+        ->excludes("--nodes");
     app.add_option("--seed", seed, "fleet seed: the same seed gives the same fleet");
     app.add_option("--provisioning-seconds", provisioning, "delay before a cloud lease is ready");
     app.add_option("--inventory-out", inventoryOut, "write the inventory the console reads");
@@ -91,9 +97,11 @@ int main(int argc, char **argv)
     int delayMs = 0;
     fault->add_option("--control", control, "the simulator's control address")->required();
     fault->add_option("--node", node, "node id (empty with clear: every node)");
-    fault->add_option("--kind", kind,
-                      "crash, hang, slow, xid79, ecc-dbe, thermal, link-down, link-flap, "
-                      "pfc-storm, garbage, or clear")->required();
+    fault
+        ->add_option("--kind", kind,
+                     "crash, hang, slow, xid79, ecc-dbe, thermal, link-down, link-flap, "
+                     "pfc-storm, garbage, or clear")
+        ->required();
     fault->add_option("--card", card, "card index for card faults");
     fault->add_option("--duration", duration, "seconds; 0 until cleared");
     fault->add_option("--delay-ms", delayMs, "answer delay for slow");
@@ -109,8 +117,10 @@ int main(int argc, char **argv)
     else if (nodes > 0)
         options.nodes = nodes;
     if (options.nodes > 4000) {
-        fmt::print(stderr, "meridian-sim: {} nodes is more than one machine's ports can serve well; "
-                           "use at most 4000 (32,000 cards)\n", options.nodes);
+        fmt::print(stderr,
+                   "meridian-sim: {} nodes is more than one machine's ports can serve well; "
+                   "use at most 4000 (32,000 cards)\n",
+                   options.nodes);
         return 2;
     }
     // One listening socket per node plus the console's connections: lift the soft limit

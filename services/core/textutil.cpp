@@ -106,8 +106,7 @@ bool isNotAvailable(std::string_view text)
            contains(text, "Not Available") || contains(text, "Insufficient Permissions");
 }
 
-std::optional<double> parseNumber(std::string_view text, std::string_view unit,
-                                  bool allowThousands)
+std::optional<double> parseNumber(std::string_view text, std::string_view unit, bool allowThousands)
 {
     text = trim(text);
     if (isNotAvailable(text))
@@ -151,9 +150,12 @@ std::optional<uint64_t> parseMemoryBytes(std::string_view text)
         std::string_view suffix;
         double factor;
     };
-    static constexpr Unit units[] = {{"GiB", 1024.0 * 1024 * 1024}, {"MiB", 1024.0 * 1024},
-                                     {"KiB", 1024.0},                {"GB", 1024.0 * 1024 * 1024},
-                                     {"MB", 1024.0 * 1024},          {"KB", 1024.0},
+    static constexpr Unit units[] = {{"GiB", 1024.0 * 1024 * 1024},
+                                     {"MiB", 1024.0 * 1024},
+                                     {"KiB", 1024.0},
+                                     {"GB", 1024.0 * 1024 * 1024},
+                                     {"MB", 1024.0 * 1024},
+                                     {"KB", 1024.0},
                                      {"B", 1.0}};
     text = trim(text);
     for (const Unit &unit : units) {

@@ -42,7 +42,8 @@ CapacityPoolService::CapacityPoolService(SimFleet &fleet) : m_fleet(fleet)
         offer("cn-south-910b", "cn-south", v1::VENDOR_HUAWEI, "Ascend 910B", 1.5, 24),
     };
     for (v1::Offer &o : m_offers)
-        o.set_typical_provisioning_seconds(static_cast<uint32_t>(fleet.options().provisioningSeconds));
+        o.set_typical_provisioning_seconds(
+            static_cast<uint32_t>(fleet.options().provisioningSeconds));
 }
 
 grpc::ServerUnaryReactor *CapacityPoolService::ListOffers(grpc::CallbackServerContext *context,
@@ -79,13 +80,15 @@ grpc::ServerUnaryReactor *CapacityPoolService::Lease(grpc::CallbackServerContext
         return o.offer_id() == request->offer_id();
     });
     if (offerIt == m_offers.end()) {
-        reactor->Finish({grpc::StatusCode::NOT_FOUND, fmt::format("no offer '{}'", request->offer_id())});
+        reactor->Finish(
+            {grpc::StatusCode::NOT_FOUND, fmt::format("no offer '{}'", request->offer_id())});
         return reactor;
     }
     if (request->nodes() == 0 || request->nodes() > offerIt->available_nodes()) {
-        reactor->Finish({grpc::StatusCode::RESOURCE_EXHAUSTED,
-                         fmt::format("offer {} has {} nodes available, asked for {}",
-                                     offerIt->offer_id(), offerIt->available_nodes(), request->nodes())});
+        reactor->Finish(
+            {grpc::StatusCode::RESOURCE_EXHAUSTED,
+             fmt::format("offer {} has {} nodes available, asked for {}", offerIt->offer_id(),
+                         offerIt->available_nodes(), request->nodes())});
         return reactor;
     }
     offerIt->set_available_nodes(offerIt->available_nodes() - request->nodes());
@@ -124,7 +127,8 @@ void CapacityPoolService::makeReady(const std::string &leaseId)
     const auto offerIt = std::find_if(m_offers.begin(), m_offers.end(), [&](const v1::Offer &o) {
         return o.offer_id() == lease.offer_id();
     });
-    auto endpoints = m_fleet.addCloudNodes(static_cast<int>(lease.nodes()), kindOf(*offerIt), leaseId);
+    auto endpoints =
+        m_fleet.addCloudNodes(static_cast<int>(lease.nodes()), kindOf(*offerIt), leaseId);
     std::lock_guard lock(m_mutex);
     v1::Lease &stored = m_leases[leaseId];
     if (!endpoints) {
@@ -151,7 +155,8 @@ grpc::ServerUnaryReactor *CapacityPoolService::Release(grpc::CallbackServerConte
         std::lock_guard lock(m_mutex);
         const auto it = m_leases.find(request->lease_id());
         if (it == m_leases.end()) {
-            reactor->Finish({grpc::StatusCode::NOT_FOUND, fmt::format("no lease '{}'", request->lease_id())});
+            reactor->Finish(
+                {grpc::StatusCode::NOT_FOUND, fmt::format("no lease '{}'", request->lease_id())});
             return reactor;
         }
         v1::Lease &lease = it->second;

@@ -17,7 +17,7 @@ constexpr DataCenter kDataCenters[] = {
 
 // Node kinds by share of nodes; the order is how racks are filled.
 constexpr std::pair<SimNodeKind, double> kMix[] = {
-    {SimNodeKind::A100, 0.40},   {SimNodeKind::H100, 0.15},   {SimNodeKind::Hybrid, 0.15},
+    {SimNodeKind::A100, 0.40},       {SimNodeKind::H100, 0.15},   {SimNodeKind::Hybrid, 0.15},
     {SimNodeKind::Ascend910B, 0.14}, {SimNodeKind::Mlu370, 0.08}, {SimNodeKind::HygonDcu, 0.08},
 };
 
@@ -56,7 +56,8 @@ std::vector<SimNodePlan> planFleet(int nodes, uint64_t seed)
             p.spec.dataCenter = dc.name;
             p.spec.pod = rack / kRacksPerPod;
             p.rack = fmt::format("{}-r{:02}", dc.prefix, rack + 1);
-            p.spec.nodeId = fmt::format("{}-r{:02}-n{}", dc.prefix, rack + 1, i % kNodesPerRack + 1);
+            p.spec.nodeId =
+                fmt::format("{}-r{:02}-n{}", dc.prefix, rack + 1, i % kNodesPerRack + 1);
             p.hostname = fmt::format("{}.{}.meridian.internal", p.spec.nodeId, dc.name);
             plan.push_back(std::move(p));
         }

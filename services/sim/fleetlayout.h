@@ -20,6 +20,9 @@ struct SimNodePlan {
 std::vector<SimNodePlan> planFleet(int nodes, uint64_t seed);
 
 // Nodes for a `cards` target: 8 cards a node, rounded up.
-inline int nodesForCards(int cards) { return (cards + 7) / 8; }
+inline int nodesForCards(int cards)
+{
+    return (cards + 7) / 8;
+}
 
 }  // namespace meridian

@@ -24,15 +24,14 @@ struct SimFleet::Node {
     std::unique_ptr<NodeMonitor> monitor;
     std::unique_ptr<WorkloadManager> workloads;
     NodeRuntime runtime;
-    int64_t downUntilMs = 0;   // steady ms; 0 with down set: until cleared
+    int64_t downUntilMs = 0;  // steady ms; 0 with down set: until cleared
     int64_t hungUntilMs = 0;
     int64_t slowUntilMs = 0;
 };
 
 SimFleet::SimFleet(SimFleetOptions options, const Clock &clock)
     : m_options(std::move(options)), m_clock(clock), m_scheduler(std::make_unique<Scheduler>())
-{
-}
+{}
 
 SimFleet::~SimFleet()
 {
@@ -72,8 +71,9 @@ Status SimFleet::start()
     listen.push_back({m_options.host + ":0", &m_controlPort});
     for (auto &node : m_nodes)
         listen.push_back({m_options.host + ":0", &node->port});
-    auto server = startGrpcServer(listen, ServerSecurity{},
-                                  {m_agentService.get(), m_poolService.get(), m_controlService.get()});
+    auto server =
+        startGrpcServer(listen, ServerSecurity{},
+                        {m_agentService.get(), m_poolService.get(), m_controlService.get()});
     if (!server)
         return server.error();
     m_server = std::move(server).value();
@@ -320,7 +320,8 @@ Result<std::vector<std::pair<std::string, std::string>>> SimFleet::addCloudNodes
     m_leaseServers[leaseId] = std::move(server).value();
     for (auto &node : fresh) {
         node->leaseId = leaseId;
-        endpoints.emplace_back(node->plan.spec.nodeId, fmt::format("{}:{}", m_options.host, node->port));
+        endpoints.emplace_back(node->plan.spec.nodeId,
+                               fmt::format("{}:{}", m_options.host, node->port));
         m_byPort[node->port] = node.get();
         m_byId[node->plan.spec.nodeId] = node.get();
         m_nodes.push_back(std::move(node));

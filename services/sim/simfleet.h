@@ -65,9 +65,8 @@ public:
     int clearFaults(const std::string &nodeId);  // empty: every node
 
     // Starts `count` new cloud nodes on their own server; returns "host:port" each.
-    Result<std::vector<std::pair<std::string, std::string>>> addCloudNodes(int count,
-                                                                          SimNodeKind kind,
-                                                                          const std::string &leaseId);
+    Result<std::vector<std::pair<std::string, std::string>>> addCloudNodes(
+        int count, SimNodeKind kind, const std::string &leaseId);
     void removeCloudNodes(const std::string &leaseId);
 
     NodeRuntime *find(std::string_view authority) override;

@@ -64,27 +64,31 @@ Result<std::unique_ptr<AgentLedger>> AgentLedger::open(const std::string &dataDi
         return Error{fmt::format("--data-dir {}: cannot create it: {}", dataDir, ec.message())};
     const std::string path = (std::filesystem::path(dataDir) / "agent.db").string();
     try {
-        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        auto db =
+            std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
         db->setBusyTimeout(2000);
         // Reading the schema is the first thing that fails on a file that is not SQLite.
         const int appId = db->execAndGet("PRAGMA application_id").getInt();
         const int version = db->execAndGet("PRAGMA user_version").getInt();
         const bool empty = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0;
         if (!empty && std::to_string(appId) != kApplicationId) {
-            return Error{fmt::format("{} is not a Meridian agent database (application_id {}); "
-                                     "left untouched. Move it away or choose another --data-dir",
-                                     path, appId)};
+            return Error{
+                fmt::format("{} is not a Meridian agent database (application_id {}); "
+                            "left untouched. Move it away or choose another --data-dir",
+                            path, appId)};
         }
         if (version > kSchemaVersion) {
-            return Error{fmt::format("{} was written by a newer agent (schema {} > {}); left "
-                                     "untouched",
-                                     path, version, kSchemaVersion)};
+            return Error{
+                fmt::format("{} was written by a newer agent (schema {} > {}); left "
+                            "untouched",
+                            path, version, kSchemaVersion)};
         }
         const std::string check = db->execAndGet("PRAGMA quick_check").getString();
         if (check != "ok") {
-            return Error{fmt::format("{} is damaged ({}); left untouched. Move it away to start "
-                                     "a new ledger",
-                                     path, check)};
+            return Error{
+                fmt::format("{} is damaged ({}); left untouched. Move it away to start "
+                            "a new ledger",
+                            path, check)};
         }
         db->exec("PRAGMA journal_mode = WAL");
         db->exec("PRAGMA synchronous = NORMAL");
@@ -97,8 +101,7 @@ Result<std::unique_ptr<AgentLedger>> AgentLedger::open(const std::string &dataDi
 
 AgentLedger::AgentLedger(std::unique_ptr<SQLite::Database> db, std::string path)
     : m_db(std::move(db)), m_path(std::move(path))
-{
-}
+{}
 
 AgentLedger::~AgentLedger() = default;
 
@@ -200,7 +203,8 @@ void AgentLedger::append(const Event &event)
 {
     std::lock_guard lock(m_mutex);
     try {
-        SQLite::Statement insert(*m_db, "INSERT OR REPLACE INTO event VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
+        SQLite::Statement insert(*m_db,
+                                 "INSERT OR REPLACE INTO event VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
         insert.bind(1, static_cast<int64_t>(event.sequence));
         insert.bind(2, static_cast<int64_t>(event.timeUnixMs));
         insert.bind(3, static_cast<int>(event.kind));

@@ -31,8 +31,8 @@ Result<CounterMap> parseEthtoolStats(std::string_view text)
         }
         const auto number = parseUnsigned(value);
         if (!number) {
-            return lineError(i + 1, fmt::format("counter '{}' has value '{}', not a count", name,
-                                                value));
+            return lineError(i + 1,
+                             fmt::format("counter '{}' has value '{}', not a count", name, value));
         }
         counters.insert_or_assign(std::string(name), *number);
     }

@@ -34,8 +34,9 @@ Result<ParsedCards> parseHySmi(std::string_view text)
         if (columns.empty() || !parseUnsigned(words[0]))
             continue;
         if (words.size() != columns.size()) {
-            return lineError(lineNumber, fmt::format("{} columns, but the header on line {} names {}",
-                                                     words.size(), headerLine, columns.size()));
+            return lineError(lineNumber,
+                             fmt::format("{} columns, but the header on line {} names {}",
+                                         words.size(), headerLine, columns.size()));
         }
         if (cards.size() >= kMaxCardsPerNode)
             return lineError(lineNumber, fmt::format("more than {} cards", kMaxCardsPerNode));

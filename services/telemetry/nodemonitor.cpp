@@ -33,8 +33,7 @@ NodeMonitor::NodeMonitor(NodeIdentity identity, std::unique_ptr<Collector> colle
     , m_clock(clock)
     , m_options(std::move(options))
     , m_accumulator(usage, 3 * m_options.sampleIntervalMs + 1000, m_options.busyThresholdPercent)
-{
-}
+{}
 
 Status NodeMonitor::start()
 {
@@ -138,11 +137,11 @@ void NodeMonitor::detectCardChanges(const std::vector<CardSample> &cards, int64_
                 }
             }
             if (increased(card.eccUncorrectedVolatile, before.eccUncorrectedVolatile)) {
-                emit(EventKind::EccUncorrected, Severity::Critical,
-                     fmt::format("card {}: {} new uncorrectable (double-bit) ECC errors",
-                                 card.index,
-                                 *card.eccUncorrectedVolatile - *before.eccUncorrectedVolatile),
-                     now, card.index);
+                emit(
+                    EventKind::EccUncorrected, Severity::Critical,
+                    fmt::format("card {}: {} new uncorrectable (double-bit) ECC errors", card.index,
+                                *card.eccUncorrectedVolatile - *before.eccUncorrectedVolatile),
+                    now, card.index);
             }
             if (increased(card.eccCorrectedVolatile, before.eccCorrectedVolatile)) {
                 emit(EventKind::EccCorrected, Severity::Info,
@@ -166,7 +165,8 @@ void NodeMonitor::detectNicChanges(const std::vector<NicSample> &nics, int64_t n
             auto &transitions = m_linkTransitions[name];
             transitions.push_back(now);
             std::erase_if(transitions, [&](int64_t t) { return now - t > 60'000; });
-            const bool flapping = static_cast<int>(transitions.size()) >= m_options.linkFlapTransitions;
+            const bool flapping =
+                static_cast<int>(transitions.size()) >= m_options.linkFlapTransitions;
             if (flapping && now - m_lastFlapEventMs[name] > 60'000) {
                 m_lastFlapEventMs[name] = now;
                 emit(EventKind::LinkFlap, Severity::Critical,

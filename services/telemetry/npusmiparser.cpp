@@ -4,8 +4,8 @@
 // the second die often prints "-" for power.
 #include <fmt/format.h>
 
-#include "cardparsers.h"
 #include "boxtable.h"
+#include "cardparsers.h"
 #include "core/cardcatalog.h"
 #include "core/textutil.h"
 #include "parseinput.h"

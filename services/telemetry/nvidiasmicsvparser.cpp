@@ -191,15 +191,15 @@ Result<ParsedCard> parseRow(const CsvBlock &block, size_t lineNumber, std::strin
     std::vector<std::string_view> values = split(line, ',');
     if (values.size() != block.columns.size()) {
         return lineError(lineNumber,
-                         fmt::format("{} fields, but the header on line {} names {}",
-                                     values.size(), block.headerLine, block.columns.size()));
+                         fmt::format("{} fields, but the header on line {} names {}", values.size(),
+                                     block.headerLine, block.columns.size()));
     }
     const Row row(block, std::move(values));
     ParsedCard card;
     CardInfo &info = card.info;
     const auto index = row.number("index");
-    info.index = index && *index >= 0 ? static_cast<uint32_t>(*index)
-                                      : static_cast<uint32_t>(position);
+    info.index =
+        index && *index >= 0 ? static_cast<uint32_t>(*index) : static_cast<uint32_t>(position);
     info.vendor = Vendor::Nvidia;
     info.model = std::string(row.text("name"));
     info.uuid = std::string(row.text("uuid"));
@@ -243,8 +243,9 @@ Result<ParsedCards> parseNvidiaSmiCsv(std::string_view text)
     const std::vector<std::string_view> lines = splitLines(text);
     const std::vector<CsvBlock> blocks = findBlocks(lines);
     if (blocks.empty()) {
-        return Error{"no nvidia-smi --query-gpu CSV header found (a line naming index or uuid "
-                     "and utilization.gpu, memory.used or temperature.gpu)"};
+        return Error{
+            "no nvidia-smi --query-gpu CSV header found (a line naming index or uuid "
+            "and utilization.gpu, memory.used or temperature.gpu)"};
     }
     const CsvBlock &block = blocks.back();
     if (block.rows.size() > kMaxCardsPerNode) {

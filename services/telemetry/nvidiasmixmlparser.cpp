@@ -21,8 +21,7 @@ std::string_view textAt(const pugi::xml_node &node, const char *path)
     return node.first_element_by_path(path).child_value();
 }
 
-std::optional<double> numberAt(const pugi::xml_node &node, const char *path,
-                               std::string_view unit)
+std::optional<double> numberAt(const pugi::xml_node &node, const char *path, std::string_view unit)
 {
     const pugi::xml_node element = node.first_element_by_path(path);
     if (!element)
@@ -130,21 +129,23 @@ ParsedCard parseGpu(const pugi::xml_node &gpu, std::string_view driverVersion, s
     s.memoryTotalBytes = info.memoryTotalBytes;
     s.temperatureCelsius = numberAt(gpu, "temperature/gpu_temp", "C");
     s.memoryTemperatureCelsius = numberAt(gpu, "temperature/memory_temp", "C");
-    s.powerWatts = firstNumber(gpu,
-                               {"gpu_power_readings/power_draw", "gpu_power_readings/instant_power_draw",
-                                "gpu_power_readings/average_power_draw", "power_readings/power_draw"},
-                               "W");
-    s.powerLimitWatts = firstNumber(
-        gpu, {"gpu_power_readings/current_power_limit", "power_readings/enforced_power_limit",
-              "power_readings/power_limit"},
-        "W");
+    s.powerWatts =
+        firstNumber(gpu,
+                    {"gpu_power_readings/power_draw", "gpu_power_readings/instant_power_draw",
+                     "gpu_power_readings/average_power_draw", "power_readings/power_draw"},
+                    "W");
+    s.powerLimitWatts =
+        firstNumber(gpu,
+                    {"gpu_power_readings/current_power_limit",
+                     "power_readings/enforced_power_limit", "power_readings/power_limit"},
+                    "W");
     if (auto sm = numberAt(gpu, "clocks/sm_clock", "MHz"))
         s.smClockMhz = static_cast<uint32_t>(std::max(0.0, *sm));
     if (auto mem = numberAt(gpu, "clocks/mem_clock", "MHz"))
         s.memoryClockMhz = static_cast<uint32_t>(std::max(0.0, *mem));
-    s.eccCorrectedVolatile =
-        sumCounts(gpu, {"ecc_errors/volatile/sram_correctable", "ecc_errors/volatile/dram_correctable",
-                        "ecc_errors/volatile/single_bit/total"});
+    s.eccCorrectedVolatile = sumCounts(
+        gpu, {"ecc_errors/volatile/sram_correctable", "ecc_errors/volatile/dram_correctable",
+              "ecc_errors/volatile/single_bit/total"});
     s.eccUncorrectedVolatile = sumCounts(
         gpu, {"ecc_errors/volatile/sram_uncorrectable", "ecc_errors/volatile/dram_uncorrectable",
               "ecc_errors/volatile/double_bit/total"});

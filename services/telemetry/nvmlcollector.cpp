@@ -77,9 +77,10 @@ Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &li
     api->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!api->handle) {
         const char *why = dlerror();
-        return Error{fmt::format("cannot load {} ({}); is the NVIDIA driver installed on this "
-                                 "node? Use --collector smi or sim otherwise",
-                                 path, why ? why : "unknown reason")};
+        return Error{
+            fmt::format("cannot load {} ({}); is the NVIDIA driver installed on this "
+                        "node? Use --collector smi or sim otherwise",
+                        path, why ? why : "unknown reason")};
     }
     std::string missing;
 #define MERIDIAN_RESOLVE(name) resolve(api->handle, #name, api->name, missing)
@@ -109,8 +110,8 @@ Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &li
 #undef MERIDIAN_RESOLVE
     if (!missing.empty()) {
         dlclose(api->handle);
-        return Error{fmt::format("{} lacks {}: the NVIDIA driver is too old for this agent", path,
-                                 missing)};
+        return Error{
+            fmt::format("{} lacks {}: the NVIDIA driver is too old for this agent", path, missing)};
     }
     if (const nvmlReturn_t rc = api->nvmlInit_v2(); rc != NVML_SUCCESS) {
         const std::string why = api->errorText(rc);
@@ -125,7 +126,8 @@ Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &li
         return Error{"NVML found no NVIDIA GPU on this node"};
     for (unsigned int i = 0; i < count; ++i) {
         nvmlDevice_t device = nullptr;
-        if (const nvmlReturn_t rc = api->nvmlDeviceGetHandleByIndex_v2(i, &device); rc != NVML_SUCCESS)
+        if (const nvmlReturn_t rc = api->nvmlDeviceGetHandleByIndex_v2(i, &device);
+            rc != NVML_SUCCESS)
             return Error{fmt::format("NVML cannot open GPU {}: {}", i, api->errorText(rc))};
         api->devices.push_back(device);
     }
@@ -136,13 +138,15 @@ Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &li
     if (api->nvmlEventSetCreate(&api->events) == NVML_SUCCESS) {
         for (nvmlDevice_t device : api->devices) {
             api->nvmlDeviceRegisterEvents(
-                device, nvmlEventTypeXidCriticalError | nvmlEventTypeDoubleBitEccError, api->events);
+                device, nvmlEventTypeXidCriticalError | nvmlEventTypeDoubleBitEccError,
+                api->events);
         }
     }
     return std::unique_ptr<NvmlCollector>(new NvmlCollector(std::move(api)));
 }
 
-NvmlCollector::NvmlCollector(std::unique_ptr<Api> api) : m_api(std::move(api)) {}
+NvmlCollector::NvmlCollector(std::unique_ptr<Api> api) : m_api(std::move(api))
+{}
 
 NvmlCollector::~NvmlCollector()
 {
@@ -216,14 +220,15 @@ Result<CollectedSample> NvmlCollector::sample(int64_t nowUnixMs)
             s.powerWatts = value / 1000.0;
         if (api.nvmlDeviceGetEnforcedPowerLimit(device, &value) == NVML_SUCCESS)
             s.powerLimitWatts = value / 1000.0;
-        s.smClockMhz = ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &value), value);
+        s.smClockMhz =
+            ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &value), value);
         s.memoryClockMhz =
             ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_MEM, &value), value);
         unsigned long long count = 0;
-        s.eccCorrectedVolatile = ifOk<uint64_t>(
-            api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED,
-                                            NVML_VOLATILE_ECC, &count),
-            count);
+        s.eccCorrectedVolatile =
+            ifOk<uint64_t>(api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED,
+                                                           NVML_VOLATILE_ECC, &count),
+                           count);
         s.eccUncorrectedVolatile = ifOk<uint64_t>(
             api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
                                             NVML_VOLATILE_ECC, &count),
@@ -232,7 +237,8 @@ Result<CollectedSample> NvmlCollector::sample(int64_t nowUnixMs)
         if (api.nvmlDeviceGetCurrentClocksThrottleReasons(device, &reasons) == NVML_SUCCESS) {
             static const std::pair<unsigned long long, ThrottleReason> kBits[] = {
                 {nvmlClocksThrottleReasonGpuIdle, ThrottleReason::Idle},
-                {nvmlClocksThrottleReasonApplicationsClocksSetting, ThrottleReason::ApplicationClocks},
+                {nvmlClocksThrottleReasonApplicationsClocksSetting,
+                 ThrottleReason::ApplicationClocks},
                 {nvmlClocksThrottleReasonSwPowerCap, ThrottleReason::SwPowerCap},
                 {nvmlClocksThrottleReasonHwSlowdown, ThrottleReason::HwSlowdown},
                 {nvmlClocksThrottleReasonSyncBoost, ThrottleReason::SyncBoost},
@@ -252,7 +258,8 @@ Result<CollectedSample> NvmlCollector::sample(int64_t nowUnixMs)
     if (api.events) {
         nvmlEventData_t data{};
         // Drain what is queued without waiting; bounded so a flood cannot stall sampling.
-        for (int drained = 0; drained < 64 && api.nvmlEventSetWait_v2(api.events, &data, 0) == NVML_SUCCESS;
+        for (int drained = 0;
+             drained < 64 && api.nvmlEventSetWait_v2(api.events, &data, 0) == NVML_SUCCESS;
              ++drained) {
             Event e;
             e.timeUnixMs = nowUnixMs;

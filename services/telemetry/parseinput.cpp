@@ -12,8 +12,9 @@ Error lineError(size_t lineNumber, std::string_view what)
 Status checkToolOutput(std::string_view text)
 {
     if (text.size() > kMaxToolOutputBytes) {
-        return Error{fmt::format("output is {} bytes; more than the {} bytes any vendor tool prints",
-                                 text.size(), kMaxToolOutputBytes)};
+        return Error{
+            fmt::format("output is {} bytes; more than the {} bytes any vendor tool prints",
+                        text.size(), kMaxToolOutputBytes)};
     }
     size_t line = 1;
     size_t lineStart = 0;

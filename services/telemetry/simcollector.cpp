@@ -167,8 +167,8 @@ CardSample SimCollector::sampleCard(CardState &card, int64_t nowMs, double repli
     s.utilizationPercent = std::round(load * 1000) / 10;
     s.memoryTotalBytes = card.info.memoryTotalBytes;
     const double memFraction = load < 0.05 ? 0.02 : 0.35 + 0.55 * card.baseLoad;
-    s.memoryUsedBytes = static_cast<uint64_t>(static_cast<double>(*card.info.memoryTotalBytes) *
-                                              memFraction);
+    s.memoryUsedBytes =
+        static_cast<uint64_t>(static_cast<double>(*card.info.memoryTotalBytes) * memFraction);
     s.temperatureCelsius = std::round(32 + 45 * load + 3 * jitter + (hot ? 22 : 0));
     s.powerWatts = std::round((0.15 + 0.8 * load) * card.tdpWatts * 10) / 10;
     s.powerLimitWatts = card.tdpWatts;
@@ -296,9 +296,9 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
     }
     double meanLoad = 0;
     for (CardState &card : m_cards) {
-        CardSample s = sampleCard(card, nowUnixMs, replicaLoad.count(card.info.index)
-                                                       ? replicaLoad[card.info.index]
-                                                       : 0.0);
+        CardSample s =
+            sampleCard(card, nowUnixMs,
+                       replicaLoad.count(card.info.index) ? replicaLoad[card.info.index] : 0.0);
         meanLoad += s.utilizationPercent.value_or(0) / 100.0 / static_cast<double>(m_cards.size());
         if (card.info.vendor == Vendor::Nvidia && s.eccUncorrectedVolatile &&
             *s.eccUncorrectedVolatile > 0 && !s.lastXid) {
@@ -364,8 +364,8 @@ bool SimCollector::replicaServing(const std::string &replicaId)
 {
     std::lock_guard lock(m_mutex);
     const auto it = m_replicas.find(replicaId);
-    return it != m_replicas.end() && m_lastSampleMs >= it->second.workload.startedUnixMs +
-                                                           it->second.coldStartMs;
+    return it != m_replicas.end() &&
+           m_lastSampleMs >= it->second.workload.startedUnixMs + it->second.coldStartMs;
 }
 
 }  // namespace meridian

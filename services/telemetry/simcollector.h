@@ -19,7 +19,15 @@ enum class SimNodeKind { A100, H100, Ascend910B, Hybrid, Mlu370, HygonDcu };
 
 const char *simNodeKindName(SimNodeKind kind);
 
-enum class SimFaultKind { Xid79, EccDoubleBit, ThermalThrottle, LinkDown, LinkFlap, PfcStorm, Garbage };
+enum class SimFaultKind {
+    Xid79,
+    EccDoubleBit,
+    ThermalThrottle,
+    LinkDown,
+    LinkFlap,
+    PfcStorm,
+    Garbage
+};
 
 struct SimFault {
     SimFaultKind kind = SimFaultKind::Xid79;
@@ -55,8 +63,8 @@ public:
 private:
     struct CardState {
         CardInfo info;
-        double baseLoad = 0;   // 0..1: how busy the tenant keeps it
-        double phase = 0;      // where in its daily cycle
+        double baseLoad = 0;  // 0..1: how busy the tenant keeps it
+        double phase = 0;     // where in its daily cycle
         double tdpWatts = 400;
         uint64_t eccCorrected = 0;
         uint64_t eccUncorrected = 0;

@@ -14,9 +14,12 @@ namespace meridian {
 namespace {
 
 constexpr std::pair<ToolKind, const char *> kKindNames[] = {
-    {ToolKind::NvidiaSmiCsv, "nvidia-smi-csv"}, {ToolKind::NvidiaSmiXml, "nvidia-smi-xml"},
-    {ToolKind::NpuSmi, "npu-smi"},              {ToolKind::Cnmon, "cnmon"},
-    {ToolKind::HySmi, "hy-smi"},                {ToolKind::Ethtool, "ethtool"},
+    {ToolKind::NvidiaSmiCsv, "nvidia-smi-csv"},
+    {ToolKind::NvidiaSmiXml, "nvidia-smi-xml"},
+    {ToolKind::NpuSmi, "npu-smi"},
+    {ToolKind::Cnmon, "cnmon"},
+    {ToolKind::HySmi, "hy-smi"},
+    {ToolKind::Ethtool, "ethtool"},
     {ToolKind::LldpctlJson, "lldpctl-json"},
 };
 
@@ -95,8 +98,7 @@ std::string toolKindNames()
 
 SmiCollector::SmiCollector(std::vector<ToolSource> sources, std::string nodeId)
     : m_sources(std::move(sources)), m_nodeId(std::move(nodeId))
-{
-}
+{}
 
 std::vector<ToolSource> SmiCollector::liveSources()
 {
@@ -114,11 +116,13 @@ std::vector<ToolSource> SmiCollector::liveSources()
         sources.push_back(commandSource(ToolKind::HySmi, "hy-smi", {"hy-smi"}));
     std::error_code ec;
     for (const auto &device : std::filesystem::directory_iterator("/sys/class/infiniband", ec)) {
-        for (const auto &net : std::filesystem::directory_iterator(device.path() / "device/net", ec)) {
+        for (const auto &net :
+             std::filesystem::directory_iterator(device.path() / "device/net", ec)) {
             const std::string netdev = net.path().filename().string();
             const std::string rdma = device.path().filename().string();
-            sources.push_back(ToolSource{ToolKind::Ethtool, "ethtool -S " + netdev, netdev,
-                                         [netdev, rdma] { return ethtoolWithHwCounters(netdev, rdma); }});
+            sources.push_back(
+                ToolSource{ToolKind::Ethtool, "ethtool -S " + netdev, netdev,
+                           [netdev, rdma] { return ethtoolWithHwCounters(netdev, rdma); }});
         }
     }
     if (toolOnPath("lldpctl")) {

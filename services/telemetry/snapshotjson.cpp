@@ -70,15 +70,19 @@ json cardJson(const CardInfo &info, const CardSample *s)
 
 json nicJson(const NicInfo &info, const NicCounters *c)
 {
-    json nic = {{"netdev", info.netdev}, {"rdma_device", info.rdmaDevice},
+    json nic = {{"netdev", info.netdev},
+                {"rdma_device", info.rdmaDevice},
                 {"speed_mbps", opt(info.speedMbps)}};
     if (info.neighbor) {
         const LldpNeighbor &n = *info.neighbor;
-        nic["lldp_neighbor"] = {{"system_name", n.systemName},   {"chassis_id", n.chassisId},
-                                {"port_id", n.portId},           {"port_id_type", n.portIdType},
+        nic["lldp_neighbor"] = {{"system_name", n.systemName},
+                                {"chassis_id", n.chassisId},
+                                {"port_id", n.portId},
+                                {"port_id_type", n.portIdType},
                                 {"port_description", n.portDescription},
                                 {"management_address", n.managementAddress},
-                                {"ttl_seconds", opt(n.ttlSeconds)}, {"age_seconds", opt(n.ageSeconds)}};
+                                {"ttl_seconds", opt(n.ttlSeconds)},
+                                {"age_seconds", opt(n.ageSeconds)}};
     } else {
         nic["lldp_neighbor"] = nullptr;
     }

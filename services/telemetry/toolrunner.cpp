@@ -48,7 +48,8 @@ Result<std::string> runTool(const ToolRun &run)
         argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
     pid_t pid = 0;
-    const int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+    const int spawned =
+        posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     close(out[1]);
     close(err[1]);
@@ -62,7 +63,8 @@ Result<std::string> runTool(const ToolRun &run)
     std::string stderrText;
     bool overflow = false;
     bool timedOut = false;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(run.timeoutMs);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(run.timeoutMs);
     pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
     int open = 2;
     char buffer[65536];
@@ -107,7 +109,8 @@ Result<std::string> runTool(const ToolRun &run)
     if (timedOut)
         return Error{fmt::format("{}: no answer within {} ms; killed it", program, run.timeoutMs)};
     if (overflow)
-        return Error{fmt::format("{}: printed more than {} bytes; killed it", program, run.maxOutputBytes)};
+        return Error{
+            fmt::format("{}: printed more than {} bytes; killed it", program, run.maxOutputBytes)};
     if (WIFSIGNALED(status))
         return Error{fmt::format("{}: killed by signal {}", program, WTERMSIG(status))};
     if (WEXITSTATUS(status) != 0) {

@@ -12,10 +12,9 @@ void mergeUsageMinute(UsageMinute &total, const UsageMinute &add)
     total.busySeconds += add.busySeconds;
     if (add.meanUtilizationPercent) {
         if (total.meanUtilizationPercent && total.observedSeconds > 0) {
-            total.meanUtilizationPercent =
-                (*total.meanUtilizationPercent * before +
-                 *add.meanUtilizationPercent * add.observedSeconds) /
-                total.observedSeconds;
+            total.meanUtilizationPercent = (*total.meanUtilizationPercent * before +
+                                            *add.meanUtilizationPercent * add.observedSeconds) /
+                                           total.observedSeconds;
         } else {
             total.meanUtilizationPercent = add.meanUtilizationPercent;
         }
@@ -61,8 +60,7 @@ void MemoryUsageLedger::dropBefore(int64_t minuteUnixS)
 UsageAccumulator::UsageAccumulator(UsageLedger &ledger, int64_t maxGapMs,
                                    double busyThresholdPercent)
     : m_ledger(ledger), m_maxGapMs(maxGapMs), m_busyThreshold(busyThresholdPercent)
-{
-}
+{}
 
 void UsageAccumulator::account(const UsageCard &card, const CardSample &sample, int64_t fromMs,
                                int64_t toMs)
@@ -100,8 +98,9 @@ Status UsageAccumulator::addSample(int64_t sampleUnixMs, const std::vector<Usage
     m_lastSampleMs = sampleUnixMs;
     if (previous > 0 && sampleUnixMs > previous && sampleUnixMs - previous <= m_maxGapMs) {
         for (const CardSample &sample : samples) {
-            const auto card = std::find_if(cards.begin(), cards.end(),
-                                           [&](const UsageCard &c) { return c.index == sample.index; });
+            const auto card = std::find_if(cards.begin(), cards.end(), [&](const UsageCard &c) {
+                return c.index == sample.index;
+            });
             if (card != cards.end())
                 account(*card, sample, previous, sampleUnixMs);
         }

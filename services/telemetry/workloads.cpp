@@ -8,16 +8,16 @@ namespace meridian {
 
 WorkloadManager::WorkloadManager(ReplicaBackend *backend, const Clock &clock, size_t cardCount)
     : m_backend(backend), m_clock(clock), m_cardCount(cardCount)
-{
-}
+{}
 
 Result<WorkloadOutcome> WorkloadManager::apply(const WorkloadRequest &request)
 {
     if (request.idempotencyKey.empty())
         return Error{"idempotency_key is required for ApplyWorkload"};
     if (!m_backend) {
-        return Error{"this agent has no replica runner: its collector cannot start inference "
-                     "replicas"};
+        return Error{
+            "this agent has no replica runner: its collector cannot start inference "
+            "replicas"};
     }
     std::lock_guard lock(m_mutex);
     if (const auto it = m_byKey.find(request.idempotencyKey); it != m_byKey.end())
@@ -36,9 +36,9 @@ Result<Workload> WorkloadManager::start(const WorkloadRequest &request)
         return Error{"start: replica_id is required"};
     if (w.cardIndices.empty())
         return Error{"start: card_indices is empty"};
-    if (const auto it = m_workloads.find(w.replicaId);
-        it != m_workloads.end() && it->second.state != WorkloadState::Stopped &&
-        it->second.state != WorkloadState::Failed) {
+    if (const auto it = m_workloads.find(w.replicaId); it != m_workloads.end() &&
+                                                       it->second.state != WorkloadState::Stopped &&
+                                                       it->second.state != WorkloadState::Failed) {
         return Error{fmt::format("replica {} is already running", w.replicaId)};
     }
     std::set<uint32_t> busy;

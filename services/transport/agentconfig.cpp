@@ -66,14 +66,13 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
         !s) {
         return s;
     }
-    for (Status s : {read(path, root, "listen", config.listen),
-                     read(path, root, "collector", config.collector),
-                     read(path, root, "data_dir", config.dataDir),
-                     read(path, root, "node_id", config.nodeId),
-                     read(path, root, "data_center", config.dataCenter),
-                     read(path, root, "rack", config.rack),
-                     read(path, root, "nvml_library", config.nvmlLibrary),
-                     read(path, root, "sample_interval_ms", config.sampleIntervalMs)}) {
+    for (Status s :
+         {read(path, root, "listen", config.listen),
+          read(path, root, "collector", config.collector),
+          read(path, root, "data_dir", config.dataDir), read(path, root, "node_id", config.nodeId),
+          read(path, root, "data_center", config.dataCenter), read(path, root, "rack", config.rack),
+          read(path, root, "nvml_library", config.nvmlLibrary),
+          read(path, root, "sample_interval_ms", config.sampleIntervalMs)}) {
         if (!s)
             return s;
     }
@@ -118,7 +117,8 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
                 if (!secret)
                     return at(path, entry, secret.error().message);
                 grant.token = secret.value();
-                while (!grant.token.empty() && (grant.token.back() == '\n' || grant.token.back() == '\r'))
+                while (!grant.token.empty() &&
+                       (grant.token.back() == '\n' || grant.token.back() == '\r'))
                     grant.token.pop_back();
             }
             if (grant.token.size() < 16)

@@ -11,15 +11,15 @@ namespace meridian {
 
 struct AgentConfig {
     std::string listen = "127.0.0.1:50051";
-    std::string collector = "auto";   // sim | nvml | smi | auto
+    std::string collector = "auto";  // sim | nvml | smi | auto
     std::string dataDir = "/var/lib/meridian-agent";
-    std::string nodeId;               // default: the host name
+    std::string nodeId;  // default: the host name
     std::string dataCenter = "unknown";
     std::string rack;
-    std::string nvmlLibrary;          // default: libnvidia-ml.so.1 from the loader path
+    std::string nvmlLibrary;  // default: libnvidia-ml.so.1 from the loader path
     int sampleIntervalMs = 1000;
     uint64_t simSeed = 1;
-    std::string simKind = "hybrid";   // which simulated node this agent plays
+    std::string simKind = "hybrid";  // which simulated node this agent plays
     ServerSecurity security;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "agentstreams.h"
 #include "protoconvert.h"
 
 namespace meridian {
@@ -13,17 +14,11 @@ namespace {
 
 constexpr uint32_t kMinIntervalMs = 100;
 constexpr uint32_t kMaxIntervalMs = 60'000;
-constexpr size_t kUsageChunkMinutes = 2000;
 
 std::string_view authorityOf(grpc::CallbackServerContext &context)
 {
     const grpc::string_ref authority = context.ExperimentalGetAuthority();
     return {authority.data(), authority.size()};
-}
-
-grpc::Status unavailable(const NodeRuntime &node)
-{
-    return {grpc::StatusCode::UNAVAILABLE, "agent is not running"};
 }
 
 // Common guard for streams: a status to finish with at once, or OK to go on.
@@ -36,268 +31,14 @@ grpc::Status admit(NodeDirectory &nodes, const Authorizer &auth,
     if (grpc::Status status = auth.check(*context, Role::ReadOnly); !status.ok())
         return status;
     if ((*node)->down)
-        return unavailable(**node);
+        return agentNotRunning();
     return grpc::Status::OK;
 }
-
-// Base for server streams: a shared, lockable "alive" cell that scheduled tasks check
-// before touching the reactor, because OnDone deletes it.
-template <typename Message>
-class StreamReactor : public grpc::ServerWriteReactor<Message> {
-public:
-    struct Cell {
-        std::mutex mutex;
-        StreamReactor *reactor = nullptr;
-    };
-
-    StreamReactor() : m_cell(std::make_shared<Cell>()) { m_cell->reactor = this; }
-
-    void OnDone() override
-    {
-        {
-            std::lock_guard lock(m_cell->mutex);
-            m_cell->reactor = nullptr;
-        }
-        onDone();
-        delete this;
-    }
-
-    void OnCancel() override
-    {
-        std::lock_guard lock(m_cell->mutex);
-        finishLocked(grpc::Status::CANCELLED);
-    }
-
-    void OnWriteDone(bool ok) override
-    {
-        std::lock_guard lock(m_cell->mutex);
-        m_writing = false;
-        if (!ok) {
-            finishLocked(grpc::Status::CANCELLED);
-            return;
-        }
-        writeNextLocked();
-    }
-
-protected:
-    virtual void onDone() {}
-    virtual void writeNextLocked() = 0;
-
-    void writeLocked(const Message &message)
-    {
-        if (m_finished || m_writing)
-            return;
-        m_buffer = message;
-        m_writing = true;
-        this->StartWrite(&m_buffer);
-    }
-
-    void finishLocked(const grpc::Status &status)
-    {
-        if (m_finished)
-            return;
-        m_finished = true;
-        this->Finish(status);
-    }
-
-    std::shared_ptr<Cell> m_cell;
-    bool m_writing = false;
-    bool m_finished = false;
-
-private:
-    Message m_buffer;
-};
-
-class TelemetryStream final : public StreamReactor<v1::TelemetryBatch> {
-public:
-    TelemetryStream(NodeRuntime &node, Scheduler &scheduler, uint32_t intervalMs)
-        : m_node(node), m_scheduler(scheduler), m_intervalMs(intervalMs)
-    {
-        scheduleTick(m_cell, 0);
-    }
-
-private:
-    void scheduleTick(const std::shared_ptr<Cell> &cell, int64_t delayMs)
-    {
-        m_scheduler.after(delayMs, [cell] {
-            std::lock_guard lock(cell->mutex);
-            if (cell->reactor)
-                static_cast<TelemetryStream *>(cell->reactor)->tickLocked();
-        });
-    }
-
-    void tickLocked()
-    {
-        if (m_finished)
-            return;
-        if (m_node.down) {
-            finishLocked(unavailable(m_node));
-            return;
-        }
-        if (!m_node.hung) {
-            const TelemetrySample sample = m_node.monitor->latest();
-            if (sample.sampleTimeUnixMs != 0) {
-                m_pending.Clear();
-                toProto(sample, &m_pending);
-                m_pending.set_last_event_sequence(m_node.monitor->events().lastSequence());
-                m_pending.set_boot_id(m_node.monitor->inventory().bootId);
-                m_hasPending = true;
-                writeNextLocked();
-            }
-        }
-        scheduleTick(m_cell, m_intervalMs + m_node.delayMs.load());
-    }
-
-    // A slow client gets the newest batch when it is ready again, not a backlog.
-    void writeNextLocked() override
-    {
-        if (m_hasPending && !m_writing) {
-            m_hasPending = false;
-            writeLocked(m_pending);
-        }
-    }
-
-    NodeRuntime &m_node;
-    Scheduler &m_scheduler;
-    uint32_t m_intervalMs;
-    v1::TelemetryBatch m_pending;
-    bool m_hasPending = false;
-};
-
-class EventStream final : public StreamReactor<v1::Event> {
-public:
-    EventStream(NodeRuntime &node, Scheduler &scheduler, uint64_t afterSequence)
-        : m_node(node), m_scheduler(scheduler)
-    {
-        std::vector<Event> backlog;
-        std::weak_ptr<Cell> weak = m_cell;
-        m_subscription = node.monitor->events().subscribe(
-            afterSequence,
-            [weak](const Event &event) {
-                const auto cell = weak.lock();
-                if (!cell)
-                    return;
-                std::lock_guard lock(cell->mutex);
-                if (cell->reactor)
-                    static_cast<EventStream *>(cell->reactor)->queueLocked(event);
-            },
-            &backlog);
-        std::lock_guard lock(m_cell->mutex);
-        // Live events that raced in are newer than every backlog event: put these first.
-        m_queue.insert(m_queue.begin(), backlog.begin(), backlog.end());
-        m_ready = true;
-        writeNextLocked();
-        scheduleCheck(m_cell);
-    }
-
-private:
-    void queueLocked(const Event &event)
-    {
-        m_queue.push_back(event);
-        if (m_ready)
-            writeNextLocked();
-    }
-
-    // Notices an agent that went down or recovered from a hang.
-    void scheduleCheck(const std::shared_ptr<Cell> &cell)
-    {
-        m_scheduler.after(500, [cell] {
-            std::lock_guard lock(cell->mutex);
-            if (!cell->reactor)
-                return;
-            auto *self = static_cast<EventStream *>(cell->reactor);
-            if (self->m_node.down) {
-                self->finishLocked(unavailable(self->m_node));
-                return;
-            }
-            self->writeNextLocked();
-            self->scheduleCheck(cell);
-        });
-    }
-
-    void writeNextLocked() override
-    {
-        if (m_writing || m_finished || m_queue.empty() || m_node.hung)
-            return;
-        v1::Event message;
-        toProto(m_queue.front(), &message);
-        m_queue.pop_front();
-        writeLocked(message);
-    }
-
-    void onDone() override { m_node.monitor->events().unsubscribe(m_subscription); }
-
-    NodeRuntime &m_node;
-    Scheduler &m_scheduler;
-    int m_subscription = 0;
-    std::deque<Event> m_queue;
-    bool m_ready = false;
-};
-
-class UsageStream final : public StreamReactor<v1::UsageChunk> {
-public:
-    UsageStream(NodeRuntime &node, int64_t sinceMinute) : m_node(node), m_next(sinceMinute)
-    {
-        std::lock_guard lock(m_cell->mutex);
-        writeNextLocked();
-    }
-
-private:
-    void writeNextLocked() override
-    {
-        if (m_writing || m_finished)
-            return;
-        if (m_done) {
-            finishLocked(grpc::Status::OK);
-            return;
-        }
-        UsageLedger &ledger = m_node.monitor->usage();
-        auto minutes = ledger.since(m_next, kUsageChunkMinutes);
-        if (!minutes) {
-            finishLocked({grpc::StatusCode::INTERNAL, minutes.error().message});
-            return;
-        }
-        v1::UsageChunk chunk;
-        chunk.set_oldest_minute_kept_unix_s(ledger.oldestMinuteUnixS());
-        for (const UsageMinute &m : minutes.value())
-            toProto(m, chunk.add_minutes());
-        // Rows are ordered by (minute, card); a chunk may end inside a minute, so the next
-        // one starts at that minute again and skips what was sent.
-        if (minutes->size() < kUsageChunkMinutes) {
-            m_done = true;
-        } else {
-            const int64_t last = minutes->back().minuteStartUnixS;
-            auto &rows = *chunk.mutable_minutes();
-            const auto firstOfLast = std::find_if(rows.begin(), rows.end(), [&](const auto &m) {
-                return m.minute_start_unix_s() == last;
-            });
-            if (firstOfLast == rows.begin()) {
-                m_next = last + 60;  // a whole chunk in one minute: pathological, move on
-            } else {
-                rows.erase(firstOfLast, rows.end());
-                m_next = last;
-            }
-        }
-        writeLocked(chunk);
-    }
-
-    NodeRuntime &m_node;
-    int64_t m_next;
-    bool m_done = false;
-};
-
-template <typename Message>
-class FailedStream final : public grpc::ServerWriteReactor<Message> {
-public:
-    explicit FailedStream(const grpc::Status &status) { this->Finish(status); }
-    void OnDone() override { delete this; }
-};
 
 // A unary call held by a hung agent: answered when the hang clears or the client
 // gives up (deadline or cancel), whichever comes first.
 class ParkedCall final : public grpc::ServerUnaryReactor {
 public:
-    ParkedCall(NodeAgentService &service) : m_service(service) {}
     void release(const grpc::Status &status)
     {
         std::lock_guard lock(m_mutex);
@@ -311,7 +52,6 @@ public:
     std::function<void(ParkedCall *)> onDone;
 
 private:
-    NodeAgentService &m_service;
     std::mutex m_mutex;
     bool m_finished = false;
 };
@@ -325,10 +65,10 @@ void ParkedCall::OnDone()
 
 }  // namespace
 
-NodeAgentService::NodeAgentService(NodeDirectory &nodes, Authorizer authorizer, Scheduler &scheduler)
+NodeAgentService::NodeAgentService(NodeDirectory &nodes, Authorizer authorizer,
+                                   Scheduler &scheduler)
     : m_nodes(nodes), m_authorizer(std::move(authorizer)), m_scheduler(scheduler)
-{
-}
+{}
 
 NodeAgentService::~NodeAgentService()
 {
@@ -345,14 +85,14 @@ grpc::ServerUnaryReactor *NodeAgentService::unary(grpc::CallbackServerContext *c
     else if (grpc::Status status = m_authorizer.check(*context, role); !status.ok())
         refusal = status;
     else if (node->down)
-        refusal = unavailable(*node);
+        refusal = agentNotRunning();
     if (!refusal.ok() || (node && !node->hung && node->delayMs == 0)) {
         grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
         reactor->Finish(refusal.ok() ? work(*node) : refusal);
         return reactor;
     }
     if (node->hung) {
-        auto *parked = new ParkedCall(*this);
+        auto *parked = new ParkedCall;
         {
             std::lock_guard lock(m_parkedMutex);
             m_parked.emplace(node, parked);
@@ -370,9 +110,8 @@ grpc::ServerUnaryReactor *NodeAgentService::unary(grpc::CallbackServerContext *c
     }
     // A slow agent: the answer is computed and sent after its delay.
     grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
-    m_scheduler.after(node->delayMs, [reactor, node, work = std::move(work)] {
-        reactor->Finish(work(*node));
-    });
+    m_scheduler.after(node->delayMs,
+                      [reactor, node, work = std::move(work)] { reactor->Finish(work(*node)); });
     return reactor;
 }
 
@@ -457,7 +196,8 @@ grpc::ServerUnaryReactor *NodeAgentService::ApplyWorkload(grpc::CallbackServerCo
             r.start = false;
             r.workload.replicaId = request->stop().replica_id();
         } else {
-            return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "action: start or stop is required");
+            return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                "action: start or stop is required");
         }
         auto outcome = node.workloads->apply(r);
         if (!outcome)
@@ -474,10 +214,11 @@ grpc::ServerWriteReactor<v1::TelemetryBatch> *NodeAgentService::StreamTelemetry(
     NodeRuntime *node = nullptr;
     if (grpc::Status status = admit(m_nodes, m_authorizer, context, &node); !status.ok())
         return new FailedStream<v1::TelemetryBatch>(status);
-    const uint32_t interval = request->interval_ms() == 0
-                                  ? static_cast<uint32_t>(node->monitor->sampleIntervalMs())
-                                  : std::clamp(request->interval_ms(), kMinIntervalMs, kMaxIntervalMs);
-    return new TelemetryStream(*node, m_scheduler, interval);
+    const uint32_t interval =
+        request->interval_ms() == 0
+            ? static_cast<uint32_t>(node->monitor->sampleIntervalMs())
+            : std::clamp(request->interval_ms(), kMinIntervalMs, kMaxIntervalMs);
+    return newTelemetryStream(*node, m_scheduler, interval);
 }
 
 grpc::ServerWriteReactor<v1::Event> *NodeAgentService::StreamEvents(
@@ -486,7 +227,7 @@ grpc::ServerWriteReactor<v1::Event> *NodeAgentService::StreamEvents(
     NodeRuntime *node = nullptr;
     if (grpc::Status status = admit(m_nodes, m_authorizer, context, &node); !status.ok())
         return new FailedStream<v1::Event>(status);
-    return new EventStream(*node, m_scheduler, request->after_sequence());
+    return newEventStream(*node, m_scheduler, request->after_sequence());
 }
 
 grpc::ServerWriteReactor<v1::UsageChunk> *NodeAgentService::GetUsage(
@@ -496,7 +237,7 @@ grpc::ServerWriteReactor<v1::UsageChunk> *NodeAgentService::GetUsage(
     if (grpc::Status status = admit(m_nodes, m_authorizer, context, &node); !status.ok())
         return new FailedStream<v1::UsageChunk>(status);
     const int64_t since = std::max<int64_t>(0, request->since_minute_unix_s()) / 60 * 60;
-    return new UsageStream(*node, since);
+    return newUsageStream(*node, since);
 }
 
 }  // namespace meridian

@@ -24,8 +24,8 @@ public:
                                            v1::NodeInventory *response) override;
     grpc::ServerWriteReactor<v1::TelemetryBatch> *StreamTelemetry(
         grpc::CallbackServerContext *context, const v1::StreamTelemetryRequest *request) override;
-    grpc::ServerWriteReactor<v1::Event> *StreamEvents(grpc::CallbackServerContext *context,
-                                                      const v1::StreamEventsRequest *request) override;
+    grpc::ServerWriteReactor<v1::Event> *StreamEvents(
+        grpc::CallbackServerContext *context, const v1::StreamEventsRequest *request) override;
     grpc::ServerUnaryReactor *GetFabric(grpc::CallbackServerContext *context,
                                         const v1::GetFabricRequest *request,
                                         v1::FabricReport *response) override;
@@ -42,7 +42,6 @@ public:
     void releaseParked();
     // Called when a node's hang is cleared.
     void releaseParked(NodeRuntime *node);
-
 
 private:
     // Resolves the node and checks role and availability; on failure the reactor is

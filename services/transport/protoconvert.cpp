@@ -313,7 +313,7 @@ Event fromProto(const v1::Event &in)
     out.timeUnixMs = in.time_unix_ms();
     const int kind = in.kind();
     out.kind = kind >= 0 && kind <= static_cast<int>(EventKind::Gap) ? static_cast<EventKind>(kind)
-                                                                      : EventKind::Unknown;
+                                                                     : EventKind::Unknown;
     out.severity = in.severity() == v1::SEVERITY_CRITICAL  ? Severity::Critical
                    : in.severity() == v1::SEVERITY_WARNING ? Severity::Warning
                                                            : Severity::Info;

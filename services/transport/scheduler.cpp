@@ -4,7 +4,8 @@
 
 namespace meridian {
 
-Scheduler::Scheduler() : m_thread([this] { run(); }) {}
+Scheduler::Scheduler() : m_thread([this] { run(); })
+{}
 
 Scheduler::~Scheduler()
 {

@@ -59,14 +59,16 @@ Status checkListenPolicy(const std::string &address, const ServerSecurity &secur
     if (isLoopbackAddress(address))
         return {};
     if (!security.tlsEnabled()) {
-        return Error{fmt::format("refusing to serve plaintext on {}: configure tls.cert_file and "
-                                 "tls.key_file, or listen on 127.0.0.1",
-                                 address)};
+        return Error{
+            fmt::format("refusing to serve plaintext on {}: configure tls.cert_file and "
+                        "tls.key_file, or listen on 127.0.0.1",
+                        address)};
     }
     if (security.tokens.empty()) {
-        return Error{fmt::format("refusing to serve {} without tokens: configure at least one "
-                                 "entry under tokens:",
-                                 address)};
+        return Error{
+            fmt::format("refusing to serve {} without tokens: configure at least one "
+                        "entry under tokens:",
+                        address)};
     }
     return {};
 }
@@ -88,12 +90,14 @@ Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerS
         if (!ca)
             return Error{"tls.client_ca_file " + ca.error().message};
         options.pem_root_certs = ca.value();
-        options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+        options.client_certificate_request =
+            GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
     }
     return grpc::SslServerCredentials(options);
 }
 
-std::shared_ptr<grpc::Channel> makeChannel(const std::string &address, const ClientSecurity &security)
+std::shared_ptr<grpc::Channel> makeChannel(const std::string &address,
+                                           const ClientSecurity &security)
 {
     grpc::ChannelArguments args;
     // Streams idle between batches are normal; keepalives find dead peers behind NAT.
@@ -115,8 +119,8 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string &address, const Cli
         credentials = grpc::SslCredentials(options);
         if (!security.token.empty()) {
             credentials = grpc::CompositeChannelCredentials(
-                credentials, grpc::MetadataCredentialsFromPlugin(
-                                 std::make_unique<BearerToken>(security.token)));
+                credentials,
+                grpc::MetadataCredentialsFromPlugin(std::make_unique<BearerToken>(security.token)));
         }
     } else {
         credentials = grpc::InsecureChannelCredentials();

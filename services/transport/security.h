@@ -21,7 +21,7 @@ namespace meridian {
 enum class Role { ReadOnly, Operator };
 
 struct TokenGrant {
-    std::string name;   // who, for the audit trail
+    std::string name;  // who, for the audit trail
     std::string token;
     Role role = Role::ReadOnly;
 };
@@ -35,8 +35,8 @@ struct ServerSecurity {
 };
 
 struct ClientSecurity {
-    std::string caFile;     // set: TLS, verifying the agent against this CA
-    std::string certFile;   // mutual TLS
+    std::string caFile;    // set: TLS, verifying the agent against this CA
+    std::string certFile;  // mutual TLS
     std::string keyFile;
     std::string token;
     std::string serverNameOverride;  // when certificates name the host differently
@@ -49,7 +49,8 @@ Status checkListenPolicy(const std::string &address, const ServerSecurity &secur
 
 Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerSecurity &security);
 
-std::shared_ptr<grpc::Channel> makeChannel(const std::string &address, const ClientSecurity &security);
+std::shared_ptr<grpc::Channel> makeChannel(const std::string &address,
+                                           const ClientSecurity &security);
 
 // Checks the caller's bearer token. With no tokens configured (loopback only) everyone
 // is an operator.

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     std::filesystem::remove_all(dir);
     const std::string address = "127.0.0.1:47911";
     std::vector<std::string> args = {MERIDIAN_AGENT_BIN, "--listen", address, "--collector", "sim",
-                                     "--data-dir", dir};
+                                     "--data-dir",       dir};
     std::vector<char *> argvChild;
     for (auto &a : args)
         argvChild.push_back(a.data());
@@ -56,7 +56,8 @@ int main(int argc, char **argv)
     while (std::chrono::steady_clock::now() - wallStart < std::chrono::seconds(seconds) &&
            telemetry->Read(&batch))
         ++batches;
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     const double cpu = bench::cpuSeconds(pid) - cpuStart;
     std::printf("agent at 1 Hz, 8 cards, %d batches in %.1f s\n", batches, wall);
     std::printf("  CPU: %.2f%% of one core\n", 100.0 * cpu / wall);

@@ -10,7 +10,8 @@ using namespace meridian;
 
 static void BM_NvidiaSmiCsvCapture(benchmark::State &state)
 {
-    const std::string text = test::readFile(test::realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt"));
+    const std::string text =
+        test::readFile(test::realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt"));
     for (auto _ : state)
         benchmark::DoNotOptimize(parseNvidiaSmiCsv(text));
 }
@@ -18,7 +19,8 @@ BENCHMARK(BM_NvidiaSmiCsvCapture);
 
 static void BM_NpuSmi(benchmark::State &state)
 {
-    const std::string text = test::readFile(test::realData("telemetry/npu-smi-info-910b2-8card.txt"));
+    const std::string text =
+        test::readFile(test::realData("telemetry/npu-smi-info-910b2-8card.txt"));
     for (auto _ : state)
         benchmark::DoNotOptimize(parseNpuSmi(text));
 }
@@ -26,7 +28,8 @@ BENCHMARK(BM_NpuSmi);
 
 static void BM_Ethtool(benchmark::State &state)
 {
-    const std::string text = test::readFile(test::realData("fabric/ethtool-S_mlx5_connectx4_isc-ethq.txt"));
+    const std::string text =
+        test::readFile(test::realData("fabric/ethtool-S_mlx5_connectx4_isc-ethq.txt"));
     for (auto _ : state)
         benchmark::DoNotOptimize(parseEthtoolStats(text));
 }

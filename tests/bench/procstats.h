@@ -3,10 +3,10 @@
 
 #include <sys/types.h>
 
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace meridian::bench {
 

@@ -53,8 +53,9 @@ void measure(int nodes, int seconds)
 {
     const std::string inventory = std::filesystem::temp_directory_path() / "meridian-capacity.yaml";
     std::filesystem::remove(inventory);
-    std::vector<std::string> args = {"taskset", "-c", "0", MERIDIAN_SIM_BIN, "--nodes",
-                                     std::to_string(nodes), "--inventory-out", inventory};
+    std::vector<std::string> args = {"taskset",         "-c",      "0",
+                                     MERIDIAN_SIM_BIN,  "--nodes", std::to_string(nodes),
+                                     "--inventory-out", inventory};
     std::vector<char *> argv;
     for (auto &a : args)
         argv.push_back(a.data());
@@ -71,7 +72,8 @@ void measure(int nodes, int seconds)
     std::vector<std::unique_ptr<Reader>> readers;
     std::atomic<long> batches{0};
     for (const std::string &address : addresses) {
-        stubs.push_back(v1::NodeAgent::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials())));
+        stubs.push_back(v1::NodeAgent::NewStub(
+            grpc::CreateChannel(address, grpc::InsecureChannelCredentials())));
         readers.push_back(std::make_unique<Reader>(*stubs.back(), batches));
     }
     std::this_thread::sleep_for(std::chrono::seconds(3));  // connect and settle
@@ -79,13 +81,15 @@ void measure(int nodes, int seconds)
     const double cpuStart = bench::cpuSeconds(pid);
     const auto wallStart = std::chrono::steady_clock::now();
     std::this_thread::sleep_for(std::chrono::seconds(seconds));
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     const double cpu = bench::cpuSeconds(pid) - cpuStart;
     const double rate = static_cast<double>(batches - batchesStart) / wall;
-    std::printf("%5d nodes (%5d cards): sim CPU %5.1f%% of one core, %6.0f batches/s delivered "
-                "(%.0f%% of 1 Hz), RSS %.0f MiB -> ~%.0f nodes per core\n",
-                nodes, nodes * 8, 100 * cpu / wall, rate, 100 * rate / nodes,
-                bench::statusMiB(pid, "VmRSS"), nodes / std::max(cpu / wall, 1e-9));
+    std::printf(
+        "%5d nodes (%5d cards): sim CPU %5.1f%% of one core, %6.0f batches/s delivered "
+        "(%.0f%% of 1 Hz), RSS %.0f MiB -> ~%.0f nodes per core\n",
+        nodes, nodes * 8, 100 * cpu / wall, rate, 100 * rate / nodes,
+        bench::statusMiB(pid, "VmRSS"), nodes / std::max(cpu / wall, 1e-9));
     std::fflush(stdout);
     for (auto &r : readers)
         r->cancel();

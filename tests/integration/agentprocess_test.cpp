@@ -1,7 +1,7 @@
 // The real meridian-agent process and a client over loopback gRPC: inventory, streams,
 // event resume, usage after kill -9, TLS and token refusal, plaintext refusal.
-#include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
@@ -80,7 +80,8 @@ private:
     pid_t m_pid = -1;
 };
 
-std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address, const ClientSecurity &security = {})
+std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
+                                             const ClientSecurity &security = {})
 {
     auto channel = makeChannel(address, security);
     channel->WaitForConnected(std::chrono::system_clock::now() + 10s);
@@ -196,7 +197,7 @@ TEST(AgentProcess, InventoryTelemetryEventResumeAndUsageAfterKill9)
         }
         const grpc::Status finished = reader->Finish();
         ASSERT_TRUE(finished.ok()) << finished.error_message();
-        EXPECT_GE(minutes, 8);       // every card has at least one minute
+        EXPECT_GE(minutes, 8);         // every card has at least one minute
         EXPECT_GT(observed, 8 * 1.0);  // ~1.5 s of 8 cards before the first stop
     }
     {
@@ -234,9 +235,10 @@ TEST(AgentProcess, TlsWithTokensRefusesMissingAndReadOnlyTokens)
     test::TempDir dir;
     const std::string key = dir.file("agent.key");
     const std::string cert = dir.file("agent.crt");
-    const std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
-                            "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + key +
-                            " -out " + cert + " >/dev/null 2>&1";
+    const std::string cmd =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+        "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+        key + " -out " + cert + " >/dev/null 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << "openssl is needed for this test";
     const std::string address = "127.0.0.1:" + std::to_string(freePort());
     {
@@ -272,7 +274,8 @@ TEST(AgentProcess, TlsWithTokensRefusesMissingAndReadOnlyTokens)
     EXPECT_EQ(call("operator-token-0123456789", true), grpc::StatusCode::OK);
 
     // A plaintext client cannot talk to the TLS agent at all.
-    auto plain = v1::NodeAgent::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    auto plain =
+        v1::NodeAgent::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     withDeadline(context, 2s);
     v1::NodeInventory inventory;

@@ -1,7 +1,7 @@
 // meridian-sim's fleet in process, reached over real loopback gRPC: 100+ nodes
 // streaming to one client, agent faults, and idempotent cloud leases.
-#include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
@@ -52,8 +52,8 @@ TEST(SimFleet, HundredTwentyNodesStreamToOneClient)
             grpc::ClientContext invContext;
             invContext.set_deadline(std::chrono::system_clock::now() + 5s);
             v1::NodeInventory inventory;
-            const bool inventoryOk = stub->GetInventory(&invContext, {}, &inventory).ok() &&
-                                     inventory.node_id() == id;
+            const bool inventoryOk =
+                stub->GetInventory(&invContext, {}, &inventory).ok() && inventory.node_id() == id;
             if (good == 2 && inventoryOk)
                 ++streamed;
             context.TryCancel();

@@ -64,7 +64,8 @@ TEST(AgentLedger, RetentionDropsOldMinutes)
     test::TempDir dir;
     auto ledger = AgentLedger::open(dir.path());
     ASSERT_TRUE(ledger.ok());
-    ASSERT_TRUE(ledger.value()->record({{60, 0, "a", 60, 0, {}, {}}, {600, 0, "a", 60, 0, {}, {}}}).ok());
+    ASSERT_TRUE(
+        ledger.value()->record({{60, 0, "a", 60, 0, {}, {}}, {600, 0, "a", 60, 0, {}, {}}}).ok());
     ledger.value()->dropBefore(120);
     EXPECT_EQ(ledger.value()->oldestMinuteUnixS(), 600);
 }

@@ -21,8 +21,9 @@ const CardParser kCardParsers[] = {parseNvidiaSmiCsv, parseNvidiaSmiXml, parseNp
 
 TEST(HostileInput, NotAvailableSpellingsNeverBecomeNumbers)
 {
-    for (const char *text : {"N/A", "[N/A]", "-", "", "  ", "[Requested functionality has been deprecated]",
-                             "[Not Supported]", "nan", "NaN", "inf", "-inf", "1e999", "12abc", "0x1F"}) {
+    for (const char *text :
+         {"N/A", "[N/A]", "-", "", "  ", "[Requested functionality has been deprecated]",
+          "[Not Supported]", "nan", "NaN", "inf", "-inf", "1e999", "12abc", "0x1F"}) {
         EXPECT_FALSE(parseNumber(text).has_value()) << "'" << text << "'";
     }
     EXPECT_EQ(parseNumber("67.03 W", "W"), 67.03);
@@ -39,7 +40,8 @@ TEST(HostileInput, BinaryGarbageNamesTheLine)
     for (CardParser parse : kCardParsers) {
         auto result = parse(text);
         ASSERT_FALSE(result.ok());
-        EXPECT_NE(result.error().message.find("line 3"), std::string::npos) << result.error().message;
+        EXPECT_NE(result.error().message.find("line 3"), std::string::npos)
+            << result.error().message;
         EXPECT_NE(result.error().message.find("binary"), std::string::npos);
     }
     EXPECT_FALSE(parseEthtoolStats(text).ok());
@@ -48,23 +50,27 @@ TEST(HostileInput, BinaryGarbageNamesTheLine)
 
 TEST(HostileInput, TenMegabyteLineIsRefused)
 {
-    const std::string text = "index, uuid, utilization.gpu\n" + std::string(10 * 1024 * 1024, 'x') + "\n";
+    const std::string text =
+        "index, uuid, utilization.gpu\n" + std::string(10 * 1024 * 1024, 'x') + "\n";
     for (CardParser parse : kCardParsers) {
         auto result = parse(text);
         ASSERT_FALSE(result.ok());
-        EXPECT_NE(result.error().message.find("line 2"), std::string::npos) << result.error().message;
+        EXPECT_NE(result.error().message.find("line 2"), std::string::npos)
+            << result.error().message;
     }
 }
 
 TEST(HostileInput, TruncatedOutputs)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    const std::string xml = test::readFile(test::realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml"));
+    const std::string xml =
+        test::readFile(test::realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml"));
     auto truncatedXml = parseNvidiaSmiXml(xml.substr(0, xml.size() / 2));
     ASSERT_FALSE(truncatedXml.ok());
     EXPECT_NE(truncatedXml.error().message.find("line"), std::string::npos);
 
-    const std::string json = test::readFile(test::realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json"));
+    const std::string json = test::readFile(
+        test::realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json"));
     auto truncatedJson = parseLldpctlJson(json.substr(0, json.size() / 3));
     ASSERT_FALSE(truncatedJson.ok());
     EXPECT_NE(truncatedJson.error().message.find("line"), std::string::npos);

@@ -83,7 +83,8 @@ TEST(EventLog, ResumeAfterSequenceGetsEveryLaterEventOnceAndGapsAreReported)
 
     std::vector<uint64_t> live;
     std::vector<Event> backlog;
-    const int id = log.subscribe(7, [&](const Event &e) { live.push_back(e.sequence); }, &backlog);
+    const int id = log.subscribe(
+        7, [&](const Event &e) { live.push_back(e.sequence); }, &backlog);
     ASSERT_EQ(backlog.size(), 1u);
     log.append(Event{});
     log.unsubscribe(id);
@@ -120,7 +121,8 @@ TEST(NodeMonitor, SimulatedFaultsBecomeEventsAsARealCollectorWould)
     ManualClock clock;
     EventLog events;
     MemoryUsageLedger usage;
-    auto collector = std::make_unique<SimCollector>(SimNodeSpec{SimNodeKind::A100, 7, "n1", "xiamen", 0});
+    auto collector =
+        std::make_unique<SimCollector>(SimNodeSpec{SimNodeKind::A100, 7, "n1", "xiamen", 0});
     SimCollector *sim = collector.get();
     NodeMonitor monitor({"n1", "xiamen", "r1", "n1"}, std::move(collector), events, usage, clock);
     ASSERT_TRUE(monitor.start().ok());
@@ -153,7 +155,8 @@ TEST(NodeMonitor, LinkFlapIsOneFlapEventNotAStormOfDownUp)
     ManualClock clock;
     EventLog events;
     MemoryUsageLedger usage;
-    auto collector = std::make_unique<SimCollector>(SimNodeSpec{SimNodeKind::H100, 3, "n2", "wuhu", 0});
+    auto collector =
+        std::make_unique<SimCollector>(SimNodeSpec{SimNodeKind::H100, 3, "n2", "wuhu", 0});
     SimCollector *sim = collector.get();
     NodeMonitor monitor({"n2", "wuhu", "r1", "n2"}, std::move(collector), events, usage, clock);
     ASSERT_TRUE(monitor.start().ok());
@@ -172,7 +175,11 @@ namespace {
 class RecordingBackend final : public ReplicaBackend {
 public:
     int starts = 0;
-    Status startReplica(const Workload &) override { ++starts; return {}; }
+    Status startReplica(const Workload &) override
+    {
+        ++starts;
+        return {};
+    }
     Status stopReplica(const std::string &) override { return {}; }
     bool replicaServing(const std::string &) override { return true; }
 };

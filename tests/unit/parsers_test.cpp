@@ -13,7 +13,8 @@ using test::realData;
 TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto cards = parseNvidiaSmiCsv(readFile(realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt")));
+    auto cards = parseNvidiaSmiCsv(
+        readFile(realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
     const ParsedCard &c = cards->front();
@@ -35,7 +36,8 @@ TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
 TEST(NvidiaSmiCsv, MigCaptureHasNoUtilisationButHasMemory)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto cards = parseNvidiaSmiCsv(readFile(realData("telemetry/nvidia-smi-capture-h100-mig-drv590.txt")));
+    auto cards =
+        parseNvidiaSmiCsv(readFile(realData("telemetry/nvidia-smi-capture-h100-mig-drv590.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
     EXPECT_FALSE(cards->front().sample.utilizationPercent.has_value());
@@ -63,7 +65,8 @@ TEST(NvidiaSmiCsv, NoUnitsFormatTakesUnitsFromNothingAndOrderFromHeader)
 TEST(NvidiaSmiXml, A100MigV12)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto cards = parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml")));
+    auto cards =
+        parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
     const ParsedCard &c = cards->front();
@@ -83,14 +86,15 @@ TEST(NvidiaSmiXml, A100MigV12)
 TEST(NvidiaSmiXml, A100MigV11AllNa)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto cards = parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-40gb-mig-na.xml")));
+    auto cards =
+        parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-40gb-mig-na.xml")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
     const ParsedCard &c = cards->front();
     EXPECT_EQ(c.info.model, "NVIDIA A100-SXM4-40GB");
     EXPECT_FALSE(c.sample.utilizationPercent.has_value());
     EXPECT_FALSE(c.sample.eccUncorrectedVolatile.has_value());  // ECC counters N/A
-    ASSERT_TRUE(c.sample.throttleReasons.has_value());  // older clocks_throttle_reasons
+    ASSERT_TRUE(c.sample.throttleReasons.has_value());          // older clocks_throttle_reasons
 }
 
 TEST(NpuSmi, Ascend910B2EightCards)
@@ -116,13 +120,20 @@ TEST(NpuSmi, Ascend910B2EightCards)
 TEST(NpuSmi, SecondDieWithDashPowerKeepsPowerAbsent)
 {
     const char *text =
-        "| npu-smi 24.1.rc2                 Version: 24.1.rc2                                     |\n"
-        "| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
-        "| Chip  Phy-ID              | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n"
-        "| 0     Ascend910           | OK            | 169.6       35                0    / 0             |\n"
-        "| 0     0                   | 0000:9D:00.0  | 12          0    / 0          3389 / 65536         |\n"
-        "| 0     Ascend910           | OK            | -           36                0    / 0             |\n"
-        "| 1     1                   | 0000:9F:00.0  | 7           0    / 0          3363 / 65536         |\n";
+        "| npu-smi 24.1.rc2                 Version: 24.1.rc2                                     "
+        "|\n"
+        "| NPU   Name                | Health        | Power(W)    Temp(C)           "
+        "Hugepages-Usage(page)|\n"
+        "| Chip  Phy-ID              | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB) "
+        "       |\n"
+        "| 0     Ascend910           | OK            | 169.6       35                0    / 0      "
+        "       |\n"
+        "| 0     0                   | 0000:9D:00.0  | 12          0    / 0          3389 / 65536  "
+        "       |\n"
+        "| 0     Ascend910           | OK            | -           36                0    / 0      "
+        "       |\n"
+        "| 1     1                   | 0000:9F:00.0  | 7           0    / 0          3363 / 65536  "
+        "       |\n";
     auto cards = parseNpuSmi(text);
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 2u);
@@ -164,7 +175,8 @@ TEST(HySmi, K100FourCards)
 TEST(Ethtool, Mlx5PortCountersPreferPhy)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto stats = parseEthtoolStats(readFile(realData("fabric/ethtool-S_mlx5_connectx4_isc-ethq.txt")));
+    auto stats =
+        parseEthtoolStats(readFile(realData("fabric/ethtool-S_mlx5_connectx4_isc-ethq.txt")));
     ASSERT_TRUE(stats.ok()) << stats.error().message;
     const NicCounters c = nicCountersFromStats("eth0", stats.value());
     EXPECT_EQ(c.rxBytes, 2202570777997ull);  // rx_bytes_phy, not the netdev's rx_bytes
@@ -181,7 +193,8 @@ TEST(Ethtool, Mlx5PortCountersPreferPhy)
 TEST(Lldp, Json0RailHostSeesFourLeaves)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto ifaces = parseLldpctlJson(readFile(realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json")));
+    auto ifaces = parseLldpctlJson(
+        readFile(realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
     ASSERT_EQ(ifaces->size(), 5u);
     EXPECT_EQ((*ifaces)[0].netdev, "ens1np0");
@@ -198,7 +211,8 @@ TEST(Lldp, Json0RailHostSeesFourLeaves)
 TEST(Lldp, Json0H3cAccessHostWithMacPortId)
 {
     MERIDIAN_REQUIRE_REAL_DATA();
-    auto ifaces = parseLldpctlJson(readFile(realData("fabric/lldpctl-f-json0_gpu-host_h3c-access_unifabric.json")));
+    auto ifaces = parseLldpctlJson(
+        readFile(realData("fabric/lldpctl-f-json0_gpu-host_h3c-access_unifabric.json")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
     ASSERT_FALSE(ifaces->empty());
     bool sawMacPort = false;
@@ -209,7 +223,8 @@ TEST(Lldp, Json0H3cAccessHostWithMacPortId)
 
 TEST(Lldp, KeyValueJsonFormatWithNamedChassis)
 {
-    const char *text = R"({"lldp": {"interface": {"ens1np0": {"via": "LLDP", "age": "2 day, 00:00:05",
+    const char *text =
+        R"({"lldp": {"interface": {"ens1np0": {"via": "LLDP", "age": "2 day, 00:00:05",
         "chassis": {"leaf-07": {"id": {"type": "mac", "value": "aa:bb"}, "mgmt-ip": "10.0.0.7"}},
         "port": {"id": {"type": "ifname", "value": "swp12"}, "descr": "swp12", "ttl": "120"}}}}})";
     auto ifaces = parseLldpctlJson(text);
