@@ -76,6 +76,7 @@ Result<ParsedCards> parseNpuSmi(std::string_view text)
     bool sawBanner = false;
     bool hbmColumn = false;
     std::optional<NameRow> pending;
+    bool pendingHasChip = false;
     ParsedCards cards;
     for (size_t i = 0; i < lines.size(); ++i) {
         const size_t lineNumber = i + 1;
@@ -125,11 +126,21 @@ Result<ParsedCards> parseNpuSmi(std::string_view text)
                 }
             }
             cards.push_back(std::move(card));
+            pendingHasChip = true;
             continue;
         }
+        if (pending && !pendingHasChip)
+            return lineError(pending->line,
+                             fmt::format("NPU {} has no chip row below it", pending->npuId));
         pending = parseNameRow(lineNumber, cells);
+        pendingHasChip = false;
         if (!pending)
             return lineError(lineNumber, fmt::format("unexpected table row '{}'", trim(lines[i])));
+    }
+    if (pending && !pendingHasChip) {
+        return lineError(pending->line, fmt::format("NPU {} has no chip row below it; the output "
+                                                    "is cut short",
+                                                    pending->npuId));
     }
     if (!sawBanner && cards.empty())
         return Error{"no npu-smi table found (expected a line with 'npu-smi' and NPU rows)"};

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "cardparsers.h"
 #include "core/textutil.h"
 #include "nicparsers.h"
 #include "toolrunner.h"
+#include "topoparser.h"
 
 namespace meridian {
 
@@ -31,6 +34,7 @@ Result<ParsedCards> parseCards(ToolKind kind, std::string_view text)
     case ToolKind::NpuSmi: return parseNpuSmi(text);
     case ToolKind::Cnmon: return parseCnmon(text);
     case ToolKind::HySmi: return parseHySmi(text);
+    case ToolKind::NvidiaSmiTopo:
     case ToolKind::Ethtool:
     case ToolKind::LldpctlJson: break;
     }
@@ -40,8 +44,10 @@ Result<ParsedCards> parseCards(ToolKind kind, std::string_view text)
 ToolSource commandSource(ToolKind kind, std::string label, std::vector<std::string> argv,
                          std::string netdev = {})
 {
-    return ToolSource{kind, std::move(label), std::move(netdev),
-                      [argv = std::move(argv)] { return runTool(ToolRun{argv}); }};
+    return ToolSource{
+        kind, std::move(label), std::move(netdev), {}, true, [argv = std::move(argv)] {
+            return runTool(ToolRun{argv});
+        }};
 }
 
 std::string readSysfs(const std::filesystem::path &path)
@@ -107,6 +113,8 @@ std::vector<ToolSource> SmiCollector::liveSources()
         sources.push_back(commandSource(
             ToolKind::NvidiaSmiCsv, "nvidia-smi",
             {"nvidia-smi", fmt::format("--query-gpu={}", kNvidiaSmiQueryFields), "--format=csv"}));
+        sources.push_back(commandSource(ToolKind::NvidiaSmiTopo, "nvidia-smi topo -m",
+                                        {"nvidia-smi", "topo", "-m"}));
     }
     if (toolOnPath("npu-smi"))
         sources.push_back(commandSource(ToolKind::NpuSmi, "npu-smi", {"npu-smi", "info"}));
@@ -121,7 +129,7 @@ std::vector<ToolSource> SmiCollector::liveSources()
             const std::string netdev = net.path().filename().string();
             const std::string rdma = device.path().filename().string();
             sources.push_back(
-                ToolSource{ToolKind::Ethtool, "ethtool -S " + netdev, netdev,
+                ToolSource{ToolKind::Ethtool, "ethtool -S " + netdev, netdev, rdma, true,
                            [netdev, rdma] { return ethtoolWithHwCounters(netdev, rdma); }});
         }
     }
@@ -146,83 +154,146 @@ Result<ToolSource> SmiCollector::fileSource(std::string_view spec)
     }
     const std::string path(spec.substr(eq + 1));
     std::string netdev = std::filesystem::path(path).stem().string();
-    return ToolSource{*kind, path, std::move(netdev), [path] { return readTextFile(path); }};
+    return ToolSource{*kind, path,  std::move(netdev),
+                      {},    false, [path] { return readTextFile(path); }};
 }
 
-Result<SmiReading> SmiCollector::read(bool strict, bool withLldp)
+namespace {
+
+// Collects one pass over the sources: cards renumbered for the node, NICs with their
+// counters, and what only discovery reads (LLDP neighbours, PCIe rails).
+class ReadingBuilder {
+public:
+    explicit ReadingBuilder(const std::string &nodeId) : m_nodeId(nodeId) {}
+
+    Status add(const ToolSource &source, std::string_view text)
+    {
+        const auto labelled = [&](const Error &e) {
+            return Error{source.label + ": " + e.message};
+        };
+        switch (source.kind) {
+        case ToolKind::Ethtool: {
+            auto stats = parseEthtoolStats(text);
+            if (!stats)
+                return labelled(stats.error());
+            addNic(source, stats.value());
+            return {};
+        }
+        case ToolKind::LldpctlJson: {
+            auto parsed = parseLldpctlJson(text);
+            if (!parsed)
+                return labelled(parsed.error());
+            m_neighbours = std::move(parsed).value();
+            return {};
+        }
+        case ToolKind::NvidiaSmiTopo: {
+            auto topology = parseNvidiaSmiTopo(text);
+            if (!topology)
+                return labelled(topology.error());
+            m_railGpu = nearestGpuPerNic(topology.value());
+            return {};
+        }
+        default: break;
+        }
+        auto cards = parseCards(source.kind, text);
+        if (!cards)
+            return labelled(cards.error());
+        for (ParsedCard &card : cards.value())
+            addCard(std::move(card));
+        return {};
+    }
+
+    SmiReading finish()
+    {
+        for (LldpInterface &iface : m_neighbours)
+            nic(iface.netdev).neighbor = std::move(iface.neighbor);
+        for (NicInfo &info : m_reading.hardware.nics) {
+            const auto rail = m_railGpu.find(info.rdmaDevice);
+            if (rail == m_railGpu.end())
+                continue;
+            if (const auto card = m_nvidiaToNode.find(rail->second); card != m_nvidiaToNode.end())
+                info.nearestCardIndex = card->second;
+        }
+        return std::move(m_reading);
+    }
+
+    SmiReading &reading() { return m_reading; }
+
+private:
+    void addCard(ParsedCard card)
+    {
+        const auto nodeIndex = static_cast<uint32_t>(m_reading.hardware.cards.size());
+        if (card.info.vendor == Vendor::Nvidia)
+            m_nvidiaToNode[card.info.index] = nodeIndex;
+        // One numbering for the node across vendors (a hybrid node has both).
+        card.info.index = card.sample.index = nodeIndex;
+        if (card.info.vendor == Vendor::Hygon || startsWith(card.info.uuid, "NPU-") ||
+            startsWith(card.info.uuid, "MLU-")) {
+            // Tools without a UUID: make the bus-id based one unique in the fleet.
+            card.info.uuid = fmt::format("{}-{}", m_nodeId, card.info.uuid);
+        }
+        m_reading.hardware.cards.push_back(std::move(card.info));
+        m_reading.sample.cards.push_back(std::move(card.sample));
+    }
+
+    void addNic(const ToolSource &source, const CounterMap &stats)
+    {
+        NicCounters counters = nicCountersFromStats(source.netdev, stats);
+        NicInfo &info = nic(source.netdev);
+        info.rdmaDevice = source.rdmaDevice;
+        if (source.live) {
+            const std::filesystem::path net =
+                std::filesystem::path("/sys/class/net") / source.netdev;
+            const std::string state = readSysfs(net / "operstate");
+            counters.linkState = state == "up"     ? LinkState::Up
+                                 : state == "down" ? LinkState::Down
+                                                   : LinkState::Unknown;
+            info.linkState = counters.linkState;
+            // sysfs says -1 for a port without link: no speed then, not a huge number.
+            if (const auto speed = parseUnsigned(readSysfs(net / "speed")))
+                info.speedMbps = *speed;
+        }
+        m_reading.sample.nics.push_back(std::move(counters));
+    }
+
+    NicInfo &nic(const std::string &netdev)
+    {
+        auto &nics = m_reading.hardware.nics;
+        const auto it = std::find_if(nics.begin(), nics.end(),
+                                     [&](const NicInfo &n) { return n.netdev == netdev; });
+        if (it != nics.end())
+            return *it;
+        nics.push_back(NicInfo{});
+        nics.back().netdev = netdev;
+        return nics.back();
+    }
+
+    const std::string &m_nodeId;
+    SmiReading m_reading;
+    std::vector<LldpInterface> m_neighbours;
+    std::map<std::string, uint32_t> m_railGpu;    // RDMA device -> NVIDIA GPU index
+    std::map<uint32_t, uint32_t> m_nvidiaToNode;  // NVIDIA GPU index -> node card index
+};
+
+}  // namespace
+
+Result<SmiReading> SmiCollector::read(bool strict, bool discovery)
 {
-    SmiReading reading;
-    std::vector<LldpInterface> neighbours;
-    const auto fail = [&](const ToolSource &source, const std::string &why) -> bool {
-        reading.sample.problems.push_back(fmt::format("{}: {}", source.label, why));
-        return strict;
-    };
+    ReadingBuilder builder(m_nodeId);
     for (const ToolSource &source : m_sources) {
-        if (source.kind == ToolKind::LldpctlJson && !withLldp)
+        const bool discoveryOnly =
+            source.kind == ToolKind::LldpctlJson || source.kind == ToolKind::NvidiaSmiTopo;
+        if (discoveryOnly && !discovery)
             continue;
-        auto text = source.read();
-        if (!text) {
-            // Errors from reading already name the file or the command.
-            reading.sample.problems.push_back(text.error().message);
+        auto text = source.read();  // errors from reading already name the file or command
+        Status status = text ? builder.add(source, text.value()) : Status(text.error());
+        if (!status) {
             if (strict)
-                return text.error();
-            continue;
-        }
-        if (source.kind == ToolKind::Ethtool) {
-            auto stats = parseEthtoolStats(text.value());
-            if (!stats) {
-                if (fail(source, stats.error().message))
-                    return Error{reading.sample.problems.back()};
-                continue;
-            }
-            NicCounters counters = nicCountersFromStats(source.netdev, stats.value());
-            NicInfo info;
-            info.netdev = source.netdev;
-            reading.hardware.nics.push_back(info);
-            reading.sample.nics.push_back(std::move(counters));
-            continue;
-        }
-        if (source.kind == ToolKind::LldpctlJson) {
-            auto parsed = parseLldpctlJson(text.value());
-            if (!parsed) {
-                if (fail(source, parsed.error().message))
-                    return Error{reading.sample.problems.back()};
-                continue;
-            }
-            neighbours = std::move(parsed).value();
-            continue;
-        }
-        auto cards = parseCards(source.kind, text.value());
-        if (!cards) {
-            if (fail(source, cards.error().message))
-                return Error{reading.sample.problems.back()};
-            continue;
-        }
-        for (ParsedCard &card : cards.value()) {
-            // One numbering for the node across vendors (a hybrid node has both).
-            card.info.index = card.sample.index =
-                static_cast<uint32_t>(reading.hardware.cards.size());
-            if (card.info.vendor == Vendor::Hygon || startsWith(card.info.uuid, "NPU-") ||
-                startsWith(card.info.uuid, "MLU-")) {
-                // Tools without a UUID: make the bus-id based one unique in the fleet.
-                card.info.uuid = fmt::format("{}-{}", m_nodeId, card.info.uuid);
-            }
-            reading.hardware.cards.push_back(card.info);
-            reading.sample.cards.push_back(card.sample);
+                return status.error();
+            builder.reading().sample.problems.push_back(status.message());
         }
     }
-    for (LldpInterface &iface : neighbours) {
-        auto nic = std::find_if(reading.hardware.nics.begin(), reading.hardware.nics.end(),
-                                [&](const NicInfo &n) { return n.netdev == iface.netdev; });
-        if (nic == reading.hardware.nics.end()) {
-            NicInfo info;
-            info.netdev = iface.netdev;
-            reading.hardware.nics.push_back(info);
-            nic = std::prev(reading.hardware.nics.end());
-        }
-        nic->neighbor = std::move(iface.neighbor);
-    }
-    return reading;
+    return builder.finish();
 }
 
 Result<NodeHardware> SmiCollector::discover()

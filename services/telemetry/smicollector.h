@@ -13,7 +13,16 @@
 
 namespace meridian {
 
-enum class ToolKind { NvidiaSmiCsv, NvidiaSmiXml, NpuSmi, Cnmon, HySmi, Ethtool, LldpctlJson };
+enum class ToolKind {
+    NvidiaSmiCsv,
+    NvidiaSmiXml,
+    NvidiaSmiTopo,
+    NpuSmi,
+    Cnmon,
+    HySmi,
+    Ethtool,
+    LldpctlJson
+};
 
 const char *toolKindName(ToolKind kind);
 std::optional<ToolKind> toolKindFromName(std::string_view name);
@@ -21,8 +30,10 @@ std::string toolKindNames();  // "nvidia-smi-csv, nvidia-smi-xml, ..." for help 
 
 struct ToolSource {
     ToolKind kind;
-    std::string label;   // what errors name: the command, or the file
-    std::string netdev;  // ethtool: which NIC the counters belong to
+    std::string label;       // what errors name: the command, or the file
+    std::string netdev;      // ethtool: which NIC the counters belong to
+    std::string rdmaDevice;  // ethtool on a live node: its RDMA device ("mlx5_0")
+    bool live = false;       // a command on this node (so sysfs describes the same NIC)
     std::function<Result<std::string>()> read;
 };
 
@@ -45,8 +56,9 @@ public:
     Result<CollectedSample> sample(int64_t nowUnixMs) override;
 
     // All sources once. strict: the first failing source is the error (for `collect`);
-    // otherwise failures become problems beside what did work.
-    Result<SmiReading> read(bool strict, bool withLldp);
+    // otherwise failures become problems beside what did work. discovery: also read what
+    // changes only with cabling (LLDP neighbours, PCIe topology).
+    Result<SmiReading> read(bool strict, bool discovery);
 
 private:
     std::vector<ToolSource> m_sources;

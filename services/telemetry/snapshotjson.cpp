@@ -72,7 +72,9 @@ json nicJson(const NicInfo &info, const NicCounters *c)
 {
     json nic = {{"netdev", info.netdev},
                 {"rdma_device", info.rdmaDevice},
-                {"speed_mbps", opt(info.speedMbps)}};
+                {"speed_mbps", opt(info.speedMbps)},
+                {"nearest_card_index", opt(info.nearestCardIndex)},
+                {"link_state", linkName(info.linkState)}};
     if (info.neighbor) {
         const LldpNeighbor &n = *info.neighbor;
         nic["lldp_neighbor"] = {{"system_name", n.systemName},

@@ -4,6 +4,7 @@
 
 #include "telemetry/cardparsers.h"
 #include "telemetry/nicparsers.h"
+#include "telemetry/topoparser.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -234,4 +235,48 @@ TEST(Lldp, KeyValueJsonFormatWithNamedChassis)
     EXPECT_EQ((*ifaces)[0].neighbor.portId, "swp12");
     EXPECT_EQ((*ifaces)[0].neighbor.managementAddress, "10.0.0.7");
     EXPECT_EQ((*ifaces)[0].neighbor.ageSeconds, 2 * 86400u + 5);
+}
+
+TEST(NvidiaSmiTopo, EightA100FourNicsGiveEachNicItsNearestGpu)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto topo =
+        parseNvidiaSmiTopo(readFile(realData("telemetry/nvidia-smi-topo-m-a100-8card-nvlink.txt")));
+    ASSERT_TRUE(topo.ok()) << topo.error().message;
+    EXPECT_EQ(topo->devices.size(), 12u);
+    EXPECT_EQ(topo->link["GPU0"]["GPU1"], "NV12");
+    EXPECT_EQ(topo->nicNames["NIC3"], "mlx5_3");
+    const auto rails = nearestGpuPerNic(topo.value());
+    // NIC0/1 hang under GPU0/1's switch, NIC2/3 under GPU2/3's; ties go to the lower index.
+    EXPECT_EQ(rails.at("mlx5_0"), 0u);
+    EXPECT_EQ(rails.at("mlx5_1"), 0u);
+    EXPECT_EQ(rails.at("mlx5_2"), 2u);
+    EXPECT_EQ(rails.at("mlx5_3"), 2u);
+}
+
+TEST(NvidiaSmiTopo, SpacePaddedFourGpuAndTabbedOneGpuLayouts)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    auto four =
+        parseNvidiaSmiTopo(readFile(realData("fabric/nvidia-smi_topo-m_4gpu_4mlx5_stelline.txt")));
+    ASSERT_TRUE(four.ok()) << four.error().message;
+    const auto rails = nearestGpuPerNic(four.value());
+    EXPECT_EQ(rails.at("mlx5_0"), 0u);  // NODE to GPU0/1, SYS to GPU2/3
+    EXPECT_EQ(rails.at("mlx5_3"), 2u);
+    auto one = parseNvidiaSmiTopo(
+        readFile(realData("fabric/nvidia-smi_topo-mp_1gpu_10mlx5_schmaustech.txt")));
+    ASSERT_TRUE(one.ok()) << one.error().message;
+    EXPECT_EQ(one->devices.size(), 11u);
+    EXPECT_EQ(nearestGpuPerNic(one.value()).size(), 10u);
+}
+
+TEST(NvidiaSmiTopo, UnderlinedHeaderInsideALongCapture)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    // Newer drivers underline the header with ANSI escapes even into a pipe.
+    auto topo = parseNvidiaSmiTopo(
+        readFile(realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt")));
+    ASSERT_TRUE(topo.ok()) << topo.error().message;
+    EXPECT_EQ(topo->devices, std::vector<std::string>{"GPU0"});
+    EXPECT_EQ(topo->link["GPU0"]["GPU0"], "X");
 }
