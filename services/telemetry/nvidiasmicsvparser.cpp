@@ -9,6 +9,7 @@
 #include "cardparsers.h"
 #include "core/cardcatalog.h"
 #include "core/textutil.h"
+#include "nvidiathrottle.h"
 #include "parseinput.h"
 
 namespace meridian {
@@ -118,51 +119,21 @@ public:
         return static_cast<uint64_t>(*value * 1024.0 * 1024.0);
     }
 
-    std::optional<bool> active(std::string_view name) const
-    {
-        const std::string_view value = text(name);
-        if (value == "Active")
-            return true;
-        if (value == "Not Active")
-            return false;
-        return std::nullopt;
-    }
-
 private:
     const CsvBlock &m_block;
     std::vector<std::string_view> m_values;
     std::map<std::string, size_t, std::less<>> m_index;
 };
 
-std::optional<std::vector<ThrottleReason>> throttleReasons(const Row &row)
+std::optional<std::vector<ThrottleReason>> throttleReasons(const CsvBlock &block, const Row &row)
 {
-    static const std::pair<const char *, ThrottleReason> kReasons[] = {
-        {"gpu_idle", ThrottleReason::Idle},
-        {"applications_clocks_setting", ThrottleReason::ApplicationClocks},
-        {"sw_power_cap", ThrottleReason::SwPowerCap},
-        {"hw_slowdown", ThrottleReason::HwSlowdown},
-        {"sw_thermal_slowdown", ThrottleReason::SwThermal},
-        {"hw_thermal_slowdown", ThrottleReason::HwThermal},
-        {"hw_power_brake_slowdown", ThrottleReason::HwPowerBrake},
-        {"sync_boost", ThrottleReason::SyncBoost},
-    };
-    bool known = false;
-    std::vector<ThrottleReason> active;
-    for (const auto &[suffix, reason] : kReasons) {
-        // Drivers before 535 call them clocks_throttle_reasons.
-        for (const char *prefix : {"clocks_event_reasons.", "clocks_throttle_reasons."}) {
-            const auto state = row.active(std::string(prefix) + suffix);
-            if (!state)
-                continue;
-            known = true;
-            if (*state)
-                active.push_back(reason);
-            break;
-        }
+    NvidiaThrottleReasons reasons;
+    for (const Column &column : block.columns) {
+        if (startsWith(column.name, "clocks_event_reasons") ||
+            startsWith(column.name, "clocks_throttle_reasons"))
+            reasons.add(column.name, row.text(column.name));
     }
-    if (!known)
-        return std::nullopt;
-    return active;
+    return reasons.result();
 }
 
 template <typename T>
@@ -230,7 +201,7 @@ Result<ParsedCard> parseRow(const CsvBlock &block, size_t lineNumber, std::strin
         toUint32(firstOf(row.number("clocks.current.memory"), row.number("clocks.mem")));
     s.eccCorrectedVolatile = toCount(row.number("ecc.errors.corrected.volatile.total"));
     s.eccUncorrectedVolatile = toCount(row.number("ecc.errors.uncorrected.volatile.total"));
-    s.throttleReasons = throttleReasons(row);
+    s.throttleReasons = throttleReasons(block, row);
     return card;
 }
 

@@ -10,6 +10,7 @@
 #include "cardparsers.h"
 #include "core/cardcatalog.h"
 #include "core/textutil.h"
+#include "nvidiathrottle.h"
 #include "parseinput.h"
 
 namespace meridian {
@@ -57,36 +58,10 @@ std::optional<std::vector<ThrottleReason>> throttleReasons(const pugi::xml_node 
         reasons = gpu.child("clocks_throttle_reasons");
     if (!reasons)
         return std::nullopt;
-    static const std::pair<const char *, ThrottleReason> kSuffixes[] = {
-        {"gpu_idle", ThrottleReason::Idle},
-        {"applications_clocks_setting", ThrottleReason::ApplicationClocks},
-        {"sw_power_cap", ThrottleReason::SwPowerCap},
-        {"hw_thermal_slowdown", ThrottleReason::HwThermal},
-        {"hw_power_brake_slowdown", ThrottleReason::HwPowerBrake},
-        {"hw_slowdown", ThrottleReason::HwSlowdown},
-        {"sw_thermal_slowdown", ThrottleReason::SwThermal},
-        {"sync_boost", ThrottleReason::SyncBoost},
-    };
-    bool known = false;
-    std::vector<ThrottleReason> active;
-    for (const pugi::xml_node &child : reasons.children()) {
-        const std::string_view name = child.name();
-        const std::string_view value = trim(child.child_value());
-        if (value != "Active" && value != "Not Active")
-            continue;
-        for (const auto &[suffix, reason] : kSuffixes) {
-            const std::string_view s = suffix;
-            if (name.size() >= s.size() && name.substr(name.size() - s.size()) == s) {
-                known = true;
-                if (value == "Active")
-                    active.push_back(reason);
-                break;
-            }
-        }
-    }
-    if (!known)
-        return std::nullopt;
-    return active;
+    NvidiaThrottleReasons result;
+    for (const pugi::xml_node &child : reasons.children())
+        result.add(child.name(), child.child_value());
+    return result.result();
 }
 
 std::optional<uint64_t> mebibytesAt(const pugi::xml_node &node, const char *path)

@@ -4,7 +4,6 @@
 //   agent_footprint [SECONDS]
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -15,8 +14,6 @@
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "procstats.h"
 
-extern char **environ;
-
 int main(int argc, char **argv)
 {
     using namespace meridian;
@@ -24,14 +21,9 @@ int main(int argc, char **argv)
     const std::string dir = std::filesystem::temp_directory_path() / "meridian-footprint";
     std::filesystem::remove_all(dir);
     const std::string address = "127.0.0.1:47911";
-    std::vector<std::string> args = {MERIDIAN_AGENT_BIN, "--listen", address, "--collector", "sim",
-                                     "--data-dir",       dir};
-    std::vector<char *> argvChild;
-    for (auto &a : args)
-        argvChild.push_back(a.data());
-    argvChild.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, MERIDIAN_AGENT_BIN, nullptr, nullptr, argvChild.data(), environ) != 0)
+    const pid_t pid = bench::spawnProcess(
+        {MERIDIAN_AGENT_BIN, "--listen", address, "--collector", "sim", "--data-dir", dir});
+    if (pid < 0)
         return 1;
     auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
     channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(10));

@@ -1,9 +1,13 @@
-// CPU time and memory of another process, from /proc, for the footprint benchmarks.
+// Processes for the footprint benchmarks: start one, read its CPU time and memory from /proc.
 #pragma once
 
+#include <spawn.h>
 #include <sys/types.h>
 
 #include <unistd.h>
+#include <vector>
+
+extern char **environ;
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -36,6 +40,19 @@ inline double statusMiB(pid_t pid, const std::string &key)
             return std::stod(line.substr(key.size() + 1)) / 1024.0;
     }
     return 0;
+}
+
+// Starts a program (searched on PATH) without a shell; -1 when it cannot start.
+inline pid_t spawnProcess(std::vector<std::string> args)
+{
+    std::vector<char *> argv;
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+        return -1;
+    return pid;
 }
 
 }  // namespace meridian::bench

@@ -4,7 +4,6 @@
 //   sim_capacity [NODES ...]   (default 100 250 500 750)
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <yaml-cpp/yaml.h>
 
@@ -17,7 +16,6 @@
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "procstats.h"
 
-extern char **environ;
 using namespace meridian;
 
 namespace {
@@ -53,15 +51,8 @@ void measure(int nodes, int seconds)
 {
     const std::string inventory = std::filesystem::temp_directory_path() / "meridian-capacity.yaml";
     std::filesystem::remove(inventory);
-    std::vector<std::string> args = {"taskset",         "-c",      "0",
-                                     MERIDIAN_SIM_BIN,  "--nodes", std::to_string(nodes),
-                                     "--inventory-out", inventory};
-    std::vector<char *> argv;
-    for (auto &a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    posix_spawnp(&pid, "taskset", nullptr, nullptr, argv.data(), environ);
+    const pid_t pid = bench::spawnProcess({"taskset", "-c", "0", MERIDIAN_SIM_BIN, "--nodes",
+                                           std::to_string(nodes), "--inventory-out", inventory});
     for (int i = 0; i < 100 && !std::filesystem::exists(inventory); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     std::vector<std::string> addresses;

@@ -280,3 +280,17 @@ TEST(NvidiaSmiTopo, UnderlinedHeaderInsideALongCapture)
     EXPECT_EQ(topo->devices, std::vector<std::string>{"GPU0"});
     EXPECT_EQ(topo->link["GPU0"]["GPU0"], "X");
 }
+
+TEST(NvidiaSmiCsv, ThrottleReasonsAcrossDriverGenerationsIgnoringCounters)
+{
+    const char *text =
+        "index, uuid, utilization.gpu [%], clocks_throttle_reasons.hw_thermal_slowdown, "
+        "clocks_event_reasons_counters.sw_power_cap [us], clocks_throttle_reasons.gpu_idle\n"
+        "0, GPU-a, 90, Active, 12 us, Not Active\n";
+    auto cards = parseNvidiaSmiCsv(text);
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    const auto &reasons = cards->front().sample.throttleReasons;
+    ASSERT_TRUE(reasons.has_value());
+    EXPECT_EQ(*reasons, std::vector<ThrottleReason>{ThrottleReason::HwThermal});
+    EXPECT_TRUE(cards->front().sample.thermallyThrottled());
+}
