@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "meridian/v1/sim_control.grpc.pb.h"
+#include "sim/simcontrolservice.h"
 #include "sim/simfleet.h"
 
 namespace {
@@ -23,16 +24,10 @@ void onSignal(int)
     g_stop = 1;
 }
 
-int sendFault(const std::string &control, const std::string &node, const std::string &kind,
-              int card, int duration, int delayMs)
+int sendFault(const std::string &control, const std::string &node, const std::string &dataCenter,
+              const std::string &kind, int card, int duration, int delayMs)
 {
     using namespace meridian;
-    static const std::map<std::string, v1::FaultKind> kinds = {
-        {"crash", v1::FAULT_KIND_AGENT_CRASH},      {"hang", v1::FAULT_KIND_AGENT_HANG},
-        {"slow", v1::FAULT_KIND_SLOW_AGENT},        {"xid79", v1::FAULT_KIND_XID_79},
-        {"ecc-dbe", v1::FAULT_KIND_ECC_DOUBLE_BIT}, {"thermal", v1::FAULT_KIND_THERMAL_THROTTLE},
-        {"link-down", v1::FAULT_KIND_LINK_DOWN},    {"link-flap", v1::FAULT_KIND_LINK_FLAP},
-        {"pfc-storm", v1::FAULT_KIND_PFC_STORM},    {"garbage", v1::FAULT_KIND_GARBAGE_VALUES}};
     auto stub =
         v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
@@ -44,15 +39,17 @@ int sendFault(const std::string &control, const std::string &node, const std::st
         v1::ClearFaultsResponse response;
         status = stub->ClearFaults(&context, request, &response);
     } else {
-        const auto it = kinds.find(kind);
-        if (it == kinds.end()) {
-            fmt::print(stderr, "meridian-sim fault: unknown kind '{}'\n", kind);
+        const auto parsed = faultKindFromName(kind);
+        if (!parsed) {
+            fmt::print(stderr, "meridian-sim fault: unknown kind '{}'; use one of {} or clear\n",
+                       kind, faultKindNames());
             return 2;
         }
         v1::InjectFaultRequest request;
         v1::Fault *fault = request.mutable_fault();
         fault->set_node_id(node);
-        fault->set_kind(it->second);
+        fault->set_data_center(dataCenter);
+        fault->set_kind(toProto(*parsed));
         if (card >= 0)
             fault->set_card_index(static_cast<uint32_t>(card));
         fault->set_duration_seconds(static_cast<uint32_t>(duration));
@@ -87,27 +84,28 @@ int main(int argc, char **argv)
     app.add_option("--provisioning-seconds", provisioning, "delay before a cloud lease is ready");
     app.add_option("--inventory-out", inventoryOut, "write the inventory the console reads");
     app.add_option("--quit-after", quitAfter, "stop after this many seconds");
+    std::string scenario;
+    app.add_option("--scenario", scenario, "YAML file of faults to play at given times");
 
     auto *fault = app.add_subcommand("fault", "inject a fault into a running simulator");
     std::string control;
     std::string node;
+    std::string dataCenter;
     std::string kind;
     int card = -1;
     int duration = 0;
     int delayMs = 0;
     fault->add_option("--control", control, "the simulator's control address")->required();
     fault->add_option("--node", node, "node id (empty with clear: every node)");
-    fault
-        ->add_option("--kind", kind,
-                     "crash, hang, slow, xid79, ecc-dbe, thermal, link-down, link-flap, "
-                     "pfc-storm, garbage, or clear")
-        ->required();
+    fault->add_option("--data-center", dataCenter, "every node of this data center")
+        ->excludes("--node");
+    fault->add_option("--kind", kind, faultKindNames() + ", or clear")->required();
     fault->add_option("--card", card, "card index for card faults");
     fault->add_option("--duration", duration, "seconds; 0 until cleared");
     fault->add_option("--delay-ms", delayMs, "answer delay for slow");
     CLI11_PARSE(app, argc, argv);
     if (*fault)
-        return sendFault(control, node, kind, card, duration, delayMs);
+        return sendFault(control, node, dataCenter, kind, card, duration, delayMs);
 
     SimFleetOptions options;
     options.seed = seed;
@@ -134,6 +132,14 @@ int main(int argc, char **argv)
     if (Status status = fleet.start(); !status) {
         fmt::print(stderr, "meridian-sim: {}\n", status.message());
         return 1;
+    }
+    if (!scenario.empty()) {
+        auto steps = loadScenario(scenario);
+        Status played = steps ? fleet.play(steps.value()) : Status(steps.error());
+        if (!played) {
+            fmt::print(stderr, "meridian-sim: {}\n", played.message());
+            return 2;
+        }
     }
     if (!inventoryOut.empty()) {
         if (Status status = fleet.writeInventory(inventoryOut); !status) {

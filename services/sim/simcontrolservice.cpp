@@ -6,21 +6,20 @@ namespace meridian {
 
 namespace {
 
-std::optional<SimFaultKind> cardFault(v1::FaultKind kind)
-{
-    switch (kind) {
-    case v1::FAULT_KIND_XID_79: return SimFaultKind::Xid79;
-    case v1::FAULT_KIND_ECC_DOUBLE_BIT: return SimFaultKind::EccDoubleBit;
-    case v1::FAULT_KIND_THERMAL_THROTTLE: return SimFaultKind::ThermalThrottle;
-    case v1::FAULT_KIND_LINK_DOWN: return SimFaultKind::LinkDown;
-    case v1::FAULT_KIND_LINK_FLAP: return SimFaultKind::LinkFlap;
-    case v1::FAULT_KIND_PFC_STORM: return SimFaultKind::PfcStorm;
-    case v1::FAULT_KIND_GARBAGE_VALUES: return SimFaultKind::Garbage;
-    default: return std::nullopt;
-    }
-}
+constexpr std::pair<FaultKind, v1::FaultKind> kKinds[] = {
+    {FaultKind::Crash, v1::FAULT_KIND_AGENT_CRASH},
+    {FaultKind::Hang, v1::FAULT_KIND_AGENT_HANG},
+    {FaultKind::Slow, v1::FAULT_KIND_SLOW_AGENT},
+    {FaultKind::Xid79, v1::FAULT_KIND_XID_79},
+    {FaultKind::EccDoubleBit, v1::FAULT_KIND_ECC_DOUBLE_BIT},
+    {FaultKind::ThermalThrottle, v1::FAULT_KIND_THERMAL_THROTTLE},
+    {FaultKind::LinkDown, v1::FAULT_KIND_LINK_DOWN},
+    {FaultKind::LinkFlap, v1::FAULT_KIND_LINK_FLAP},
+    {FaultKind::PfcStorm, v1::FAULT_KIND_PFC_STORM},
+    {FaultKind::GarbageValues, v1::FAULT_KIND_GARBAGE_VALUES},
+};
 
-v1::FaultKind toProto(SimFaultKind kind)
+v1::FaultKind simFaultToProto(SimFaultKind kind)
 {
     switch (kind) {
     case SimFaultKind::Xid79: return v1::FAULT_KIND_XID_79;
@@ -36,34 +35,47 @@ v1::FaultKind toProto(SimFaultKind kind)
 
 }  // namespace
 
+v1::FaultKind toProto(FaultKind kind)
+{
+    for (const auto &[k, p] : kKinds) {
+        if (k == kind)
+            return p;
+    }
+    return v1::FAULT_KIND_UNSPECIFIED;
+}
+
+std::optional<FaultKind> fromProto(v1::FaultKind kind)
+{
+    for (const auto &[k, p] : kKinds) {
+        if (p == kind)
+            return k;
+    }
+    return std::nullopt;
+}
+
 grpc::ServerUnaryReactor *SimControlService::InjectFault(grpc::CallbackServerContext *context,
                                                          const v1::InjectFaultRequest *request,
                                                          v1::InjectFaultResponse *)
 {
     auto *reactor = context->DefaultReactor();
     const v1::Fault &f = request->fault();
-    const int64_t durationMs = static_cast<int64_t>(f.duration_seconds()) * 1000;
-    Status status;
-    if (const auto kind = cardFault(f.kind())) {
-        SimFault fault;
-        fault.kind = *kind;
-        if (f.has_card_index())
-            fault.card = f.card_index();
-        fault.netdev = f.netdev();
-        fault.untilUnixMs = durationMs ? m_fleet.clock().nowUnixMs() + durationMs : 0;
-        status = m_fleet.injectCardFault(f.node_id(), fault);
-    } else if (f.kind() == v1::FAULT_KIND_AGENT_CRASH) {
-        status = m_fleet.injectAgentFault(f.node_id(), AgentFault::Crash, durationMs);
-    } else if (f.kind() == v1::FAULT_KIND_AGENT_HANG) {
-        status = m_fleet.injectAgentFault(f.node_id(), AgentFault::Hang, durationMs);
-    } else if (f.kind() == v1::FAULT_KIND_SLOW_AGENT) {
-        status = m_fleet.injectAgentFault(f.node_id(), AgentFault::Slow, durationMs,
-                                          static_cast<int>(f.delay_ms()));
-    } else {
-        status = Error{"fault kind is required"};
+    const auto kind = fromProto(f.kind());
+    if (!kind) {
+        reactor->Finish({grpc::StatusCode::INVALID_ARGUMENT, "fault kind is required"});
+        return reactor;
     }
-    reactor->Finish(status ? grpc::Status::OK
-                           : grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, status.message()));
+    FaultSpec spec;
+    spec.nodeId = f.node_id();
+    spec.dataCenter = f.data_center();
+    spec.kind = *kind;
+    if (f.has_card_index())
+        spec.card = f.card_index();
+    spec.netdev = f.netdev();
+    spec.durationMs = static_cast<int64_t>(f.duration_seconds()) * 1000;
+    spec.delayMs = static_cast<int>(f.delay_ms());
+    const auto hit = m_fleet.inject(spec);
+    reactor->Finish(hit ? grpc::Status::OK
+                        : grpc::Status(grpc::StatusCode::NOT_FOUND, hit.error().message));
     return reactor;
 }
 
@@ -88,7 +100,7 @@ grpc::ServerUnaryReactor *SimControlService::ListNodes(grpc::CallbackServerConte
         node->set_address(n.address);
         node->set_cards(static_cast<uint32_t>(n.cards));
         for (SimFaultKind k : n.faults)
-            node->add_active_faults(toProto(k));
+            node->add_active_faults(simFaultToProto(k));
         if (n.down)
             node->add_active_faults(v1::FAULT_KIND_AGENT_CRASH);
         if (n.hung)

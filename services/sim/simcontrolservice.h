@@ -1,11 +1,18 @@
 // SimControl: fault injection into a running meridian-sim from another process.
 #pragma once
 
+#include <optional>
+
+#include "faultplan.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
 
 namespace meridian {
 
 class SimFleet;
+
+// The wire spelling of a fault kind and back (the `meridian-sim fault` command uses it).
+v1::FaultKind toProto(FaultKind kind);
+std::optional<FaultKind> fromProto(v1::FaultKind kind);
 
 class SimControlService final : public v1::SimControl::CallbackService {
 public:

@@ -230,36 +230,84 @@ Status SimFleet::writeInventory(const std::string &path) const
     return {};
 }
 
-Status SimFleet::injectCardFault(const std::string &nodeId, const SimFault &fault)
+std::vector<SimFleet::Node *> SimFleet::targets(const FaultSpec &fault)
 {
-    Node *node = findNode(nodeId);
-    if (!node)
-        return Error{fmt::format("no simulated node '{}'", nodeId)};
-    node->collector->injectFault(fault);
-    return {};
+    std::lock_guard lock(m_mutex);
+    std::vector<Node *> hit;
+    for (auto &node : m_nodes) {
+        if (node->plan.spec.nodeId == fault.nodeId ||
+            (!fault.dataCenter.empty() && node->plan.spec.dataCenter == fault.dataCenter))
+            hit.push_back(node.get());
+    }
+    return hit;
 }
 
-Status SimFleet::injectAgentFault(const std::string &nodeId, AgentFault fault, int64_t durationMs,
-                                  int delayMs)
+Result<int> SimFleet::inject(const FaultSpec &fault)
 {
-    Node *node = findNode(nodeId);
-    if (!node)
-        return Error{fmt::format("no simulated node '{}'", nodeId)};
-    const int64_t until = durationMs > 0 ? Scheduler::nowMs() + durationMs : 0;
-    switch (fault) {
-    case AgentFault::Crash:
-        node->monitor->stop();
-        node->runtime.down = true;
-        node->downUntilMs = until;
+    const std::vector<Node *> hit = targets(fault);
+    if (hit.empty()) {
+        return Error{fault.nodeId.empty()
+                         ? fmt::format("no simulated data center '{}'", fault.dataCenter)
+                         : fmt::format("no simulated node '{}'", fault.nodeId)};
+    }
+    for (Node *node : hit)
+        injectInto(*node, fault);
+    return static_cast<int>(hit.size());
+}
+
+void SimFleet::injectInto(Node &node, const FaultSpec &fault)
+{
+    const int64_t steadyUntil = fault.durationMs > 0 ? Scheduler::nowMs() + fault.durationMs : 0;
+    const auto cardFault = [&](SimFaultKind kind) {
+        SimFault f;
+        f.kind = kind;
+        f.card = fault.card;
+        f.netdev = fault.netdev;
+        f.untilUnixMs = fault.durationMs > 0 ? m_clock.nowUnixMs() + fault.durationMs : 0;
+        node.collector->injectFault(f);
+    };
+    switch (fault.kind) {
+    case FaultKind::Crash:
+        node.monitor->stop();  // what it had written survives; the minute in progress too
+        node.runtime.down = true;
+        node.downUntilMs = steadyUntil;
         break;
-    case AgentFault::Hang:
-        node->runtime.hung = true;
-        node->hungUntilMs = until;
+    case FaultKind::Hang:
+        node.runtime.hung = true;
+        node.hungUntilMs = steadyUntil;
         break;
-    case AgentFault::Slow:
-        node->runtime.delayMs = delayMs > 0 ? delayMs : 3000;
-        node->slowUntilMs = until;
+    case FaultKind::Slow:
+        node.runtime.delayMs = fault.delayMs > 0 ? fault.delayMs : 3000;
+        node.slowUntilMs = steadyUntil;
         break;
+    case FaultKind::Xid79: cardFault(SimFaultKind::Xid79); break;
+    case FaultKind::EccDoubleBit: cardFault(SimFaultKind::EccDoubleBit); break;
+    case FaultKind::ThermalThrottle: cardFault(SimFaultKind::ThermalThrottle); break;
+    case FaultKind::LinkDown: cardFault(SimFaultKind::LinkDown); break;
+    case FaultKind::LinkFlap: cardFault(SimFaultKind::LinkFlap); break;
+    case FaultKind::PfcStorm: cardFault(SimFaultKind::PfcStorm); break;
+    case FaultKind::GarbageValues: cardFault(SimFaultKind::Garbage); break;
+    }
+}
+
+Status SimFleet::play(const std::vector<ScenarioStep> &steps)
+{
+    for (const ScenarioStep &step : steps) {
+        if (targets(step.fault).empty()) {
+            return Error{
+                fmt::format("scenario names {} '{}', which this fleet does not have",
+                            step.fault.nodeId.empty() ? "data center" : "node",
+                            step.fault.nodeId.empty() ? step.fault.dataCenter : step.fault.nodeId)};
+        }
+    }
+    for (const ScenarioStep &step : steps) {
+        m_scheduler->after(step.atMs, [this, fault = step.fault] {
+            if (auto hit = inject(fault)) {
+                fmt::print("meridian-sim: {} on {} node(s) ({})\n", faultKindName(fault.kind), *hit,
+                           fault.nodeId.empty() ? fault.dataCenter : fault.nodeId);
+                std::fflush(stdout);
+            }
+        });
     }
     return {};
 }

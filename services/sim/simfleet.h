@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "faultplan.h"
 #include "fleetlayout.h"
 #include "transport/noderuntime.h"
 
@@ -44,8 +45,6 @@ struct SimNodeView {
     bool hung = false;
 };
 
-enum class AgentFault { Crash, Hang, Slow };
-
 class SimFleet final : public NodeDirectory {
 public:
     SimFleet(SimFleetOptions options, const Clock &clock);
@@ -58,11 +57,11 @@ public:
     std::string controlAddress() const;  // CapacityPool and SimControl
     Status writeInventory(const std::string &path) const;
 
-    // Faults by node id. durationMs 0: until cleared.
-    Status injectCardFault(const std::string &nodeId, const SimFault &fault);
-    Status injectAgentFault(const std::string &nodeId, AgentFault fault, int64_t durationMs,
-                            int delayMs = 0);
+    // Injects a fault into one node or a whole data center; returns how many nodes it hit.
+    Result<int> inject(const FaultSpec &fault);
     int clearFaults(const std::string &nodeId);  // empty: every node
+    // Checks every step's target now, then plays each at its time.
+    Status play(const std::vector<ScenarioStep> &steps);
 
     // Starts `count` new cloud nodes on their own server; returns "host:port" each.
     Result<std::vector<std::pair<std::string, std::string>>> addCloudNodes(
@@ -81,6 +80,8 @@ private:
     void scheduleSampling();
     void sampleAll();
     void restartNode(Node &node);
+    void injectInto(Node &node, const FaultSpec &fault);
+    std::vector<Node *> targets(const FaultSpec &fault);
 
     SimFleetOptions m_options;
     const Clock &m_clock;

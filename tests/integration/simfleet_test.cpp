@@ -76,8 +76,14 @@ TEST(SimFleet, CrashedHungAndRecoveredAgents)
     auto crashed = stubFor(nodes[0].address);
     auto hung = stubFor(nodes[1].address);
     auto healthy = stubFor(nodes[2].address);
-    ASSERT_TRUE(fleet.injectAgentFault(nodes[0].nodeId, AgentFault::Crash, 0).ok());
-    ASSERT_TRUE(fleet.injectAgentFault(nodes[1].nodeId, AgentFault::Hang, 0).ok());
+    FaultSpec crash;
+    crash.nodeId = nodes[0].nodeId;
+    crash.kind = FaultKind::Crash;
+    FaultSpec hang = crash;
+    hang.nodeId = nodes[1].nodeId;
+    hang.kind = FaultKind::Hang;
+    ASSERT_EQ(fleet.inject(crash).value(), 1);
+    ASSERT_EQ(fleet.inject(hang).value(), 1);
     auto call = [](v1::NodeAgent::Stub &stub) {
         grpc::ClientContext context;
         context.set_deadline(std::chrono::system_clock::now() + 1s);
@@ -138,5 +144,34 @@ TEST(SimFleet, LeaseIsIdempotentAndBecomesCloudNodes)
     ASSERT_TRUE(cloudNode->GetInventory(&c, {}, &inventory).ok());
     EXPECT_EQ(inventory.data_center(), "cloud");
     EXPECT_EQ(inventory.cards(0).vendor(), v1::VENDOR_HUAWEI);
+    fleet.stop();
+}
+
+TEST(SimFleet, ADeadDataCenterGoesDarkWhileTheOthersAnswer)
+{
+    SimFleetOptions options;
+    options.nodes = 12;
+    SimFleet fleet(options, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    FaultSpec dark;
+    dark.dataCenter = "wuhu";
+    dark.kind = FaultKind::Crash;
+    const auto hit = fleet.inject(dark);
+    ASSERT_TRUE(hit.ok());
+    int wuhu = 0;
+    for (const auto &node : fleet.nodes()) {
+        wuhu += node.dataCenter == "wuhu";
+        auto stub = stubFor(node.address);
+        grpc::ClientContext context;
+        context.set_deadline(std::chrono::system_clock::now() + 2s);
+        v1::NodeInventory inventory;
+        const auto code = stub->GetInventory(&context, {}, &inventory).error_code();
+        EXPECT_EQ(code,
+                  node.dataCenter == "wuhu" ? grpc::StatusCode::UNAVAILABLE : grpc::StatusCode::OK)
+            << node.nodeId;
+    }
+    EXPECT_EQ(hit.value(), wuhu);
+    dark.dataCenter = "atlantis";
+    ASSERT_FALSE(fleet.inject(dark).ok());
     fleet.stop();
 }
