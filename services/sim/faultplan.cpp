@@ -1,9 +1,7 @@
 #include "faultplan.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
-
-#include "telemetry/toolrunner.h"
+#include "transport/yamlfile.h"
 
 namespace meridian {
 
@@ -21,11 +19,6 @@ constexpr std::pair<FaultKind, const char *> kNames[] = {
     {FaultKind::PfcStorm, "pfc-storm"},
     {FaultKind::GarbageValues, "garbage"},
 };
-
-Error at(const std::string &path, const YAML::Node &node, const std::string &what)
-{
-    return Error{fmt::format("{}:{}: {}", path, node.Mark().line + 1, what)};
-}
 
 }  // namespace
 
@@ -57,23 +50,18 @@ std::string faultKindNames()
 
 Result<std::vector<ScenarioStep>> loadScenario(const std::string &path)
 {
-    auto text = readTextFile(path, 4 << 20);
-    if (!text)
-        return text.error();
-    YAML::Node root;
-    try {
-        root = YAML::Load(text.value());
-    } catch (const YAML::ParserException &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
-    }
+    auto loaded = loadYamlFile(path);
+    if (!loaded)
+        return loaded.error();
+    const YAML::Node root = loaded.value();
     const YAML::Node faults = root["faults"];
     if (!root.IsMap() || !faults || !faults.IsSequence())
         return Error{fmt::format("{}: expected 'faults:' with a list of steps", path)};
     std::vector<ScenarioStep> steps;
     for (const YAML::Node &entry : faults) {
         if (!entry.IsMap())
-            return at(path, entry,
-                      "a step is a mapping {at_seconds, node | data_center, kind, ...}");
+            return yamlError(path, entry,
+                             "a step is a mapping {at_seconds, node | data_center, kind, ...}");
         ScenarioStep step;
         try {
             for (const auto &field : entry) {
@@ -96,24 +84,24 @@ Result<std::vector<ScenarioStep>> loadScenario(const std::string &path)
                 else if (key == "kind") {
                     const auto kind = faultKindFromName(value.as<std::string>());
                     if (!kind) {
-                        return at(path, value,
-                                  fmt::format("unknown kind '{}'; use one of {}",
-                                              value.as<std::string>(), faultKindNames()));
+                        return yamlError(path, value,
+                                         fmt::format("unknown kind '{}'; use one of {}",
+                                                     value.as<std::string>(), faultKindNames()));
                     }
                     step.fault.kind = *kind;
                 } else {
-                    return at(path, field.first, fmt::format("unknown key '{}'", key));
+                    return yamlError(path, field.first, fmt::format("unknown key '{}'", key));
                 }
             }
         } catch (const YAML::Exception &e) {
-            return at(path, entry, fmt::format("a value has the wrong type ({})", e.msg));
+            return yamlError(path, entry, fmt::format("a value has the wrong type ({})", e.msg));
         }
         if (!entry["kind"])
-            return at(path, entry, "a step needs a kind");
+            return yamlError(path, entry, "a step needs a kind");
         if (step.fault.nodeId.empty() == step.fault.dataCenter.empty())
-            return at(path, entry, "a step names either node or data_center");
+            return yamlError(path, entry, "a step names either node or data_center");
         if (step.atMs < 0 || step.fault.durationMs < 0)
-            return at(path, entry, "times cannot be negative");
+            return yamlError(path, entry, "times cannot be negative");
         steps.push_back(std::move(step));
     }
     return steps;

@@ -11,21 +11,9 @@
 #include <vector>
 
 #include "core/result.h"
+#include "telemetry/simcollector.h"
 
 namespace meridian {
-
-enum class FaultKind {
-    Crash,
-    Hang,
-    Slow,
-    Xid79,
-    EccDoubleBit,
-    ThermalThrottle,
-    LinkDown,
-    LinkFlap,
-    PfcStorm,
-    GarbageValues
-};
 
 std::optional<FaultKind> faultKindFromName(std::string_view name);
 const char *faultKindName(FaultKind kind);

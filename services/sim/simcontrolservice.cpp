@@ -19,20 +19,6 @@ constexpr std::pair<FaultKind, v1::FaultKind> kKinds[] = {
     {FaultKind::GarbageValues, v1::FAULT_KIND_GARBAGE_VALUES},
 };
 
-v1::FaultKind simFaultToProto(SimFaultKind kind)
-{
-    switch (kind) {
-    case SimFaultKind::Xid79: return v1::FAULT_KIND_XID_79;
-    case SimFaultKind::EccDoubleBit: return v1::FAULT_KIND_ECC_DOUBLE_BIT;
-    case SimFaultKind::ThermalThrottle: return v1::FAULT_KIND_THERMAL_THROTTLE;
-    case SimFaultKind::LinkDown: return v1::FAULT_KIND_LINK_DOWN;
-    case SimFaultKind::LinkFlap: return v1::FAULT_KIND_LINK_FLAP;
-    case SimFaultKind::PfcStorm: return v1::FAULT_KIND_PFC_STORM;
-    case SimFaultKind::Garbage: return v1::FAULT_KIND_GARBAGE_VALUES;
-    }
-    return v1::FAULT_KIND_UNSPECIFIED;
-}
-
 }  // namespace
 
 v1::FaultKind toProto(FaultKind kind)
@@ -99,8 +85,8 @@ grpc::ServerUnaryReactor *SimControlService::ListNodes(grpc::CallbackServerConte
         node->set_data_center(n.dataCenter);
         node->set_address(n.address);
         node->set_cards(static_cast<uint32_t>(n.cards));
-        for (SimFaultKind k : n.faults)
-            node->add_active_faults(simFaultToProto(k));
+        for (FaultKind k : n.faults)
+            node->add_active_faults(toProto(k));
         if (n.down)
             node->add_active_faults(v1::FAULT_KIND_AGENT_CRASH);
         if (n.hung)

@@ -258,14 +258,6 @@ Result<int> SimFleet::inject(const FaultSpec &fault)
 void SimFleet::injectInto(Node &node, const FaultSpec &fault)
 {
     const int64_t steadyUntil = fault.durationMs > 0 ? Scheduler::nowMs() + fault.durationMs : 0;
-    const auto cardFault = [&](SimFaultKind kind) {
-        SimFault f;
-        f.kind = kind;
-        f.card = fault.card;
-        f.netdev = fault.netdev;
-        f.untilUnixMs = fault.durationMs > 0 ? m_clock.nowUnixMs() + fault.durationMs : 0;
-        node.collector->injectFault(f);
-    };
     switch (fault.kind) {
     case FaultKind::Crash:
         node.monitor->stop();  // what it had written survives; the minute in progress too
@@ -280,13 +272,15 @@ void SimFleet::injectInto(Node &node, const FaultSpec &fault)
         node.runtime.delayMs = fault.delayMs > 0 ? fault.delayMs : 3000;
         node.slowUntilMs = steadyUntil;
         break;
-    case FaultKind::Xid79: cardFault(SimFaultKind::Xid79); break;
-    case FaultKind::EccDoubleBit: cardFault(SimFaultKind::EccDoubleBit); break;
-    case FaultKind::ThermalThrottle: cardFault(SimFaultKind::ThermalThrottle); break;
-    case FaultKind::LinkDown: cardFault(SimFaultKind::LinkDown); break;
-    case FaultKind::LinkFlap: cardFault(SimFaultKind::LinkFlap); break;
-    case FaultKind::PfcStorm: cardFault(SimFaultKind::PfcStorm); break;
-    case FaultKind::GarbageValues: cardFault(SimFaultKind::Garbage); break;
+    default: {
+        SimFault f;  // a card or NIC fault: the node's collector plays it
+        f.kind = fault.kind;
+        f.card = fault.card;
+        f.netdev = fault.netdev;
+        f.untilUnixMs = fault.durationMs > 0 ? m_clock.nowUnixMs() + fault.durationMs : 0;
+        node.collector->injectFault(f);
+        break;
+    }
     }
 }
 

@@ -40,7 +40,7 @@ struct SimNodeView {
     std::string rack;
     std::string address;
     int cards = 0;
-    std::vector<SimFaultKind> faults;
+    std::vector<FaultKind> faults;
     bool down = false;
     bool hung = false;
 };

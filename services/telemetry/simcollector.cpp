@@ -137,7 +137,7 @@ Result<NodeHardware> SimCollector::discover()
     return hw;
 }
 
-bool SimCollector::faultActive(SimFaultKind kind, int64_t nowMs, const SimFault **match) const
+bool SimCollector::faultActive(FaultKind kind, int64_t nowMs, const SimFault **match) const
 {
     for (const SimFault &fault : m_faults) {
         if (fault.kind == kind && (fault.untilUnixMs == 0 || nowMs < fault.untilUnixMs)) {
@@ -161,7 +161,7 @@ CardSample SimCollector::sampleCard(CardState &card, int64_t nowMs, double repli
     double load = std::max(card.baseLoad * diurnal + 0.08 * jitter * card.baseLoad, replicaLoad);
     load = std::clamp(load, 0.0, 1.0);
     const SimFault *thermal = nullptr;
-    const bool hot = faultActive(SimFaultKind::ThermalThrottle, nowMs, &thermal) &&
+    const bool hot = faultActive(FaultKind::ThermalThrottle, nowMs, &thermal) &&
                      thermal->card.value_or(0) == card.info.index;
 
     s.utilizationPercent = std::round(load * 1000) / 10;
@@ -190,7 +190,7 @@ CardSample SimCollector::sampleCard(CardState &card, int64_t nowMs, double repli
     }
     if (card.info.vendor == Vendor::Huawei)
         s.health = hot ? "Warning" : "OK";
-    if (faultActive(SimFaultKind::Garbage, nowMs)) {
+    if (faultActive(FaultKind::GarbageValues, nowMs)) {
         s.utilizationPercent = std::numeric_limits<double>::quiet_NaN();
         s.temperatureCelsius = -273.0 - card.info.index;
         s.powerWatts = 1e12;
@@ -202,15 +202,15 @@ CardSample SimCollector::sampleCard(CardState &card, int64_t nowMs, double repli
 void SimCollector::advanceNic(NicState &nic, double seconds, double load, int64_t nowMs)
 {
     NicCounters &c = nic.counters;
-    const auto hits = [&](SimFaultKind kind) {
+    const auto hits = [&](FaultKind kind) {
         const SimFault *f = nullptr;
         if (!faultActive(kind, nowMs, &f))
             return false;
         return f->netdev.empty() ? &nic == &m_nics.front() : f->netdev == nic.info.netdev;
     };
-    const bool down = hits(SimFaultKind::LinkDown);
-    const bool flapping = hits(SimFaultKind::LinkFlap);
-    const bool storm = hits(SimFaultKind::PfcStorm);
+    const bool down = hits(FaultKind::LinkDown);
+    const bool flapping = hits(FaultKind::LinkFlap);
+    const bool storm = hits(FaultKind::PfcStorm);
 
     LinkState state = LinkState::Up;
     if (down || (flapping && (nowMs / 4000) % 2 == 1))
@@ -277,7 +277,7 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
         out.replicas.push_back(std::move(signals));
     }
     const SimFault *f = nullptr;
-    if (faultActive(SimFaultKind::Xid79, nowUnixMs, &f)) {
+    if (faultActive(FaultKind::Xid79, nowUnixMs, &f)) {
         CardState &card = m_cards.at(std::min<size_t>(f->card.value_or(0), m_cards.size() - 1));
         if (!card.fallenOff) {
             card.fallenOff = true;
@@ -290,7 +290,7 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
             out.events.push_back(std::move(e));
         }
     }
-    if (faultActive(SimFaultKind::EccDoubleBit, nowUnixMs, &f)) {
+    if (faultActive(FaultKind::EccDoubleBit, nowUnixMs, &f)) {
         CardState &card = m_cards.at(std::min<size_t>(f->card.value_or(0), m_cards.size() - 1));
         card.eccUncorrected += 1;  // one more every sample while the fault lasts
     }
@@ -333,10 +333,10 @@ int SimCollector::clearFaults()
     return cleared;
 }
 
-std::vector<SimFaultKind> SimCollector::activeFaults() const
+std::vector<FaultKind> SimCollector::activeFaults() const
 {
     std::lock_guard lock(m_mutex);
-    std::vector<SimFaultKind> kinds;
+    std::vector<FaultKind> kinds;
     for (const SimFault &f : m_faults)
         kinds.push_back(f.kind);
     return kinds;

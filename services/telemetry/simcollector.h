@@ -19,18 +19,23 @@ enum class SimNodeKind { A100, H100, Ascend910B, Hybrid, Mlu370, HygonDcu };
 
 const char *simNodeKindName(SimNodeKind kind);
 
-enum class SimFaultKind {
+// Everything meridian-sim can break. The collector plays the card and NIC faults; the
+// agent-level ones (crash, hang, slow) are played by the simulator around it.
+enum class FaultKind {
+    Crash,
+    Hang,
+    Slow,
     Xid79,
     EccDoubleBit,
     ThermalThrottle,
     LinkDown,
     LinkFlap,
     PfcStorm,
-    Garbage
+    GarbageValues
 };
 
 struct SimFault {
-    SimFaultKind kind = SimFaultKind::Xid79;
+    FaultKind kind = FaultKind::Xid79;
     std::optional<uint32_t> card;  // default: card 0
     std::string netdev;            // default: the first NIC
     int64_t untilUnixMs = 0;       // 0: until cleared
@@ -54,7 +59,7 @@ public:
 
     void injectFault(const SimFault &fault);
     int clearFaults();
-    std::vector<SimFaultKind> activeFaults() const;
+    std::vector<FaultKind> activeFaults() const;
 
     Status startReplica(const Workload &workload) override;
     Status stopReplica(const std::string &replicaId) override;
@@ -83,7 +88,7 @@ private:
     void buildHardware();
     CardSample sampleCard(CardState &card, int64_t nowMs, double replicaLoad);
     void advanceNic(NicState &nic, double seconds, double load, int64_t nowMs);
-    bool faultActive(SimFaultKind kind, int64_t nowMs, const SimFault **match = nullptr) const;
+    bool faultActive(FaultKind kind, int64_t nowMs, const SimFault **match = nullptr) const;
     double noise(uint64_t a, uint64_t b) const;
 
     SimNodeSpec m_spec;

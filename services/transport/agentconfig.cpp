@@ -1,23 +1,15 @@
 #include "agentconfig.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <set>
 
 #include "telemetry/toolrunner.h"
+#include "yamlfile.h"
 
 namespace meridian {
 
 namespace {
-
-Error at(const std::string &path, const YAML::Node &node, const std::string &what)
-{
-    const YAML::Mark mark = node.Mark();
-    if (mark.line < 0)
-        return Error{fmt::format("{}: {}", path, what)};
-    return Error{fmt::format("{}:{}: {}", path, mark.line + 1, what)};
-}
 
 template <typename T>
 Status read(const std::string &path, const YAML::Node &parent, const char *key, T &out)
@@ -29,7 +21,7 @@ Status read(const std::string &path, const YAML::Node &parent, const char *key, 
         out = node.as<T>();
         return {};
     } catch (const YAML::Exception &) {
-        return at(path, node, fmt::format("'{}' has the wrong type", key));
+        return yamlError(path, node, fmt::format("'{}' has the wrong type", key));
     }
 }
 
@@ -38,7 +30,7 @@ Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<
     for (const auto &entry : map) {
         const std::string key = entry.first.as<std::string>();
         if (!known.count(key))
-            return at(path, entry.first, fmt::format("unknown key '{}'", key));
+            return yamlError(path, entry.first, fmt::format("unknown key '{}'", key));
     }
     return {};
 }
@@ -47,19 +39,14 @@ Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<
 
 Status loadAgentConfig(const std::string &path, AgentConfig &config)
 {
-    auto text = readTextFile(path, 1 << 20);
-    if (!text)
-        return text.error();
-    YAML::Node root;
-    try {
-        root = YAML::Load(text.value());
-    } catch (const YAML::ParserException &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
-    }
+    auto loaded = loadYamlFile(path, 1 << 20);
+    if (!loaded)
+        return loaded.error();
+    const YAML::Node root = loaded.value();
     if (root.IsNull())
         return {};
     if (!root.IsMap())
-        return at(path, root, "expected a mapping of settings");
+        return yamlError(path, root, "expected a mapping of settings");
     if (Status s = checkKeys(path, root,
                              {"listen", "collector", "data_dir", "node_id", "data_center", "rack",
                               "nvml_library", "sample_interval_ms", "sim", "tls", "tokens"});
@@ -77,7 +64,7 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
             return s;
     }
     if (config.sampleIntervalMs < 100 || config.sampleIntervalMs > 60'000)
-        return at(path, root["sample_interval_ms"], "sample_interval_ms must be 100..60000");
+        return yamlError(path, root["sample_interval_ms"], "sample_interval_ms must be 100..60000");
     if (const YAML::Node sim = root["sim"]) {
         if (Status s = read(path, sim, "seed", config.simSeed); !s)
             return s;
@@ -94,11 +81,12 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
                 return s;
         }
         if (config.security.certFile.empty() != config.security.keyFile.empty())
-            return at(path, tls, "tls needs both cert_file and key_file");
+            return yamlError(path, tls, "tls needs both cert_file and key_file");
     }
     if (const YAML::Node tokens = root["tokens"]) {
         if (!tokens.IsSequence())
-            return at(path, tokens, "tokens must be a list of {name, role, token | token_file}");
+            return yamlError(path, tokens,
+                             "tokens must be a list of {name, role, token | token_file}");
         for (const YAML::Node &entry : tokens) {
             TokenGrant grant;
             std::string role = "read-only";
@@ -110,19 +98,20 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
                     return s;
             }
             if (role != "read-only" && role != "operator")
-                return at(path, entry, fmt::format("role '{}': use read-only or operator", role));
+                return yamlError(path, entry,
+                                 fmt::format("role '{}': use read-only or operator", role));
             grant.role = role == "operator" ? Role::Operator : Role::ReadOnly;
             if (!tokenFile.empty()) {
                 auto secret = readTextFile(tokenFile, 4096);
                 if (!secret)
-                    return at(path, entry, secret.error().message);
+                    return yamlError(path, entry, secret.error().message);
                 grant.token = secret.value();
                 while (!grant.token.empty() &&
                        (grant.token.back() == '\n' || grant.token.back() == '\r'))
                     grant.token.pop_back();
             }
             if (grant.token.size() < 16)
-                return at(path, entry, "a token must be at least 16 characters");
+                return yamlError(path, entry, "a token must be at least 16 characters");
             config.security.tokens.push_back(std::move(grant));
         }
     }

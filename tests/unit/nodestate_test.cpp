@@ -127,11 +127,11 @@ TEST(NodeMonitor, SimulatedFaultsBecomeEventsAsARealCollectorWould)
     NodeMonitor monitor({"n1", "xiamen", "r1", "n1"}, std::move(collector), events, usage, clock);
     ASSERT_TRUE(monitor.start().ok());
     monitor.tick();
-    sim->injectFault({SimFaultKind::Xid79, 2u, {}, 0});
-    sim->injectFault({SimFaultKind::ThermalThrottle, 1u, {}, 0});
-    sim->injectFault({SimFaultKind::EccDoubleBit, 0u, {}, 0});
-    sim->injectFault({SimFaultKind::LinkDown, std::nullopt, "ens11np0", 0});
-    sim->injectFault({SimFaultKind::PfcStorm, std::nullopt, {}, 0});
+    sim->injectFault({FaultKind::Xid79, 2u, {}, 0});
+    sim->injectFault({FaultKind::ThermalThrottle, 1u, {}, 0});
+    sim->injectFault({FaultKind::EccDoubleBit, 0u, {}, 0});
+    sim->injectFault({FaultKind::LinkDown, std::nullopt, "ens11np0", 0});
+    sim->injectFault({FaultKind::PfcStorm, std::nullopt, {}, 0});
     for (int i = 0; i < 3; ++i) {
         clock.advanceMs(1000);
         monitor.tick();
@@ -160,7 +160,7 @@ TEST(NodeMonitor, LinkFlapIsOneFlapEventNotAStormOfDownUp)
     SimCollector *sim = collector.get();
     NodeMonitor monitor({"n2", "wuhu", "r1", "n2"}, std::move(collector), events, usage, clock);
     ASSERT_TRUE(monitor.start().ok());
-    sim->injectFault({SimFaultKind::LinkFlap, std::nullopt, {}, 0});
+    sim->injectFault({FaultKind::LinkFlap, std::nullopt, {}, 0});
     for (int i = 0; i < 40; ++i) {
         clock.advanceMs(1000);
         monitor.tick();
