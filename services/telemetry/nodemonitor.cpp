@@ -63,6 +63,7 @@ Status NodeMonitor::start()
 
 void NodeMonitor::restart()
 {
+    std::lock_guard sampling(m_samplingMutex);
     m_accumulator.flush().ok();
     const int64_t now = m_clock.nowUnixMs();
     {
@@ -75,11 +76,13 @@ void NodeMonitor::restart()
 
 void NodeMonitor::stop()
 {
+    std::lock_guard sampling(m_samplingMutex);
     m_accumulator.flush().ok();
 }
 
 void NodeMonitor::tick()
 {
+    std::lock_guard sampling(m_samplingMutex);
     const int64_t now = m_clock.nowUnixMs();
     auto collected = m_collector->sample(now);
     TelemetrySample sample;
@@ -226,6 +229,12 @@ NodeInventory NodeMonitor::inventory() const
 {
     std::lock_guard lock(m_mutex);
     return m_inventory;
+}
+
+std::string NodeMonitor::bootId() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_inventory.bootId;
 }
 
 TelemetrySample NodeMonitor::latest() const

@@ -1,7 +1,8 @@
 // Everything one node's agent knows, kept current: it samples the collector, derives
 // NIC rates, turns state changes into events (throttling, ECC, link down/flap, PFC
 // storm), feeds the usage ledger, and holds the latest inventory and sample for the
-// gRPC service. Thread-safe: tick() runs on the sampling thread, readers anywhere.
+// gRPC service. Thread-safe: tick(), stop() and restart() are serialised (the simulator
+// calls stop/restart from control threads); readers run anywhere.
 #pragma once
 
 #include <map>
@@ -49,6 +50,7 @@ public:
 
     NodeInventory inventory() const;
     TelemetrySample latest() const;
+    std::string bootId() const;
     int64_t sampleIntervalMs() const { return m_options.sampleIntervalMs; }
     EventLog &events() { return m_events; }
     UsageLedger &usage() { return m_usage; }
@@ -77,7 +79,10 @@ private:
     NodeInventory m_inventory;
     TelemetrySample m_latest;
 
-    // Sampling-thread state for change detection.
+    // Held for a whole tick: the accumulator and change detection below are not
+    // thread-safe on their own.
+    std::mutex m_samplingMutex;
+    // Sampling state for change detection.
     std::map<uint32_t, CardSample> m_previousCards;
     std::map<std::string, LinkState> m_linkStates;
     std::map<std::string, std::vector<int64_t>> m_linkTransitions;

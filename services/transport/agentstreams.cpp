@@ -111,7 +111,7 @@ private:
                 m_pending.Clear();
                 toProto(sample, &m_pending);
                 m_pending.set_last_event_sequence(m_node.monitor->events().lastSequence());
-                m_pending.set_boot_id(m_node.monitor->inventory().bootId);
+                m_pending.set_boot_id(m_node.monitor->bootId());
                 m_hasPending = true;
                 writeNextLocked();
             }

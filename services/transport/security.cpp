@@ -56,6 +56,11 @@ bool isLoopbackAddress(const std::string &address)
 
 Status checkListenPolicy(const std::string &address, const ServerSecurity &security)
 {
+    if (!security.tlsEnabled() && !security.tokens.empty()) {
+        return Error{
+            "tokens are configured but TLS is not: bearer tokens are never accepted over "
+            "plaintext; configure tls.cert_file and tls.key_file"};
+    }
     if (isLoopbackAddress(address))
         return {};
     if (!security.tlsEnabled()) {

@@ -292,3 +292,17 @@ TEST(AgentProcess, BrokenConfigNamesFileAndLine)
     AgentProcess agent({"--config", dir.file("bad.yaml")});
     EXPECT_EQ(agent.waitExit(), 2);
 }
+
+TEST(AgentProcess, TokensWithoutTlsAreRefused)
+{
+    test::TempDir dir;
+    {
+        std::ofstream config(dir.file("agent.yaml"));
+        config
+            << "listen: 127.0.0.1:" << freePort()
+            << "\ncollector: sim\ndata_dir: " << dir.file("data")
+            << "\ntokens:\n  - {name: desk, role: read-only, token: read-only-token-0123456789}\n";
+    }
+    AgentProcess agent({"--config", dir.file("agent.yaml")});
+    EXPECT_EQ(agent.waitExit(), 2);  // a token must never cross the wire in plaintext
+}
