@@ -68,10 +68,19 @@ Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config,
             std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
     if (config.collector == "auto") {
         // NVML when an NVIDIA driver is there, the vendor tools otherwise.
-        if (auto nvml = NvmlCollector::load(config.nvmlLibrary))
+        auto nvml = NvmlCollector::load(config.nvmlLibrary);
+        if (nvml)
             return std::unique_ptr<Collector>(std::move(nvml).value());
+        auto sources = SmiCollector::liveSources();
+        if (sources.empty()) {
+            return Error{
+                fmt::format("found no accelerator to watch: {}; and no vendor tool "
+                            "(nvidia-smi, npu-smi, cnmon, hy-smi) on PATH. Use "
+                            "--collector sim to simulate a node",
+                            nvml.error().message)};
+        }
         return std::unique_ptr<Collector>(
-            std::make_unique<SmiCollector>(SmiCollector::liveSources(), nodeId));
+            std::make_unique<SmiCollector>(std::move(sources), nodeId));
     }
     return Error{fmt::format("--collector '{}': use sim, nvml, smi or auto", config.collector)};
 }

@@ -22,6 +22,7 @@ int main(int argc, char **argv)
     app.add_option("--data-dir", dataDir, "where the usage ledger and events are kept");
 
     auto *collect = app.add_subcommand("collect", "print the normalised view of this node once");
+    collect->fallthrough();  // `collect --collector sim` reads as naturally as the other order
     bool once = false;
     bool json = false;
     std::vector<std::string> from;
