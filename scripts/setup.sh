@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build ccache g++ pkg-config libgrpc++-dev protobuf-compiler-grpc
           libprotobuf-dev protobuf-compiler libsqlite3-dev libsqlitecpp-dev libgtest-dev
           libbenchmark-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-          libpugixml-dev openssl)
+          libpugixml-dev grpc-proto openssl)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

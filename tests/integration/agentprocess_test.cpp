@@ -11,8 +11,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <thread>
 
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "testsupport.h"
 #include "transport/security.h"
@@ -305,4 +308,36 @@ TEST(AgentProcess, TokensWithoutTlsAreRefused)
     }
     AgentProcess agent({"--config", dir.file("agent.yaml")});
     EXPECT_EQ(agent.waitExit(), 2);  // a token must never cross the wire in plaintext
+}
+
+TEST(AgentProcess, OrdinaryGrpcToolsSeeHealthAndReflection)
+{
+    test::TempDir dir;
+    const std::string address = "127.0.0.1:" + std::to_string(freePort());
+    AgentProcess agent({"--listen", address, "--collector", "sim", "--data-dir", dir.path()});
+    auto channel = makeChannel(address, {});
+    ASSERT_TRUE(channel->WaitForConnected(std::chrono::system_clock::now() + 10s));
+
+    auto health = grpc::health::v1::Health::NewStub(channel);
+    grpc::ClientContext healthContext;
+    withDeadline(healthContext);
+    grpc::health::v1::HealthCheckResponse healthResponse;
+    ASSERT_TRUE(health->Check(&healthContext, {}, &healthResponse).ok());
+    EXPECT_EQ(healthResponse.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+
+    auto reflection = grpc::reflection::v1alpha::ServerReflection::NewStub(channel);
+    grpc::ClientContext reflectionContext;
+    withDeadline(reflectionContext);
+    auto stream = reflection->ServerReflectionInfo(&reflectionContext);
+    grpc::reflection::v1alpha::ServerReflectionRequest request;
+    request.set_list_services("");
+    ASSERT_TRUE(stream->Write(request));
+    stream->WritesDone();
+    grpc::reflection::v1alpha::ServerReflectionResponse response;
+    ASSERT_TRUE(stream->Read(&response));
+    std::set<std::string> services;
+    for (const auto &service : response.list_services_response().service())
+        services.insert(service.name());
+    EXPECT_TRUE(services.count("meridian.v1.NodeAgent"));
+    EXPECT_TRUE(services.count("grpc.health.v1.Health"));
 }
