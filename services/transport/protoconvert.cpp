@@ -372,4 +372,14 @@ CardSample fromProto(const v1::CardTelemetry &in)
     return out;
 }
 
+TelemetrySample fromProto(const v1::TelemetryBatch &in)
+{
+    TelemetrySample out;
+    out.sampleTimeUnixMs = in.sample_time_unix_ms();
+    out.cards.reserve(static_cast<size_t>(in.cards_size()));
+    for (const v1::CardTelemetry &card : in.cards())
+        out.cards.push_back(fromProto(card));
+    return out;
+}
+
 }  // namespace meridian

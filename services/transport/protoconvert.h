@@ -19,5 +19,7 @@ NodeInventory fromProto(const v1::NodeInventory &in);
 Event fromProto(const v1::Event &in);
 UsageMinute fromProto(const v1::UsageMinute &in);
 CardSample fromProto(const v1::CardTelemetry &in);
+// Cards and sample time (what the console keeps); NICs and replicas come with their views.
+TelemetrySample fromProto(const v1::TelemetryBatch &in);
 
 }  // namespace meridian

@@ -1,0 +1,107 @@
+// Everything the console knows about the fleet right now, as struct-of-arrays indexed by
+// dense card and node handles. gRPC callback threads write into it (a few microseconds
+// under one mutex per batch); the UI and other consumers pull whole snapshots on their
+// own timers and never wait on the network. Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cardhistory.h"
+#include "core/nodetypes.h"
+
+namespace meridian {
+
+using CardHandle = uint32_t;
+using NodeHandle = uint32_t;
+
+enum class ConnectionState { Connecting, Connected, Unreachable };
+
+struct FleetEvent {
+    NodeHandle node = 0;
+    Event event;
+};
+
+// A copy of the state at one moment; plain values, cheap to hand to the UI thread.
+struct FleetSnapshot {
+    int64_t takenUnixMs = 0;
+
+    // Cards (index = CardHandle).
+    std::vector<NodeHandle> cardNode;
+    std::vector<uint32_t> cardIndex;
+    std::vector<Vendor> cardVendor;
+    std::vector<std::string> cardModel;
+    std::vector<std::string> cardUuid;
+    std::vector<float> utilization;    // percent; NaN when not reported
+    std::vector<float> memoryPercent;  // used / total
+    std::vector<float> temperature;    // °C
+    std::vector<float> power;          // W
+    std::vector<uint32_t> errors;      // uncorrectable ECC + Xid seen since the console started
+    std::vector<int64_t> cardLastSeenMs;
+
+    // Nodes (index = NodeHandle).
+    std::vector<std::string> nodeAddress;
+    std::vector<std::string> nodeId;
+    std::vector<std::string> nodeDataCenter;  // as configured in the inventory
+    std::vector<std::string> nodeRack;
+    std::vector<std::string> nodeHostname;
+    std::vector<ConnectionState> nodeConnection;
+    std::vector<std::string> nodeError;
+    std::vector<int64_t> nodeLastSeenMs;
+    std::vector<int64_t> nodeIntervalMs;
+    std::vector<std::vector<CardHandle>> nodeCards;
+
+    size_t cardCount() const { return cardNode.size(); }
+    size_t nodeCount() const { return nodeAddress.size(); }
+    // Missed three intervals (or never reported).
+    bool nodeStale(NodeHandle node) const;
+};
+
+class FleetState {
+public:
+    // An agent the console should talk to; its cards arrive with its inventory.
+    NodeHandle addNode(const std::string &address, const std::string &dataCenter);
+
+    // Cards keep their handles across agent restarts (matched by UUID).
+    void setInventory(NodeHandle node, const NodeInventory &inventory, int64_t intervalMs);
+    void recordTelemetry(NodeHandle node, const TelemetrySample &sample, int64_t receivedUnixMs);
+    void recordEvent(NodeHandle node, const Event &event);
+    void setConnection(NodeHandle node, ConnectionState state, const std::string &error = {});
+
+    // The last event sequence seen from the node's agent (resume point), per boot.
+    uint64_t lastEventSequence(NodeHandle node) const;
+
+    FleetSnapshot snapshot(int64_t nowUnixMs) const;
+    std::vector<HistoryPoint> history(CardHandle card, CardMetric metric) const;
+    // Events recorded after `afterCounter` (a running count), and the new count.
+    std::vector<FleetEvent> eventsSince(uint64_t afterCounter, uint64_t *newCounter) const;
+
+private:
+    struct Node {
+        std::string address;
+        std::string dataCenter;
+        std::string nodeId;
+        std::string rack;
+        std::string hostname;
+        ConnectionState connection = ConnectionState::Connecting;
+        std::string error;
+        int64_t lastSeenMs = 0;
+        int64_t intervalMs = 1000;
+        uint64_t lastEventSequence = 0;
+        std::vector<CardHandle> cards;  // by card index on the node
+    };
+
+    mutable std::mutex m_mutex;
+    std::vector<Node> m_nodes;
+    FleetSnapshot m_cards;  // card columns only; node columns are built on snapshot
+    std::vector<CardHistory> m_history;
+    std::map<std::string, CardHandle, std::less<>> m_byUuid;
+    std::deque<FleetEvent> m_events;
+    uint64_t m_eventCounter = 0;
+};
+
+}  // namespace meridian

@@ -1,0 +1,96 @@
+#include "inventoryfile.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
+
+#include "telemetry/toolrunner.h"
+#include "yamlfile.h"
+
+namespace meridian {
+
+namespace {
+
+// Relative paths in the file are relative to the file, as a person writing it expects.
+std::string besideFile(const std::string &inventory, const std::string &path)
+{
+    if (path.empty() || std::filesystem::path(path).is_absolute())
+        return path;
+    return (std::filesystem::path(inventory).parent_path() / path).string();
+}
+
+bool looksLikeAddress(const std::string &address)
+{
+    const size_t colon = address.rfind(':');
+    return colon != std::string::npos && colon > 0 && colon + 1 < address.size() &&
+           address.find_first_not_of("0123456789", colon + 1) == std::string::npos;
+}
+
+}  // namespace
+
+Result<FleetInventory> loadInventory(const std::string &path)
+{
+    auto loaded = loadYamlFile(path);
+    if (!loaded)
+        return loaded.error();
+    const YAML::Node root = loaded.value();
+    if (!root.IsMap())
+        return yamlError(path, root, "expected a mapping with data_centers:");
+    FleetInventory inventory;
+    std::set<std::string> seen;
+    try {
+        if (root["capacity_pool"])
+            inventory.capacityPool = root["capacity_pool"].as<std::string>();
+        if (const YAML::Node tls = root["tls"]) {
+            inventory.security.caFile = besideFile(path, tls["ca_file"].as<std::string>(""));
+            inventory.security.certFile = besideFile(path, tls["cert_file"].as<std::string>(""));
+            inventory.security.keyFile = besideFile(path, tls["key_file"].as<std::string>(""));
+            inventory.security.serverNameOverride = tls["server_name"].as<std::string>("");
+            if (inventory.security.caFile.empty())
+                return yamlError(path, tls, "tls needs ca_file (the CA that signed the agents)");
+        }
+        if (const YAML::Node tokenFile = root["token_file"]) {
+            auto token = readTextFile(besideFile(path, tokenFile.as<std::string>()), 4096);
+            if (!token)
+                return yamlError(path, tokenFile, token.error().message);
+            inventory.security.token = std::string(token.value());
+            while (!inventory.security.token.empty() &&
+                   std::isspace(static_cast<unsigned char>(inventory.security.token.back())))
+                inventory.security.token.pop_back();
+        }
+        const YAML::Node dcs = root["data_centers"];
+        if (!dcs || !dcs.IsSequence())
+            return yamlError(path, root, "data_centers: must be a list of {name, agents}");
+        for (const YAML::Node &dc : dcs) {
+            const std::string name = dc["name"].as<std::string>("");
+            if (name.empty())
+                return yamlError(path, dc, "a data center needs a name");
+            const YAML::Node agents = dc["agents"];
+            if (!agents || !agents.IsSequence())
+                return yamlError(path, dc,
+                                 fmt::format("data center {} needs a list of agents", name));
+            for (const YAML::Node &agent : agents) {
+                InventoryAgent entry;
+                entry.dataCenter = name;
+                entry.address = agent.IsScalar() ? agent.as<std::string>()
+                                                 : agent["address"].as<std::string>("");
+                entry.nodeHint = agent.IsMap() ? agent["node"].as<std::string>("") : "";
+                if (!looksLikeAddress(entry.address)) {
+                    return yamlError(path, agent,
+                                     fmt::format("'{}' is not host:port", entry.address));
+                }
+                if (!seen.insert(entry.address).second)
+                    return yamlError(path, agent, fmt::format("{} is listed twice", entry.address));
+                inventory.agents.push_back(std::move(entry));
+            }
+        }
+    } catch (const YAML::Exception &e) {
+        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+    }
+    if (inventory.agents.empty())
+        return Error{fmt::format("{}: no agents listed", path)};
+    return inventory;
+}
+
+}  // namespace meridian

@@ -1,0 +1,121 @@
+// FleetState: stable card handles, garbage kept out of the numbers, staleness, events.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fleet/fleetstate.h"
+#include "transport/backoff.h"
+
+using namespace meridian;
+
+namespace {
+
+NodeInventory inventoryOf(const std::string &node, std::vector<std::string> uuids)
+{
+    NodeInventory inv;
+    inv.nodeId = node;
+    for (uint32_t i = 0; i < uuids.size(); ++i) {
+        CardInfo card;
+        card.index = i;
+        card.uuid = uuids[i];
+        card.vendor = Vendor::Nvidia;
+        card.model = "A100-SXM4-80GB";
+        inv.cards.push_back(card);
+    }
+    return inv;
+}
+
+}  // namespace
+
+TEST(FleetState, CardHandlesSurviveAgentRestartsAndReorderedInventories)
+{
+    FleetState state;
+    const NodeHandle a = state.addNode("127.0.0.1:1", "xiamen");
+    const NodeHandle b = state.addNode("127.0.0.1:2", "wuhu");
+    state.setInventory(a, inventoryOf("a", {"u0", "u1"}), 1000);
+    state.setInventory(b, inventoryOf("b", {"u2"}), 1000);
+    state.setInventory(a, inventoryOf("a", {"u1", "u0"}), 1000);  // after a restart
+    const FleetSnapshot s = state.snapshot(0);
+    ASSERT_EQ(s.cardCount(), 3u);
+    EXPECT_EQ(s.cardUuid[s.nodeCards[a][0]], "u1");
+    EXPECT_EQ(s.cardIndex[s.nodeCards[a][0]], 0u);
+    EXPECT_EQ(s.nodeCards[a][1], 0u);  // u0 kept handle 0
+    EXPECT_EQ(s.nodeDataCenter[b], "wuhu");
+}
+
+TEST(FleetState, GarbageReadingsBecomeNoReadingAndStalenessFollowsTheInterval)
+{
+    FleetState state;
+    const NodeHandle n = state.addNode("127.0.0.1:1", "xiamen");
+    state.setInventory(n, inventoryOf("n", {"u0", "u1"}), 1000);
+    TelemetrySample sample;
+    sample.sampleTimeUnixMs = 10'000;
+    CardSample good;
+    good.index = 0;
+    good.utilizationPercent = 55;
+    good.memoryUsedBytes = 40;
+    good.memoryTotalBytes = 80;
+    good.temperatureCelsius = 61;
+    good.powerWatts = 300;
+    CardSample garbage;
+    garbage.index = 1;
+    garbage.utilizationPercent = std::nan("");
+    garbage.temperatureCelsius = -273;
+    garbage.powerWatts = 1e12;
+    garbage.memoryUsedBytes = 300;
+    garbage.memoryTotalBytes = 80;
+    CardSample unknownCard;
+    unknownCard.index = 7;
+    sample.cards = {good, garbage, unknownCard};
+    state.recordTelemetry(n, sample, 10'000);
+    FleetSnapshot s = state.snapshot(11'000);
+    EXPECT_FLOAT_EQ(s.utilization[0], 55);
+    EXPECT_FLOAT_EQ(s.memoryPercent[0], 50);
+    EXPECT_TRUE(std::isnan(s.utilization[1]));
+    EXPECT_TRUE(std::isnan(s.temperature[1]));
+    EXPECT_TRUE(std::isnan(s.power[1]));
+    EXPECT_TRUE(std::isnan(s.memoryPercent[1]));
+    EXPECT_FALSE(s.nodeStale(n));
+    EXPECT_TRUE(state.snapshot(13'001).nodeStale(n));  // three 1 s intervals missed
+    const auto history = state.history(0, CardMetric::Temperature);
+    ASSERT_EQ(history.size(), 1u);
+    EXPECT_FLOAT_EQ(history[0].value, 61);
+}
+
+TEST(FleetState, EventsCountErrorsAndResumeFromTheLastSequence)
+{
+    FleetState state;
+    const NodeHandle n = state.addNode("127.0.0.1:1", "xiamen");
+    state.setInventory(n, inventoryOf("n", {"u0", "u1"}), 1000);
+    Event xid;
+    xid.sequence = 4;
+    xid.kind = EventKind::Xid;
+    xid.cardIndex = 1;
+    state.recordEvent(n, xid);
+    Event gap;
+    gap.kind = EventKind::Gap;
+    gap.gapFirst = 5;
+    gap.gapLast = 9;
+    state.recordEvent(n, gap);
+    EXPECT_EQ(state.lastEventSequence(n), 9u);
+    EXPECT_EQ(state.snapshot(0).errors[1], 1u);
+    uint64_t counter = 0;
+    EXPECT_EQ(state.eventsSince(0, &counter).size(), 2u);
+    EXPECT_EQ(counter, 2u);
+    EXPECT_TRUE(state.eventsSince(counter, &counter).empty());
+}
+
+TEST(Backoff, GrowsWithJitterUpToTheCapAndResets)
+{
+    Backoff backoff(7, {1000, 1.6, 5000, 0.2});
+    const int64_t first = backoff.nextDelayMs();
+    EXPECT_GE(first, 800);
+    EXPECT_LE(first, 1200);
+    const int64_t second = backoff.nextDelayMs();
+    EXPECT_GE(second, 1280);
+    EXPECT_LE(second, 1920);
+    for (int i = 0; i < 20; ++i)
+        EXPECT_LE(backoff.nextDelayMs(), 6000);
+    backoff.reset();
+    EXPECT_LE(backoff.nextDelayMs(), 1200);
+}
