@@ -31,51 +31,57 @@ bool FleetSnapshot::nodeStale(NodeHandle node) const
 NodeHandle FleetState::addNode(const std::string &address, const std::string &dataCenter)
 {
     std::lock_guard lock(m_mutex);
-    Node node;
-    node.address = address;
-    node.dataCenter = dataCenter;
-    m_nodes.push_back(std::move(node));
+    m_layout.nodeAddress.push_back(address);
+    m_layout.nodeDataCenter.push_back(dataCenter);
+    m_layout.nodeId.emplace_back();
+    m_layout.nodeRack.emplace_back();
+    m_layout.nodeHostname.emplace_back();
+    m_layout.nodeCards.emplace_back();
+    m_nodes.emplace_back();
+    m_layoutChanged = true;
     return static_cast<NodeHandle>(m_nodes.size() - 1);
+}
+
+void FleetState::addCardLocked(CardHandle card)
+{
+    m_layout.cardNode.resize(card + 1);
+    m_layout.cardIndex.resize(card + 1);
+    m_layout.cardVendor.resize(card + 1);
+    m_layout.cardModel.resize(card + 1);
+    m_layout.cardUuid.resize(card + 1);
+    m_readings.utilization.push_back(kNaN);
+    m_readings.memoryPercent.push_back(kNaN);
+    m_readings.temperature.push_back(kNaN);
+    m_readings.power.push_back(kNaN);
+    m_readings.errors.push_back(0);
+    m_readings.cardLastSeenMs.push_back(0);
+    m_history.emplace_back();
 }
 
 void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory, int64_t intervalMs)
 {
     std::lock_guard lock(m_mutex);
-    Node &node = m_nodes.at(handle);
-    node.nodeId = inventory.nodeId;
-    node.rack = inventory.rack;
-    node.hostname = inventory.hostname;
-    node.intervalMs = intervalMs;
-    node.cards.assign(inventory.cards.size(), 0);
-    FleetSnapshot &c = m_cards;
+    FleetLayout &l = m_layout;
+    l.nodeId.at(handle) = inventory.nodeId;
+    l.nodeRack[handle] = inventory.rack;
+    l.nodeHostname[handle] = inventory.hostname;
+    m_nodes[handle].intervalMs = intervalMs;
+    std::vector<CardHandle> &cards = l.nodeCards[handle];
+    cards.assign(inventory.cards.size(), 0);
     for (size_t i = 0; i < inventory.cards.size(); ++i) {
         const CardInfo &info = inventory.cards[i];
-        const auto known = m_byUuid.find(info.uuid);
-        CardHandle card;
-        if (known != m_byUuid.end()) {
-            card = known->second;
-        } else {
-            card = static_cast<CardHandle>(c.cardNode.size());
-            m_byUuid.emplace(info.uuid, card);
-            c.cardNode.push_back(handle);
-            c.cardIndex.push_back(0);
-            c.cardVendor.push_back(Vendor::Unknown);
-            c.cardModel.emplace_back();
-            c.cardUuid.push_back(info.uuid);
-            c.utilization.push_back(kNaN);
-            c.memoryPercent.push_back(kNaN);
-            c.temperature.push_back(kNaN);
-            c.power.push_back(kNaN);
-            c.errors.push_back(0);
-            c.cardLastSeenMs.push_back(0);
-            m_history.emplace_back();
-        }
-        c.cardNode[card] = handle;
-        c.cardIndex[card] = info.index;
-        c.cardVendor[card] = info.vendor;
-        c.cardModel[card] = info.model;
-        node.cards[i] = card;
+        auto [it, added] = m_byUuid.try_emplace(info.uuid, static_cast<CardHandle>(l.cardCount()));
+        if (added)
+            addCardLocked(it->second);
+        const CardHandle card = it->second;
+        l.cardNode[card] = handle;
+        l.cardIndex[card] = info.index;
+        l.cardVendor[card] = info.vendor;
+        l.cardModel[card] = info.model;
+        l.cardUuid[card] = info.uuid;
+        cards[i] = card;
     }
+    m_layoutChanged = true;
 }
 
 void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sample,
@@ -86,24 +92,25 @@ void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sampl
     node.lastSeenMs = receivedUnixMs;
     node.connection = ConnectionState::Connected;
     node.error.clear();
-    FleetSnapshot &c = m_cards;
+    const std::vector<CardHandle> &cards = m_layout.nodeCards[handle];
+    FleetSnapshot &r = m_readings;
     for (const CardSample &s : sample.cards) {
-        if (s.index >= node.cards.size())
+        if (s.index >= cards.size())
             continue;  // a card the inventory did not name: ignore rather than guess
-        const CardHandle card = node.cards[s.index];
-        c.utilization[card] = sane(s.utilizationPercent, 0, 100);
+        const CardHandle card = cards[s.index];
+        r.utilization[card] = sane(s.utilizationPercent, 0, 100);
         float memory = kNaN;
         if (s.memoryUsedBytes && s.memoryTotalBytes && *s.memoryTotalBytes > 0 &&
             *s.memoryUsedBytes <= *s.memoryTotalBytes) {
             memory = static_cast<float>(100.0 * static_cast<double>(*s.memoryUsedBytes) /
                                         static_cast<double>(*s.memoryTotalBytes));
         }
-        c.memoryPercent[card] = memory;
-        c.temperature[card] = sane(s.temperatureCelsius, -40, 150);
-        c.power[card] = sane(s.powerWatts, 0, 5000);
-        c.cardLastSeenMs[card] = receivedUnixMs;
+        r.memoryPercent[card] = memory;
+        r.temperature[card] = sane(s.temperatureCelsius, -40, 150);
+        r.power[card] = sane(s.powerWatts, 0, 5000);
+        r.cardLastSeenMs[card] = receivedUnixMs;
         m_history[card].append(sample.sampleTimeUnixMs ? sample.sampleTimeUnixMs : receivedUnixMs,
-                               c.utilization[card], memory, c.temperature[card], c.power[card]);
+                               r.utilization[card], memory, r.temperature[card], r.power[card]);
     }
 }
 
@@ -115,9 +122,10 @@ void FleetState::recordEvent(NodeHandle handle, const Event &event)
         node.lastEventSequence = std::max(node.lastEventSequence, event.sequence);
     else if (event.gapLast)
         node.lastEventSequence = std::max(node.lastEventSequence, *event.gapLast);
+    const std::vector<CardHandle> &cards = m_layout.nodeCards[handle];
     if ((event.kind == EventKind::Xid || event.kind == EventKind::EccUncorrected) &&
-        event.cardIndex && *event.cardIndex < node.cards.size()) {
-        ++m_cards.errors[node.cards[*event.cardIndex]];
+        event.cardIndex && *event.cardIndex < cards.size()) {
+        ++m_readings.errors[cards[*event.cardIndex]];
     }
     m_events.push_back({handle, event});
     ++m_eventCounter;
@@ -142,21 +150,21 @@ uint64_t FleetState::lastEventSequence(NodeHandle handle) const
 FleetSnapshot FleetState::snapshot(int64_t nowUnixMs) const
 {
     std::lock_guard lock(m_mutex);
-    FleetSnapshot s = m_cards;
+    if (m_layoutChanged || !m_published) {
+        auto layout = std::make_shared<FleetLayout>(m_layout);
+        layout->generation = m_published ? m_published->generation + 1 : 1;
+        m_published = std::move(layout);
+        m_layoutChanged = false;
+    }
+    FleetSnapshot s = m_readings;
     s.takenUnixMs = nowUnixMs;
-    const size_t n = m_nodes.size();
-    s.nodeAddress.reserve(n);
+    s.layout = m_published;
+    s.nodeConnection.reserve(m_nodes.size());
     for (const Node &node : m_nodes) {
-        s.nodeAddress.push_back(node.address);
-        s.nodeId.push_back(node.nodeId);
-        s.nodeDataCenter.push_back(node.dataCenter);
-        s.nodeRack.push_back(node.rack);
-        s.nodeHostname.push_back(node.hostname);
         s.nodeConnection.push_back(node.connection);
         s.nodeError.push_back(node.error);
         s.nodeLastSeenMs.push_back(node.lastSeenMs);
         s.nodeIntervalMs.push_back(node.intervalMs);
-        s.nodeCards.push_back(node.cards);
     }
     return s;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,9 +27,11 @@ struct FleetEvent {
     Event event;
 };
 
-// A copy of the state at one moment; plain values, cheap to hand to the UI thread.
-struct FleetSnapshot {
-    int64_t takenUnixMs = 0;
+// Who is where: which cards exist, on which node, in which data center. It changes
+// only when an inventory arrives, so snapshots share one copy instead of copying
+// thousands of strings ten times a second.
+struct FleetLayout {
+    uint64_t generation = 0;
 
     // Cards (index = CardHandle).
     std::vector<NodeHandle> cardNode;
@@ -36,6 +39,26 @@ struct FleetSnapshot {
     std::vector<Vendor> cardVendor;
     std::vector<std::string> cardModel;
     std::vector<std::string> cardUuid;
+
+    // Nodes (index = NodeHandle).
+    std::vector<std::string> nodeAddress;
+    std::vector<std::string> nodeId;
+    std::vector<std::string> nodeDataCenter;  // as configured in the inventory
+    std::vector<std::string> nodeRack;
+    std::vector<std::string> nodeHostname;
+    std::vector<std::vector<CardHandle>> nodeCards;
+
+    size_t cardCount() const { return cardNode.size(); }
+    size_t nodeCount() const { return nodeAddress.size(); }
+};
+
+// The readings at one moment, beside the layout they belong to; plain values, cheap to
+// hand to the UI thread.
+struct FleetSnapshot {
+    int64_t takenUnixMs = 0;
+    std::shared_ptr<const FleetLayout> layout;
+
+    // Cards (index = CardHandle).
     std::vector<float> utilization;    // percent; NaN when not reported
     std::vector<float> memoryPercent;  // used / total
     std::vector<float> temperature;    // °C
@@ -44,19 +67,13 @@ struct FleetSnapshot {
     std::vector<int64_t> cardLastSeenMs;
 
     // Nodes (index = NodeHandle).
-    std::vector<std::string> nodeAddress;
-    std::vector<std::string> nodeId;
-    std::vector<std::string> nodeDataCenter;  // as configured in the inventory
-    std::vector<std::string> nodeRack;
-    std::vector<std::string> nodeHostname;
     std::vector<ConnectionState> nodeConnection;
     std::vector<std::string> nodeError;
     std::vector<int64_t> nodeLastSeenMs;
     std::vector<int64_t> nodeIntervalMs;
-    std::vector<std::vector<CardHandle>> nodeCards;
 
-    size_t cardCount() const { return cardNode.size(); }
-    size_t nodeCount() const { return nodeAddress.size(); }
+    size_t cardCount() const { return utilization.size(); }
+    size_t nodeCount() const { return nodeConnection.size(); }
     // Missed three intervals (or never reported).
     bool nodeStale(NodeHandle node) const;
 };
@@ -82,22 +99,20 @@ public:
 
 private:
     struct Node {
-        std::string address;
-        std::string dataCenter;
-        std::string nodeId;
-        std::string rack;
-        std::string hostname;
         ConnectionState connection = ConnectionState::Connecting;
         std::string error;
         int64_t lastSeenMs = 0;
         int64_t intervalMs = 1000;
         uint64_t lastEventSequence = 0;
-        std::vector<CardHandle> cards;  // by card index on the node
     };
+    void addCardLocked(CardHandle card);
 
     mutable std::mutex m_mutex;
+    FleetLayout m_layout;  // the master copy, changed under the lock
+    mutable std::shared_ptr<const FleetLayout> m_published;  // what snapshots share
+    mutable bool m_layoutChanged = true;
     std::vector<Node> m_nodes;
-    FleetSnapshot m_cards;  // card columns only; node columns are built on snapshot
+    FleetSnapshot m_readings;  // card reading columns only
     std::vector<CardHistory> m_history;
     std::map<std::string, CardHandle, std::less<>> m_byUuid;
     std::deque<FleetEvent> m_events;

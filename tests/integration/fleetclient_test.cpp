@@ -48,7 +48,7 @@ ConnectionOptions fastOptions()
 NodeHandle handleOf(const FleetSnapshot &s, const std::string &nodeId)
 {
     for (NodeHandle n = 0; n < s.nodeCount(); ++n) {
-        if (s.nodeId[n] == nodeId)
+        if (s.layout->nodeId[n] == nodeId)
             return n;
     }
     return static_cast<NodeHandle>(-1);
@@ -113,7 +113,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     const FleetSnapshot during = state.snapshot(now());
     for (NodeHandle n = 0; n < during.nodeCount(); ++n) {
         if (n != crashed && n != hung) {
-            EXPECT_FALSE(during.nodeStale(n)) << during.nodeId[n];
+            EXPECT_FALSE(during.nodeStale(n)) << during.layout->nodeId[n];
         }
     }
 

@@ -37,10 +37,16 @@ TEST(FleetState, CardHandlesSurviveAgentRestartsAndReorderedInventories)
     state.setInventory(a, inventoryOf("a", {"u1", "u0"}), 1000);  // after a restart
     const FleetSnapshot s = state.snapshot(0);
     ASSERT_EQ(s.cardCount(), 3u);
-    EXPECT_EQ(s.cardUuid[s.nodeCards[a][0]], "u1");
-    EXPECT_EQ(s.cardIndex[s.nodeCards[a][0]], 0u);
-    EXPECT_EQ(s.nodeCards[a][1], 0u);  // u0 kept handle 0
-    EXPECT_EQ(s.nodeDataCenter[b], "wuhu");
+    const FleetLayout &l = *s.layout;
+    EXPECT_EQ(l.cardUuid[l.nodeCards[a][0]], "u1");
+    EXPECT_EQ(l.cardIndex[l.nodeCards[a][0]], 0u);
+    EXPECT_EQ(l.nodeCards[a][1], 0u);  // u0 kept handle 0
+    EXPECT_EQ(l.nodeDataCenter[b], "wuhu");
+    // Snapshots share the layout until an inventory changes it.
+    EXPECT_EQ(state.snapshot(1).layout, s.layout);
+    state.setInventory(b, inventoryOf("b", {"u2", "u3"}), 1000);
+    EXPECT_NE(state.snapshot(2).layout, s.layout);
+    EXPECT_EQ(state.snapshot(2).layout->generation, s.layout->generation + 1);
 }
 
 TEST(FleetState, GarbageReadingsBecomeNoReadingAndStalenessFollowsTheInterval)
