@@ -89,6 +89,7 @@ void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sampl
 {
     std::lock_guard lock(m_mutex);
     Node &node = m_nodes.at(handle);
+    ++m_batches;
     node.lastSeenMs = receivedUnixMs;
     node.connection = ConnectionState::Connected;
     node.error.clear();
@@ -167,6 +168,12 @@ FleetSnapshot FleetState::snapshot(int64_t nowUnixMs) const
         s.nodeIntervalMs.push_back(node.intervalMs);
     }
     return s;
+}
+
+uint64_t FleetState::telemetryBatches() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_batches;
 }
 
 std::vector<HistoryPoint> FleetState::history(CardHandle card, CardMetric metric) const

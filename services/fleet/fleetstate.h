@@ -94,6 +94,8 @@ public:
 
     FleetSnapshot snapshot(int64_t nowUnixMs) const;
     std::vector<HistoryPoint> history(CardHandle card, CardMetric metric) const;
+    // Telemetry batches recorded so far (the ingest rate, for diagnostics).
+    uint64_t telemetryBatches() const;
     // Events recorded after `afterCounter` (a running count), and the new count.
     std::vector<FleetEvent> eventsSince(uint64_t afterCounter, uint64_t *newCounter) const;
 
@@ -117,6 +119,7 @@ private:
     std::map<std::string, CardHandle, std::less<>> m_byUuid;
     std::deque<FleetEvent> m_events;
     uint64_t m_eventCounter = 0;
+    uint64_t m_batches = 0;
 };
 
 }  // namespace meridian

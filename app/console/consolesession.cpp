@@ -1,0 +1,77 @@
+#include "consolesession.h"
+
+#include <QFile>
+#include <QJsonDocument>
+
+#include "core/clock.h"
+#include "models/consolediagnostics.h"
+#include "models/fleetsnapshotsource.h"
+#include "sim/simfleet.h"
+#include "transport/fleetclient.h"
+#include "widgets/mainwindow.h"
+
+namespace meridian {
+
+ConsoleSession::ConsoleSession(ConsoleOptions options) : m_options(std::move(options))
+{
+    m_uptime.start();
+}
+
+ConsoleSession::~ConsoleSession()
+{
+    m_window.reset();
+    m_source.reset();
+    if (m_client)
+        m_client->stop();
+    if (m_sim)
+        m_sim->stop();
+}
+
+Status ConsoleSession::start()
+{
+    FleetInventory inventory;
+    if (m_options.inventoryFile.isEmpty()) {
+        // The embedded fleet is reached through the same gRPC path as a real one.
+        SimFleetOptions simOptions;
+        simOptions.nodes = m_options.simulatedNodes;
+        m_sim = std::make_unique<SimFleet>(simOptions, SystemClock::instance());
+        if (Status status = m_sim->start(); !status)
+            return Error{"the embedded simulated fleet did not start: " + status.message()};
+        for (const SimNodeView &node : m_sim->nodes())
+            inventory.agents.push_back({node.nodeId, node.address, node.dataCenter});
+        inventory.capacityPool = m_sim->controlAddress();
+    } else {
+        auto loaded = loadInventory(m_options.inventoryFile.toStdString());
+        if (!loaded)
+            return loaded.error();
+        inventory = std::move(loaded).value();
+    }
+    m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
+    m_client->connect(inventory);
+    m_source = std::make_unique<FleetSnapshotSource>(m_state, SystemClock::instance());
+    m_window = std::make_unique<MainWindow>(*m_source);
+    if (m_sim) {
+        m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
+    }
+    return {};
+}
+
+Status ConsoleSession::writeDiagnostics() const
+{
+    if (m_options.diagnosticsJson.isEmpty() || !m_source)
+        return {};
+    const auto snapshot = m_state.snapshot(SystemClock::instance().nowUnixMs());
+    const ConsoleDiagnostics d =
+        collectDiagnostics(snapshot, m_source->lagSamples(), m_state.telemetryBatches(),
+                           static_cast<double>(m_uptime.elapsed()) / 1000.0);
+    QFile file(m_options.diagnosticsJson);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        return Error{QStringLiteral("%1: %2")
+                         .arg(m_options.diagnosticsJson, file.errorString())
+                         .toStdString()};
+    }
+    file.write(QJsonDocument(d.toJson()).toJson());
+    return {};
+}
+
+}  // namespace meridian

@@ -1,0 +1,163 @@
+#include "datacentersummarymodel.h"
+
+#include <QLocale>
+#include <cmath>
+
+#include "metricscale.h"
+
+namespace meridian {
+
+namespace {
+
+std::vector<DataCenterSummaryModel::Row> summarise(const FleetSnapshot &s)
+{
+    std::vector<DataCenterSummaryModel::Row> rows;
+    const FleetLayout &layout = *s.layout;
+    std::vector<int> rowOfNode(layout.nodeCount());
+    for (NodeHandle n = 0; n < layout.nodeCount(); ++n) {
+        const QString name = dataCenterTitle(layout.nodeDataCenter[n]);
+        auto it =
+            std::find_if(rows.begin(), rows.end(), [&](const auto &r) { return r.name == name; });
+        if (it == rows.end()) {
+            rows.push_back({});
+            rows.back().name = name;
+            it = std::prev(rows.end());
+        }
+        rowOfNode[n] = static_cast<int>(it - rows.begin());
+        ++it->nodes;
+        if (s.nodeStale(n))
+            ++it->staleNodes;
+    }
+    for (CardHandle c = 0; c < layout.cardCount(); ++c) {
+        DataCenterSummaryModel::Row &row = rows[static_cast<size_t>(rowOfNode[layout.cardNode[c]])];
+        ++row.cards;
+        if (isDomestic(layout.cardVendor[c]))
+            ++row.domestic;
+        const float util = s.utilization[c];
+        if (!std::isnan(util) && !s.nodeStale(layout.cardNode[c])) {
+            ++row.reporting;
+            row.utilizationSum += util;
+            if (util >= DataCenterSummaryModel::kBusyPercent)
+                ++row.busy;
+        }
+    }
+    return rows;
+}
+
+double percent(int part, int whole)
+{
+    return whole > 0 ? 100.0 * part / whole : std::nan("");
+}
+
+QString percentText(double value)
+{
+    return std::isnan(value) ? QStringLiteral("–") : QStringLiteral("%1%").arg(value, 0, 'f', 0);
+}
+
+}  // namespace
+
+DataCenterSummaryModel::DataCenterSummaryModel(QObject *parent) : QAbstractTableModel(parent)
+{}
+
+void DataCenterSummaryModel::setSnapshot(const FleetSnapshot &snapshot)
+{
+    std::vector<Row> fresh = summarise(snapshot);
+    // Merge by name: remove rows that vanished, update the rest, append new ones.
+    for (int i = static_cast<int>(m_rows.size()) - 1; i >= 0; --i) {
+        const bool kept = std::any_of(fresh.begin(), fresh.end(), [&](const Row &r) {
+            return r.name == m_rows[static_cast<size_t>(i)].name;
+        });
+        if (!kept) {
+            beginRemoveRows({}, i, i);
+            m_rows.erase(m_rows.begin() + i);
+            endRemoveRows();
+        }
+    }
+    for (Row &row : fresh) {
+        const auto it = std::find_if(m_rows.begin(), m_rows.end(),
+                                     [&](const Row &r) { return r.name == row.name; });
+        if (it == m_rows.end()) {
+            const int at = static_cast<int>(m_rows.size());
+            beginInsertRows({}, at, at);
+            m_rows.push_back(row);
+            endInsertRows();
+        } else if (!(*it == row)) {
+            *it = row;
+            const int r = static_cast<int>(it - m_rows.begin());
+            Q_EMIT dataChanged(index(r, Cards), index(r, ColumnCount - 1),
+                               {Qt::DisplayRole, SortRole, Qt::ToolTipRole});
+        }
+    }
+}
+
+int DataCenterSummaryModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int DataCenterSummaryModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DataCenterSummaryModel::value(const Row &row, int column) const
+{
+    switch (column) {
+    case Name: return row.name;
+    case Cards: return row.cards;
+    case Busy: return percent(row.busy, row.reporting);
+    case MeanUtilization:
+        return row.reporting > 0 ? row.utilizationSum / row.reporting : std::nan("");
+    case Domestic: return percent(row.domestic, row.cards);
+    case StaleNodes: return row.staleNodes;
+    default: return {};
+    }
+}
+
+QVariant DataCenterSummaryModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[static_cast<size_t>(index.row())];
+    const int column = index.column();
+    if (role == SortRole)
+        return value(row, column);
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case Name: return row.name;
+        case Cards: return QLocale().toString(row.cards);
+        case Busy:
+        case MeanUtilization:
+        case Domestic: return percentText(value(row, column).toDouble());
+        case StaleNodes: return tr("%1 of %2").arg(row.staleNodes).arg(row.nodes);
+        default: return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole && column != Name)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == Busy) {
+        return tr("%1 of %2 reporting cards at or above %3% utilisation")
+            .arg(row.busy)
+            .arg(row.reporting)
+            .arg(static_cast<double>(kBusyPercent));
+    }
+    return {};
+}
+
+QVariant DataCenterSummaryModel::headerData(int section, Qt::Orientation orientation,
+                                            int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Data center");
+    case Cards: return tr("Cards");
+    case Busy: return tr("Busy");
+    case MeanUtilization: return tr("Mean utilisation");
+    case Domestic: return tr("Domestic");
+    case StaleNodes: return tr("Nodes stale");
+    default: return {};
+    }
+}
+
+}  // namespace meridian

@@ -1,0 +1,53 @@
+// One row per data center: cards, how busy, domestic share, agents stale or
+// unreachable. Rows are merged by data-center name on every snapshot: inserts and
+// removals for new or vanished data centers, dataChanged for what changed, never a reset.
+// Lives on the UI thread.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <memory>
+#include <vector>
+
+#include "fleet/fleetstate.h"
+
+namespace meridian {
+
+class DataCenterSummaryModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Cards, Busy, MeanUtilization, Domestic, StaleNodes, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    // A card counts as busy at or above this utilisation (as in the usage ledger).
+    static constexpr float kBusyPercent = 5.0f;
+
+    explicit DataCenterSummaryModel(QObject *parent = nullptr);
+
+    void setSnapshot(const FleetSnapshot &snapshot);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    struct Row {
+        QString name;
+        int cards = 0;
+        int reporting = 0;  // cards with a utilisation reading
+        int busy = 0;
+        double utilizationSum = 0;
+        int domestic = 0;
+        int nodes = 0;
+        int staleNodes = 0;
+        bool operator==(const Row &) const = default;
+    };
+    const std::vector<Row> &rows() const { return m_rows; }
+
+private:
+    QVariant value(const Row &row, int column) const;
+
+    std::vector<Row> m_rows;
+};
+
+}  // namespace meridian

@@ -1,0 +1,42 @@
+// Pulls a FleetState snapshot on a timer on the UI thread and hands it to the views as
+// one coalesced change per tick. Also measures how late the timer fires: the UI
+// event loop's lag, for diagnostics. Lives on the UI thread.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <vector>
+
+#include "fleet/fleetstate.h"
+
+namespace meridian {
+
+class Clock;
+
+class FleetSnapshotSource final : public QObject {
+    Q_OBJECT
+public:
+    FleetSnapshotSource(const FleetState &state, const Clock &clock, int intervalMs = 200,
+                        QObject *parent = nullptr);
+
+    std::shared_ptr<const FleetSnapshot> current() const { return m_current; }
+    // Event-loop lag samples (ms late), newest last; bounded.
+    const std::vector<double> &lagSamples() const { return m_lag; }
+    void refresh();
+
+Q_SIGNALS:
+    void snapshotChanged(std::shared_ptr<const FleetSnapshot> snapshot);
+
+private:
+    const FleetState &m_state;
+    const Clock &m_clock;
+    QTimer m_timer;
+    QElapsedTimer m_sinceLastTick;
+    int m_intervalMs;
+    std::shared_ptr<const FleetSnapshot> m_current;
+    std::vector<double> m_lag;
+};
+
+}  // namespace meridian

@@ -1,0 +1,96 @@
+#include "metricscale.h"
+
+#include <QCoreApplication>
+#include <algorithm>
+#include <cmath>
+
+namespace meridian {
+
+QString metricName(FleetMetric metric)
+{
+    switch (metric) {
+    case FleetMetric::Utilization: return QCoreApplication::translate("FleetMetric", "Utilisation");
+    case FleetMetric::Memory: return QCoreApplication::translate("FleetMetric", "Memory");
+    case FleetMetric::Temperature: return QCoreApplication::translate("FleetMetric", "Temperature");
+    case FleetMetric::Power: return QCoreApplication::translate("FleetMetric", "Power");
+    case FleetMetric::Errors: return QCoreApplication::translate("FleetMetric", "Errors");
+    }
+    return {};
+}
+
+QString formatMetric(FleetMetric metric, float value)
+{
+    if (std::isnan(value))
+        return QCoreApplication::translate("FleetMetric", "n/a");
+    switch (metric) {
+    case FleetMetric::Utilization:
+    case FleetMetric::Memory: return QStringLiteral("%1%").arg(value, 0, 'f', 0);
+    case FleetMetric::Temperature: return QStringLiteral("%1 °C").arg(value, 0, 'f', 0);
+    case FleetMetric::Power: return QStringLiteral("%1 W").arg(value, 0, 'f', 0);
+    case FleetMetric::Errors: return QString::number(static_cast<int>(value));
+    }
+    return {};
+}
+
+float metricValue(const FleetSnapshot &s, FleetMetric metric, CardHandle card)
+{
+    switch (metric) {
+    case FleetMetric::Utilization: return s.utilization[card];
+    case FleetMetric::Memory: return s.memoryPercent[card];
+    case FleetMetric::Temperature: return s.temperature[card];
+    case FleetMetric::Power: return s.power[card];
+    case FleetMetric::Errors: return static_cast<float>(s.errors[card]);
+    }
+    return NAN;
+}
+
+float metricFraction(FleetMetric metric, float value)
+{
+    float f = 0;
+    switch (metric) {
+    case FleetMetric::Utilization:
+    case FleetMetric::Memory: f = value / 100.0f; break;
+    case FleetMetric::Temperature: f = (value - 30.0f) / 60.0f; break;
+    case FleetMetric::Power: f = value / 700.0f; break;
+    case FleetMetric::Errors: f = value > 0 ? 1.0f : 0.0f; break;
+    }
+    return std::clamp(f, 0.0f, 1.0f);
+}
+
+QColor rampColor(float fraction)
+{
+    // Stops of the viridis map: readable for the colour-blind, in print, and with no grey
+    // in it that could be mistaken for "no reading" or "stale".
+    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
+                                   QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
+                                   QColor(0xfd, 0xe7, 0x25)};
+    const float x = std::clamp(fraction, 0.0f, 1.0f) * 4.0f;
+    const int i = std::min(3, static_cast<int>(x));
+    const float t = x - static_cast<float>(i);
+    const QColor &a = stops[i];
+    const QColor &b = stops[i + 1];
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                            a.greenF() + (b.greenF() - a.greenF()) * t,
+                            a.blueF() + (b.blueF() - a.blueF()) * t);
+}
+
+QColor noReadingColor()
+{
+    return QColor(0x2b, 0x2b, 0x2b);
+}
+
+QColor staleColor()
+{
+    return QColor(0xbd, 0xbd, 0xbd);
+}
+
+QString dataCenterTitle(const std::string &name)
+{
+    // Inventories name data centers as identifiers ("xiamen"); people read "Xiamen".
+    QString title = QString::fromStdString(name);
+    if (!title.isEmpty() && title == title.toLower())
+        title[0] = title[0].toUpper();
+    return title;
+}
+
+}  // namespace meridian

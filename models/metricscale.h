@@ -1,0 +1,31 @@
+// The metrics a user can colour the fleet by, their ranges and their colours. One place
+// decides what "hot" means, for the heatmap, its legend and tooltips.
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+#include "fleet/fleetstate.h"
+
+namespace meridian {
+
+enum class FleetMetric { Utilization, Memory, Temperature, Power, Errors };
+
+QString metricName(FleetMetric metric);
+QString formatMetric(FleetMetric metric, float value);
+
+// The reading for a card; NaN when absent.
+float metricValue(const FleetSnapshot &snapshot, FleetMetric metric, CardHandle card);
+
+// 0..1 along the metric's useful range (temperature 30..90 °C, power 0..700 W).
+float metricFraction(FleetMetric metric, float value);
+
+// A colour-blind-safe ramp (viridis, purple to yellow); fixed colours for
+// "no reading" and "agent stale" that no value can take.
+QColor rampColor(float fraction);
+QColor noReadingColor();
+QColor staleColor();
+
+QString dataCenterTitle(const std::string &name);
+
+}  // namespace meridian

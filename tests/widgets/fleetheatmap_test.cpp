@@ -1,0 +1,92 @@
+// The heatmap: geometry that fits the fleet, tooltips, filters, and the main window's
+// status line, on the offscreen platform.
+#include <gtest/gtest.h>
+
+#include <QLineEdit>
+#include <QSignalSpy>
+
+#include "core/clock.h"
+#include "fakefleet.h"
+#include "models/fleetsnapshotsource.h"
+#include "widgets/fleetheatmap.h"
+#include "widgets/heatmaplayout.h"
+#include "widgets/mainwindow.h"
+
+using namespace meridian;
+
+namespace {
+
+std::vector<test::FakeNode> bigFleet(int nodes)
+{
+    std::vector<test::FakeNode> fleet;
+    const char *dcs[] = {"xiamen", "wuhu", "zhongwei"};
+    for (int i = 0; i < nodes; ++i) {
+        test::FakeNode n;
+        n.dataCenter = dcs[i % 3];
+        n.nodeId = "n" + std::to_string(i);
+        n.rack = "r" + std::to_string(i / 12);
+        n.utilization = i % 100;
+        fleet.push_back(n);
+    }
+    return fleet;
+}
+
+}  // namespace
+
+TEST(HeatmapLayout, SixThousandCardsFitA1080pScreenWithoutOverlap)
+{
+    FleetState state;
+    test::fillFleet(state, bigFleet(750), 1000);
+    const FleetSnapshot s = state.snapshot(1000);
+    const QSize viewport(1880, 780);  // what is left of 1920×1080 under toolbar and summary
+    const int cell = fittingCellSize(*s.layout, viewport);
+    EXPECT_GE(cell, 6) << "cells too small to read";
+    const HeatmapGeometry g = layoutHeatmap(*s.layout, viewport.width(), cell);
+    EXPECT_LE(g.size.height(), viewport.height());
+    ASSERT_EQ(g.cardRects.size(), 6000u);
+    EXPECT_EQ(g.sections.size(), 3u);
+    QRect bounds(QPoint(0, 0), g.size);
+    for (size_t c = 0; c < g.cardRects.size(); ++c) {
+        ASSERT_TRUE(bounds.contains(g.cardRects[c])) << c;
+        if (c > 0) {
+            EXPECT_FALSE(g.cardRects[c].intersects(g.cardRects[c - 1])) << c;
+        }
+    }
+}
+
+TEST(FleetHeatmap, TooltipFilterAndStatus)
+{
+    FleetState state;
+    test::fillFleet(state,
+                    {{"xiamen", "xm-r01-n1", "xm-r01", Vendor::Nvidia, 8, 87},
+                     {"wuhu", "wh-r01-n1", "wh-r01", Vendor::Huawei, 8, 10},
+                     {"wuhu", "wh-r01-n2", "wh-r01", Vendor::Huawei, 8, 0, false}},
+                    SystemClock::instance().nowUnixMs());
+    FleetSnapshotSource source(state, SystemClock::instance(), 100000);
+    MainWindow window(source);
+    window.resize(1400, 900);
+    window.show();
+    FleetHeatmap *heatmap = window.heatmap();
+    const HeatmapGeometry &g = heatmap->geometry();
+    ASSERT_EQ(g.cardRects.size(), 16u);
+    const QString tip = heatmap->describeAt(g.cardRects[3].center());
+    EXPECT_TRUE(tip.contains(QStringLiteral("xm-r01-n1"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("87%"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("card 3")));
+    const QString deadTip = heatmap->describeAt(g.nodeRects[2].center());
+    EXPECT_TRUE(deadTip.contains(QStringLiteral("unreachable"))) << deadTip.toStdString();
+    EXPECT_TRUE(heatmap->describeAt(QPoint(-5, -5)).isEmpty());
+
+    EXPECT_TRUE(
+        window.statusText().contains(QStringLiteral("3 agents: 2 live, 0 stale, 1 unreachable")))
+        << window.statusText().toStdString();
+    auto *search = window.findChild<QLineEdit *>();
+    ASSERT_NE(search, nullptr);
+    search->setText(QStringLiteral("wh-r01-n1"));
+    EXPECT_EQ(heatmap->matchingCards(), 8);
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("8 match")));
+    search->setText(QStringLiteral("XM-R01-N1-CARD-5"));  // UUIDs, case-insensitive
+    EXPECT_EQ(heatmap->matchingCards(), 1);
+    QSignalSpy activated(heatmap, &FleetHeatmap::cardActivated);
+    heatmap->grab();  // paints without crashing, filtered
+}

@@ -1,0 +1,278 @@
+#include "fleetheatmap.h"
+
+#include <QCoreApplication>
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollArea>
+#include <QToolTip>
+#include <cmath>
+
+namespace meridian {
+
+namespace {
+
+QString secondsAgo(int64_t ms)
+{
+    if (ms < 0)
+        return QCoreApplication::translate("FleetHeatmap", "never");
+    return QCoreApplication::translate("FleetHeatmap", "%1 s ago")
+        .arg(static_cast<double>(ms) / 1000.0, 0, 'f', 1);
+}
+
+}  // namespace
+
+QString FleetHeatmap::sectionTitle(const HeatmapGeometry::Section &section) const
+{
+    const QLocale locale;
+    QString title = tr("%1 — %2 cards").arg(section.name, locale.toString(section.cards));
+    int unreachable = 0;
+    int stale = 0;
+    for (NodeHandle n : section.nodes) {
+        if (m_snapshot->nodeConnection[n] == ConnectionState::Unreachable)
+            ++unreachable;
+        else if (m_snapshot->nodeStale(n))
+            ++stale;
+    }
+    // A dark data center must read as one incident at a glance.
+    if (unreachable > 0)
+        title += tr(" · %1 of %2 agents unreachable")
+                     .arg(locale.toString(unreachable),
+                          locale.toString(static_cast<int>(section.nodes.size())));
+    if (stale > 0)
+        title += tr(" · %1 stale").arg(locale.toString(stale));
+    return title;
+}
+
+FleetHeatmap::FleetHeatmap(QWidget *parent) : QWidget(parent)
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+void FleetHeatmap::setSnapshot(std::shared_ptr<const FleetSnapshot> snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    if (m_snapshot->layout->generation != m_layoutGeneration) {
+        m_layoutGeneration = m_snapshot->layout->generation;
+        relayout();
+        recomputeMatches();
+    }
+    update();
+}
+
+void FleetHeatmap::setMetric(FleetMetric metric)
+{
+    m_metric = metric;
+    update();
+}
+
+void FleetHeatmap::setFilter(const HeatmapFilter &filter)
+{
+    m_filter = filter;
+    recomputeMatches();
+    update();
+}
+
+void FleetHeatmap::recomputeMatches()
+{
+    if (!m_snapshot)
+        return;
+    const FleetLayout &l = *m_snapshot->layout;
+    m_matches.assign(l.cardCount(), true);
+    m_matching = static_cast<int>(l.cardCount());
+    if (m_filter.empty())
+        return;
+    const QString &dc = m_filter.dataCenter;
+    const QString needle = m_filter.search.trimmed();
+    m_matching = 0;
+    for (CardHandle c = 0; c < l.cardCount(); ++c) {
+        const NodeHandle n = l.cardNode[c];
+        bool match = (dc.isEmpty() || dataCenterTitle(l.nodeDataCenter[n]) == dc) &&
+                     (m_filter.vendor < 0 || static_cast<int>(l.cardVendor[c]) == m_filter.vendor);
+        if (match && !needle.isEmpty()) {
+            const auto has = [&](const std::string &text) {
+                return QString::fromStdString(text).contains(needle, Qt::CaseInsensitive);
+            };
+            match = has(l.nodeId[n]) || has(l.nodeHostname[n]) || has(l.nodeAddress[n]) ||
+                    has(l.cardUuid[c]);
+        }
+        m_matches[c] = match;
+        m_matching += match;
+    }
+}
+
+void FleetHeatmap::relayout()
+{
+    if (!m_snapshot)
+        return;
+    const QSize viewport = m_viewport.isValid() ? m_viewport : size();
+    const int cell = fittingCellSize(*m_snapshot->layout, viewport);
+    m_geometry = layoutHeatmap(*m_snapshot->layout, std::max(200, viewport.width()), cell);
+    updateGeometry();
+    setMinimumHeight(m_geometry.size.height());
+}
+
+QSize FleetHeatmap::sizeHint() const
+{
+    return m_geometry.size.isValid() ? m_geometry.size : QSize(800, 600);
+}
+
+int FleetHeatmap::heightForWidth(int) const
+{
+    return m_geometry.size.height();
+}
+
+void FleetHeatmap::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Fit to the scroll area's viewport, not to ourselves (we grow to our content).
+    const auto *area =
+        parentWidget() ? qobject_cast<QScrollArea *>(parentWidget()->parentWidget()) : nullptr;
+    const QSize viewport = area ? area->viewport()->size() : size();
+    if (viewport != m_viewport) {
+        m_viewport = viewport;
+        relayout();
+    }
+}
+
+QColor FleetHeatmap::cardColor(CardHandle card, bool stale) const
+{
+    if (stale)
+        return staleColor();
+    const float value = metricValue(*m_snapshot, m_metric, card);
+    if (std::isnan(value))
+        return noReadingColor();
+    return rampColor(metricFraction(m_metric, value));
+}
+
+void FleetHeatmap::paintEvent(QPaintEvent *event)
+{
+    QPainter painter(this);
+    const QRect exposed = event->rect();
+    painter.fillRect(exposed, palette().color(QPalette::Base));
+    if (!m_snapshot)
+        return;
+    const FleetSnapshot &s = *m_snapshot;
+    const FleetLayout &l = *s.layout;
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    painter.setFont(titleFont);
+    painter.setPen(palette().color(QPalette::Text));
+    for (const auto &section : m_geometry.sections) {
+        if (section.titleRect.intersects(exposed))
+            painter.drawText(section.titleRect.adjusted(2, 0, 0, -4),
+                             Qt::AlignLeft | Qt::AlignBottom, sectionTitle(section));
+    }
+    std::vector<bool> stale(l.nodeCount());
+    for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
+        stale[n] = s.nodeStale(n);
+        // A node we never reached has no cards to draw: show its row as one dead bar.
+        if (l.nodeCards[n].empty() && m_geometry.nodeRects[n].intersects(exposed)) {
+            painter.fillRect(m_geometry.nodeRects[n], staleColor());
+            painter.fillRect(m_geometry.nodeRects[n], QBrush(noReadingColor(), Qt::BDiagPattern));
+        }
+    }
+    const QColor errorPen(0xd6, 0x27, 0x28);
+    const bool filtering = !m_filter.empty();
+    for (CardHandle c = 0; c < l.cardCount(); ++c) {
+        const QRect &r = m_geometry.cardRects[c];
+        if (!r.intersects(exposed))
+            continue;
+        const bool nodeStale = stale[l.cardNode[c]];
+        QColor color = cardColor(c, nodeStale);
+        if (filtering && !m_matches[c])
+            color.setAlphaF(0.15f);
+        if (!nodeStale && std::isnan(metricValue(s, m_metric, c))) {
+            // No reading: an empty box, unlike any colour a value can take.
+            painter.setPen(QPen(color, 1));
+            painter.drawRect(r.adjusted(0, 0, -1, -1));
+        } else {
+            painter.fillRect(r, color);
+        }
+        if (stale[l.cardNode[c]] && m_geometry.cell >= 6)
+            painter.fillRect(r, QBrush(noReadingColor(), Qt::BDiagPattern));
+        if (s.errors[c] > 0) {
+            painter.setPen(QPen(errorPen, std::max(1, m_geometry.cell / 5)));
+            painter.drawRect(r.adjusted(0, 0, -1, -1));
+        }
+        if (filtering && m_matches[c] && !m_filter.search.isEmpty()) {
+            painter.setPen(QPen(palette().color(QPalette::Highlight), 1));
+            painter.drawRect(r.adjusted(-1, -1, 0, 0));
+        }
+    }
+}
+
+QString FleetHeatmap::describeAt(const QPoint &point) const
+{
+    if (!m_snapshot)
+        return {};
+    const FleetSnapshot &s = *m_snapshot;
+    const FleetLayout &l = *s.layout;
+    const int card = cardAt(m_geometry, point);
+    const int node = card >= 0 ? static_cast<int>(l.cardNode[static_cast<size_t>(card)])
+                               : nodeAt(m_geometry, point);
+    if (node < 0)
+        return {};
+    const auto n = static_cast<NodeHandle>(node);
+    const QString name = l.nodeId[n].empty() ? QString::fromStdString(l.nodeAddress[n])
+                                             : QString::fromStdString(l.nodeId[n]);
+    QString text = QStringLiteral("<b>%1</b> · %2 · %3")
+                       .arg(name.toHtmlEscaped(), dataCenterTitle(l.nodeDataCenter[n]),
+                            QString::fromStdString(l.nodeAddress[n]));
+    if (s.nodeConnection[n] == ConnectionState::Unreachable) {
+        text += QStringLiteral("<br><font color=\"#d62728\">%1</font>")
+                    .arg(tr("unreachable: %1")
+                             .arg(QString::fromStdString(s.nodeError[n]).toHtmlEscaped()));
+    } else if (s.nodeStale(n)) {
+        text +=
+            QStringLiteral("<br>") +
+            tr("stale: last seen %1")
+                .arg(secondsAgo(s.nodeLastSeenMs[n] ? s.takenUnixMs - s.nodeLastSeenMs[n] : -1));
+    }
+    if (card < 0)
+        return text;
+    const auto c = static_cast<CardHandle>(card);
+    text +=
+        QStringLiteral("<br>") + tr("card %1 · %2")
+                                     .arg(l.cardIndex[c])
+                                     .arg(QString::fromStdString(l.cardModel[c]).toHtmlEscaped());
+    text += QStringLiteral("<br><small>%1</small>")
+                .arg(QString::fromStdString(l.cardUuid[c]).toHtmlEscaped());
+    QStringList readings;
+    for (FleetMetric m : {FleetMetric::Utilization, FleetMetric::Memory, FleetMetric::Temperature,
+                          FleetMetric::Power}) {
+        readings << QStringLiteral("%1 %2").arg(metricName(m),
+                                                formatMetric(m, metricValue(s, m, c)));
+    }
+    text += QStringLiteral("<br>") + readings.join(QStringLiteral(" · "));
+    if (s.errors[c] > 0)
+        text += QStringLiteral("<br><font color=\"#d62728\">%1</font>")
+                    .arg(tr("%n error event(s)", nullptr, static_cast<int>(s.errors[c])));
+    return text;
+}
+
+bool FleetHeatmap::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const QString text = describeAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void FleetHeatmap::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const int card = cardAt(m_geometry, event->position().toPoint());
+    if (card >= 0)
+        Q_EMIT cardActivated(static_cast<CardHandle>(card));
+}
+
+}  // namespace meridian

@@ -1,0 +1,67 @@
+// Every card of the fleet on one canvas, coloured by the chosen metric, painted in one
+// paintEvent from the latest snapshot (only the exposed rectangle). Cards that do not
+// match the filters are dimmed, not removed, so the picture keeps its shape.
+// Lives on the UI thread.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "heatmaplayout.h"
+#include "models/metricscale.h"
+
+namespace meridian {
+
+struct HeatmapFilter {
+    QString dataCenter;  // empty: all
+    int vendor = -1;     // a Vendor value, -1: all
+    QString search;      // node id, hostname, address or card UUID; case-insensitive
+    bool empty() const { return dataCenter.isEmpty() && vendor < 0 && search.isEmpty(); }
+};
+
+class FleetHeatmap final : public QWidget {
+    Q_OBJECT
+public:
+    explicit FleetHeatmap(QWidget *parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const FleetSnapshot> snapshot);
+    void setMetric(FleetMetric metric);
+    void setFilter(const HeatmapFilter &filter);
+    FleetMetric metric() const { return m_metric; }
+    // How many cards match the filter (all, when there is none).
+    int matchingCards() const { return m_matching; }
+    const HeatmapGeometry &geometry() const { return m_geometry; }
+
+    // Tooltip text for the card or node at a point; empty where there is none.
+    QString describeAt(const QPoint &point) const;
+
+    QSize sizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+
+Q_SIGNALS:
+    void cardActivated(CardHandle card);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    bool event(QEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+
+private:
+    void relayout();
+    void recomputeMatches();
+    QColor cardColor(CardHandle card, bool stale) const;
+    QString sectionTitle(const HeatmapGeometry::Section &section) const;
+
+    std::shared_ptr<const FleetSnapshot> m_snapshot;
+    uint64_t m_layoutGeneration = 0;
+    HeatmapGeometry m_geometry;
+    FleetMetric m_metric = FleetMetric::Utilization;
+    HeatmapFilter m_filter;
+    std::vector<bool> m_matches;  // by CardHandle
+    int m_matching = 0;
+    QSize m_viewport;
+};
+
+}  // namespace meridian

@@ -1,0 +1,192 @@
+#include "mainwindow.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "fleetheatmap.h"
+#include "heatmaplegend.h"
+#include "models/datacentersummarymodel.h"
+#include "models/fleetsnapshotsource.h"
+
+namespace meridian {
+
+MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
+    : QMainWindow(parent), m_source(source)
+{
+    setWindowTitle(tr("Meridian — fleet"));
+    m_summary = new DataCenterSummaryModel(this);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(8, 8, 8, 4);
+
+    m_summaryView = new QTableView(central);
+    m_summaryView->setModel(m_summary);
+    m_summaryView->verticalHeader()->hide();
+    m_summaryView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_summaryView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_summaryView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_summaryView->setFocusPolicy(Qt::NoFocus);
+    m_summaryView->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    layout->addWidget(m_summaryView);
+
+    m_legend = new HeatmapLegend(central);
+    layout->addWidget(m_legend);
+
+    m_heatmap = new FleetHeatmap;
+    auto *scroll = new QScrollArea(central);
+    scroll->setWidget(m_heatmap);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
+    setCentralWidget(central);
+
+    buildToolbar();
+    m_status = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+
+    connect(&m_source, &FleetSnapshotSource::snapshotChanged, this,
+            [this](std::shared_ptr<const FleetSnapshot> s) { applySnapshot(s); });
+    if (auto current = m_source.current())
+        applySnapshot(current);
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildToolbar()
+{
+    auto *bar = addToolBar(tr("Fleet"));
+    bar->setObjectName(QStringLiteral("fleetToolbar"));
+    bar->setMovable(false);
+    bar->addWidget(new QLabel(tr("Colour by "), bar));
+    m_metric = new QComboBox(bar);
+    for (FleetMetric m : {FleetMetric::Utilization, FleetMetric::Memory, FleetMetric::Temperature,
+                          FleetMetric::Power, FleetMetric::Errors})
+        m_metric->addItem(metricName(m), static_cast<int>(m));
+    bar->addWidget(m_metric);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Data center "), bar));
+    m_dataCenter = new QComboBox(bar);
+    m_dataCenter->addItem(tr("All"), QString());
+    m_dataCenter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_dataCenter);
+    bar->addWidget(new QLabel(tr(" Vendor "), bar));
+    m_vendor = new QComboBox(bar);
+    m_vendor->addItem(tr("All"), -1);
+    for (Vendor v : {Vendor::Nvidia, Vendor::Huawei, Vendor::Cambricon, Vendor::Hygon}) {
+        const QString name =
+            QString::fromLatin1(vendorName(v).data(), static_cast<int>(vendorName(v).size()));
+        m_vendor->addItem(name.left(1).toUpper() + name.mid(1), static_cast<int>(v));
+    }
+    bar->addWidget(m_vendor);
+    bar->addSeparator();
+    m_search = new QLineEdit(bar);
+    m_search->setPlaceholderText(tr("Search host, node or card UUID (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(320);
+    bar->addWidget(m_search);
+
+    auto *focusSearch = new QAction(tr("Search"), this);
+    focusSearch->setShortcut(QKeySequence::Find);
+    connect(focusSearch, &QAction::triggered, m_search, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    addAction(focusSearch);
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this] {
+        const auto metric = static_cast<FleetMetric>(m_metric->currentData().toInt());
+        m_heatmap->setMetric(metric);
+        m_legend->setMetric(metric);
+    });
+    connect(m_dataCenter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
+    connect(m_vendor, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
+    connect(m_search, &QLineEdit::textChanged, this, &MainWindow::applyFilter);
+}
+
+void MainWindow::applyFilter()
+{
+    HeatmapFilter filter;
+    filter.dataCenter = m_dataCenter->currentData().toString();
+    filter.vendor = m_vendor->currentData().toInt();
+    filter.search = m_search->text();
+    m_heatmap->setFilter(filter);
+    m_status->setText(statusText());
+}
+
+void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot)
+{
+    m_summary->setSnapshot(*snapshot);
+    for (const auto &row : m_summary->rows()) {
+        if (m_dataCenter->findData(row.name) < 0)
+            m_dataCenter->addItem(row.name, row.name);
+    }
+    // Keep the table exactly as tall as its rows: the heatmap gets the rest.
+    const int rows = m_summary->rowCount();
+    m_summaryView->setFixedHeight(m_summaryView->horizontalHeader()->height() +
+                                  rows * m_summaryView->verticalHeader()->defaultSectionSize() + 4);
+    m_heatmap->setSnapshot(snapshot);
+    m_status->setText(statusText());
+}
+
+QString MainWindow::statusText() const
+{
+    const auto s = m_source.current();
+    if (!s)
+        return {};
+    int connected = 0;
+    int unreachable = 0;
+    int stale = 0;
+    for (NodeHandle n = 0; n < s->nodeCount(); ++n) {
+        connected += s->nodeConnection[n] == ConnectionState::Connected && !s->nodeStale(n);
+        unreachable += s->nodeConnection[n] == ConnectionState::Unreachable;
+        stale += s->nodeConnection[n] != ConnectionState::Unreachable && s->nodeStale(n);
+    }
+    const QLocale locale;
+    QString text = tr("%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards")
+                       .arg(locale.toString(static_cast<int>(s->nodeCount())))
+                       .arg(locale.toString(connected))
+                       .arg(locale.toString(stale))
+                       .arg(locale.toString(unreachable))
+                       .arg(locale.toString(static_cast<int>(s->cardCount())));
+    if (m_heatmap->matchingCards() != static_cast<int>(s->cardCount()))
+        text += tr(" · %1 match the filter").arg(locale.toString(m_heatmap->matchingCards()));
+    return text;
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First run: most of the screen, which is what a fleet overview wants.
+        const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 950);
+        resize(available.size() * 0.92);
+        move(available.center() - rect().center());
+    }
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_metric->setCurrentIndex(settings.value(QStringLiteral("fleet/metric"), 0).toInt());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("fleet/metric"), m_metric->currentIndex());
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace meridian

@@ -1,0 +1,54 @@
+// The console's main window: per-data-center summary on top, the whole fleet as a
+// heatmap below, with the metric, filters and search in one toolbar. Lives on the UI
+// thread and only ever reads snapshots.
+#pragma once
+
+#include <QMainWindow>
+#include <memory>
+
+#include "fleet/fleetstate.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace meridian {
+
+class DataCenterSummaryModel;
+class FleetHeatmap;
+class FleetSnapshotSource;
+class HeatmapLegend;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(FleetSnapshotSource &source, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    FleetHeatmap *heatmap() const { return m_heatmap; }
+    DataCenterSummaryModel *summary() const { return m_summary; }
+    QString statusText() const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildToolbar();
+    void applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot);
+    void applyFilter();
+    void restoreLayout();
+
+    FleetSnapshotSource &m_source;
+    DataCenterSummaryModel *m_summary = nullptr;
+    FleetHeatmap *m_heatmap = nullptr;
+    HeatmapLegend *m_legend = nullptr;
+    QTableView *m_summaryView = nullptr;
+    QComboBox *m_metric = nullptr;
+    QComboBox *m_dataCenter = nullptr;
+    QComboBox *m_vendor = nullptr;
+    QLineEdit *m_search = nullptr;
+    QLabel *m_status = nullptr;
+};
+
+}  // namespace meridian
