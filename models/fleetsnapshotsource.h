@@ -22,6 +22,7 @@ public:
                         QObject *parent = nullptr);
 
     std::shared_ptr<const FleetSnapshot> current() const { return m_current; }
+    const FleetState &state() const { return m_state; }
     // Event-loop lag samples (ms late), newest last; bounded.
     const std::vector<double> &lagSamples() const { return m_lag; }
     void refresh();

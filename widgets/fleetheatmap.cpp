@@ -198,6 +198,10 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
             painter.setPen(QPen(errorPen, std::max(1, m_geometry.cell / 5)));
             painter.drawRect(r.adjusted(0, 0, -1, -1));
         }
+        if (m_selected == c) {
+            painter.setPen(QPen(palette().color(QPalette::Text), 2));
+            painter.drawRect(r.adjusted(-2, -2, 1, 1));
+        }
         if (filtering && m_matches[c] && !m_filter.search.isEmpty()) {
             painter.setPen(QPen(palette().color(QPalette::Highlight), 1));
             painter.drawRect(r.adjusted(-1, -1, 0, 0));
@@ -232,8 +236,12 @@ QString FleetHeatmap::describeAt(const QPoint &point) const
             tr("stale: last seen %1")
                 .arg(secondsAgo(s.nodeLastSeenMs[n] ? s.takenUnixMs - s.nodeLastSeenMs[n] : -1));
     }
+    const auto unwrapped = [](const QString &html) {
+        // Tooltips wrap rich text narrowly; these lines read better whole.
+        return QStringLiteral("<p style=\"white-space:pre\">%1</p>").arg(html);
+    };
     if (card < 0)
-        return text;
+        return unwrapped(text);
     const auto c = static_cast<CardHandle>(card);
     text +=
         QStringLiteral("<br>") + tr("card %1 · %2")
@@ -266,6 +274,21 @@ bool FleetHeatmap::event(QEvent *event)
         return true;
     }
     return QWidget::event(event);
+}
+
+void FleetHeatmap::setSelectedCard(std::optional<CardHandle> card)
+{
+    m_selected = card;
+    update();
+}
+
+void FleetHeatmap::mousePressEvent(QMouseEvent *event)
+{
+    const int card = cardAt(m_geometry, event->position().toPoint());
+    if (card >= 0 && event->button() == Qt::LeftButton) {
+        setSelectedCard(static_cast<CardHandle>(card));
+        Q_EMIT cardSelected(static_cast<CardHandle>(card));
+    }
 }
 
 void FleetHeatmap::mouseDoubleClickEvent(QMouseEvent *event)

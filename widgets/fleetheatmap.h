@@ -6,6 +6,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 #include "heatmaplayout.h"
 #include "models/metricscale.h"
@@ -39,13 +40,17 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
 
+    void setSelectedCard(std::optional<CardHandle> card);
+
 Q_SIGNALS:
+    void cardSelected(CardHandle card);
     void cardActivated(CardHandle card);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     bool event(QEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
 private:
@@ -61,6 +66,7 @@ private:
     HeatmapFilter m_filter;
     std::vector<bool> m_matches;  // by CardHandle
     int m_matching = 0;
+    std::optional<CardHandle> m_selected;
     QSize m_viewport;
 };
 

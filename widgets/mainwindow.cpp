@@ -3,20 +3,28 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
+#include <QDockWidget>
+#include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "carddetailpanel.h"
 #include "fleetheatmap.h"
 #include "heatmaplegend.h"
+#include "models/consolediagnostics.h"
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
 
@@ -53,7 +61,18 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     layout->addWidget(scroll, 1);
     setCentralWidget(central);
 
+    m_detail = new CardDetailPanel(m_source.state());
+    m_detailDock = new QDockWidget(tr("Card"), this);
+    m_detailDock->setObjectName(QStringLiteral("cardDock"));
+    m_detailDock->setWidget(m_detail);
+    m_detailDock->setMinimumWidth(420);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+    m_detailDock->hide();
+    connect(m_heatmap, &FleetHeatmap::cardSelected, this, &MainWindow::selectCard);
+
+    m_uptime.start();
     buildToolbar();
+    buildMenus();
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
 
@@ -117,6 +136,63 @@ void MainWindow::buildToolbar()
     connect(m_search, &QLineEdit::textChanged, this, &MainWindow::applyFilter);
 }
 
+void MainWindow::selectCard(CardHandle card)
+{
+    const auto snapshot = m_source.current();
+    if (!snapshot || card >= snapshot->cardCount())
+        return;
+    m_heatmap->setSelectedCard(card);
+    m_detailDock->show();
+    m_detail->showCard(card, *snapshot);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_detailDock->toggleViewAction());
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
+}
+
+void MainWindow::showDiagnostics()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Diagnostics"));
+    auto *form = new QFormLayout(dialog);
+    auto *figures = new QLabel(dialog);
+    figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(figures);
+    const auto fill = [this, figures] {
+        const auto snapshot = m_source.current();
+        if (!snapshot)
+            return;
+        const ConsoleDiagnostics d = collectDiagnostics(
+            *snapshot, m_source.lagSamples(), m_source.state().telemetryBatches(),
+            static_cast<double>(m_uptime.elapsed()) / 1000.0);
+        figures->setText(tr("Agents: %1 (%2 live, %3 stale, %4 unreachable)<br>"
+                            "Cards: %5<br>Telemetry: %6 batches/s<br>"
+                            "UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms<br>"
+                            "Memory: %10 MiB · CPU: %11% of one core")
+                             .arg(d.agents)
+                             .arg(d.agentsLive)
+                             .arg(d.agentsStale)
+                             .arg(d.agentsUnreachable)
+                             .arg(d.cards)
+                             .arg(d.telemetryBatchesPerSecond, 0, 'f', 0)
+                             .arg(d.uiLagP50Ms, 0, 'f', 1)
+                             .arg(d.uiLagP99Ms, 0, 'f', 1)
+                             .arg(d.uiLagMaxMs, 0, 'f', 1)
+                             .arg(d.residentMemoryMiB, 0, 'f', 0)
+                             .arg(d.cpuPercentOfOneCore, 0, 'f', 0));
+    };
+    fill();
+    auto *timer = new QTimer(dialog);
+    connect(timer, &QTimer::timeout, dialog, fill);
+    timer->start(1000);
+    dialog->show();
+}
+
 void MainWindow::applyFilter()
 {
     HeatmapFilter filter;
@@ -139,6 +215,7 @@ void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snaps
     m_summaryView->setFixedHeight(m_summaryView->horizontalHeader()->height() +
                                   rows * m_summaryView->verticalHeader()->defaultSectionSize() + 4);
     m_heatmap->setSnapshot(snapshot);
+    m_detail->refresh(*snapshot);
     m_status->setText(statusText());
 }
 

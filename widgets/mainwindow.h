@@ -3,18 +3,21 @@
 // thread and only ever reads snapshots.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <memory>
 
 #include "fleet/fleetstate.h"
 
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QTableView;
 
 namespace meridian {
 
+class CardDetailPanel;
 class DataCenterSummaryModel;
 class FleetHeatmap;
 class FleetSnapshotSource;
@@ -27,6 +30,8 @@ public:
     ~MainWindow() override;
 
     FleetHeatmap *heatmap() const { return m_heatmap; }
+    CardDetailPanel *detail() const { return m_detail; }
+    void selectCard(CardHandle card);
     DataCenterSummaryModel *summary() const { return m_summary; }
     QString statusText() const;
 
@@ -35,6 +40,8 @@ protected:
 
 private:
     void buildToolbar();
+    void buildMenus();
+    void showDiagnostics();
     void applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot);
     void applyFilter();
     void restoreLayout();
@@ -49,6 +56,9 @@ private:
     QComboBox *m_vendor = nullptr;
     QLineEdit *m_search = nullptr;
     QLabel *m_status = nullptr;
+    CardDetailPanel *m_detail = nullptr;
+    QDockWidget *m_detailDock = nullptr;
+    QElapsedTimer m_uptime;
 };
 
 }  // namespace meridian

@@ -1,5 +1,6 @@
 #include "fleetstate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -168,6 +169,18 @@ FleetSnapshot FleetState::snapshot(int64_t nowUnixMs) const
         s.nodeIntervalMs.push_back(node.intervalMs);
     }
     return s;
+}
+
+std::vector<Event> FleetState::recentEvents(NodeHandle node, size_t limit) const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<Event> out;
+    for (auto it = m_events.rbegin(); it != m_events.rend() && out.size() < limit; ++it) {
+        if (it->node == node)
+            out.push_back(it->event);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
 }
 
 uint64_t FleetState::telemetryBatches() const

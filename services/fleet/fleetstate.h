@@ -94,6 +94,8 @@ public:
 
     FleetSnapshot snapshot(int64_t nowUnixMs) const;
     std::vector<HistoryPoint> history(CardHandle card, CardMetric metric) const;
+    // The node's most recent events, newest last, at most `limit`.
+    std::vector<Event> recentEvents(NodeHandle node, size_t limit) const;
     // Telemetry batches recorded so far (the ingest rate, for diagnostics).
     uint64_t telemetryBatches() const;
     // Events recorded after `afterCounter` (a running count), and the new count.

@@ -8,8 +8,10 @@
 #include "core/clock.h"
 #include "fakefleet.h"
 #include "models/fleetsnapshotsource.h"
+#include "widgets/carddetailpanel.h"
 #include "widgets/fleetheatmap.h"
 #include "widgets/heatmaplayout.h"
+#include "widgets/historychart.h"
 #include "widgets/mainwindow.h"
 
 using namespace meridian;
@@ -87,6 +89,23 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     EXPECT_TRUE(window.statusText().contains(QStringLiteral("8 match")));
     search->setText(QStringLiteral("XM-R01-N1-CARD-5"));  // UUIDs, case-insensitive
     EXPECT_EQ(heatmap->matchingCards(), 1);
-    QSignalSpy activated(heatmap, &FleetHeatmap::cardActivated);
     heatmap->grab();  // paints without crashing, filtered
+
+    // Drill-down: a card's inventory, history and its node's events.
+    Event xid;
+    xid.sequence = 12;
+    xid.kind = EventKind::Xid;
+    xid.cardIndex = 3;
+    xid.message = "card 3: Xid 79, GPU has fallen off the bus";
+    state.recordEvent(0, xid);
+    source.refresh();
+    QSignalSpy selected(heatmap, &FleetHeatmap::cardSelected);
+    window.selectCard(3);
+    CardDetailPanel *detail = window.detail();
+    EXPECT_TRUE(detail->isVisible());
+    EXPECT_TRUE(detail->title().contains(QStringLiteral("xm-r01-n1 · card 3")))
+        << detail->title().toStdString();
+    EXPECT_EQ(detail->chart(0)->pointCount(), 1);  // one sample recorded so far
+    EXPECT_EQ(detail->eventCount(), 1);
+    EXPECT_EQ(state.snapshot(0).errors[3], 1u);  // the Xid marks the card
 }

@@ -1,0 +1,111 @@
+#include "carddetailpanel.h"
+
+#include <QDateTime>
+#include <QLabel>
+#include <QListWidget>
+#include <QVBoxLayout>
+
+#include "historychart.h"
+#include "models/metricscale.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr size_t kEventsShown = 50;
+
+QString eventLine(const Event &e)
+{
+    const QString when =
+        QDateTime::fromMSecsSinceEpoch(e.timeUnixMs).toString(QStringLiteral("MM-dd HH:mm:ss"));
+    return QStringLiteral("%1  #%2  %3")
+        .arg(when)
+        .arg(e.sequence)
+        .arg(QString::fromStdString(e.message));
+}
+
+}  // namespace
+
+CardDetailPanel::CardDetailPanel(const FleetState &state, QWidget *parent)
+    : QWidget(parent), m_state(state)
+{
+    auto *layout = new QVBoxLayout(this);
+    m_title = new QLabel(tr("Select a card in the fleet to see its history."), this);
+    m_title->setWordWrap(true);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    layout->addWidget(m_title);
+    m_inventory = new QLabel(this);
+    m_inventory->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_inventory->setWordWrap(true);
+    layout->addWidget(m_inventory);
+    m_charts[0] =
+        new HistoryChart(metricName(FleetMetric::Utilization), QStringLiteral("%"), 100, this);
+    m_charts[1] = new HistoryChart(metricName(FleetMetric::Memory), QStringLiteral("%"), 100, this);
+    m_charts[2] =
+        new HistoryChart(metricName(FleetMetric::Temperature), QStringLiteral("°C"), 100, this);
+    m_charts[3] = new HistoryChart(metricName(FleetMetric::Power), QStringLiteral("W"), 500, this);
+    for (HistoryChart *chart : m_charts)
+        layout->addWidget(chart, 1);
+    layout->addWidget(new QLabel(tr("Recent events on this node"), this));
+    m_events = new QListWidget(this);
+    m_events->setMaximumHeight(140);
+    layout->addWidget(m_events);
+}
+
+void CardDetailPanel::showCard(CardHandle card, const FleetSnapshot &snapshot)
+{
+    m_card = card;
+    m_lastRefreshMs = 0;
+    update(snapshot);
+}
+
+void CardDetailPanel::refresh(const FleetSnapshot &snapshot)
+{
+    if (!m_card || !isVisible() || snapshot.takenUnixMs - m_lastRefreshMs < 1000)
+        return;
+    update(snapshot);
+}
+
+void CardDetailPanel::update(const FleetSnapshot &s)
+{
+    m_lastRefreshMs = s.takenUnixMs;
+    const FleetLayout &l = *s.layout;
+    const CardHandle c = *m_card;
+    if (c >= l.cardCount())
+        return;
+    const NodeHandle n = l.cardNode[c];
+    m_title->setText(tr("%1 · card %2 · %3")
+                         .arg(QString::fromStdString(l.nodeId[n]))
+                         .arg(l.cardIndex[c])
+                         .arg(QString::fromStdString(l.cardModel[c])));
+    QString status = s.nodeStale(n) ? tr("stale") : tr("live");
+    if (s.nodeConnection[n] == ConnectionState::Unreachable)
+        status = tr("unreachable: %1").arg(QString::fromStdString(s.nodeError[n]));
+    m_inventory->setText(
+        tr("UUID %1<br>%2 · rack %3 · %4 · agent %5 (%6)")
+            .arg(QString::fromStdString(l.cardUuid[c]), dataCenterTitle(l.nodeDataCenter[n]),
+                 QString::fromStdString(l.nodeRack[n]), QString::fromStdString(l.nodeHostname[n]),
+                 QString::fromStdString(l.nodeAddress[n]), status.toHtmlEscaped()));
+    const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
+                                  CardMetric::Temperature, CardMetric::Power};
+    for (int i = 0; i < 4; ++i)
+        m_charts[i]->setPoints(m_state.history(c, metrics[i]));
+    m_events->clear();
+    for (const Event &e : m_state.recentEvents(n, kEventsShown))
+        m_events->addItem(eventLine(e));
+    m_events->scrollToBottom();
+}
+
+QString CardDetailPanel::title() const
+{
+    return m_title->text();
+}
+
+int CardDetailPanel::eventCount() const
+{
+    return m_events->count();
+}
+
+}  // namespace meridian

@@ -1,0 +1,44 @@
+// Drill-down for one card: its inventory, 15 minutes of utilisation, memory,
+// temperature and power, and its node's recent events. Refreshed from FleetState at most
+// once a second while visible. Lives on the UI thread.
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+#include "fleet/fleetstate.h"
+
+class QFormLayout;
+class QLabel;
+class QListWidget;
+
+namespace meridian {
+
+class HistoryChart;
+
+class CardDetailPanel final : public QWidget {
+    Q_OBJECT
+public:
+    CardDetailPanel(const FleetState &state, QWidget *parent = nullptr);
+
+    void showCard(CardHandle card, const FleetSnapshot &snapshot);
+    // Called on every snapshot; does the work at most once a second.
+    void refresh(const FleetSnapshot &snapshot);
+    std::optional<CardHandle> card() const { return m_card; }
+    QString title() const;
+    int eventCount() const;
+    const HistoryChart *chart(int index) const { return m_charts[index]; }
+
+private:
+    void update(const FleetSnapshot &snapshot);
+
+    const FleetState &m_state;
+    std::optional<CardHandle> m_card;
+    int64_t m_lastRefreshMs = 0;
+    QLabel *m_title;
+    QLabel *m_inventory;
+    HistoryChart *m_charts[4];
+    QListWidget *m_events;
+};
+
+}  // namespace meridian

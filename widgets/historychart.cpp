@@ -1,0 +1,67 @@
+#include "historychart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+
+namespace meridian {
+
+HistoryChart::HistoryChart(const QString &title, const QString &unit, double maxValue,
+                           QWidget *parent)
+    : QWidget(parent), m_chart(new QChart), m_series(new QLineSeries), m_maxValue(maxValue)
+{
+    m_chart->addSeries(m_series);
+    m_chart->legend()->hide();
+    // The unit goes in the title: axis label formats are printf-style and mangle "°".
+    m_chart->setTitle(unit.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, unit));
+    m_chart->setMargins(QMargins(2, 2, 2, 2));
+    m_chart->setBackgroundRoundness(0);
+    m_time = new QDateTimeAxis;
+    m_time->setFormat(QStringLiteral("HH:mm"));
+    m_time->setTickCount(4);
+    m_values = new QValueAxis;
+    m_values->setRange(0, maxValue);
+    m_values->setLabelFormat(QStringLiteral("%.0f"));
+    m_values->setTickCount(3);
+    m_chart->addAxis(m_time, Qt::AlignBottom);
+    m_chart->addAxis(m_values, Qt::AlignLeft);
+    m_series->attachAxis(m_time);
+    m_series->attachAxis(m_values);
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    setMinimumHeight(150);
+    // Follow the application palette (light or dark).
+    m_chart->setBackgroundBrush(palette().color(QPalette::Base));
+    m_chart->setTitleBrush(palette().color(QPalette::Text));
+    m_time->setLabelsBrush(palette().color(QPalette::Text));
+    m_values->setLabelsBrush(palette().color(QPalette::Text));
+}
+
+void HistoryChart::setPoints(const std::vector<HistoryPoint> &points)
+{
+    QList<QPointF> list;
+    list.reserve(static_cast<qsizetype>(points.size()));
+    double highest = m_maxValue;
+    for (const HistoryPoint &p : points) {
+        if (std::isnan(p.value))
+            continue;  // a gap in the line is honest; a zero would not be
+        list.append(QPointF(static_cast<double>(p.timeUnixMs), p.value));
+        highest = std::max(highest, static_cast<double>(p.value));
+    }
+    m_series->replace(list);
+    m_count = static_cast<int>(list.size());
+    const QDateTime end = points.empty() ? QDateTime::currentDateTime()
+                                         : QDateTime::fromMSecsSinceEpoch(points.back().timeUnixMs);
+    m_time->setRange(end.addSecs(-15 * 60), end);
+    m_values->setRange(0, highest);
+}
+
+}  // namespace meridian

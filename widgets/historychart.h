@@ -1,0 +1,40 @@
+// One metric of one card over the last 15 minutes. The only place Qt Charts is used, so
+// a later move away from it (deprecated from Qt 6.10) stays contained.
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "fleet/cardhistory.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QDateTimeAxis;
+class QLineSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace meridian {
+
+class HistoryChart final : public QWidget {
+    Q_OBJECT
+public:
+    HistoryChart(const QString &title, const QString &unit, double maxValue,
+                 QWidget *parent = nullptr);
+
+    // One replace() per refresh; NaN points (no reading) break the line.
+    void setPoints(const std::vector<HistoryPoint> &points);
+    int pointCount() const { return m_count; }
+
+private:
+    QChart *m_chart;
+    QChartView *m_view;
+    QLineSeries *m_series;
+    QDateTimeAxis *m_time;
+    QValueAxis *m_values;
+    double m_maxValue;
+    int m_count = 0;
+};
+
+}  // namespace meridian
