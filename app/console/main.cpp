@@ -3,8 +3,12 @@
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
 #include <QMessageBox>
 #include <QTimer>
+#include <QTranslator>
 #include <cstdio>
 
 #include "consolesession.h"
@@ -15,6 +19,17 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Meridian"));
     QApplication::setApplicationName(QStringLiteral("meridian"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/meridian.png")));
+    QApplication::setDesktopFileName(QStringLiteral("meridian"));
+    // The user's language (Simplified Chinese or English), for our strings and Qt's own.
+    QTranslator qtStrings;
+    if (qtStrings.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                       QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(&qtStrings);
+    QTranslator ours;
+    if (ours.load(QLocale(), QStringLiteral("meridian"), QStringLiteral("_"),
+                  QStringLiteral(":/i18n")))
+        QApplication::installTranslator(&ours);
 
     CLI::App cli{"Meridian operations console"};
     std::string inventory;

@@ -1,0 +1,279 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>FleetHeatmap</name>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="19" />
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="20" />
+        <source>%1 s ago</source>
+        <translation>%1 秒前</translation>
+    </message>
+</context>
+<context>
+    <name>FleetMetric</name>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="12" />
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="13" />
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="14" />
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="15" />
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="16" />
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="24" />
+        <source>n/a</source>
+        <translation>无读数</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../../app/console/consolesession.cpp" line="54" />
+        <source>Meridian — simulated fleet (plaintext on loopback)</source>
+        <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="44" />
+        <source>Meridian cannot start</source>
+        <translation>Meridian 无法启动</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::CardDetailPanel</name>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="33" />
+        <source>Select a card in the fleet to see its history.</source>
+        <translation>在集群中选择一张卡以查看其历史。</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="51" />
+        <source>Recent events on this node</source>
+        <translation>该节点最近的事件</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="79" />
+        <source>%1 · card %2 · %3</source>
+        <translation>%1 · 卡 %2 · %3</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="83" />
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="83" />
+        <source>live</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="85" />
+        <source>unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/carddetailpanel.cpp" line="87" />
+        <source>UUID %1&lt;br&gt;%2 · rack %3 · %4 · agent %5 (%6)</source>
+        <translation>UUID %1&lt;br&gt;%2 · 机架 %3 · %4 · 代理 %5（%6）</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::DataCenterSummaryModel</name>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="132" />
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="139" />
+        <source>%1 of %2 reporting cards at or above %3% utilisation</source>
+        <translation>%2 张上报卡中有 %1 张利用率不低于 %3%</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="153" />
+        <source>Data center</source>
+        <translation>数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="154" />
+        <source>Cards</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="155" />
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="156" />
+        <source>Mean utilisation</source>
+        <translation>平均利用率</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="157" />
+        <source>Domestic</source>
+        <translation>国产占比</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="158" />
+        <source>Nodes stale</source>
+        <translation>过期节点</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FleetHeatmap</name>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="29" />
+        <source>%1 — %2 cards</source>
+        <translation>%1 — %2 张卡</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="40" />
+        <source> · %1 of %2 agents unreachable</source>
+        <translation> · %2 个代理中 %1 个无法连接</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="44" />
+        <source> · %1 stale</source>
+        <translation> · %1 个已过期</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="231" />
+        <source>unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="236" />
+        <source>stale: last seen %1</source>
+        <translation>已过期：最后一次看到于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fleetheatmap.cpp" line="247" />
+        <source>card %1 · %2</source>
+        <translation>卡 %1 · %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../widgets/fleetheatmap.cpp" line="261" />
+        <source>%n error event(s)</source>
+        <translation>
+            <numerusform>%n 个错误事件</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>meridian::HeatmapLegend</name>
+    <message>
+        <location filename="../../widgets/heatmaplegend.cpp" line="75" />
+        <source>no reading</source>
+        <translation>无读数</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/heatmaplegend.cpp" line="76" />
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::MainWindow</name>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="36" />
+        <source>Meridian — fleet</source>
+        <translation>Meridian — 集群</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="65" />
+        <source>Card</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="90" />
+        <source>Fleet</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="93" />
+        <source>Colour by </source>
+        <translation>着色依据 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="100" />
+        <source> Data center </source>
+        <translation> 数据中心 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="102" />
+        <location filename="../../widgets/mainwindow.cpp" line="107" />
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="105" />
+        <source> Vendor </source>
+        <translation> 厂商 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="116" />
+        <source>Search host, node or card UUID (Ctrl+F)</source>
+        <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="121" />
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="151" />
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="153" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="154" />
+        <source>&amp;Diagnostics</source>
+        <translation>诊断(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="161" />
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="173" />
+        <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
+        <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="236" />
+        <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
+        <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="243" />
+        <source> · %1 match the filter</source>
+        <translation> · %1 张符合筛选</translation>
+    </message>
+</context>
+</TS>
