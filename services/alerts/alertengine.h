@@ -1,0 +1,52 @@
+// Alert rules, deduplication and lifecycle, as a pure function of snapshots and events
+// over time (no threads, no clock of its own): agent unreachable or stale, a whole data
+// center dark (one incident instead of hundreds of rows), Xid, ECC double-bit, thermal
+// throttling, link down/flapping, PFC storms, and cards paid for but idle for an hour.
+// Owned by one thread (the UI's, in the console).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "alert.h"
+
+namespace meridian {
+
+struct AlertRules {
+    double darkDataCenterShare = 0.8;  // this share of a DC's agents down = incident
+    int darkDataCenterMinimumAgents = 3;
+    double idleUtilizationPercent = 5.0;
+    int64_t idleForMs = 3600'000;       // paid but idle after an hour below the line
+    int64_t resolvedKeptMs = 3600'000;  // resolved alerts stay listed this long
+};
+
+class AlertEngine {
+public:
+    explicit AlertEngine(AlertRules rules = {});
+
+    // Folds in one snapshot and the events that arrived since the last call.
+    void evaluate(const FleetSnapshot &snapshot, const std::vector<FleetEvent> &events);
+
+    // Newest activity first.
+    std::vector<Alert> alerts() const;
+    const Alert *find(const std::string &key) const;
+    int openCount(const std::string &dataCenter, int64_t nowMs) const;
+
+    bool acknowledge(const std::string &key, const std::string &who, int64_t nowMs);
+    bool silence(const std::string &key, int64_t untilMs);
+    bool setNote(const std::string &key, const std::string &note);
+
+private:
+    Alert &raise(const std::string &key, AlertKind kind, AlertSeverity severity, int64_t nowMs);
+    void applyEvent(const FleetSnapshot &snapshot, const FleetEvent &event);
+    void evaluateAgents(const FleetSnapshot &snapshot);
+    void evaluateIdleCards(const FleetSnapshot &snapshot);
+    void clearCondition(const std::string &key, int64_t nowMs);
+
+    AlertRules m_rules;
+    std::map<std::string, Alert> m_alerts;
+    std::vector<int64_t> m_idleSinceMs;  // by CardHandle; 0 = not idle
+};
+
+}  // namespace meridian
