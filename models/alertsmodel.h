@@ -1,0 +1,37 @@
+// The alert list for triage: one row per alert, merged by alert key on every update
+// (insert, remove, dataChanged: never a reset), newest activity sortable through the
+// SortRole. Lives on the UI thread.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "alerts/alert.h"
+
+namespace meridian {
+
+class AlertsModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Severity, What, Where, DataCenter, FirstSeen, LastSeen, Count, State, Note, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int KeyRole = Qt::UserRole + 2;
+
+    explicit AlertsModel(QObject *parent = nullptr);
+
+    void setAlerts(std::vector<Alert> alerts, int64_t nowMs);
+    const Alert *alertAt(int row) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    static QString stateText(const Alert &alert, int64_t nowMs);
+
+private:
+    std::vector<Alert> m_alerts;
+    int64_t m_nowMs = 0;
+};
+
+}  // namespace meridian
