@@ -25,7 +25,8 @@ bool sameRow(const Alert &a, const Alert &b, int64_t nowA, int64_t nowB)
 
 }  // namespace
 
-AlertsModel::AlertsModel(QObject *parent) : QAbstractTableModel(parent) {}
+AlertsModel::AlertsModel(QObject *parent) : QAbstractTableModel(parent)
+{}
 
 void AlertsModel::setAlerts(std::vector<Alert> alerts, int64_t nowMs)
 {
@@ -33,7 +34,8 @@ void AlertsModel::setAlerts(std::vector<Alert> alerts, int64_t nowMs)
     m_nowMs = nowMs;
     for (int i = static_cast<int>(m_alerts.size()) - 1; i >= 0; --i) {
         const std::string &key = m_alerts[static_cast<size_t>(i)].key;
-        if (std::none_of(alerts.begin(), alerts.end(), [&](const Alert &a) { return a.key == key; })) {
+        if (std::none_of(alerts.begin(), alerts.end(),
+                         [&](const Alert &a) { return a.key == key; })) {
             beginRemoveRows({}, i, i);
             m_alerts.erase(m_alerts.begin() + i);
             endRemoveRows();
@@ -57,7 +59,8 @@ void AlertsModel::setAlerts(std::vector<Alert> alerts, int64_t nowMs)
 
 const Alert *AlertsModel::alertAt(int row) const
 {
-    return row >= 0 && row < static_cast<int>(m_alerts.size()) ? &m_alerts[static_cast<size_t>(row)] : nullptr;
+    return row >= 0 && row < static_cast<int>(m_alerts.size()) ? &m_alerts[static_cast<size_t>(row)]
+                                                               : nullptr;
 }
 
 int AlertsModel::rowCount(const QModelIndex &parent) const
@@ -75,7 +78,9 @@ QString AlertsModel::stateText(const Alert &a, int64_t nowMs)
     if (!a.active)
         return tr("resolved");
     if (a.silenced(nowMs))
-        return tr("silenced until %1").arg(QDateTime::fromMSecsSinceEpoch(a.silencedUntilMs).toString(QStringLiteral("HH:mm")));
+        return tr("silenced until %1")
+            .arg(QDateTime::fromMSecsSinceEpoch(a.silencedUntilMs)
+                     .toString(QStringLiteral("HH:mm")));
     if (a.acknowledgedMs)
         return tr("acknowledged by %1").arg(QString::fromStdString(a.acknowledgedBy));
     return tr("open");
@@ -100,7 +105,8 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Severity: return a.severity == AlertSeverity::Critical ? tr("critical") : tr("warning");
+        case Severity:
+            return a.severity == AlertSeverity::Critical ? tr("critical") : tr("warning");
         case What: return QString::fromLatin1(alertKindName(a.kind));
         case Where: return QString::fromStdString(a.subject);
         case DataCenter: return dataCenterTitle(a.dataCenter);

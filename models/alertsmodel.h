@@ -13,7 +13,18 @@ namespace meridian {
 class AlertsModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Severity, What, Where, DataCenter, FirstSeen, LastSeen, Count, State, Note, ColumnCount };
+    enum Column {
+        Severity,
+        What,
+        Where,
+        DataCenter,
+        FirstSeen,
+        LastSeen,
+        Count,
+        State,
+        Note,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int KeyRole = Qt::UserRole + 2;
 

@@ -1,5 +1,7 @@
 #include "datacentersummarymodel.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QLocale>
 #include <cmath>
 
@@ -9,7 +11,8 @@ namespace meridian {
 
 namespace {
 
-std::vector<DataCenterSummaryModel::Row> summarise(const FleetSnapshot &s)
+std::vector<DataCenterSummaryModel::Row> summarise(const FleetSnapshot &s,
+                                                   const std::map<std::string, int> &openAlerts)
 {
     std::vector<DataCenterSummaryModel::Row> rows;
     const FleetLayout &layout = *s.layout;
@@ -21,6 +24,8 @@ std::vector<DataCenterSummaryModel::Row> summarise(const FleetSnapshot &s)
         if (it == rows.end()) {
             rows.push_back({});
             rows.back().name = name;
+            const auto open = openAlerts.find(layout.nodeDataCenter[n]);
+            rows.back().openAlerts = open == openAlerts.end() ? 0 : open->second;
             it = std::prev(rows.end());
         }
         rowOfNode[n] = static_cast<int>(it - rows.begin());
@@ -59,9 +64,10 @@ QString percentText(double value)
 DataCenterSummaryModel::DataCenterSummaryModel(QObject *parent) : QAbstractTableModel(parent)
 {}
 
-void DataCenterSummaryModel::setSnapshot(const FleetSnapshot &snapshot)
+void DataCenterSummaryModel::setSnapshot(const FleetSnapshot &snapshot,
+                                         const std::map<std::string, int> &openAlerts)
 {
-    std::vector<Row> fresh = summarise(snapshot);
+    std::vector<Row> fresh = summarise(snapshot, openAlerts);
     // Merge by name: remove rows that vanished, update the rest, append new ones.
     for (int i = static_cast<int>(m_rows.size()) - 1; i >= 0; --i) {
         const bool kept = std::any_of(fresh.begin(), fresh.end(), [&](const Row &r) {
@@ -110,6 +116,7 @@ QVariant DataCenterSummaryModel::value(const Row &row, int column) const
         return row.reporting > 0 ? row.utilizationSum / row.reporting : std::nan("");
     case Domestic: return percent(row.domestic, row.cards);
     case StaleNodes: return row.staleNodes;
+    case OpenAlerts: return row.openAlerts;
     default: return {};
     }
 }
@@ -130,11 +137,14 @@ QVariant DataCenterSummaryModel::data(const QModelIndex &index, int role) const
         case MeanUtilization:
         case Domestic: return percentText(value(row, column).toDouble());
         case StaleNodes: return tr("%1 of %2").arg(row.staleNodes).arg(row.nodes);
+        case OpenAlerts: return QString::number(row.openAlerts);
         default: return {};
         }
     }
     if (role == Qt::TextAlignmentRole && column != Name)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && column == OpenAlerts && row.openAlerts > 0)
+        return QBrush(QColor(0xd6, 0x27, 0x28));
     if (role == Qt::ToolTipRole && column == Busy) {
         return tr("%1 of %2 reporting cards at or above %3% utilisation")
             .arg(row.busy)
@@ -156,6 +166,7 @@ QVariant DataCenterSummaryModel::headerData(int section, Qt::Orientation orienta
     case MeanUtilization: return tr("Mean utilisation");
     case Domestic: return tr("Domestic");
     case StaleNodes: return tr("Nodes stale");
+    case OpenAlerts: return tr("Open alerts");
     default: return {};
     }
 }

@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <QString>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -16,7 +17,16 @@ namespace meridian {
 class DataCenterSummaryModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Cards, Busy, MeanUtilization, Domestic, StaleNodes, ColumnCount };
+    enum Column {
+        Name,
+        Cards,
+        Busy,
+        MeanUtilization,
+        Domestic,
+        StaleNodes,
+        OpenAlerts,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     // A card counts as busy at or above this utilisation (as in the usage ledger).
@@ -24,7 +34,9 @@ public:
 
     explicit DataCenterSummaryModel(QObject *parent = nullptr);
 
-    void setSnapshot(const FleetSnapshot &snapshot);
+    // openAlerts: open alerts per data center (by its raw name), when triage runs.
+    void setSnapshot(const FleetSnapshot &snapshot,
+                     const std::map<std::string, int> &openAlerts = {});
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -40,6 +52,7 @@ public:
         int domestic = 0;
         int nodes = 0;
         int staleNodes = 0;
+        int openAlerts = 0;
         bool operator==(const Row &) const = default;
     };
     const std::vector<Row> &rows() const { return m_rows; }

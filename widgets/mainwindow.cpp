@@ -21,9 +21,11 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "alertspanel.h"
 #include "carddetailpanel.h"
 #include "fleetheatmap.h"
 #include "heatmaplegend.h"
+#include "models/alertcenter.h"
 #include "models/consolediagnostics.h"
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
@@ -69,6 +71,22 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
     m_detailDock->hide();
     connect(m_heatmap, &FleetHeatmap::cardSelected, this, &MainWindow::selectCard);
+
+    m_alerts = new AlertCenter(m_source.state(), this);
+    m_alertsPanel = new AlertsPanel(*m_alerts);
+    m_alertsDock = new QDockWidget(tr("Alerts"), this);
+    m_alertsDock->setObjectName(QStringLiteral("alertsDock"));
+    m_alertsDock->setWidget(m_alertsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_alertsDock);
+    connect(m_alertsPanel, &AlertsPanel::cardRequested, this, &MainWindow::selectCard);
+    connect(m_alertsPanel, &AlertsPanel::nodeRequested, this, &MainWindow::selectNode);
+    connect(m_alerts, &AlertCenter::alertsChanged, this, [this] {
+        int open = 0;
+        const auto *model = m_alerts->model();
+        for (int row = 0; row < model->rowCount(); ++row)
+            open += model->alertAt(row)->open(m_lastTriageMs);
+        m_alertsDock->setWindowTitle(tr("Alerts (%1 open)").arg(open));
+    });
 
     m_uptime.start();
     buildToolbar();
@@ -146,10 +164,31 @@ void MainWindow::selectCard(CardHandle card)
     m_detail->showCard(card, *snapshot);
 }
 
+void MainWindow::selectNode(NodeHandle node)
+{
+    const auto snapshot = m_source.current();
+    if (!snapshot || node >= snapshot->nodeCount())
+        return;
+    const FleetLayout &l = *snapshot->layout;
+    if (!l.nodeCards[node].empty()) {
+        selectCard(l.nodeCards[node].front());
+    } else {
+        // Never reached, so no cards to show: point at it through the search instead.
+        m_search->setText(QString::fromStdString(l.nodeAddress[node]));
+    }
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_detailDock->toggleViewAction());
+    QAction *alertList = view->addAction(tr("&Alerts"));
+    alertList->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(alertList, &QAction::triggered, this, [this] {
+        m_alertsDock->show();
+        m_alertsDock->raise();
+        m_alertsPanel->view()->setFocus();
+    });
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
 }
@@ -205,7 +244,17 @@ void MainWindow::applyFilter()
 
 void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot)
 {
-    m_summary->setSnapshot(*snapshot);
+    // Triage once a second is plenty for people, and keeps 6,000 cards cheap.
+    if (snapshot->takenUnixMs - m_lastTriageMs >= 1000) {
+        m_lastTriageMs = snapshot->takenUnixMs;
+        m_alerts->update(*snapshot);
+    }
+    std::map<std::string, int> openAlerts;
+    for (const auto &dc : snapshot->layout->nodeDataCenter) {
+        if (!openAlerts.count(dc))
+            openAlerts.emplace(dc, m_alerts->engine().openCount(dc, snapshot->takenUnixMs));
+    }
+    m_summary->setSnapshot(*snapshot, openAlerts);
     for (const auto &row : m_summary->rows()) {
         if (m_dataCenter->findData(row.name) < 0)
             m_dataCenter->addItem(row.name, row.name);

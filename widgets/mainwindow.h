@@ -17,6 +17,8 @@ class QTableView;
 
 namespace meridian {
 
+class AlertCenter;
+class AlertsPanel;
 class CardDetailPanel;
 class DataCenterSummaryModel;
 class FleetHeatmap;
@@ -31,6 +33,8 @@ public:
 
     FleetHeatmap *heatmap() const { return m_heatmap; }
     CardDetailPanel *detail() const { return m_detail; }
+    AlertCenter *alerts() const { return m_alerts; }
+    void selectNode(NodeHandle node);
     void selectCard(CardHandle card);
     DataCenterSummaryModel *summary() const { return m_summary; }
     QString statusText() const;
@@ -57,6 +61,10 @@ private:
     QLineEdit *m_search = nullptr;
     QLabel *m_status = nullptr;
     CardDetailPanel *m_detail = nullptr;
+    AlertCenter *m_alerts = nullptr;
+    AlertsPanel *m_alertsPanel = nullptr;
+    QDockWidget *m_alertsDock = nullptr;
+    int64_t m_lastTriageMs = 0;
     QDockWidget *m_detailDock = nullptr;
     QElapsedTimer m_uptime;
 };

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "fakefleet.h"
+#include "models/alertcenter.h"
 #include "models/fleetsnapshotsource.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/fleetheatmap.h"
@@ -108,4 +109,10 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     EXPECT_EQ(detail->chart(0)->pointCount(), 1);  // one sample recorded so far
     EXPECT_EQ(detail->eventCount(), 1);
     EXPECT_EQ(state.snapshot(0).errors[3], 1u);  // the Xid marks the card
+
+    // Triage: the Xid and the unreachable agent are alerts, counted per data center.
+    AlertCenter *alerts = window.alerts();
+    alerts->update(*source.current());
+    EXPECT_EQ(alerts->openCount(QStringLiteral("xiamen")), 1);
+    EXPECT_EQ(alerts->openCount(QStringLiteral("wuhu")), 1);
 }

@@ -1,0 +1,41 @@
+// The on-call engineer's list: alerts sorted open-critical first, with acknowledge,
+// silence and note, and a double-click that jumps to the card or node in the fleet.
+#pragma once
+
+#include <QWidget>
+
+#include "fleet/fleetstate.h"
+
+class QSortFilterProxyModel;
+class QTableView;
+class QCheckBox;
+
+namespace meridian {
+
+class AlertCenter;
+struct Alert;
+
+class AlertsPanel final : public QWidget {
+    Q_OBJECT
+public:
+    AlertsPanel(AlertCenter &center, QWidget *parent = nullptr);
+    QTableView *view() const { return m_view; }
+
+Q_SIGNALS:
+    void cardRequested(CardHandle card);
+    void nodeRequested(NodeHandle node);
+
+private:
+    const Alert *selected() const;
+    void acknowledgeSelected();
+    void silenceSelected(int hours);
+    void noteSelected();
+    void jumpTo(const QModelIndex &index);
+
+    AlertCenter &m_center;
+    QSortFilterProxyModel *m_sorted;
+    QTableView *m_view;
+    QCheckBox *m_openOnly;
+};
+
+}  // namespace meridian
