@@ -108,7 +108,9 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
         case Severity:
             return a.severity == AlertSeverity::Critical ? tr("critical") : tr("warning");
         case What: return QString::fromLatin1(alertKindName(a.kind));
-        case Where: return QString::fromStdString(a.subject);
+        case Where:
+            return a.kind == AlertKind::DataCenterDark ? dataCenterTitle(a.subject)
+                                                       : QString::fromStdString(a.subject);
         case DataCenter: return dataCenterTitle(a.dataCenter);
         case FirstSeen: return timeText(a.firstSeenMs);
         case LastSeen: return timeText(a.lastSeenMs);

@@ -54,9 +54,125 @@
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="44" />
+        <location filename="../../app/console/main.cpp" line="59" />
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::AlertsModel</name>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="79" />
+        <source>resolved</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="81" />
+        <source>silenced until %1</source>
+        <translation>静默至 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="85" />
+        <source>acknowledged by %1</source>
+        <translation>已由 %1 确认</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="86" />
+        <source>open</source>
+        <translation>未处理</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="109" />
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="109" />
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="141" />
+        <source>Severity</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="142" />
+        <source>What</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="143" />
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="144" />
+        <source>Data center</source>
+        <translation>数据中心</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="145" />
+        <source>First seen</source>
+        <translation>首次出现</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="146" />
+        <source>Last seen</source>
+        <translation>最近出现</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="147" />
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="148" />
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertsmodel.cpp" line="149" />
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::AlertsPanel</name>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="68" />
+        <source>Acknowledge</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="69" />
+        <source>Silence 1 h</source>
+        <translation>静默 1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="70" />
+        <source>Silence 8 h</source>
+        <translation>静默 8 小时</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="71" />
+        <source>Note…</source>
+        <translation>备注…</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="72" />
+        <source>Open only</source>
+        <translation>仅未处理</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="124" />
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/alertspanel.cpp" line="124" />
+        <source>Note for %1:</source>
+        <translation>%1 的备注：</translation>
     </message>
 </context>
 <context>
@@ -100,44 +216,49 @@
 <context>
     <name>meridian::DataCenterSummaryModel</name>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="132" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="139" />
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="139" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="149" />
         <source>%1 of %2 reporting cards at or above %3% utilisation</source>
         <translation>%2 张上报卡中有 %1 张利用率不低于 %3%</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="153" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="163" />
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="154" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="164" />
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="155" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="165" />
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="156" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="166" />
         <source>Mean utilisation</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="157" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="167" />
         <source>Domestic</source>
         <translation>国产占比</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="158" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="168" />
         <source>Nodes stale</source>
         <translation>过期节点</translation>
+    </message>
+    <message>
+        <location filename="../../models/datacentersummarymodel.cpp" line="169" />
+        <source>Open alerts</source>
+        <translation>未处理告警</translation>
     </message>
 </context>
 <context>
@@ -176,7 +297,8 @@
         <location filename="../../widgets/fleetheatmap.cpp" line="261" />
         <source>%n error event(s)</source>
         <translation>
-            <numerusform>%n 个错误事件</numerusform></translation>
+            <numerusform>%n 个错误事件</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -195,83 +317,98 @@
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="36" />
+        <location filename="../../widgets/mainwindow.cpp" line="38" />
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="65" />
+        <location filename="../../widgets/mainwindow.cpp" line="67" />
         <source>Card</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="90" />
+        <location filename="../../widgets/mainwindow.cpp" line="77" />
+        <source>Alerts</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="88" />
+        <source>Alerts (%1 open)</source>
+        <translation>告警（%1 条未处理）</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="108" />
         <source>Fleet</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="93" />
+        <location filename="../../widgets/mainwindow.cpp" line="111" />
         <source>Colour by </source>
         <translation>着色依据 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="100" />
+        <location filename="../../widgets/mainwindow.cpp" line="118" />
         <source> Data center </source>
         <translation> 数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="102" />
-        <location filename="../../widgets/mainwindow.cpp" line="107" />
+        <location filename="../../widgets/mainwindow.cpp" line="120" />
+        <location filename="../../widgets/mainwindow.cpp" line="125" />
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="105" />
+        <location filename="../../widgets/mainwindow.cpp" line="123" />
         <source> Vendor </source>
         <translation> 厂商 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="116" />
+        <location filename="../../widgets/mainwindow.cpp" line="134" />
         <source>Search host, node or card UUID (Ctrl+F)</source>
         <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="121" />
+        <location filename="../../widgets/mainwindow.cpp" line="139" />
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="151" />
+        <location filename="../../widgets/mainwindow.cpp" line="183" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="153" />
+        <location filename="../../widgets/mainwindow.cpp" line="185" />
+        <source>&amp;Alerts</source>
+        <translation>告警(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="192" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="154" />
+        <location filename="../../widgets/mainwindow.cpp" line="193" />
         <source>&amp;Diagnostics</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="161" />
+        <location filename="../../widgets/mainwindow.cpp" line="200" />
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="173" />
+        <location filename="../../widgets/mainwindow.cpp" line="212" />
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="236" />
+        <location filename="../../widgets/mainwindow.cpp" line="285" />
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="243" />
+        <location filename="../../widgets/mainwindow.cpp" line="292" />
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>

@@ -124,6 +124,14 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
 {
     const FleetLayout &l = *s.layout;
     const int64_t now = s.takenUnixMs;
+    // Right after the console starts every agent is "never heard from": that is the
+    // console connecting, not the fleet failing. Refused connections still count at once.
+    const bool settling = now - m_firstEvaluationMs < m_rules.startupGraceMs;
+    const auto down = [&](NodeHandle n) {
+        if (s.nodeConnection[n] == ConnectionState::Unreachable)
+            return true;
+        return s.nodeStale(n) && !(settling && s.nodeLastSeenMs[n] == 0);
+    };
     struct Tally {
         int agents = 0;
         int down = 0;
@@ -132,7 +140,7 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         Tally &t = perDc[l.nodeDataCenter[n]];
         ++t.agents;
-        if (s.nodeConnection[n] == ConnectionState::Unreachable || s.nodeStale(n))
+        if (down(n))
             ++t.down;
     }
     for (const auto &[dc, t] : perDc) {
@@ -155,7 +163,7 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
         const bool dcDark = t.agents >= m_rules.darkDataCenterMinimumAgents &&
                             t.down >= m_rules.darkDataCenterShare * t.agents;
         const bool unreachable = s.nodeConnection[n] == ConnectionState::Unreachable;
-        const bool stale = !unreachable && s.nodeStale(n);
+        const bool stale = !unreachable && down(n);
         const std::string unreachableKey = "unreachable/" + l.nodeAddress[n];
         const std::string staleKey = "stale/" + l.nodeAddress[n];
         // Inside a dark data center the incident speaks for every agent.
@@ -221,6 +229,8 @@ void AlertEngine::evaluateIdleCards(const FleetSnapshot &s)
 
 void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<FleetEvent> &events)
 {
+    if (m_firstEvaluationMs == 0)
+        m_firstEvaluationMs = snapshot.takenUnixMs;
     for (const FleetEvent &e : events)
         applyEvent(snapshot, e);
     evaluateAgents(snapshot);

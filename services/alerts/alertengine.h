@@ -19,6 +19,7 @@ struct AlertRules {
     double idleUtilizationPercent = 5.0;
     int64_t idleForMs = 3600'000;       // paid but idle after an hour below the line
     int64_t resolvedKeptMs = 3600'000;  // resolved alerts stay listed this long
+    int64_t startupGraceMs = 15'000;    // agents not heard from yet are not "down" before this
 };
 
 class AlertEngine {
@@ -47,6 +48,7 @@ private:
     AlertRules m_rules;
     std::map<std::string, Alert> m_alerts;
     std::vector<int64_t> m_idleSinceMs;  // by CardHandle; 0 = not idle
+    int64_t m_firstEvaluationMs = 0;
 };
 
 }  // namespace meridian

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "alerts/alertengine.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "sim/simfleet.h"
 #include "transport/fleetclient.h"
@@ -105,10 +106,21 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     const auto now = [] { return SystemClock::instance().nowUnixMs(); };
     NodeHandle crashed = handleOf(state.snapshot(now()), nodes[3].nodeId);
     NodeHandle hung = handleOf(state.snapshot(now()), nodes[7].nodeId);
+    // Triage runs beside the client, as in the console.
+    AlertEngine alerts;
+    uint64_t eventCounter = 0;
+    const auto alertActive = [&](const std::string &key) {
+        alerts.evaluate(state.snapshot(now()), state.eventsSince(eventCounter, &eventCounter));
+        const Alert *a = alerts.find(key);
+        return a && a->active;
+    };
     EXPECT_TRUE(eventually([&] {
         return state.snapshot(now()).nodeConnection[crashed] == ConnectionState::Unreachable;
     }));
     EXPECT_TRUE(eventually([&] { return state.snapshot(now()).nodeStale(hung); }));
+    EXPECT_TRUE(alertActive("unreachable/" + nodes[3].address));
+    EXPECT_TRUE(alertActive("stale/" + nodes[7].address) ||
+                alertActive("unreachable/" + nodes[7].address));
     // The rest keep streaming while two agents misbehave.
     const FleetSnapshot during = state.snapshot(now());
     for (NodeHandle n = 0; n < during.nodeCount(); ++n) {
@@ -126,6 +138,13 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     EXPECT_TRUE(eventually([&] {
         const FleetSnapshot s = state.snapshot(now());
         return s.nodeConnection[hung] == ConnectionState::Connected && !s.nodeStale(hung);
+    }));
+
+    // Recovered agents resolve their alerts.
+    EXPECT_TRUE(eventually([&] {
+        return !alertActive("unreachable/" + nodes[3].address) &&
+               !alertActive("stale/" + nodes[7].address) &&
+               !alertActive("unreachable/" + nodes[7].address);
     }));
 
     // No event lost or repeated across the reconnect: the console holds exactly what the

@@ -141,3 +141,16 @@ TEST(AlertEngine, PaidButIdleAfterAnHourBelowFivePercent)
     engine.evaluate(state.snapshot(62 * 60'000LL), {});
     EXPECT_EQ(countKind(engine, AlertKind::PaidButIdle), 0);
 }
+
+TEST(AlertEngine, AgentsNotHeardFromYetAreNotAnIncidentWhileTheConsoleStarts)
+{
+    FleetState state;
+    for (int i = 0; i < 5; ++i)
+        state.addNode("127.0.0.1:" + std::to_string(50000 + i), "xiamen");  // connecting
+    AlertEngine engine;
+    engine.evaluate(state.snapshot(1'000), {});
+    engine.evaluate(state.snapshot(10'000), {});
+    EXPECT_TRUE(engine.alerts().empty());
+    engine.evaluate(state.snapshot(17'000), {});  // past the grace: nobody ever answered
+    EXPECT_EQ(countKind(engine, AlertKind::DataCenterDark), 1);
+}
