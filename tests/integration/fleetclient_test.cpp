@@ -96,7 +96,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     FaultSpec crash;
     crash.nodeId = nodes[3].nodeId;
     crash.kind = FaultKind::Crash;
-    crash.durationMs = 1500;
+    crash.durationMs = 3000;
     ASSERT_TRUE(fleet.inject(crash).ok());
     FaultSpec hang;
     hang.nodeId = nodes[7].nodeId;
@@ -114,13 +114,13 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
         const Alert *a = alerts.find(key);
         return a && a->active;
     };
+    // Checked as each condition appears: the crashed agent comes back by itself.
+    EXPECT_TRUE(eventually([&] { return alertActive("unreachable/" + nodes[3].address); }));
     EXPECT_TRUE(eventually([&] {
-        return state.snapshot(now()).nodeConnection[crashed] == ConnectionState::Unreachable;
+        return alertActive("stale/" + nodes[7].address) ||
+               alertActive("unreachable/" + nodes[7].address);
     }));
-    EXPECT_TRUE(eventually([&] { return state.snapshot(now()).nodeStale(hung); }));
-    EXPECT_TRUE(alertActive("unreachable/" + nodes[3].address));
-    EXPECT_TRUE(alertActive("stale/" + nodes[7].address) ||
-                alertActive("unreachable/" + nodes[7].address));
+    EXPECT_TRUE(state.snapshot(now()).nodeStale(hung));
     // The rest keep streaming while two agents misbehave.
     const FleetSnapshot during = state.snapshot(now());
     for (NodeHandle n = 0; n < during.nodeCount(); ++n) {
@@ -129,7 +129,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
         }
     }
 
-    // The crashed agent restarts by itself after 1.5 s; the client reconnects.
+    // The crashed agent restarts by itself after 3 s; the client reconnects.
     EXPECT_TRUE(eventually([&] {
         const FleetSnapshot s = state.snapshot(now());
         return s.nodeConnection[crashed] == ConnectionState::Connected && !s.nodeStale(crashed);
