@@ -76,7 +76,8 @@ QColor rampColor(float fraction)
 
 QColor noReadingColor()
 {
-    return QColor(0x2b, 0x2b, 0x2b);
+    // Mid grey: an empty box in it reads on light and dark backgrounds alike.
+    return QColor(0x8c, 0x8c, 0x8c);
 }
 
 QColor staleColor()

@@ -59,6 +59,8 @@ void FleetHeatmap::setSnapshot(std::shared_ptr<const FleetSnapshot> snapshot)
         m_layoutGeneration = m_snapshot->layout->generation;
         relayout();
         recomputeMatches();
+    } else if (m_filter.state != CardState::Any) {
+        recomputeMatches();  // states change with every snapshot, identities do not
     }
     update();
 }
@@ -90,8 +92,12 @@ void FleetHeatmap::recomputeMatches()
     m_matching = 0;
     for (CardHandle c = 0; c < l.cardCount(); ++c) {
         const NodeHandle n = l.cardNode[c];
-        bool match = (dc.isEmpty() || dataCenterTitle(l.nodeDataCenter[n]) == dc) &&
-                     (m_filter.vendor < 0 || static_cast<int>(l.cardVendor[c]) == m_filter.vendor);
+        bool match =
+            (dc.isEmpty() || dataCenterTitle(l.nodeDataCenter[n]) == dc) &&
+            (m_filter.vendor < 0 || static_cast<int>(l.cardVendor[c]) == m_filter.vendor) &&
+            (m_filter.model.isEmpty() ||
+             QString::fromStdString(l.cardModel[c]) == m_filter.model) &&
+            stateMatches(c);
         if (match && !needle.isEmpty()) {
             const auto has = [&](const std::string &text) {
                 return QString::fromStdString(text).contains(needle, Qt::CaseInsensitive);
@@ -102,6 +108,23 @@ void FleetHeatmap::recomputeMatches()
         m_matches[c] = match;
         m_matching += match;
     }
+}
+
+bool FleetHeatmap::stateMatches(CardHandle c) const
+{
+    const FleetSnapshot &s = *m_snapshot;
+    const NodeHandle n = s.layout->cardNode[c];
+    const bool unreachable = s.nodeConnection[n] == ConnectionState::Unreachable;
+    const bool stale = !unreachable && s.nodeStale(n);
+    switch (m_filter.state) {
+    case CardState::Any: return true;
+    case CardState::Live: return !unreachable && !stale;
+    case CardState::Stale: return stale;
+    case CardState::Unreachable: return unreachable;
+    case CardState::WithErrors: return s.errors[c] > 0;
+    case CardState::NoReading: return !unreachable && !stale && std::isnan(s.utilization[c]);
+    }
+    return true;
 }
 
 void FleetHeatmap::relayout()

@@ -13,11 +13,19 @@
 
 namespace meridian {
 
+enum class CardState { Any, Live, Stale, Unreachable, WithErrors, NoReading };
+
 struct HeatmapFilter {
     QString dataCenter;  // empty: all
     int vendor = -1;     // a Vendor value, -1: all
-    QString search;      // node id, hostname, address or card UUID; case-insensitive
-    bool empty() const { return dataCenter.isEmpty() && vendor < 0 && search.isEmpty(); }
+    QString model;       // empty: all
+    CardState state = CardState::Any;
+    QString search;  // node id, hostname, address or card UUID; case-insensitive
+    bool empty() const
+    {
+        return dataCenter.isEmpty() && vendor < 0 && model.isEmpty() && state == CardState::Any &&
+               search.isEmpty();
+    }
 };
 
 class FleetHeatmap final : public QWidget {
@@ -56,6 +64,7 @@ protected:
 private:
     void relayout();
     void recomputeMatches();
+    bool stateMatches(CardHandle card) const;
     QColor cardColor(CardHandle card, bool stale) const;
     QString sectionTitle(const HeatmapGeometry::Section &section) const;
 

@@ -4,6 +4,7 @@
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QEvent>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -38,11 +39,25 @@ HistoryChart::HistoryChart(const QString &title, const QString &unit, double max
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
     setMinimumHeight(150);
-    // Follow the application palette (light or dark).
+    followPalette();
+}
+
+void HistoryChart::followPalette()
+{
+    // Qt Charts has themes of its own; the console's palette (light or dark) wins.
     m_chart->setBackgroundBrush(palette().color(QPalette::Base));
     m_chart->setTitleBrush(palette().color(QPalette::Text));
     m_time->setLabelsBrush(palette().color(QPalette::Text));
     m_values->setLabelsBrush(palette().color(QPalette::Text));
+    m_time->setGridLineColor(palette().color(QPalette::Mid));
+    m_values->setGridLineColor(palette().color(QPalette::Mid));
+}
+
+void HistoryChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+    QWidget::changeEvent(event);
 }
 
 void HistoryChart::setPoints(const std::vector<HistoryPoint> &points)

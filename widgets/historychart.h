@@ -27,7 +27,12 @@ public:
     void setPoints(const std::vector<HistoryPoint> &points);
     int pointCount() const { return m_count; }
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void followPalette();
+
     QChart *m_chart;
     QChartView *m_view;
     QLineSeries *m_series;

@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDialog>
@@ -12,10 +14,12 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPalette>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
@@ -129,6 +133,20 @@ void MainWindow::buildToolbar()
         m_vendor->addItem(name.left(1).toUpper() + name.mid(1), static_cast<int>(v));
     }
     bar->addWidget(m_vendor);
+    bar->addWidget(new QLabel(tr(" Model "), bar));
+    m_model = new QComboBox(bar);
+    m_model->addItem(tr("All"), QString());
+    m_model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_model);
+    bar->addWidget(new QLabel(tr(" State "), bar));
+    m_state = new QComboBox(bar);
+    m_state->addItem(tr("All"), static_cast<int>(CardState::Any));
+    m_state->addItem(tr("Live"), static_cast<int>(CardState::Live));
+    m_state->addItem(tr("Stale"), static_cast<int>(CardState::Stale));
+    m_state->addItem(tr("Unreachable"), static_cast<int>(CardState::Unreachable));
+    m_state->addItem(tr("With errors"), static_cast<int>(CardState::WithErrors));
+    m_state->addItem(tr("No reading"), static_cast<int>(CardState::NoReading));
+    bar->addWidget(m_state);
     bar->addSeparator();
     m_search = new QLineEdit(bar);
     m_search->setPlaceholderText(tr("Search host, node or card UUID (Ctrl+F)"));
@@ -151,6 +169,8 @@ void MainWindow::buildToolbar()
     });
     connect(m_dataCenter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
     connect(m_vendor, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
+    connect(m_state, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
     connect(m_search, &QLineEdit::textChanged, this, &MainWindow::applyFilter);
 }
 
@@ -188,6 +208,23 @@ void MainWindow::buildMenus()
         m_alertsDock->show();
         m_alertsDock->raise();
         m_alertsPanel->view()->setFocus();
+    });
+    QMenu *theme = view->addMenu(tr("&Theme"));
+    auto *themes = new QActionGroup(this);
+    for (const auto &[key, label] : {std::pair{QStringLiteral("system"), tr("System")},
+                                     std::pair{QStringLiteral("light"), tr("Light")},
+                                     std::pair{QStringLiteral("dark"), tr("Dark")}}) {
+        QAction *action = theme->addAction(label);
+        action->setCheckable(true);
+        action->setData(key);
+        themes->addAction(action);
+        if (key ==
+            QSettings().value(QStringLiteral("ui/theme"), QStringLiteral("system")).toString())
+            action->setChecked(true);
+    }
+    connect(themes, &QActionGroup::triggered, this, [this](QAction *action) {
+        QSettings().setValue(QStringLiteral("ui/theme"), action->data().toString());
+        applyTheme(action->data().toString());
     });
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
@@ -237,6 +274,8 @@ void MainWindow::applyFilter()
     HeatmapFilter filter;
     filter.dataCenter = m_dataCenter->currentData().toString();
     filter.vendor = m_vendor->currentData().toInt();
+    filter.model = m_model->currentData().toString();
+    filter.state = static_cast<CardState>(m_state->currentData().toInt());
     filter.search = m_search->text();
     m_heatmap->setFilter(filter);
     m_status->setText(statusText());
@@ -258,6 +297,14 @@ void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snaps
     for (const auto &row : m_summary->rows()) {
         if (m_dataCenter->findData(row.name) < 0)
             m_dataCenter->addItem(row.name, row.name);
+    }
+    if (snapshot->layout->generation != m_modelsGeneration) {
+        m_modelsGeneration = snapshot->layout->generation;
+        for (const std::string &model : snapshot->layout->cardModel) {
+            const QString name = QString::fromStdString(model);
+            if (m_model->findData(name) < 0)
+                m_model->addItem(name, name);
+        }
     }
     // Keep the table exactly as tall as its rows: the heatmap gets the rest.
     const int rows = m_summary->rowCount();
@@ -293,9 +340,43 @@ QString MainWindow::statusText() const
     return text;
 }
 
+void MainWindow::applyTheme(const QString &theme)
+{
+    // A night shift in a dark room wants a dark console whatever the desktop says.
+    if (theme == QStringLiteral("system")) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    if (theme == QStringLiteral("light")) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Button, QColor(0x34, 0x36, 0x3a));
+    dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe8));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::ToolTipBase, QColor(0x34, 0x36, 0x3a));
+    dark.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    QApplication::setPalette(dark);
+}
+
 void MainWindow::restoreLayout()
 {
     QSettings settings;
+    const QString theme =
+        settings.value(QStringLiteral("ui/theme"), QStringLiteral("system")).toString();
+    if (theme != QStringLiteral("system"))
+        applyTheme(theme);
+    const bool firstRun = !settings.contains(QStringLiteral("window/state"));
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
         // First run: most of the screen, which is what a fleet overview wants.
         const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 950);
@@ -303,6 +384,8 @@ void MainWindow::restoreLayout()
         move(available.center() - rect().center());
     }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (firstRun)
+        resizeDocks({m_alertsDock}, {height() / 4}, Qt::Vertical);
     m_metric->setCurrentIndex(settings.value(QStringLiteral("fleet/metric"), 0).toInt());
 }
 

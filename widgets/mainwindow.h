@@ -49,6 +49,7 @@ private:
     void applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot);
     void applyFilter();
     void restoreLayout();
+    void applyTheme(const QString &theme);
 
     FleetSnapshotSource &m_source;
     DataCenterSummaryModel *m_summary = nullptr;
@@ -58,6 +59,8 @@ private:
     QComboBox *m_metric = nullptr;
     QComboBox *m_dataCenter = nullptr;
     QComboBox *m_vendor = nullptr;
+    QComboBox *m_model = nullptr;
+    QComboBox *m_state = nullptr;
     QLineEdit *m_search = nullptr;
     QLabel *m_status = nullptr;
     CardDetailPanel *m_detail = nullptr;
@@ -65,6 +68,7 @@ private:
     AlertsPanel *m_alertsPanel = nullptr;
     QDockWidget *m_alertsDock = nullptr;
     int64_t m_lastTriageMs = 0;
+    uint64_t m_modelsGeneration = 0;
     QDockWidget *m_detailDock = nullptr;
     QElapsedTimer m_uptime;
 };

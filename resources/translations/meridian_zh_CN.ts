@@ -279,22 +279,22 @@
         <translation> · %1 个已过期</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="231" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="252" />
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="236" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="257" />
         <source>stale: last seen %1</source>
         <translation>已过期：最后一次看到于 %1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="247" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="268" />
         <source>card %1 · %2</source>
         <translation>卡 %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/fleetheatmap.cpp" line="261" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="282" />
         <source>%n error event(s)</source>
         <translation>
             <numerusform>%n 个错误事件</numerusform>
@@ -317,98 +317,155 @@
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="38" />
+        <location filename="../../widgets/mainwindow.cpp" line="42" />
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="67" />
+        <location filename="../../widgets/mainwindow.cpp" line="71" />
         <source>Card</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="77" />
+        <location filename="../../widgets/mainwindow.cpp" line="81" />
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="88" />
+        <location filename="../../widgets/mainwindow.cpp" line="92" />
         <source>Alerts (%1 open)</source>
         <translation>告警（%1 条未处理）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="108" />
+        <location filename="../../widgets/mainwindow.cpp" line="112" />
         <source>Fleet</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="111" />
+        <location filename="../../widgets/mainwindow.cpp" line="115" />
         <source>Colour by </source>
         <translation>着色依据 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="118" />
+        <location filename="../../widgets/mainwindow.cpp" line="122" />
         <source> Data center </source>
         <translation> 数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="120" />
-        <location filename="../../widgets/mainwindow.cpp" line="125" />
+        <location filename="../../widgets/mainwindow.cpp" line="124" />
+        <location filename="../../widgets/mainwindow.cpp" line="129" />
+        <location filename="../../widgets/mainwindow.cpp" line="138" />
+        <location filename="../../widgets/mainwindow.cpp" line="143" />
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="123" />
+        <location filename="../../widgets/mainwindow.cpp" line="127" />
         <source> Vendor </source>
         <translation> 厂商 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="134" />
+        <location filename="../../widgets/mainwindow.cpp" line="136" />
+        <source> Model </source>
+        <translation> 型号 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="141" />
+        <source> State </source>
+        <translation> 状态 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="144" />
+        <source>Live</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="145" />
+        <source>Stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="146" />
+        <source>Unreachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="147" />
+        <source>With errors</source>
+        <translation>有错误</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="148" />
+        <source>No reading</source>
+        <translation>无读数</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="152" />
         <source>Search host, node or card UUID (Ctrl+F)</source>
         <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="139" />
+        <location filename="../../widgets/mainwindow.cpp" line="157" />
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="183" />
+        <location filename="../../widgets/mainwindow.cpp" line="203" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="185" />
+        <location filename="../../widgets/mainwindow.cpp" line="205" />
         <source>&amp;Alerts</source>
         <translation>告警(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="192" />
+        <location filename="../../widgets/mainwindow.cpp" line="212" />
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="214" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="215" />
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="216" />
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="228" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="193" />
+        <location filename="../../widgets/mainwindow.cpp" line="229" />
         <source>&amp;Diagnostics</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="200" />
+        <location filename="../../widgets/mainwindow.cpp" line="236" />
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="212" />
+        <location filename="../../widgets/mainwindow.cpp" line="248" />
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="285" />
+        <location filename="../../widgets/mainwindow.cpp" line="331" />
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="292" />
+        <location filename="../../widgets/mainwindow.cpp" line="338" />
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>

@@ -110,6 +110,20 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     EXPECT_EQ(detail->eventCount(), 1);
     EXPECT_EQ(state.snapshot(0).errors[3], 1u);  // the Xid marks the card
 
+    // Filters by model and by state (the Xid card is the one with errors).
+    HeatmapFilter byModel;
+    byModel.model = QStringLiteral("Ascend 910B");
+    heatmap->setFilter(byModel);
+    EXPECT_EQ(heatmap->matchingCards(), 8);
+    HeatmapFilter withErrors;
+    withErrors.state = CardState::WithErrors;
+    heatmap->setFilter(withErrors);
+    EXPECT_EQ(heatmap->matchingCards(), 1);
+    HeatmapFilter live;
+    live.state = CardState::Live;
+    heatmap->setFilter(live);
+    EXPECT_EQ(heatmap->matchingCards(), 16);
+
     // Triage: the Xid and the unreachable agent are alerts, counted per data center.
     AlertCenter *alerts = window.alerts();
     alerts->update(*source.current());
