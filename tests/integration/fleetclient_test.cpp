@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <set>
 #include <thread>
 
@@ -102,6 +103,15 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     hang.nodeId = nodes[7].nodeId;
     hang.kind = FaultKind::Hang;
     ASSERT_TRUE(fleet.inject(hang).ok());
+    FaultSpec slow;  // answers everything 2 s late
+    slow.nodeId = nodes[11].nodeId;
+    slow.kind = FaultKind::Slow;
+    slow.delayMs = 2000;
+    ASSERT_TRUE(fleet.inject(slow).ok());
+    FaultSpec garbage;  // NaN, negative and impossible readings
+    garbage.nodeId = nodes[13].nodeId;
+    garbage.kind = FaultKind::GarbageValues;
+    ASSERT_TRUE(fleet.inject(garbage).ok());
 
     const auto now = [] { return SystemClock::instance().nowUnixMs(); };
     NodeHandle crashed = handleOf(state.snapshot(now()), nodes[3].nodeId);
@@ -121,13 +131,22 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
                alertActive("unreachable/" + nodes[7].address);
     }));
     EXPECT_TRUE(state.snapshot(now()).nodeStale(hung));
-    // The rest keep streaming while two agents misbehave.
+    // The rest keep streaming while four agents misbehave; garbage shows as no reading.
+    const NodeHandle slowNode = handleOf(state.snapshot(now()), nodes[11].nodeId);
+    const NodeHandle garbageNode = handleOf(state.snapshot(now()), nodes[13].nodeId);
     const FleetSnapshot during = state.snapshot(now());
     for (NodeHandle n = 0; n < during.nodeCount(); ++n) {
-        if (n != crashed && n != hung) {
+        if (n != crashed && n != hung && n != slowNode) {
             EXPECT_FALSE(during.nodeStale(n)) << during.layout->nodeId[n];
         }
     }
+    EXPECT_TRUE(eventually([&] {
+        const FleetSnapshot s = state.snapshot(now());
+        const CardHandle card = s.layout->nodeCards[garbageNode].front();
+        return std::isnan(s.utilization[card]) && std::isnan(s.temperature[card]) &&
+               std::isnan(s.power[card]) &&
+               s.nodeConnection[garbageNode] == ConnectionState::Connected;
+    }));
 
     // The crashed agent restarts by itself after 3 s; the client reconnects.
     EXPECT_TRUE(eventually([&] {
