@@ -2,6 +2,9 @@
 // status line, on the offscreen platform.
 #include <gtest/gtest.h>
 
+#include <QAction>
+#include <QDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 
@@ -123,6 +126,20 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     live.state = CardState::Live;
     heatmap->setFilter(live);
     EXPECT_EQ(heatmap->matchingCards(), 16);
+
+    // Help → Diagnostics shows the console's own figures.
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->text() == QStringLiteral("&Diagnostics"))
+            action->trigger();
+    }
+    auto *dialog = window.findChild<QDialog *>();
+    ASSERT_NE(dialog, nullptr);
+    bool sawFigures = false;
+    for (QLabel *label : dialog->findChildren<QLabel *>())
+        sawFigures |=
+            label->text().contains(QStringLiteral("Agents: 3 (2 live, 0 stale, 1 unreachable)"));
+    EXPECT_TRUE(sawFigures);
+    dialog->close();
 
     // Triage: the Xid and the unreachable agent are alerts, counted per data center.
     AlertCenter *alerts = window.alerts();
