@@ -25,47 +25,22 @@ bool sameRow(const Alert &a, const Alert &b, int64_t nowA, int64_t nowB)
 
 }  // namespace
 
-AlertsModel::AlertsModel(QObject *parent) : QAbstractTableModel(parent)
+AlertsModel::AlertsModel(QObject *parent) : KeyedTableModel(parent)
 {}
 
 void AlertsModel::setAlerts(std::vector<Alert> alerts, int64_t nowMs)
 {
     const int64_t before = m_nowMs;
     m_nowMs = nowMs;
-    for (int i = static_cast<int>(m_alerts.size()) - 1; i >= 0; --i) {
-        const std::string &key = m_alerts[static_cast<size_t>(i)].key;
-        if (std::none_of(alerts.begin(), alerts.end(),
-                         [&](const Alert &a) { return a.key == key; })) {
-            beginRemoveRows({}, i, i);
-            m_alerts.erase(m_alerts.begin() + i);
-            endRemoveRows();
-        }
-    }
-    for (Alert &alert : alerts) {
-        const auto it = std::find_if(m_alerts.begin(), m_alerts.end(),
-                                     [&](const Alert &a) { return a.key == alert.key; });
-        if (it == m_alerts.end()) {
-            const int row = static_cast<int>(m_alerts.size());
-            beginInsertRows({}, row, row);
-            m_alerts.push_back(std::move(alert));
-            endInsertRows();
-        } else if (!sameRow(*it, alert, before, nowMs)) {
-            *it = std::move(alert);
-            const int row = static_cast<int>(it - m_alerts.begin());
-            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-        }
-    }
+    mergeRows(
+        std::move(alerts), [](const Alert &a) { return a.key; },
+        [&](const Alert &a, const Alert &b) { return sameRow(a, b, before, nowMs); });
 }
 
 const Alert *AlertsModel::alertAt(int row) const
 {
-    return row >= 0 && row < static_cast<int>(m_alerts.size()) ? &m_alerts[static_cast<size_t>(row)]
-                                                               : nullptr;
-}
-
-int AlertsModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_alerts.size());
+    return row >= 0 && row < static_cast<int>(m_rows.size()) ? &m_rows[static_cast<size_t>(row)]
+                                                             : nullptr;
 }
 
 int AlertsModel::columnCount(const QModelIndex &parent) const
@@ -90,7 +65,7 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Alert &a = m_alerts[static_cast<size_t>(index.row())];
+    const Alert &a = m_rows[static_cast<size_t>(index.row())];
     if (role == KeyRole)
         return QString::fromStdString(a.key);
     if (role == SortRole) {

@@ -3,14 +3,14 @@
 // SortRole. Lives on the UI thread.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <vector>
 
 #include "alerts/alert.h"
+#include "keyedtablemodel.h"
 
 namespace meridian {
 
-class AlertsModel final : public QAbstractTableModel {
+class AlertsModel final : public KeyedTableModel<Alert> {
     Q_OBJECT
 public:
     enum Column {
@@ -33,7 +33,6 @@ public:
     void setAlerts(std::vector<Alert> alerts, int64_t nowMs);
     const Alert *alertAt(int row) const;
 
-    int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
@@ -41,7 +40,6 @@ public:
     static QString stateText(const Alert &alert, int64_t nowMs);
 
 private:
-    std::vector<Alert> m_alerts;
     int64_t m_nowMs = 0;
 };
 

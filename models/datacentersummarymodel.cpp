@@ -11,10 +11,10 @@ namespace meridian {
 
 namespace {
 
-std::vector<DataCenterSummaryModel::Row> summarise(const FleetSnapshot &s,
-                                                   const std::map<std::string, int> &openAlerts)
+std::vector<DataCenterSummaryRow> summarise(const FleetSnapshot &s,
+                                            const std::map<std::string, int> &openAlerts)
 {
-    std::vector<DataCenterSummaryModel::Row> rows;
+    std::vector<DataCenterSummaryRow> rows;
     const FleetLayout &layout = *s.layout;
     std::vector<int> rowOfNode(layout.nodeCount());
     for (NodeHandle n = 0; n < layout.nodeCount(); ++n) {
@@ -34,7 +34,7 @@ std::vector<DataCenterSummaryModel::Row> summarise(const FleetSnapshot &s,
             ++it->staleNodes;
     }
     for (CardHandle c = 0; c < layout.cardCount(); ++c) {
-        DataCenterSummaryModel::Row &row = rows[static_cast<size_t>(rowOfNode[layout.cardNode[c]])];
+        DataCenterSummaryRow &row = rows[static_cast<size_t>(rowOfNode[layout.cardNode[c]])];
         ++row.cards;
         if (isDomestic(layout.cardVendor[c]))
             ++row.domestic;
@@ -61,44 +61,15 @@ QString percentText(double value)
 
 }  // namespace
 
-DataCenterSummaryModel::DataCenterSummaryModel(QObject *parent) : QAbstractTableModel(parent)
+DataCenterSummaryModel::DataCenterSummaryModel(QObject *parent) : KeyedTableModel(parent)
 {}
 
 void DataCenterSummaryModel::setSnapshot(const FleetSnapshot &snapshot,
                                          const std::map<std::string, int> &openAlerts)
 {
-    std::vector<Row> fresh = summarise(snapshot, openAlerts);
-    // Merge by name: remove rows that vanished, update the rest, append new ones.
-    for (int i = static_cast<int>(m_rows.size()) - 1; i >= 0; --i) {
-        const bool kept = std::any_of(fresh.begin(), fresh.end(), [&](const Row &r) {
-            return r.name == m_rows[static_cast<size_t>(i)].name;
-        });
-        if (!kept) {
-            beginRemoveRows({}, i, i);
-            m_rows.erase(m_rows.begin() + i);
-            endRemoveRows();
-        }
-    }
-    for (Row &row : fresh) {
-        const auto it = std::find_if(m_rows.begin(), m_rows.end(),
-                                     [&](const Row &r) { return r.name == row.name; });
-        if (it == m_rows.end()) {
-            const int at = static_cast<int>(m_rows.size());
-            beginInsertRows({}, at, at);
-            m_rows.push_back(row);
-            endInsertRows();
-        } else if (!(*it == row)) {
-            *it = row;
-            const int r = static_cast<int>(it - m_rows.begin());
-            Q_EMIT dataChanged(index(r, Cards), index(r, ColumnCount - 1),
-                               {Qt::DisplayRole, SortRole, Qt::ToolTipRole});
-        }
-    }
-}
-
-int DataCenterSummaryModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+    mergeRows(
+        summarise(snapshot, openAlerts), [](const Row &r) { return r.name; },
+        [](const Row &a, const Row &b) { return a == b; });
 }
 
 int DataCenterSummaryModel::columnCount(const QModelIndex &parent) const

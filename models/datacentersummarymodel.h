@@ -4,17 +4,31 @@
 // Lives on the UI thread.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <QString>
 #include <map>
 #include <memory>
 #include <vector>
 
 #include "fleet/fleetstate.h"
+#include "keyedtablemodel.h"
 
 namespace meridian {
 
-class DataCenterSummaryModel final : public QAbstractTableModel {
+// One data center's figures (a row of DataCenterSummaryModel).
+struct DataCenterSummaryRow {
+    QString name;
+    int cards = 0;
+    int reporting = 0;  // cards with a utilisation reading
+    int busy = 0;
+    double utilizationSum = 0;
+    int domestic = 0;
+    int nodes = 0;
+    int staleNodes = 0;
+    int openAlerts = 0;
+    bool operator==(const DataCenterSummaryRow &) const = default;
+};
+
+class DataCenterSummaryModel final : public KeyedTableModel<DataCenterSummaryRow> {
     Q_OBJECT
 public:
     enum Column {
@@ -38,29 +52,15 @@ public:
     void setSnapshot(const FleetSnapshot &snapshot,
                      const std::map<std::string, int> &openAlerts = {});
 
-    int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
-    struct Row {
-        QString name;
-        int cards = 0;
-        int reporting = 0;  // cards with a utilisation reading
-        int busy = 0;
-        double utilizationSum = 0;
-        int domestic = 0;
-        int nodes = 0;
-        int staleNodes = 0;
-        int openAlerts = 0;
-        bool operator==(const Row &) const = default;
-    };
+    using Row = DataCenterSummaryRow;
     const std::vector<Row> &rows() const { return m_rows; }
 
 private:
-    QVariant value(const Row &row, int column) const;
-
-    std::vector<Row> m_rows;
+    QVariant value(const DataCenterSummaryRow &row, int column) const;
 };
 
 }  // namespace meridian
