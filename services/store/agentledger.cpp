@@ -1,5 +1,7 @@
 #include "agentledger.h"
 
+#include "sqlitefile.h"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
@@ -9,41 +11,31 @@ namespace meridian {
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
-constexpr const char *kApplicationId = "1296388425";  // "MERI" as a 32-bit number
+// "MERI" as a 32-bit number: tells our files from anyone else's.
+constexpr int kApplicationId = 1296388425;
 
-void migrate(SQLite::Database &db)
-{
-    const int version = db.execAndGet("PRAGMA user_version").getInt();
-    if (version >= 1)
-        return;
-    SQLite::Transaction tx(db);
-    db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
-    db.exec(R"(
-        CREATE TABLE usage_minute (
-            minute_start_unix_s INTEGER NOT NULL,
-            card_uuid TEXT NOT NULL,
-            card_index INTEGER NOT NULL,
-            observed_seconds REAL NOT NULL,
-            busy_seconds REAL NOT NULL,
-            mean_utilization_percent REAL,
-            energy_joules REAL,
-            PRIMARY KEY (minute_start_unix_s, card_uuid)
-        ) WITHOUT ROWID;
-        CREATE TABLE event (
-            sequence INTEGER PRIMARY KEY,
-            time_unix_ms INTEGER NOT NULL,
-            kind INTEGER NOT NULL,
-            severity INTEGER NOT NULL,
-            card_index INTEGER,
-            netdev TEXT NOT NULL,
-            xid INTEGER,
-            message TEXT NOT NULL
-        );
-    )");
-    db.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion));
-    tx.commit();
-}
+const SqliteSchema kSchema{kApplicationId, "Meridian agent ledger", {R"(
+    CREATE TABLE usage_minute (
+        minute_start_unix_s INTEGER NOT NULL,
+        card_uuid TEXT NOT NULL,
+        card_index INTEGER NOT NULL,
+        observed_seconds REAL NOT NULL,
+        busy_seconds REAL NOT NULL,
+        mean_utilization_percent REAL,
+        energy_joules REAL,
+        PRIMARY KEY (minute_start_unix_s, card_uuid)
+    ) WITHOUT ROWID;
+    CREATE TABLE event (
+        sequence INTEGER PRIMARY KEY,
+        time_unix_ms INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        severity INTEGER NOT NULL,
+        card_index INTEGER,
+        netdev TEXT NOT NULL,
+        xid INTEGER,
+        message TEXT NOT NULL
+    );
+)"}};
 
 template <typename T>
 void bindOptional(SQLite::Statement &statement, int index, const std::optional<T> &value)
@@ -63,40 +55,10 @@ Result<std::unique_ptr<AgentLedger>> AgentLedger::open(const std::string &dataDi
     if (ec)
         return Error{fmt::format("--data-dir {}: cannot create it: {}", dataDir, ec.message())};
     const std::string path = (std::filesystem::path(dataDir) / "agent.db").string();
-    try {
-        auto db =
-            std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-        db->setBusyTimeout(2000);
-        // Reading the schema is the first thing that fails on a file that is not SQLite.
-        const int appId = db->execAndGet("PRAGMA application_id").getInt();
-        const int version = db->execAndGet("PRAGMA user_version").getInt();
-        const bool empty = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0;
-        if (!empty && std::to_string(appId) != kApplicationId) {
-            return Error{
-                fmt::format("{} is not a Meridian agent database (application_id {}); "
-                            "left untouched. Move it away or choose another --data-dir",
-                            path, appId)};
-        }
-        if (version > kSchemaVersion) {
-            return Error{
-                fmt::format("{} was written by a newer agent (schema {} > {}); left "
-                            "untouched",
-                            path, version, kSchemaVersion)};
-        }
-        const std::string check = db->execAndGet("PRAGMA quick_check").getString();
-        if (check != "ok") {
-            return Error{
-                fmt::format("{} is damaged ({}); left untouched. Move it away to start "
-                            "a new ledger",
-                            path, check)};
-        }
-        db->exec("PRAGMA journal_mode = WAL");
-        db->exec("PRAGMA synchronous = NORMAL");
-        migrate(*db);
-        return std::unique_ptr<AgentLedger>(new AgentLedger(std::move(db), path));
-    } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: {}; left untouched", path, e.what())};
-    }
+    auto db = openSqliteFile(path, kSchema);
+    if (!db)
+        return db.error();
+    return std::unique_ptr<AgentLedger>(new AgentLedger(std::move(db).value(), path));
 }
 
 AgentLedger::AgentLedger(std::unique_ptr<SQLite::Database> db, std::string path)

@@ -1,0 +1,56 @@
+#include "sqlitefile.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+namespace meridian {
+
+Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path,
+                                                         const SqliteSchema &schema)
+{
+    const int latest = static_cast<int>(schema.migrations.size());
+    try {
+        auto db =
+            std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db->setBusyTimeout(5000);
+        // Reading the schema is the first thing that fails on a file that is not SQLite.
+        const int appId = db->execAndGet("PRAGMA application_id").getInt();
+        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        const bool empty = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0;
+        if (!empty && appId != schema.applicationId) {
+            return Error{
+                fmt::format("{} is not a {} (application_id {}); left untouched. Move it "
+                            "away or choose another file",
+                            path, schema.what, appId)};
+        }
+        if (version > latest) {
+            return Error{
+                fmt::format("{} was written by a newer Meridian (schema {} > {}); left "
+                            "untouched",
+                            path, version, latest)};
+        }
+        const std::string check = db->execAndGet("PRAGMA quick_check").getString();
+        if (check != "ok") {
+            return Error{
+                fmt::format("{} is damaged ({}); left untouched. Move it away to start a "
+                            "new one",
+                            path, check)};
+        }
+        db->exec("PRAGMA journal_mode = WAL");
+        db->exec("PRAGMA synchronous = NORMAL");
+        db->exec("PRAGMA foreign_keys = ON");
+        for (int step = version; step < latest; ++step) {
+            SQLite::Transaction tx(*db);
+            if (step == 0)
+                db->exec(fmt::format("PRAGMA application_id = {}", schema.applicationId));
+            db->exec(schema.migrations[static_cast<size_t>(step)]);
+            db->exec(fmt::format("PRAGMA user_version = {}", step + 1));
+            tx.commit();
+        }
+        return db;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}; left untouched", path, e.what())};
+    }
+}
+
+}  // namespace meridian
