@@ -12,10 +12,65 @@
 #include <cstdio>
 
 #include "consolesession.h"
+#include "store/historystore.h"
+#include "transport/usagesync.h"
 #include "widgets/mainwindow.h"
+
+namespace {
+
+// `meridian sync`: backfill the history file from every agent, headless (for cron).
+int runSync(const std::string &inventoryFile, const std::string &dbFile)
+{
+    auto inventory = meridian::loadInventory(inventoryFile);
+    if (!inventory) {
+        std::fprintf(stderr, "meridian sync: %s\n", inventory.error().message.c_str());
+        return 2;
+    }
+    auto store = meridian::HistoryStore::open(dbFile.empty() ? meridian::HistoryStore::defaultPath()
+                                                             : dbFile);
+    if (!store) {
+        std::fprintf(stderr, "meridian sync: %s\n", store.error().message.c_str());
+        return 2;
+    }
+    const meridian::SyncReport report = meridian::syncUsage(inventory.value(), *store.value());
+    std::printf("meridian sync: %d of %d agents, %lld minutes into %s\n", report.synced,
+                report.agents, static_cast<long long>(report.minutes),
+                store.value()->path().c_str());
+    for (const std::string &failure : report.failures)
+        std::fprintf(stderr, "meridian sync: %s\n", failure.c_str());
+    return report.failures.empty() ? 0 : 1;
+}
+
+}  // namespace
 
 int main(int argc, char **argv)
 {
+    CLI::App cli{"Meridian operations console"};
+    std::string inventory;
+    std::string diagnostics;
+    int nodes = 750;
+    double quitAfter = 0;
+    cli.add_option("--inventory", inventory, "YAML inventory of data centers and agents");
+    cli.add_option("--nodes", nodes,
+                   "size of the embedded simulated fleet (default 750 = 6,000 cards)");
+    cli.add_option("--diagnostics-json", diagnostics, "write the diagnostics figures here on exit");
+    cli.add_option("--quit-after", quitAfter, "quit after this many seconds (scripted runs)");
+    cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
+    auto *sync =
+        cli.add_subcommand("sync", "backfill the usage history from every agent, then exit");
+    std::string syncInventory;
+    std::string db;
+    sync->add_option("--inventory", syncInventory, "YAML inventory of data centers and agents")
+        ->required();
+    sync->add_option("--db", db, "history file (default: the user's data directory)");
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return cli.exit(e);
+    }
+    if (*sync)
+        return runSync(syncInventory, db);
+
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Meridian"));
     QApplication::setApplicationName(QStringLiteral("meridian"));
@@ -30,23 +85,6 @@ int main(int argc, char **argv)
     if (ours.load(QLocale(), QStringLiteral("meridian"), QStringLiteral("_"),
                   QStringLiteral(":/i18n")))
         QApplication::installTranslator(&ours);
-
-    CLI::App cli{"Meridian operations console"};
-    std::string inventory;
-    std::string diagnostics;
-    int nodes = 750;
-    double quitAfter = 0;
-    cli.add_option("--inventory", inventory, "YAML inventory of data centers and agents");
-    cli.add_option("--nodes", nodes,
-                   "size of the embedded simulated fleet (default 750 = 6,000 cards)");
-    cli.add_option("--diagnostics-json", diagnostics, "write the diagnostics figures here on exit");
-    cli.add_option("--quit-after", quitAfter, "quit after this many seconds (scripted runs)");
-    cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
-    try {
-        cli.parse(argc, argv);
-    } catch (const CLI::ParseError &e) {
-        return cli.exit(e);
-    }
 
     meridian::ConsoleOptions options;
     options.inventoryFile = QString::fromStdString(inventory);

@@ -145,6 +145,12 @@ void SimFleet::restartNode(Node &node)
     node.monitor->restart();
 }
 
+UsageLedger *SimFleet::usageLedger(const std::string &nodeId)
+{
+    Node *node = findNode(nodeId);
+    return node ? node->usage.get() : nullptr;
+}
+
 SimFleet::Node *SimFleet::findNode(const std::string &nodeId)
 {
     std::lock_guard lock(m_mutex);

@@ -69,6 +69,8 @@ public:
     void removeCloudNodes(const std::string &leaseId);
 
     NodeRuntime *find(std::string_view authority) override;
+    // The node's own usage ledger (what GetUsage serves), to seed history in tests.
+    UsageLedger *usageLedger(const std::string &nodeId);
     const Clock &clock() const { return m_clock; }
     Scheduler &scheduler() { return *m_scheduler; }
     const SimFleetOptions &options() const { return m_options; }

@@ -12,7 +12,10 @@
 #include "alerts/alertengine.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "sim/simfleet.h"
+#include "store/historystore.h"
+#include "testsupport.h"
 #include "transport/fleetclient.h"
+#include "transport/usagesync.h"
 
 using namespace meridian;
 using namespace std::chrono_literals;
@@ -194,4 +197,51 @@ TEST(FleetClient, UnreachableAddressIsReportedNotFatal)
         return s.nodeConnection[0] == ConnectionState::Unreachable && !s.nodeError[0].empty();
     }));
     client.stop();
+}
+
+TEST(UsageSync, BackfillsEveryAgentOnceAndNamesTheOnesThatFail)
+{
+    SimFleetOptions simOptions;
+    simOptions.nodes = 4;
+    SimFleet fleet(simOptions, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    const auto nodes = fleet.nodes();
+    // Ten finished minutes in the first node's own ledger, as an agent keeps them.
+    std::vector<UsageMinute> minutes;
+    for (int m = 0; m < 10; ++m) {
+        for (uint32_t card = 0; card < 8; ++card)
+            minutes.push_back({1'700'000'040 + m * 60, card, "", 60, 50, 83.0, 18'000.0});
+    }
+    grpc::ClientContext context;
+    auto stub = v1::NodeAgent::NewStub(
+        grpc::CreateChannel(nodes[0].address, grpc::InsecureChannelCredentials()));
+    v1::NodeInventory inventory;
+    ASSERT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
+    for (UsageMinute &m : minutes)
+        m.cardUuid = inventory.cards(static_cast<int>(m.cardIndex)).uuid();
+    ASSERT_TRUE(fleet.usageLedger(nodes[0].nodeId)->record(minutes).ok());
+
+    test::TempDir dir;
+    auto store = HistoryStore::open(dir.file("history.db"));
+    ASSERT_TRUE(store.ok());
+    const FleetInventory fleetInventory = inventoryOf(fleet);
+    SyncReport first = syncUsage(fleetInventory, *store.value());
+    EXPECT_EQ(first.synced, 4);
+    EXPECT_TRUE(first.failures.empty());
+    EXPECT_GE(store.value()->minuteCount(), 80);
+    const int64_t afterFirst = store.value()->minuteCount();
+
+    FaultSpec crash;
+    crash.nodeId = nodes[2].nodeId;
+    crash.kind = FaultKind::Crash;
+    ASSERT_TRUE(fleet.inject(crash).ok());
+    SyncReport second = syncUsage(fleetInventory, *store.value());
+    EXPECT_EQ(second.synced, 3);
+    ASSERT_EQ(second.failures.size(), 1u);
+    EXPECT_NE(second.failures[0].find(nodes[2].address), std::string::npos) << second.failures[0];
+    // Everything again, nothing twice (a minute the agent finished meanwhile may be new).
+    EXPECT_LE(store.value()->minuteCount() - afterFirst, 4 * 8);
+    // (a live minute of the simulator's own may have been finished since: later still)
+    EXPECT_GE(store.value()->lastMinute(nodes[0].nodeId), 1'700'000'040 + 9 * 60);
+    fleet.stop();
 }

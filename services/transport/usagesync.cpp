@@ -1,0 +1,94 @@
+#include "usagesync.h"
+
+#include <fmt/format.h>
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "meridian/v1/node_agent.grpc.pb.h"
+#include "protoconvert.h"
+#include "store/historystore.h"
+
+namespace meridian {
+
+namespace {
+
+// One agent; minutes written, or an error that names it.
+Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &security,
+                          HistoryStore &store, int64_t callTimeoutMs)
+{
+    auto stub = v1::NodeAgent::NewStub(makeChannel(agent.address, security));
+    const auto deadline = [&] {
+        return std::chrono::system_clock::now() + std::chrono::milliseconds(callTimeoutMs);
+    };
+    grpc::ClientContext inventoryContext;
+    inventoryContext.set_deadline(deadline());
+    v1::NodeInventory inventoryMessage;
+    const grpc::Status inventoryStatus =
+        stub->GetInventory(&inventoryContext, {}, &inventoryMessage);
+    if (!inventoryStatus.ok())
+        return Error{fmt::format("{}: {}", agent.address, inventoryStatus.error_message())};
+    NodeInventory inventory = fromProto(inventoryMessage);
+    if (inventory.dataCenter.empty() || inventory.dataCenter == "unknown")
+        inventory.dataCenter = agent.dataCenter;  // the inventory file knows where it stands
+
+    grpc::ClientContext usageContext;
+    usageContext.set_deadline(deadline());
+    v1::GetUsageRequest request;
+    request.set_since_minute_unix_s(store.lastMinute(inventory.nodeId));
+    auto reader = stub->GetUsage(&usageContext, request);
+    v1::UsageChunk chunk;
+    int64_t minutes = 0;
+    while (reader->Read(&chunk)) {
+        UsageBatch batch;
+        batch.node = inventory;
+        batch.minutes.reserve(static_cast<size_t>(chunk.minutes_size()));
+        for (const auto &m : chunk.minutes())
+            batch.minutes.push_back(fromProto(m));
+        minutes += static_cast<int64_t>(batch.minutes.size());
+        store.submit(std::move(batch));
+    }
+    const grpc::Status usageStatus = reader->Finish();
+    if (!usageStatus.ok()) {
+        // What arrived is kept; the next sync resumes after it.
+        return Error{fmt::format("{}: usage stream ended early: {}", agent.address,
+                                 usageStatus.error_message())};
+    }
+    return minutes;
+}
+
+}  // namespace
+
+SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int parallel,
+                     int64_t callTimeoutMs)
+{
+    SyncReport report;
+    report.agents = static_cast<int>(inventory.agents.size());
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    std::vector<std::thread> workers;
+    for (int w = 0; w < std::max(1, parallel); ++w) {
+        workers.emplace_back([&] {
+            for (size_t i = next++; i < inventory.agents.size(); i = next++) {
+                auto result =
+                    syncAgent(inventory.agents[i], inventory.security, store, callTimeoutMs);
+                std::lock_guard lock(mutex);
+                if (result) {
+                    ++report.synced;
+                    report.minutes += result.value();
+                } else {
+                    report.failures.push_back(result.error().message);
+                }
+            }
+        });
+    }
+    for (auto &worker : workers)
+        worker.join();
+    if (Status written = store.flush(); !written)
+        report.failures.push_back(written.message());
+    return report;
+}
+
+}  // namespace meridian

@@ -1,0 +1,25 @@
+// Backfill of the console's history from the agents' own ledgers: for each agent, the
+// minutes since the newest one already stored (that one again: it may have been
+// partial). Used by `meridian sync` (cron) and by the console on connect.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "inventoryfile.h"
+
+namespace meridian {
+
+class HistoryStore;
+
+struct SyncReport {
+    int agents = 0;
+    int synced = 0;
+    int64_t minutes = 0;
+    std::vector<std::string> failures;  // "address: why", one per agent that failed
+};
+
+SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int parallel = 8,
+                     int64_t callTimeoutMs = 30'000);
+
+}  // namespace meridian
