@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "meridian/v1/capacity_pool.grpc.pb.h"
@@ -36,6 +37,8 @@ TEST(SimFleet, HundredTwentyNodesStreamToOneClient)
     EXPECT_EQ(dcs, (std::set<std::string>{"xiamen", "wuhu", "zhongwei"}));
 
     std::atomic<int> streamed{0};
+    std::mutex failuresMutex;
+    std::vector<std::string> failures;
     std::vector<std::thread> readers;
     for (const auto &node : nodes) {
         readers.emplace_back([&, address = node.address, id = node.nodeId] {
@@ -52,16 +55,25 @@ TEST(SimFleet, HundredTwentyNodesStreamToOneClient)
             grpc::ClientContext invContext;
             invContext.set_deadline(std::chrono::system_clock::now() + 5s);
             v1::NodeInventory inventory;
-            const bool inventoryOk =
-                stub->GetInventory(&invContext, {}, &inventory).ok() && inventory.node_id() == id;
-            if (good == 2 && inventoryOk)
+            const grpc::Status status = stub->GetInventory(&invContext, {}, &inventory);
+            if (good == 2 && status.ok() && inventory.node_id() == id) {
                 ++streamed;
+            } else {
+                context.TryCancel();
+                const grpc::Status streamStatus = reader->Finish();
+                std::lock_guard lock(failuresMutex);
+                failures.push_back(id + ": " + std::to_string(good) + " batches, stream: " +
+                                   streamStatus.error_message() + ", inventory: " +
+                                   status.error_message() + " " + inventory.node_id());
+            }
             context.TryCancel();
         });
     }
     for (auto &t : readers)
         t.join();
     EXPECT_EQ(streamed.load(), 120);
+    for (const std::string &failure : failures)
+        ADD_FAILURE() << failure;
     fleet.stop();
 }
 
