@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -43,30 +44,36 @@ TEST(SimFleet, HundredTwentyNodesStreamToOneClient)
     for (const auto &node : nodes) {
         readers.emplace_back([&, address = node.address, id = node.nodeId] {
             auto stub = stubFor(address);
-            grpc::ClientContext context;
-            context.set_deadline(std::chrono::system_clock::now() + 15s);
-            v1::StreamTelemetryRequest request;
-            request.set_interval_ms(500);
-            auto reader = stub->StreamTelemetry(&context, request);
-            v1::TelemetryBatch batch;
-            int good = 0;
-            while (good < 2 && reader->Read(&batch))
-                good += batch.cards_size() == 8;
-            grpc::ClientContext invContext;
-            invContext.set_deadline(std::chrono::system_clock::now() + 5s);
-            v1::NodeInventory inventory;
-            const grpc::Status status = stub->GetInventory(&invContext, {}, &inventory);
-            if (good == 2 && status.ok() && inventory.node_id() == id) {
-                ++streamed;
-            } else {
+            // Like the console's client, one retry; a retry is reported, not hidden.
+            std::string why;
+            for (int attempt = 0; attempt < 2; ++attempt) {
+                grpc::ClientContext context;
+                context.set_deadline(std::chrono::system_clock::now() + 15s);
+                v1::StreamTelemetryRequest request;
+                request.set_interval_ms(500);
+                auto reader = stub->StreamTelemetry(&context, request);
+                v1::TelemetryBatch batch;
+                int good = 0;
+                while (good < 2 && reader->Read(&batch))
+                    good += batch.cards_size() == 8;
                 context.TryCancel();
-                const grpc::Status streamStatus = reader->Finish();
-                std::lock_guard lock(failuresMutex);
-                failures.push_back(id + ": " + std::to_string(good) + " batches, stream: " +
-                                   streamStatus.error_message() + ", inventory: " +
-                                   status.error_message() + " " + inventory.node_id());
+                const grpc::Status stream = reader->Finish();
+                grpc::ClientContext invContext;
+                invContext.set_deadline(std::chrono::system_clock::now() + 5s);
+                v1::NodeInventory inventory;
+                const grpc::Status status = stub->GetInventory(&invContext, {}, &inventory);
+                if (good == 2 && status.ok() && inventory.node_id() == id) {
+                    ++streamed;
+                    return;
+                }
+                why = id + ": " + std::to_string(good) + " batches, stream " +
+                      std::to_string(stream.error_code()) + " " + stream.error_message() +
+                      ", inventory " + std::to_string(status.error_code()) + " " +
+                      status.error_message();
+                std::fprintf(stderr, "retrying %s\n", why.c_str());
             }
-            context.TryCancel();
+            std::lock_guard lock(failuresMutex);
+            failures.push_back(why);
         });
     }
     for (auto &t : readers)
