@@ -369,6 +369,14 @@ void MainWindow::applyTheme(const QString &theme)
     QApplication::setPalette(dark);
 }
 
+void MainWindow::showHistoryProblem(const QString &text)
+{
+    auto *warning = new QLabel(text, this);
+    warning->setStyleSheet(QStringLiteral("color: #d62728"));
+    warning->setToolTip(text);
+    statusBar()->addPermanentWidget(warning);
+}
+
 void MainWindow::restoreLayout()
 {
     QSettings settings;

@@ -38,6 +38,8 @@ public:
     void selectCard(CardHandle card);
     DataCenterSummaryModel *summary() const { return m_summary; }
     QString statusText() const;
+    // A lasting warning in the status bar (e.g. the history file could not be opened).
+    void showHistoryProblem(const QString &text);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

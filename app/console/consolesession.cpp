@@ -7,7 +7,9 @@
 #include "models/consolediagnostics.h"
 #include "models/fleetsnapshotsource.h"
 #include "sim/simfleet.h"
+#include "store/historystore.h"
 #include "transport/fleetclient.h"
+#include "transport/usagebackfill.h"
 #include "widgets/mainwindow.h"
 
 namespace meridian {
@@ -21,6 +23,8 @@ ConsoleSession::~ConsoleSession()
 {
     m_window.reset();
     m_source.reset();
+    m_backfill.reset();
+    m_history.reset();
     if (m_client)
         m_client->stop();
     if (m_sim)
@@ -48,10 +52,23 @@ Status ConsoleSession::start()
     }
     m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
     m_client->connect(inventory);
+    // The cost history is filled in the background; without it the console still runs.
+    const std::string historyPath = m_options.historyFile.isEmpty()
+                                        ? HistoryStore::defaultPath()
+                                        : m_options.historyFile.toStdString();
+    if (auto history = HistoryStore::open(historyPath)) {
+        m_history = std::move(history).value();
+        m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history);
+    } else {
+        m_historyProblem = history.error().message;
+    }
     m_source = std::make_unique<FleetSnapshotSource>(m_state, SystemClock::instance());
     m_window = std::make_unique<MainWindow>(*m_source);
-    if (m_sim) {
+    if (m_sim)
         m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
+    if (!m_historyProblem.empty()) {
+        m_window->showHistoryProblem(
+            QObject::tr("Cost history is off: %1").arg(QString::fromStdString(m_historyProblem)));
     }
     return {};
 }

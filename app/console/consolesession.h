@@ -13,6 +13,8 @@ namespace meridian {
 
 class SimFleet;
 class FleetClient;
+class HistoryStore;
+class UsageBackfill;
 class FleetSnapshotSource;
 class MainWindow;
 
@@ -20,6 +22,7 @@ struct ConsoleOptions {
     QString inventoryFile;  // empty: the embedded simulated fleet
     int simulatedNodes = 750;
     QString diagnosticsJson;
+    QString historyFile;  // empty: the user's data directory
 };
 
 class ConsoleSession {
@@ -32,6 +35,8 @@ public:
     MainWindow &window() { return *m_window; }
     // Writes --diagnostics-json, if asked for.
     Status writeDiagnostics() const;
+    // Why the history file could not be opened (the console runs on without it).
+    const std::string &historyProblem() const { return m_historyProblem; }
 
 private:
     ConsoleOptions m_options;
@@ -39,8 +44,11 @@ private:
     FleetState m_state;
     std::unique_ptr<SimFleet> m_sim;
     std::unique_ptr<FleetClient> m_client;
+    std::unique_ptr<HistoryStore> m_history;
+    std::unique_ptr<UsageBackfill> m_backfill;
     std::unique_ptr<FleetSnapshotSource> m_source;
     std::unique_ptr<MainWindow> m_window;
+    std::string m_historyProblem;
 };
 
 }  // namespace meridian

@@ -55,6 +55,8 @@ int main(int argc, char **argv)
                    "size of the embedded simulated fleet (default 750 = 6,000 cards)");
     cli.add_option("--diagnostics-json", diagnostics, "write the diagnostics figures here on exit");
     cli.add_option("--quit-after", quitAfter, "quit after this many seconds (scripted runs)");
+    std::string history;
+    cli.add_option("--db", history, "history file (default: the user's data directory)");
     cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
     auto *sync =
         cli.add_subcommand("sync", "backfill the usage history from every agent, then exit");
@@ -90,6 +92,7 @@ int main(int argc, char **argv)
     options.inventoryFile = QString::fromStdString(inventory);
     options.simulatedNodes = nodes;
     options.diagnosticsJson = QString::fromStdString(diagnostics);
+    options.historyFile = QString::fromStdString(history);
     meridian::ConsoleSession session(options);
     if (meridian::Status status = session.start(); !status) {
         std::fprintf(stderr, "meridian: %s\n", status.message().c_str());
