@@ -15,6 +15,7 @@
 #include "store/historystore.h"
 #include "testsupport.h"
 #include "transport/fleetclient.h"
+#include "transport/usagebackfill.h"
 #include "transport/usagesync.h"
 
 using namespace meridian;
@@ -243,5 +244,33 @@ TEST(UsageSync, BackfillsEveryAgentOnceAndNamesTheOnesThatFail)
     EXPECT_LE(store.value()->minuteCount() - afterFirst, 4 * 8);
     // (a live minute of the simulator's own may have been finished since: later still)
     EXPECT_GE(store.value()->lastMinute(nodes[0].nodeId), 1'700'000'040 + 9 * 60);
+    fleet.stop();
+}
+
+TEST(UsageBackfill, FillsTheHistoryInTheBackgroundAndStopsPromptly)
+{
+    SimFleetOptions simOptions;
+    simOptions.nodes = 2;
+    SimFleet fleet(simOptions, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    const auto nodes = fleet.nodes();
+    grpc::ClientContext context;
+    auto stub = v1::NodeAgent::NewStub(
+        grpc::CreateChannel(nodes[1].address, grpc::InsecureChannelCredentials()));
+    v1::NodeInventory inventory;
+    ASSERT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
+    ASSERT_TRUE(fleet.usageLedger(nodes[1].nodeId)
+                    ->record({{1'700'000'040, 0, inventory.cards(0).uuid(), 60, 60, 100.0, {}}})
+                    .ok());
+    test::TempDir dir;
+    auto store = HistoryStore::open(dir.file("history.db"));
+    ASSERT_TRUE(store.ok());
+    const auto started = std::chrono::steady_clock::now();
+    {
+        UsageBackfill backfill(inventoryOf(fleet), *store.value(), 3600);
+        EXPECT_TRUE(eventually([&] { return backfill.lastReport().synced == 2; }));
+    }  // stopping must not wait for the hour-long period
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 8s);
+    EXPECT_GE(store.value()->lastMinute(nodes[1].nodeId), 1'700'000'040);
     fleet.stop();
 }
