@@ -49,12 +49,17 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="54" />
+        <location filename="../../app/console/consolesession.cpp" line="68" />
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="59" />
+        <location filename="../../app/console/consolesession.cpp" line="71" />
+        <source>Cost history is off: %1</source>
+        <translation>成本历史已停用：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="100" />
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
@@ -62,77 +67,77 @@
 <context>
     <name>meridian::AlertsModel</name>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="79" />
+        <location filename="../../models/alertsmodel.cpp" line="54" />
         <source>resolved</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="81" />
+        <location filename="../../models/alertsmodel.cpp" line="56" />
         <source>silenced until %1</source>
         <translation>静默至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="85" />
+        <location filename="../../models/alertsmodel.cpp" line="60" />
         <source>acknowledged by %1</source>
         <translation>已由 %1 确认</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="86" />
+        <location filename="../../models/alertsmodel.cpp" line="61" />
         <source>open</source>
         <translation>未处理</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="109" />
+        <location filename="../../models/alertsmodel.cpp" line="84" />
         <source>critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="109" />
+        <location filename="../../models/alertsmodel.cpp" line="84" />
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="141" />
+        <location filename="../../models/alertsmodel.cpp" line="116" />
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="142" />
+        <location filename="../../models/alertsmodel.cpp" line="117" />
         <source>What</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="143" />
+        <location filename="../../models/alertsmodel.cpp" line="118" />
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="144" />
+        <location filename="../../models/alertsmodel.cpp" line="119" />
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="145" />
+        <location filename="../../models/alertsmodel.cpp" line="120" />
         <source>First seen</source>
         <translation>首次出现</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="146" />
+        <location filename="../../models/alertsmodel.cpp" line="121" />
         <source>Last seen</source>
         <translation>最近出现</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="147" />
+        <location filename="../../models/alertsmodel.cpp" line="122" />
         <source>Count</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="148" />
+        <location filename="../../models/alertsmodel.cpp" line="123" />
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="149" />
+        <location filename="../../models/alertsmodel.cpp" line="124" />
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -216,47 +221,47 @@
 <context>
     <name>meridian::DataCenterSummaryModel</name>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="139" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="110" />
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="149" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="120" />
         <source>%1 of %2 reporting cards at or above %3% utilisation</source>
         <translation>%2 张上报卡中有 %1 张利用率不低于 %3%</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="163" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="134" />
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="164" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="135" />
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="165" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="136" />
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="166" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="137" />
         <source>Mean utilisation</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="167" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="138" />
         <source>Domestic</source>
         <translation>国产占比</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="168" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="139" />
         <source>Nodes stale</source>
         <translation>过期节点</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="169" />
+        <location filename="../../models/datacentersummarymodel.cpp" line="140" />
         <source>Open alerts</source>
         <translation>未处理告警</translation>
     </message>
@@ -279,22 +284,22 @@
         <translation> · %1 个已过期</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="252" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="254" />
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="257" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="259" />
         <source>stale: last seen %1</source>
         <translation>已过期：最后一次看到于 %1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="268" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="270" />
         <source>card %1 · %2</source>
         <translation>卡 %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/fleetheatmap.cpp" line="282" />
+        <location filename="../../widgets/fleetheatmap.cpp" line="284" />
         <source>%n error event(s)</source>
         <translation>
             <numerusform>%n 个错误事件</numerusform>
@@ -440,32 +445,32 @@
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="228" />
+        <location filename="../../widgets/mainwindow.cpp" line="229" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="229" />
+        <location filename="../../widgets/mainwindow.cpp" line="230" />
         <source>&amp;Diagnostics</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="236" />
+        <location filename="../../widgets/mainwindow.cpp" line="237" />
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="248" />
+        <location filename="../../widgets/mainwindow.cpp" line="249" />
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="331" />
+        <location filename="../../widgets/mainwindow.cpp" line="332" />
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="338" />
+        <location filename="../../widgets/mainwindow.cpp" line="339" />
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>
