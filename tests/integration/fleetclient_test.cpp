@@ -75,6 +75,24 @@ std::vector<uint64_t> agentSequences(const std::string &address)
     return sequences;
 }
 
+// Finished minutes in a simulated node's own ledger, as its agent keeps them: `minutes`
+// minutes from 1'700'000'040 for each of the node's eight cards.
+void seedUsage(SimFleet &fleet, const SimNodeView &node, int minutes)
+{
+    auto stub = v1::NodeAgent::NewStub(
+        grpc::CreateChannel(node.address, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    v1::NodeInventory inventory;
+    ASSERT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
+    std::vector<UsageMinute> rows;
+    for (int m = 0; m < minutes; ++m) {
+        for (const auto &card : inventory.cards())
+            rows.push_back(
+                {1'700'000'040 + m * 60, card.index(), card.uuid(), 60, 50, 83.0, 18'000.0});
+    }
+    ASSERT_TRUE(fleet.usageLedger(node.nodeId)->record(rows).ok());
+}
+
 }  // namespace
 
 TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
@@ -207,20 +225,7 @@ TEST(UsageSync, BackfillsEveryAgentOnceAndNamesTheOnesThatFail)
     SimFleet fleet(simOptions, SystemClock::instance());
     ASSERT_TRUE(fleet.start().ok());
     const auto nodes = fleet.nodes();
-    // Ten finished minutes in the first node's own ledger, as an agent keeps them.
-    std::vector<UsageMinute> minutes;
-    for (int m = 0; m < 10; ++m) {
-        for (uint32_t card = 0; card < 8; ++card)
-            minutes.push_back({1'700'000'040 + m * 60, card, "", 60, 50, 83.0, 18'000.0});
-    }
-    grpc::ClientContext context;
-    auto stub = v1::NodeAgent::NewStub(
-        grpc::CreateChannel(nodes[0].address, grpc::InsecureChannelCredentials()));
-    v1::NodeInventory inventory;
-    ASSERT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
-    for (UsageMinute &m : minutes)
-        m.cardUuid = inventory.cards(static_cast<int>(m.cardIndex)).uuid();
-    ASSERT_TRUE(fleet.usageLedger(nodes[0].nodeId)->record(minutes).ok());
+    seedUsage(fleet, nodes[0], 10);
 
     test::TempDir dir;
     auto store = HistoryStore::open(dir.file("history.db"));
@@ -254,14 +259,7 @@ TEST(UsageBackfill, FillsTheHistoryInTheBackgroundAndStopsPromptly)
     SimFleet fleet(simOptions, SystemClock::instance());
     ASSERT_TRUE(fleet.start().ok());
     const auto nodes = fleet.nodes();
-    grpc::ClientContext context;
-    auto stub = v1::NodeAgent::NewStub(
-        grpc::CreateChannel(nodes[1].address, grpc::InsecureChannelCredentials()));
-    v1::NodeInventory inventory;
-    ASSERT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
-    ASSERT_TRUE(fleet.usageLedger(nodes[1].nodeId)
-                    ->record({{1'700'000'040, 0, inventory.cards(0).uuid(), 60, 60, 100.0, {}}})
-                    .ok());
+    seedUsage(fleet, nodes[1], 1);
     test::TempDir dir;
     auto store = HistoryStore::open(dir.file("history.db"));
     ASSERT_TRUE(store.ok());
