@@ -1,7 +1,7 @@
 #include "faultplan.h"
 
 #include <fmt/format.h>
-#include "transport/yamlfile.h"
+#include "core/yamlfile.h"
 
 namespace meridian {
 

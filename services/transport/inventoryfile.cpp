@@ -6,7 +6,7 @@
 #include <set>
 
 #include "telemetry/toolrunner.h"
-#include "yamlfile.h"
+#include "core/yamlfile.h"
 
 namespace meridian {
 

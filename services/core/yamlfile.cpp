@@ -2,17 +2,24 @@
 
 #include <fmt/format.h>
 
-#include "telemetry/toolrunner.h"
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace meridian {
 
 Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes)
 {
-    auto text = readTextFile(path, maxBytes);
-    if (!text)
-        return text.error();
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (text.str().size() > maxBytes)
+        return Error{fmt::format("{}: more than {} bytes; not a file a person writes", path, maxBytes)};
     try {
-        return YAML::Load(text.value());
+        return YAML::Load(text.str());
     } catch (const YAML::ParserException &e) {
         return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
     }

@@ -1,0 +1,154 @@
+#include "pricebook.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+#include "core/yamlfile.h"
+
+namespace meridian {
+
+namespace {
+
+// "2026-07-01" or "2026-07-01T08:00:00Z" (UTC).
+std::optional<int64_t> parseWhen(const std::string &text)
+{
+    std::tm tm{};
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+    const int fields = std::sscanf(text.c_str(), "%d-%d-%d%*[T ]%d:%d:%d", &y, &mo, &d, &h, &mi, &s);
+    if (fields != 3 && fields != 6)
+        return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+        return std::nullopt;
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = s;
+    return static_cast<int64_t>(timegm(&tm));
+}
+
+int specificity(const PriceRule &rule)
+{
+    return (rule.model.empty() ? 0 : 4) + (rule.vendor == Vendor::Unknown ? 0 : 2) +
+           (rule.dataCenter.empty() ? 0 : 1);
+}
+
+bool matches(const PriceRule &rule, const CardPlace &card, int64_t t)
+{
+    return (rule.model.empty() || rule.model == card.model) &&
+           (rule.vendor == Vendor::Unknown || rule.vendor == card.vendor) &&
+           (rule.dataCenter.empty() || rule.dataCenter == card.dataCenter) && t >= rule.fromUnixS &&
+           (!rule.toUnixS || t < *rule.toUnixS);
+}
+
+}  // namespace
+
+double contractDiscount(int64_t fromUnixS, int64_t toUnixS, std::optional<double> stated)
+{
+    if (stated)
+        return *stated;
+    return toUnixS - fromUnixS >= PriceBook::kLongContractSeconds ? PriceBook::kLongContractDiscountPercent
+                                                                  : 0.0;
+}
+
+std::optional<double> PriceBook::listPrice(const CardPlace &card, int64_t unixS) const
+{
+    const PriceRule *best = nullptr;
+    for (const PriceRule &rule : m_rules) {
+        if (!matches(rule, card, unixS))
+            continue;
+        // Most specific wins; among equals, the one that started last (the newer price).
+        if (!best || specificity(rule) > specificity(*best) ||
+            (specificity(rule) == specificity(*best) && rule.fromUnixS > best->fromUnixS))
+            best = &rule;
+    }
+    if (!best)
+        return std::nullopt;
+    return best->cnyPerCardHour;
+}
+
+std::optional<double> PriceBook::price(const CardPlace &card, int64_t unixS) const
+{
+    auto list = listPrice(card, unixS);
+    if (!list)
+        return std::nullopt;
+    double discount = 0;
+    for (const Contract &c : m_contracts) {
+        if (unixS >= c.fromUnixS && unixS < c.toUnixS &&
+            (c.dataCenter.empty() || c.dataCenter == card.dataCenter) &&
+            (c.nodeId.empty() || c.nodeId == card.nodeId) && (c.model.empty() || c.model == card.model))
+            discount = std::max(discount, c.discountPercent);
+    }
+    return *list * (1.0 - discount / 100.0);
+}
+
+Result<PriceBook> PriceBook::load(const std::string &path)
+{
+    auto loaded = loadYamlFile(path);
+    if (!loaded)
+        return loaded.error();
+    const YAML::Node root = loaded.value();
+    if (!root.IsMap() || !root["prices"] || !root["prices"].IsSequence())
+        return yamlError(path, root, "expected 'prices:' with a list of {model | vendor, cny_per_card_hour, from}");
+    if (root["currency"] && root["currency"].as<std::string>("") != "CNY")
+        return yamlError(path, root["currency"], "only CNY prices are supported");
+    PriceBook book;
+    try {
+        for (const YAML::Node &entry : root["prices"]) {
+            PriceRule rule;
+            rule.model = entry["model"].as<std::string>("");
+            rule.dataCenter = entry["data_center"].as<std::string>("");
+            if (entry["vendor"]) {
+                rule.vendor = vendorFromName(entry["vendor"].as<std::string>());
+                if (rule.vendor == Vendor::Unknown)
+                    return yamlError(path, entry["vendor"], "vendor must be nvidia, huawei, cambricon or hygon");
+            }
+            if (rule.model.empty() && rule.vendor == Vendor::Unknown && rule.dataCenter.empty())
+                return yamlError(path, entry, "a price names a model, a vendor or a data center");
+            if (!entry["cny_per_card_hour"])
+                return yamlError(path, entry, "a price needs cny_per_card_hour");
+            rule.cnyPerCardHour = entry["cny_per_card_hour"].as<double>();
+            if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
+                return yamlError(path, entry["cny_per_card_hour"], "cny_per_card_hour must be 0..10000");
+            const auto from = parseWhen(entry["from"].as<std::string>(""));
+            if (!from)
+                return yamlError(path, entry, "from: must be a date (2026-07-01) or a UTC time");
+            rule.fromUnixS = *from;
+            if (entry["to"]) {
+                rule.toUnixS = parseWhen(entry["to"].as<std::string>());
+                if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
+                    return yamlError(path, entry["to"], "to: must be a date after from:");
+            }
+            book.addRule(std::move(rule));
+        }
+        if (const YAML::Node contracts = root["contracts"]) {
+            for (const YAML::Node &entry : contracts) {
+                Contract c;
+                c.customer = entry["customer"].as<std::string>("");
+                c.dataCenter = entry["data_center"].as<std::string>("");
+                c.nodeId = entry["node"].as<std::string>("");
+                c.model = entry["model"].as<std::string>("");
+                const auto from = parseWhen(entry["from"].as<std::string>(""));
+                const auto to = parseWhen(entry["to"].as<std::string>(""));
+                if (!from || !to || *to <= *from)
+                    return yamlError(path, entry, "a contract needs from: and a later to:");
+                c.fromUnixS = *from;
+                c.toUnixS = *to;
+                std::optional<double> stated;
+                if (entry["discount_percent"])
+                    stated = entry["discount_percent"].as<double>();
+                c.discountPercent = contractDiscount(c.fromUnixS, c.toUnixS, stated);
+                if (c.discountPercent < 0 || c.discountPercent > 100)
+                    return yamlError(path, entry, "discount_percent must be 0..100");
+                book.addContract(std::move(c));
+            }
+        }
+    } catch (const YAML::Exception &e) {
+        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+    }
+    return book;
+}
+
+}  // namespace meridian
