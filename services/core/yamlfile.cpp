@@ -17,7 +17,8 @@ Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes)
     std::ostringstream text;
     text << in.rdbuf();
     if (text.str().size() > maxBytes)
-        return Error{fmt::format("{}: more than {} bytes; not a file a person writes", path, maxBytes)};
+        return Error{
+            fmt::format("{}: more than {} bytes; not a file a person writes", path, maxBytes)};
     try {
         return YAML::Load(text.str());
     } catch (const YAML::ParserException &e) {

@@ -15,7 +15,8 @@ std::optional<int64_t> parseWhen(const std::string &text)
 {
     std::tm tm{};
     int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-    const int fields = std::sscanf(text.c_str(), "%d-%d-%d%*[T ]%d:%d:%d", &y, &mo, &d, &h, &mi, &s);
+    const int fields =
+        std::sscanf(text.c_str(), "%d-%d-%d%*[T ]%d:%d:%d", &y, &mo, &d, &h, &mi, &s);
     if (fields != 3 && fields != 6)
         return std::nullopt;
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
@@ -49,8 +50,9 @@ double contractDiscount(int64_t fromUnixS, int64_t toUnixS, std::optional<double
 {
     if (stated)
         return *stated;
-    return toUnixS - fromUnixS >= PriceBook::kLongContractSeconds ? PriceBook::kLongContractDiscountPercent
-                                                                  : 0.0;
+    return toUnixS - fromUnixS >= PriceBook::kLongContractSeconds
+               ? PriceBook::kLongContractDiscountPercent
+               : 0.0;
 }
 
 std::optional<double> PriceBook::listPrice(const CardPlace &card, int64_t unixS) const
@@ -78,7 +80,8 @@ std::optional<double> PriceBook::price(const CardPlace &card, int64_t unixS) con
     for (const Contract &c : m_contracts) {
         if (unixS >= c.fromUnixS && unixS < c.toUnixS &&
             (c.dataCenter.empty() || c.dataCenter == card.dataCenter) &&
-            (c.nodeId.empty() || c.nodeId == card.nodeId) && (c.model.empty() || c.model == card.model))
+            (c.nodeId.empty() || c.nodeId == card.nodeId) &&
+            (c.model.empty() || c.model == card.model))
             discount = std::max(discount, c.discountPercent);
     }
     return *list * (1.0 - discount / 100.0);
@@ -91,7 +94,9 @@ Result<PriceBook> PriceBook::load(const std::string &path)
         return loaded.error();
     const YAML::Node root = loaded.value();
     if (!root.IsMap() || !root["prices"] || !root["prices"].IsSequence())
-        return yamlError(path, root, "expected 'prices:' with a list of {model | vendor, cny_per_card_hour, from}");
+        return yamlError(
+            path, root,
+            "expected 'prices:' with a list of {model | vendor, cny_per_card_hour, from}");
     if (root["currency"] && root["currency"].as<std::string>("") != "CNY")
         return yamlError(path, root["currency"], "only CNY prices are supported");
     PriceBook book;
@@ -103,7 +108,8 @@ Result<PriceBook> PriceBook::load(const std::string &path)
             if (entry["vendor"]) {
                 rule.vendor = vendorFromName(entry["vendor"].as<std::string>());
                 if (rule.vendor == Vendor::Unknown)
-                    return yamlError(path, entry["vendor"], "vendor must be nvidia, huawei, cambricon or hygon");
+                    return yamlError(path, entry["vendor"],
+                                     "vendor must be nvidia, huawei, cambricon or hygon");
             }
             if (rule.model.empty() && rule.vendor == Vendor::Unknown && rule.dataCenter.empty())
                 return yamlError(path, entry, "a price names a model, a vendor or a data center");
@@ -111,7 +117,8 @@ Result<PriceBook> PriceBook::load(const std::string &path)
                 return yamlError(path, entry, "a price needs cny_per_card_hour");
             rule.cnyPerCardHour = entry["cny_per_card_hour"].as<double>();
             if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
-                return yamlError(path, entry["cny_per_card_hour"], "cny_per_card_hour must be 0..10000");
+                return yamlError(path, entry["cny_per_card_hour"],
+                                 "cny_per_card_hour must be 0..10000");
             const auto from = parseWhen(entry["from"].as<std::string>(""));
             if (!from)
                 return yamlError(path, entry, "from: must be a date (2026-07-01) or a UTC time");

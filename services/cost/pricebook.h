@@ -21,9 +21,9 @@
 namespace meridian {
 
 struct PriceRule {
-    std::string model;       // empty: any model
+    std::string model;                // empty: any model
     Vendor vendor = Vendor::Unknown;  // Unknown: any vendor
-    std::string dataCenter;  // empty: any data center
+    std::string dataCenter;           // empty: any data center
     double cnyPerCardHour = 0;
     int64_t fromUnixS = 0;
     std::optional<int64_t> toUnixS;  // exclusive; absent: open-ended
@@ -35,7 +35,7 @@ struct Contract {
     std::string nodeId;      // empty: any
     std::string model;       // empty: any
     int64_t fromUnixS = 0;
-    int64_t toUnixS = 0;     // exclusive
+    int64_t toUnixS = 0;  // exclusive
     double discountPercent = 0;
 };
 

@@ -1,0 +1,98 @@
+// The price book: most specific price wins, changes apply from their start only, long
+// contracts get 10% off; costs computed by hand.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cost/pricebook.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+
+std::string write(const test::TempDir &dir, const std::string &text)
+{
+    const std::string path = dir.file("prices.yaml");
+    std::ofstream(path) << text;
+    return path;
+}
+
+const char *kBook = R"(currency: CNY
+prices:
+  - {vendor: huawei, cny_per_card_hour: 1.2, from: 2026-01-01}
+  - {vendor: cambricon, cny_per_card_hour: 1.2, from: 2026-01-01}
+  - {model: A100-SXM4-80GB, cny_per_card_hour: 2.0, from: 2026-01-01}
+  - {model: A100-SXM4-80GB, data_center: xiamen, cny_per_card_hour: 2.1, from: 2026-07-01}
+contracts:
+  - {customer: acme, data_center: wuhu, from: 2026-01-01, to: 2026-12-31}
+  - {customer: trial, data_center: zhongwei, from: 2026-06-01, to: 2026-09-01}
+)";
+
+}  // namespace
+
+TEST(PriceBook, MostSpecificPriceAtTheMomentAndContractDiscounts)
+{
+    test::TempDir dir;
+    auto book = PriceBook::load(write(dir, kBook));
+    ASSERT_TRUE(book.ok()) << book.error().message;
+    const CardPlace a100Xiamen{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", "xm-1"};
+    const CardPlace a100Wuhu{"A100-SXM4-80GB", Vendor::Nvidia, "wuhu", "wh-1"};
+    const CardPlace a100Zhongwei{"A100-SXM4-80GB", Vendor::Nvidia, "zhongwei", "zw-1"};
+    const CardPlace ascend{"Ascend 910B", Vendor::Huawei, "xiamen", "xm-2"};
+    const CardPlace h100{"H100-SXM5-80GB", Vendor::Nvidia, "xiamen", "xm-3"};
+    EXPECT_DOUBLE_EQ(*book->price(a100Xiamen, kJuly1 - 1), 2.0);  // before the change
+    EXPECT_DOUBLE_EQ(*book->price(a100Xiamen, kJuly1), 2.1);      // from it on
+    EXPECT_DOUBLE_EQ(*book->price(ascend, kJuly1), 1.2);
+    EXPECT_DOUBLE_EQ(*book->price(a100Wuhu, kJuly1), 1.8);      // 12-month contract: 10% off
+    EXPECT_DOUBLE_EQ(*book->price(a100Zhongwei, kJuly1), 2.0);  // 3-month contract: list price
+    EXPECT_DOUBLE_EQ(*book->listPrice(a100Wuhu, kJuly1), 2.0);
+    EXPECT_FALSE(book->price(h100, kJuly1).has_value());           // no price: said, not zero
+    EXPECT_FALSE(book->price(ascend, 1'700'000'000).has_value());  // before any price existed
+}
+
+TEST(PriceBook, ADayAcrossAPriceChangeCostsWhatEachHalfCost)
+{
+    test::TempDir dir;
+    auto book = PriceBook::load(write(dir, kBook));
+    ASSERT_TRUE(book.ok());
+    // Ten A100s in Xiamen, busy from noon on June 30 to noon on July 1, minute by minute.
+    const CardPlace card{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", "xm-1"};
+    double cost = 0;
+    for (int64_t minute = kJuly1 - 12 * 3600; minute < kJuly1 + 12 * 3600; minute += 60)
+        cost += 10 * *book->price(card, minute) * 60 / 3600.0;
+    // By hand: 10 cards × (12 h × 2.0 + 12 h × 2.1) = 10 × 49.2 = 492 CNY.
+    EXPECT_NEAR(cost, 492.0, 1e-9);
+    // The same day in Wuhu under the long contract: 10 × 24 h × 1.8 = 432 CNY.
+    const CardPlace wuhu{"A100-SXM4-80GB", Vendor::Nvidia, "wuhu", "wh-1"};
+    double contracted = 0;
+    for (int64_t minute = kJuly1 - 12 * 3600; minute < kJuly1 + 12 * 3600; minute += 60)
+        contracted += 10 * *book->price(wuhu, minute) * 60 / 3600.0;
+    EXPECT_NEAR(contracted, 432.0, 1e-9);
+}
+
+TEST(PriceBook, MistakesNameFileAndLine)
+{
+    test::TempDir dir;
+    const auto error = [&](const std::string &text) {
+        auto book = PriceBook::load(write(dir, text));
+        EXPECT_FALSE(book.ok());
+        return book.ok() ? std::string() : book.error().message;
+    };
+    EXPECT_NE(
+        error("prices:\n  - {model: A100, cny_per_card_hour: 2.0, from: July}\n").find(":2: from:"),
+        std::string::npos);
+    EXPECT_NE(error("prices:\n  - {vendor: intel, cny_per_card_hour: 2.0, from: 2026-01-01}\n")
+                  .find(":2:"),
+              std::string::npos);
+    EXPECT_NE(error("prices:\n  - {model: A100, cny_per_card_hour: -1, from: 2026-01-01}\n")
+                  .find("0..10000"),
+              std::string::npos);
+    EXPECT_NE(error("currency: USD\nprices: []\n").find("only CNY"), std::string::npos);
+    EXPECT_NE(error("prices:\n  - {model: A, cny_per_card_hour: 1, from: 2026-01-01}\ncontracts:\n"
+                    "  - {customer: x, from: 2026-05-01, to: 2026-01-01}\n")
+                  .find(":4: a contract needs"),
+              std::string::npos);
+}
