@@ -96,3 +96,17 @@ TEST(PriceBook, MistakesNameFileAndLine)
                   .find(":4: a contract needs"),
               std::string::npos);
 }
+
+TEST(PriceBook, TheShippedDefaultLoadsAndPricesEveryModelTheSimulatorRents)
+{
+    auto book = PriceBook::load(std::string(MERIDIAN_SOURCE_DIR) + "/resources/pricebook.yaml");
+    ASSERT_TRUE(book.ok()) << book.error().message;
+    for (const CardPlace &card : {CardPlace{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", ""},
+                                  CardPlace{"H100-SXM5-80GB", Vendor::Nvidia, "wuhu", ""},
+                                  CardPlace{"Ascend 910B", Vendor::Huawei, "wuhu", ""},
+                                  CardPlace{"MLU370-X8", Vendor::Cambricon, "zhongwei", ""},
+                                  CardPlace{"K100-AI", Vendor::Hygon, "zhongwei", ""}}) {
+        EXPECT_TRUE(book->price(card, kJuly1).has_value()) << card.model;
+    }
+    EXPECT_DOUBLE_EQ(*book->price({"Ascend 910B", Vendor::Huawei, "wuhu", ""}, kJuly1), 1.2);
+}
