@@ -4,7 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 namespace meridian {
 
@@ -168,6 +170,29 @@ std::optional<uint64_t> parseMemoryBytes(std::string_view text)
         }
     }
     return std::nullopt;
+}
+
+std::optional<int64_t> parseUtcTime(std::string_view input)
+{
+    const std::string text(trim(input));
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+    char tail = 0;
+    const int fields = std::sscanf(text.c_str(), "%4d-%2d-%2d%*[T ]%2d:%2d:%2d%c", &y, &mo, &d, &h,
+                                   &mi, &s, &tail);
+    const bool dateOnly = fields == 3 && text.size() == 10;
+    const bool full = fields == 6 || (fields == 7 && tail == 'Z');
+    if (!dateOnly && !full)
+        return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+        return std::nullopt;
+    std::tm tm{};
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = s;
+    return static_cast<int64_t>(timegm(&tm));
 }
 
 std::string stripAnsi(std::string_view text)

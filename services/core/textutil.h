@@ -35,6 +35,10 @@ std::optional<uint64_t> parseUnsigned(std::string_view text, std::string_view un
 // "1.5 GiB", "81920 MiB", "20638 MB" (vendors mean MiB by "MB"): bytes.
 std::optional<uint64_t> parseMemoryBytes(std::string_view text);
 
+// "2026-07-01" or "2026-07-01T08:00:00Z" (also with a space, or without the Z): seconds
+// since the epoch, read as UTC.
+std::optional<int64_t> parseUtcTime(std::string_view text);
+
 // Removes ANSI escape sequences (colour codes some tools print even into pipes).
 std::string stripAnsi(std::string_view text);
 

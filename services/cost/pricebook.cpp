@@ -2,33 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <ctime>
-
+#include "core/textutil.h"
 #include "core/yamlfile.h"
 
 namespace meridian {
 
 namespace {
-
-// "2026-07-01" or "2026-07-01T08:00:00Z" (UTC).
-std::optional<int64_t> parseWhen(const std::string &text)
-{
-    std::tm tm{};
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-    const int fields =
-        std::sscanf(text.c_str(), "%d-%d-%d%*[T ]%d:%d:%d", &y, &mo, &d, &h, &mi, &s);
-    if (fields != 3 && fields != 6)
-        return std::nullopt;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
-        return std::nullopt;
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = s;
-    return static_cast<int64_t>(timegm(&tm));
-}
 
 int specificity(const PriceRule &rule)
 {
@@ -119,12 +98,12 @@ Result<PriceBook> PriceBook::load(const std::string &path)
             if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
                 return yamlError(path, entry["cny_per_card_hour"],
                                  "cny_per_card_hour must be 0..10000");
-            const auto from = parseWhen(entry["from"].as<std::string>(""));
+            const auto from = parseUtcTime(entry["from"].as<std::string>(""));
             if (!from)
                 return yamlError(path, entry, "from: must be a date (2026-07-01) or a UTC time");
             rule.fromUnixS = *from;
             if (entry["to"]) {
-                rule.toUnixS = parseWhen(entry["to"].as<std::string>());
+                rule.toUnixS = parseUtcTime(entry["to"].as<std::string>());
                 if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
                     return yamlError(path, entry["to"], "to: must be a date after from:");
             }
@@ -137,8 +116,8 @@ Result<PriceBook> PriceBook::load(const std::string &path)
                 c.dataCenter = entry["data_center"].as<std::string>("");
                 c.nodeId = entry["node"].as<std::string>("");
                 c.model = entry["model"].as<std::string>("");
-                const auto from = parseWhen(entry["from"].as<std::string>(""));
-                const auto to = parseWhen(entry["to"].as<std::string>(""));
+                const auto from = parseUtcTime(entry["from"].as<std::string>(""));
+                const auto to = parseUtcTime(entry["to"].as<std::string>(""));
                 if (!from || !to || *to <= *from)
                     return yamlError(path, entry, "a contract needs from: and a later to:");
                 c.fromUnixS = *from;

@@ -1,0 +1,107 @@
+// The utilisation/cost report over a real history file, with costs computed by hand
+// across a price change and a contract discount.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cost/usagereport.h"
+#include "store/historystore.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+
+UsageBatch hoursOf(const std::string &node, const std::string &dc, int cards, int64_t from,
+                   int hours, double busyShare)
+{
+    UsageBatch batch;
+    batch.node.nodeId = node;
+    batch.node.dataCenter = dc;
+    for (int c = 0; c < cards; ++c) {
+        CardInfo info;
+        info.index = static_cast<uint32_t>(c);
+        info.uuid = node + "-" + std::to_string(c);
+        info.vendor = Vendor::Nvidia;
+        info.model = "A100-SXM4-80GB";
+        batch.node.cards.push_back(info);
+        for (int m = 0; m < hours * 60; ++m)
+            batch.minutes.push_back(
+                {from + m * 60, info.index, info.uuid, 60, 60 * busyShare, {}, 12'000.0});
+    }
+    return batch;
+}
+
+}  // namespace
+
+TEST(UsageReport, CostByDataCenterAcrossAPriceChangeAndAContract)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("prices.yaml")) << R"(prices:
+  - {model: A100-SXM4-80GB, cny_per_card_hour: 2.0, from: 2026-01-01}
+  - {model: A100-SXM4-80GB, data_center: xiamen, cny_per_card_hour: 2.1, from: 2026-07-01}
+contracts:
+  - {customer: acme, data_center: wuhu, from: 2026-01-01, to: 2026-12-31}
+)";
+    auto prices = PriceBook::load(dir.file("prices.yaml"));
+    ASSERT_TRUE(prices.ok()) << prices.error().message;
+    {
+        auto store = HistoryStore::open(dir.file("history.db"));
+        ASSERT_TRUE(store.ok());
+        // Xiamen: 4 cards, 2 h before midnight and 2 h after, busy 75% of the time.
+        store.value()->submit(hoursOf("xm-1", "xiamen", 4, kJuly1 - 2 * 3600, 4, 0.75));
+        // Wuhu: 2 cards, 4 h under the 12-month contract, idle half the time.
+        store.value()->submit(hoursOf("wh-1", "wuhu", 2, kJuly1 - 2 * 3600, 4, 0.5));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    auto report = buildUsageReport(dir.file("history.db"), prices.value(), kJuly1 - 86400,
+                                   kJuly1 + 86400, ReportGroup::DataCenter);
+    ASSERT_TRUE(report.ok()) << report.error().message;
+    ASSERT_EQ(report->rows.size(), 2u);
+    const ReportRow &wuhu = report->rows[0];
+    const ReportRow &xiamen = report->rows[1];
+    // By hand. Xiamen: 4 cards × (2 h × 2.0 + 2 h × 2.1) = 32.8 CNY; idle 25% of that = 8.2.
+    EXPECT_EQ(xiamen.group, "xiamen");
+    EXPECT_EQ(xiamen.cards, 4);
+    EXPECT_NEAR(xiamen.cardHours, 16.0, 1e-9);
+    EXPECT_NEAR(xiamen.busyCardHours, 12.0, 1e-9);
+    EXPECT_NEAR(xiamen.costCny, 32.8, 1e-9);
+    EXPECT_NEAR(xiamen.idleCostCny, 8.2, 1e-9);
+    EXPECT_NEAR(xiamen.energyKwh, 16 * 60 * 12'000.0 / 3.6e6, 1e-9);
+    // Wuhu: 2 cards × 4 h × 2.0 × 0.9 = 14.4 CNY; idle half = 7.2.
+    EXPECT_EQ(wuhu.group, "wuhu");
+    EXPECT_NEAR(wuhu.costCny, 14.4, 1e-9);
+    EXPECT_NEAR(wuhu.idleCostCny, 7.2, 1e-9);
+    EXPECT_NEAR(report->total.costCny, 47.2, 1e-9);
+    EXPECT_EQ(report->total.cards, 6);
+
+    const std::string csv = reportToCsv(report.value());
+    EXPECT_NE(csv.find("xiamen,4,16.000,12.000,75.0,4.000,32.80,8.20"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("total,6,"), std::string::npos);
+    const auto json = nlohmann::json::parse(reportToJson(report.value()));
+    EXPECT_EQ(json["group_by"], "dc");
+    EXPECT_EQ(json["rows"].back()["group"], "total");
+    EXPECT_NEAR(json["rows"].back()["cost_cny"].get<double>(), 47.2, 1e-9);
+
+    // Only the hours before midnight: the old price alone.
+    auto before = buildUsageReport(dir.file("history.db"), prices.value(), kJuly1 - 86400, kJuly1,
+                                   ReportGroup::Model);
+    ASSERT_TRUE(before.ok());
+    EXPECT_NEAR(before->total.costCny, 4 * 2 * 2.0 + 2 * 2 * 2.0 * 0.9, 1e-9);
+}
+
+TEST(UsageReport, NoHistoryYetAndEmptyPeriodsAreSaidPlainly)
+{
+    test::TempDir dir;
+    PriceBook prices;
+    auto missing = buildUsageReport(dir.file("none.db"), prices, 0, 60, ReportGroup::Node);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("meridian sync"), std::string::npos);
+    auto backwards = buildUsageReport(dir.file("none.db"), prices, 60, 0, ReportGroup::Node);
+    ASSERT_FALSE(backwards.ok());
+    EXPECT_FALSE(reportGroupFromName("rack").has_value());
+    EXPECT_EQ(reportGroupFromName("vendor"), ReportGroup::Vendor);
+}
