@@ -8,33 +8,9 @@
 
 #include "store/historystore.h"
 #include "testsupport.h"
+#include "usagefixture.h"
 
 using namespace meridian;
-
-namespace {
-
-UsageBatch batchOf(const std::string &node, const std::string &dc, int cards, int64_t firstMinute,
-                   int minutes, double busySeconds)
-{
-    UsageBatch batch;
-    batch.node.nodeId = node;
-    batch.node.dataCenter = dc;
-    for (int c = 0; c < cards; ++c) {
-        CardInfo info;
-        info.index = static_cast<uint32_t>(c);
-        info.uuid = node + "-" + std::to_string(c);
-        info.vendor = Vendor::Nvidia;
-        info.model = "A100-SXM4-80GB";
-        batch.node.cards.push_back(info);
-        for (int m = 0; m < minutes; ++m) {
-            batch.minutes.push_back({firstMinute + m * 60, info.index, info.uuid, 60, busySeconds,
-                                     busySeconds / 60 * 100, 300.0 * 60});
-        }
-    }
-    return batch;
-}
-
-}  // namespace
 
 TEST(HistoryStore, TheSameMinuteTwiceIsStoredOnceAndViewsAddUp)
 {
@@ -43,9 +19,12 @@ TEST(HistoryStore, TheSameMinuteTwiceIsStoredOnceAndViewsAddUp)
     {
         auto store = HistoryStore::open(path);
         ASSERT_TRUE(store.ok()) << store.error().message;
-        store.value()->submit(batchOf("xm-1", "xiamen", 8, 1'700'000'040, 10, 30));
-        store.value()->submit(batchOf("xm-1", "xiamen", 8, 1'700'000'040, 10, 45));  // a re-sync
-        store.value()->submit(batchOf("wh-1", "wuhu", 4, 1'700'000'040, 60, 60));
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 8, 1'700'000'040, 10, 30, 18'000.0));
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 8, 1'700'000'040, 10, 45, 18'000.0));  // a re-sync
+        store.value()->submit(
+            test::a100Minutes("wh-1", "wuhu", 4, 1'700'000'040, 60, 60, 18'000.0));
         ASSERT_TRUE(store.value()->flush().ok());
         EXPECT_EQ(store.value()->minuteCount(), 8 * 10 + 4 * 60);
         EXPECT_EQ(store.value()->lastMinute("xm-1"), 1'700'000'040 + 9 * 60);

@@ -8,32 +8,13 @@
 #include "cost/usagereport.h"
 #include "store/historystore.h"
 #include "testsupport.h"
+#include "usagefixture.h"
 
 using namespace meridian;
 
 namespace {
 
 constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
-
-UsageBatch hoursOf(const std::string &node, const std::string &dc, int cards, int64_t from,
-                   int hours, double busyShare)
-{
-    UsageBatch batch;
-    batch.node.nodeId = node;
-    batch.node.dataCenter = dc;
-    for (int c = 0; c < cards; ++c) {
-        CardInfo info;
-        info.index = static_cast<uint32_t>(c);
-        info.uuid = node + "-" + std::to_string(c);
-        info.vendor = Vendor::Nvidia;
-        info.model = "A100-SXM4-80GB";
-        batch.node.cards.push_back(info);
-        for (int m = 0; m < hours * 60; ++m)
-            batch.minutes.push_back(
-                {from + m * 60, info.index, info.uuid, 60, 60 * busyShare, {}, 12'000.0});
-    }
-    return batch;
-}
 
 }  // namespace
 
@@ -52,9 +33,11 @@ contracts:
         auto store = HistoryStore::open(dir.file("history.db"));
         ASSERT_TRUE(store.ok());
         // Xiamen: 4 cards, 2 h before midnight and 2 h after, busy 75% of the time.
-        store.value()->submit(hoursOf("xm-1", "xiamen", 4, kJuly1 - 2 * 3600, 4, 0.75));
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 4, kJuly1 - 2 * 3600, 4 * 60, 45, 12'000.0));
         // Wuhu: 2 cards, 4 h under the 12-month contract, idle half the time.
-        store.value()->submit(hoursOf("wh-1", "wuhu", 2, kJuly1 - 2 * 3600, 4, 0.5));
+        store.value()->submit(
+            test::a100Minutes("wh-1", "wuhu", 2, kJuly1 - 2 * 3600, 4 * 60, 30, 12'000.0));
         ASSERT_TRUE(store.value()->flush().ok());
     }
     auto report = buildUsageReport(dir.file("history.db"), prices.value(), kJuly1 - 86400,

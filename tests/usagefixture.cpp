@@ -1,0 +1,27 @@
+#include "usagefixture.h"
+
+namespace meridian::test {
+
+UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, int cards,
+                       int64_t firstMinute, int minutes, double busySeconds,
+                       double energyJoulesPerMinute)
+{
+    UsageBatch batch;
+    batch.node.nodeId = node;
+    batch.node.dataCenter = dataCenter;
+    for (int c = 0; c < cards; ++c) {
+        CardInfo info;
+        info.index = static_cast<uint32_t>(c);
+        info.uuid = node + "-" + std::to_string(c);
+        info.vendor = Vendor::Nvidia;
+        info.model = "A100-SXM4-80GB";
+        batch.node.cards.push_back(info);
+        for (int m = 0; m < minutes; ++m) {
+            batch.minutes.push_back({firstMinute + m * 60, info.index, info.uuid, 60, busySeconds,
+                                     busySeconds / 60 * 100, energyJoulesPerMinute});
+        }
+    }
+    return batch;
+}
+
+}  // namespace meridian::test

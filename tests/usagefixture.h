@@ -1,0 +1,15 @@
+// Usage minutes for history and report tests: `cards` A100s of one node, each with
+// `minutes` finished minutes from `firstMinute`, busy `busySeconds` of each.
+#pragma once
+
+#include <string>
+
+#include "store/historystore.h"
+
+namespace meridian::test {
+
+UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, int cards,
+                       int64_t firstMinute, int minutes, double busySeconds,
+                       double energyJoulesPerMinute);
+
+}  // namespace meridian::test
