@@ -13,6 +13,10 @@
 
 namespace meridian {
 
+struct AgentConnection::Stub {
+    std::unique_ptr<v1::NodeAgent::Stub> stub;
+};
+
 struct AgentConnection::Call {
     virtual ~Call() = default;
     virtual void start(v1::NodeAgent::Stub &stub) = 0;
@@ -138,6 +142,7 @@ AgentConnection::AgentConnection(FleetState &state, NodeHandle node,
     , m_scheduler(scheduler)
     , m_clock(clock)
     , m_options(options)
+    , m_stub(std::make_unique<Stub>(Stub{v1::NodeAgent::NewStub(m_channel)}))
     , m_backoff(seed, options.backoff)
 {}
 
@@ -153,9 +158,8 @@ void AgentConnection::start()
 
 void AgentConnection::launch(std::shared_ptr<Call> call)
 {
-    auto stub = v1::NodeAgent::NewStub(m_channel);
     call->self = call;
-    call->start(*stub);
+    call->start(*m_stub->stub);
 }
 
 void AgentConnection::connect()
@@ -174,7 +178,6 @@ void AgentConnection::connect()
         call->context.set_deadline(std::chrono::system_clock::now() +
                                    std::chrono::milliseconds(m_options.callTimeoutMs));
         m_calls.push_back(call);
-        ++m_activeCalls;
     }
     launch(std::move(call));
 }
@@ -189,10 +192,7 @@ void AgentConnection::inventoryArrived(uint64_t attempt, const NodeInventory &in
         m_state.setInventory(m_node, inventory, m_options.intervalMs);
         m_lastMessageMs = m_clock.nowUnixMs();
         streams = {std::make_shared<TelemetryReader>(*this), std::make_shared<EventReader>(*this)};
-        for (auto &call : streams) {
-            m_calls.push_back(call);
-            ++m_activeCalls;
-        }
+        m_calls.insert(m_calls.end(), streams.begin(), streams.end());
     }
     for (auto &call : streams)
         launch(call);
@@ -222,11 +222,10 @@ void AgentConnection::callFinished(Call *call, const std::string &error)
     {
         std::lock_guard lock(m_mutex);
         std::erase_if(m_calls, [&](const std::shared_ptr<Call> &c) { return c.get() == call; });
-        --m_activeCalls;
         // A stream ending for any reason, or a failed unary call, ends the attempt.
         if (!m_stopping && (call->streaming || !error.empty()))
             cancel = endAttemptLocked(error);
-        if (m_activeCalls == 0 && m_attemptFailed && !m_stopping) {
+        if (m_calls.empty() && m_attemptFailed && !m_stopping) {
             const int64_t delay = m_backoff.nextDelayMs();
             m_scheduler.after(delay, [this] { connect(); });
         }
@@ -269,7 +268,7 @@ void AgentConnection::stop()
         c->context.TryCancel();
     cancel.clear();
     std::unique_lock lock(m_mutex);
-    m_idle.wait(lock, [this] { return m_activeCalls == 0; });
+    m_idle.wait(lock, [this] { return m_calls.empty(); });
 }
 
 }  // namespace meridian

@@ -22,9 +22,6 @@ namespace meridian {
 
 class Scheduler;
 class Clock;
-namespace v1 {
-class NodeAgent;
-}
 
 struct ConnectionOptions {
     uint32_t intervalMs = 1000;
@@ -68,13 +65,14 @@ private:
     Scheduler &m_scheduler;
     const Clock &m_clock;
     ConnectionOptions m_options;
+    struct Stub;  // the generated stub, kept out of this header
+    std::unique_ptr<Stub> m_stub;
 
     std::mutex m_mutex;
     std::condition_variable m_idle;
     Backoff m_backoff;
     uint64_t m_attempt = 0;
-    int m_activeCalls = 0;
-    std::vector<std::shared_ptr<Call>> m_calls;  // in flight
+    std::vector<std::shared_ptr<Call>> m_calls;  // in flight; stop() waits for none
     bool m_attemptFailed = false;
     bool m_stopping = false;
     int64_t m_lastMessageMs = 0;
