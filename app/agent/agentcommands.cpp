@@ -112,6 +112,7 @@ int serveAgent(const AgentConfig &config)
         return 2;
     }
     WorkloadManager workloads(replicas, SystemClock::instance(), monitor.inventory().cards.size());
+    monitor.setServiceOfCard([&workloads](uint32_t card) { return workloads.serviceOnCard(card); });
     NodeRuntime runtime;
     runtime.monitor = &monitor;
     runtime.workloads = &workloads;

@@ -88,6 +88,7 @@ struct UsageMinute {
     double busySeconds = 0;
     std::optional<double> meanUtilizationPercent;
     std::optional<double> energyJoules;
+    std::string service;  // the inference service that held the card; empty: none
 };
 
 enum class WorkloadState { Starting, Serving, Stopping, Stopped, Failed };

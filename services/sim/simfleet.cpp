@@ -53,6 +53,9 @@ std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
         std::move(collector), *node->events, *node->usage, m_clock, options);
     node->monitor->start().ok();  // the simulated collector cannot fail discovery
     node->workloads = std::make_unique<WorkloadManager>(node->collector, m_clock, 8);
+    node->monitor->setServiceOfCard([workloads = node->workloads.get()](uint32_t card) {
+        return workloads->serviceOnCard(card);
+    });
     node->runtime.monitor = node->monitor.get();
     node->runtime.workloads = node->workloads.get();
     return node;

@@ -14,7 +14,9 @@ namespace {
 // "MERI" as a 32-bit number: tells our files from anyone else's.
 constexpr int kApplicationId = 1296388425;
 
-const SqliteSchema kSchema{kApplicationId, "Meridian agent ledger", {R"(
+const SqliteSchema kSchema{kApplicationId,
+                           "Meridian agent ledger",
+                           {R"(
     CREATE TABLE usage_minute (
         minute_start_unix_s INTEGER NOT NULL,
         card_uuid TEXT NOT NULL,
@@ -35,6 +37,10 @@ const SqliteSchema kSchema{kApplicationId, "Meridian agent ledger", {R"(
         xid INTEGER,
         message TEXT NOT NULL
     );
+)",
+                            R"(
+    -- The inference service that held the card during the minute; '' for none.
+    ALTER TABLE usage_minute ADD COLUMN service TEXT NOT NULL DEFAULT '';
 )"}};
 
 template <typename T>
@@ -74,7 +80,7 @@ Status AgentLedger::record(const std::vector<UsageMinute> &minutes)
         SQLite::Transaction tx(*m_db);
         // Merging by addition: a minute written before and after a restart adds up.
         SQLite::Statement upsert(*m_db, R"(
-            INSERT INTO usage_minute VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO usage_minute VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             ON CONFLICT (minute_start_unix_s, card_uuid) DO UPDATE SET
                 mean_utilization_percent = CASE
                     WHEN excluded.mean_utilization_percent IS NULL THEN mean_utilization_percent
@@ -85,7 +91,8 @@ Status AgentLedger::record(const std::vector<UsageMinute> &minutes)
                 observed_seconds = observed_seconds + excluded.observed_seconds,
                 busy_seconds = busy_seconds + excluded.busy_seconds,
                 energy_joules = CASE WHEN excluded.energy_joules IS NULL THEN energy_joules
-                    ELSE coalesce(energy_joules, 0) + excluded.energy_joules END
+                    ELSE coalesce(energy_joules, 0) + excluded.energy_joules END,
+                service = CASE WHEN excluded.service = '' THEN service ELSE excluded.service END
         )");
         for (const UsageMinute &m : minutes) {
             upsert.bind(1, static_cast<int64_t>(m.minuteStartUnixS));
@@ -95,6 +102,7 @@ Status AgentLedger::record(const std::vector<UsageMinute> &minutes)
             upsert.bind(5, m.busySeconds);
             bindOptional(upsert, 6, m.meanUtilizationPercent);
             bindOptional(upsert, 7, m.energyJoules);
+            upsert.bind(8, m.service);
             upsert.exec();
             upsert.reset();
         }
@@ -111,7 +119,7 @@ Result<std::vector<UsageMinute>> AgentLedger::since(int64_t sinceMinuteUnixS, si
     try {
         SQLite::Statement query(*m_db, R"(
             SELECT minute_start_unix_s, card_uuid, card_index, observed_seconds, busy_seconds,
-                   mean_utilization_percent, energy_joules
+                   mean_utilization_percent, energy_joules, service
             FROM usage_minute WHERE minute_start_unix_s >= ?1
             ORDER BY minute_start_unix_s, card_uuid LIMIT ?2)");
         query.bind(1, static_cast<int64_t>(sinceMinuteUnixS));
@@ -128,6 +136,7 @@ Result<std::vector<UsageMinute>> AgentLedger::since(int64_t sinceMinuteUnixS, si
                 m.meanUtilizationPercent = query.getColumn(5).getDouble();
             if (!query.getColumn(6).isNull())
                 m.energyJoules = query.getColumn(6).getDouble();
+            m.service = query.getColumn(7).getString();
             out.push_back(std::move(m));
         }
         return out;

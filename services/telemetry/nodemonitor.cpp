@@ -109,7 +109,8 @@ void NodeMonitor::tick()
     {
         std::lock_guard lock(m_mutex);
         for (const CardInfo &info : m_inventory.cards)
-            cards.push_back({info.index, info.uuid});
+            cards.push_back({info.index, info.uuid,
+                             m_serviceOfCard ? m_serviceOfCard(info.index) : std::string()});
         m_latest = sample;
     }
     if (Status status = m_accumulator.addSample(now, cards, sample.cards); !status) {
@@ -241,6 +242,12 @@ TelemetrySample NodeMonitor::latest() const
 {
     std::lock_guard lock(m_mutex);
     return m_latest;
+}
+
+void NodeMonitor::setServiceOfCard(ServiceOfCard lookup)
+{
+    std::lock_guard lock(m_mutex);
+    m_serviceOfCard = std::move(lookup);
 }
 
 }  // namespace meridian

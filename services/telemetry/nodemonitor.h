@@ -59,6 +59,10 @@ public:
     // A new boot id, as after a process restart (the simulator's crash fault).
     void restart();
 
+    // Who holds each card, so the usage ledger can bill minutes to an inference service.
+    using ServiceOfCard = std::function<std::string(uint32_t cardIndex)>;
+    void setServiceOfCard(ServiceOfCard lookup);
+
 private:
     void detectCardChanges(const std::vector<CardSample> &cards, int64_t now);
     void detectNicChanges(const std::vector<NicSample> &nics, int64_t now);
@@ -77,6 +81,7 @@ private:
 
     mutable std::mutex m_mutex;
     NodeInventory m_inventory;
+    ServiceOfCard m_serviceOfCard;
     TelemetrySample m_latest;
 
     // Held for a whole tick: the accumulator and change detection below are not

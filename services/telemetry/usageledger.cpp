@@ -21,6 +21,8 @@ void mergeUsageMinute(UsageMinute &total, const UsageMinute &add)
     }
     if (add.energyJoules)
         total.energyJoules = total.energyJoules.value_or(0) + *add.energyJoules;
+    if (!add.service.empty())
+        total.service = add.service;
 }
 
 Status MemoryUsageLedger::record(const std::vector<UsageMinute> &minutes)
@@ -74,6 +76,7 @@ void UsageAccumulator::account(const UsageCard &card, const CardSample &sample, 
         p.minute.minuteStartUnixS = minuteStartMs / 1000;
         p.minute.cardIndex = card.index;
         p.minute.cardUuid = card.uuid;
+        p.minute.service = card.service;  // a minute belongs to whoever held the card last
         p.minute.observedSeconds += seconds;
         const auto util = sample.utilizationPercent;
         if (util && std::isfinite(*util) && *util >= 0 && *util <= 100) {

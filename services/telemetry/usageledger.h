@@ -45,6 +45,7 @@ void mergeUsageMinute(UsageMinute &total, const UsageMinute &add);
 struct UsageCard {
     uint32_t index = 0;
     std::string uuid;
+    std::string service;  // the inference service holding the card now; empty: none
 };
 
 class UsageAccumulator {

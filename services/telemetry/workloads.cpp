@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <set>
+#include <algorithm>
 
 namespace meridian {
 
@@ -41,15 +41,10 @@ Result<Workload> WorkloadManager::start(const WorkloadRequest &request)
                                                        it->second.state != WorkloadState::Failed) {
         return Error{fmt::format("replica {} is already running", w.replicaId)};
     }
-    std::set<uint32_t> busy;
-    for (const auto &[id, other] : m_workloads) {
-        if (other.state == WorkloadState::Starting || other.state == WorkloadState::Serving)
-            busy.insert(other.cardIndices.begin(), other.cardIndices.end());
-    }
     for (uint32_t card : w.cardIndices) {
         if (card >= m_cardCount)
             return Error{fmt::format("start: card {} does not exist on this node", card)};
-        if (busy.count(card))
+        if (holderOf(card))
             return Error{fmt::format("start: card {} already runs a replica", card)};
     }
     w.state = WorkloadState::Starting;
@@ -70,6 +65,25 @@ Result<Workload> WorkloadManager::stop(const WorkloadRequest &request)
         return status.error();
     it->second.state = WorkloadState::Stopped;
     return it->second;
+}
+
+const Workload *WorkloadManager::holderOf(uint32_t cardIndex) const
+{
+    for (const auto &[id, w] : m_workloads) {
+        const bool running =
+            w.state == WorkloadState::Starting || w.state == WorkloadState::Serving;
+        if (running &&
+            std::find(w.cardIndices.begin(), w.cardIndices.end(), cardIndex) != w.cardIndices.end())
+            return &w;
+    }
+    return nullptr;
+}
+
+std::string WorkloadManager::serviceOnCard(uint32_t cardIndex)
+{
+    std::lock_guard lock(m_mutex);
+    const Workload *holder = holderOf(cardIndex);
+    return holder ? holder->service : std::string();
 }
 
 std::vector<Workload> WorkloadManager::list()

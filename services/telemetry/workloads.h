@@ -42,10 +42,13 @@ public:
 
     Result<WorkloadOutcome> apply(const WorkloadRequest &request);
     std::vector<Workload> list();
+    // The service of the replica starting or serving on a card; empty when none.
+    std::string serviceOnCard(uint32_t cardIndex);
 
 private:
     Result<Workload> start(const WorkloadRequest &request);
     Result<Workload> stop(const WorkloadRequest &request);
+    const Workload *holderOf(uint32_t cardIndex) const;
 
     ReplicaBackend *m_backend;
     const Clock &m_clock;

@@ -240,6 +240,7 @@ void toProto(const UsageMinute &in, v1::UsageMinute *out)
     out->set_busy_seconds(in.busySeconds);
     setIf(in.meanUtilizationPercent, [&](double v) { out->set_mean_utilization_percent(v); });
     setIf(in.energyJoules, [&](double v) { out->set_energy_joules(v); });
+    out->set_service(in.service);
 }
 
 void toProto(const Workload &in, v1::Workload *out)
@@ -342,6 +343,7 @@ UsageMinute fromProto(const v1::UsageMinute &in)
         out.meanUtilizationPercent = in.mean_utilization_percent();
     if (in.has_energy_joules())
         out.energyJoules = in.energy_joules();
+    out.service = in.service();
     return out;
 }
 

@@ -21,11 +21,12 @@ TEST(AgentLedger, MinutesMergeAndSurviveReopenWithEvents)
     {
         auto ledger = AgentLedger::open(dir.path());
         ASSERT_TRUE(ledger.ok()) << ledger.error().message;
-        UsageMinute m{600, 0, "GPU-a", 20, 10, 50.0, 1000.0};
+        UsageMinute m{600, 0, "GPU-a", 20, 10, 50.0, 1000.0, "chat-support"};
         ASSERT_TRUE(ledger.value()->record({m}).ok());
         m.observedSeconds = 40;
         m.busySeconds = 40;
         m.meanUtilizationPercent = 80.0;
+        m.service.clear();  // written after a restart, before the workload list was known
         ASSERT_TRUE(ledger.value()->record({m}).ok());
         EventLog log(100, ledger->get());
         log.append(Event{});
@@ -40,6 +41,7 @@ TEST(AgentLedger, MinutesMergeAndSurviveReopenWithEvents)
     EXPECT_DOUBLE_EQ((*minutes)[0].busySeconds, 50);
     EXPECT_DOUBLE_EQ(*(*minutes)[0].meanUtilizationPercent, (50.0 * 20 + 80.0 * 40) / 60);
     EXPECT_DOUBLE_EQ(*(*minutes)[0].energyJoules, 2000);
+    EXPECT_EQ((*minutes)[0].service, "chat-support");
     EventLog log(100, ledger->get());
     EXPECT_EQ(log.append(Event{}), 3u);  // sequences continue across the restart
 }

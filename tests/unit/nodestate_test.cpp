@@ -2,6 +2,8 @@
 // resets, change detection, idempotent workloads. Virtual time, no sleeps.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "telemetry/eventlog.h"
 #include "telemetry/nicrates.h"
 #include "telemetry/nodemonitor.h"
@@ -60,6 +62,39 @@ TEST(UsageAccumulator, GapLongerThanAllowedIsNotCountedAndMinutesMergeOnRewrite)
     ASSERT_EQ(minutes->size(), 1u);
     EXPECT_DOUBLE_EQ((*minutes)[0].observedSeconds, 3);
     EXPECT_DOUBLE_EQ((*minutes)[0].busySeconds, 3);
+}
+
+TEST(NodeMonitor, UsageMinutesNameTheServiceThatHeldTheCard)
+{
+    ManualClock clock(1'700'000'040'000);  // on a minute boundary
+    EventLog events;
+    MemoryUsageLedger usage;
+    NodeMonitor monitor(
+        {"n1", "xiamen", "r1", "n1"},
+        std::make_unique<SimCollector>(SimNodeSpec{SimNodeKind::A100, 7, "n1", "xiamen", 0}),
+        events, usage, clock);
+    ASSERT_TRUE(monitor.start().ok());
+    std::string holder = "chat-support";
+    monitor.setServiceOfCard(
+        [&holder](uint32_t card) { return card == 1 ? holder : std::string(); });
+    for (int s = 0; s <= 60; ++s) {  // the first minute for chat-support
+        monitor.tick();
+        clock.advanceMs(1000);
+    }
+    holder = "summarise";  // the card changes hands
+    for (int s = 0; s < 60; ++s) {
+        monitor.tick();
+        clock.advanceMs(1000);
+    }
+    monitor.stop();
+    auto minutes = usage.since(0, 100);
+    ASSERT_TRUE(minutes.ok());
+    std::map<std::pair<int64_t, uint32_t>, std::string> services;
+    for (const UsageMinute &m : *minutes)
+        services[{m.minuteStartUnixS, m.cardIndex}] = m.service;
+    EXPECT_EQ((services[{1'700'000'040, 1}]), "chat-support");
+    EXPECT_EQ((services[{1'700'000'100, 1}]), "summarise");
+    EXPECT_EQ((services[{1'700'000'040, 0}]), "");
 }
 
 TEST(EventLog, ResumeAfterSequenceGetsEveryLaterEventOnceAndGapsAreReported)
@@ -206,4 +241,25 @@ TEST(Workloads, SameIdempotencyKeyStartsOnce)
     ASSERT_FALSE(clash.ok());
     EXPECT_NE(clash.error().message.find("card 0 already runs"), std::string::npos);
     EXPECT_EQ(manager.list().front().state, WorkloadState::Serving);
+    EXPECT_EQ(manager.serviceOnCard(1), "");  // the first request named no service
+}
+
+TEST(Workloads, ACardBelongsToItsServiceUntilTheReplicaStops)
+{
+    ManualClock clock;
+    RecordingBackend backend;
+    WorkloadManager manager(&backend, clock, 8);
+    WorkloadRequest start;
+    start.idempotencyKey = "a";
+    start.workload = {"chat-1", "chat-support", "qwen2-72b", {2, 3}};
+    ASSERT_TRUE(manager.apply(start).ok());
+    EXPECT_EQ(manager.serviceOnCard(2), "chat-support");
+    EXPECT_EQ(manager.serviceOnCard(3), "chat-support");
+    EXPECT_EQ(manager.serviceOnCard(4), "");
+    WorkloadRequest stop;
+    stop.idempotencyKey = "b";
+    stop.start = false;
+    stop.workload.replicaId = "chat-1";
+    ASSERT_TRUE(manager.apply(stop).ok());
+    EXPECT_EQ(manager.serviceOnCard(2), "");
 }
