@@ -4,7 +4,7 @@ namespace meridian::test {
 
 UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, int cards,
                        int64_t firstMinute, int minutes, double busySeconds,
-                       double energyJoulesPerMinute)
+                       double energyJoulesPerMinute, const std::string &service)
 {
     UsageBatch batch;
     batch.node.nodeId = node;
@@ -18,7 +18,7 @@ UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, i
         batch.node.cards.push_back(info);
         for (int m = 0; m < minutes; ++m) {
             batch.minutes.push_back({firstMinute + m * 60, info.index, info.uuid, 60, busySeconds,
-                                     busySeconds / 60 * 100, energyJoulesPerMinute});
+                                     busySeconds / 60 * 100, energyJoulesPerMinute, service});
         }
     }
     return batch;

@@ -1,5 +1,6 @@
 // Usage minutes for history and report tests: `cards` A100s of one node, each with
-// `minutes` finished minutes from `firstMinute`, busy `busySeconds` of each.
+// `minutes` finished minutes from `firstMinute`, busy `busySeconds` of each, serving
+// `service` (none when empty).
 #pragma once
 
 #include <string>
@@ -10,6 +11,6 @@ namespace meridian::test {
 
 UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, int cards,
                        int64_t firstMinute, int minutes, double busySeconds,
-                       double energyJoulesPerMinute);
+                       double energyJoulesPerMinute, const std::string &service = {});
 
 }  // namespace meridian::test

@@ -35,8 +35,8 @@ int runSync(const std::string &inventoryFile, const std::string &dbFile)
         return 2;
     }
     const meridian::SyncReport report = meridian::syncUsage(inventory.value(), *store.value());
-    std::printf("meridian sync: %d of %d agents, %lld minutes into %s\n", report.synced,
-                report.agents, static_cast<long long>(report.minutes),
+    std::printf("meridian sync: %d of %d agents, %lld minutes, %d cloud leases into %s\n",
+                report.synced, report.agents, static_cast<long long>(report.minutes), report.leases,
                 store.value()->path().c_str());
     for (const std::string &failure : report.failures)
         std::fprintf(stderr, "meridian sync: %s\n", failure.c_str());
@@ -68,7 +68,7 @@ int runReport(const std::string &from, const std::string &to, const std::string 
         return 2;
     }
     const std::string db = dbFile.empty() ? meridian::HistoryStore::defaultPath() : dbFile;
-    auto report = meridian::buildUsageReport(db, prices.value(), *fromS, *toS, *group);
+    auto report = meridian::buildUsageReport(db, prices.value(), {*fromS, *toS, *group});
     if (!report) {
         std::fprintf(stderr, "meridian report: %s\n", report.error().message.c_str());
         return 1;

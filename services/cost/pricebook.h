@@ -56,6 +56,8 @@ public:
 
     void addRule(PriceRule rule) { m_rules.push_back(std::move(rule)); }
     void addContract(Contract contract) { m_contracts.push_back(std::move(contract)); }
+    const std::vector<PriceRule> &rules() const { return m_rules; }
+    const std::vector<Contract> &contracts() const { return m_contracts; }
 
     // The list price at a moment: the most specific rule valid then (model beats vendor,
     // a data center beats any); absent when no rule covers the card.

@@ -1,102 +1,101 @@
 #include "usagereport.h"
 
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <map>
+#include <chrono>
 #include <nlohmann/json.hpp>
-#include <set>
+
+#include "historyreader.h"
 
 namespace meridian {
 
+namespace {
+
+constexpr std::pair<ReportGroup, std::string_view> kGroupNames[] = {
+    {ReportGroup::DataCenter, "dc"},   {ReportGroup::Vendor, "vendor"},
+    {ReportGroup::Model, "model"},     {ReportGroup::Node, "node"},
+    {ReportGroup::Service, "service"},
+};
+
+constexpr const char *kEmptyPeriod = "the period is empty: --to must be after --from";
+
+int64_t wallClockUnixS()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
 std::optional<ReportGroup> reportGroupFromName(std::string_view name)
 {
-    if (name == "dc")
-        return ReportGroup::DataCenter;
-    if (name == "vendor")
-        return ReportGroup::Vendor;
-    if (name == "model")
-        return ReportGroup::Model;
-    if (name == "node")
-        return ReportGroup::Node;
+    for (const auto &[group, groupName] : kGroupNames) {
+        if (name == groupName)
+            return group;
+    }
     return std::nullopt;
 }
 
-Result<UsageReport> buildUsageReport(const std::string &historyFile, const PriceBook &prices,
-                                     int64_t fromUnixS, int64_t toUnixS, ReportGroup group)
+std::string_view reportGroupName(ReportGroup group)
 {
-    if (toUnixS <= fromUnixS)
-        return Error{"the period is empty: --to must be after --from"};
-    if (!std::filesystem::exists(historyFile)) {
-        return Error{fmt::format("{}: no history yet; run the console or 'meridian sync' first",
-                                 historyFile)};
+    for (const auto &[candidate, groupName] : kGroupNames) {
+        if (candidate == group)
+            return groupName;
     }
-    UsageReport report;
-    report.fromUnixS = fromUnixS;
-    report.toUnixS = toUnixS;
-    report.group = group;
-    std::map<std::string, ReportRow> rows;
-    std::map<std::string, std::set<std::string>> cards;
-    std::set<std::string> allCards;
-    try {
-        SQLite::Database db(historyFile, SQLite::OPEN_READONLY);
-        db.setBusyTimeout(5000);
-        SQLite::Statement query(db, R"(
-            SELECT u.minute_start_unix_s, u.observed_seconds, u.busy_seconds, u.energy_joules,
-                   c.uuid, c.model, c.vendor, n.data_center, n.node_id
-            FROM usage_minute u JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node
-            WHERE u.minute_start_unix_s >= ?1 AND u.minute_start_unix_s < ?2)");
-        query.bind(1, static_cast<int64_t>(fromUnixS));
-        query.bind(2, static_cast<int64_t>(toUnixS));
-        while (query.executeStep()) {
-            const int64_t minute = query.getColumn(0).getInt64();
-            const double observed = query.getColumn(1).getDouble();
-            const double busy = query.getColumn(2).getDouble();
-            const CardPlace place{query.getColumn(5).getString(),
-                                  vendorFromName(query.getColumn(6).getString()),
-                                  query.getColumn(7).getString(), query.getColumn(8).getString()};
-            std::string key;
-            switch (group) {
-            case ReportGroup::DataCenter: key = place.dataCenter; break;
-            case ReportGroup::Vendor: key = std::string(vendorName(place.vendor)); break;
-            case ReportGroup::Model: key = place.model; break;
-            case ReportGroup::Node: key = place.nodeId; break;
-            }
-            ReportRow &row = rows[key];
-            row.group = key;
-            const std::string uuid = query.getColumn(4).getString();
-            cards[key].insert(uuid);
-            allCards.insert(uuid);
-            row.cardHours += observed / 3600.0;
-            row.busyCardHours += busy / 3600.0;
-            if (!query.getColumn(3).isNull())
-                row.energyKwh += query.getColumn(3).getDouble() / 3.6e6;
-            // The price valid at this minute: a later change never reaches back.
-            if (const auto price = prices.price(place, minute)) {
-                row.costCny += *price * observed / 3600.0;
-                row.idleCostCny += *price * std::max(0.0, observed - busy) / 3600.0;
-            } else {
-                ++row.unpricedMinutes;
-            }
-        }
-    } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: {}", historyFile, e.what())};
+    return "dc";
+}
+
+std::optional<double> ReportRow::meanUtilizationPercent() const
+{
+    if (utilizationSeconds <= 0)
+        return std::nullopt;
+    return utilizationPercentSeconds / utilizationSeconds;
+}
+
+Result<UsageReport> buildUsageReport(const std::string &historyFile, const PriceBook &prices,
+                                     const ReportRequest &request)
+{
+    if (request.toUnixS <= request.fromUnixS)
+        return Error{kEmptyPeriod};
+    auto reader = HistoryReader::open(historyFile);
+    if (!reader)
+        return reader.error();
+    ReportRequest effective = request;
+    if (effective.nowUnixS == 0)
+        effective.nowUnixS = wallClockUnixS();
+    return reader.value()->report(prices, effective);
+}
+
+Result<UsageTrend> buildUsageTrend(const std::string &historyFile, const PriceBook &prices,
+                                   const ReportRequest &request, int64_t bucketSeconds)
+{
+    if (request.toUnixS <= request.fromUnixS)
+        return Error{kEmptyPeriod};
+    if (bucketSeconds != 86400 && bucketSeconds != 7 * 86400)
+        return Error{"trend buckets are days or weeks"};
+    auto reader = HistoryReader::open(historyFile);
+    if (!reader)
+        return reader.error();
+    UsageTrend trend;
+    trend.bucketSeconds = bucketSeconds;
+    // Weeks start on Monday 00:00 UTC; 1970-01-05 was a Monday.
+    const int64_t anchor = bucketSeconds == 86400 ? 0 : 4 * 86400;
+    ReportRequest bucket = request;
+    if (bucket.nowUnixS == 0)
+        bucket.nowUnixS = wallClockUnixS();
+    for (int64_t start = request.fromUnixS; start < request.toUnixS;) {
+        const int64_t next =
+            (start - anchor) / bucketSeconds * bucketSeconds + anchor + bucketSeconds;
+        bucket.fromUnixS = start;
+        bucket.toUnixS = std::min(next, request.toUnixS);
+        auto report = reader.value()->report(prices, bucket);
+        if (!report)
+            return report.error();
+        trend.buckets.push_back(std::move(report).value());
+        start = bucket.toUnixS;
     }
-    ReportRow &total = report.total;
-    total.group = "total";
-    for (auto &[key, row] : rows) {
-        row.cards = static_cast<int>(cards[key].size());
-        total.cardHours += row.cardHours;
-        total.busyCardHours += row.busyCardHours;
-        total.costCny += row.costCny;
-        total.idleCostCny += row.idleCostCny;
-        total.energyKwh += row.energyKwh;
-        total.unpricedMinutes += row.unpricedMinutes;
-        report.rows.push_back(row);
-    }
-    total.cards = static_cast<int>(allCards.size());
-    return report;
+    return trend;
 }
 
 namespace {
@@ -125,13 +124,27 @@ std::string csvField(const std::string &text)
 std::string reportToCsv(const UsageReport &report)
 {
     std::string out =
-        "group,cards,card_hours,busy_card_hours,busy_percent,idle_card_hours,cost_cny,"
-        "idle_cost_cny,energy_kwh,unpriced_card_minutes\n";
+        "group,cards,card_hours,busy_card_hours,busy_percent,idle_card_hours,"
+        "mean_utilization_percent,cost_cny,idle_cost_cny,energy_kwh,unpriced_card_hours\n";
     for (const ReportRow *row : withTotal(report)) {
-        out += fmt::format("{},{},{:.3f},{:.3f},{:.1f},{:.3f},{:.2f},{:.2f},{:.3f},{}\n",
+        const auto util = row->meanUtilizationPercent();
+        out += fmt::format("{},{},{:.3f},{:.3f},{:.1f},{:.3f},{},{:.2f},{:.2f},{:.3f},{:.3f}\n",
                            csvField(row->group), row->cards, row->cardHours, row->busyCardHours,
-                           row->busyPercent(), row->cardHours - row->busyCardHours, row->costCny,
-                           row->idleCostCny, row->energyKwh, row->unpricedMinutes);
+                           row->busyPercent(), row->idleCardHours(),
+                           util ? fmt::format("{:.1f}", *util) : std::string(), row->costCny,
+                           row->idleCostCny, row->energyKwh, row->unpricedCardHours);
+    }
+    if (!report.cloud.empty()) {
+        out +=
+            "\nlease_id,region,card_model,requested_by,cards,cny_per_card_hour,billed_hours,"
+            "cost_cny\n";
+        for (const CloudSpendRow &lease : report.cloud) {
+            out += fmt::format("{},{},{},{},{},{:.2f},{:.2f},{:.2f}\n", csvField(lease.leaseId),
+                               csvField(lease.region), csvField(lease.cardModel),
+                               csvField(lease.requestedBy), lease.cards, lease.cnyPerCardHour,
+                               lease.billedHours, lease.costCny);
+        }
+        out += fmt::format("cloud total,,,,,,,{:.2f}\n", report.cloudSpendCny);
     }
     return out;
 }
@@ -140,23 +153,37 @@ std::string reportToJson(const UsageReport &report)
 {
     nlohmann::json rows = nlohmann::json::array();
     for (const ReportRow *row : withTotal(report)) {
+        const auto util = row->meanUtilizationPercent();
         rows.push_back({{"group", row->group},
                         {"cards", row->cards},
                         {"card_hours", row->cardHours},
                         {"busy_card_hours", row->busyCardHours},
                         {"busy_percent", row->busyPercent()},
-                        {"idle_card_hours", row->cardHours - row->busyCardHours},
+                        {"idle_card_hours", row->idleCardHours()},
+                        {"mean_utilization_percent", util ? nlohmann::json(*util) : nullptr},
                         {"cost_cny", row->costCny},
                         {"idle_cost_cny", row->idleCostCny},
                         {"energy_kwh", row->energyKwh},
-                        {"unpriced_card_minutes", row->unpricedMinutes}});
+                        {"unpriced_card_hours", row->unpricedCardHours}});
     }
-    const char *groups[] = {"dc", "vendor", "model", "node"};
+    nlohmann::json leases = nlohmann::json::array();
+    for (const CloudSpendRow &lease : report.cloud) {
+        leases.push_back({{"lease_id", lease.leaseId},
+                          {"region", lease.region},
+                          {"card_model", lease.cardModel},
+                          {"requested_by", lease.requestedBy},
+                          {"cards", lease.cards},
+                          {"cny_per_card_hour", lease.cnyPerCardHour},
+                          {"billed_hours", lease.billedHours},
+                          {"cost_cny", lease.costCny}});
+    }
     const nlohmann::json doc = {{"from_unix_s", report.fromUnixS},
                                 {"to_unix_s", report.toUnixS},
-                                {"group_by", groups[static_cast<int>(report.group)]},
+                                {"group_by", reportGroupName(report.group)},
                                 {"currency", "CNY"},
-                                {"rows", rows}};
+                                {"rows", rows},
+                                {"cloud_leases", leases},
+                                {"cloud_spend_cny", report.cloudSpendCny}};
     return doc.dump(2) + "\n";
 }
 

@@ -1,6 +1,7 @@
-// Utilisation and cost over a period, grouped by data center, vendor, model or node:
-// card-hours observed, busy and idle, what they earned at the prices valid at each
-// minute, and what idle cards cost. Reads the history file; writes nothing.
+// Utilisation and cost over a period, grouped by data center, vendor, model, node or
+// inference service: card-hours observed, busy and idle, what they cost at the prices
+// valid at the time, what idle cards cost, and what cloud bursts cost. Reads the
+// history file (roll-ups where whole days and hours allow); writes nothing.
 #pragma once
 
 #include <string>
@@ -11,9 +12,10 @@
 
 namespace meridian {
 
-enum class ReportGroup { DataCenter, Vendor, Model, Node };
+enum class ReportGroup { DataCenter, Vendor, Model, Node, Service };
 
-std::optional<ReportGroup> reportGroupFromName(std::string_view name);  // dc|vendor|model|node
+std::optional<ReportGroup> reportGroupFromName(std::string_view name);  // dc|vendor|...
+std::string_view reportGroupName(ReportGroup group);
 
 struct ReportRow {
     std::string group;
@@ -23,8 +25,24 @@ struct ReportRow {
     double costCny = 0;
     double idleCostCny = 0;
     double energyKwh = 0;
-    int64_t unpricedMinutes = 0;  // card-minutes no price covers: counted, not billed
+    double utilizationSeconds = 0;  // observed time with a utilisation reading
+    double utilizationPercentSeconds = 0;
+    double unpricedCardHours = 0;  // card-hours no price covers: counted, not billed
     double busyPercent() const { return cardHours > 0 ? 100 * busyCardHours / cardHours : 0; }
+    double idleCardHours() const { return std::max(0.0, cardHours - busyCardHours); }
+    std::optional<double> meanUtilizationPercent() const;
+};
+
+// One rented block of cloud capacity and what it cost within the period.
+struct CloudSpendRow {
+    std::string leaseId;
+    std::string region;
+    std::string cardModel;
+    std::string requestedBy;
+    int cards = 0;
+    double cnyPerCardHour = 0;
+    double billedHours = 0;
+    double costCny = 0;
 };
 
 struct UsageReport {
@@ -33,10 +51,27 @@ struct UsageReport {
     ReportGroup group = ReportGroup::DataCenter;
     std::vector<ReportRow> rows;  // by group name
     ReportRow total;
+    std::vector<CloudSpendRow> cloud;
+    double cloudSpendCny = 0;
+};
+
+struct ReportRequest {
+    int64_t fromUnixS = 0;
+    int64_t toUnixS = 0;
+    ReportGroup group = ReportGroup::DataCenter;
+    int64_t nowUnixS = 0;  // leases still running are billed up to here; 0: the wall clock
 };
 
 Result<UsageReport> buildUsageReport(const std::string &historyFile, const PriceBook &prices,
-                                     int64_t fromUnixS, int64_t toUnixS, ReportGroup group);
+                                     const ReportRequest &request);
+
+// The same report for each day (or week, starting Monday 00:00 UTC) of the period.
+struct UsageTrend {
+    int64_t bucketSeconds = 86400;
+    std::vector<UsageReport> buckets;
+};
+Result<UsageTrend> buildUsageTrend(const std::string &historyFile, const PriceBook &prices,
+                                   const ReportRequest &request, int64_t bucketSeconds);
 
 std::string reportToCsv(const UsageReport &report);
 std::string reportToJson(const UsageReport &report);

@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <utility>
 
+#include "cost/pricebook.h"
 #include "sqlitefile.h"
 
 namespace meridian {
@@ -17,7 +20,159 @@ constexpr int kApplicationId = 1296388424;  // "MERH": the console's history
 constexpr size_t kQueueLimit = 256;         // batches; a full queue makes submitters wait
 constexpr size_t kBatchesPerTransaction = 64;
 
-const SqliteSchema kSchema{kApplicationId, "Meridian history file", {R"(
+// Schema 2: who the minutes served, hourly and daily roll-ups (the minutes age out, the
+// days never do), what was kept, cloud leases, and the prices for the cost views.
+const char *const kRollupsServicesLeasesPrices = R"(
+    CREATE TABLE service (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+    );
+    -- 0: the card served no inference service during the minute.
+    ALTER TABLE usage_minute ADD COLUMN service INTEGER NOT NULL DEFAULT 0;
+    -- utilization_seconds: observed time with a utilisation reading;
+    -- utilization_percent_seconds / utilization_seconds is the mean utilisation.
+    CREATE TABLE usage_hour (
+        card INTEGER NOT NULL REFERENCES card(id),
+        hour_start_unix_s INTEGER NOT NULL,
+        service INTEGER NOT NULL,
+        minutes INTEGER NOT NULL,
+        observed_seconds REAL NOT NULL,
+        busy_seconds REAL NOT NULL,
+        utilization_seconds REAL NOT NULL,
+        utilization_percent_seconds REAL NOT NULL,
+        energy_joules REAL,
+        PRIMARY KEY (card, hour_start_unix_s, service)
+    ) WITHOUT ROWID;
+    CREATE INDEX usage_hour_by_time ON usage_hour (hour_start_unix_s);
+    CREATE TABLE usage_day (
+        card INTEGER NOT NULL REFERENCES card(id),
+        day_start_unix_s INTEGER NOT NULL,
+        service INTEGER NOT NULL,
+        minutes INTEGER NOT NULL,
+        observed_seconds REAL NOT NULL,
+        busy_seconds REAL NOT NULL,
+        utilization_seconds REAL NOT NULL,
+        utilization_percent_seconds REAL NOT NULL,
+        energy_joules REAL,
+        PRIMARY KEY (card, day_start_unix_s, service)
+    ) WITHOUT ROWID;
+    CREATE INDEX usage_day_by_time ON usage_day (day_start_unix_s);
+    INSERT INTO usage_hour
+        SELECT card, minute_start_unix_s / 3600 * 3600, service, count(*),
+               sum(observed_seconds), sum(busy_seconds),
+               sum(CASE WHEN mean_utilization_percent IS NULL THEN 0 ELSE observed_seconds END),
+               sum(coalesce(mean_utilization_percent * observed_seconds, 0)), sum(energy_joules)
+        FROM usage_minute GROUP BY 1, 2, 3;
+    INSERT INTO usage_day
+        SELECT card, hour_start_unix_s / 86400 * 86400, service, sum(minutes),
+               sum(observed_seconds), sum(busy_seconds), sum(utilization_seconds),
+               sum(utilization_percent_seconds), sum(energy_joules)
+        FROM usage_hour GROUP BY 1, 2, 3;
+    -- Rows of a level start at from_unix_s; older ones were dropped by retention.
+    CREATE TABLE kept_range (
+        level TEXT PRIMARY KEY,
+        from_unix_s INTEGER NOT NULL
+    );
+    INSERT INTO kept_range VALUES ('minute', 0), ('hour', 0), ('day', 0);
+    CREATE TABLE cloud_lease (
+        lease_id TEXT PRIMARY KEY,
+        region TEXT NOT NULL,
+        card_model TEXT NOT NULL,
+        requested_by TEXT NOT NULL,
+        nodes INTEGER NOT NULL,
+        cards_per_node INTEGER NOT NULL,
+        cny_per_card_hour REAL NOT NULL,
+        billing_increment_seconds INTEGER NOT NULL,
+        created_unix_s INTEGER NOT NULL,
+        released_unix_s INTEGER
+    );
+    CREATE TABLE cloud_lease_node (
+        lease_id TEXT NOT NULL REFERENCES cloud_lease(lease_id),
+        node_id TEXT NOT NULL,
+        PRIMARY KEY (lease_id, node_id)
+    );
+    CREATE INDEX cloud_lease_node_by_node ON cloud_lease_node (node_id);
+    -- The price book in force ('' matches anything), mirrored for the cost views.
+    CREATE TABLE price_rule (
+        model TEXT NOT NULL,
+        vendor TEXT NOT NULL,
+        data_center TEXT NOT NULL,
+        cny_per_card_hour REAL NOT NULL,
+        from_unix_s INTEGER NOT NULL,
+        to_unix_s INTEGER
+    );
+    CREATE TABLE contract (
+        customer TEXT NOT NULL,
+        data_center TEXT NOT NULL,
+        node_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        from_unix_s INTEGER NOT NULL,
+        to_unix_s INTEGER NOT NULL,
+        discount_percent REAL NOT NULL
+    );
+
+    DROP VIEW v_usage_by_dc_day;
+    CREATE VIEW v_usage_by_dc_day AS
+        SELECT n.data_center,
+               date(d.day_start_unix_s, 'unixepoch') AS day,
+               count(DISTINCT d.card) AS cards,
+               sum(d.observed_seconds) / 3600.0 AS observed_card_hours,
+               sum(d.busy_seconds) / 3600.0 AS busy_card_hours,
+               sum(d.utilization_percent_seconds) / nullif(sum(d.utilization_seconds), 0)
+                   AS mean_utilization_percent,
+               sum(d.energy_joules) / 3.6e6 AS energy_kwh
+        FROM usage_day d JOIN card c ON c.id = d.card JOIN node n ON n.id = c.node
+        GROUP BY n.data_center, day;
+    -- Each card-day with the price of a card-hour at the start of that day: the lease's
+    -- price for a rented cloud node, else the most specific price rule less the largest
+    -- contract discount. NULL when nothing prices the card.
+    CREATE VIEW v_card_day_price AS
+        SELECT d.card, d.day_start_unix_s, coalesce(s.name, '') AS service,
+               n.data_center, n.node_id, c.vendor, c.model,
+               d.observed_seconds, d.busy_seconds, d.energy_joules,
+               coalesce(
+                   (SELECT l.cny_per_card_hour FROM cloud_lease_node ln
+                    JOIN cloud_lease l ON l.lease_id = ln.lease_id WHERE ln.node_id = n.node_id),
+                   (SELECT p.cny_per_card_hour FROM price_rule p
+                    WHERE (p.model = '' OR p.model = c.model)
+                      AND (p.vendor = '' OR p.vendor = c.vendor)
+                      AND (p.data_center = '' OR p.data_center = n.data_center)
+                      AND p.from_unix_s <= d.day_start_unix_s
+                      AND (p.to_unix_s IS NULL OR d.day_start_unix_s < p.to_unix_s)
+                    ORDER BY (p.model <> '') * 4 + (p.vendor <> '') * 2 + (p.data_center <> '')
+                             DESC, p.from_unix_s DESC
+                    LIMIT 1)
+                   * (1 - coalesce((SELECT max(k.discount_percent) FROM contract k
+                      WHERE k.from_unix_s <= d.day_start_unix_s AND d.day_start_unix_s < k.to_unix_s
+                        AND (k.data_center = '' OR k.data_center = n.data_center)
+                        AND (k.node_id = '' OR k.node_id = n.node_id)
+                        AND (k.model = '' OR k.model = c.model)), 0) / 100.0)
+               ) AS cny_per_card_hour
+        FROM usage_day d JOIN card c ON c.id = d.card JOIN node n ON n.id = c.node
+        LEFT JOIN service s ON s.id = d.service;
+    CREATE VIEW v_cost_by_dc_day AS
+        SELECT data_center, date(day_start_unix_s, 'unixepoch') AS day,
+               count(DISTINCT card) AS cards,
+               sum(observed_seconds) / 3600.0 AS card_hours,
+               sum(busy_seconds) / 3600.0 AS busy_card_hours,
+               sum(observed_seconds * cny_per_card_hour) / 3600.0 AS cost_cny,
+               sum(max(observed_seconds - busy_seconds, 0) * cny_per_card_hour) / 3600.0
+                   AS idle_cost_cny,
+               coalesce(sum(observed_seconds) FILTER (WHERE cny_per_card_hour IS NULL), 0)
+                   / 3600.0 AS unpriced_card_hours
+        FROM v_card_day_price GROUP BY data_center, day;
+    CREATE VIEW v_cost_by_service_day AS
+        SELECT service, date(day_start_unix_s, 'unixepoch') AS day,
+               count(DISTINCT card) AS cards,
+               sum(observed_seconds) / 3600.0 AS card_hours,
+               sum(busy_seconds) / 3600.0 AS busy_card_hours,
+               sum(observed_seconds * cny_per_card_hour) / 3600.0 AS cost_cny
+        FROM v_card_day_price GROUP BY service, day;
+)";
+
+const SqliteSchema kSchema{kApplicationId,
+                           "Meridian history file",
+                           {R"(
     CREATE TABLE node (
         id INTEGER PRIMARY KEY,
         node_id TEXT NOT NULL UNIQUE,
@@ -54,7 +209,48 @@ const SqliteSchema kSchema{kApplicationId, "Meridian history file", {R"(
                sum(u.energy_joules) / 3.6e6 AS energy_kwh
         FROM usage_minute u JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node
         GROUP BY n.data_center, day;
-)"}};
+)",
+                            kRollupsServicesLeasesPrices}};
+// Rebuilds the hours and days that new minutes touched from the rows below them, so a
+// minute replaced by a re-sync replaces its share of the roll-ups too.
+void recomputeRollups(SQLite::Database &db, const std::set<std::pair<int64_t, int64_t>> &hours)
+{
+    SQLite::Statement dropHour(db,
+                               "DELETE FROM usage_hour WHERE card = ?1 AND hour_start_unix_s = ?2");
+    SQLite::Statement buildHour(db, R"(
+        INSERT INTO usage_hour
+        SELECT card, ?2, service, count(*), sum(observed_seconds), sum(busy_seconds),
+               sum(CASE WHEN mean_utilization_percent IS NULL THEN 0 ELSE observed_seconds END),
+               sum(coalesce(mean_utilization_percent * observed_seconds, 0)), sum(energy_joules)
+        FROM usage_minute
+        WHERE card = ?1 AND minute_start_unix_s >= ?2 AND minute_start_unix_s < ?2 + 3600
+        GROUP BY service)");
+    SQLite::Statement dropDay(db,
+                              "DELETE FROM usage_day WHERE card = ?1 AND day_start_unix_s = ?2");
+    SQLite::Statement buildDay(db, R"(
+        INSERT INTO usage_day
+        SELECT card, ?2, service, sum(minutes), sum(observed_seconds), sum(busy_seconds),
+               sum(utilization_seconds), sum(utilization_percent_seconds), sum(energy_joules)
+        FROM usage_hour
+        WHERE card = ?1 AND hour_start_unix_s >= ?2 AND hour_start_unix_s < ?2 + 86400
+        GROUP BY service)");
+    const auto rebuild = [](SQLite::Statement &drop, SQLite::Statement &build, int64_t card,
+                            int64_t start) {
+        for (SQLite::Statement *statement : {&drop, &build}) {
+            statement->bind(1, card);
+            statement->bind(2, start);
+            statement->exec();
+            statement->reset();
+        }
+    };
+    std::set<std::pair<int64_t, int64_t>> days;
+    for (const auto &[card, hour] : hours) {
+        rebuild(dropHour, buildHour, card, hour);
+        days.insert({card, hour / 86400 * 86400});
+    }
+    for (const auto &[card, day] : days)
+        rebuild(dropDay, buildDay, card, day);
+}
 
 }  // namespace
 
@@ -70,7 +266,8 @@ std::string HistoryStore::defaultPath()
     return (base / "meridian" / "history.db").string();
 }
 
-Result<std::unique_ptr<HistoryStore>> HistoryStore::open(const std::string &path)
+Result<std::unique_ptr<HistoryStore>> HistoryStore::open(const std::string &path,
+                                                         HistoryRetention retention)
 {
     std::error_code ec;
     const auto directory = std::filesystem::path(path).parent_path();
@@ -86,13 +283,20 @@ Result<std::unique_ptr<HistoryStore>> HistoryStore::open(const std::string &path
     if (!reader)
         return reader.error();
     return std::unique_ptr<HistoryStore>(
-        new HistoryStore(std::move(writer).value(), std::move(reader).value(), path));
+        new HistoryStore(std::move(writer).value(), std::move(reader).value(), path, retention));
 }
 
 HistoryStore::HistoryStore(std::unique_ptr<SQLite::Database> writer,
-                           std::unique_ptr<SQLite::Database> reader, std::string path)
-    : m_writer(std::move(writer)), m_reader(std::move(reader)), m_path(std::move(path))
+                           std::unique_ptr<SQLite::Database> reader, std::string path,
+                           HistoryRetention retention)
+    : m_writer(std::move(writer))
+    , m_reader(std::move(reader))
+    , m_path(std::move(path))
+    , m_retention(retention)
 {
+    m_minuteHorizon =
+        m_writer->execAndGet("SELECT from_unix_s FROM kept_range WHERE level = 'minute'")
+            .getInt64();
     m_thread = std::thread([this] { run(); });
 }
 
@@ -120,7 +324,7 @@ Status HistoryStore::flush()
     std::unique_lock lock(m_mutex);
     const uint64_t target = m_submitted;
     m_changed.wait(lock, [&] { return m_written >= target; });
-    return m_firstError;
+    return std::exchange(m_firstError, Status{});
 }
 
 void HistoryStore::run()
@@ -149,11 +353,38 @@ void HistoryStore::run()
     }
 }
 
+template <typename Work>
+Status HistoryStore::onWriter(const char *what, Work work)
+{
+    std::lock_guard lock(m_writerMutex);
+    try {
+        SQLite::Transaction tx(*m_writer);
+        work(*m_writer);
+        tx.commit();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        m_serviceIds.clear();  // ids handed out in the rolled-back transaction are void
+        return Error{fmt::format("{}: cannot {}: {}", m_path, what, e.what())};
+    }
+}
+
+int64_t HistoryStore::serviceId(const std::string &name)
+{
+    if (name.empty())
+        return 0;
+    if (const auto it = m_serviceIds.find(name); it != m_serviceIds.end())
+        return it->second;
+    SQLite::Statement upsert(*m_writer, R"(
+        INSERT INTO service (name) VALUES (?1)
+        ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id)");
+    upsert.bind(1, name);
+    upsert.executeStep();
+    return m_serviceIds[name] = upsert.getColumn(0).getInt64();
+}
+
 Status HistoryStore::write(const std::vector<UsageBatch> &batches)
 {
-    try {
-        SQLite::Database &db = *m_writer;
-        SQLite::Transaction tx(db);
+    return onWriter("write usage", [&](SQLite::Database &db) {
         SQLite::Statement node(db, R"(
             INSERT INTO node (node_id, data_center, rack, hostname) VALUES (?1, ?2, ?3, ?4)
             ON CONFLICT (node_id) DO UPDATE SET data_center = excluded.data_center,
@@ -165,7 +396,10 @@ Status HistoryStore::write(const std::vector<UsageBatch> &batches)
                 vendor = excluded.vendor, model = excluded.model
             RETURNING id)");
         SQLite::Statement minute(db, R"(
-            INSERT OR REPLACE INTO usage_minute VALUES (?1, ?2, ?3, ?4, ?5, ?6))");
+            INSERT OR REPLACE INTO usage_minute (card, minute_start_unix_s, observed_seconds,
+                busy_seconds, mean_utilization_percent, energy_joules, service)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))");
+        std::set<std::pair<int64_t, int64_t>> touchedHours;  // (card row, hour start)
         for (const UsageBatch &batch : batches) {
             node.bind(1, batch.node.nodeId);
             node.bind(2, batch.node.dataCenter);
@@ -189,6 +423,8 @@ Status HistoryStore::write(const std::vector<UsageBatch> &batches)
                 const auto row = cardRows.find(m.cardUuid);
                 if (row == cardRows.end())
                     continue;  // a card the inventory does not name: nothing to bill it to
+                if (m.minuteStartUnixS < m_minuteHorizon)
+                    continue;  // its day is final: the other minutes of it are gone
                 minute.bind(1, row->second);
                 minute.bind(2, static_cast<int64_t>(m.minuteStartUnixS));
                 minute.bind(3, m.observedSeconds);
@@ -201,15 +437,113 @@ Status HistoryStore::write(const std::vector<UsageBatch> &batches)
                     minute.bind(6, *m.energyJoules);
                 else
                     minute.bind(6);
+                minute.bind(7, serviceId(m.service));
                 minute.exec();
                 minute.reset();
+                touchedHours.insert({row->second, m.minuteStartUnixS / 3600 * 3600});
             }
         }
-        tx.commit();
-        return {};
-    } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: cannot write usage: {}", m_path, e.what())};
+        recomputeRollups(db, touchedHours);
+    });
+}
+
+Status HistoryStore::applyRetention(int64_t nowUnixS)
+{
+    // Whole days, so an hour or a day is never half kept.
+    const auto cutoff = [nowUnixS](int days) {
+        return (nowUnixS - int64_t{days} * 86400) / 86400 * 86400;
+    };
+    const int64_t minuteCutoff = cutoff(m_retention.minuteDays);
+    const int64_t hourCutoff = cutoff(m_retention.hourDays);
+    Status status = onWriter("apply retention", [&](SQLite::Database &db) {
+        SQLite::Statement dropMinutes(db,
+                                      "DELETE FROM usage_minute WHERE minute_start_unix_s < ?1");
+        dropMinutes.bind(1, minuteCutoff);
+        dropMinutes.exec();
+        SQLite::Statement dropHours(db, "DELETE FROM usage_hour WHERE hour_start_unix_s < ?1");
+        dropHours.bind(1, hourCutoff);
+        dropHours.exec();
+        SQLite::Statement keep(db, R"(
+            UPDATE kept_range SET from_unix_s = max(from_unix_s, ?2) WHERE level = ?1)");
+        for (const auto &[level, from] :
+             {std::pair{"minute", minuteCutoff}, {"hour", hourCutoff}}) {
+            keep.bind(1, level);
+            keep.bind(2, from);
+            keep.exec();
+            keep.reset();
+        }
+    });
+    if (status) {
+        std::lock_guard lock(m_writerMutex);
+        m_minuteHorizon = std::max(m_minuteHorizon, minuteCutoff);
     }
+    return status;
+}
+
+Status HistoryStore::recordLeases(const std::vector<CloudLease> &leases)
+{
+    return onWriter("record cloud leases", [&](SQLite::Database &db) {
+        SQLite::Statement lease(db, R"(
+            INSERT OR REPLACE INTO cloud_lease VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))");
+        SQLite::Statement node(db, "INSERT OR IGNORE INTO cloud_lease_node VALUES (?1, ?2)");
+        for (const CloudLease &l : leases) {
+            lease.bind(1, l.leaseId);
+            lease.bind(2, l.region);
+            lease.bind(3, l.cardModel);
+            lease.bind(4, l.requestedBy);
+            lease.bind(5, static_cast<int64_t>(l.nodes));
+            lease.bind(6, static_cast<int64_t>(l.cardsPerNode));
+            lease.bind(7, l.cnyPerCardHour);
+            lease.bind(8, l.billingIncrementSeconds);
+            lease.bind(9, l.createdUnixS);
+            if (l.releasedUnixS)
+                lease.bind(10, *l.releasedUnixS);
+            else
+                lease.bind(10);
+            lease.exec();
+            lease.reset();
+            for (const std::string &nodeId : l.nodeIds) {
+                node.bind(1, l.leaseId);
+                node.bind(2, nodeId);
+                node.exec();
+                node.reset();
+            }
+        }
+    });
+}
+
+Status HistoryStore::recordPrices(const PriceBook &prices)
+{
+    return onWriter("record prices", [&](SQLite::Database &db) {
+        db.exec("DELETE FROM price_rule; DELETE FROM contract;");
+        SQLite::Statement rule(db, "INSERT INTO price_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        for (const PriceRule &r : prices.rules()) {
+            rule.bind(1, r.model);
+            rule.bind(
+                2, r.vendor == Vendor::Unknown ? std::string() : std::string(vendorName(r.vendor)));
+            rule.bind(3, r.dataCenter);
+            rule.bind(4, r.cnyPerCardHour);
+            rule.bind(5, r.fromUnixS);
+            if (r.toUnixS)
+                rule.bind(6, *r.toUnixS);
+            else
+                rule.bind(6);
+            rule.exec();
+            rule.reset();
+        }
+        SQLite::Statement contract(db, "INSERT INTO contract VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        for (const Contract &c : prices.contracts()) {
+            contract.bind(1, c.customer);
+            contract.bind(2, c.dataCenter);
+            contract.bind(3, c.nodeId);
+            contract.bind(4, c.model);
+            contract.bind(5, c.fromUnixS);
+            contract.bind(6, c.toUnixS);
+            contract.bind(7, c.discountPercent);
+            contract.exec();
+            contract.reset();
+        }
+    });
 }
 
 int64_t HistoryStore::lastMinute(const std::string &nodeId)
@@ -221,7 +555,10 @@ int64_t HistoryStore::lastMinute(const std::string &nodeId)
             JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node WHERE n.node_id = ?1)");
         query.bind(1, nodeId);
         query.executeStep();
-        return query.getColumn(0).getInt64();
+        const int64_t horizon =
+            m_reader->execAndGet("SELECT from_unix_s FROM kept_range WHERE level = 'minute'")
+                .getInt64();
+        return std::max(query.getColumn(0).getInt64(), horizon);
     } catch (const SQLite::Exception &) {
         return 0;  // then the backfill fetches everything the agent has: still no double count
     }

@@ -1,18 +1,22 @@
 // The console's cost-monitoring history: one SQLite file in the user's data directory
-// with per-card per-minute usage from every agent. One writer thread drains a bounded
-// queue in batched transactions; a minute written twice replaces itself (the agent's
-// ledger is the authority for its minutes), so a backfill never counts anything twice.
-// Thread-safe.
+// with per-card per-minute usage from every agent, hourly and daily roll-ups kept in
+// step with the minutes, the cloud leases that were paid for, and the prices in force.
+// One writer thread drains a bounded queue in batched transactions; a minute written
+// twice replaces itself (the agent's ledger is the authority for its minutes) and its
+// hour and day are recomputed, so a backfill never counts anything twice.
+// Schema and retention: docs/history.md. Thread-safe.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/cloudlease.h"
 #include "core/nodetypes.h"
 #include "core/result.h"
 
@@ -22,38 +26,64 @@ class Database;
 
 namespace meridian {
 
+class PriceBook;
+
 struct UsageBatch {
     NodeInventory node;  // who the minutes belong to (id, data center, rack, cards)
     std::vector<UsageMinute> minutes;
+};
+
+struct HistoryRetention {
+    int minuteDays = 14;  // per-minute rows
+    int hourDays = 400;   // hourly roll-ups; daily ones are kept forever
 };
 
 class HistoryStore {
 public:
     // The default file: $XDG_DATA_HOME/meridian/history.db (~/.local/share/...).
     static std::string defaultPath();
-    static Result<std::unique_ptr<HistoryStore>> open(const std::string &path);
+    static Result<std::unique_ptr<HistoryStore>> open(const std::string &path,
+                                                      HistoryRetention retention = {});
     ~HistoryStore();
 
     // Queues a batch for the writer; blocks only while the queue is full.
     void submit(UsageBatch batch);
-    // Waits until everything submitted so far is written; the first write error, if any.
+    // Waits until everything submitted so far is written; the first write error since
+    // the previous flush, if any (the minutes it held are not lost: they are still in
+    // the agents' ledgers, and the next backfill resumes from lastMinute()).
     Status flush();
 
-    // The newest minute stored for a node (0 when none): where its backfill resumes.
+    // Drops minutes and hours past their retention (their roll-ups stay). Minutes older
+    // than the kept range are ignored from then on: their day is already final.
+    Status applyRetention(int64_t nowUnixS);
+    // Records leases as the capacity pool reported them (newest state wins).
+    Status recordLeases(const std::vector<CloudLease> &leases);
+    // Stores the price book in force, for the analysts' cost views.
+    Status recordPrices(const PriceBook &prices);
+
+    // Where a node's backfill resumes: its newest stored minute, and never before the
+    // minutes still kept (0 for a new node in a new file).
     int64_t lastMinute(const std::string &nodeId);
     int64_t minuteCount();
     const std::string &path() const { return m_path; }
 
 private:
     HistoryStore(std::unique_ptr<SQLite::Database> writer, std::unique_ptr<SQLite::Database> reader,
-                 std::string path);
+                 std::string path, HistoryRetention retention);
     void run();
     Status write(const std::vector<UsageBatch> &batches);
+    int64_t serviceId(const std::string &name);
+    template <typename Work>
+    Status onWriter(const char *what, Work work);
 
-    std::unique_ptr<SQLite::Database> m_writer;  // the writer thread's own connection
+    std::unique_ptr<SQLite::Database> m_writer;  // used under m_writerMutex only
+    std::mutex m_writerMutex;
+    std::map<std::string, int64_t> m_serviceIds;  // writer-side cache
+    int64_t m_minuteHorizon = 0;                  // minutes before it are no longer kept
     std::unique_ptr<SQLite::Database> m_reader;
     std::mutex m_readerMutex;
     std::string m_path;
+    HistoryRetention m_retention;
 
     std::mutex m_mutex;
     std::condition_variable m_changed;

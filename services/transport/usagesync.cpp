@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "leasesync.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "protoconvert.h"
 #include "store/historystore.h"
@@ -65,15 +66,32 @@ SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int p
                      int64_t callTimeoutMs)
 {
     SyncReport report;
-    report.agents = static_cast<int>(inventory.agents.size());
+    std::vector<InventoryAgent> agents = inventory.agents;
+    if (!inventory.capacityPool.empty()) {
+        auto pool = fetchLeases(inventory.capacityPool, inventory.security, callTimeoutMs);
+        if (!pool) {
+            report.failures.push_back(pool.error().message);
+        } else if (Status recorded = store.recordLeases(pool->leases); !recorded) {
+            report.failures.push_back(recorded.message());
+        } else {
+            report.leases = static_cast<int>(pool->leases.size());
+            for (const LeasedAgent &agent : pool->agents) {
+                const bool known = std::any_of(agents.begin(), agents.end(), [&](const auto &a) {
+                    return a.address == agent.address;
+                });
+                if (!known)
+                    agents.push_back({agent.nodeId, agent.address, "cloud"});
+            }
+        }
+    }
+    report.agents = static_cast<int>(agents.size());
     std::atomic<size_t> next{0};
     std::mutex mutex;
     std::vector<std::thread> workers;
     for (int w = 0; w < std::max(1, parallel); ++w) {
         workers.emplace_back([&] {
-            for (size_t i = next++; i < inventory.agents.size(); i = next++) {
-                auto result =
-                    syncAgent(inventory.agents[i], inventory.security, store, callTimeoutMs);
+            for (size_t i = next++; i < agents.size(); i = next++) {
+                auto result = syncAgent(agents[i], inventory.security, store, callTimeoutMs);
                 std::lock_guard lock(mutex);
                 if (result) {
                     ++report.synced;
@@ -88,6 +106,11 @@ SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int p
         worker.join();
     if (Status written = store.flush(); !written)
         report.failures.push_back(written.message());
+    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    if (Status kept = store.applyRetention(now); !kept)
+        report.failures.push_back(kept.message());
     return report;
 }
 

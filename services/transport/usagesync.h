@@ -1,6 +1,8 @@
 // Backfill of the console's history from the agents' own ledgers: for each agent, the
 // minutes since the newest one already stored (that one again: it may have been
-// partial). Used by `meridian sync` (cron) and by the console on connect.
+// partial). With a capacity pool in the inventory, its leases are recorded and the
+// rented nodes' agents are synced too. Afterwards the history drops what is past its
+// retention. Used by `meridian sync` (cron) and by the console on connect.
 #pragma once
 
 #include <string>
@@ -16,6 +18,7 @@ struct SyncReport {
     int agents = 0;
     int synced = 0;
     int64_t minutes = 0;
+    int leases = 0;
     std::vector<std::string> failures;  // "address: why", one per agent that failed
 };
 

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "alerts/alertengine.h"
+#include "cost/usagereport.h"
+#include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "sim/simfleet.h"
 #include "store/historystore.h"
@@ -75,8 +77,12 @@ std::vector<uint64_t> agentSequences(const std::string &address)
     return sequences;
 }
 
+// Where seeded usage starts: two hours ago, on a minute boundary (recent enough to be
+// inside the history's retention).
+const int64_t kSeedMinute = SystemClock::instance().nowUnixMs() / 60'000 * 60 - 7200;
+
 // Finished minutes in a simulated node's own ledger, as its agent keeps them: `minutes`
-// minutes from 1'700'000'040 for each of the node's eight cards.
+// minutes from kSeedMinute for each of the node's eight cards.
 void seedUsage(SimFleet &fleet, const SimNodeView &node, int minutes)
 {
     auto stub = v1::NodeAgent::NewStub(
@@ -88,7 +94,7 @@ void seedUsage(SimFleet &fleet, const SimNodeView &node, int minutes)
     for (int m = 0; m < minutes; ++m) {
         for (const auto &card : inventory.cards())
             rows.push_back(
-                {1'700'000'040 + m * 60, card.index(), card.uuid(), 60, 50, 83.0, 18'000.0});
+                {kSeedMinute + m * 60, card.index(), card.uuid(), 60, 50, 83.0, 18'000.0});
     }
     ASSERT_TRUE(fleet.usageLedger(node.nodeId)->record(rows).ok());
 }
@@ -248,7 +254,64 @@ TEST(UsageSync, BackfillsEveryAgentOnceAndNamesTheOnesThatFail)
     // Everything again, nothing twice (a minute the agent finished meanwhile may be new).
     EXPECT_LE(store.value()->minuteCount() - afterFirst, 4 * 8);
     // (a live minute of the simulator's own may have been finished since: later still)
-    EXPECT_GE(store.value()->lastMinute(nodes[0].nodeId), 1'700'000'040 + 9 * 60);
+    EXPECT_GE(store.value()->lastMinute(nodes[0].nodeId), kSeedMinute + 9 * 60);
+    fleet.stop();
+}
+
+TEST(UsageSync, RecordsCloudLeasesAndBillsTheRentedNodesAtThePoolsPrice)
+{
+    SimFleetOptions simOptions;
+    simOptions.nodes = 2;
+    simOptions.provisioningSeconds = 1;
+    SimFleet fleet(simOptions, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    FleetInventory fleetInventory = inventoryOf(fleet);
+    fleetInventory.capacityPool = fleet.controlAddress();
+    auto pool = v1::CapacityPool::NewStub(
+        grpc::CreateChannel(fleet.controlAddress(), grpc::InsecureChannelCredentials()));
+    v1::LeaseRequest request;
+    request.set_idempotency_key("burst-1");
+    request.set_offer_id("cn-south-910b");  // 8 Ascend 910B per node at 1.5 CNY/card-hour
+    request.set_nodes(1);
+    v1::LeaseResponse leased;
+    grpc::ClientContext context;
+    ASSERT_TRUE(pool->Lease(&context, request, &leased).ok());
+    std::optional<SimNodeView> cloudNode;
+    ASSERT_TRUE(eventually([&] {
+        for (const SimNodeView &node : fleet.nodes()) {
+            if (node.dataCenter == "cloud")
+                cloudNode = node;
+        }
+        return cloudNode.has_value();
+    }));
+    seedUsage(fleet, *cloudNode, 30);
+
+    test::TempDir dir;
+    auto store = HistoryStore::open(dir.file("history.db"));
+    ASSERT_TRUE(store.ok());
+    SyncReport report;
+    ASSERT_TRUE(eventually([&] {  // until the rented node's agent answers
+        report = syncUsage(fleetInventory, *store.value());
+        return report.synced == 3;
+    })) << (report.failures.empty() ? "" : report.failures[0]);
+    EXPECT_EQ(report.leases, 1);
+    store.value().reset();
+
+    PriceBook prices;  // no price for the Ascend cards: only the lease prices the node
+    const int64_t now = SystemClock::instance().nowUnixMs() / 1000;
+    auto cost = buildUsageReport(dir.file("history.db"), prices,
+                                 {kSeedMinute, kSeedMinute + 1800, ReportGroup::DataCenter, now});
+    ASSERT_TRUE(cost.ok()) << cost.error().message;
+    ASSERT_EQ(cost->rows.size(), 1u);
+    EXPECT_EQ(cost->rows[0].group, "cloud");
+    EXPECT_NEAR(cost->rows[0].costCny, 8 * 0.5 * 1.5, 1e-9);  // 8 cards × 30 min at the lease price
+    // The lease itself: one started hour of 8 cards, billed from its creation.
+    auto spend = buildUsageReport(dir.file("history.db"), prices,
+                                  {now - 3600, now + 3600, ReportGroup::DataCenter, now});
+    ASSERT_TRUE(spend.ok());
+    ASSERT_EQ(spend->cloud.size(), 1u);
+    EXPECT_EQ(spend->cloud[0].leaseId, leased.lease().lease_id());
+    EXPECT_NEAR(spend->cloudSpendCny, 8 * 1.5, 1e-9);
     fleet.stop();
 }
 
@@ -269,6 +332,6 @@ TEST(UsageBackfill, FillsTheHistoryInTheBackgroundAndStopsPromptly)
         EXPECT_TRUE(eventually([&] { return backfill.lastReport().synced == 2; }));
     }  // stopping must not wait for the hour-long period
     EXPECT_LT(std::chrono::steady_clock::now() - started, 8s);
-    EXPECT_GE(store.value()->lastMinute(nodes[1].nodeId), 1'700'000'040);
+    EXPECT_GE(store.value()->lastMinute(nodes[1].nodeId), kSeedMinute);
     fleet.stop();
 }

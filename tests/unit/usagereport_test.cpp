@@ -40,8 +40,8 @@ contracts:
             test::a100Minutes("wh-1", "wuhu", 2, kJuly1 - 2 * 3600, 4 * 60, 30, 12'000.0));
         ASSERT_TRUE(store.value()->flush().ok());
     }
-    auto report = buildUsageReport(dir.file("history.db"), prices.value(), kJuly1 - 86400,
-                                   kJuly1 + 86400, ReportGroup::DataCenter);
+    auto report = buildUsageReport(dir.file("history.db"), prices.value(),
+                                   {kJuly1 - 86400, kJuly1 + 86400, ReportGroup::DataCenter});
     ASSERT_TRUE(report.ok()) << report.error().message;
     ASSERT_EQ(report->rows.size(), 2u);
     const ReportRow &wuhu = report->rows[0];
@@ -62,7 +62,8 @@ contracts:
     EXPECT_EQ(report->total.cards, 6);
 
     const std::string csv = reportToCsv(report.value());
-    EXPECT_NE(csv.find("xiamen,4,16.000,12.000,75.0,4.000,32.80,8.20"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("xiamen,4,16.000,12.000,75.0,4.000,75.0,32.80,8.20"), std::string::npos)
+        << csv;
     EXPECT_NE(csv.find("total,6,"), std::string::npos);
     const auto json = nlohmann::json::parse(reportToJson(report.value()));
     EXPECT_EQ(json["group_by"], "dc");
@@ -70,8 +71,8 @@ contracts:
     EXPECT_NEAR(json["rows"].back()["cost_cny"].get<double>(), 47.2, 1e-9);
 
     // Only the hours before midnight: the old price alone.
-    auto before = buildUsageReport(dir.file("history.db"), prices.value(), kJuly1 - 86400, kJuly1,
-                                   ReportGroup::Model);
+    auto before = buildUsageReport(dir.file("history.db"), prices.value(),
+                                   {kJuly1 - 86400, kJuly1, ReportGroup::Model});
     ASSERT_TRUE(before.ok());
     EXPECT_NEAR(before->total.costCny, 4 * 2 * 2.0 + 2 * 2 * 2.0 * 0.9, 1e-9);
 }
@@ -80,11 +81,12 @@ TEST(UsageReport, NoHistoryYetAndEmptyPeriodsAreSaidPlainly)
 {
     test::TempDir dir;
     PriceBook prices;
-    auto missing = buildUsageReport(dir.file("none.db"), prices, 0, 60, ReportGroup::Node);
+    auto missing = buildUsageReport(dir.file("none.db"), prices, {0, 60, ReportGroup::Node});
     ASSERT_FALSE(missing.ok());
     EXPECT_NE(missing.error().message.find("meridian sync"), std::string::npos);
-    auto backwards = buildUsageReport(dir.file("none.db"), prices, 60, 0, ReportGroup::Node);
+    auto backwards = buildUsageReport(dir.file("none.db"), prices, {60, 0, ReportGroup::Node});
     ASSERT_FALSE(backwards.ok());
+    EXPECT_NE(backwards.error().message.find("--to must be after --from"), std::string::npos);
     EXPECT_FALSE(reportGroupFromName("rack").has_value());
     EXPECT_EQ(reportGroupFromName("vendor"), ReportGroup::Vendor);
 }

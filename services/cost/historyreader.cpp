@@ -1,0 +1,259 @@
+#include "historyreader.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
+
+namespace meridian {
+
+namespace {
+
+constexpr int kHistoryApplicationId = 1296388424;  // the console's history file
+constexpr int kRollupSchema = 2;                   // the first schema with roll-ups
+
+// Every read returns, per card and service: observed, busy, energy, seconds with a
+// utilisation reading, and utilisation × seconds.
+const char *readSql(Grain grain)
+{
+    switch (grain) {
+    case Grain::Day:
+        return R"(SELECT card, service, sum(observed_seconds), sum(busy_seconds),
+                         sum(energy_joules), sum(utilization_seconds),
+                         sum(utilization_percent_seconds)
+                  FROM usage_day WHERE day_start_unix_s >= ?1 AND day_start_unix_s < ?2
+                  GROUP BY card, service)";
+    case Grain::Hour:
+        return R"(SELECT card, service, sum(observed_seconds), sum(busy_seconds),
+                         sum(energy_joules), sum(utilization_seconds),
+                         sum(utilization_percent_seconds)
+                  FROM usage_hour WHERE hour_start_unix_s >= ?1 AND hour_start_unix_s < ?2
+                  GROUP BY card, service)";
+    case Grain::Minute:
+        return R"(SELECT card, service, sum(observed_seconds), sum(busy_seconds),
+                         sum(energy_joules),
+                         sum(CASE WHEN mean_utilization_percent IS NULL THEN 0
+                                  ELSE observed_seconds END),
+                         sum(coalesce(mean_utilization_percent * observed_seconds, 0))
+                  FROM usage_minute WHERE minute_start_unix_s >= ?1 AND minute_start_unix_s < ?2
+                  GROUP BY card, service)";
+    }
+    return "";
+}
+
+// Where prices may change inside the period: each rule's and contract's edges.
+std::vector<int64_t> priceSegments(const PriceBook &prices, int64_t from, int64_t to)
+{
+    std::set<int64_t> edges{from, to};
+    const auto add = [&](int64_t t) {
+        if (t > from && t < to)
+            edges.insert(t);
+    };
+    for (const PriceRule &rule : prices.rules()) {
+        add(rule.fromUnixS);
+        if (rule.toUnixS)
+            add(*rule.toUnixS);
+    }
+    for (const Contract &contract : prices.contracts()) {
+        add(contract.fromUnixS);
+        add(contract.toUnixS);
+    }
+    return {edges.begin(), edges.end()};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HistoryReader>> HistoryReader::open(const std::string &historyFile)
+{
+    if (!std::filesystem::exists(historyFile)) {
+        return Error{fmt::format("{}: no history yet; run the console or 'meridian sync' first",
+                                 historyFile)};
+    }
+    try {
+        auto db = std::make_unique<SQLite::Database>(historyFile, SQLite::OPEN_READONLY);
+        db->setBusyTimeout(5000);
+        const int appId = db->execAndGet("PRAGMA application_id").getInt();
+        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        if (appId != kHistoryApplicationId)
+            return Error{fmt::format("{} is not a Meridian history file", historyFile)};
+        if (version < kRollupSchema) {
+            return Error{fmt::format(
+                "{} has an older schema ({}); run 'meridian sync' or the console once to "
+                "upgrade it",
+                historyFile, version)};
+        }
+        std::unique_ptr<HistoryReader> reader(new HistoryReader(std::move(db), historyFile));
+        reader->load();
+        return reader;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}", historyFile, e.what())};
+    }
+}
+
+HistoryReader::HistoryReader(std::unique_ptr<SQLite::Database> db, std::string path)
+    : m_db(std::move(db)), m_path(std::move(path))
+{}
+
+HistoryReader::~HistoryReader() = default;
+
+void HistoryReader::load()
+{
+    SQLite::Statement cards(*m_db, R"(
+        SELECT c.id, c.model, c.vendor, n.data_center, n.node_id
+        FROM card c JOIN node n ON n.id = c.node)");
+    while (cards.executeStep()) {
+        m_cards[cards.getColumn(0).getInt64()] = CardPlace{
+            cards.getColumn(1).getString(), vendorFromName(cards.getColumn(2).getString()),
+            cards.getColumn(3).getString(), cards.getColumn(4).getString()};
+    }
+    SQLite::Statement services(*m_db, "SELECT id, name FROM service");
+    while (services.executeStep())
+        m_services[services.getColumn(0).getInt64()] = services.getColumn(1).getString();
+    SQLite::Statement kept(*m_db, "SELECT level, from_unix_s FROM kept_range");
+    while (kept.executeStep()) {
+        const std::string level = kept.getColumn(0).getString();
+        if (level == "minute")
+            m_kept.minutesFromUnixS = kept.getColumn(1).getInt64();
+        else if (level == "hour")
+            m_kept.hoursFromUnixS = kept.getColumn(1).getInt64();
+    }
+    SQLite::Statement leases(*m_db, R"(
+        SELECT lease_id, region, card_model, requested_by, nodes, cards_per_node,
+               cny_per_card_hour, billing_increment_seconds, created_unix_s, released_unix_s
+        FROM cloud_lease ORDER BY created_unix_s, lease_id)");
+    while (leases.executeStep()) {
+        CloudLease lease;
+        lease.leaseId = leases.getColumn(0).getString();
+        lease.region = leases.getColumn(1).getString();
+        lease.cardModel = leases.getColumn(2).getString();
+        lease.requestedBy = leases.getColumn(3).getString();
+        lease.nodes = static_cast<uint32_t>(leases.getColumn(4).getInt64());
+        lease.cardsPerNode = static_cast<uint32_t>(leases.getColumn(5).getInt64());
+        lease.cnyPerCardHour = leases.getColumn(6).getDouble();
+        lease.billingIncrementSeconds = leases.getColumn(7).getInt64();
+        lease.createdUnixS = leases.getColumn(8).getInt64();
+        if (!leases.getColumn(9).isNull())
+            lease.releasedUnixS = leases.getColumn(9).getInt64();
+        m_leases.push_back(std::move(lease));
+    }
+    SQLite::Statement leasedNodes(*m_db, R"(
+        SELECT ln.node_id, l.cny_per_card_hour FROM cloud_lease_node ln
+        JOIN cloud_lease l ON l.lease_id = ln.lease_id)");
+    while (leasedNodes.executeStep())
+        m_leasePriceByNode[leasedNodes.getColumn(0).getString()] =
+            leasedNodes.getColumn(1).getDouble();
+}
+
+std::string HistoryReader::groupKey(ReportGroup group, const CardPlace &card,
+                                    int64_t serviceId) const
+{
+    switch (group) {
+    case ReportGroup::DataCenter: return card.dataCenter;
+    case ReportGroup::Vendor: return std::string(vendorName(card.vendor));
+    case ReportGroup::Model: return card.model;
+    case ReportGroup::Node: return card.nodeId;
+    case ReportGroup::Service: {
+        const auto it = m_services.find(serviceId);
+        return it == m_services.end() ? std::string("(no service)") : it->second;
+    }
+    }
+    return {};
+}
+
+Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportRequest &request)
+{
+    if (request.toUnixS <= request.fromUnixS)
+        return Error{fmt::format("{}: an empty period", m_path)};
+    UsageReport report;
+    report.fromUnixS = request.fromUnixS;
+    report.toUnixS = request.toUnixS;
+    report.group = request.group;
+    std::map<std::string, ReportRow> rows;
+    std::map<std::string, std::set<int64_t>> cardsByGroup;
+    std::set<int64_t> allCards;
+    try {
+        std::map<Grain, std::unique_ptr<SQLite::Statement>> statements;
+        const std::vector<int64_t> edges =
+            priceSegments(prices, request.fromUnixS, request.toUnixS);
+        for (size_t i = 0; i + 1 < edges.size(); ++i) {
+            // Prices hold still within a segment: each card is priced once, at its start.
+            std::map<int64_t, std::optional<double>> priceOfCard;
+            const auto priceOf = [&](int64_t cardId, const CardPlace &card) {
+                auto [it, fresh] = priceOfCard.try_emplace(cardId);
+                if (fresh) {
+                    const auto lease = m_leasePriceByNode.find(card.nodeId);
+                    it->second = lease != m_leasePriceByNode.end()
+                                     ? std::optional<double>(lease->second)
+                                     : prices.price(card, edges[i]);
+                }
+                return it->second;
+            };
+            for (const RollupRead &read : planRollupReads(edges[i], edges[i + 1], m_kept)) {
+                auto &statement = statements[read.grain];
+                if (!statement)
+                    statement = std::make_unique<SQLite::Statement>(*m_db, readSql(read.grain));
+                statement->reset();
+                statement->bind(1, read.fromUnixS);
+                statement->bind(2, read.toUnixS);
+                while (statement->executeStep()) {
+                    const int64_t cardId = statement->getColumn(0).getInt64();
+                    const auto card = m_cards.find(cardId);
+                    if (card == m_cards.end())
+                        continue;
+                    const std::string key =
+                        groupKey(request.group, card->second, statement->getColumn(1).getInt64());
+                    ReportRow &row = rows[key];
+                    row.group = key;
+                    cardsByGroup[key].insert(cardId);
+                    allCards.insert(cardId);
+                    const double observed = statement->getColumn(2).getDouble();
+                    const double busy = statement->getColumn(3).getDouble();
+                    row.cardHours += observed / 3600.0;
+                    row.busyCardHours += busy / 3600.0;
+                    row.energyKwh += statement->getColumn(4).getDouble() / 3.6e6;
+                    row.utilizationSeconds += statement->getColumn(5).getDouble();
+                    row.utilizationPercentSeconds += statement->getColumn(6).getDouble();
+                    if (const auto price = priceOf(cardId, card->second)) {
+                        row.costCny += *price * observed / 3600.0;
+                        row.idleCostCny += *price * std::max(0.0, observed - busy) / 3600.0;
+                    } else {
+                        row.unpricedCardHours += observed / 3600.0;
+                    }
+                }
+            }
+        }
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}", m_path, e.what())};
+    }
+    ReportRow &total = report.total;
+    total.group = "total";
+    for (auto &[key, row] : rows) {
+        row.cards = static_cast<int>(cardsByGroup[key].size());
+        total.cardHours += row.cardHours;
+        total.busyCardHours += row.busyCardHours;
+        total.costCny += row.costCny;
+        total.idleCostCny += row.idleCostCny;
+        total.energyKwh += row.energyKwh;
+        total.utilizationSeconds += row.utilizationSeconds;
+        total.utilizationPercentSeconds += row.utilizationPercentSeconds;
+        total.unpricedCardHours += row.unpricedCardHours;
+        report.rows.push_back(row);
+    }
+    total.cards = static_cast<int>(allCards.size());
+    for (const CloudLease &lease : m_leases) {
+        const double hours =
+            leaseBilledHours(lease, request.fromUnixS, request.toUnixS, request.nowUnixS);
+        if (hours <= 0)
+            continue;
+        const double cost =
+            leaseSpendCny(lease, request.fromUnixS, request.toUnixS, request.nowUnixS);
+        report.cloud.push_back({lease.leaseId, lease.region, lease.cardModel, lease.requestedBy,
+                                static_cast<int>(lease.cards()), lease.cnyPerCardHour, hours,
+                                cost});
+        report.cloudSpendCny += cost;
+    }
+    return report;
+}
+
+}  // namespace meridian
