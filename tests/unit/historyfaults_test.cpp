@@ -1,0 +1,190 @@
+// The history file under faults: kill -9 in the middle of writing, a file that cannot
+// grow (a full disk), a read-only place, and a second console writing the same file.
+// Nothing committed is lost, the roll-ups still match the minutes, and every error names
+// the file.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <thread>
+
+#include "store/historystore.h"
+#include "testsupport.h"
+#include "usagefixture.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+
+// The roll-ups agree with the minutes they were built from, and the file is sound.
+void expectConsistent(const std::string &path)
+{
+    SQLite::Database db(path);
+    EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok");
+    const double minutes =
+        db.execAndGet("SELECT total(busy_seconds) FROM usage_minute").getDouble();
+    EXPECT_DOUBLE_EQ(db.execAndGet("SELECT total(busy_seconds) FROM usage_hour").getDouble(),
+                     minutes);
+    EXPECT_DOUBLE_EQ(db.execAndGet("SELECT total(busy_seconds) FROM usage_day").getDouble(),
+                     minutes);
+}
+
+// Runs `body` in a child process and returns its exit code (-signal if killed).
+template <typename Body>
+int inChild(Body body)
+{
+    const pid_t child = fork();
+    if (child == 0)
+        _exit(body());
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST(HistoryFaults, KillNineMidWriteLosesNothingCommittedAndTheNextStartRecovers)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    int progress[2];
+    ASSERT_EQ(pipe(progress), 0);
+    const pid_t child = fork();
+    if (child == 0) {
+        close(progress[0]);
+        auto store = HistoryStore::open(path);
+        if (!store)
+            _exit(3);
+        for (int32_t step = 0;; ++step) {
+            store.value()->submit(
+                test::a100Minutes("xm-1", "xiamen", 8, kJuly1 + step * 600, 10, 30, 900));
+            if (!store.value()->flush().ok())
+                _exit(4);
+            if (write(progress[1], &step, sizeof step) != sizeof step)
+                _exit(5);
+        }
+    }
+    close(progress[1]);
+    int32_t committed = -1;
+    for (int i = 0; i < 20; ++i)
+        ASSERT_EQ(read(progress[0], &committed, sizeof committed), sizeof committed);
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    close(progress[0]);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the writer stopped by itself";
+    auto store = HistoryStore::open(path);  // the next start: WAL recovery, quick_check
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    EXPECT_GE(store.value()->minuteCount(), int64_t{committed + 1} * 10 * 8);
+    EXPECT_EQ(store.value()->minuteCount() % (10 * 8), 0) << "a batch was torn";
+    store.value().reset();
+    expectConsistent(path);
+}
+
+TEST(HistoryFaults, AFileThatCannotGrowFailsTheWriteByNameAndKeepsWhatWasCommitted)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    const int code = inChild([&] {
+        auto store = HistoryStore::open(path);
+        if (!store)
+            return 3;
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 8, kJuly1, 60, 30, 900));
+        if (!store.value()->flush().ok())
+            return 4;
+        // The disk fills up: no file may grow past what it is now.
+        signal(SIGXFSZ, SIG_IGN);
+        struct stat db {};
+        struct stat wal {};
+        stat(path.c_str(), &db);
+        stat((path + "-wal").c_str(), &wal);
+        const rlim_t limit = static_cast<rlim_t>(std::max(db.st_size, wal.st_size));
+        const rlimit full{limit, limit};
+        setrlimit(RLIMIT_FSIZE, &full);
+        store.value()->submit(test::a100Minutes("xm-2", "xiamen", 8, kJuly1, 24 * 60, 30, 900));
+        const Status status = store.value()->flush();
+        if (status.ok())
+            return 5;
+        return status.message().find(path) != std::string::npos ? 0 : 6;
+    });
+    EXPECT_EQ(code, 0);
+    // Room again: the next start finds the committed hour whole and writes on.
+    auto store = HistoryStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    EXPECT_EQ(store.value()->minuteCount(), 8 * 60);
+    store.value()->submit(test::a100Minutes("xm-2", "xiamen", 8, kJuly1, 60, 30, 900));
+    ASSERT_TRUE(store.value()->flush().ok());
+    EXPECT_EQ(store.value()->minuteCount(), 2 * 8 * 60);
+    store.value().reset();
+    expectConsistent(path);
+}
+
+TEST(HistoryFaults, AReadOnlyPlaceIsNamedAndTheFileIsLeftAsItWas)
+{
+    test::TempDir dir;
+    const std::string place = dir.file("readonly");
+    ASSERT_EQ(mkdir(place.c_str(), 0755), 0);
+    const std::string path = place + "/history.db";
+    {
+        auto store = HistoryStore::open(path);
+        ASSERT_TRUE(store.ok());
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 30, 30, 900));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    chmod(dir.path().c_str(), 0755);
+    chmod(place.c_str(), 0555);
+    chmod(path.c_str(), 0444);
+    const int code = inChild([&] {
+        // Root may write anywhere: drop to nobody so the permissions mean something.
+        if (geteuid() == 0 && setuid(65534) != 0)
+            return 3;
+        auto store = HistoryStore::open(path);
+        if (!store)
+            return store.error().message.find(path) != std::string::npos ? 0 : 4;
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1 + 3600, 30, 30, 900));
+        const Status status = store.value()->flush();
+        if (status.ok())
+            return 5;
+        return status.message().find(path) != std::string::npos ? 0 : 6;
+    });
+    EXPECT_EQ(code, 0);
+    chmod(place.c_str(), 0755);
+    chmod(path.c_str(), 0644);
+    auto store = HistoryStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    EXPECT_EQ(store.value()->minuteCount(), 2 * 30);
+}
+
+TEST(HistoryFaults, TwoConsolesOnOneFileCountEveryMinuteOnce)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    auto first = HistoryStore::open(path);
+    auto second = HistoryStore::open(path);
+    ASSERT_TRUE(first.ok() && second.ok());
+    // Both back-fill the same agents at the same time, with overlapping minutes.
+    const auto backfill = [](HistoryStore &store, int offset) {
+        for (int node = 0; node < 20; ++node) {
+            store.submit(test::a100Minutes("n" + std::to_string(node), "wuhu", 8,
+                                           kJuly1 + offset * 600, 120, 30, 900, "chat"));
+        }
+    };
+    std::thread a([&] { backfill(*first.value(), 0); });
+    std::thread b([&] { backfill(*second.value(), 1); });
+    a.join();
+    b.join();
+    EXPECT_TRUE(first.value()->flush().ok());
+    EXPECT_TRUE(second.value()->flush().ok());
+    // 20 nodes × 8 cards × 130 distinct minutes.
+    EXPECT_EQ(first.value()->minuteCount(), 20 * 8 * 130);
+    first.value().reset();
+    second.value().reset();
+    expectConsistent(path);
+}
