@@ -3,6 +3,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -13,31 +14,26 @@ namespace {
 constexpr int kHistoryApplicationId = 1296388424;  // the console's history file
 constexpr int kRollupSchema = 2;                   // the first schema with roll-ups
 
-// Every read returns, per card and service: observed, busy, energy, seconds with a
-// utilisation reading, and utilisation × seconds.
+// Every read returns, per row: card, service, observed, busy, energy, seconds with a
+// utilisation reading, and utilisation × seconds. No GROUP BY: rows stream in key order
+// and are summed by group as they come.
 const char *readSql(Grain grain)
 {
     switch (grain) {
     case Grain::Day:
-        return R"(SELECT card, service, sum(observed_seconds), sum(busy_seconds),
-                         sum(energy_joules), sum(utilization_seconds),
-                         sum(utilization_percent_seconds)
-                  FROM usage_day WHERE day_start_unix_s >= ?1 AND day_start_unix_s < ?2
-                  GROUP BY card, service)";
+        return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
+                         utilization_seconds, utilization_percent_seconds
+                  FROM usage_day WHERE day_start_unix_s >= ?1 AND day_start_unix_s < ?2)";
     case Grain::Hour:
-        return R"(SELECT card, service, sum(observed_seconds), sum(busy_seconds),
-                         sum(energy_joules), sum(utilization_seconds),
-                         sum(utilization_percent_seconds)
-                  FROM usage_hour WHERE hour_start_unix_s >= ?1 AND hour_start_unix_s < ?2
-                  GROUP BY card, service)";
+        return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
+                         utilization_seconds, utilization_percent_seconds
+                  FROM usage_hour WHERE hour_start_unix_s >= ?1 AND hour_start_unix_s < ?2)";
     case Grain::Minute:
-        return R"(SELECT card, service, sum(observed_seconds), sum(busy_seconds),
-                         sum(energy_joules),
-                         sum(CASE WHEN mean_utilization_percent IS NULL THEN 0
-                                  ELSE observed_seconds END),
-                         sum(coalesce(mean_utilization_percent * observed_seconds, 0))
-                  FROM usage_minute WHERE minute_start_unix_s >= ?1 AND minute_start_unix_s < ?2
-                  GROUP BY card, service)";
+        return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
+                         CASE WHEN mean_utilization_percent IS NULL THEN 0
+                              ELSE observed_seconds END,
+                         coalesce(mean_utilization_percent * observed_seconds, 0)
+                  FROM usage_minute WHERE minute_start_unix_s >= ?1 AND minute_start_unix_s < ?2)";
     }
     return "";
 }
@@ -103,7 +99,12 @@ void HistoryReader::load()
         SELECT c.id, c.model, c.vendor, n.data_center, n.node_id
         FROM card c JOIN node n ON n.id = c.node)");
     while (cards.executeStep()) {
-        m_cards[cards.getColumn(0).getInt64()] = CardPlace{
+        const int64_t id = cards.getColumn(0).getInt64();
+        if (id < 0 || id > 10'000'000)
+            continue;  // not a row this program wrote
+        if (static_cast<size_t>(id) >= m_cards.size())
+            m_cards.resize(static_cast<size_t>(id) + 1);
+        m_cards[static_cast<size_t>(id)] = CardPlace{
             cards.getColumn(1).getString(), vendorFromName(cards.getColumn(2).getString()),
             cards.getColumn(3).getString(), cards.getColumn(4).getString()};
     }
@@ -169,26 +170,31 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
     report.fromUnixS = request.fromUnixS;
     report.toUnixS = request.toUnixS;
     report.group = request.group;
-    std::map<std::string, ReportRow> rows;
-    std::map<std::string, std::set<int64_t>> cardsByGroup;
-    std::set<int64_t> allCards;
+    // Hundreds of thousands of rows a month: everything per row is an array index.
+    const size_t cardSlots = m_cards.size();
+    std::map<std::string, size_t> groupIndex;
+    std::vector<ReportRow> rows;
+    std::vector<std::vector<bool>> cardSeen;  // per group, by card id
+    std::vector<bool> anySeen(cardSlots);
+    const auto groupOf = [&](size_t cardId, int64_t serviceId) {
+        const std::string key = groupKey(request.group, *m_cards[cardId], serviceId);
+        auto [it, fresh] = groupIndex.try_emplace(key, rows.size());
+        if (fresh) {
+            rows.emplace_back().group = key;
+            cardSeen.emplace_back(cardSlots);
+        }
+        return it->second;
+    };
+    const bool byService = request.group == ReportGroup::Service;
+    std::vector<std::optional<size_t>> groupOfCard(cardSlots);  // when not by service
+    std::map<int64_t, size_t> groupOfService;
     try {
         std::map<Grain, std::unique_ptr<SQLite::Statement>> statements;
         const std::vector<int64_t> edges =
             priceSegments(prices, request.fromUnixS, request.toUnixS);
         for (size_t i = 0; i + 1 < edges.size(); ++i) {
             // Prices hold still within a segment: each card is priced once, at its start.
-            std::map<int64_t, std::optional<double>> priceOfCard;
-            const auto priceOf = [&](int64_t cardId, const CardPlace &card) {
-                auto [it, fresh] = priceOfCard.try_emplace(cardId);
-                if (fresh) {
-                    const auto lease = m_leasePriceByNode.find(card.nodeId);
-                    it->second = lease != m_leasePriceByNode.end()
-                                     ? std::optional<double>(lease->second)
-                                     : prices.price(card, edges[i]);
-                }
-                return it->second;
-            };
+            std::vector<std::optional<std::optional<double>>> priceOfCard(cardSlots);
             for (const RollupRead &read : planRollupReads(edges[i], edges[i + 1], m_kept)) {
                 auto &statement = statements[read.grain];
                 if (!statement)
@@ -197,16 +203,27 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
                 statement->bind(1, read.fromUnixS);
                 statement->bind(2, read.toUnixS);
                 while (statement->executeStep()) {
-                    const int64_t cardId = statement->getColumn(0).getInt64();
-                    const auto card = m_cards.find(cardId);
-                    if (card == m_cards.end())
+                    const int64_t rawId = statement->getColumn(0).getInt64();
+                    if (rawId < 0 || static_cast<size_t>(rawId) >= cardSlots ||
+                        !m_cards[static_cast<size_t>(rawId)])
                         continue;
-                    const std::string key =
-                        groupKey(request.group, card->second, statement->getColumn(1).getInt64());
-                    ReportRow &row = rows[key];
-                    row.group = key;
-                    cardsByGroup[key].insert(cardId);
-                    allCards.insert(cardId);
+                    const auto cardId = static_cast<size_t>(rawId);
+                    const CardPlace &card = *m_cards[cardId];
+                    const int64_t serviceId = statement->getColumn(1).getInt64();
+                    size_t g = 0;
+                    if (byService) {
+                        const auto it = groupOfService.find(serviceId);
+                        g = it != groupOfService.end()
+                                ? it->second
+                                : (groupOfService[serviceId] = groupOf(cardId, serviceId));
+                    } else {
+                        if (!groupOfCard[cardId])
+                            groupOfCard[cardId] = groupOf(cardId, 0);
+                        g = *groupOfCard[cardId];
+                    }
+                    ReportRow &row = rows[g];
+                    cardSeen[g][cardId] = true;
+                    anySeen[cardId] = true;
                     const double observed = statement->getColumn(2).getDouble();
                     const double busy = statement->getColumn(3).getDouble();
                     row.cardHours += observed / 3600.0;
@@ -214,9 +231,16 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
                     row.energyKwh += statement->getColumn(4).getDouble() / 3.6e6;
                     row.utilizationSeconds += statement->getColumn(5).getDouble();
                     row.utilizationPercentSeconds += statement->getColumn(6).getDouble();
-                    if (const auto price = priceOf(cardId, card->second)) {
-                        row.costCny += *price * observed / 3600.0;
-                        row.idleCostCny += *price * std::max(0.0, observed - busy) / 3600.0;
+                    auto &price = priceOfCard[cardId];
+                    if (!price) {
+                        const auto lease = m_leasePriceByNode.find(card.nodeId);
+                        price = lease != m_leasePriceByNode.end()
+                                    ? std::optional<double>(lease->second)
+                                    : prices.price(card, edges[i]);
+                    }
+                    if (*price) {
+                        row.costCny += **price * observed / 3600.0;
+                        row.idleCostCny += **price * std::max(0.0, observed - busy) / 3600.0;
                     } else {
                         row.unpricedCardHours += observed / 3600.0;
                     }
@@ -226,10 +250,13 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: {}", m_path, e.what())};
     }
+    for (size_t g = 0; g < rows.size(); ++g)
+        rows[g].cards = static_cast<int>(std::count(cardSeen[g].begin(), cardSeen[g].end(), true));
+    std::sort(rows.begin(), rows.end(),
+              [](const ReportRow &a, const ReportRow &b) { return a.group < b.group; });
     ReportRow &total = report.total;
     total.group = "total";
-    for (auto &[key, row] : rows) {
-        row.cards = static_cast<int>(cardsByGroup[key].size());
+    for (const ReportRow &row : rows) {
         total.cardHours += row.cardHours;
         total.busyCardHours += row.busyCardHours;
         total.costCny += row.costCny;
@@ -240,7 +267,7 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
         total.unpricedCardHours += row.unpricedCardHours;
         report.rows.push_back(row);
     }
-    total.cards = static_cast<int>(allCards.size());
+    total.cards = static_cast<int>(std::count(anySeen.begin(), anySeen.end(), true));
     for (const CloudLease &lease : m_leases) {
         const double hours =
             leaseBilledHours(lease, request.fromUnixS, request.toUnixS, request.nowUnixS);

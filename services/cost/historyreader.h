@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@ private:
 
     std::unique_ptr<SQLite::Database> m_db;
     std::string m_path;
-    std::map<int64_t, CardPlace> m_cards;
+    std::vector<std::optional<CardPlace>> m_cards;  // by card id
     std::map<int64_t, std::string> m_services;
     std::vector<CloudLease> m_leases;
     std::map<std::string, double> m_leasePriceByNode;  // rented nodes bill at the lease price

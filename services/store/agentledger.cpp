@@ -1,5 +1,6 @@
 #include "agentledger.h"
 
+#include "sqlitebind.h"
 #include "sqlitefile.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -42,15 +43,6 @@ const SqliteSchema kSchema{kApplicationId,
     -- The inference service that held the card during the minute; '' for none.
     ALTER TABLE usage_minute ADD COLUMN service TEXT NOT NULL DEFAULT '';
 )"}};
-
-template <typename T>
-void bindOptional(SQLite::Statement &statement, int index, const std::optional<T> &value)
-{
-    if (value)
-        statement.bind(index, *value);
-    else
-        statement.bind(index);
-}
 
 }  // namespace
 
@@ -132,10 +124,8 @@ Result<std::vector<UsageMinute>> AgentLedger::since(int64_t sinceMinuteUnixS, si
             m.cardIndex = static_cast<uint32_t>(query.getColumn(2).getInt());
             m.observedSeconds = query.getColumn(3).getDouble();
             m.busySeconds = query.getColumn(4).getDouble();
-            if (!query.getColumn(5).isNull())
-                m.meanUtilizationPercent = query.getColumn(5).getDouble();
-            if (!query.getColumn(6).isNull())
-                m.energyJoules = query.getColumn(6).getDouble();
+            m.meanUtilizationPercent = optionalDouble(query.getColumn(5));
+            m.energyJoules = optionalDouble(query.getColumn(6));
             m.service = query.getColumn(7).getString();
             out.push_back(std::move(m));
         }

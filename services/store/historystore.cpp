@@ -6,10 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <utility>
 
 #include "cost/pricebook.h"
+#include "rollupdeltas.h"
+#include "sqlitebind.h"
 #include "sqlitefile.h"
 
 namespace meridian {
@@ -27,10 +28,36 @@ const char *const kRollupsServicesLeasesPrices = R"(
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE
     );
-    -- 0: the card served no inference service during the minute.
-    ALTER TABLE usage_minute ADD COLUMN service INTEGER NOT NULL DEFAULT 0;
+    -- Minutes keyed by time first, so the live minute of 6,000 cards appends at one end
+    -- of the tree instead of touching a page per card; service 0: none.
+    CREATE TABLE usage_minute_v2 (
+        minute_start_unix_s INTEGER NOT NULL,
+        card INTEGER NOT NULL REFERENCES card(id),
+        service INTEGER NOT NULL DEFAULT 0,
+        observed_seconds REAL NOT NULL,
+        busy_seconds REAL NOT NULL,
+        mean_utilization_percent REAL,
+        energy_joules REAL,
+        PRIMARY KEY (minute_start_unix_s, card)
+    ) WITHOUT ROWID;
+    INSERT INTO usage_minute_v2
+        SELECT minute_start_unix_s, card, 0, observed_seconds, busy_seconds,
+               mean_utilization_percent, energy_joules
+        FROM usage_minute;
+    DROP VIEW v_usage_by_dc_day;
+    DROP TABLE usage_minute;
+    ALTER TABLE usage_minute_v2 RENAME TO usage_minute;
+    -- Where each node's back-fill resumes: its newest minute stored.
+    CREATE TABLE node_progress (
+        node INTEGER PRIMARY KEY REFERENCES node(id),
+        last_minute_unix_s INTEGER NOT NULL
+    );
+    INSERT INTO node_progress
+        SELECT c.node, max(u.minute_start_unix_s) FROM usage_minute u
+        JOIN card c ON c.id = u.card GROUP BY c.node;
     -- utilization_seconds: observed time with a utilisation reading;
     -- utilization_percent_seconds / utilization_seconds is the mean utilisation.
+    -- Keyed by time first: reports and retention read and drop whole time ranges.
     CREATE TABLE usage_hour (
         card INTEGER NOT NULL REFERENCES card(id),
         hour_start_unix_s INTEGER NOT NULL,
@@ -41,9 +68,8 @@ const char *const kRollupsServicesLeasesPrices = R"(
         utilization_seconds REAL NOT NULL,
         utilization_percent_seconds REAL NOT NULL,
         energy_joules REAL,
-        PRIMARY KEY (card, hour_start_unix_s, service)
+        PRIMARY KEY (hour_start_unix_s, card, service)
     ) WITHOUT ROWID;
-    CREATE INDEX usage_hour_by_time ON usage_hour (hour_start_unix_s);
     CREATE TABLE usage_day (
         card INTEGER NOT NULL REFERENCES card(id),
         day_start_unix_s INTEGER NOT NULL,
@@ -54,9 +80,8 @@ const char *const kRollupsServicesLeasesPrices = R"(
         utilization_seconds REAL NOT NULL,
         utilization_percent_seconds REAL NOT NULL,
         energy_joules REAL,
-        PRIMARY KEY (card, day_start_unix_s, service)
+        PRIMARY KEY (day_start_unix_s, card, service)
     ) WITHOUT ROWID;
-    CREATE INDEX usage_day_by_time ON usage_day (day_start_unix_s);
     INSERT INTO usage_hour
         SELECT card, minute_start_unix_s / 3600 * 3600, service, count(*),
                sum(observed_seconds), sum(busy_seconds),
@@ -111,7 +136,6 @@ const char *const kRollupsServicesLeasesPrices = R"(
         discount_percent REAL NOT NULL
     );
 
-    DROP VIEW v_usage_by_dc_day;
     CREATE VIEW v_usage_by_dc_day AS
         SELECT n.data_center,
                date(d.day_start_unix_s, 'unixepoch') AS day,
@@ -211,46 +235,6 @@ const SqliteSchema kSchema{kApplicationId,
         GROUP BY n.data_center, day;
 )",
                             kRollupsServicesLeasesPrices}};
-// Rebuilds the hours and days that new minutes touched from the rows below them, so a
-// minute replaced by a re-sync replaces its share of the roll-ups too.
-void recomputeRollups(SQLite::Database &db, const std::set<std::pair<int64_t, int64_t>> &hours)
-{
-    SQLite::Statement dropHour(db,
-                               "DELETE FROM usage_hour WHERE card = ?1 AND hour_start_unix_s = ?2");
-    SQLite::Statement buildHour(db, R"(
-        INSERT INTO usage_hour
-        SELECT card, ?2, service, count(*), sum(observed_seconds), sum(busy_seconds),
-               sum(CASE WHEN mean_utilization_percent IS NULL THEN 0 ELSE observed_seconds END),
-               sum(coalesce(mean_utilization_percent * observed_seconds, 0)), sum(energy_joules)
-        FROM usage_minute
-        WHERE card = ?1 AND minute_start_unix_s >= ?2 AND minute_start_unix_s < ?2 + 3600
-        GROUP BY service)");
-    SQLite::Statement dropDay(db,
-                              "DELETE FROM usage_day WHERE card = ?1 AND day_start_unix_s = ?2");
-    SQLite::Statement buildDay(db, R"(
-        INSERT INTO usage_day
-        SELECT card, ?2, service, sum(minutes), sum(observed_seconds), sum(busy_seconds),
-               sum(utilization_seconds), sum(utilization_percent_seconds), sum(energy_joules)
-        FROM usage_hour
-        WHERE card = ?1 AND hour_start_unix_s >= ?2 AND hour_start_unix_s < ?2 + 86400
-        GROUP BY service)");
-    const auto rebuild = [](SQLite::Statement &drop, SQLite::Statement &build, int64_t card,
-                            int64_t start) {
-        for (SQLite::Statement *statement : {&drop, &build}) {
-            statement->bind(1, card);
-            statement->bind(2, start);
-            statement->exec();
-            statement->reset();
-        }
-    };
-    std::set<std::pair<int64_t, int64_t>> days;
-    for (const auto &[card, hour] : hours) {
-        rebuild(dropHour, buildHour, card, hour);
-        days.insert({card, hour / 86400 * 86400});
-    }
-    for (const auto &[card, day] : days)
-        rebuild(dropDay, buildDay, card, day);
-}
 
 }  // namespace
 
@@ -294,6 +278,9 @@ HistoryStore::HistoryStore(std::unique_ptr<SQLite::Database> writer,
     , m_path(std::move(path))
     , m_retention(retention)
 {
+    // A month of roll-ups for 6,000 cards is tens of MB: keep the hot pages in memory.
+    for (SQLite::Database *db : {m_writer.get(), m_reader.get()})
+        db->exec("PRAGMA cache_size = -32768");
     m_minuteHorizon =
         m_writer->execAndGet("SELECT from_unix_s FROM kept_range WHERE level = 'minute'")
             .getInt64();
@@ -363,7 +350,10 @@ Status HistoryStore::onWriter(const char *what, Work work)
         tx.commit();
         return {};
     } catch (const SQLite::Exception &e) {
-        m_serviceIds.clear();  // ids handed out in the rolled-back transaction are void
+        // Rows written in the rolled-back transaction are gone again.
+        m_serviceIds.clear();
+        m_nodeRows.clear();
+        m_cardRows.clear();
         return Error{fmt::format("{}: cannot {}: {}", m_path, what, e.what())};
     }
 }
@@ -382,68 +372,127 @@ int64_t HistoryStore::serviceId(const std::string &name)
     return m_serviceIds[name] = upsert.getColumn(0).getInt64();
 }
 
+int64_t HistoryStore::nodeRow(const NodeInventory &node)
+{
+    const auto known = m_nodeRows.find(node.nodeId);
+    if (known != m_nodeRows.end() && known->second.dataCenter == node.dataCenter &&
+        known->second.rack == node.rack && known->second.hostname == node.hostname)
+        return known->second.row;
+    SQLite::Statement upsert(*m_writer, R"(
+        INSERT INTO node (node_id, data_center, rack, hostname) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (node_id) DO UPDATE SET data_center = excluded.data_center,
+            rack = excluded.rack, hostname = excluded.hostname
+        RETURNING id)");
+    upsert.bind(1, node.nodeId);
+    upsert.bind(2, node.dataCenter);
+    upsert.bind(3, node.rack);
+    upsert.bind(4, node.hostname);
+    upsert.executeStep();
+    const int64_t row = upsert.getColumn(0).getInt64();
+    m_nodeRows[node.nodeId] = {row, node.dataCenter, node.rack, node.hostname};
+    return row;
+}
+
+int64_t HistoryStore::cardRow(const CardInfo &card, int64_t nodeRow)
+{
+    const auto known = m_cardRows.find(card.uuid);
+    if (known != m_cardRows.end() && known->second.nodeRow == nodeRow &&
+        known->second.index == card.index && known->second.vendor == card.vendor &&
+        known->second.model == card.model)
+        return known->second.row;
+    SQLite::Statement upsert(*m_writer, R"(
+        INSERT INTO card (uuid, node, card_index, vendor, model) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (uuid) DO UPDATE SET node = excluded.node, card_index = excluded.card_index,
+            vendor = excluded.vendor, model = excluded.model
+        RETURNING id)");
+    upsert.bind(1, card.uuid);
+    upsert.bind(2, nodeRow);
+    upsert.bind(3, static_cast<int64_t>(card.index));
+    upsert.bind(4, std::string(vendorName(card.vendor)));
+    upsert.bind(5, card.model);
+    upsert.executeStep();
+    const int64_t row = upsert.getColumn(0).getInt64();
+    m_cardRows[card.uuid] = {row, nodeRow, card.index, card.vendor, card.model};
+    return row;
+}
+
 Status HistoryStore::write(const std::vector<UsageBatch> &batches)
 {
     return onWriter("write usage", [&](SQLite::Database &db) {
-        SQLite::Statement node(db, R"(
-            INSERT INTO node (node_id, data_center, rack, hostname) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (node_id) DO UPDATE SET data_center = excluded.data_center,
-                rack = excluded.rack, hostname = excluded.hostname
-            RETURNING id)");
-        SQLite::Statement card(db, R"(
-            INSERT INTO card (uuid, node, card_index, vendor, model) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (uuid) DO UPDATE SET node = excluded.node, card_index = excluded.card_index,
-                vendor = excluded.vendor, model = excluded.model
-            RETURNING id)");
-        SQLite::Statement minute(db, R"(
-            INSERT OR REPLACE INTO usage_minute (card, minute_start_unix_s, observed_seconds,
+        SQLite::Statement insertNew(db, R"(
+            INSERT OR IGNORE INTO usage_minute (card, minute_start_unix_s, observed_seconds,
                 busy_seconds, mean_utilization_percent, energy_joules, service)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))");
-        std::set<std::pair<int64_t, int64_t>> touchedHours;  // (card row, hour start)
+        SQLite::Statement previous(db, R"(
+            SELECT observed_seconds, busy_seconds, mean_utilization_percent, energy_joules, service
+            FROM usage_minute WHERE card = ?1 AND minute_start_unix_s = ?2)");
+        SQLite::Statement replace(db, R"(
+            UPDATE usage_minute SET observed_seconds = ?3, busy_seconds = ?4,
+                mean_utilization_percent = ?5, energy_joules = ?6, service = ?7
+            WHERE card = ?1 AND minute_start_unix_s = ?2)");
+        SQLite::Statement progress(db, R"(
+            INSERT INTO node_progress VALUES (?1, ?2) ON CONFLICT (node) DO UPDATE
+            SET last_minute_unix_s = max(last_minute_unix_s, excluded.last_minute_unix_s))");
+        RollupDeltas rollups;
         for (const UsageBatch &batch : batches) {
-            node.bind(1, batch.node.nodeId);
-            node.bind(2, batch.node.dataCenter);
-            node.bind(3, batch.node.rack);
-            node.bind(4, batch.node.hostname);
-            node.executeStep();
-            const int64_t nodeRow = node.getColumn(0).getInt64();
-            node.reset();
+            const int64_t nodeRowId = nodeRow(batch.node);
             std::map<std::string, int64_t> cardRows;
-            for (const CardInfo &info : batch.node.cards) {
-                card.bind(1, info.uuid);
-                card.bind(2, nodeRow);
-                card.bind(3, static_cast<int64_t>(info.index));
-                card.bind(4, std::string(vendorName(info.vendor)));
-                card.bind(5, info.model);
-                card.executeStep();
-                cardRows[info.uuid] = card.getColumn(0).getInt64();
-                card.reset();
-            }
+            for (const CardInfo &info : batch.node.cards)
+                cardRows[info.uuid] = cardRow(info, nodeRowId);
+            int64_t newestMinute = -1;
             for (const UsageMinute &m : batch.minutes) {
                 const auto row = cardRows.find(m.cardUuid);
                 if (row == cardRows.end())
                     continue;  // a card the inventory does not name: nothing to bill it to
                 if (m.minuteStartUnixS < m_minuteHorizon)
                     continue;  // its day is final: the other minutes of it are gone
-                minute.bind(1, row->second);
-                minute.bind(2, static_cast<int64_t>(m.minuteStartUnixS));
-                minute.bind(3, m.observedSeconds);
-                minute.bind(4, m.busySeconds);
-                if (m.meanUtilizationPercent)
-                    minute.bind(5, *m.meanUtilizationPercent);
-                else
-                    minute.bind(5);
-                if (m.energyJoules)
-                    minute.bind(6, *m.energyJoules);
-                else
-                    minute.bind(6);
-                minute.bind(7, serviceId(m.service));
-                minute.exec();
-                minute.reset();
-                touchedHours.insert({row->second, m.minuteStartUnixS / 3600 * 3600});
+                const int64_t cardRow = row->second;
+                newestMinute = std::max(newestMinute, m.minuteStartUnixS);
+                const int64_t service = serviceId(m.service);
+                const MinuteFigures figures{m.observedSeconds, m.busySeconds,
+                                            m.meanUtilizationPercent, m.energyJoules};
+                const auto bindMinute = [&](SQLite::Statement &statement) {
+                    statement.bind(1, cardRow);
+                    statement.bind(2, static_cast<int64_t>(m.minuteStartUnixS));
+                    statement.bind(3, m.observedSeconds);
+                    statement.bind(4, m.busySeconds);
+                    bindOptional(statement, 5, m.meanUtilizationPercent);
+                    bindOptional(statement, 6, m.energyJoules);
+                    statement.bind(7, service);
+                };
+                bindMinute(insertNew);
+                const int inserted = insertNew.exec();
+                insertNew.reset();
+                if (inserted == 1) {
+                    rollups.add(cardRow, m.minuteStartUnixS, service, figures, +1);
+                    continue;
+                }
+                // Written before: the agent's newer word replaces it, in the roll-ups too.
+                previous.bind(1, cardRow);
+                previous.bind(2, static_cast<int64_t>(m.minuteStartUnixS));
+                if (!previous.executeStep()) {
+                    previous.reset();
+                    continue;  // refused by a constraint (a NaN from a broken agent)
+                }
+                const MinuteFigures old{
+                    previous.getColumn(0).getDouble(), previous.getColumn(1).getDouble(),
+                    optionalDouble(previous.getColumn(2)), optionalDouble(previous.getColumn(3))};
+                const int64_t oldService = previous.getColumn(4).getInt64();
+                previous.reset();
+                rollups.add(cardRow, m.minuteStartUnixS, oldService, old, -1);
+                bindMinute(replace);
+                replace.exec();
+                replace.reset();
+                rollups.add(cardRow, m.minuteStartUnixS, service, figures, +1);
+            }
+            if (newestMinute >= 0) {
+                progress.bind(1, nodeRowId);
+                progress.bind(2, newestMinute);
+                progress.exec();
+                progress.reset();
             }
         }
-        recomputeRollups(db, touchedHours);
+        rollups.apply(db);
     });
 }
 
@@ -551,8 +600,8 @@ int64_t HistoryStore::lastMinute(const std::string &nodeId)
     std::lock_guard lock(m_readerMutex);
     try {
         SQLite::Statement query(*m_reader, R"(
-            SELECT coalesce(max(u.minute_start_unix_s), 0) FROM usage_minute u
-            JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node WHERE n.node_id = ?1)");
+            SELECT coalesce(max(p.last_minute_unix_s), 0) FROM node_progress p
+            JOIN node n ON n.id = p.node WHERE n.node_id = ?1)");
         query.bind(1, nodeId);
         query.executeStep();
         const int64_t horizon =

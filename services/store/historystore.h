@@ -72,14 +72,34 @@ private:
                  std::string path, HistoryRetention retention);
     void run();
     Status write(const std::vector<UsageBatch> &batches);
+    // Row ids of nodes, cards and services; a row is written only when it is new or
+    // changed, which halves the statements of a live minute.
     int64_t serviceId(const std::string &name);
+    int64_t nodeRow(const NodeInventory &node);
+    int64_t cardRow(const CardInfo &card, int64_t nodeRow);
     template <typename Work>
     Status onWriter(const char *what, Work work);
 
     std::unique_ptr<SQLite::Database> m_writer;  // used under m_writerMutex only
     std::mutex m_writerMutex;
-    std::map<std::string, int64_t> m_serviceIds;  // writer-side cache
-    int64_t m_minuteHorizon = 0;                  // minutes before it are no longer kept
+    struct KnownCard {
+        int64_t row = 0;
+        int64_t nodeRow = 0;
+        uint32_t index = 0;
+        Vendor vendor = Vendor::Unknown;
+        std::string model;
+    };
+    struct KnownNode {
+        int64_t row = 0;
+        std::string dataCenter;
+        std::string rack;
+        std::string hostname;
+    };
+    // Writer-side caches, void after a rolled-back transaction.
+    std::map<std::string, int64_t> m_serviceIds;
+    std::map<std::string, KnownNode> m_nodeRows;
+    std::map<std::string, KnownCard> m_cardRows;
+    int64_t m_minuteHorizon = 0;  // minutes before it are no longer kept
     std::unique_ptr<SQLite::Database> m_reader;
     std::mutex m_readerMutex;
     std::string m_path;

@@ -65,3 +65,45 @@ TEST(HistoryStore, ForeignOrDamagedFilesAreRefusedUntouched)
     ASSERT_FALSE(foreign.ok());
     EXPECT_NE(foreign.error().message.find("not a Meridian history file"), std::string::npos);
 }
+
+TEST(HistoryStore, AFileFromThePreviousReleaseIsMigratedWithItsRollups)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    {
+        // Schema 1 as the previous release wrote it: minutes only.
+        SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.exec(R"(
+            PRAGMA application_id = 1296388424;
+            CREATE TABLE node (id INTEGER PRIMARY KEY, node_id TEXT NOT NULL UNIQUE,
+                data_center TEXT NOT NULL, rack TEXT NOT NULL, hostname TEXT NOT NULL);
+            CREATE TABLE card (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE,
+                node INTEGER NOT NULL REFERENCES node(id), card_index INTEGER NOT NULL,
+                vendor TEXT NOT NULL, model TEXT NOT NULL);
+            CREATE TABLE usage_minute (card INTEGER NOT NULL REFERENCES card(id),
+                minute_start_unix_s INTEGER NOT NULL, observed_seconds REAL NOT NULL,
+                busy_seconds REAL NOT NULL, mean_utilization_percent REAL, energy_joules REAL,
+                PRIMARY KEY (card, minute_start_unix_s)) WITHOUT ROWID;
+            CREATE INDEX usage_minute_by_time ON usage_minute (minute_start_unix_s);
+            CREATE VIEW v_usage_by_dc_day AS SELECT 1;
+            INSERT INTO node VALUES (1, 'xm-1', 'xiamen', 'r1', 'xm-1');
+            INSERT INTO card VALUES (1, 'GPU-a', 1, 0, 'nvidia', 'A100-SXM4-80GB');
+            INSERT INTO usage_minute VALUES (1, 1782864000, 60, 30, 50, 600),
+                                            (1, 1782864060, 60, 60, 90, 900),
+                                            (1, 1782867600, 60, 0, 1, NULL);
+            PRAGMA user_version = 1;
+        )");
+    }
+    auto store = HistoryStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    EXPECT_EQ(store.value()->minuteCount(), 3);
+    EXPECT_EQ(store.value()->lastMinute("xm-1"), 1782867600);
+    store.value().reset();
+    SQLite::Database db(path);
+    EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), 2);
+    EXPECT_EQ(db.execAndGet("SELECT count(*) FROM usage_hour").getInt(), 2);
+    EXPECT_DOUBLE_EQ(db.execAndGet("SELECT busy_seconds FROM usage_day").getDouble(), 90);
+    EXPECT_DOUBLE_EQ(db.execAndGet("SELECT energy_joules FROM usage_day").getDouble(), 1500);
+    EXPECT_DOUBLE_EQ(db.execAndGet("SELECT busy_card_hours FROM v_usage_by_dc_day").getDouble(),
+                     90 / 3600.0);
+}
