@@ -174,25 +174,89 @@ std::optional<uint64_t> parseMemoryBytes(std::string_view text)
 
 std::optional<int64_t> parseUtcTime(std::string_view input)
 {
-    const std::string text(trim(input));
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-    char tail = 0;
-    const int fields = std::sscanf(text.c_str(), "%4d-%2d-%2d%*[T ]%2d:%2d:%2d%c", &y, &mo, &d, &h,
-                                   &mi, &s, &tail);
-    const bool dateOnly = fields == 3 && text.size() == 10;
-    const bool full = fields == 6 || (fields == 7 && tail == 'Z');
-    if (!dateOnly && !full)
+    const std::string_view text = trim(input);
+    size_t at = 0;
+    // Exactly `width` digits at the cursor.
+    const auto digits = [&](size_t width) -> std::optional<int> {
+        if (at + width > text.size())
+            return std::nullopt;
+        int value = 0;
+        for (size_t i = 0; i < width; ++i) {
+            const char c = text[at + i];
+            if (c < '0' || c > '9')
+                return std::nullopt;
+            value = value * 10 + (c - '0');
+        }
+        at += width;
+        return value;
+    };
+    const auto expect = [&](char c) {
+        if (at < text.size() && text[at] == c) {
+            ++at;
+            return true;
+        }
+        return false;
+    };
+    const auto y = digits(4);
+    if (!y || !expect('-'))
         return std::nullopt;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+    const auto mo = digits(2);
+    if (!mo || !expect('-'))
+        return std::nullopt;
+    const auto d = digits(2);
+    if (!d)
+        return std::nullopt;
+    int h = 0, mi = 0, s = 0, offsetSeconds = 0;
+    if (at < text.size()) {
+        if (!expect('T') && !expect(' '))
+            return std::nullopt;
+        const auto hh = digits(2);
+        if (!hh || !expect(':'))
+            return std::nullopt;
+        const auto mm = digits(2);
+        if (!mm)
+            return std::nullopt;
+        h = *hh;
+        mi = *mm;
+        if (expect(':')) {
+            const auto ss = digits(2);
+            if (!ss)
+                return std::nullopt;
+            s = *ss;
+            if (expect('.')) {  // fractions of a second: read, not kept
+                const size_t first = at;
+                while (at < text.size() && text[at] >= '0' && text[at] <= '9')
+                    ++at;
+                if (at == first)
+                    return std::nullopt;
+            }
+        }
+        // UTC unless the time says otherwise: Z, +08:00, -0500.
+        if (!expect('Z') && at < text.size()) {
+            const char sign = text[at];
+            if (sign != '+' && sign != '-')
+                return std::nullopt;
+            ++at;
+            const auto oh = digits(2);
+            expect(':');
+            const auto om = digits(2);
+            if (!oh || !om || *oh > 14 || *om > 59)
+                return std::nullopt;
+            offsetSeconds = (sign == '+' ? 1 : -1) * (*oh * 3600 + *om * 60);
+        }
+        if (at != text.size())
+            return std::nullopt;
+    }
+    if (*mo < 1 || *mo > 12 || *d < 1 || *d > 31 || h > 23 || mi > 59 || s > 60)
         return std::nullopt;
     std::tm tm{};
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
+    tm.tm_year = *y - 1900;
+    tm.tm_mon = *mo - 1;
+    tm.tm_mday = *d;
     tm.tm_hour = h;
     tm.tm_min = mi;
     tm.tm_sec = s;
-    return static_cast<int64_t>(timegm(&tm));
+    return static_cast<int64_t>(timegm(&tm)) - offsetSeconds;
 }
 
 std::string stripAnsi(std::string_view text)

@@ -35,8 +35,8 @@ std::optional<uint64_t> parseUnsigned(std::string_view text, std::string_view un
 // "1.5 GiB", "81920 MiB", "20638 MB" (vendors mean MiB by "MB"): bytes.
 std::optional<uint64_t> parseMemoryBytes(std::string_view text);
 
-// "2026-07-01" or "2026-07-01T08:00:00Z" (also with a space, or without the Z): seconds
-// since the epoch, read as UTC.
+// ISO 8601 as people type it: "2026-07-01", "2026-07-01T08:00", "2026-07-01 08:00:00Z",
+// "2026-07-01T16:00:00+08:00": seconds since the epoch. UTC unless it says otherwise.
 std::optional<int64_t> parseUtcTime(std::string_view text);
 
 // Removes ANSI escape sequences (colour codes some tools print even into pipes).

@@ -33,6 +33,21 @@ TEST(HostileInput, NotAvailableSpellingsNeverBecomeNumbers)
     EXPECT_FALSE(parseUnsigned("1.5").has_value());
 }
 
+TEST(TextUtil, TimesAreIso8601AndUtcUnlessTheySayOtherwise)
+{
+    constexpr int64_t july1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+    EXPECT_EQ(parseUtcTime("2026-07-01"), july1);
+    EXPECT_EQ(parseUtcTime(" 2026-07-01T08:00 "), july1 + 8 * 3600);
+    EXPECT_EQ(parseUtcTime("2026-07-01 08:00:30Z"), july1 + 8 * 3600 + 30);
+    EXPECT_EQ(parseUtcTime("2026-07-01T08:00:30.250Z"), july1 + 8 * 3600 + 30);
+    EXPECT_EQ(parseUtcTime("2026-07-01T08:00:00+08:00"), july1);  // Beijing time
+    EXPECT_EQ(parseUtcTime("2026-06-30T19:00:00-0500"), july1);
+    for (const char *bad : {"", "2026-7-1", "2026-07-01T8:00", "2026-07-01T08:00:00Zjunk",
+                            "2026-13-01", "2026-07-01T24:00", "2026-07-01T08:00+25:00",
+                            "2026-07-01T08:00:00.Z", "yesterday", "2026-07-01x"})
+        EXPECT_FALSE(parseUtcTime(bad).has_value()) << "'" << bad << "'";
+}
+
 TEST(HostileInput, BinaryGarbageNamesTheLine)
 {
     std::string text = "DCU Temp AvgPwr\n0 49.0C 118.0W\n";
