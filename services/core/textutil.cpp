@@ -259,6 +259,19 @@ std::optional<int64_t> parseUtcTime(std::string_view input)
     return static_cast<int64_t>(timegm(&tm)) - offsetSeconds;
 }
 
+std::string formatUtcTime(int64_t unixS)
+{
+    const auto t = static_cast<time_t>(unixS);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char text[32];
+    if (unixS % 86400 == 0)
+        std::strftime(text, sizeof text, "%Y-%m-%d", &tm);
+    else
+        std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
 std::string stripAnsi(std::string_view text)
 {
     std::string out;

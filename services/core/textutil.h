@@ -39,6 +39,8 @@ std::optional<uint64_t> parseMemoryBytes(std::string_view text);
 // "2026-07-01T16:00:00+08:00": seconds since the epoch. UTC unless it says otherwise.
 std::optional<int64_t> parseUtcTime(std::string_view text);
 
+// The other way: "2026-07-01" at midnight UTC, else "2026-07-01T08:00:00Z".
+std::string formatUtcTime(int64_t unixS);
 // Removes ANSI escape sequences (colour codes some tools print even into pipes).
 std::string stripAnsi(std::string_view text);
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cost/pricebook.h"
+#include "cost/pricebookfile.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -109,4 +110,38 @@ TEST(PriceBook, TheShippedDefaultLoadsAndPricesEveryModelTheSimulatorRents)
         EXPECT_TRUE(book->price(card, kJuly1).has_value()) << card.model;
     }
     EXPECT_DOUBLE_EQ(*book->price({"Ascend 910B", Vendor::Huawei, "wuhu", ""}, kJuly1), 1.2);
+}
+
+TEST(PriceBook, SavedAndLoadedAgainItPricesTheSameAndABadBookIsNeverWritten)
+{
+    test::TempDir dir;
+    auto book = PriceBook::load(write(dir, kBook));
+    ASSERT_TRUE(book.ok());
+    PriceBook edited = book.value();
+    // A change from 08:00 on the 1st of August, and a short contract with its own discount.
+    edited.addRule(
+        {"A100-SXM4-80GB", Vendor::Unknown, "", 2.2, kJuly1 + 31 * 86400 + 8 * 3600, {}});
+    edited.addContract({"globex", "", "xm-r01-n1", "", kJuly1, kJuly1 + 30 * 86400, 5});
+    const std::string saved = dir.file("config/meridian/pricebook.yaml");
+    ASSERT_TRUE(savePriceBook(saved, edited).ok());
+    auto again = PriceBook::load(saved);
+    ASSERT_TRUE(again.ok()) << again.error().message << "\n" << test::readFile(saved);
+    const CardPlace a100{"A100-SXM4-80GB", Vendor::Nvidia, "wuhu", "wh-r01-n1"};
+    const CardPlace xiamen{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", "xm-r01-n1"};
+    const CardPlace ascend{"Ascend 910B", Vendor::Huawei, "wuhu", "wh-r02-n1"};
+    for (int64_t t : {kJuly1 - 86400, kJuly1 + 3600, kJuly1 + 31 * 86400 + 9 * 3600}) {
+        for (const CardPlace &card : {a100, xiamen, ascend})
+            EXPECT_EQ(again->price(card, t), edited.price(card, t)) << card.model << " at " << t;
+    }
+    EXPECT_NEAR(*again->price(xiamen, kJuly1 + 3600), 2.1 * 0.95, 1e-12);
+    EXPECT_NE(test::readFile(saved).find("2026-08-01T08:00:00Z"), std::string::npos);
+
+    // A book that would not load again is refused, and the saved one stays as it was.
+    const std::string before = test::readFile(saved);
+    PriceBook broken = edited;
+    broken.addRule({"", Vendor::Unknown, "", 1.0, kJuly1, {}});  // prices nothing in particular
+    const Status refused = savePriceBook(saved, broken);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("not saved"), std::string::npos) << refused.message();
+    EXPECT_EQ(test::readFile(saved), before);
 }
