@@ -1,5 +1,5 @@
-// One metric of one card over the last 15 minutes. The only place Qt Charts is used, so
-// a later move away from it (deprecated from Qt 6.10) stays contained.
+// One metric of one card over the last 15 minutes. Qt Charts is used here and in
+// reportcharts only, so a later move away from it (deprecated from Qt 6.10) stays contained.
 #pragma once
 
 #include <QWidget>

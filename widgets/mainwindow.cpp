@@ -33,6 +33,7 @@
 #include "models/consolediagnostics.h"
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
+#include "reportswindow.h"
 
 namespace meridian {
 
@@ -226,8 +227,30 @@ void MainWindow::buildMenus()
         QSettings().setValue(QStringLiteral("ui/theme"), action->data().toString());
         applyTheme(action->data().toString());
     });
+    QMenu *reports = menuBar()->addMenu(tr("&Reports"));
+    QAction *usage =
+        reports->addAction(tr("&Utilisation and cost…"), this, &MainWindow::showReports);
+    usage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    reports->addAction(tr("&Price book…"), this, [this] { showReports()->editPrices(); });
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
+}
+
+void MainWindow::setReportSources(const ReportSources &sources)
+{
+    m_reportSources = sources;
+}
+
+ReportsWindow *MainWindow::showReports()
+{
+    if (!m_reports) {
+        m_reports = new ReportsWindow(m_reportSources, this);
+        connect(m_reports, &ReportsWindow::pricesSaved, this, &MainWindow::pricesSaved);
+    }
+    m_reports->show();
+    m_reports->raise();
+    m_reports->activateWindow();
+    return m_reports;
 }
 
 void MainWindow::showDiagnostics()

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "fleet/fleetstate.h"
+#include "reportsources.h"
 
 class QComboBox;
 class QDockWidget;
@@ -24,6 +25,7 @@ class DataCenterSummaryModel;
 class FleetHeatmap;
 class FleetSnapshotSource;
 class HeatmapLegend;
+class ReportsWindow;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -40,6 +42,13 @@ public:
     QString statusText() const;
     // A lasting warning in the status bar (e.g. the history file could not be opened).
     void showHistoryProblem(const QString &text);
+    // Where Reports read the history and the price book from.
+    void setReportSources(const ReportSources &sources);
+    // Opens (or raises) the Reports window.
+    ReportsWindow *showReports();
+
+Q_SIGNALS:
+    void pricesSaved(const QString &path);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -73,6 +82,8 @@ private:
     uint64_t m_modelsGeneration = 0;
     QDockWidget *m_detailDock = nullptr;
     QElapsedTimer m_uptime;
+    ReportSources m_reportSources;
+    ReportsWindow *m_reports = nullptr;
 };
 
 }  // namespace meridian

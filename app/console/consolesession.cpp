@@ -4,8 +4,10 @@
 #include <QJsonDocument>
 
 #include "core/clock.h"
+#include "cost/pricebookfile.h"
 #include "models/consolediagnostics.h"
 #include "models/fleetsnapshotsource.h"
+#include "pricebooklocation.h"
 #include "sim/simfleet.h"
 #include "store/historystore.h"
 #include "transport/fleetclient.h"
@@ -58,6 +60,7 @@ Status ConsoleSession::start()
                                         : m_options.historyFile.toStdString();
     if (auto history = HistoryStore::open(historyPath)) {
         m_history = std::move(history).value();
+        recordPrices(priceBookInForce());
         m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history);
     } else {
         m_historyProblem = history.error().message;
@@ -66,11 +69,29 @@ Status ConsoleSession::start()
     m_window = std::make_unique<MainWindow>(*m_source);
     if (m_sim)
         m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
+    ReportSources sources;
+    if (m_history)
+        sources.historyFile = QString::fromStdString(m_history->path());
+    sources.priceBookFile = QString::fromStdString(priceBookInForce());
+    sources.userPriceBookFile = QString::fromStdString(userPriceBookPath());
+    m_window->setReportSources(sources);
+    QObject::connect(m_window.get(), &MainWindow::pricesSaved, m_window.get(),
+                     [this](const QString &path) { recordPrices(path.toStdString()); });
     if (!m_historyProblem.empty()) {
         m_window->showHistoryProblem(
             QObject::tr("Cost history is off: %1").arg(QString::fromStdString(m_historyProblem)));
     }
     return {};
+}
+
+void ConsoleSession::recordPrices(const std::string &priceBook)
+{
+    // The analysts' cost views in the history price with the book in force; reports read
+    // the book itself, so a book that does not load only leaves the views as they were.
+    if (!m_history)
+        return;
+    if (auto prices = PriceBook::load(priceBook))
+        m_history->recordPrices(prices.value()).ok();
 }
 
 Status ConsoleSession::writeDiagnostics() const

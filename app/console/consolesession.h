@@ -39,6 +39,8 @@ public:
     const std::string &historyProblem() const { return m_historyProblem; }
 
 private:
+    void recordPrices(const std::string &priceBook);
+
     ConsoleOptions m_options;
     QElapsedTimer m_uptime;
     FleetState m_state;

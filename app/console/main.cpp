@@ -12,83 +12,8 @@
 #include <cstdio>
 
 #include "consolesession.h"
-#include "core/textutil.h"
-#include "cost/usagereport.h"
-#include "store/historystore.h"
-#include "transport/usagesync.h"
+#include "headlesscommands.h"
 #include "widgets/mainwindow.h"
-
-namespace {
-
-// `meridian sync`: backfill the history file from every agent, headless (for cron).
-int runSync(const std::string &inventoryFile, const std::string &dbFile)
-{
-    auto inventory = meridian::loadInventory(inventoryFile);
-    if (!inventory) {
-        std::fprintf(stderr, "meridian sync: %s\n", inventory.error().message.c_str());
-        return 2;
-    }
-    auto store = meridian::HistoryStore::open(dbFile.empty() ? meridian::HistoryStore::defaultPath()
-                                                             : dbFile);
-    if (!store) {
-        std::fprintf(stderr, "meridian sync: %s\n", store.error().message.c_str());
-        return 2;
-    }
-    const meridian::SyncReport report = meridian::syncUsage(inventory.value(), *store.value());
-    std::printf("meridian sync: %d of %d agents, %lld minutes, %d cloud leases into %s\n",
-                report.synced, report.agents, static_cast<long long>(report.minutes), report.leases,
-                store.value()->path().c_str());
-    for (const std::string &failure : report.failures)
-        std::fprintf(stderr, "meridian sync: %s\n", failure.c_str());
-    return report.failures.empty() ? 0 : 1;
-}
-
-// `meridian report`: utilisation and cost for a period, headless (for cron and mail).
-int runReport(const std::string &from, const std::string &to, const std::string &groupBy,
-              const std::string &format, const std::string &output, const std::string &dbFile,
-              const std::string &pricesFile)
-{
-    const auto fromS = meridian::parseUtcTime(from);
-    const auto toS = meridian::parseUtcTime(to);
-    if (!fromS || !toS) {
-        std::fprintf(stderr,
-                     "meridian report: --from and --to take a date (2026-07-01) or a UTC time "
-                     "(2026-07-01T08:00:00Z)\n");
-        return 2;
-    }
-    const auto group = meridian::reportGroupFromName(groupBy);
-    if (!group || (format != "csv" && format != "json")) {
-        std::fprintf(stderr,
-                     "meridian report: --group-by dc|vendor|model|node, --format csv|json\n");
-        return 2;
-    }
-    auto prices = meridian::PriceBook::load(pricesFile);
-    if (!prices) {
-        std::fprintf(stderr, "meridian report: %s\n", prices.error().message.c_str());
-        return 2;
-    }
-    const std::string db = dbFile.empty() ? meridian::HistoryStore::defaultPath() : dbFile;
-    auto report = meridian::buildUsageReport(db, prices.value(), {*fromS, *toS, *group});
-    if (!report) {
-        std::fprintf(stderr, "meridian report: %s\n", report.error().message.c_str());
-        return 1;
-    }
-    const std::string text = format == "csv" ? meridian::reportToCsv(report.value())
-                                             : meridian::reportToJson(report.value());
-    if (output.empty()) {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    std::FILE *file = std::fopen(output.c_str(), "w");
-    if (!file || std::fwrite(text.data(), 1, text.size(), file) != text.size() ||
-        std::fclose(file) != 0) {
-        std::fprintf(stderr, "meridian report: %s: cannot write\n", output.c_str());
-        return 1;
-    }
-    return 0;
-}
-
-}  // namespace
 
 int main(int argc, char **argv)
 {
@@ -109,29 +34,35 @@ int main(int argc, char **argv)
         cli.add_subcommand("sync", "backfill the usage history from every agent, then exit");
     std::string syncInventory;
     std::string db;
+    std::string syncPrices;
     sync->add_option("--inventory", syncInventory, "YAML inventory of data centers and agents")
         ->required();
     sync->add_option("--db", db, "history file (default: the user's data directory)");
+    sync->add_option("--prices", syncPrices, "price book for the cost views (default: in force)");
     auto *report =
         cli.add_subcommand("report", "utilisation and cost for a period, without a window");
-    std::string from, to, groupBy = "dc", format = "csv", output, reportDb;
-    std::string prices = MERIDIAN_DEFAULT_PRICEBOOK;
-    report->add_option("--from", from, "start: a date or an ISO 8601 time, UTC")->required();
-    report->add_option("--to", to, "end (exclusive): a date or an ISO 8601 time, UTC")->required();
-    report->add_option("--group-by", groupBy, "dc | vendor | model | node (default dc)");
-    report->add_option("--format", format, "csv | json (default csv)");
-    report->add_option("-o", output, "write here instead of standard output");
-    report->add_option("--db", reportDb, "history file (default: the user's data directory)");
-    report->add_option("--prices", prices, "price book (YAML)");
+    meridian::ReportOptions reportOptions;
+    report->add_option("--from", reportOptions.from, "start: a date or an ISO 8601 time, UTC")
+        ->required();
+    report->add_option("--to", reportOptions.to, "end (exclusive): a date or an ISO 8601 time")
+        ->required();
+    report->add_option("--group-by", reportOptions.groupBy,
+                       "dc | vendor | model | node | service (default dc)");
+    report->add_option("--format", reportOptions.format, "csv | json | pdf (default csv)");
+    report->add_option("-o", reportOptions.output, "write here instead of standard output");
+    report->add_option("--db", reportOptions.dbFile,
+                       "history file (default: the user's data directory)");
+    report->add_option("--prices", reportOptions.pricesFile,
+                       "price book (default: your edited copy, else the installed one)");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         return cli.exit(e);
     }
     if (*sync)
-        return runSync(syncInventory, db);
+        return meridian::runSync(syncInventory, db, syncPrices);
     if (*report)
-        return runReport(from, to, groupBy, format, output, reportDb, prices);
+        return meridian::runReport(reportOptions, argc, argv);
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Meridian"));

@@ -259,6 +259,39 @@ std::optional<int64_t> parseUtcTime(std::string_view input)
     return static_cast<int64_t>(timegm(&tm)) - offsetSeconds;
 }
 
+bool naturalLess(std::string_view a, std::string_view b)
+{
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (isDigit(a[i]) && isDigit(b[j])) {
+            size_t ei = i, ej = j;
+            while (ei < a.size() && isDigit(a[ei]))
+                ++ei;
+            while (ej < b.size() && isDigit(b[ej]))
+                ++ej;
+            // Compare the numbers by value: leading zeros aside, the longer is larger.
+            std::string_view x = a.substr(i, ei - i), y = b.substr(j, ej - j);
+            while (x.size() > 1 && x.front() == '0')
+                x.remove_prefix(1);
+            while (y.size() > 1 && y.front() == '0')
+                y.remove_prefix(1);
+            if (x.size() != y.size())
+                return x.size() < y.size();
+            if (x != y)
+                return x < y;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        if (a[i] != b[j])
+            return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
 std::string formatUtcTime(int64_t unixS)
 {
     const auto t = static_cast<time_t>(unixS);

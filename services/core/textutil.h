@@ -41,6 +41,8 @@ std::optional<int64_t> parseUtcTime(std::string_view text);
 
 // The other way: "2026-07-01" at midnight UTC, else "2026-07-01T08:00:00Z".
 std::string formatUtcTime(int64_t unixS);
+// Orders names as people do: "n2" before "n10", "xm-r01-n9" before "xm-r01-n10".
+bool naturalLess(std::string_view a, std::string_view b);
 // Removes ANSI escape sequences (colour codes some tools print even into pipes).
 std::string stripAnsi(std::string_view text);
 

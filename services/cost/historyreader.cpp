@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <set>
 
+#include "core/textutil.h"
+
 namespace meridian {
 
 namespace {
@@ -253,7 +255,7 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
     for (size_t g = 0; g < rows.size(); ++g)
         rows[g].cards = static_cast<int>(std::count(cardSeen[g].begin(), cardSeen[g].end(), true));
     std::sort(rows.begin(), rows.end(),
-              [](const ReportRow &a, const ReportRow &b) { return a.group < b.group; });
+              [](const ReportRow &a, const ReportRow &b) { return naturalLess(a.group, b.group); });
     ReportRow &total = report.total;
     total.group = "total";
     for (const ReportRow &row : rows) {

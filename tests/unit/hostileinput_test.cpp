@@ -33,6 +33,18 @@ TEST(HostileInput, NotAvailableSpellingsNeverBecomeNumbers)
     EXPECT_FALSE(parseUnsigned("1.5").has_value());
 }
 
+TEST(TextUtil, NamesSortAsPeopleReadThem)
+{
+    EXPECT_TRUE(naturalLess("n2", "n10"));
+    EXPECT_FALSE(naturalLess("n10", "n2"));
+    EXPECT_TRUE(naturalLess("xm-r01-n9", "xm-r01-n10"));
+    EXPECT_TRUE(naturalLess("xm-r2-n1", "xm-r10-n1"));
+    EXPECT_TRUE(naturalLess("n007", "n8"));
+    EXPECT_TRUE(naturalLess("n1", "n1a"));
+    EXPECT_FALSE(naturalLess("wuhu", "wuhu"));
+    EXPECT_TRUE(naturalLess("wuhu", "xiamen"));
+}
+
 TEST(TextUtil, TimesAreIso8601AndUtcUnlessTheySayOtherwise)
 {
     constexpr int64_t july1 = 1'782'864'000;  // 2026-07-01T00:00:00Z

@@ -1,0 +1,127 @@
+#include "headlesscommands.h"
+
+#include <QApplication>
+#include <cstdio>
+
+#include "core/textutil.h"
+#include "cost/usagereport.h"
+#include "pricebooklocation.h"
+#include "store/historystore.h"
+#include "transport/usagesync.h"
+#include "widgets/reportpdf.h"
+
+namespace meridian {
+
+namespace {
+
+std::string historyPath(const std::string &dbFile)
+{
+    return dbFile.empty() ? HistoryStore::defaultPath() : dbFile;
+}
+
+bool writeText(const std::string &text, const std::string &output)
+{
+    if (output.empty())
+        return std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+    std::FILE *file = std::fopen(output.c_str(), "w");
+    if (!file)
+        return false;
+    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    return std::fclose(file) == 0 && written;
+}
+
+}  // namespace
+
+int runSync(const std::string &inventoryFile, const std::string &dbFile,
+            const std::string &pricesFile)
+{
+    auto inventory = loadInventory(inventoryFile);
+    if (!inventory) {
+        std::fprintf(stderr, "meridian sync: %s\n", inventory.error().message.c_str());
+        return 2;
+    }
+    auto store = HistoryStore::open(historyPath(dbFile));
+    if (!store) {
+        std::fprintf(stderr, "meridian sync: %s\n", store.error().message.c_str());
+        return 2;
+    }
+    // The analysts' cost views price with the book in force.
+    const std::string book = priceBookInForce(pricesFile);
+    if (auto prices = PriceBook::load(book); !prices) {
+        std::fprintf(stderr, "meridian sync: %s (cost views keep the previous prices)\n",
+                     prices.error().message.c_str());
+    } else if (Status recorded = store.value()->recordPrices(prices.value()); !recorded) {
+        std::fprintf(stderr, "meridian sync: %s\n", recorded.message().c_str());
+    }
+    const SyncReport report = syncUsage(inventory.value(), *store.value());
+    std::printf("meridian sync: %d of %d agents, %lld minutes, %d cloud leases into %s\n",
+                report.synced, report.agents, static_cast<long long>(report.minutes), report.leases,
+                store.value()->path().c_str());
+    for (const std::string &failure : report.failures)
+        std::fprintf(stderr, "meridian sync: %s\n", failure.c_str());
+    return report.failures.empty() ? 0 : 1;
+}
+
+int runReport(const ReportOptions &options, int argc, char **argv)
+{
+    const auto fromS = parseUtcTime(options.from);
+    const auto toS = parseUtcTime(options.to);
+    if (!fromS || !toS) {
+        std::fprintf(stderr,
+                     "meridian report: --from and --to take a date (2026-07-01) or an ISO 8601 "
+                     "time (2026-07-01T08:00:00Z, 2026-07-01T16:00+08:00)\n");
+        return 2;
+    }
+    const auto group = reportGroupFromName(options.groupBy);
+    const std::string &format = options.format;
+    if (!group || (format != "csv" && format != "json" && format != "pdf")) {
+        std::fprintf(stderr,
+                     "meridian report: --group-by dc|vendor|model|node|service, "
+                     "--format csv|json|pdf\n");
+        return 2;
+    }
+    if (format == "pdf" && options.output.empty()) {
+        std::fprintf(stderr, "meridian report: a PDF needs -o FILE\n");
+        return 2;
+    }
+    auto prices = PriceBook::load(priceBookInForce(options.pricesFile));
+    if (!prices) {
+        std::fprintf(stderr, "meridian report: %s\n", prices.error().message.c_str());
+        return 2;
+    }
+    const std::string db = historyPath(options.dbFile);
+    const ReportRequest request{*fromS, *toS, *group, 0};
+    auto report = buildUsageReport(db, prices.value(), request);
+    if (!report) {
+        std::fprintf(stderr, "meridian report: %s\n", report.error().message.c_str());
+        return 1;
+    }
+    if (format != "pdf") {
+        const std::string text =
+            format == "csv" ? reportToCsv(report.value()) : reportToJson(report.value());
+        if (!writeText(text, options.output)) {
+            std::fprintf(stderr, "meridian report: %s: cannot write\n", options.output.c_str());
+            return 1;
+        }
+        return 0;
+    }
+    // Days for up to two months, weeks beyond: a chart a page wide stays readable.
+    const int64_t bucket = *toS - *fromS <= 62 * 86400 ? 86400 : 7 * 86400;
+    auto trend = buildUsageTrend(db, prices.value(), request, bucket);
+    if (!trend) {
+        std::fprintf(stderr, "meridian report: %s\n", trend.error().message.c_str());
+        return 1;
+    }
+    // Charts need a GUI application; offscreen, so cron with no display can print them.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const Status written =
+        writeReportPdf(QString::fromStdString(options.output), report.value(), trend.value());
+    if (!written) {
+        std::fprintf(stderr, "meridian report: %s\n", written.message().c_str());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace meridian

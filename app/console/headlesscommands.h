@@ -1,0 +1,24 @@
+// The console's commands without a window, for cron and mail: `meridian sync` fills the
+// history from every agent; `meridian report` writes utilisation and cost for a period
+// as CSV, JSON or PDF. Errors go to stderr, with the exit status saying how it went.
+#pragma once
+
+#include <string>
+
+namespace meridian {
+
+int runSync(const std::string &inventoryFile, const std::string &dbFile,
+            const std::string &pricesFile);
+
+struct ReportOptions {
+    std::string from;
+    std::string to;
+    std::string groupBy = "dc";
+    std::string format = "csv";
+    std::string output;  // empty: standard output (not for pdf)
+    std::string dbFile;
+    std::string pricesFile;
+};
+int runReport(const ReportOptions &options, int argc, char **argv);
+
+}  // namespace meridian

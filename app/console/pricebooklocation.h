@@ -1,0 +1,12 @@
+// Which price book is in force: the one named on the command line, else the user's
+// edited copy, else the one installed with Meridian, else (in a build tree) the source
+// copy in resources/.
+#pragma once
+
+#include <string>
+
+namespace meridian {
+
+std::string priceBookInForce(const std::string &named = {});
+
+}  // namespace meridian

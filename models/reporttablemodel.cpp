@@ -1,0 +1,150 @@
+#include "reporttablemodel.h"
+
+#include <QFont>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+
+#include "core/textutil.h"
+#include "metricscale.h"
+
+namespace meridian {
+
+ReportTableModel::ReportTableModel(QObject *parent) : QAbstractTableModel(parent)
+{}
+
+void ReportTableModel::setReport(const UsageReport &report)
+{
+    beginResetModel();
+    m_report = report;
+    endResetModel();
+}
+
+int ReportTableModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() || m_report.rows.empty())
+        return 0;
+    return static_cast<int>(m_report.rows.size()) + 1;  // and the total
+}
+
+int ReportTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const ReportRow &ReportTableModel::rowAt(int row) const
+{
+    return static_cast<size_t>(row) < m_report.rows.size() ? m_report.rows[static_cast<size_t>(row)]
+                                                           : m_report.total;
+}
+
+double ReportTableModel::value(const ReportRow &row, int column)
+{
+    switch (column) {
+    case Cards: return row.cards;
+    case CardHours: return row.cardHours;
+    case BusyPercent: return row.busyPercent();
+    case MeanUtilization: return row.meanUtilizationPercent().value_or(std::nan(""));
+    case IdleCardHours: return row.idleCardHours();
+    case Cost: return row.costCny;
+    case IdleCost: return row.idleCostCny;
+    case Energy: return row.energyKwh;
+    case Unpriced: return row.unpricedCardHours;
+    default: return 0;
+    }
+}
+
+QString ReportTableModel::groupTitle(ReportGroup group, const std::string &name)
+{
+    if (group == ReportGroup::DataCenter)
+        return dataCenterTitle(name);
+    if (group == ReportGroup::Service && name == "(no service)")
+        return tr("(no service)");
+    return QString::fromStdString(name);
+}
+
+QString ReportTableModel::groupHeader(ReportGroup group)
+{
+    switch (group) {
+    case ReportGroup::DataCenter: return tr("Data center");
+    case ReportGroup::Vendor: return tr("Vendor");
+    case ReportGroup::Model: return tr("Card model");
+    case ReportGroup::Node: return tr("Node");
+    case ReportGroup::Service: return tr("Inference service");
+    }
+    return {};
+}
+
+QVariant ReportTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const bool isTotal = static_cast<size_t>(index.row()) >= m_report.rows.size();
+    const ReportRow &row = rowAt(index.row());
+    const int column = index.column();
+    if (role == Qt::DisplayRole) {
+        if (column == Group)
+            return isTotal ? tr("Total") : groupTitle(m_report.group, row.group);
+        const double v = value(row, column);
+        if (std::isnan(v))
+            return QStringLiteral("–");
+        const QLocale locale;
+        switch (column) {
+        case Cards: return locale.toString(row.cards);
+        case BusyPercent:
+        case MeanUtilization: return QStringLiteral("%1%").arg(locale.toString(v, 'f', 1));
+        case Cost:
+        case IdleCost: return locale.toString(v, 'f', 2);
+        default: return locale.toString(v, 'f', 1);
+        }
+    }
+    if (role == Qt::TextAlignmentRole && column != Group)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::FontRole && isTotal) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role == Qt::ToolTipRole && column == Unpriced && row.unpricedCardHours > 0)
+        return tr("Card-hours no price in the price book covers: counted, not billed");
+    return {};
+}
+
+QVariant ReportTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == BusyPercent)
+        return tr("Share of observed card-hours at or above 5% utilisation");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Group: return groupHeader(m_report.group);
+    case Cards: return tr("Cards");
+    case CardHours: return tr("Card-hours");
+    case BusyPercent: return tr("Busy");
+    case MeanUtilization: return tr("Mean utilisation");
+    case IdleCardHours: return tr("Idle card-hours");
+    case Cost: return tr("Cost (CNY)");
+    case IdleCost: return tr("Idle cost (CNY)");
+    case Energy: return tr("Energy (kWh)");
+    case Unpriced: return tr("Unpriced card-hours");
+    default: return {};
+    }
+}
+
+void ReportTableModel::sort(int column, Qt::SortOrder order)
+{
+    beginResetModel();
+    std::stable_sort(m_report.rows.begin(), m_report.rows.end(),
+                     [&](const ReportRow &a, const ReportRow &b) {
+                         const bool less = column == Group ? naturalLess(a.group, b.group)
+                                                           : value(a, column) < value(b, column);
+                         const bool greater = column == Group ? naturalLess(b.group, a.group)
+                                                              : value(b, column) < value(a, column);
+                         return order == Qt::AscendingOrder ? less : greater;
+                     });
+    endResetModel();
+}
+
+}  // namespace meridian

@@ -1,0 +1,197 @@
+// Reports in the console and from the command line, over a real history file: the
+// table (total pinned last when sorted), the window building off the UI thread, CSV and
+// PDF exports, the price book editor refusing to re-price the past, and
+// `meridian report --format pdf` without a display.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <fstream>
+
+#include "cost/pricebook.h"
+#include "models/reporttablemodel.h"
+#include "store/historystore.h"
+#include "testsupport.h"
+#include "usagefixture.h"
+#include "widgets/pricebookdialog.h"
+#include "widgets/reportswindow.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+
+// Two days of Xiamen (4 A100, 75% busy) and Wuhu (2 A100, half busy, under contract).
+struct ReportFixture {
+    test::TempDir dir;
+    std::string history = dir.file("history.db");
+    std::string prices = dir.file("prices.yaml");
+
+    ReportFixture()
+    {
+        std::ofstream(prices) << R"(prices:
+  - {model: A100-SXM4-80GB, cny_per_card_hour: 2.0, from: 2026-01-01}
+contracts:
+  - {customer: acme, data_center: wuhu, from: 2026-01-01, to: 2026-12-31}
+)";
+        auto store = HistoryStore::open(history);
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 4, kJuly1, 2 * 1440, 45, 600, "chat-support"));
+        store.value()->submit(test::a100Minutes("wh-1", "wuhu", 2, kJuly1, 2 * 1440, 30, 600));
+        EXPECT_TRUE(store.value()->flush().ok());
+    }
+    ReportSources sources() const
+    {
+        return {QString::fromStdString(history), QString::fromStdString(prices),
+                QString::fromStdString(dir.file("edited/pricebook.yaml"))};
+    }
+};
+
+bool waitForReport(ReportsWindow &window)
+{
+    QSignalSpy ready(&window, &ReportsWindow::reportReady);
+    QSignalSpy failed(&window, &ReportsWindow::reportFailed);
+    for (int i = 0; i < 100 && ready.isEmpty() && failed.isEmpty(); ++i)
+        ready.wait(100);
+    // A refresh queued behind the first build ends with the newest choices.
+    while (window.building())
+        ready.wait(100);
+    return !ready.isEmpty();
+}
+
+}  // namespace
+
+TEST(ReportTableModel, SortingOrdersTheGroupsAndKeepsTheTotalLast)
+{
+    UsageReport report;
+    report.group = ReportGroup::DataCenter;
+    report.rows = {{"wuhu", 2, 96, 48, 172.8, 86.4}, {"xiamen", 4, 192, 144, 384, 96}};
+    report.total = {"total", 6, 288, 192, 556.8, 182.4};
+    ReportTableModel model;
+    model.setReport(report);
+    ASSERT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(model.index(0, ReportTableModel::Group).data().toString(), QStringLiteral("Wuhu"));
+    model.sort(ReportTableModel::Cost, Qt::DescendingOrder);
+    EXPECT_EQ(model.index(0, ReportTableModel::Group).data().toString(), QStringLiteral("Xiamen"));
+    EXPECT_EQ(model.index(2, ReportTableModel::Group).data().toString(), QStringLiteral("Total"));
+    EXPECT_TRUE(model.index(2, ReportTableModel::Cost).data(Qt::FontRole).value<QFont>().bold());
+    EXPECT_EQ(model.index(2, ReportTableModel::BusyPercent).data().toString(),
+              QStringLiteral("66.7%"));
+}
+
+TEST(ReportsWindow, BuildsInTheBackgroundAndExportsCsvAndPdf)
+{
+    ReportFixture fixture;
+    ReportsWindow window(fixture.sources());
+    waitForReport(window);  // "this month" on opening: nothing recorded then
+    window.setPeriod(QDate(2026, 7, 1), QDate(2026, 7, 2));
+    ASSERT_TRUE(waitForReport(window)) << window.statusText().toStdString();
+    const UsageReport &report = window.built().report.value();
+    // By hand: Xiamen 4 × 48 h × 2.0 = 384; Wuhu 2 × 48 h × 2.0 × 0.9 = 172.8.
+    EXPECT_NEAR(report.total.costCny, 556.8, 1e-9);
+    EXPECT_NEAR(report.total.idleCostCny, 384 * 0.25 + 172.8 * 0.5, 1e-9);
+    EXPECT_EQ(window.table()->rowCount(), 3);
+    ASSERT_TRUE(window.built().trend.ok());
+    EXPECT_EQ(window.built().trend->buckets.size(), 2u);
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("2026-07-01 00:00")));
+
+    window.setGroup(ReportGroup::Service);
+    ASSERT_TRUE(waitForReport(window));
+    EXPECT_EQ(window.built().report->rows.size(), 2u);  // chat-support and none
+
+    const QString csv = QString::fromStdString(fixture.dir.file("report.csv"));
+    ASSERT_TRUE(window.exportCsv(csv).ok());
+    EXPECT_NE(test::readFile(csv.toStdString()).find("chat-support,4,192.000"), std::string::npos);
+    const QString pdf = QString::fromStdString(fixture.dir.file("report.pdf"));
+    ASSERT_TRUE(window.exportPdf(pdf).ok());
+    const std::string bytes = test::readFile(pdf.toStdString());
+    EXPECT_EQ(bytes.substr(0, 5), "%PDF-");
+    EXPECT_GT(bytes.size(), 10'000u);  // text, a table and two charts
+}
+
+TEST(ReportsWindow, NoHistoryAndAnEmptyPeriodAreSaidPlainly)
+{
+    ReportFixture fixture;
+    ReportSources sources = fixture.sources();
+    sources.historyFile = QString::fromStdString(fixture.dir.file("none.db"));
+    ReportsWindow window(sources);
+    EXPECT_FALSE(waitForReport(window));
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("meridian sync")))
+        << window.statusText().toStdString();
+    EXPECT_FALSE(window.exportPdf(QString::fromStdString(fixture.dir.file("x.pdf"))).ok());
+
+    ReportsWindow off(ReportSources{});
+    EXPECT_TRUE(off.statusText().contains(QStringLiteral("off")));
+    window.setPeriod(QDate(2026, 7, 3), QDate(2026, 7, 1));
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("empty")));
+}
+
+TEST(PriceBookDialog, PricesInForceAreLockedAndANewPriceCannotStartInThePast)
+{
+    ReportFixture fixture;
+    auto book = PriceBook::load(fixture.prices);
+    ASSERT_TRUE(book.ok());
+    const std::string saveTo = fixture.dir.file("edited/pricebook.yaml");
+    PriceBookDialog dialog(book.value(), QString::fromStdString(saveTo), kJuly1 + 10 * 86400);
+    QTableWidget *prices = dialog.prices();
+    ASSERT_EQ(prices->rowCount(), 1);
+    EXPECT_FALSE(prices->item(0, 3)->flags() & Qt::ItemIsEditable);  // the price in force
+    EXPECT_TRUE(prices->item(0, 5)->flags() & Qt::ItemIsEditable);   // its end
+
+    dialog.addPrice();  // from the next midnight
+    prices->item(1, 0)->setText(QStringLiteral("A100-SXM4-80GB"));
+    prices->item(1, 3)->setText(QStringLiteral("2.4"));
+    ASSERT_TRUE(dialog.save().ok()) << dialog.problem().toStdString();
+    auto saved = PriceBook::load(saveTo);
+    ASSERT_TRUE(saved.ok());
+    const CardPlace a100{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", "xm-1"};
+    EXPECT_EQ(saved->price(a100, kJuly1 + 10 * 86400), 2.0);  // today keeps its price
+    EXPECT_EQ(saved->price(a100, kJuly1 + 11 * 86400), 2.4);
+
+    prices->item(1, 4)->setText(QStringLiteral("2026-07-05"));  // back-dating the change
+    const std::string before = test::readFile(saveTo);
+    EXPECT_FALSE(dialog.save().ok());
+    EXPECT_TRUE(dialog.problem().contains(QStringLiteral("row 2")))
+        << dialog.problem().toStdString();
+    EXPECT_EQ(test::readFile(saveTo), before);
+}
+
+TEST(ReportCommand, PdfCsvAndMistakesWithoutAWindow)
+{
+    ReportFixture fixture;
+    const auto run = [&](const QStringList &extra, QByteArray *out = nullptr) {
+        QProcess meridian;
+        QStringList args = {QStringLiteral("report"), QStringLiteral("--db"),
+                            QString::fromStdString(fixture.history), QStringLiteral("--prices"),
+                            QString::fromStdString(fixture.prices)};
+        meridian.start(QStringLiteral(MERIDIAN_CONSOLE_BIN), args + extra);
+        meridian.waitForFinished(60'000);
+        if (out)
+            *out = meridian.readAllStandardOutput() + meridian.readAllStandardError();
+        return meridian.exitCode();
+    };
+    const QString pdf = QString::fromStdString(fixture.dir.file("month.pdf"));
+    QByteArray output;
+    ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01"), QStringLiteral("--to"),
+                   QStringLiteral("2026-08-01"), QStringLiteral("--format"), QStringLiteral("pdf"),
+                   QStringLiteral("-o"), pdf},
+                  &output),
+              0)
+        << output.toStdString();
+    EXPECT_EQ(test::readFile(pdf.toStdString()).substr(0, 5), "%PDF-");
+    ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01T08:00:00+08:00"),
+                   QStringLiteral("--to"), QStringLiteral("2026-07-02"),
+                   QStringLiteral("--group-by"), QStringLiteral("service")},
+                  &output),
+              0);
+    // From midnight UTC (08:00 in Beijing): the first day whole, as CSV on stdout.
+    EXPECT_TRUE(output.contains("chat-support,4,96.000")) << output.toStdString();
+    EXPECT_EQ(run({QStringLiteral("--from"), QStringLiteral("last tuesday"), QStringLiteral("--to"),
+                   QStringLiteral("2026-07-02")},
+                  &output),
+              2);
+    EXPECT_TRUE(output.contains("ISO 8601"));
+}

@@ -1,0 +1,179 @@
+#include "reportcharts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QDateTime>
+#include <QFont>
+#include <QHorizontalStackedBarSeries>
+#include <QLineSeries>
+#include <QPen>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "models/reporttablemodel.h"
+
+namespace meridian {
+
+namespace {
+
+const QColor kBusy(0x2c, 0x7f, 0xb8);
+const QColor kIdle(0xfd, 0xae, 0x61);
+const QColor kCost(0xd7, 0x30, 0x27);
+
+QChart *newChart(const QString &title)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setBackgroundRoundness(0);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+// Short enough that a month of days fits under a chart unrotated: the day of the month,
+// with the month where it starts (the first bucket and each 1st). Beyond 31 buckets a day
+// number would repeat, so every label says its month.
+QStringList bucketLabels(const UsageTrend &trend)
+{
+    QStringList labels;
+    const bool short_ = trend.buckets.size() <= 31;
+    for (size_t i = 0; i < trend.buckets.size(); ++i) {
+        const QDate day = QDateTime::fromSecsSinceEpoch(trend.buckets[i].fromUnixS, Qt::UTC).date();
+        const bool withMonth = !short_ || i == 0 || day.day() == 1;
+        labels << (withMonth ? QStringLiteral("%1/%2").arg(day.month()).arg(day.day())
+                             : QString::number(day.day()));
+    }
+    return labels;
+}
+
+}  // namespace
+
+QChart *makeTrendChart(const UsageTrend &trend)
+{
+    QChart *chart =
+        newChart(trend.bucketSeconds == 86400 ? QObject::tr("Card-hours and cost per day")
+                                              : QObject::tr("Card-hours and cost per week"));
+    auto *busy = new QBarSet(QObject::tr("Busy card-hours"));
+    auto *idle = new QBarSet(QObject::tr("Idle card-hours"));
+    busy->setColor(kBusy);
+    idle->setColor(kIdle);
+    busy->setBorderColor(kBusy);
+    idle->setBorderColor(kIdle);
+    auto *cost = new QLineSeries;
+    cost->setName(QObject::tr("Cost (CNY, right)"));
+    QPen pen(kCost);
+    pen.setWidthF(2.5);
+    cost->setPen(pen);
+    const QStringList labels = bucketLabels(trend);
+    double highestHours = 1;
+    double highestCost = 1;
+    for (size_t i = 0; i < trend.buckets.size(); ++i) {
+        const UsageReport &bucket = trend.buckets[i];
+        busy->append(bucket.total.busyCardHours);
+        idle->append(bucket.total.idleCardHours());
+        const double spend = bucket.total.costCny;
+        cost->append(static_cast<double>(i), spend);
+        highestHours = std::max(highestHours, bucket.total.cardHours);
+        highestCost = std::max(highestCost, spend);
+    }
+    auto *bars = new QStackedBarSeries;
+    bars->append(busy);
+    bars->append(idle);
+    chart->addSeries(bars);
+    chart->addSeries(cost);
+    auto *categories = new QBarCategoryAxis;
+    categories->append(labels);
+    QFont small = categories->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    categories->setLabelsFont(small);
+    categories->setTruncateLabels(false);  // "31" in full, even where it is tight
+    if (labels.size() > 31)
+        categories->setLabelsAngle(-90);  // a year of weeks
+    auto *hours = new QValueAxis;
+    hours->setRange(0, highestHours * 1.1);
+    hours->setLabelFormat(QStringLiteral("%.0f"));
+    hours->setTitleText(QObject::tr("card-hours"));
+    auto *money = new QValueAxis;
+    // A little more headroom than the bars, so the line does not hide along their tops.
+    money->setRange(0, highestCost * 1.25);
+    money->setLabelFormat(QStringLiteral("%.0f"));
+    money->setTitleText(QObject::tr("CNY"));
+    chart->addAxis(categories, Qt::AlignBottom);
+    chart->addAxis(hours, Qt::AlignLeft);
+    chart->addAxis(money, Qt::AlignRight);
+    bars->attachAxis(categories);
+    bars->attachAxis(hours);
+    cost->attachAxis(categories);
+    cost->attachAxis(money);
+    return chart;
+}
+
+QChart *makeCostByGroupChart(const UsageReport &report)
+{
+    std::vector<const ReportRow *> rows;
+    for (const ReportRow &row : report.rows)
+        rows.push_back(&row);
+    std::sort(rows.begin(), rows.end(),
+              [](const ReportRow *a, const ReportRow *b) { return a->costCny > b->costCny; });
+    // The twelve largest; a bar summing hundreds of nodes would dwarf them all.
+    constexpr size_t kBars = 12;
+    const QString groupName = ReportTableModel::groupHeader(report.group).toLower();
+    QChart *chart =
+        newChart(rows.size() > kBars ? QObject::tr("Cost by %1, the %2 largest of %3 (CNY)")
+                                           .arg(groupName)
+                                           .arg(kBars)
+                                           .arg(rows.size())
+                                     : QObject::tr("Cost by %1 (CNY)").arg(groupName));
+    auto *busyCost = new QBarSet(QObject::tr("Busy"));
+    auto *idleCost = new QBarSet(QObject::tr("Idle"));
+    busyCost->setColor(kBusy);
+    idleCost->setColor(kIdle);
+    QStringList labels;
+    for (size_t i = 0; i < rows.size() && i < kBars; ++i) {
+        const double idle = rows[i]->idleCostCny;
+        busyCost->append(rows[i]->costCny - idle);
+        idleCost->append(idle);
+        labels << ReportTableModel::groupTitle(report.group, rows[i]->group);
+    }
+    // Largest on top: horizontal bars are drawn from the bottom up.
+    auto reverse = [](QBarSet *set) {
+        QList<qreal> values;
+        for (int i = set->count() - 1; i >= 0; --i)
+            values << set->at(i);
+        set->remove(0, set->count());
+        set->append(values);
+    };
+    reverse(busyCost);
+    reverse(idleCost);
+    std::reverse(labels.begin(), labels.end());
+    auto *series = new QHorizontalStackedBarSeries;
+    series->setBarWidth(0.6);
+    series->append(busyCost);
+    series->append(idleCost);
+    chart->addSeries(series);
+    auto *groups = new QBarCategoryAxis;
+    groups->append(labels);
+    auto *money = new QValueAxis;
+    money->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(groups, Qt::AlignLeft);
+    chart->addAxis(money, Qt::AlignBottom);
+    series->attachAxis(groups);
+    series->attachAxis(money);
+    return chart;
+}
+
+void applyPalette(QChart *chart, const QPalette &palette)
+{
+    chart->setBackgroundBrush(palette.color(QPalette::Base));
+    chart->setTitleBrush(palette.color(QPalette::Text));
+    chart->legend()->setLabelColor(palette.color(QPalette::Text));
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsBrush(palette.color(QPalette::Text));
+        axis->setTitleBrush(palette.color(QPalette::Text));
+        axis->setGridLineColor(palette.color(QPalette::Mid));
+    }
+}
+
+}  // namespace meridian

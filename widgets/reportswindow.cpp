@@ -1,0 +1,431 @@
+#include "reportswindow.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateEdit>
+#include <QDateTime>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "models/reporttablemodel.h"
+#include "pricebookdialog.h"
+#include "reportcharts.h"
+#include "reportpdf.h"
+
+namespace meridian {
+
+namespace {
+
+int64_t startOfDay(const QDate &day)
+{
+    return QDateTime(day, QTime(0, 0), Qt::UTC).toSecsSinceEpoch();
+}
+
+QLabel *newTile(QWidget *parent)
+{
+    auto *tile = new QLabel(parent);
+    tile->setTextFormat(Qt::RichText);
+    tile->setFrameShape(QFrame::StyledPanel);
+    tile->setMargin(8);
+    tile->setMinimumWidth(180);
+    return tile;
+}
+
+QString tileText(const QString &title, const QString &figure, const QString &detail)
+{
+    return QStringLiteral(
+               "<div style='font-size:small'>%1</div>"
+               "<div style='font-size:x-large; font-weight:600'>%2</div>"
+               "<div style='font-size:small'>%3</div>")
+        .arg(title.toHtmlEscaped(), figure.toHtmlEscaped(), detail.toHtmlEscaped());
+}
+
+Result<PriceBook> loadPrices(const QString &file)
+{
+    if (file.isEmpty())
+        return Error{QObject::tr("no price book: costs are not known").toStdString()};
+    return PriceBook::load(file.toStdString());
+}
+
+}  // namespace
+
+ReportsWindow::ReportsWindow(ReportSources sources, QWidget *parent)
+    : QWidget(parent, Qt::Window)
+    , m_sources(std::move(sources))
+    , m_model(new ReportTableModel(this))
+{
+    setWindowTitle(tr("Meridian — utilisation and cost"));
+    buildControls();
+    connect(&m_watcher, &QFutureWatcher<BuiltReport>::finished, this, [this] {
+        m_built = m_watcher.result();
+        showBuilt();
+        if (std::exchange(m_refreshAgain, false))
+            refresh();
+    });
+    resize(1280, 860);
+    setPreset(Preset::ThisMonth);
+}
+
+ReportsWindow::~ReportsWindow()
+{
+    m_watcher.waitForFinished();  // the worker reads files only; never leave it running
+}
+
+void ReportsWindow::buildControls()
+{
+    m_preset = new QComboBox(this);
+    m_preset->addItem(tr("This month"), static_cast<int>(Preset::ThisMonth));
+    m_preset->addItem(tr("Last month"), static_cast<int>(Preset::LastMonth));
+    m_preset->addItem(tr("Last 7 days"), static_cast<int>(Preset::Last7Days));
+    m_preset->addItem(tr("Last 30 days"), static_cast<int>(Preset::Last30Days));
+    m_preset->addItem(tr("Custom"), static_cast<int>(Preset::Custom));
+    m_from = new QDateEdit(this);
+    m_to = new QDateEdit(this);
+    for (QDateEdit *edit : {m_from, m_to}) {
+        edit->setCalendarPopup(true);
+        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
+    }
+    m_group = new QComboBox(this);
+    for (ReportGroup group : {ReportGroup::DataCenter, ReportGroup::Vendor, ReportGroup::Model,
+                              ReportGroup::Node, ReportGroup::Service})
+        m_group->addItem(ReportTableModel::groupHeader(group), static_cast<int>(group));
+    m_bucket = new QComboBox(this);
+    m_bucket->addItem(tr("Daily"), 86400);
+    m_bucket->addItem(tr("Weekly"), 7 * 86400);
+    m_refresh = new QPushButton(tr("Refresh"), this);
+    m_csv = new QPushButton(tr("Export CSV…"), this);
+    m_pdf = new QPushButton(tr("Export PDF…"), this);
+    auto *prices = new QPushButton(tr("Price book…"), this);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Period"), this));
+    controls->addWidget(m_preset);
+    controls->addWidget(m_from);
+    controls->addWidget(new QLabel(QStringLiteral("–"), this));
+    controls->addWidget(m_to);
+    controls->addWidget(new QLabel(tr("UTC, by"), this));
+    controls->addWidget(m_group);
+    controls->addWidget(m_bucket);
+    controls->addWidget(m_refresh);
+    controls->addStretch();
+    controls->addWidget(m_csv);
+    controls->addWidget(m_pdf);
+    controls->addWidget(prices);
+
+    m_cost = newTile(this);
+    m_idle = newTile(this);
+    m_hours = newTile(this);
+    m_cloud = newTile(this);
+    auto *tiles = new QHBoxLayout;
+    for (QLabel *tile : {m_cost, m_idle, m_hours, m_cloud})
+        tiles->addWidget(tile, 1);
+
+    m_view = new QTableView(this);
+    m_view->setModel(m_model);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(ReportTableModel::Cost, Qt::DescendingOrder);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ReportTableModel::Group, QHeaderView::Stretch);
+    m_view->setAlternatingRowColors(true);
+    m_trendView = new QChartView(this);
+    m_costView = new QChartView(this);
+    for (QChartView *view : {m_trendView, m_costView}) {
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumHeight(260);
+    }
+    m_leases = new QTableWidget(0, 7, this);
+    m_leases->setHorizontalHeaderLabels({tr("Cloud lease"), tr("Region"), tr("Card model"),
+                                         tr("Cards"), tr("CNY per card-hour"), tr("Billed hours"),
+                                         tr("Cost (CNY)")});
+    m_leases->verticalHeader()->setVisible(false);
+    m_leases->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_leases->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_leases->setMaximumHeight(140);
+
+    auto *charts = new QSplitter(Qt::Horizontal, this);
+    m_charts = charts;
+    charts->addWidget(m_trendView);
+    charts->addWidget(m_costView);
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(charts);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(tiles);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_leases);
+    layout->addWidget(m_status);
+
+    connect(m_preset, &QComboBox::activated, this,
+            [this] { setPreset(static_cast<Preset>(m_preset->currentData().toInt())); });
+    for (QDateEdit *edit : {m_from, m_to}) {
+        connect(edit, &QDateEdit::dateChanged, this, [this] {
+            m_preset->setCurrentIndex(m_preset->findData(static_cast<int>(Preset::Custom)));
+        });
+        // Once a date is typed or picked, not at every keystroke on the way.
+        connect(edit, &QDateEdit::editingFinished, this, &ReportsWindow::refresh);
+    }
+    connect(m_group, &QComboBox::activated, this, &ReportsWindow::refresh);
+    connect(m_bucket, &QComboBox::activated, this, &ReportsWindow::refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &ReportsWindow::refresh);
+    connect(prices, &QPushButton::clicked, this, &ReportsWindow::editPrices);
+    connect(m_csv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export CSV"), QStringLiteral("meridian-report.csv"), tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        const Status status = exportCsv(path);
+        m_status->setText(status ? tr("Saved %1").arg(path)
+                                 : QString::fromStdString(status.message()));
+    });
+    connect(m_pdf, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export PDF"), QStringLiteral("meridian-report.pdf"), tr("PDF (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        const Status status = exportPdf(path);
+        m_status->setText(status ? tr("Saved %1").arg(path)
+                                 : QString::fromStdString(status.message()));
+    });
+    if (m_sources.historyFile.isEmpty()) {
+        for (QWidget *w : std::initializer_list<QWidget *>{m_refresh, m_csv, m_pdf})
+            w->setEnabled(false);
+    }
+}
+
+void ReportsWindow::setPreset(Preset preset)
+{
+    const QDate today = QDateTime::currentDateTimeUtc().date();
+    const QSignalBlocker blockFrom(m_from);
+    const QSignalBlocker blockTo(m_to);
+    switch (preset) {
+    case Preset::ThisMonth:
+        m_from->setDate(QDate(today.year(), today.month(), 1));
+        m_to->setDate(today);
+        break;
+    case Preset::LastMonth: {
+        const QDate first = QDate(today.year(), today.month(), 1).addMonths(-1);
+        m_from->setDate(first);
+        m_to->setDate(first.addMonths(1).addDays(-1));
+        break;
+    }
+    case Preset::Last7Days:
+        m_from->setDate(today.addDays(-6));
+        m_to->setDate(today);
+        break;
+    case Preset::Last30Days:
+        m_from->setDate(today.addDays(-29));
+        m_to->setDate(today);
+        break;
+    case Preset::Custom: break;
+    }
+    m_preset->setCurrentIndex(m_preset->findData(static_cast<int>(preset)));
+    if (preset != Preset::Custom)
+        refresh();
+}
+
+void ReportsWindow::setPeriod(const QDate &firstDay, const QDate &lastDay)
+{
+    {
+        const QSignalBlocker blockFrom(m_from);
+        const QSignalBlocker blockTo(m_to);
+        m_from->setDate(firstDay);
+        m_to->setDate(lastDay);
+    }
+    m_preset->setCurrentIndex(m_preset->findData(static_cast<int>(Preset::Custom)));
+    refresh();
+}
+
+void ReportsWindow::setGroup(ReportGroup group)
+{
+    m_group->setCurrentIndex(m_group->findData(static_cast<int>(group)));
+    refresh();
+}
+
+void ReportsWindow::setWeekly(bool weekly)
+{
+    m_bucket->setCurrentIndex(weekly ? 1 : 0);
+    refresh();
+}
+
+ReportRequest ReportsWindow::request() const
+{
+    ReportRequest r;
+    r.fromUnixS = startOfDay(m_from->date());
+    r.toUnixS = startOfDay(m_to->date().addDays(1));
+    r.group = static_cast<ReportGroup>(m_group->currentData().toInt());
+    r.nowUnixS = QDateTime::currentSecsSinceEpoch();
+    return r;
+}
+
+bool ReportsWindow::building() const
+{
+    return m_watcher.isRunning();
+}
+
+void ReportsWindow::refresh()
+{
+    if (m_sources.historyFile.isEmpty()) {
+        m_status->setText(tr("Reports need the cost history, which is off in this session."));
+        return;
+    }
+    if (building()) {
+        m_refreshAgain = true;  // one more build with the newest choices when this one ends
+        return;
+    }
+    auto prices = loadPrices(m_sources.priceBookFile);
+    if (!prices) {
+        m_status->setText(QString::fromStdString(prices.error().message));
+        return;
+    }
+    const ReportRequest r = request();
+    if (r.toUnixS <= r.fromUnixS) {
+        m_status->setText(tr("The period is empty: the last day comes before the first."));
+        return;
+    }
+    const std::string history = m_sources.historyFile.toStdString();
+    const int64_t bucket = m_bucket->currentData().toLongLong();
+    m_status->setText(tr("Building the report…"));
+    m_watcher.setFuture(QtConcurrent::run([history, book = std::move(prices).value(), r, bucket] {
+        BuiltReport built;
+        built.report = buildUsageReport(history, book, r);
+        if (built.report)
+            built.trend = buildUsageTrend(history, book, r, bucket);
+        return built;
+    }));
+}
+
+void ReportsWindow::showBuilt()
+{
+    if (!m_built.report) {
+        const QString why = QString::fromStdString(m_built.report.error().message);
+        m_model->setReport({});
+        m_charts->setVisible(false);
+        m_status->setText(why);
+        Q_EMIT reportFailed(why);
+        return;
+    }
+    const UsageReport &report = m_built.report.value();
+    m_model->setReport(report);
+    m_view->sortByColumn(m_view->horizontalHeader()->sortIndicatorSection(),
+                         m_view->horizontalHeader()->sortIndicatorOrder());
+    const QLocale locale;
+    const ReportRow &total = report.total;
+    const auto money = [&](double v) -> QString {
+        return locale.toString(v, 'f', 0) + QStringLiteral(" CNY");
+    };
+    m_cost->setText(tileText(tr("Cost of own cards"), money(total.costCny),
+                             tr("%1 cards").arg(locale.toString(total.cards))));
+    const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
+    m_idle->setText(tileText(tr("Paid for idle cards"), money(total.idleCostCny),
+                             tr("%1% of the cost").arg(locale.toString(idleShare, 'f', 1))));
+    m_hours->setText(
+        tileText(tr("Busy card-hours"),
+                 QStringLiteral("%1%").arg(locale.toString(total.busyPercent(), 'f', 1)),
+                 tr("%1 busy, %2 idle")
+                     .arg(locale.toString(total.busyCardHours, 'f', 0),
+                          locale.toString(total.idleCardHours(), 'f', 0))));
+    m_cloud->setText(tileText(tr("Cloud bursts"), money(report.cloudSpendCny),
+                              tr("%n lease(s)", nullptr, static_cast<int>(report.cloud.size()))));
+    const auto setChart = [this](QChartView *view, QChart *chart) {
+        applyPalette(chart, palette());
+        QChart *old = view->chart();
+        view->setChart(chart);
+        delete old;
+    };
+    // No usage: no empty axes, the status line says why.
+    m_charts->setVisible(!report.rows.empty());
+    if (m_built.trend)
+        setChart(m_trendView, makeTrendChart(m_built.trend.value()));
+    setChart(m_costView, makeCostByGroupChart(report));
+    m_leases->setRowCount(static_cast<int>(report.cloud.size()));
+    for (int r = 0; r < static_cast<int>(report.cloud.size()); ++r) {
+        const CloudSpendRow &lease = report.cloud[static_cast<size_t>(r)];
+        const QStringList cells = {QString::fromStdString(lease.leaseId),
+                                   QString::fromStdString(lease.region),
+                                   QString::fromStdString(lease.cardModel),
+                                   QString::number(lease.cards),
+                                   locale.toString(lease.cnyPerCardHour, 'f', 2),
+                                   locale.toString(lease.billedHours, 'f', 0),
+                                   locale.toString(lease.costCny, 'f', 2)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_leases->setItem(r, c, new QTableWidgetItem(cells[c]));
+    }
+    m_leases->setVisible(!report.cloud.empty());
+    QString status = periodText(report);
+    if (report.rows.empty())
+        status += QStringLiteral(" — ") + tr("no usage recorded in this period");
+    if (total.unpricedCardHours > 0) {
+        status +=
+            QStringLiteral(" — ") + tr("%1 card-hours have no price in the price book")
+                                        .arg(locale.toString(total.unpricedCardHours, 'f', 1));
+    }
+    m_status->setText(status);
+    Q_EMIT reportReady();
+}
+
+QString ReportsWindow::statusText() const
+{
+    return m_status->text();
+}
+
+Status ReportsWindow::exportCsv(const QString &path) const
+{
+    if (!m_built.report)
+        return Error{tr("No report to export yet.").toStdString()};
+    QFile file(path);
+    const std::string csv = reportToCsv(m_built.report.value());
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size()))
+        return Error{QStringLiteral("%1: %2").arg(path, file.errorString()).toStdString()};
+    return {};
+}
+
+Status ReportsWindow::exportPdf(const QString &path) const
+{
+    if (!m_built.report)
+        return Error{tr("No report to export yet.").toStdString()};
+    return writeReportPdf(path, m_built.report.value(),
+                          m_built.trend ? m_built.trend.value() : UsageTrend{});
+}
+
+void ReportsWindow::editPrices()
+{
+    auto book = loadPrices(m_sources.priceBookFile);
+    if (!book && !m_sources.priceBookFile.isEmpty()) {
+        m_status->setText(QString::fromStdString(book.error().message));
+        return;
+    }
+    auto *dialog =
+        new PriceBookDialog(book ? book.value() : PriceBook{}, m_sources.userPriceBookFile,
+                            QDateTime::currentSecsSinceEpoch(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PriceBookDialog::saved, this, [this](const QString &path) {
+        m_sources.priceBookFile = path;
+        Q_EMIT pricesSaved(path);
+        refresh();
+    });
+    dialog->open();
+}
+
+}  // namespace meridian
