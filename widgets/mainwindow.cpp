@@ -394,10 +394,19 @@ void MainWindow::applyTheme(const QString &theme)
 
 void MainWindow::showHistoryProblem(const QString &text)
 {
-    auto *warning = new QLabel(text, this);
-    warning->setStyleSheet(QStringLiteral("color: #d62728"));
-    warning->setToolTip(text);
-    statusBar()->addPermanentWidget(warning);
+    if (!m_historyProblem) {
+        m_historyProblem = new QLabel(this);
+        m_historyProblem->setStyleSheet(QStringLiteral("color: #d62728"));
+        statusBar()->addPermanentWidget(m_historyProblem);
+    }
+    m_historyProblem->setText(text);
+    m_historyProblem->setToolTip(text);
+    m_historyProblem->setVisible(!text.isEmpty());
+}
+
+QString MainWindow::historyProblem() const
+{
+    return m_historyProblem ? m_historyProblem->text() : QString();
 }
 
 void MainWindow::restoreLayout()

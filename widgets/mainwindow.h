@@ -40,8 +40,10 @@ public:
     void selectCard(CardHandle card);
     DataCenterSummaryModel *summary() const { return m_summary; }
     QString statusText() const;
-    // A lasting warning in the status bar (e.g. the history file could not be opened).
+    // A lasting warning in the status bar (e.g. the history file could not be opened or
+    // written); an empty text takes it away.
     void showHistoryProblem(const QString &text);
+    QString historyProblem() const;
     // Where Reports read the history and the price book from.
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
@@ -84,6 +86,7 @@ private:
     QElapsedTimer m_uptime;
     ReportSources m_reportSources;
     ReportsWindow *m_reports = nullptr;
+    QLabel *m_historyProblem = nullptr;
 };
 
 }  // namespace meridian

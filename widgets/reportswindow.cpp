@@ -331,9 +331,7 @@ void ReportsWindow::showBuilt()
                          m_view->horizontalHeader()->sortIndicatorOrder());
     const QLocale locale;
     const ReportRow &total = report.total;
-    const auto money = [&](double v) -> QString {
-        return locale.toString(v, 'f', 0) + QStringLiteral(" CNY");
-    };
+    const auto money = [&](double v) { return tr("%1 CNY").arg(locale.toString(v, 'f', 0)); };
     m_cost->setText(tileText(tr("Cost of own cards"), money(total.costCny),
                              tr("%1 cards").arg(locale.toString(total.cards))));
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;

@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QTimer>
 
 #include "core/clock.h"
 #include "cost/pricebookfile.h"
@@ -77,6 +78,22 @@ Status ConsoleSession::start()
     m_window->setReportSources(sources);
     QObject::connect(m_window.get(), &MainWindow::pricesSaved, m_window.get(),
                      [this](const QString &path) { recordPrices(path.toStdString()); });
+    if (m_backfill) {
+        // A full disk or a read-only file shows up where the user looks, and goes away
+        // by itself once a sync writes again.
+        auto *watch = new QTimer(m_window.get());
+        QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
+            const SyncReport last = m_backfill->lastReport();
+            QString problem;
+            for (const std::string &failure : last.failures) {
+                if (failure.find(m_history->path()) != std::string::npos)
+                    problem = QObject::tr("Cost history: %1").arg(QString::fromStdString(failure));
+            }
+            if (problem != m_window->historyProblem())
+                m_window->showHistoryProblem(problem);
+        });
+        watch->start(5000);
+    }
     if (!m_historyProblem.empty()) {
         m_window->showHistoryProblem(
             QObject::tr("Cost history is off: %1").arg(QString::fromStdString(m_historyProblem)));
