@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <cmath>
 #include <mutex>
 #include <thread>
 
@@ -15,6 +16,21 @@
 namespace meridian {
 
 namespace {
+
+// A minute a working agent could have measured. A broken or hostile agent's NaN,
+// negative or over-long seconds would otherwise become cost.
+bool plausible(const UsageMinute &m)
+{
+    const auto finiteIn = [](double v, double low, double high) {
+        return std::isfinite(v) && v >= low && v <= high;
+    };
+    return m.minuteStartUnixS > 0 && m.minuteStartUnixS % 60 == 0 &&
+           finiteIn(m.observedSeconds, 0, 60.5) &&
+           finiteIn(m.busySeconds, 0, m.observedSeconds + 0.5) &&
+           (!m.meanUtilizationPercent || finiteIn(*m.meanUtilizationPercent, 0, 100)) &&
+           (!m.energyJoules || finiteIn(*m.energyJoules, 0, 60.5 * 10'000)) &&
+           !m.cardUuid.empty() && m.service.size() <= 200;
+}
 
 // One agent; minutes written, or an error that names it.
 Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &security,
@@ -42,12 +58,18 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
     auto reader = stub->GetUsage(&usageContext, request);
     v1::UsageChunk chunk;
     int64_t minutes = 0;
+    int64_t implausible = 0;
     while (reader->Read(&chunk)) {
         UsageBatch batch;
         batch.node = inventory;
         batch.minutes.reserve(static_cast<size_t>(chunk.minutes_size()));
-        for (const auto &m : chunk.minutes())
-            batch.minutes.push_back(fromProto(m));
+        for (const auto &m : chunk.minutes()) {
+            UsageMinute minute = fromProto(m);
+            if (plausible(minute))
+                batch.minutes.push_back(std::move(minute));
+            else
+                ++implausible;
+        }
         minutes += static_cast<int64_t>(batch.minutes.size());
         store.submit(std::move(batch));
     }
@@ -56,6 +78,12 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
         // What arrived is kept; the next sync resumes after it.
         return Error{fmt::format("{}: usage stream ended early: {}", agent.address,
                                  usageStatus.error_message())};
+    }
+    if (implausible > 0) {
+        return Error{
+            fmt::format("{}: {} usage minutes ignored as impossible (NaN, negative, or "
+                        "more than a minute); {} stored",
+                        agent.address, implausible, minutes)};
     }
     return minutes;
 }
