@@ -1,0 +1,58 @@
+// An inference service as operators declare it (YAML): the model, the card types it may
+// run on with what one card of each serves, its latency objective, how far it may scale,
+// and what it may rent from the cloud.
+//   services:
+//     - name: customer-service-chat
+//       model: qwen2-72b-instruct
+//       cards_per_replica: 4
+//       slo: {ttft_p95_seconds: 5}
+//       replicas: {min: 2, max: 64}
+//       cold_start_seconds: 90
+//       runs_on:
+//         - {card_model: A100-SXM4-80GB, requests_per_second_per_card: 0.9,
+//         max_concurrency_per_card: 16}
+//         - {card_model: Ascend 910B, requests_per_second_per_card: 0.7, max_concurrency_per_card:
+//         12}
+//       rent: {card_models: [A100-SXM4-80GB], max_cards: 64, max_cny_per_card_hour: 3.0,
+//              budget_cny_per_hour: 150}
+// Errors name the file and line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace meridian {
+
+struct CardCapability {
+    std::string cardModel;
+    double requestsPerSecondPerCard = 0;  // sustained, with TTFT inside the objective
+    int maxConcurrencyPerCard = 1;        // requests in flight one card batches at once
+};
+
+struct RentLimits {
+    std::vector<std::string> cardModels;  // cloud card types it may rent; empty: none
+    int maxCards = 0;
+    double maxCnyPerCardHour = 0;
+    double budgetCnyPerHour = 0;
+};
+
+struct InferenceService {
+    std::string name;
+    std::string model;
+    int cardsPerReplica = 1;
+    double ttftP95Seconds = 5.0;  // the objective: p95 time to first token
+    int minReplicas = 1;
+    int maxReplicas = 16;
+    double coldStartSeconds = 90;  // a new replica loads its weights before it serves
+    std::vector<CardCapability> runsOn;
+    RentLimits rent;
+
+    // What one replica on this card model serves per second; 0 when it cannot run there.
+    double replicaRequestsPerSecond(const std::string &cardModel) const;
+};
+
+Result<std::vector<InferenceService>> loadInferenceServices(const std::string &path);
+
+}  // namespace meridian

@@ -1,0 +1,66 @@
+// How many replicas a service should have, from what it reports. A pure function of the
+// signals' recent history and the capacity already there or on its way, so it is tested
+// on crafted load, replayed in virtual time, and run live with the same code.
+//
+// Demand, not card utilisation: arrivals plus the queue that must drain, against what a
+// replica serves inside the latency objective. Fast up (a short panic window acts on a
+// burst at once), slow and bounded down (the highest demand of a long window bounds it,
+// a fraction at a time, never soon after a scale-up). Replicas still provisioning or
+// cold-starting count as capacity, so a slow start never cascades into more orders. A
+// latency guard rail adds capacity when the objective is at risk although the demand
+// estimate says there is enough (longer prompts than usual, a slow card).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace meridian {
+
+// One service's signals, summed over its replicas, for one decision interval.
+struct ServiceSignals {
+    int64_t atMs = 0;
+    double arrivalRps = 0;       // requests that arrived per second in the interval
+    double waitingRequests = 0;  // queued, not yet in a batch
+    double runningRequests = 0;  // in a batch (prefill or decode)
+    std::optional<double> ttftP95Seconds;
+};
+
+struct ScalingPolicyConfig {
+    double targetOccupancy = 0.8;         // of a replica's sustainable rate
+    int64_t panicWindowMs = 15'000;       // demand over this acts at once when it is high
+    double panicFactor = 1.3;             // ... this many times the capacity there is
+    int64_t stableWindowMs = 120'000;     // demand for ordinary scale-up is averaged over this
+    int64_t scaleDownWindowMs = 600'000;  // the highest demand in it bounds a scale-down
+    int64_t noReversalMs = 600'000;       // no scale-down this soon after a scale-up
+    double maxDownFraction = 0.25;        // at most this share of capacity shed at once
+    double latencyGuard = 0.8;            // TTFT p95 above this share of the objective ...
+    double queueDrainSeconds = 30;        // waiting requests should be admitted within this
+};
+
+struct PolicyInput {
+    int64_t nowMs = 0;
+    std::vector<ServiceSignals> history;  // oldest first; the newest is the last
+    int readyReplicas = 0;
+    int startingReplicas = 0;  // ordered: provisioning, cold-starting
+    int minReplicas = 0;
+    int maxReplicas = 1;
+    double replicaRps = 1;  // what one replica serves per second inside the objective
+    double ttftObjectiveSeconds = 5;
+    std::optional<int64_t> lastScaleUpMs;
+};
+
+enum class ScalingReason { Hold, Up, Panic, LatencyGuard, Down, Bounds };
+
+struct ScalingDecision {
+    int desiredReplicas = 0;
+    ScalingReason reason = ScalingReason::Hold;
+    std::string why;  // for the journal and the console: the numbers behind it
+};
+
+ScalingDecision decideReplicas(const PolicyInput &input, const ScalingPolicyConfig &config = {});
+
+std::string_view scalingReasonName(ScalingReason reason);
+
+}  // namespace meridian

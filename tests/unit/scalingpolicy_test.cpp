@@ -1,0 +1,174 @@
+// The scaling policy on crafted load: steady, a step, a burst, a fall; capacity still
+// starting counts; the latency guard rail; bounds. Virtual time, one decision per 15 s.
+#include <gtest/gtest.h>
+
+#include "scaling/scalingpolicy.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kStepMs = 15'000;
+
+// Drives the policy as the controller does: a sample every 15 s, the decision applied at
+// once (replicas become ready after `readyAfterMs`).
+class Controller {
+public:
+    Controller(int replicas, double replicaRps, int64_t readyAfterMs = 120'000)
+        : m_ready(replicas), m_readyAfterMs(readyAfterMs)
+    {
+        m_input.replicaRps = replicaRps;
+        m_input.minReplicas = 1;
+        m_input.maxReplicas = 100;
+        m_input.ttftObjectiveSeconds = 5;
+    }
+    // One interval at `rps` (and `waiting` queued); returns the decision.
+    ScalingDecision step(double rps, double waiting = 0, std::optional<double> ttft = {})
+    {
+        m_nowMs += kStepMs;
+        // Ordered replicas become ready after their start-up time.
+        for (auto it = m_starting.begin(); it != m_starting.end();) {
+            if (*it <= m_nowMs) {
+                ++m_ready;
+                it = m_starting.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        m_input.nowMs = m_nowMs;
+        m_input.history.push_back({m_nowMs, rps, waiting, 0, ttft});
+        m_input.readyReplicas = m_ready;
+        m_input.startingReplicas = static_cast<int>(m_starting.size());
+        const ScalingDecision d = decideReplicas(m_input);
+        const int current = m_ready + static_cast<int>(m_starting.size());
+        for (int i = current; i < d.desiredReplicas; ++i)
+            m_starting.push_back(m_nowMs + m_readyAfterMs);
+        if (d.desiredReplicas > current) {
+            m_input.lastScaleUpMs = m_nowMs;
+            ++actions;
+        }
+        if (d.desiredReplicas < current) {
+            int drop = current - d.desiredReplicas;
+            while (drop > 0 && !m_starting.empty()) {
+                m_starting.pop_back();
+                --drop;
+            }
+            m_ready -= drop;
+            ++actions;
+        }
+        return d;
+    }
+    int capacity() const { return m_ready + static_cast<int>(m_starting.size()); }
+    int ready() const { return m_ready; }
+    int64_t nowMs() const { return m_nowMs; }
+    int actions = 0;
+
+private:
+    PolicyInput m_input;
+    int m_ready;
+    std::vector<int64_t> m_starting;
+    int64_t m_readyAfterMs;
+    int64_t m_nowMs = 1'700'000'000'000;
+};
+
+}  // namespace
+
+TEST(ScalingPolicy, SteadyLoadHoldsAtTheTargetOccupancy)
+{
+    Controller c(10, 1.0);  // one replica serves 1 req/s inside the objective
+    for (int i = 0; i < 100; ++i)
+        c.step(8.0);  // 8 req/s at 80% occupancy: exactly 10 replicas
+    EXPECT_EQ(c.capacity(), 10);
+    EXPECT_EQ(c.actions, 0);
+}
+
+TEST(ScalingPolicy, ALoadStepIsAnsweredAtTheFirstDecisionAndNeverCascades)
+{
+    Controller c(10, 1.0);
+    for (int i = 0; i < 40; ++i)
+        c.step(8.0);
+    const ScalingDecision first = c.step(24.0);  // three times the load
+    EXPECT_EQ(first.reason, ScalingReason::Panic) << first.why;
+    EXPECT_EQ(first.desiredReplicas, 30);
+    // While the new replicas start (2 minutes), nothing more is ordered.
+    for (int i = 0; i < 8; ++i) {
+        const ScalingDecision d = c.step(24.0);
+        EXPECT_EQ(d.desiredReplicas, 30) << d.why;
+    }
+    EXPECT_EQ(c.ready(), 30);
+    EXPECT_EQ(c.actions, 1);
+}
+
+TEST(ScalingPolicy, AFallIsFollowedSlowlyAndInBoundedStepsNeverRightAfterAScaleUp)
+{
+    Controller c(10, 1.0, 60'000);
+    for (int i = 0; i < 40; ++i)
+        c.step(8.0);
+    c.step(16.0);  // up to 20
+    ASSERT_EQ(c.capacity(), 20);
+    int lowest = 20;
+    int64_t firstDownMs = 0;
+    const int64_t upMs = c.nowMs();
+    for (int i = 0; i < 240; ++i) {  // an hour back at 4 req/s
+        const ScalingDecision d = c.step(4.0);
+        if (d.reason == ScalingReason::Down && !firstDownMs)
+            firstDownMs = c.nowMs();
+        ASSERT_GE(d.desiredReplicas, lowest - 5) << "sheds at most a quarter at once";
+        lowest = std::min(lowest, d.desiredReplicas);
+    }
+    EXPECT_GE(firstDownMs - upMs, 600'000) << "no reversal within ten minutes";
+    EXPECT_EQ(c.capacity(), 5);  // 4 req/s at 80%
+}
+
+TEST(ScalingPolicy, AShortBurstDoesNotMakeTheCapacityFlap)
+{
+    Controller c(10, 1.0, 60'000);
+    for (int i = 0; i < 40; ++i)
+        c.step(8.0);
+    for (int i = 0; i < 2; ++i)
+        c.step(20.0);  // 30 s of burst
+    const int afterBurst = c.capacity();
+    EXPECT_GT(afterBurst, 10);
+    int changes = 0;
+    int previous = afterBurst;
+    for (int i = 0; i < 36; ++i) {  // nine minutes back at the old load
+        c.step(8.0);
+        changes += c.capacity() != previous;
+        previous = c.capacity();
+    }
+    EXPECT_EQ(changes, 0) << "the burst's capacity is held through the stabilisation window";
+    for (int i = 0; i < 80; ++i)  // then it goes, in a few steps
+        c.step(8.0);
+    EXPECT_EQ(c.capacity(), 10);
+}
+
+TEST(ScalingPolicy, TheLatencyGuardAddsCapacityOnlyWhenNoneIsOnItsWay)
+{
+    Controller c(9, 1.0, 60'000);
+    for (int i = 0; i < 40; ++i)
+        c.step(7.0);  // 7 req/s at 80%: 9 replicas
+    ASSERT_EQ(c.capacity(), 9);
+    // Demand looks covered, but long prompts push TTFT towards the objective.
+    const ScalingDecision guard = c.step(7.0, 2, 4.6);
+    EXPECT_EQ(guard.reason, ScalingReason::LatencyGuard) << guard.why;
+    EXPECT_EQ(guard.desiredReplicas, 11);  // a fifth more, rounded up
+    const ScalingDecision waiting = c.step(7.0, 2, 4.8);
+    EXPECT_EQ(waiting.desiredReplicas, 11) << "two replicas are starting: no more";
+}
+
+TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
+{
+    PolicyInput in;
+    in.nowMs = 1'000'000;
+    in.readyReplicas = 2;
+    in.minReplicas = 2;
+    in.maxReplicas = 6;
+    in.replicaRps = 1;
+    in.history = {{in.nowMs, 0.0, 0.0, 0.0, {}}};
+    EXPECT_EQ(decideReplicas(in).desiredReplicas, 2);  // idle, but never below min
+    in.history = {{in.nowMs, 2.0, 120.0, 0.0, {}}};    // 2 req/s and 120 queued
+    const ScalingDecision d = decideReplicas(in);
+    EXPECT_EQ(d.desiredReplicas, 6) << d.why;  // (2 + 120/30) / 0.8 = 7.5, held to max 6
+    EXPECT_EQ(d.reason, ScalingReason::Bounds);
+    EXPECT_NE(d.why.find("max 6"), std::string::npos);
+}
