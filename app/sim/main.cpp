@@ -12,6 +12,7 @@
 #include <map>
 #include <thread>
 
+#include "evaluatecommand.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
 #include "sim/simcontrolservice.h"
 #include "sim/simfleet.h"
@@ -103,9 +104,28 @@ int main(int argc, char **argv)
     fault->add_option("--card", card, "card index for card faults");
     fault->add_option("--duration", duration, "seconds; 0 until cleared");
     fault->add_option("--delay-ms", delayMs, "answer delay for slow");
+    auto *evaluate =
+        app.add_subcommand("evaluate",
+                           "replay a request trace through the scaling policy and the baselines in "
+                           "virtual time");
+    EvaluateCommand evaluation;
+    evaluate
+        ->add_option("--trace", evaluation.trace,
+                     "Azure 2023 CSV, Mooncake JSONL or ServeGen rate CSV")
+        ->required();
+    evaluate->add_option("--peak-cards", evaluation.peakCards,
+                         "scale the trace so its busiest minute needs this many cards (64)");
+    evaluate->add_option("--local-cards", evaluation.localCards,
+                         "owned cards the service may use (default: half the peak)");
+    evaluate->add_option("--hours", evaluation.hours, "only the first hours of the trace");
+    evaluate->add_option("--json", evaluation.json, "also write the figures here as JSON");
+    evaluate->add_option("--policy", evaluation.policy, "scaling policy settings (YAML)");
+    evaluate->add_option("--seed", evaluation.seed, "the same seed gives the same run");
     CLI11_PARSE(app, argc, argv);
     if (*fault)
         return sendFault(control, node, dataCenter, kind, card, duration, delayMs);
+    if (*evaluate)
+        return runEvaluate(evaluation);
 
     SimFleetOptions options;
     options.seed = seed;

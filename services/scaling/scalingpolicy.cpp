@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/yamlfile.h"
+
 namespace meridian {
 
 namespace {
@@ -16,10 +18,19 @@ int replicasFor(double rps, const PolicyInput &in, const ScalingPolicyConfig &co
     return static_cast<int>(std::ceil(std::max(0.0, rps) / perReplica - 1e-9));
 }
 
-// Demand of one sample: its arrivals plus its queue, drained within queueDrainSeconds.
-double demandOf(const ServiceSignals &s, const ScalingPolicyConfig &config)
+// How long the queue may take to drain. While replicas are starting, the queue that
+// builds up waiting for them is theirs to drain: counting it again as demand would
+// order capacity for a backlog that is already being answered (a cascade).
+double drainSeconds(const PolicyInput &in, const ScalingPolicyConfig &config)
 {
-    return s.arrivalRps + s.waitingRequests / config.queueDrainSeconds;
+    return in.startingReplicas > 0 ? config.queueDrainWhileStartingSeconds
+                                   : config.queueDrainSeconds;
+}
+
+// Demand of one sample: its arrivals plus its queue, drained in time.
+double demandOf(const ServiceSignals &s, double drainS)
+{
+    return s.arrivalRps + s.waitingRequests / drainS;
 }
 
 // Mean arrivals over the samples younger than `windowMs` (the newest always counts), plus
@@ -36,7 +47,7 @@ double windowDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicy
     }
     const double arrivals = count > 0 ? sum / count : 0;
     const double queue = in.history.empty() ? 0 : in.history.back().waitingRequests;
-    return arrivals + queue / config.queueDrainSeconds;
+    return arrivals + queue / drainSeconds(in, config);
 }
 
 // The highest single-sample demand within the window.
@@ -46,12 +57,68 @@ double peakDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicyCo
     for (auto it = in.history.rbegin(); it != in.history.rend(); ++it) {
         if (it != in.history.rbegin() && in.nowMs - it->atMs >= windowMs)
             break;
-        peak = std::max(peak, demandOf(*it, config));
+        peak = std::max(peak, demandOf(*it, drainSeconds(in, config)));
     }
     return peak;
 }
 
 }  // namespace
+
+Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
+{
+    auto loaded = loadYamlFile(path);
+    if (!loaded)
+        return loaded.error();
+    const YAML::Node root = loaded.value();
+    if (!root.IsMap())
+        return yamlError(path, root, "expected keys such as target_occupancy: 0.8");
+    ScalingPolicyConfig c;
+    struct Field {
+        const char *key;
+        double *value;
+        double low, high;
+    };
+    double panicS = c.panicWindowMs / 1000.0, stableS = c.stableWindowMs / 1000.0,
+           downS = c.scaleDownWindowMs / 1000.0, reversalS = c.noReversalMs / 1000.0;
+    const Field fields[] = {
+        {"target_occupancy", &c.targetOccupancy, 0.1, 1.0},
+        {"panic_window_seconds", &panicS, 1, 600},
+        {"panic_factor", &c.panicFactor, 1.0, 10},
+        {"stable_window_seconds", &stableS, 1, 3600},
+        {"scale_down_window_seconds", &downS, 0, 86400},
+        {"no_reversal_seconds", &reversalS, 0, 86400},
+        {"max_down_fraction", &c.maxDownFraction, 0.01, 1},
+        {"latency_guard", &c.latencyGuard, 0.1, 1},
+        {"queue_drain_seconds", &c.queueDrainSeconds, 1, 3600},
+        {"queue_drain_while_starting_seconds", &c.queueDrainWhileStartingSeconds, 1, 3600},
+        {"up_headroom", &c.upHeadroom, 0, 1},
+        {"down_hysteresis", &c.downHysteresis, 0, 0.9},
+    };
+    try {
+        for (const auto &entry : root) {
+            const std::string key = entry.first.as<std::string>();
+            const Field *field = nullptr;
+            for (const Field &f : fields) {
+                if (key == f.key)
+                    field = &f;
+            }
+            if (!field)
+                return yamlError(path, entry.first, "unknown policy key " + key);
+            const double value = entry.second.as<double>();
+            if (!(value >= field->low && value <= field->high))
+                return yamlError(path, entry.second,
+                                 fmt::format("{} must be {}..{}", key, field->low, field->high));
+            *field->value = value;
+        }
+    } catch (const YAML::Exception &e) {
+        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+    }
+    c.panicWindowMs = static_cast<int64_t>(panicS * 1000);
+    c.stableWindowMs = static_cast<int64_t>(stableS * 1000);
+    c.scaleDownWindowMs = static_cast<int64_t>(downS * 1000);
+    c.noReversalMs = static_cast<int64_t>(reversalS * 1000);
+    return c;
+}
 
 std::string_view scalingReasonName(ScalingReason reason)
 {
@@ -80,7 +147,8 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
              fmt::format("burst: {:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          shortDemand, config.panicWindowMs / 1000, shortNeed, current)};
     } else if (stableNeed > current) {
-        d = {stableNeed, ScalingReason::Up,
+        const int withHeadroom = static_cast<int>(std::ceil(stableNeed * (1 + config.upHeadroom)));
+        d = {withHeadroom, ScalingReason::Up,
              fmt::format("{:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          stableDemand, config.stableWindowMs / 1000, stableNeed, current)};
     } else {
@@ -101,7 +169,8 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
             const int downNeed = std::max(stableNeed, replicasFor(downDemand, in, config));
             const bool recentlyUp =
                 in.lastScaleUpMs && in.nowMs - *in.lastScaleUpMs < config.noReversalMs;
-            if (downNeed < current && !recentlyUp) {
+            const bool spare = downNeed <= current * (1 - config.downHysteresis);
+            if (downNeed < current && spare && !recentlyUp) {
                 const int step = std::max(1, static_cast<int>(current * config.maxDownFraction));
                 const int target = std::max(downNeed, current - step);
                 d = {target, ScalingReason::Down,

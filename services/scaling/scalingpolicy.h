@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/result.h"
+
 namespace meridian {
 
 // One service's signals, summed over its replicas, for one decision interval.
@@ -37,7 +39,14 @@ struct ScalingPolicyConfig {
     double maxDownFraction = 0.25;        // at most this share of capacity shed at once
     double latencyGuard = 0.8;            // TTFT p95 above this share of the objective ...
     double queueDrainSeconds = 30;        // waiting requests should be admitted within this
+    double queueDrainWhileStartingSeconds = 300;  // ... or this, while capacity is starting
+    double upHeadroom = 0.0;                      // an ordinary scale-up orders this share more
+    double downHysteresis = 0.0;                  // shed only when this share of capacity is spare
 };
+
+// Reads a policy file (YAML keys as in ScalingPolicyConfig, snake_case, windows in
+// seconds); unknown keys and out-of-range values are named with their line.
+Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path);
 
 struct PolicyInput {
     int64_t nowMs = 0;

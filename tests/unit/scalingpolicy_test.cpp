@@ -10,6 +10,16 @@ namespace {
 
 constexpr int64_t kStepMs = 15'000;
 
+// The crafted loads below are computed by hand at 80% occupancy, without headroom or
+// hysteresis (the defaults today; a policy file may change them).
+const ScalingPolicyConfig kConfig = [] {
+    ScalingPolicyConfig c;
+    c.targetOccupancy = 0.8;
+    c.upHeadroom = 0;
+    c.downHysteresis = 0;
+    return c;
+}();
+
 // Drives the policy as the controller does: a sample every 15 s, the decision applied at
 // once (replicas become ready after `readyAfterMs`).
 class Controller {
@@ -39,7 +49,7 @@ public:
         m_input.history.push_back({m_nowMs, rps, waiting, 0, ttft});
         m_input.readyReplicas = m_ready;
         m_input.startingReplicas = static_cast<int>(m_starting.size());
-        const ScalingDecision d = decideReplicas(m_input);
+        const ScalingDecision d = decideReplicas(m_input, kConfig);
         const int current = m_ready + static_cast<int>(m_starting.size());
         for (int i = current; i < d.desiredReplicas; ++i)
             m_starting.push_back(m_nowMs + m_readyAfterMs);
@@ -165,9 +175,9 @@ TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
     in.maxReplicas = 6;
     in.replicaRps = 1;
     in.history = {{in.nowMs, 0.0, 0.0, 0.0, {}}};
-    EXPECT_EQ(decideReplicas(in).desiredReplicas, 2);  // idle, but never below min
-    in.history = {{in.nowMs, 2.0, 120.0, 0.0, {}}};    // 2 req/s and 120 queued
-    const ScalingDecision d = decideReplicas(in);
+    EXPECT_EQ(decideReplicas(in, kConfig).desiredReplicas, 2);  // idle, but never below min
+    in.history = {{in.nowMs, 2.0, 120.0, 0.0, {}}};             // 2 req/s and 120 queued
+    const ScalingDecision d = decideReplicas(in, kConfig);
     EXPECT_EQ(d.desiredReplicas, 6) << d.why;  // (2 + 120/30) / 0.8 = 7.5, held to max 6
     EXPECT_EQ(d.reason, ScalingReason::Bounds);
     EXPECT_NE(d.why.find("max 6"), std::string::npos);

@@ -1,0 +1,21 @@
+// `meridian-sim evaluate`: a request trace through simulated replicas and the scaling
+// policy in virtual time, beside the baselines; a table on stdout, JSON on request.
+#pragma once
+
+#include <string>
+
+namespace meridian {
+
+struct EvaluateCommand {
+    std::string trace;
+    double peakCards = 64;
+    double localCards = -1;
+    double hours = 0;  // 0: the whole trace
+    std::string json;
+    std::string policy;  // a policy file; empty: the defaults
+    uint64_t seed = 1;
+};
+
+int runEvaluate(const EvaluateCommand &command);
+
+}  // namespace meridian

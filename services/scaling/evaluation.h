@@ -1,0 +1,66 @@
+// The scaling policy judged on a real trace in virtual time, beside the baselines: the
+// same simulated replicas and the same trace for each, fifteen-second decisions, and
+// the figures an operator decides by (requests inside the objective, card-hours local
+// and rented, cost, occupancy, actions, how fast a load step is answered). The oracle
+// row has perfect foresight: per minute exactly the replicas the demand needs, ready in
+// advance, rented in one-hour leases only while needed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "requesttrace.h"
+#include "scalingpolicy.h"
+#include "servingsim.h"
+
+namespace meridian {
+
+struct EvaluationOptions {
+    double peakCards = 64;   // the trace is scaled so its busiest minute needs this many
+    double localCards = -1;  // owned cards the service may use; < 0: half of peakCards
+    int cardsPerReplica = 4;
+    double sloTtftS = 5;
+    double cnyPerLocalCardHour = 2.0;
+    double cnyPerRentedCardHour = 2.6;
+    double intervalS = 15;
+    ReplicaPerformance performance;
+    StartupTimes startup;
+    ScalingPolicyConfig policy;
+    uint64_t seed = 1;
+};
+
+struct EvaluationResult {
+    std::string autoscaler;
+    int64_t requests = 0;
+    double withinSloShare = 0;
+    double ttftP95S = 0;
+    double ttftP99S = 0;
+    double worstMinuteP95S = 0;
+    double minutesMeetingSloShare = 0;  // minutes whose p95 TTFT is inside the objective
+    double e2eP95S = 0;
+    double localCardHours = 0;
+    double rentedCardHours = 0;
+    double costCny = 0;
+    double occupancy = 0;  // of ready replicas' batch slots
+    int scaleActions = 0;
+    int reversals = 0;  // a scale-down within ten minutes of a scale-up, or the reverse
+    int loadSteps = 0;
+    double stepDecisionS = 0;  // median time from a load step to the first scale-up
+    double stepServingS = 0;   // median time until ready capacity covers the new load
+    bool simulated = true;     // false for the oracle
+};
+
+struct EvaluationRun {
+    std::string trace;
+    double scaleFactor = 1;
+    double replicaRps = 0;  // what one replica sustains inside the objective on this mix
+    int localReplicas = 0;
+    std::vector<EvaluationResult> results;  // meridian, baselines, the oracle last
+};
+
+EvaluationRun evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);
+
+std::string evaluationTable(const EvaluationRun &run);
+std::string evaluationJson(const EvaluationRun &run);
+
+}  // namespace meridian

@@ -1,0 +1,260 @@
+#include "servingsim.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace meridian {
+
+ServingSim::ServingSim(const RequestTrace &trace, ReplicaPerformance performance,
+                       StartupTimes startup, int localReplicas, int initialReplicas, uint64_t seed)
+    : m_trace(trace)
+    , m_perf(performance)
+    , m_startup(startup)
+    , m_localReplicas(localReplicas)
+    , m_rng(seed)
+{
+    m_firstTokenAt.assign(trace.requests.size(), -1);
+    m_doneAt.assign(trace.requests.size(), -1);
+    for (int i = 0; i < initialReplicas; ++i) {
+        Replica r;
+        r.rented = i >= localReplicas;
+        m_replicas.push_back(std::move(r));  // warm from the start
+    }
+}
+
+bool ServingSim::finished() const
+{
+    return m_nextArrival >= m_trace.requests.size() && m_queue.empty() &&
+           std::all_of(m_replicas.begin(), m_replicas.end(),
+                       [](const Replica &r) { return r.active.empty(); });
+}
+
+void ServingSim::runUntil(double untilS, double dtS)
+{
+    const auto &requests = m_trace.requests;
+    while (m_now < untilS) {
+        const double end = m_now + dtS;
+        while (m_nextArrival < requests.size() && requests[m_nextArrival].arrivalS < end)
+            m_queue.push_back(static_cast<int>(m_nextArrival++));
+        admit();
+        for (Replica &r : m_replicas) {
+            if (r.releaseAtS >= 0 && end >= r.releaseAtS)
+                r.draining = true;  // its paid hour is over
+            if (!r.rented)
+                m_totals.localReplicaSeconds += dtS;  // its cards are taken, starting or not
+            if (r.readyAtS > m_now)
+                continue;
+            m_totals.readyReplicaSeconds += dtS;
+            // Prefill in arrival order from a shared budget; decode for the rest.
+            double budget = m_perf.prefillTokensPerSecond * dtS;
+            for (Request &q : r.active) {
+                if (q.prefilled) {
+                    q.decodeLeft -= m_perf.decodeTokensPerSecond * dtS;
+                    continue;
+                }
+                const double take = std::min(budget, q.prefillLeft);
+                q.prefillLeft -= take;
+                budget -= take;
+                if (q.prefillLeft <= 0) {
+                    q.prefilled = true;
+                    m_firstTokenAt[q.index] = end;
+                    m_recentTtft.emplace_back(end, end - requests[q.index].arrivalS);
+                }
+            }
+            m_totals.busyRequestSeconds += static_cast<double>(r.active.size()) * dtS;
+            std::erase_if(r.active, [&](const Request &q) {
+                if (q.prefilled && q.decodeLeft <= 0) {
+                    m_doneAt[q.index] = end;
+                    return true;
+                }
+                return false;
+            });
+        }
+        for (auto it = m_replicas.begin(); it != m_replicas.end();) {
+            if (it->draining && it->active.empty()) {
+                it->releaseAtS = end;
+                m_retired.push_back(std::move(*it));
+                it = m_replicas.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        while (!m_recentTtft.empty() && m_recentTtft.front().first < end - 120)
+            m_recentTtft.pop_front();
+        m_now = end;
+    }
+}
+
+void ServingSim::admit()
+{
+    // The router sends each waiting request to the ready replica with the least prefill
+    // still to do (then the fewest in flight), as a KV-aware gateway would.
+    const auto &requests = m_trace.requests;
+    std::vector<Replica *> open;
+    for (Replica &r : m_replicas) {
+        if (!r.draining && r.readyAtS <= m_now)
+            open.push_back(&r);
+    }
+    const auto pending = [](const Replica *r) {
+        double tokens = 0;
+        for (const Request &q : r->active)
+            tokens += q.prefilled ? 0 : q.prefillLeft;
+        return tokens;
+    };
+    std::vector<double> load;
+    for (const Replica *r : open)
+        load.push_back(pending(r));
+    while (!m_queue.empty()) {
+        size_t best = open.size();
+        for (size_t i = 0; i < open.size(); ++i) {
+            if (static_cast<int>(open[i]->active.size()) >= m_perf.maxConcurrency)
+                continue;
+            if (best == open.size() || load[i] < load[best] ||
+                (load[i] == load[best] && open[i]->active.size() < open[best]->active.size()))
+                best = i;
+        }
+        if (best == open.size())
+            return;  // every batch is full: the request waits
+        const int index = m_queue.front();
+        m_queue.pop_front();
+        open[best]->active.push_back({index, static_cast<double>(requests[index].inputTokens),
+                                      static_cast<double>(requests[index].outputTokens)});
+        load[best] += requests[index].inputTokens;
+    }
+}
+
+IntervalSignals ServingSim::signals(double windowS) const
+{
+    IntervalSignals s;
+    const auto &requests = m_trace.requests;
+    size_t first = m_nextArrival;
+    while (first > 0 && requests[first - 1].arrivalS >= m_now - windowS)
+        --first;
+    s.arrivalRps = static_cast<double>(m_nextArrival - first) / windowS;
+    s.waiting = static_cast<int>(m_queue.size());
+    int servingReplicas = 0;
+    for (const Replica &r : m_replicas) {
+        s.running += static_cast<int>(r.active.size());
+        if (r.draining || r.releaseAtS >= 0)
+            continue;  // going: serving out its paid hour is not capacity to plan with
+        if (r.readyAtS <= m_now) {
+            ++s.ready;
+            ++servingReplicas;
+        } else {
+            ++s.starting;
+        }
+    }
+    s.occupancy = servingReplicas > 0
+                      ? static_cast<double>(s.running) / (servingReplicas * m_perf.maxConcurrency)
+                      : 1.0;
+    std::vector<double> ttft;
+    for (const auto &[at, value] : m_recentTtft) {
+        if (at >= m_now - windowS)
+            ttft.push_back(value);
+    }
+    if (!ttft.empty()) {
+        const size_t k = std::min(ttft.size() - 1, static_cast<size_t>(0.95 * ttft.size()));
+        std::nth_element(ttft.begin(), ttft.begin() + static_cast<long>(k), ttft.end());
+        s.ttftP95S = ttft[k];
+    }
+    return s;
+}
+
+void ServingSim::addReplica()
+{
+    const int local = static_cast<int>(std::count_if(m_replicas.begin(), m_replicas.end(),
+                                                     [](const Replica &r) { return !r.rented; }));
+    Replica r;
+    r.rented = local >= m_localReplicas;
+    r.createdS = m_now;
+    std::uniform_real_distribution<double> cold(m_startup.coldStartMinS, m_startup.coldStartMaxS);
+    std::uniform_real_distribution<double> provision(m_startup.provisioningMinS,
+                                                     m_startup.provisioningMaxS);
+    r.readyAtS = m_now + cold(m_rng) + (r.rented ? provision(m_rng) : 0.0);
+    m_replicas.push_back(std::move(r));
+}
+
+void ServingSim::setDesired(int replicas, bool billingAware)
+{
+    const auto serving = [](const Replica &r) { return !r.draining && r.releaseAtS < 0; };
+    int current = static_cast<int>(std::count_if(m_replicas.begin(), m_replicas.end(), serving));
+    // More: take back what is still paid for or still warm before starting anything new.
+    for (Replica &r : m_replicas) {
+        if (current >= replicas)
+            break;
+        if (!serving(r)) {
+            r.releaseAtS = -1;
+            r.draining = false;
+            ++current;
+        }
+    }
+    while (current < replicas) {
+        addReplica();
+        ++current;
+    }
+    if (current <= replicas)
+        return;
+    // Fewer: cancel what is still starting (rented first), then let ready ones go, rented
+    // first; billing-aware, a rented one serves on to the end of the hour it is paid for.
+    int drop = current - replicas;
+    const auto pick = [&](bool rented, bool ready) {
+        for (auto it = m_replicas.rbegin(); it != m_replicas.rend() && drop > 0; ++it) {
+            if (!serving(*it) || it->rented != rented || (it->readyAtS <= m_now) != ready)
+                continue;
+            if (!ready) {
+                it->draining = true;  // nothing admitted yet: retired at the next step
+            } else if (rented && billingAware) {
+                const double hour = 3600;
+                it->releaseAtS =
+                    it->createdS + std::ceil((m_now - it->createdS + 1e-9) / hour) * hour - 60;
+                if (it->releaseAtS <= m_now)
+                    it->draining = true;
+            } else {
+                it->draining = true;
+            }
+            --drop;
+        }
+    };
+    pick(true, false);
+    pick(false, false);
+    pick(true, true);
+    pick(false, true);
+}
+
+double ServingSim::billedSeconds(const Replica &replica, double endS) const
+{
+    const double lived = std::max(0.0, endS - replica.createdS);
+    return std::max(1.0, std::ceil(lived / 3600 - 1e-9)) * 3600;
+}
+
+ServingSim::Totals ServingSim::finish(double sloS)
+{
+    for (Replica &r : m_replicas)
+        m_retired.push_back(std::move(r));
+    m_replicas.clear();
+    for (const Replica &r : m_retired) {
+        if (r.rented) {
+            const double end = r.releaseAtS >= 0 && r.releaseAtS <= m_now ? r.releaseAtS : m_now;
+            m_totals.rentedBilledSeconds += billedSeconds(r, end);
+        }
+    }
+    const auto &requests = m_trace.requests;
+    m_totals.requests = static_cast<int64_t>(requests.size());
+    for (size_t i = 0; i < requests.size(); ++i) {
+        if (m_firstTokenAt[i] < 0) {
+            m_totals.ttftS.push_back(1e9);  // never answered: outside any objective
+            m_totals.ttftMinute.push_back(std::floor(requests[i].arrivalS / 60));
+            continue;
+        }
+        const double ttft = m_firstTokenAt[i] - requests[i].arrivalS;
+        m_totals.ttftS.push_back(ttft);
+        m_totals.ttftMinute.push_back(std::floor(requests[i].arrivalS / 60));
+        if (ttft <= sloS)
+            ++m_totals.withinSlo;
+        if (m_doneAt[i] >= 0)
+            m_totals.e2eS.push_back(m_doneAt[i] - requests[i].arrivalS);
+    }
+    return m_totals;
+}
+
+}  // namespace meridian
