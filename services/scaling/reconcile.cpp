@@ -1,0 +1,146 @@
+#include "reconcile.h"
+
+#include <algorithm>
+#include <set>
+
+namespace meridian {
+
+namespace {
+
+const PoolLeaseView *leaseFor(const JournalStep &step, const std::vector<PoolLeaseView> &pool)
+{
+    for (const PoolLeaseView &lease : pool) {
+        if ((!step.leaseId.empty() && lease.leaseId == step.leaseId) ||
+            (!step.idempotencyKey.empty() && lease.idempotencyKey == step.idempotencyKey))
+            return &lease;
+    }
+    return nullptr;
+}
+
+const ReplicaView *replicaFor(const JournalStep &step, const std::vector<ReplicaView> &replicas)
+{
+    for (const ReplicaView &r : replicas) {
+        if (r.idempotencyKey == step.idempotencyKey)
+            return &r;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
+                                const std::vector<PoolLeaseView> &pool,
+                                const std::vector<ReplicaView> &replicas,
+                                const ReconcileContext &context)
+{
+    std::vector<Recovery> out;
+    std::set<std::string> known;  // leases some step accounts for
+    for (const JournalStep &step : journal) {
+        const PoolLeaseView *lease = leaseFor(step, pool);
+        if (lease)
+            known.insert(lease->leaseId);
+        const std::string leaseId = lease ? lease->leaseId : step.leaseId;
+        switch (step.state) {
+        case StepState::Planned:
+        case StepState::Done: break;  // nothing asked of anyone yet, or in use as planned
+        case StepState::Failed:
+            // A failed step's lease serves nobody: give it back.
+            if (lease && (lease->state == PoolLeaseState::Provisioning ||
+                          lease->state == PoolLeaseState::Ready))
+                out.push_back({RecoveryKind::Release,
+                               step.id,
+                               leaseId,
+                               {},
+                               "the step failed; its lease is not used"});
+            break;
+        case StepState::Approved:
+        case StepState::Leasing:
+            if (!lease) {
+                // The call may never have left: asking again with the same key rents once.
+                out.push_back({RecoveryKind::Lease, step.id, {}, {}, "no lease with this key yet"});
+            } else if (lease->state == PoolLeaseState::Failed) {
+                out.push_back({RecoveryKind::MarkFailed,
+                               step.id,
+                               leaseId,
+                               {},
+                               "the pool failed the lease: " + lease->message});
+            } else if (lease->state == PoolLeaseState::Released) {
+                out.push_back({RecoveryKind::MarkFailed,
+                               step.id,
+                               leaseId,
+                               {},
+                               "the lease was released before it was used"});
+            } else {
+                out.push_back({RecoveryKind::Adopt,
+                               step.id,
+                               leaseId,
+                               {},
+                               lease->state == PoolLeaseState::Ready ? "ready" : "provisioning"});
+            }
+            break;
+        case StepState::Provisioned:
+        case StepState::Starting:
+        case StepState::Serving: {
+            if (!lease || lease->state == PoolLeaseState::Released ||
+                lease->state == PoolLeaseState::Failed) {
+                out.push_back({RecoveryKind::MarkFailed,
+                               step.id,
+                               leaseId,
+                               {},
+                               "its lease is gone; a new plan will ask again"});
+                break;
+            }
+            if (lease->state == PoolLeaseState::Provisioning) {
+                if (context.nowUnixMs - step.updatedUnixMs > context.provisioningTimeoutMs)
+                    out.push_back({RecoveryKind::GiveUp,
+                                   step.id,
+                                   leaseId,
+                                   {},
+                                   "the lease did not become ready in time"});
+                else
+                    out.push_back({RecoveryKind::Wait, step.id, leaseId, {}, "still provisioning"});
+                break;
+            }
+            const std::string node = !step.nodeId.empty()      ? step.nodeId
+                                     : !lease->nodeIds.empty() ? lease->nodeIds.front()
+                                                               : std::string();
+            const ReplicaView *replica = replicaFor(step, replicas);
+            if (!replica || replica->state == ReplicaState::Absent) {
+                out.push_back({RecoveryKind::StartReplica, step.id, leaseId, node,
+                               "no replica with this key on the node"});
+            } else if (replica->state == ReplicaState::Starting) {
+                out.push_back({RecoveryKind::Wait, step.id, leaseId, node, "replica starting"});
+            } else if (replica->state == ReplicaState::Failed) {
+                out.push_back({RecoveryKind::MarkFailed, step.id, leaseId, node,
+                               "the replica failed to start"});
+            } else {
+                out.push_back({step.state == StepState::Serving ? RecoveryKind::MarkDone
+                                                                : RecoveryKind::MarkServing,
+                               step.id, leaseId, node, "replica serves"});
+            }
+            break;
+        }
+        case StepState::Releasing:
+            if (!lease || lease->state == PoolLeaseState::Released)
+                out.push_back({RecoveryKind::MarkDone, step.id, leaseId, {}, "released"});
+            else
+                out.push_back({RecoveryKind::Release, step.id, leaseId, {}, "still held"});
+            break;
+        }
+    }
+    // Leases of ours that no step accounts for: the console died between the pool's
+    // answer and the journal's write, with a key no step kept. Nobody uses them.
+    for (const PoolLeaseView &lease : pool) {
+        const bool live =
+            lease.state == PoolLeaseState::Provisioning || lease.state == PoolLeaseState::Ready;
+        if (live && lease.requestedBy == context.requestedBy && !known.count(lease.leaseId))
+            out.push_back({RecoveryKind::ReleaseOrphan,
+                           0,
+                           lease.leaseId,
+                           {},
+                           "held for us but in no journal step"});
+    }
+    return out;
+}
+
+}  // namespace meridian

@@ -1,0 +1,92 @@
+// Crash-safe scale-up: every step is written to the journal before it is taken, and
+// after a restart the journal is reconciled with what the capacity pool and the agents
+// actually have. Lease calls carry the step's idempotency key, so repeating one never
+// rents twice; a lease the pool holds for us that no journal step knows is an orphan
+// and is released; a replica is started (again, with its own key) until it serves.
+//
+//   planned → approved → leasing → provisioned → starting replica → serving → done
+//                   (release: releasing → done; anything: failed, with why)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace meridian {
+
+enum class StepState {
+    Planned,      // proposed; waits for approval (manual or assisted mode)
+    Approved,     // may proceed; the lease is not asked for yet
+    Leasing,      // the Lease call with this key was (maybe) made
+    Provisioned,  // the lease is READY; its nodes' agents are expected
+    Starting,     // ApplyWorkload with this key was (maybe) made
+    Serving,      // the replica answers; done after verification
+    Releasing,    // the Release call was (maybe) made
+    Done,
+    Failed,
+};
+
+struct JournalStep {
+    int64_t id = 0;
+    std::string service;
+    std::string idempotencyKey;  // for Lease, ApplyWorkload and Release alike
+    StepState state = StepState::Planned;
+    std::string offerId;
+    std::string leaseId;        // once known
+    std::string nodeId;         // the rented node the replica runs on, once known
+    int64_t updatedUnixMs = 0;  // when the step last moved
+};
+
+enum class PoolLeaseState { Provisioning, Ready, Released, Failed };
+
+struct PoolLeaseView {
+    std::string leaseId;
+    std::string idempotencyKey;
+    std::string requestedBy;
+    PoolLeaseState state = PoolLeaseState::Provisioning;
+    std::vector<std::string> nodeIds;
+    std::string message;
+};
+
+enum class ReplicaState { Absent, Starting, Serving, Failed };
+
+struct ReplicaView {
+    std::string nodeId;
+    std::string idempotencyKey;
+    ReplicaState state = ReplicaState::Absent;
+};
+
+enum class RecoveryKind {
+    Lease,          // call Lease with the step's key (again: it is idempotent)
+    Adopt,          // the pool has the step's lease: record it and go on
+    Wait,           // provisioning or starting: look again later
+    StartReplica,   // ApplyWorkload with the step's key on the lease's node
+    MarkServing,    // verified: the replica serves
+    Release,        // call Release (again) for the step's lease
+    ReleaseOrphan,  // a lease of ours that no step knows: give it back
+    MarkDone,
+    MarkFailed,
+    GiveUp,  // provisioning took too long: release the lease and fail the step
+};
+
+struct Recovery {
+    RecoveryKind kind;
+    int64_t stepId = 0;  // 0 for an orphan
+    std::string leaseId;
+    std::string nodeId;
+    std::string why;
+};
+
+struct ReconcileContext {
+    std::string requestedBy;  // names our leases in the pool
+    int64_t nowUnixMs = 0;
+    int64_t provisioningTimeoutMs = 15 * 60'000;  // a lease not READY by then is given up
+};
+
+// What to do, for every unfinished step and every lease of ours the journal lacks.
+std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
+                                const std::vector<PoolLeaseView> &pool,
+                                const std::vector<ReplicaView> &replicas,
+                                const ReconcileContext &context);
+
+}  // namespace meridian

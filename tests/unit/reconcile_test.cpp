@@ -1,0 +1,110 @@
+// Crash-safe execution: the journal reconciled with the pool and the agents after a
+// crash at each step. Never a second lease for one step, never an orphan kept, never a
+// replica left half-started; a pool with no capacity and a lease that never becomes
+// ready end the step with a reason.
+#include <gtest/gtest.h>
+
+#include "scaling/reconcile.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kNow = 1'800'000'000'000;
+
+ReconcileContext context()
+{
+    return {"meridian", kNow, 15 * 60'000};
+}
+
+JournalStep step(StepState state, std::string leaseId = {})
+{
+    return {7,  "chat",       "plan-12-step-1", state, "cn-east-a100", std::move(leaseId),
+            {}, kNow - 60'000};
+}
+
+PoolLeaseView lease(PoolLeaseState state, std::string key = "plan-12-step-1")
+{
+    return {"L-9", std::move(key), "meridian", state, {"cloud-L-9-n1"}, {}};
+}
+
+}  // namespace
+
+TEST(Reconcile, CrashBeforeOrAfterTheLeaseCallNeverRentsTwice)
+{
+    // Intent written, the call never reached the pool: ask again, same key.
+    auto r = reconcile({step(StepState::Leasing)}, {}, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::Lease);
+    // The pool took it, the journal did not hear back: adopt it, no second Lease.
+    r = reconcile({step(StepState::Leasing)}, {lease(PoolLeaseState::Provisioning)}, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::Adopt);
+    EXPECT_EQ(r[0].leaseId, "L-9");
+    // Approved but not yet asked: the same, idempotently.
+    r = reconcile({step(StepState::Approved)}, {lease(PoolLeaseState::Ready)}, {}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::Adopt);
+}
+
+TEST(Reconcile, CrashAroundTheReplicaStartsItOnceAndVerifiesIt)
+{
+    const std::vector<PoolLeaseView> ready = {lease(PoolLeaseState::Ready)};
+    auto r = reconcile({step(StepState::Provisioned, "L-9")}, ready, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::StartReplica);
+    EXPECT_EQ(r[0].nodeId, "cloud-L-9-n1");
+    const ReplicaView starting{"cloud-L-9-n1", "plan-12-step-1", ReplicaState::Starting};
+    r = reconcile({step(StepState::Starting, "L-9")}, ready, {starting}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::Wait);
+    const ReplicaView serving{"cloud-L-9-n1", "plan-12-step-1", ReplicaState::Serving};
+    r = reconcile({step(StepState::Starting, "L-9")}, ready, {serving}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkServing);
+    r = reconcile({step(StepState::Serving, "L-9")}, ready, {serving}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkDone);
+    const ReplicaView failed{"cloud-L-9-n1", "plan-12-step-1", ReplicaState::Failed};
+    r = reconcile({step(StepState::Starting, "L-9")}, ready, {failed}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkFailed);
+    // ... and the failed step's lease goes back.
+    JournalStep over = step(StepState::Failed, "L-9");
+    r = reconcile({over}, ready, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::Release);
+}
+
+TEST(Reconcile, NoCapacityAndALeaseThatNeverBecomesReadyEndWithAReason)
+{
+    PoolLeaseView soldOut = lease(PoolLeaseState::Failed);
+    soldOut.message = "no capacity in cn-east";
+    auto r = reconcile({step(StepState::Leasing)}, {soldOut}, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkFailed);
+    EXPECT_NE(r[0].why.find("no capacity"), std::string::npos);
+    JournalStep slow = step(StepState::Provisioned, "L-9");
+    r = reconcile({slow}, {lease(PoolLeaseState::Provisioning)}, {}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::Wait);
+    slow.updatedUnixMs = kNow - 16 * 60'000;  // past the 15-minute limit
+    r = reconcile({slow}, {lease(PoolLeaseState::Provisioning)}, {}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::GiveUp);
+}
+
+TEST(Reconcile, OrphansOfOursAreReleasedOthersAreLeftAlone)
+{
+    const PoolLeaseView orphan{"L-3", "plan-9-step-4", "meridian", PoolLeaseState::Ready, {}, {}};
+    const PoolLeaseView theirs{"L-4", "x", "batch-team", PoolLeaseState::Ready, {}, {}};
+    const PoolLeaseView gone{"L-5", "y", "meridian", PoolLeaseState::Released, {}, {}};
+    const auto r = reconcile({step(StepState::Done, "L-9")},
+                             {lease(PoolLeaseState::Ready), orphan, theirs, gone}, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::ReleaseOrphan);
+    EXPECT_EQ(r[0].leaseId, "L-3");
+}
+
+TEST(Reconcile, AReleaseIsRepeatedUntilThePoolHasIt)
+{
+    auto r = reconcile({step(StepState::Releasing, "L-9")}, {lease(PoolLeaseState::Ready)}, {},
+                       context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::Release);
+    r = reconcile({step(StepState::Releasing, "L-9")}, {lease(PoolLeaseState::Released)}, {},
+                  context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkDone);
+}
