@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "store/historyschema.h"
 #include "store/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -100,7 +101,8 @@ TEST(HistoryStore, AFileFromThePreviousReleaseIsMigratedWithItsRollups)
     EXPECT_EQ(store.value()->lastMinute("xm-1"), 1782867600);
     store.value().reset();
     SQLite::Database db(path);
-    EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), 2);
+    EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(),
+              static_cast<int>(historySchema().migrations.size()));
     EXPECT_EQ(db.execAndGet("SELECT count(*) FROM usage_hour").getInt(), 2);
     EXPECT_DOUBLE_EQ(db.execAndGet("SELECT busy_seconds FROM usage_day").getDouble(), 90);
     EXPECT_DOUBLE_EQ(db.execAndGet("SELECT energy_joules FROM usage_day").getDouble(), 1500);

@@ -1,0 +1,185 @@
+#include "scalingjournal.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+#include "historyschema.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr std::pair<StepState, std::string_view> kStateNames[] = {
+    {StepState::Planned, "planned"},     {StepState::Approved, "approved"},
+    {StepState::Leasing, "leasing"},     {StepState::Provisioned, "provisioned"},
+    {StepState::Starting, "starting"},   {StepState::Serving, "serving"},
+    {StepState::Releasing, "releasing"}, {StepState::Done, "done"},
+    {StepState::Failed, "failed"},
+};
+
+std::optional<StepState> stepStateFromName(std::string_view name)
+{
+    for (const auto &[state, stateName] : kStateNames) {
+        if (stateName == name)
+            return state;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view stepStateName(StepState state)
+{
+    for (const auto &[candidate, name] : kStateNames) {
+        if (candidate == state)
+            return name;
+    }
+    return "failed";
+}
+
+Result<std::unique_ptr<ScalingJournal>> ScalingJournal::open(const std::string &historyFile)
+{
+    auto db = openSqliteFile(historyFile, historySchema());
+    if (!db)
+        return db.error();
+    // Every step must be on disk before the call it stands for is made.
+    db.value()->exec("PRAGMA synchronous = FULL");
+    return std::unique_ptr<ScalingJournal>(new ScalingJournal(std::move(db).value(), historyFile));
+}
+
+ScalingJournal::ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path)
+    : m_db(std::move(db)), m_path(std::move(path))
+{}
+
+ScalingJournal::~ScalingJournal() = default;
+
+Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::string &requestedBy,
+                                        const std::string &reason, int64_t nowUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement insert(*m_db, R"(
+            INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
+                node_id, requested_by, reason, created_unix_ms, updated_unix_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9))");
+        insert.bind(1, step.service);
+        insert.bind(2, step.idempotencyKey);
+        insert.bind(3, std::string(stepStateName(step.state)));
+        insert.bind(4, step.offerId);
+        insert.bind(5, step.leaseId);
+        insert.bind(6, step.nodeId);
+        insert.bind(7, requestedBy);
+        insert.bind(8, reason);
+        insert.bind(9, nowUnixMs);
+        insert.exec();
+        return m_db->getLastInsertRowid();
+    } catch (const SQLite::Exception &e) {
+        return Error{
+            fmt::format("{}: cannot journal step {}: {}", m_path, step.idempotencyKey, e.what())};
+    }
+}
+
+Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &leaseId,
+                                const std::string &nodeId, int64_t nowUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement update(*m_db, R"(
+            UPDATE scaling_step SET state = ?2,
+                lease_id = CASE WHEN ?3 = '' THEN lease_id ELSE ?3 END,
+                node_id = CASE WHEN ?4 = '' THEN node_id ELSE ?4 END,
+                updated_unix_ms = ?5
+            WHERE id = ?1)");
+        update.bind(1, id);
+        update.bind(2, std::string(stepStateName(state)));
+        update.bind(3, leaseId);
+        update.bind(4, nodeId);
+        update.bind(5, nowUnixMs);
+        if (update.exec() != 1)
+            return Error{fmt::format("{}: no scaling step {}", m_path, id)};
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot move scaling step {}: {}", m_path, id, e.what())};
+    }
+}
+
+Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, fmt::format(R"(
+            SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
+                   updated_unix_ms
+            FROM scaling_step {} ORDER BY id)",
+                                                   where));
+        std::vector<JournalStep> out;
+        while (query.executeStep()) {
+            JournalStep s;
+            s.id = query.getColumn(0).getInt64();
+            s.service = query.getColumn(1).getString();
+            s.idempotencyKey = query.getColumn(2).getString();
+            const auto state = stepStateFromName(query.getColumn(3).getString());
+            if (!state)
+                return Error{fmt::format("{}: scaling step {} has an unknown state '{}'", m_path,
+                                         s.id, query.getColumn(3).getString())};
+            s.state = *state;
+            s.offerId = query.getColumn(4).getString();
+            s.leaseId = query.getColumn(5).getString();
+            s.nodeId = query.getColumn(6).getString();
+            s.updatedUnixMs = query.getColumn(7).getInt64();
+            out.push_back(std::move(s));
+        }
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read the scaling journal: {}", m_path, e.what())};
+    }
+}
+
+Result<std::vector<JournalStep>> ScalingJournal::openSteps()
+{
+    return steps("WHERE state NOT IN ('done', 'failed')");
+}
+
+Result<std::vector<JournalStep>> ScalingJournal::allSteps()
+{
+    return steps("");
+}
+
+Status ScalingJournal::audit(const AuditEntry &entry)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement insert(*m_db,
+                                 "INSERT INTO audit_log (at_unix_ms, who, what, why) "
+                                 "VALUES (?1, ?2, ?3, ?4)");
+        insert.bind(1, entry.atUnixMs);
+        insert.bind(2, entry.who);
+        insert.bind(3, entry.what);
+        insert.bind(4, entry.why);
+        insert.exec();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot write the audit log: {}", m_path, e.what())};
+    }
+}
+
+Result<std::vector<AuditEntry>> ScalingJournal::recentAudit(size_t count)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, R"(
+            SELECT at_unix_ms, who, what, why FROM (
+                SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1) ORDER BY id)");
+        query.bind(1, static_cast<int64_t>(count));
+        std::vector<AuditEntry> out;
+        while (query.executeStep()) {
+            out.push_back({query.getColumn(0).getInt64(), query.getColumn(1).getString(),
+                           query.getColumn(2).getString(), query.getColumn(3).getString()});
+        }
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read the audit log: {}", m_path, e.what())};
+    }
+}
+
+}  // namespace meridian

@@ -1,0 +1,110 @@
+// The scaling journal on a real history file: steps and the audit log survive a
+// restart, a step killed half-way is found open and reconciled, a key is never reused.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store/scalingjournal.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kNow = 1'800'000'000'000;
+
+JournalStep planned(const std::string &key)
+{
+    JournalStep step;
+    step.service = "customer-service-chat";
+    step.idempotencyKey = key;
+    step.offerId = "cn-east-a100";
+    return step;
+}
+
+}  // namespace
+
+TEST(ScalingJournal, StepsAndTheAuditLogSurviveARestart)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    {
+        auto journal = ScalingJournal::open(path);
+        ASSERT_TRUE(journal.ok()) << journal.error().message;
+        auto id = journal.value()->addStep(planned("plan-1-step-1"), "ops:li", "p95 rising", kNow);
+        ASSERT_TRUE(id.ok()) << id.error().message;
+        ASSERT_TRUE(journal.value()->moveStep(*id, StepState::Leasing, "", "", kNow + 1).ok());
+        ASSERT_TRUE(
+            journal.value()->moveStep(*id, StepState::Provisioned, "L-9", "", kNow + 2).ok());
+        ASSERT_TRUE(journal.value()->moveStep(*id, StepState::Starting, "", "n1", kNow + 3).ok());
+        auto done = journal.value()->addStep(planned("plan-0-step-1"), "auto", "burst", kNow);
+        ASSERT_TRUE(journal.value()->moveStep(*done, StepState::Done, "L-1", "n0", kNow).ok());
+        ASSERT_TRUE(journal.value()->audit({kNow, "ops:li", "approved plan 1", "p95 rising"}).ok());
+        auto again = journal.value()->addStep(planned("plan-1-step-1"), "ops:li", "twice", kNow);
+        ASSERT_FALSE(again.ok());
+        EXPECT_NE(again.error().message.find("plan-1-step-1"), std::string::npos);
+        EXPECT_FALSE(journal.value()->moveStep(999, StepState::Done, "", "", kNow).ok());
+    }
+    auto journal = ScalingJournal::open(path);
+    ASSERT_TRUE(journal.ok());
+    auto open = journal.value()->openSteps();
+    ASSERT_TRUE(open.ok());
+    ASSERT_EQ(open->size(), 1u);
+    EXPECT_EQ((*open)[0].state, StepState::Starting);
+    EXPECT_EQ((*open)[0].leaseId, "L-9");  // kept when a later move named only the node
+    EXPECT_EQ((*open)[0].nodeId, "n1");
+    EXPECT_EQ((*open)[0].updatedUnixMs, kNow + 3);
+    EXPECT_EQ(journal.value()->allSteps()->size(), 2u);
+    auto audit = journal.value()->recentAudit(10);
+    ASSERT_TRUE(audit.ok());
+    ASSERT_EQ(audit->size(), 1u);
+    EXPECT_EQ((*audit)[0].who, "ops:li");
+}
+
+TEST(ScalingJournal, AConsoleKilledMidStepIsReconciledOnTheNextStart)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    int written[2];
+    ASSERT_EQ(pipe(written), 0);
+    const pid_t child = fork();
+    if (child == 0) {
+        close(written[0]);
+        auto journal = ScalingJournal::open(path);
+        if (!journal)
+            _exit(3);
+        auto id = journal.value()->addStep(planned("plan-7-step-1"), "auto", "burst", kNow);
+        if (!id || !journal.value()->moveStep(*id, StepState::Leasing, "", "", kNow).ok())
+            _exit(4);
+        const char ok = 1;
+        if (write(written[1], &ok, 1) != 1)
+            _exit(5);
+        pause();  // "calling Lease" when the kill comes
+        _exit(0);
+    }
+    close(written[1]);
+    char ok = 0;
+    ASSERT_EQ(read(written[0], &ok, 1), 1);
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    close(written[0]);
+
+    auto journal = ScalingJournal::open(path);
+    ASSERT_TRUE(journal.ok()) << journal.error().message;
+    auto open = journal.value()->openSteps();
+    ASSERT_TRUE(open.ok());
+    ASSERT_EQ(open->size(), 1u);
+    EXPECT_EQ((*open)[0].state, StepState::Leasing);
+    const ReconcileContext context{"meridian", kNow + 60'000};
+    // The pool never heard of it: ask again with the same key.
+    auto actions = reconcile(open.value(), {}, {}, context);
+    ASSERT_EQ(actions.size(), 1u);
+    EXPECT_EQ(actions[0].kind, RecoveryKind::Lease);
+    // Or it had: adopt its lease, rent nothing more.
+    const PoolLeaseView held{"L-3", "plan-7-step-1", "meridian", PoolLeaseState::Ready, {"n3"}, {}};
+    actions = reconcile(open.value(), {held}, {}, context);
+    ASSERT_EQ(actions.size(), 1u);
+    EXPECT_EQ(actions[0].kind, RecoveryKind::Adopt);
+    EXPECT_EQ(actions[0].leaseId, "L-3");
+}
