@@ -71,11 +71,21 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
                                {},
                                "the lease was released before it was used"});
             } else {
-                out.push_back({RecoveryKind::Adopt,
-                               step.id,
-                               leaseId,
-                               {},
-                               lease->state == PoolLeaseState::Ready ? "ready" : "provisioning"});
+                const bool ready = lease->state == PoolLeaseState::Ready;
+                if (!ready &&
+                    context.nowUnixMs - step.updatedUnixMs > context.provisioningTimeoutMs)
+                    out.push_back({RecoveryKind::GiveUp,
+                                   step.id,
+                                   leaseId,
+                                   {},
+                                   "the lease did not become ready in time"});
+                else
+                    out.push_back({RecoveryKind::Adopt,
+                                   step.id,
+                                   leaseId,
+                                   {},
+                                   ready ? "ready" : "provisioning",
+                                   ready});
             }
             break;
         case StepState::Provisioned:

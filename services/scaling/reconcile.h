@@ -75,6 +75,7 @@ struct Recovery {
     std::string leaseId;
     std::string nodeId;
     std::string why;
+    bool leaseReady = false;  // with Adopt: the lease is READY, not still provisioning
 };
 
 struct ReconcileContext {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "scaling/reconcile.h"
+#include "scaling/stepexecutor.h"
 
 namespace SQLite {
 class Database;
@@ -25,10 +25,10 @@ struct AuditEntry {
     std::string why;
 };
 
-class ScalingJournal {
+class ScalingJournal final : public StepJournal {
 public:
     static Result<std::unique_ptr<ScalingJournal>> open(const std::string &historyFile);
-    ~ScalingJournal();
+    ~ScalingJournal() override;
 
     // A new step in state Planned; its id. The key must be new (it names the step to the
     // pool and the agents for ever).
@@ -36,9 +36,9 @@ public:
                             const std::string &reason, int64_t nowUnixMs);
     // Moves a step on; a lease id or node id that is empty keeps the one recorded.
     Status moveStep(int64_t id, StepState state, const std::string &leaseId,
-                    const std::string &nodeId, int64_t nowUnixMs);
+                    const std::string &nodeId, int64_t nowUnixMs) override;
     // Steps not done or failed, oldest first.
-    Result<std::vector<JournalStep>> openSteps();
+    Result<std::vector<JournalStep>> openSteps() override;
     Result<std::vector<JournalStep>> allSteps();
 
     Status audit(const AuditEntry &entry);

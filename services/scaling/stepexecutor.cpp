@@ -1,0 +1,81 @@
+#include "stepexecutor.h"
+
+#include <map>
+
+namespace meridian {
+
+StepExecutor::StepExecutor(StepJournal &journal, CapacityPoolApi &pool, ReplicaApi &replicas,
+                           std::string requestedBy)
+    : m_journal(journal), m_pool(pool), m_replicas(replicas), m_requestedBy(std::move(requestedBy))
+{}
+
+Result<std::vector<Recovery>> StepExecutor::advance(int64_t nowUnixMs)
+{
+    auto steps = m_journal.openSteps();
+    if (!steps)
+        return steps.error();
+    auto leases = m_pool.leases();
+    if (!leases)
+        return leases.error();
+    auto replicas = m_replicas.replicas();
+    if (!replicas)
+        return replicas.error();
+    std::map<int64_t, JournalStep> byId;
+    for (const JournalStep &s : steps.value())
+        byId[s.id] = s;
+    const std::vector<Recovery> actions =
+        reconcile(steps.value(), leases.value(), replicas.value(), {m_requestedBy, nowUnixMs});
+    for (const Recovery &action : actions) {
+        const auto it = byId.find(action.stepId);
+        const JournalStep step = it != byId.end() ? it->second : JournalStep{};
+        if (Status status = act(action, step, nowUnixMs); !status)
+            return status.error();
+    }
+    return actions;
+}
+
+Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now)
+{
+    // The journal first, then the call: a crash between them leaves a step that says
+    // "maybe", which the next pass resolves with the same idempotency key.
+    switch (a.kind) {
+    case RecoveryKind::Lease:
+        if (Status s = m_journal.moveStep(step.id, StepState::Leasing, {}, {}, now); !s)
+            return s;
+        return m_pool.lease(step.idempotencyKey, step.offerId, m_requestedBy);
+    case RecoveryKind::Adopt:
+        // A ready lease moves on; a provisioning one is recorded once and waited for (the
+        // step's time is not touched again, so the provisioning limit still counts).
+        if (a.leaseReady)
+            return m_journal.moveStep(step.id, StepState::Provisioned, a.leaseId, {}, now);
+        if (step.leaseId == a.leaseId)
+            return {};
+        return m_journal.moveStep(step.id, StepState::Leasing, a.leaseId, {}, now);
+    case RecoveryKind::Wait: return {};
+    case RecoveryKind::StartReplica:
+        if (Status s = m_journal.moveStep(step.id, StepState::Starting, a.leaseId, a.nodeId, now);
+            !s)
+            return s;
+        return m_replicas.start(a.nodeId, step.idempotencyKey, step.service);
+    case RecoveryKind::MarkServing:
+        return m_journal.moveStep(step.id, StepState::Serving, a.leaseId, a.nodeId, now);
+    case RecoveryKind::MarkDone:
+        return m_journal.moveStep(step.id, StepState::Done, a.leaseId, a.nodeId, now);
+    case RecoveryKind::MarkFailed:
+        return m_journal.moveStep(step.id, StepState::Failed, a.leaseId, a.nodeId, now);
+    case RecoveryKind::Release:
+        if (step.state == StepState::Failed)
+            return m_pool.release(a.leaseId);  // the step stays failed; its lease goes back
+        if (Status s = m_journal.moveStep(step.id, StepState::Releasing, a.leaseId, {}, now); !s)
+            return s;
+        return m_pool.release(a.leaseId);
+    case RecoveryKind::GiveUp:
+        if (Status s = m_journal.moveStep(step.id, StepState::Failed, a.leaseId, {}, now); !s)
+            return s;
+        return m_pool.release(a.leaseId);
+    case RecoveryKind::ReleaseOrphan: return m_pool.release(a.leaseId);
+    }
+    return {};
+}
+
+}  // namespace meridian

@@ -1,0 +1,61 @@
+// Carries scale-up steps through: approved → leasing → provisioned → starting → serving
+// → done. Every pass reconciles each open step with what the pool and the agents report
+// and takes its next action, writing the step's new state to the journal before the
+// call it stands for. Normal progress and recovery after a crash are the same path: a
+// new executor over the same journal simply goes on, renting nothing twice.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "reconcile.h"
+
+namespace meridian {
+
+class StepJournal {
+public:
+    virtual ~StepJournal() = default;
+    virtual Result<std::vector<JournalStep>> openSteps() = 0;
+    virtual Status moveStep(int64_t id, StepState state, const std::string &leaseId,
+                            const std::string &nodeId, int64_t nowUnixMs) = 0;
+};
+
+class CapacityPoolApi {
+public:
+    virtual ~CapacityPoolApi() = default;
+    virtual Result<std::vector<PoolLeaseView>> leases() = 0;
+    // Idempotent: the same key answers with the same lease.
+    virtual Status lease(const std::string &idempotencyKey, const std::string &offerId,
+                         const std::string &requestedBy) = 0;
+    virtual Status release(const std::string &leaseId) = 0;
+};
+
+class ReplicaApi {
+public:
+    virtual ~ReplicaApi() = default;
+    virtual Result<std::vector<ReplicaView>> replicas() = 0;
+    // Idempotent: the same key starts one replica.
+    virtual Status start(const std::string &nodeId, const std::string &idempotencyKey,
+                         const std::string &service) = 0;
+};
+
+class StepExecutor {
+public:
+    StepExecutor(StepJournal &journal, CapacityPoolApi &pool, ReplicaApi &replicas,
+                 std::string requestedBy);
+
+    // One pass over the open steps; what it did. A failed call ends the pass: the
+    // journal already says what may have happened, and the next pass finds out.
+    Result<std::vector<Recovery>> advance(int64_t nowUnixMs);
+
+private:
+    Status act(const Recovery &action, const JournalStep &step, int64_t nowUnixMs);
+
+    StepJournal &m_journal;
+    CapacityPoolApi &m_pool;
+    ReplicaApi &m_replicas;
+    std::string m_requestedBy;
+};
+
+}  // namespace meridian

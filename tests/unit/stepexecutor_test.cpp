@@ -1,0 +1,188 @@
+// The executor over fakes of the journal, the pool and the agents: a step goes from
+// approved to done; the process dies at every point of the way (before a call, after
+// the pool took it but before the answer came back) and a fresh executor finishes the
+// step with exactly one lease and one replica; a lease stuck provisioning is given back.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "scaling/stepexecutor.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kNow = 1'800'000'000'000;
+
+class FakeJournal final : public StepJournal {
+public:
+    Result<std::vector<JournalStep>> openSteps() override
+    {
+        std::vector<JournalStep> open;
+        for (const auto &[id, s] : steps) {
+            if (s.state != StepState::Done && s.state != StepState::Failed)
+                open.push_back(s);
+        }
+        return open;
+    }
+    Status moveStep(int64_t id, StepState state, const std::string &leaseId,
+                    const std::string &nodeId, int64_t now) override
+    {
+        JournalStep &s = steps.at(id);
+        s.state = state;
+        if (!leaseId.empty())
+            s.leaseId = leaseId;
+        if (!nodeId.empty())
+            s.nodeId = nodeId;
+        s.updatedUnixMs = now;
+        return {};
+    }
+    std::map<int64_t, JournalStep> steps;
+};
+
+// Leases become ready after `readyAfter` listings. `dieBefore`/`dieAfter`: the next
+// lease call fails before reaching the pool, or after the pool took it.
+class FakePool final : public CapacityPoolApi {
+public:
+    Result<std::vector<PoolLeaseView>> leases() override
+    {
+        for (auto &[key, lease] : byKey) {
+            if (lease.state == PoolLeaseState::Provisioning && ++age[key] > readyAfter)
+                lease.state = PoolLeaseState::Ready;
+        }
+        std::vector<PoolLeaseView> out;
+        for (const auto &[key, lease] : byKey)
+            out.push_back(lease);
+        return out;
+    }
+    Status lease(const std::string &key, const std::string &, const std::string &by) override
+    {
+        if (std::exchange(dieBefore, false))
+            return Error{"connection lost"};
+        if (!byKey.count(key)) {
+            ++rented;
+            byKey[key] = {
+                "L-" + std::to_string(rented),       key, by, PoolLeaseState::Provisioning,
+                {"cloud-" + std::to_string(rented)}, {}};
+        }
+        if (std::exchange(dieAfter, false))
+            return Error{"connection lost"};
+        return {};
+    }
+    Status release(const std::string &leaseId) override
+    {
+        for (auto &[key, lease] : byKey) {
+            if (lease.leaseId == leaseId)
+                lease.state = PoolLeaseState::Released;
+        }
+        ++releases;
+        return {};
+    }
+    std::map<std::string, PoolLeaseView> byKey;
+    std::map<std::string, int> age;
+    int readyAfter = 1;
+    int rented = 0;
+    int releases = 0;
+    bool dieBefore = false;
+    bool dieAfter = false;
+};
+
+class FakeReplicas final : public ReplicaApi {
+public:
+    Result<std::vector<ReplicaView>> replicas() override
+    {
+        std::vector<ReplicaView> out;
+        for (auto &[key, r] : byKey) {
+            if (r.state == ReplicaState::Starting && ++age[key] > 1)
+                r.state = ReplicaState::Serving;
+            out.push_back(r);
+        }
+        return out;
+    }
+    Status start(const std::string &node, const std::string &key, const std::string &) override
+    {
+        if (!byKey.count(key)) {
+            ++started;
+            byKey[key] = {node, key, ReplicaState::Starting};
+        }
+        return {};
+    }
+    std::map<std::string, ReplicaView> byKey;
+    std::map<std::string, int> age;
+    int started = 0;
+};
+
+FakeJournal approvedStep()
+{
+    FakeJournal journal;
+    journal.steps[1] = {1,  "chat", "plan-3-step-1", StepState::Approved, "cn-east-a100", {},
+                        {}, kNow};
+    return journal;
+}
+
+// Passes until the step is over (or 20 passes), each with a fresh executor when asked:
+// the console restarted between every pass.
+void runToEnd(FakeJournal &journal, FakePool &pool, FakeReplicas &replicas)
+{
+    for (int pass = 0; pass < 20 && !journal.openSteps()->empty(); ++pass) {
+        StepExecutor executor(journal, pool, replicas, "meridian");
+        executor.advance(kNow + pass * 15'000).ok();  // a failed call: the next pass goes on
+    }
+}
+
+}  // namespace
+
+TEST(StepExecutor, AnApprovedStepEndsServingWithOneLeaseAndOneReplica)
+{
+    FakeJournal journal = approvedStep();
+    FakePool pool;
+    FakeReplicas replicas;
+    runToEnd(journal, pool, replicas);
+    const JournalStep &step = journal.steps[1];
+    EXPECT_EQ(step.state, StepState::Done);
+    EXPECT_EQ(step.leaseId, "L-1");
+    EXPECT_EQ(step.nodeId, "cloud-1");
+    EXPECT_EQ(pool.rented, 1);
+    EXPECT_EQ(replicas.started, 1);
+}
+
+TEST(StepExecutor, DyingBeforeOrAfterTheLeaseCallNeverRentsTwice)
+{
+    for (const bool before : {true, false}) {
+        FakeJournal journal = approvedStep();
+        FakePool pool;
+        FakeReplicas replicas;
+        (before ? pool.dieBefore : pool.dieAfter) = true;
+        runToEnd(journal, pool, replicas);
+        EXPECT_EQ(journal.steps[1].state, StepState::Done) << (before ? "before" : "after");
+        EXPECT_EQ(pool.rented, 1) << (before ? "before" : "after");
+        EXPECT_EQ(replicas.started, 1);
+    }
+}
+
+TEST(StepExecutor, ALeaseStuckProvisioningIsGivenBackAndTheStepFails)
+{
+    FakeJournal journal = approvedStep();
+    FakePool pool;
+    pool.readyAfter = 1'000'000;
+    FakeReplicas replicas;
+    StepExecutor executor(journal, pool, replicas, "meridian");
+    for (int minute = 0; minute <= 20; ++minute)
+        ASSERT_TRUE(executor.advance(kNow + minute * 60'000).ok());
+    EXPECT_EQ(journal.steps[1].state, StepState::Failed);
+    EXPECT_EQ(pool.releases, 1);
+    EXPECT_EQ(pool.byKey.begin()->second.state, PoolLeaseState::Released);
+    EXPECT_EQ(replicas.started, 0);
+}
+
+TEST(StepExecutor, APlannedStepWaitsForApproval)
+{
+    FakeJournal journal = approvedStep();
+    journal.steps[1].state = StepState::Planned;
+    FakePool pool;
+    FakeReplicas replicas;
+    StepExecutor executor(journal, pool, replicas, "meridian");
+    ASSERT_TRUE(executor.advance(kNow).ok());
+    EXPECT_EQ(pool.rented, 0);
+    EXPECT_EQ(journal.steps[1].state, StepState::Planned);
+}
