@@ -94,10 +94,11 @@ Result<PriceBook> PriceBook::load(const std::string &path)
                 return yamlError(path, entry, "a price names a model, a vendor or a data center");
             if (!entry["cny_per_card_hour"])
                 return yamlError(path, entry, "a price needs cny_per_card_hour");
-            rule.cnyPerCardHour = entry["cny_per_card_hour"].as<double>();
+            const auto price = parseNumber(entry["cny_per_card_hour"].as<std::string>(""));
+            rule.cnyPerCardHour = price.value_or(-1);
             if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
                 return yamlError(path, entry["cny_per_card_hour"],
-                                 "cny_per_card_hour must be 0..10000");
+                                 "cny_per_card_hour must be a number, 0..10000");
             const auto from = parseUtcTime(entry["from"].as<std::string>(""));
             if (!from)
                 return yamlError(path, entry, "from: must be a date (2026-07-01) or a UTC time");

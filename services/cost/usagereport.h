@@ -4,7 +4,10 @@
 // history file (roll-ups where whole days and hours allow); writes nothing.
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"

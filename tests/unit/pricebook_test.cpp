@@ -88,6 +88,9 @@ TEST(PriceBook, MistakesNameFileAndLine)
     EXPECT_NE(error("prices:\n  - {vendor: intel, cny_per_card_hour: 2.0, from: 2026-01-01}\n")
                   .find(":2:"),
               std::string::npos);
+    EXPECT_NE(error("prices:\n  - {model: A100, cny_per_card_hour: lots, from: 2026-01-01}\n")
+                  .find(":2: cny_per_card_hour must be a number"),
+              std::string::npos);
     EXPECT_NE(error("prices:\n  - {model: A100, cny_per_card_hour: -1, from: 2026-01-01}\n")
                   .find("0..10000"),
               std::string::npos);
