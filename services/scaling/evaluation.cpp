@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -165,9 +166,9 @@ std::vector<LoadStep> loadSteps(const std::vector<double> &rps, double replicaRp
     return steps;
 }
 
-EvaluationResult run(const std::string &name, Autoscaler &scaler, const RequestTrace &trace,
-                     const EvaluationOptions &options, double replicaRps, int localReplicas,
-                     int initialReplicas, const std::vector<LoadStep> &steps)
+EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const RequestTrace &trace,
+                          const EvaluationOptions &options, double replicaRps, int localReplicas,
+                          int initialReplicas, const std::vector<LoadStep> &steps)
 {
     ServingSim sim(trace, options.performance, options.startup, localReplicas, initialReplicas,
                    options.seed);
@@ -281,8 +282,8 @@ EvaluationResult oracle(const std::vector<double> &rps, const EvaluationOptions 
 
 EvaluationRun evaluateScaling(const RequestTrace &original, const EvaluationOptions &options)
 {
-    EvaluationRun run_;
-    run_.trace = original.name;
+    EvaluationRun run;
+    run.trace = original.name;
     // What one replica sustains on this mix: decode slots and the prefill budget, with a
     // margin so the queue stays short.
     double meanIn = 0, meanOut = 0;
@@ -301,26 +302,26 @@ EvaluationRun evaluateScaling(const RequestTrace &original, const EvaluationOpti
     const double k = std::max(0.05, 2 * (options.sloTtftS - prefillS) / (3 * prefillS));
     const double prefillLoad = std::min(0.85, k / (1 + k));
     const double byPrefill = prefillLoad / std::max(1e-6, prefillS);
-    run_.replicaRps = std::min(0.85 * bySlots, byPrefill);
+    run.replicaRps = std::min(0.85 * bySlots, byPrefill);
     // Scale the trace so its busiest minute needs peakCards.
     const std::vector<double> rawRps = perMinuteRps(original);
     const double rawPeak = *std::max_element(rawRps.begin(), rawRps.end());
-    run_.scaleFactor = options.peakCards / options.cardsPerReplica * run_.replicaRps / rawPeak;
-    const RequestTrace trace = scaleTrace(original, run_.scaleFactor, options.seed);
+    run.scaleFactor = options.peakCards / options.cardsPerReplica * run.replicaRps / rawPeak;
+    const RequestTrace trace = scaleTrace(original, run.scaleFactor, options.seed);
     const std::vector<double> rps = perMinuteRps(trace);
     const double localCards = options.localCards >= 0 ? options.localCards : options.peakCards / 2;
-    run_.localReplicas = static_cast<int>(localCards / options.cardsPerReplica);
+    run.localReplicas = static_cast<int>(localCards / options.cardsPerReplica);
     const double peak = *std::max_element(rps.begin(), rps.end());
     const double mean = std::accumulate(rps.begin(), rps.end(), 0.0) / rps.size();
     const double start =
         std::accumulate(rps.begin(), rps.begin() + std::min<long>(5, rps.size()), 0.0) /
         std::min<double>(5, rps.size());
-    const int initial = replicasFor(start, run_.replicaRps, options.policy.targetOccupancy);
-    const std::vector<LoadStep> steps = loadSteps(rps, run_.replicaRps);
+    const int initial = replicasFor(start, run.replicaRps, options.policy.targetOccupancy);
+    const std::vector<LoadStep> steps = loadSteps(rps, run.replicaRps);
 
-    MeridianScaler meridian(run_.replicaRps, options.sloTtftS, options.policy);
-    StaticScaler staticPeak(replicasFor(peak, run_.replicaRps, options.policy.targetOccupancy));
-    StaticScaler staticMean(replicasFor(mean, run_.replicaRps, options.policy.targetOccupancy));
+    MeridianScaler meridian(run.replicaRps, options.sloTtftS, options.policy);
+    StaticScaler staticPeak(replicasFor(peak, run.replicaRps, options.policy.targetOccupancy));
+    StaticScaler staticMean(replicasFor(mean, run.replicaRps, options.policy.targetOccupancy));
     HpaScaler hpa;
     KnativeScaler knative(p.maxConcurrency);
     const std::vector<std::pair<std::string, Autoscaler *>> scalers = {{"meridian", &meridian},
@@ -331,11 +332,11 @@ EvaluationRun evaluateScaling(const RequestTrace &original, const EvaluationOpti
     for (const auto &[name, scaler] : scalers) {
         const bool isStatic = name.rfind("static", 0) == 0;
         const int first = isStatic ? scaler->desired({}, 0, 0) : initial;
-        run_.results.push_back(
-            run(name, *scaler, trace, options, run_.replicaRps, run_.localReplicas, first, steps));
+        run.results.push_back(simulate(name, *scaler, trace, options, run.replicaRps,
+                                       run.localReplicas, first, steps));
     }
-    run_.results.push_back(oracle(rps, options, run_.replicaRps, run_.localReplicas));
-    return run_;
+    run.results.push_back(oracle(rps, options, run.replicaRps, run.localReplicas));
+    return run;
 }
 
 std::string evaluationTable(const EvaluationRun &run)

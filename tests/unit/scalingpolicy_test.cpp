@@ -2,7 +2,10 @@
 // starting counts; the latency guard rail; bounds. Virtual time, one decision per 15 s.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "scaling/scalingpolicy.h"
+#include "testsupport.h"
 
 using namespace meridian;
 
@@ -181,4 +184,27 @@ TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
     EXPECT_EQ(d.desiredReplicas, 6) << d.why;  // (2 + 120/30) / 0.8 = 7.5, held to max 6
     EXPECT_EQ(d.reason, ScalingReason::Bounds);
     EXPECT_NE(d.why.find("max 6"), std::string::npos);
+}
+
+TEST(ScalingPolicy, APolicyFileSetsTheKnobsAndMistakesNameTheLine)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("policy.yaml");
+    std::ofstream(path) << "target_occupancy: 0.9\nstable_window_seconds: 60\nup_headroom: 0.1\n";
+    auto policy = loadScalingPolicy(path);
+    ASSERT_TRUE(policy.ok()) << policy.error().message;
+    EXPECT_DOUBLE_EQ(policy->targetOccupancy, 0.9);
+    EXPECT_EQ(policy->stableWindowMs, 60'000);
+    EXPECT_DOUBLE_EQ(policy->upHeadroom, 0.1);
+    EXPECT_EQ(policy->panicWindowMs, ScalingPolicyConfig{}.panicWindowMs);  // untouched
+    std::ofstream(path) << "target_occupancy: 0.9\npanic_factr: 2\n";
+    auto typo = loadScalingPolicy(path);
+    ASSERT_FALSE(typo.ok());
+    EXPECT_NE(typo.error().message.find(path + ":2: unknown policy key panic_factr"),
+              std::string::npos)
+        << typo.error().message;
+    std::ofstream(path) << "target_occupancy: 3\n";
+    auto range = loadScalingPolicy(path);
+    ASSERT_FALSE(range.ok());
+    EXPECT_NE(range.error().message.find("target_occupancy must be"), std::string::npos);
 }
