@@ -42,7 +42,8 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
         const std::string leaseId = lease ? lease->leaseId : step.leaseId;
         switch (step.state) {
         case StepState::Planned:
-        case StepState::Done: break;  // nothing asked of anyone yet, or in use as planned
+        case StepState::Rejected:
+        case StepState::Done: break;  // nothing asked of anyone, or already given back
         case StepState::Failed:
             // A failed step's lease serves nobody: give it back.
             if (lease && (lease->state == PoolLeaseState::Provisioning ||
@@ -115,18 +116,29 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
                                      : !lease->nodeIds.empty() ? lease->nodeIds.front()
                                                                : std::string();
             const ReplicaView *replica = replicaFor(step, replicas);
-            if (!replica || replica->state == ReplicaState::Absent) {
+            const ReplicaState replicaState = replica ? replica->state : ReplicaState::Absent;
+            if (replicaState == ReplicaState::Unknown) {
+                out.push_back(
+                    {RecoveryKind::Wait, step.id, leaseId, node, "the agent did not answer"});
+            } else if (step.state == StepState::Serving) {
+                // It served once: a replica that is gone now is not started again with a
+                // key it has used; the step fails, its lease goes back, a new plan asks anew.
+                if (replicaState == ReplicaState::Serving)
+                    out.push_back({RecoveryKind::Hold, step.id, leaseId, node, "serving"});
+                else
+                    out.push_back({RecoveryKind::MarkFailed, step.id, leaseId, node,
+                                   "the replica stopped serving"});
+            } else if (replicaState == ReplicaState::Absent) {
                 out.push_back({RecoveryKind::StartReplica, step.id, leaseId, node,
                                "no replica with this key on the node"});
-            } else if (replica->state == ReplicaState::Starting) {
+            } else if (replicaState == ReplicaState::Starting) {
                 out.push_back({RecoveryKind::Wait, step.id, leaseId, node, "replica starting"});
-            } else if (replica->state == ReplicaState::Failed) {
+            } else if (replicaState == ReplicaState::Failed) {
                 out.push_back({RecoveryKind::MarkFailed, step.id, leaseId, node,
                                "the replica failed to start"});
             } else {
-                out.push_back({step.state == StepState::Serving ? RecoveryKind::MarkDone
-                                                                : RecoveryKind::MarkServing,
-                               step.id, leaseId, node, "replica serves"});
+                out.push_back(
+                    {RecoveryKind::MarkServing, step.id, leaseId, node, "replica serves"});
             }
             break;
         }

@@ -4,8 +4,10 @@
 // rents twice; a lease the pool holds for us that no journal step knows is an orphan
 // and is released; a replica is started (again, with its own key) until it serves.
 //
-//   planned → approved → leasing → provisioned → starting replica → serving → done
-//                   (release: releasing → done; anything: failed, with why)
+//   planned → approved → leasing → provisioned → starting replica → serving
+//   serving → releasing → done    (the capacity is given back; anything: failed, with why)
+// A serving step stays open for as long as it holds its lease: the lease is accounted
+// for, and a replica that stops serving fails the step so its lease goes back.
 #pragma once
 
 #include <optional>
@@ -20,9 +22,10 @@ enum class StepState {
     Leasing,      // the Lease call with this key was (maybe) made
     Provisioned,  // the lease is READY; its nodes' agents are expected
     Starting,     // ApplyWorkload with this key was (maybe) made
-    Serving,      // the replica answers; done after verification
+    Serving,      // verified: the replica answers; the step holds its lease until released
     Releasing,    // the Release call was (maybe) made
-    Done,
+    Done,         // the capacity was given back
+    Rejected,     // a planned step an operator (or a newer plan) turned down
     Failed,
 };
 
@@ -35,6 +38,10 @@ struct JournalStep {
     std::string leaseId;        // once known
     std::string nodeId;         // the rented node the replica runs on, once known
     int64_t updatedUnixMs = 0;  // when the step last moved
+    int64_t createdUnixMs = 0;
+    double cnyPerHour = 0;  // what its lease costs while held
+    std::string requestedBy;
+    std::string reason;
 };
 
 enum class PoolLeaseState { Provisioning, Ready, Released, Failed };
@@ -48,7 +55,8 @@ struct PoolLeaseView {
     std::string message;
 };
 
-enum class ReplicaState { Absent, Starting, Serving, Failed };
+// Unknown: its agent did not answer this time; nothing is concluded from that.
+enum class ReplicaState { Absent, Starting, Serving, Failed, Unknown };
 
 struct ReplicaView {
     std::string nodeId;
@@ -66,6 +74,7 @@ enum class RecoveryKind {
     ReleaseOrphan,  // a lease of ours that no step knows: give it back
     MarkDone,
     MarkFailed,
+    Hold,    // serving as planned: nothing to do
     GiveUp,  // provisioning took too long: release the lease and fail the step
 };
 

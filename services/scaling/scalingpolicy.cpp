@@ -136,19 +136,19 @@ std::string_view scalingReasonName(ScalingReason reason)
 ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig &config)
 {
     const int current = in.readyReplicas + in.startingReplicas;
-    ScalingDecision d{current, ScalingReason::Hold, {}};
+    ScalingDecision d{current, current, ScalingReason::Hold, {}};
     const double shortDemand = windowDemand(in, config.panicWindowMs, config);
     const double stableDemand = windowDemand(in, config.stableWindowMs, config);
     const int shortNeed = replicasFor(shortDemand, in, config);
     const int stableNeed = replicasFor(stableDemand, in, config);
 
     if (shortNeed > current && shortNeed >= config.panicFactor * current) {
-        d = {shortNeed, ScalingReason::Panic,
+        d = {shortNeed, shortNeed, ScalingReason::Panic,
              fmt::format("burst: {:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          shortDemand, config.panicWindowMs / 1000, shortNeed, current)};
     } else if (stableNeed > current) {
         const int withHeadroom = static_cast<int>(std::ceil(stableNeed * (1 + config.upHeadroom)));
-        d = {withHeadroom, ScalingReason::Up,
+        d = {withHeadroom, withHeadroom, ScalingReason::Up,
              fmt::format("{:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          stableDemand, config.stableWindowMs / 1000, stableNeed, current)};
     } else {
@@ -160,7 +160,7 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
         // Capacity already on its way answers the risk; ordering more would cascade.
         if (atRisk && in.startingReplicas == 0) {
             const int more = std::max(1, static_cast<int>(std::ceil(current * 0.2)));
-            d = {current + more, ScalingReason::LatencyGuard,
+            d = {current + more, current + more, ScalingReason::LatencyGuard,
                  fmt::format("TTFT p95 {:.1f} s against {:.1f} s with {:.0f} waiting",
                              *newest->ttftP95Seconds, in.ttftObjectiveSeconds,
                              newest->waitingRequests)};
@@ -173,12 +173,13 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
             if (downNeed < current && spare && !recentlyUp) {
                 const int step = std::max(1, static_cast<int>(current * config.maxDownFraction));
                 const int target = std::max(downNeed, current - step);
-                d = {target, ScalingReason::Down,
+                d = {target, downNeed, ScalingReason::Down,
                      fmt::format("at most {:.2f} req/s in {} s needs {} replicas, {} there",
                                  downDemand, config.scaleDownWindowMs / 1000, downNeed, current)};
             }
         }
     }
+    d.neededReplicas = std::clamp(d.neededReplicas, in.minReplicas, in.maxReplicas);
     const int bounded = std::clamp(d.desiredReplicas, in.minReplicas, in.maxReplicas);
     if (bounded != d.desiredReplicas) {
         d.why +=

@@ -64,6 +64,10 @@ enum class ScalingReason { Hold, Up, Panic, LatencyGuard, Down, Bounds };
 
 struct ScalingDecision {
     int desiredReplicas = 0;
+    // What the demand of the scale-down window needs, without the step bound: capacity
+    // paid by the hour is released down to this at the end of its hour, since keeping it
+    // one more hour to shed it gradually would cost the whole hour.
+    int neededReplicas = 0;
     ScalingReason reason = ScalingReason::Hold;
     std::string why;  // for the journal and the console: the numbers behind it
 };

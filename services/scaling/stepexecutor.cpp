@@ -25,24 +25,39 @@ Result<std::vector<Recovery>> StepExecutor::advance(int64_t nowUnixMs)
         byId[s.id] = s;
     const std::vector<Recovery> actions =
         reconcile(steps.value(), leases.value(), replicas.value(), {m_requestedBy, nowUnixMs});
+    std::vector<Recovery> done;
     for (const Recovery &action : actions) {
         const auto it = byId.find(action.stepId);
         const JournalStep step = it != byId.end() ? it->second : JournalStep{};
-        if (Status status = act(action, step, nowUnixMs); !status)
+        if (Status status = act(action, step, nowUnixMs, done); !status)
             return status.error();
     }
-    return actions;
+    return done;
 }
 
-Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now)
+Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now,
+                         std::vector<Recovery> &done)
 {
+    done.push_back(a);
     // The journal first, then the call: a crash between them leaves a step that says
     // "maybe", which the next pass resolves with the same idempotency key.
     switch (a.kind) {
-    case RecoveryKind::Lease:
+    case RecoveryKind::Lease: {
         if (Status s = m_journal.moveStep(step.id, StepState::Leasing, {}, {}, now); !s)
             return s;
-        return m_pool.lease(step.idempotencyKey, step.offerId, m_requestedBy);
+        auto answer = m_pool.lease(step.idempotencyKey, step.offerId, m_requestedBy);
+        if (!answer)
+            return answer.error();
+        if (answer.value().refused) {
+            done.push_back({RecoveryKind::MarkFailed,
+                            step.id,
+                            {},
+                            {},
+                            "the pool refused the lease: " + answer.value().why});
+            return m_journal.moveStep(step.id, StepState::Failed, {}, {}, now);
+        }
+        return {};
+    }
     case RecoveryKind::Adopt:
         // A ready lease moves on; a provisioning one is recorded once and waited for (the
         // step's time is not touched again, so the provisioning limit still counts).
@@ -51,7 +66,8 @@ Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now
         if (step.leaseId == a.leaseId)
             return {};
         return m_journal.moveStep(step.id, StepState::Leasing, a.leaseId, {}, now);
-    case RecoveryKind::Wait: return {};
+    case RecoveryKind::Wait:
+    case RecoveryKind::Hold: return {};
     case RecoveryKind::StartReplica:
         if (Status s = m_journal.moveStep(step.id, StepState::Starting, a.leaseId, a.nodeId, now);
             !s)

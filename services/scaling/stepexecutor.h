@@ -25,9 +25,14 @@ class CapacityPoolApi {
 public:
     virtual ~CapacityPoolApi() = default;
     virtual Result<std::vector<PoolLeaseView>> leases() = 0;
-    // Idempotent: the same key answers with the same lease.
-    virtual Status lease(const std::string &idempotencyKey, const std::string &offerId,
-                         const std::string &requestedBy) = 0;
+    // Idempotent: the same key answers with the same lease. An error is a call that may
+    // or may not have reached the pool; a refusal (sold out, no such offer) is an answer.
+    struct LeaseAnswer {
+        bool refused = false;
+        std::string why;
+    };
+    virtual Result<LeaseAnswer> lease(const std::string &idempotencyKey, const std::string &offerId,
+                                      const std::string &requestedBy) = 0;
     virtual Status release(const std::string &leaseId) = 0;
 };
 
@@ -46,11 +51,13 @@ public:
                  std::string requestedBy);
 
     // One pass over the open steps; what it did. A failed call ends the pass: the
-    // journal already says what may have happened, and the next pass finds out.
+    // journal already says what may have happened, and the next pass finds out. A lease
+    // the pool refuses fails its step (reported as a MarkFailed with the pool's reason).
     Result<std::vector<Recovery>> advance(int64_t nowUnixMs);
 
 private:
-    Status act(const Recovery &action, const JournalStep &step, int64_t nowUnixMs);
+    Status act(const Recovery &action, const JournalStep &step, int64_t nowUnixMs,
+               std::vector<Recovery> &done);
 
     StepJournal &m_journal;
     CapacityPoolApi &m_pool;

@@ -14,7 +14,7 @@ constexpr std::pair<StepState, std::string_view> kStateNames[] = {
     {StepState::Leasing, "leasing"},     {StepState::Provisioned, "provisioned"},
     {StepState::Starting, "starting"},   {StepState::Serving, "serving"},
     {StepState::Releasing, "releasing"}, {StepState::Done, "done"},
-    {StepState::Failed, "failed"},
+    {StepState::Failed, "failed"},       {StepState::Rejected, "rejected"},
 };
 
 std::optional<StepState> stepStateFromName(std::string_view name)
@@ -60,8 +60,8 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
     try {
         SQLite::Statement insert(*m_db, R"(
             INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
-                node_id, requested_by, reason, created_unix_ms, updated_unix_ms)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9))");
+                node_id, requested_by, reason, created_unix_ms, updated_unix_ms, cny_per_hour)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10))");
         insert.bind(1, step.service);
         insert.bind(2, step.idempotencyKey);
         insert.bind(3, std::string(stepStateName(step.state)));
@@ -71,6 +71,7 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
         insert.bind(7, requestedBy);
         insert.bind(8, reason);
         insert.bind(9, nowUnixMs);
+        insert.bind(10, step.cnyPerHour);
         insert.exec();
         return m_db->getLastInsertRowid();
     } catch (const SQLite::Exception &e) {
@@ -109,8 +110,8 @@ Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
     try {
         SQLite::Statement query(*m_db, fmt::format(R"(
             SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
-                   updated_unix_ms
-            FROM scaling_step {} ORDER BY id)",
+                   updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
+            FROM scaling_step {})",
                                                    where));
         std::vector<JournalStep> out;
         while (query.executeStep()) {
@@ -127,6 +128,10 @@ Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
             s.leaseId = query.getColumn(5).getString();
             s.nodeId = query.getColumn(6).getString();
             s.updatedUnixMs = query.getColumn(7).getInt64();
+            s.createdUnixMs = query.getColumn(8).getInt64();
+            s.cnyPerHour = query.getColumn(9).getDouble();
+            s.requestedBy = query.getColumn(10).getString();
+            s.reason = query.getColumn(11).getString();
             out.push_back(std::move(s));
         }
         return out;
@@ -137,12 +142,15 @@ Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
 
 Result<std::vector<JournalStep>> ScalingJournal::openSteps()
 {
-    return steps("WHERE state NOT IN ('done', 'failed')");
+    return steps("WHERE state NOT IN ('done', 'failed', 'rejected') ORDER BY id");
 }
 
-Result<std::vector<JournalStep>> ScalingJournal::allSteps()
+Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
 {
-    return steps("");
+    return steps(fmt::format("WHERE id IN (SELECT id FROM scaling_step ORDER BY id DESC LIMIT {}) "
+                             "ORDER BY id",
+                             count)
+                     .c_str());
 }
 
 Status ScalingJournal::audit(const AuditEntry &entry)

@@ -37,9 +37,10 @@ public:
     // Moves a step on; a lease id or node id that is empty keeps the one recorded.
     Status moveStep(int64_t id, StepState state, const std::string &leaseId,
                     const std::string &nodeId, int64_t nowUnixMs) override;
-    // Steps not done or failed, oldest first.
+    // Steps not done, failed or rejected, oldest first.
     Result<std::vector<JournalStep>> openSteps() override;
-    Result<std::vector<JournalStep>> allSteps();
+    // The newest `count` steps, whatever their state, oldest first.
+    Result<std::vector<JournalStep>> recentSteps(size_t count);
 
     Status audit(const AuditEntry &entry);
     Result<std::vector<AuditEntry>> recentAudit(size_t count);

@@ -59,8 +59,10 @@ TEST(Reconcile, CrashAroundTheReplicaStartsItOnceAndVerifiesIt)
     const ReplicaView serving{"cloud-L-9-n1", "plan-12-step-1", ReplicaState::Serving};
     r = reconcile({step(StepState::Starting, "L-9")}, ready, {serving}, context());
     EXPECT_EQ(r[0].kind, RecoveryKind::MarkServing);
+    // A serving step holds its lease: it is neither done nor an orphan.
     r = reconcile({step(StepState::Serving, "L-9")}, ready, {serving}, context());
-    EXPECT_EQ(r[0].kind, RecoveryKind::MarkDone);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::Hold);
     const ReplicaView failed{"cloud-L-9-n1", "plan-12-step-1", ReplicaState::Failed};
     r = reconcile({step(StepState::Starting, "L-9")}, ready, {failed}, context());
     EXPECT_EQ(r[0].kind, RecoveryKind::MarkFailed);
@@ -107,4 +109,24 @@ TEST(Reconcile, AReleaseIsRepeatedUntilThePoolHasIt)
     r = reconcile({step(StepState::Releasing, "L-9")}, {lease(PoolLeaseState::Released)}, {},
                   context());
     EXPECT_EQ(r[0].kind, RecoveryKind::MarkDone);
+}
+
+TEST(Reconcile, AReplicaThatStopsServingFailsItsStepButAnAgentThatDoesNotAnswerDoesNot)
+{
+    const std::vector<PoolLeaseView> ready = {lease(PoolLeaseState::Ready)};
+    auto r = reconcile({step(StepState::Serving, "L-9")}, ready, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkFailed);
+    const ReplicaView silent{"cloud-L-9-n1", "plan-12-step-1", ReplicaState::Unknown};
+    for (StepState state : {StepState::Serving, StepState::Starting}) {
+        r = reconcile({step(state, "L-9")}, ready, {silent}, context());
+        ASSERT_EQ(r.size(), 1u);
+        EXPECT_EQ(r[0].kind, RecoveryKind::Wait);
+    }
+}
+
+TEST(Reconcile, RejectedAndDoneStepsAskNothingOfAnyone)
+{
+    for (StepState state : {StepState::Rejected, StepState::Done})
+        EXPECT_TRUE(reconcile({step(state)}, {}, {}, context()).empty());
 }

@@ -20,7 +20,8 @@ public:
     {
         std::vector<JournalStep> open;
         for (const auto &[id, s] : steps) {
-            if (s.state != StepState::Done && s.state != StepState::Failed)
+            if (s.state != StepState::Done && s.state != StepState::Failed &&
+                s.state != StepState::Rejected)
                 open.push_back(s);
         }
         return open;
@@ -55,10 +56,13 @@ public:
             out.push_back(lease);
         return out;
     }
-    Status lease(const std::string &key, const std::string &, const std::string &by) override
+    Result<LeaseAnswer> lease(const std::string &key, const std::string &,
+                              const std::string &by) override
     {
         if (std::exchange(dieBefore, false))
             return Error{"connection lost"};
+        if (soldOut)
+            return LeaseAnswer{true, "no nodes available"};
         if (!byKey.count(key)) {
             ++rented;
             byKey[key] = {
@@ -67,7 +71,7 @@ public:
         }
         if (std::exchange(dieAfter, false))
             return Error{"connection lost"};
-        return {};
+        return LeaseAnswer{};
     }
     Status release(const std::string &leaseId) override
     {
@@ -85,6 +89,7 @@ public:
     int releases = 0;
     bool dieBefore = false;
     bool dieAfter = false;
+    bool soldOut = false;
 };
 
 class FakeReplicas final : public ReplicaApi {
@@ -120,11 +125,17 @@ FakeJournal approvedStep()
     return journal;
 }
 
-// Passes until the step is over (or 20 passes), each with a fresh executor when asked:
-// the console restarted between every pass.
+bool settled(const FakeJournal &journal)
+{
+    const StepState state = journal.steps.at(1).state;
+    return state == StepState::Serving || state == StepState::Done || state == StepState::Failed;
+}
+
+// Passes until the step serves or ends (or 20 passes), each with a fresh executor: the
+// console restarted between every pass.
 void runToEnd(FakeJournal &journal, FakePool &pool, FakeReplicas &replicas)
 {
-    for (int pass = 0; pass < 20 && !journal.openSteps()->empty(); ++pass) {
+    for (int pass = 0; pass < 20 && !settled(journal); ++pass) {
         StepExecutor executor(journal, pool, replicas, "meridian");
         executor.advance(kNow + pass * 15'000).ok();  // a failed call: the next pass goes on
     }
@@ -139,7 +150,7 @@ TEST(StepExecutor, AnApprovedStepEndsServingWithOneLeaseAndOneReplica)
     FakeReplicas replicas;
     runToEnd(journal, pool, replicas);
     const JournalStep &step = journal.steps[1];
-    EXPECT_EQ(step.state, StepState::Done);
+    EXPECT_EQ(step.state, StepState::Serving);
     EXPECT_EQ(step.leaseId, "L-1");
     EXPECT_EQ(step.nodeId, "cloud-1");
     EXPECT_EQ(pool.rented, 1);
@@ -154,7 +165,7 @@ TEST(StepExecutor, DyingBeforeOrAfterTheLeaseCallNeverRentsTwice)
         FakeReplicas replicas;
         (before ? pool.dieBefore : pool.dieAfter) = true;
         runToEnd(journal, pool, replicas);
-        EXPECT_EQ(journal.steps[1].state, StepState::Done) << (before ? "before" : "after");
+        EXPECT_EQ(journal.steps[1].state, StepState::Serving) << (before ? "before" : "after");
         EXPECT_EQ(pool.rented, 1) << (before ? "before" : "after");
         EXPECT_EQ(replicas.started, 1);
     }
@@ -185,4 +196,42 @@ TEST(StepExecutor, APlannedStepWaitsForApproval)
     ASSERT_TRUE(executor.advance(kNow).ok());
     EXPECT_EQ(pool.rented, 0);
     EXPECT_EQ(journal.steps[1].state, StepState::Planned);
+}
+
+TEST(StepExecutor, AServingStepKeepsItsLeaseUntilReleasedThenGivesItBack)
+{
+    FakeJournal journal = approvedStep();
+    FakePool pool;
+    FakeReplicas replicas;
+    runToEnd(journal, pool, replicas);
+    ASSERT_EQ(journal.steps[1].state, StepState::Serving);
+    StepExecutor executor(journal, pool, replicas, "meridian");
+    for (int pass = 0; pass < 5; ++pass)
+        ASSERT_TRUE(executor.advance(kNow + 600'000 + pass * 15'000).ok());
+    EXPECT_EQ(pool.releases, 0) << "a serving lease is not an orphan";
+    ASSERT_TRUE(journal.moveStep(1, StepState::Releasing, {}, {}, kNow + 700'000).ok());
+    ASSERT_TRUE(executor.advance(kNow + 700'000).ok());
+    ASSERT_TRUE(executor.advance(kNow + 715'000).ok());
+    EXPECT_EQ(journal.steps[1].state, StepState::Done);
+    EXPECT_EQ(pool.releases, 1);
+    EXPECT_EQ(pool.rented, 1);
+}
+
+TEST(StepExecutor, APoolWithNoCapacityFailsTheStepWithItsReason)
+{
+    FakeJournal journal = approvedStep();
+    FakePool pool;
+    pool.soldOut = true;
+    FakeReplicas replicas;
+    StepExecutor executor(journal, pool, replicas, "meridian");
+    auto done = executor.advance(kNow);
+    ASSERT_TRUE(done.ok());
+    EXPECT_EQ(journal.steps[1].state, StepState::Failed);
+    ASSERT_EQ(done.value().size(), 2u);
+    EXPECT_EQ(done.value()[1].kind, RecoveryKind::MarkFailed);
+    EXPECT_NE(done.value()[1].why.find("no nodes available"), std::string::npos);
+    EXPECT_EQ(pool.rented, 0);
+    // Nothing is asked of the pool again for it.
+    ASSERT_TRUE(executor.advance(kNow + 15'000).ok());
+    EXPECT_EQ(pool.rented, 0);
 }
