@@ -1,6 +1,7 @@
 // meridian-sim: a whole simulated fleet on this machine, or a fault sent to one.
 //   meridian-sim [--nodes N | --cards N] [--inventory-out FILE] [--quit-after S]
 //   meridian-sim fault --control ADDR --node ID --kind KIND [--card N] [--duration S]
+//   meridian-sim load --control ADDR --service NAME (--rps R | --daily)
 #include <fmt/format.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
@@ -65,6 +66,26 @@ int sendFault(const std::string &control, const std::string &node, const std::st
     return 0;
 }
 
+int sendLoad(const std::string &control, const std::string &service, double rps, bool daily)
+{
+    using namespace meridian;
+    auto stub =
+        v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    v1::SetServiceLoadRequest request;
+    request.set_service(service);
+    if (!daily)
+        request.set_requests_per_second(rps);
+    v1::SetServiceLoadResponse response;
+    const grpc::Status status = stub->SetServiceLoad(&context, request, &response);
+    if (!status.ok()) {
+        fmt::print(stderr, "meridian-sim load: {}: {}\n", control, status.error_message());
+        return 1;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -87,6 +108,21 @@ int main(int argc, char **argv)
     app.add_option("--quit-after", quitAfter, "stop after this many seconds");
     std::string scenario;
     app.add_option("--scenario", scenario, "YAML file of faults to play at given times");
+
+    std::string servicesFile;
+    app.add_option("--services", servicesFile,
+                   "inference services (YAML) whose replicas serve simulated load");
+
+    auto *load =
+        app.add_subcommand("load", "set an inference service's demand in a running simulator");
+    std::string loadControl, loadService;
+    double loadRps = 0;
+    bool loadDaily = false;
+    load->add_option("--control", loadControl, "the simulator's control address")->required();
+    load->add_option("--service", loadService, "the service's name")->required();
+    auto *rpsOption = load->add_option("--rps", loadRps, "requests per second from now on")
+                          ->check(CLI::Range(0.0, 1e6));
+    load->add_flag("--daily", loadDaily, "back to the quiet daily curve")->excludes(rpsOption);
 
     auto *fault = app.add_subcommand("fault", "inject a fault into a running simulator");
     std::string control;
@@ -126,8 +162,23 @@ int main(int argc, char **argv)
         return sendFault(control, node, dataCenter, kind, card, duration, delayMs);
     if (*evaluate)
         return runEvaluate(evaluation);
+    if (*load) {
+        if (!loadDaily && rpsOption->count() == 0) {
+            fmt::print(stderr, "meridian-sim load: give --rps R or --daily\n");
+            return 2;
+        }
+        return sendLoad(loadControl, loadService, loadRps, loadDaily);
+    }
 
     SimFleetOptions options;
+    if (!servicesFile.empty()) {
+        auto services = loadInferenceServices(servicesFile);
+        if (!services) {
+            fmt::print(stderr, "meridian-sim: {}\n", services.error().message);
+            return 2;
+        }
+        options.services = std::move(services).value();
+    }
     options.seed = seed;
     options.provisioningSeconds = provisioning;
     if (cards > 0)

@@ -21,6 +21,28 @@ float sane(const std::optional<double> &value, double low, double high)
     return static_cast<float>(*value);
 }
 
+// A replica's signals from a broken agent: impossible numbers become absent.
+ReplicaSignals saneReplica(ReplicaSignals r)
+{
+    const auto keep = [](std::optional<double> &v, double high) {
+        if (v && (!std::isfinite(*v) || *v < 0 || *v > high))
+            v.reset();
+    };
+    keep(r.kvCacheUsedRatio, 1.0);
+    keep(r.tokensPerSecond, 1e7);
+    keep(r.ttftP50Seconds, 86'400);
+    keep(r.ttftP95Seconds, 86'400);
+    keep(r.e2eP95Seconds, 86'400);
+    keep(r.requestsPerSecond, 1e6);
+    if (r.replicaId.size() > 256)
+        r.replicaId.resize(256);
+    if (r.service.size() > 256)
+        r.service.resize(256);
+    return r;
+}
+
+constexpr size_t kReplicasPerNodeKept = 64;
+
 }  // namespace
 
 bool FleetSnapshot::nodeStale(NodeHandle node) const
@@ -94,6 +116,9 @@ void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sampl
     node.lastSeenMs = receivedUnixMs;
     node.connection = ConnectionState::Connected;
     node.error.clear();
+    node.replicas.clear();
+    for (size_t i = 0; i < sample.replicas.size() && i < kReplicasPerNodeKept; ++i)
+        node.replicas.push_back(saneReplica(sample.replicas[i]));
     const std::vector<CardHandle> &cards = m_layout.nodeCards[handle];
     FleetSnapshot &r = m_readings;
     for (const CardSample &s : sample.cards) {
@@ -180,6 +205,22 @@ std::vector<Event> FleetState::recentEvents(NodeHandle node, size_t limit) const
             out.push_back(it->event);
     }
     std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::vector<ReplicaReading> FleetState::replicaReadings(int64_t nowUnixMs) const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<ReplicaReading> out;
+    for (size_t handle = 0; handle < m_nodes.size(); ++handle) {
+        const Node &node = m_nodes[handle];
+        if (node.replicas.empty() ||
+            nowUnixMs - node.lastSeenMs > kStaleIntervals * node.intervalMs)
+            continue;
+        for (const ReplicaSignals &signals : node.replicas)
+            out.push_back({m_layout.nodeId[handle], m_layout.nodeDataCenter[handle],
+                           node.lastSeenMs, signals});
+    }
     return out;
 }
 

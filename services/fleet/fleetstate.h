@@ -78,6 +78,14 @@ struct FleetSnapshot {
     bool nodeStale(NodeHandle node) const;
 };
 
+// One inference replica's latest signals, with the node that reported them.
+struct ReplicaReading {
+    std::string nodeId;
+    std::string dataCenter;
+    int64_t receivedUnixMs = 0;
+    ReplicaSignals signals;
+};
+
 class FleetState {
 public:
     // An agent the console should talk to; its cards arrive with its inventory.
@@ -96,6 +104,9 @@ public:
     std::vector<HistoryPoint> history(CardHandle card, CardMetric metric) const;
     // The node's most recent events, newest last, at most `limit`.
     std::vector<Event> recentEvents(NodeHandle node, size_t limit) const;
+    // The replicas of every node heard from within three intervals (a silent node's
+    // replicas say nothing about now). Garbage numbers arrive as absent.
+    std::vector<ReplicaReading> replicaReadings(int64_t nowUnixMs) const;
     // Telemetry batches recorded so far (the ingest rate, for diagnostics).
     uint64_t telemetryBatches() const;
     // Events recorded after `afterCounter` (a running count), and the new count.
@@ -108,6 +119,7 @@ private:
         int64_t lastSeenMs = 0;
         int64_t intervalMs = 1000;
         uint64_t lastEventSequence = 0;
+        std::vector<ReplicaSignals> replicas;
     };
     void addCardLocked(CardHandle card);
 

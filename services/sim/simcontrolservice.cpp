@@ -1,5 +1,7 @@
 #include "simcontrolservice.h"
 
+#include <cmath>
+
 #include "simfleet.h"
 
 namespace meridian {
@@ -94,6 +96,24 @@ grpc::ServerUnaryReactor *SimControlService::ListNodes(grpc::CallbackServerConte
     }
     auto *reactor = context->DefaultReactor();
     reactor->Finish(grpc::Status::OK);
+    return reactor;
+}
+
+grpc::ServerUnaryReactor *SimControlService::SetServiceLoad(
+    grpc::CallbackServerContext *context, const v1::SetServiceLoadRequest *request,
+    v1::SetServiceLoadResponse *)
+{
+    std::optional<double> rps;
+    if (request->has_requests_per_second())
+        rps = request->requests_per_second();
+    grpc::Status status = grpc::Status::OK;
+    if (rps && !(std::isfinite(*rps) && *rps >= 0 && *rps <= 1e6))
+        status = {grpc::StatusCode::INVALID_ARGUMENT, "requests_per_second out of range"};
+    else if (!m_fleet.setServiceDemand(request->service(), rps))
+        status = {grpc::StatusCode::NOT_FOUND,
+                  "no inference service '" + request->service() + "' in the simulator"};
+    auto *reactor = context->DefaultReactor();
+    reactor->Finish(status);
     return reactor;
 }
 

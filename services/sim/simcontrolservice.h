@@ -27,6 +27,9 @@ public:
     grpc::ServerUnaryReactor *ListNodes(grpc::CallbackServerContext *context,
                                         const v1::ListNodesRequest *request,
                                         v1::ListNodesResponse *response) override;
+    grpc::ServerUnaryReactor *SetServiceLoad(grpc::CallbackServerContext *context,
+                                             const v1::SetServiceLoadRequest *request,
+                                             v1::SetServiceLoadResponse *response) override;
 
 private:
     SimFleet &m_fleet;

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "capacitypoolservice.h"
+#include "servingload.h"
 #include "simcontrolservice.h"
 #include "transport/grpcserver.h"
 #include "transport/nodeagentservice.h"
@@ -30,7 +31,10 @@ struct SimFleet::Node {
 };
 
 SimFleet::SimFleet(SimFleetOptions options, const Clock &clock)
-    : m_options(std::move(options)), m_clock(clock), m_scheduler(std::make_unique<Scheduler>())
+    : m_options(std::move(options))
+    , m_clock(clock)
+    , m_scheduler(std::make_unique<Scheduler>())
+    , m_servingLoad(std::make_unique<ServingLoad>(m_options.services))
 {}
 
 SimFleet::~SimFleet()
@@ -87,8 +91,82 @@ Status SimFleet::start()
             m_byId[node->plan.spec.nodeId] = node.get();
         }
     }
+    startServiceReplicas();
     scheduleSampling();
     return {};
+}
+
+void SimFleet::startServiceReplicas()
+{
+    // The services' steady replicas, on the first local nodes with cards they run on.
+    size_t next = 0;
+    for (const InferenceService &service : m_options.services) {
+        int started = 0;
+        for (; next < m_nodes.size() && started < service.minReplicas; ++next) {
+            Node &node = *m_nodes[next];
+            const auto hardware = node.collector->discover();
+            if (!hardware)
+                continue;
+            std::vector<uint32_t> cards;
+            for (const CardInfo &card : hardware.value().cards) {
+                if (service.replicaRequestsPerSecond(card.model) > 0)
+                    cards.push_back(card.index);
+            }
+            const size_t perReplica = static_cast<size_t>(std::max(1, service.cardsPerReplica));
+            for (size_t first = 0;
+                 first + perReplica <= cards.size() && started < service.minReplicas;
+                 first += perReplica, ++started) {
+                WorkloadRequest request;
+                request.idempotencyKey = fmt::format("steady-{}-{}", service.name, started + 1);
+                request.workload.replicaId = request.idempotencyKey;
+                request.workload.service = service.name;
+                request.workload.model = service.model;
+                request.workload.cardIndices.assign(
+                    cards.begin() + static_cast<long>(first),
+                    cards.begin() + static_cast<long>(first + perReplica));
+                request.requestedBy = "meridian-sim";
+                request.reason = "the service's minimum replicas";
+                node.workloads->apply(request).ok();
+            }
+        }
+    }
+}
+
+bool SimFleet::setServiceDemand(const std::string &service, std::optional<double> requestsPerSecond)
+{
+    return m_servingLoad->setDemand(service, requestsPerSecond);
+}
+
+double SimFleet::serviceDemand(const std::string &service) const
+{
+    return m_servingLoad->demand(service, m_clock.nowUnixMs());
+}
+
+void SimFleet::shareServingLoad(const std::vector<Node *> &nodes)
+{
+    const int64_t now = m_clock.nowUnixMs();
+    const double seconds =
+        m_lastLoadStepMs ? std::clamp((now - m_lastLoadStepMs) / 1000.0, 0.0, 60.0) : 1.0;
+    m_lastLoadStepMs = now;
+    std::vector<ServingReplica> replicas;
+    std::map<std::string, Node *> home;
+    for (Node *node : nodes) {
+        if (node->runtime.down || node->runtime.hung)
+            continue;  // a dead node's replicas serve nothing
+        for (const SimCollector::ReplicaOnNode &r : node->collector->replicasAt(now)) {
+            replicas.push_back({r.replicaId, r.service, r.cardModel, r.serving});
+            home[r.replicaId] = node;
+        }
+    }
+    if (replicas.empty())
+        return;
+    std::map<Node *, std::map<std::string, ReplicaSignals>> byNode;
+    for (const auto &[id, node] : home)
+        byNode[node];  // a replica that serves nothing now reports nothing, not old numbers
+    for (auto &[id, signals] : m_servingLoad->advance(now, seconds, replicas))
+        byNode[home[id]].emplace(id, std::move(signals));
+    for (auto &[node, signals] : byNode)
+        node->collector->setReplicaSignals(std::move(signals));
 }
 
 void SimFleet::stop()
@@ -125,6 +203,7 @@ void SimFleet::sampleAll()
         for (auto &node : m_nodes)
             nodes.push_back(node.get());
     }
+    shareServingLoad(nodes);
     for (Node *node : nodes) {
         NodeRuntime &rt = node->runtime;
         if (rt.down && node->downUntilMs && now >= node->downUntilMs)

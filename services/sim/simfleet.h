@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "faultplan.h"
 #include "fleetlayout.h"
+#include "scaling/inferenceservice.h"
 #include "transport/noderuntime.h"
 
 namespace grpc {
@@ -25,6 +26,7 @@ class Scheduler;
 class NodeAgentService;
 class CapacityPoolService;
 class SimControlService;
+class ServingLoad;
 
 struct SimFleetOptions {
     int nodes = 750;  // 6,000 cards: the size of our fleet
@@ -32,6 +34,9 @@ struct SimFleetOptions {
     int sampleIntervalMs = 1000;
     int provisioningSeconds = 90;  // how long a cloud lease takes to become ready
     std::string host = "127.0.0.1";
+    // Inference services whose replicas serve simulated load; each starts its minimum
+    // replicas on local nodes that can run it.
+    std::vector<InferenceService> services;
 };
 
 struct SimNodeView {
@@ -68,6 +73,11 @@ public:
         int count, SimNodeKind kind, const std::string &leaseId);
     void removeCloudNodes(const std::string &leaseId);
 
+    // A service's demand in requests/s from now on (nullopt: its quiet daily curve);
+    // false when the simulator runs no such service.
+    bool setServiceDemand(const std::string &service, std::optional<double> requestsPerSecond);
+    double serviceDemand(const std::string &service) const;
+
     NodeRuntime *find(std::string_view authority) override;
     // The node's own usage ledger (what GetUsage serves), to seed history in tests.
     UsageLedger *usageLedger(const std::string &nodeId);
@@ -82,6 +92,8 @@ private:
     void scheduleSampling();
     void sampleAll();
     void restartNode(Node &node);
+    void startServiceReplicas();
+    void shareServingLoad(const std::vector<Node *> &nodes);
     void injectInto(Node &node, const FaultSpec &fault);
     std::vector<Node *> targets(const FaultSpec &fault);
 
@@ -91,6 +103,8 @@ private:
     std::unique_ptr<NodeAgentService> m_agentService;
     std::unique_ptr<CapacityPoolService> m_poolService;
     std::unique_ptr<SimControlService> m_controlService;
+    std::unique_ptr<ServingLoad> m_servingLoad;
+    int64_t m_lastLoadStepMs = 0;
     std::unique_ptr<grpc::Server> m_server;
     std::map<std::string, std::unique_ptr<grpc::Server>> m_leaseServers;
     int m_controlPort = 0;

@@ -261,19 +261,13 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
         signals.replicaId = id;
         signals.service = replica.workload.service;
         if (serving) {
-            const double wave = 0.5 + 0.5 * std::sin(static_cast<double>(nowUnixMs) / 600'000.0);
-            signals.waitingRequests = static_cast<uint32_t>(wave * 6);
-            signals.runningRequests = static_cast<uint32_t>(16 + wave * 48);
-            signals.inflightTokens = static_cast<uint64_t>(*signals.runningRequests * 1800);
-            signals.kvCacheUsedRatio = 0.3 + 0.5 * wave;
-            signals.tokensPerSecond = 900 + 1800 * wave;
-            signals.requestsPerSecond = 2 + 6 * wave;
-            signals.ttftP50Seconds = 0.35 + 0.6 * wave;
-            signals.ttftP95Seconds = 0.9 + 2.2 * wave;
-            signals.e2eP95Seconds = 6 + 10 * wave;
+            if (const auto it = m_replicaSignals.find(id); it != m_replicaSignals.end())
+                signals = it->second;
         }
+        // Loading weights keeps a card a little busy; serving, as busy as its batch is full.
+        const double load = !serving ? 0.1 : 0.3 + 0.65 * signals.kvCacheUsedRatio.value_or(0.6);
         for (uint32_t card : replica.workload.cardIndices)
-            replicaLoad[card] = serving ? 0.85 : 0.1;
+            replicaLoad[card] = load;
         out.replicas.push_back(std::move(signals));
     }
     const SimFault *f = nullptr;
@@ -358,6 +352,27 @@ Status SimCollector::stopReplica(const std::string &replicaId)
     std::lock_guard lock(m_mutex);
     m_replicas.erase(replicaId);
     return {};
+}
+
+std::vector<SimCollector::ReplicaOnNode> SimCollector::replicasAt(int64_t nowUnixMs) const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<ReplicaOnNode> out;
+    for (const auto &[id, replica] : m_replicas) {
+        const std::vector<uint32_t> &cards = replica.workload.cardIndices;
+        const std::string model = !cards.empty() && cards.front() < m_cards.size()
+                                      ? m_cards[cards.front()].info.model
+                                      : std::string();
+        out.push_back({id, replica.workload.service, model,
+                       nowUnixMs >= replica.workload.startedUnixMs + replica.coldStartMs});
+    }
+    return out;
+}
+
+void SimCollector::setReplicaSignals(std::map<std::string, ReplicaSignals> signals)
+{
+    std::lock_guard lock(m_mutex);
+    m_replicaSignals = std::move(signals);
 }
 
 bool SimCollector::replicaServing(const std::string &replicaId)

@@ -65,6 +65,17 @@ public:
     Status stopReplica(const std::string &replicaId) override;
     bool replicaServing(const std::string &replicaId) override;
 
+    struct ReplicaOnNode {
+        std::string replicaId;
+        std::string service;
+        std::string cardModel;
+        bool serving = false;
+    };
+    std::vector<ReplicaOnNode> replicasAt(int64_t nowUnixMs) const;
+    // What each serving replica reports in the next samples (the fleet's load model
+    // decides it); a replica without an entry reports no signals.
+    void setReplicaSignals(std::map<std::string, ReplicaSignals> signals);
+
 private:
     struct CardState {
         CardInfo info;
@@ -97,6 +108,7 @@ private:
     std::vector<NicState> m_nics;
     std::vector<SimFault> m_faults;
     std::map<std::string, Replica> m_replicas;
+    std::map<std::string, ReplicaSignals> m_replicaSignals;
     int64_t m_lastSampleMs = 0;
     std::vector<Event> m_pendingEvents;
 };

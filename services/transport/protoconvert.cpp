@@ -374,6 +374,32 @@ CardSample fromProto(const v1::CardTelemetry &in)
     return out;
 }
 
+ReplicaSignals fromProto(const v1::ReplicaTelemetry &in)
+{
+    ReplicaSignals out;
+    out.replicaId = in.replica_id();
+    out.service = in.service();
+    if (in.has_waiting_requests())
+        out.waitingRequests = in.waiting_requests();
+    if (in.has_running_requests())
+        out.runningRequests = in.running_requests();
+    if (in.has_inflight_tokens())
+        out.inflightTokens = in.inflight_tokens();
+    if (in.has_kv_cache_used_ratio())
+        out.kvCacheUsedRatio = in.kv_cache_used_ratio();
+    if (in.has_tokens_per_second())
+        out.tokensPerSecond = in.tokens_per_second();
+    if (in.has_ttft_p50_seconds())
+        out.ttftP50Seconds = in.ttft_p50_seconds();
+    if (in.has_ttft_p95_seconds())
+        out.ttftP95Seconds = in.ttft_p95_seconds();
+    if (in.has_e2e_p95_seconds())
+        out.e2eP95Seconds = in.e2e_p95_seconds();
+    if (in.has_requests_per_second())
+        out.requestsPerSecond = in.requests_per_second();
+    return out;
+}
+
 TelemetrySample fromProto(const v1::TelemetryBatch &in)
 {
     TelemetrySample out;
@@ -381,6 +407,9 @@ TelemetrySample fromProto(const v1::TelemetryBatch &in)
     out.cards.reserve(static_cast<size_t>(in.cards_size()));
     for (const v1::CardTelemetry &card : in.cards())
         out.cards.push_back(fromProto(card));
+    out.replicas.reserve(static_cast<size_t>(in.replicas_size()));
+    for (const v1::ReplicaTelemetry &replica : in.replicas())
+        out.replicas.push_back(fromProto(replica));
     return out;
 }
 

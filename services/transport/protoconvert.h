@@ -19,7 +19,8 @@ NodeInventory fromProto(const v1::NodeInventory &in);
 Event fromProto(const v1::Event &in);
 UsageMinute fromProto(const v1::UsageMinute &in);
 CardSample fromProto(const v1::CardTelemetry &in);
-// Cards and sample time (what the console keeps); NICs and replicas come with their views.
+ReplicaSignals fromProto(const v1::ReplicaTelemetry &in);
+// Cards, replicas and sample time (what the console keeps); NICs come with their view.
 TelemetrySample fromProto(const v1::TelemetryBatch &in);
 
 }  // namespace meridian
