@@ -1,0 +1,611 @@
+#include "scalingcontroller.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <random>
+
+#include "fleet/fleetstate.h"
+#include "scaling/placement.h"
+#include "scaling/stepexecutor.h"
+#include "scalingclients.h"
+#include "transport/fleetclient.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr size_t kJournalShown = 60;
+constexpr size_t kAuditShown = 80;
+
+bool inFlight(StepState s)
+{
+    return s == StepState::Approved || s == StepState::Leasing || s == StepState::Provisioned ||
+           s == StepState::Starting;
+}
+
+bool holdsCapacity(StepState s)
+{
+    return inFlight(s) || s == StepState::Serving;
+}
+
+}  // namespace
+
+std::string_view approvalModeName(ApprovalMode mode)
+{
+    switch (mode) {
+    case ApprovalMode::Manual: return "manual";
+    case ApprovalMode::Assisted: return "assisted";
+    case ApprovalMode::Automatic: return "automatic";
+    }
+    return "assisted";
+}
+
+struct ScalingController::ServiceState {
+    InferenceService service;
+    std::vector<ServiceSignals> signals;  // what the policy reads, oldest first
+    ServiceScalingView view;
+};
+
+ScalingController::ScalingController(std::vector<InferenceService> services,
+                                     ScalingJournal &journal, const FleetState &localFleet,
+                                     std::string poolAddress, ClientSecurity security,
+                                     const Clock &clock, ScalingControllerOptions options)
+    : m_journal(journal)
+    , m_localFleet(localFleet)
+    , m_clock(clock)
+    , m_options(std::move(options))
+    , m_rentedFleet(std::make_unique<FleetState>())
+    , m_mode(m_options.mode)
+{
+    m_rentedClient = std::make_unique<FleetClient>(*m_rentedFleet, clock, m_options.rentedAgents);
+    m_pool = std::make_unique<GrpcCapacityPool>(std::move(poolAddress), security,
+                                                m_options.callTimeoutMs);
+    m_replicas =
+        std::make_unique<GrpcReplicas>(security, m_options.requestedBy, m_options.callTimeoutMs);
+    m_security = std::move(security);
+    m_executor =
+        std::make_unique<StepExecutor>(m_journal, *m_pool, *m_replicas, m_options.requestedBy);
+    for (InferenceService &s : services) {
+        auto state = std::make_unique<ServiceState>();
+        state->view.service = s;
+        state->service = std::move(s);
+        m_services.push_back(std::move(state));
+    }
+    m_view.mode = m_mode;
+    for (const auto &s : m_services)
+        m_view.services.push_back(s->view);
+}
+
+ScalingController::~ScalingController()
+{
+    stop();
+}
+
+void ScalingController::start()
+{
+    m_thread = std::thread([this] {
+        std::unique_lock lock(m_runMutex);
+        while (!m_stopping) {
+            lock.unlock();
+            tick().ok();  // a failed pass is in the view; the next one tries again
+            lock.lock();
+            m_wake.wait_for(lock, std::chrono::milliseconds(m_options.intervalMs),
+                            [this] { return m_stopping; });
+        }
+    });
+}
+
+void ScalingController::stop()
+{
+    {
+        std::lock_guard lock(m_runMutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+    m_rentedClient->stop();
+}
+
+ScalingView ScalingController::view() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_view;
+}
+
+void ScalingController::audit(const std::string &who, const std::string &what,
+                              const std::string &why)
+{
+    m_journal.audit({m_clock.nowUnixMs(), who, what, why})
+        .ok();  // a failure shows in the next pass
+}
+
+void ScalingController::setMode(ApprovalMode mode, const std::string &who)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_mode == mode)
+            return;
+        m_mode = mode;
+        m_view.mode = mode;
+    }
+    audit(who, fmt::format("approval mode {}", approvalModeName(mode)), "set in the console");
+}
+
+void ScalingController::requestPlan(const std::string &service, const std::string &who)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_planRequested.insert(service);
+    }
+    audit(who, fmt::format("asked for a plan for {}", service), "manual mode");
+}
+
+void ScalingController::approveRelease(const std::string &service, const std::string &who)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_releaseApproved.insert(service);
+    }
+    audit(who, fmt::format("approved giving back surplus rented nodes of {}", service),
+          "at the end of their paid hour");
+}
+
+Status ScalingController::approvePlan(const std::string &service, const std::string &who)
+{
+    auto open = m_journal.openSteps();
+    if (!open)
+        return open.error();
+    const int64_t now = m_clock.nowUnixMs();
+    int approved = 0;
+    double cnyPerHour = 0;
+    for (const JournalStep &step : open.value()) {
+        if (step.service != service || step.state != StepState::Planned)
+            continue;
+        if (Status s = m_journal.moveStep(step.id, StepState::Approved, {}, {}, now); !s)
+            return s;
+        ++approved;
+        cnyPerHour += step.cnyPerHour;
+    }
+    if (approved == 0)
+        return Error{fmt::format("{} has no plan waiting for approval", service)};
+    {
+        std::lock_guard lock(m_mutex);
+        m_lastScaleUpMs[service] = now;
+    }
+    audit(who,
+          fmt::format("approved the plan for {}: {} node(s), {:.2f} CNY/h", service, approved,
+                      cnyPerHour),
+          "one click");
+    m_wake.notify_all();  // go ahead now, not at the next interval
+    return {};
+}
+
+Status ScalingController::rejectPlan(const std::string &service, const std::string &who,
+                                     const std::string &why)
+{
+    auto open = m_journal.openSteps();
+    if (!open)
+        return open.error();
+    const int64_t now = m_clock.nowUnixMs();
+    int rejected = 0;
+    for (const JournalStep &step : open.value()) {
+        if (step.service != service || step.state != StepState::Planned)
+            continue;
+        if (Status s = m_journal.moveStep(step.id, StepState::Rejected, {}, {}, now); !s)
+            return s;
+        ++rejected;
+    }
+    if (rejected == 0)
+        return Error{fmt::format("{} has no plan waiting for approval", service)};
+    audit(who, fmt::format("rejected the plan for {}: {} node(s)", service, rejected), why);
+    return {};
+}
+
+int ScalingController::replicasPerNode(const InferenceService &service,
+                                       const std::string &cardModel, int cardsPerNode) const
+{
+    if (service.replicaRequestsPerSecond(cardModel) <= 0)
+        return 0;
+    return cardsPerNode / std::max(1, service.cardsPerReplica);
+}
+
+Status ScalingController::tick()
+{
+    const int64_t now = m_clock.nowUnixMs();
+    std::vector<std::string> problems;
+    const auto leases = m_pool->leases();
+    if (leases) {
+        followRentedAgents();
+        if (auto offers = m_pool->offers())
+            m_offers = std::move(offers).value();
+        else
+            problems.push_back(offers.error().message);
+    } else {
+        problems.push_back(leases.error().message);
+    }
+
+    auto open = m_journal.openSteps();
+    if (!open) {
+        std::lock_guard lock(m_mutex);
+        m_view.problem = open.error().message;
+        m_view.atMs = now;
+        return open.error();
+    }
+    for (auto &state : m_services)
+        decide(*state, open.value(), now, problems);
+
+    if (leases) {
+        open = m_journal.openSteps();  // with this pass's plans and releases
+        if (open) {
+            setReplicaTargets(open.value());
+            if (auto actions = m_executor->advance(now))
+                auditActions(actions.value(), open.value(), now);
+            else
+                problems.push_back(actions.error().message);
+        } else {
+            problems.push_back(open.error().message);
+        }
+    }
+
+    ScalingView view;
+    view.atMs = now;
+    if (auto steps = m_journal.recentSteps(kJournalShown))
+        view.journal = std::move(steps).value();
+    else
+        problems.push_back(steps.error().message);
+    if (auto entries = m_journal.recentAudit(kAuditShown))
+        view.audit = std::move(entries).value();
+    else
+        problems.push_back(entries.error().message);
+    for (const auto &state : m_services)
+        view.services.push_back(state->view);
+    std::string problem;
+    for (const std::string &p : problems)
+        problem += (problem.empty() ? "" : "; ") + p;
+    view.problem = problem;
+    std::lock_guard lock(m_mutex);
+    view.mode = m_mode;
+    m_view = std::move(view);
+    return problems.empty() ? Status{} : Status{Error{problem}};
+}
+
+void ScalingController::decide(ServiceState &state, const std::vector<JournalStep> &open,
+                               int64_t now, std::vector<std::string> &problems)
+{
+    const InferenceService &service = state.service;
+    ServiceScalingView &v = state.view;
+    v.notes.clear();
+
+    // What the replicas say, on our cards and on rented ones.
+    std::vector<ReplicaReading> local = m_localFleet.replicaReadings(now);
+    std::vector<ReplicaReading> rented = m_rentedFleet->replicaReadings(now);
+    ServiceSignals signals;
+    signals.atMs = now;
+    int ready = 0, readyRented = 0, coldStarting = 0;
+    std::optional<double> e2e;
+    std::map<std::string, int> seenOnNode;
+    const auto count = [&](const std::vector<ReplicaReading> &readings, bool isRented) {
+        for (const ReplicaReading &r : readings) {
+            if (r.signals.service != service.name)
+                continue;
+            ++seenOnNode[r.nodeId];
+            if (!r.signals.requestsPerSecond) {
+                ++coldStarting;  // loading weights: it answers nothing yet
+                continue;
+            }
+            ++ready;
+            readyRented += isRented;
+            signals.arrivalRps += *r.signals.requestsPerSecond;
+            signals.waitingRequests += r.signals.waitingRequests.value_or(0);
+            signals.runningRequests += r.signals.runningRequests.value_or(0);
+            if (r.signals.ttftP95Seconds)
+                signals.ttftP95Seconds =
+                    std::max(signals.ttftP95Seconds.value_or(0), *r.signals.ttftP95Seconds);
+            if (r.signals.e2eP95Seconds)
+                e2e = std::max(e2e.value_or(0), *r.signals.e2eP95Seconds);
+        }
+    };
+    count(local, false);
+    count(rented, true);
+
+    // What the journal has ordered and not yet seen serving.
+    int ordered = 0, pending = 0, rentedCards = 0;
+    double pendingCny = 0, rentedCny = 0;
+    std::optional<int64_t> lastUp;
+    for (const JournalStep &step : open) {
+        if (step.service != service.name)
+            continue;
+        const auto offer =
+            std::find_if(m_offers.begin(), m_offers.end(),
+                         [&](const CloudOfferView &o) { return o.offerId == step.offerId; });
+        const int cards = offer != m_offers.end() ? offer->cardsPerNode : 8;
+        const int replicas = offer != m_offers.end()
+                                 ? replicasPerNode(service, offer->cardModel, offer->cardsPerNode)
+                                 : cards / std::max(1, service.cardsPerReplica);
+        if (step.state == StepState::Planned) {
+            ++pending;
+            pendingCny += step.cnyPerHour;
+            continue;
+        }
+        if (holdsCapacity(step.state)) {
+            rentedCards += cards;
+            rentedCny += step.cnyPerHour;
+        }
+        if (inFlight(step.state)) {
+            const int seen = step.nodeId.empty() ? 0 : seenOnNode[step.nodeId];
+            ordered += std::max(0, replicas - seen);
+            lastUp = std::max(lastUp.value_or(0), step.createdUnixMs);
+        }
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        if (const auto it = m_lastScaleUpMs.find(service.name); it != m_lastScaleUpMs.end())
+            lastUp = std::max(lastUp.value_or(0), it->second);
+    }
+
+    state.signals.push_back(signals);
+    const int64_t keepMs =
+        std::max(m_options.policy.scaleDownWindowMs, m_options.policy.stableWindowMs) + 60'000;
+    std::erase_if(state.signals, [&](const ServiceSignals &s) { return now - s.atMs > keepMs; });
+
+    const double replicaRps =
+        service.runsOn.empty() ? 0
+                               : service.replicaRequestsPerSecond(service.runsOn.front().cardModel);
+    PolicyInput input;
+    input.nowMs = now;
+    input.history = state.signals;
+    input.readyReplicas = ready;
+    input.startingReplicas = coldStarting + ordered;
+    input.minReplicas = service.minReplicas;
+    input.maxReplicas = service.maxReplicas;
+    input.replicaRps = replicaRps > 0 ? replicaRps : 1;
+    input.ttftObjectiveSeconds = service.ttftP95Seconds;
+    input.lastScaleUpMs = lastUp;
+    const ScalingDecision decision = decideReplicas(input, m_options.policy);
+
+    v.localReplicas = ready - readyRented;
+    v.rentedReplicas = readyRented;
+    v.startingReplicas = coldStarting + ordered;
+    v.desiredReplicas = decision.desiredReplicas;
+    v.reason = decision.reason;
+    v.why = decision.why;
+    v.rentedCards = rentedCards;
+    v.rentedCnyPerHour = rentedCny;
+    v.pendingSteps = pending;
+    v.pendingCnyPerHour = pendingCny;
+    v.history.push_back({now, signals.arrivalRps, signals.waitingRequests, signals.ttftP95Seconds,
+                         e2e, ready, coldStarting + ordered, decision.desiredReplicas});
+    std::erase_if(v.history,
+                  [&](const ServicePoint &p) { return now - p.atMs > m_options.historyMs; });
+
+    const int have = ready + coldStarting + ordered;
+    ApprovalMode mode;
+    bool planRequested;
+    {
+        std::lock_guard lock(m_mutex);
+        mode = m_mode;
+        planRequested = m_planRequested.count(service.name) > 0;
+    }
+    if (decision.desiredReplicas > have) {
+        if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
+            plan(state, decision.desiredReplicas - have, decision.why, now, problems);
+        v.surplusSteps = 0;
+        return;
+    }
+    if (pending > 0 && decision.desiredReplicas <= have) {
+        // The peak a waiting plan was for is over: it is not asked to go ahead any more.
+        if (Status s = rejectPlan(service.name, m_options.requestedBy,
+                                  "no longer needed: " + decision.why);
+            !s)
+            problems.push_back(s.error().message);
+        v.pendingSteps = 0;
+        v.pendingCnyPerHour = 0;
+    }
+    if (decision.neededReplicas < ready && ordered == 0)
+        releaseSurplus(state, open, ready - decision.neededReplicas, now, problems);
+    else
+        v.surplusSteps = 0;
+}
+
+void ScalingController::plan(ServiceState &state, int shortReplicas, const std::string &why,
+                             int64_t now, std::vector<std::string> &problems)
+{
+    const InferenceService &service = state.service;
+    ServiceScalingView &v = state.view;
+    const double replicaRps =
+        service.runsOn.empty() ? 0
+                               : service.replicaRequestsPerSecond(service.runsOn.front().cardModel);
+    PlacementRequest request;
+    request.neededRps = shortReplicas * replicaRps;
+    request.offers = m_offers;
+    request.rentedCards = v.rentedCards;
+    request.rentedCnyPerHour = v.rentedCnyPerHour;
+    const PlacementPlan placement = planPlacement(service, request);
+    v.notes = placement.notes;
+    if (placement.cloud.empty()) {
+        if (v.notes.empty())
+            v.notes.push_back("no cloud offer it may rent has capacity");
+        return;
+    }
+    ApprovalMode mode;
+    {
+        std::lock_guard lock(m_mutex);
+        mode = m_mode;
+        m_planRequested.erase(service.name);
+    }
+    const bool automatic = mode == ApprovalMode::Automatic;
+    // Keys name a step to the pool and the agents for ever: unique across plans made in
+    // the same millisecond and across restarts.
+    const uint32_t salt = std::random_device{}();
+    int nodes = 0;
+    double cnyPerHour = 0;
+    std::string offers;
+    for (const CloudPlacement &p : placement.cloud) {
+        for (int n = 0; n < p.nodes; ++n) {
+            JournalStep step;
+            step.service = service.name;
+            step.idempotencyKey = fmt::format("{}-{}-{:08x}-{}", service.name, now, salt, ++nodes);
+            step.state = automatic ? StepState::Approved : StepState::Planned;
+            step.offerId = p.offerId;
+            step.cnyPerHour = p.cnyPerHour / std::max(1, p.nodes);
+            if (auto id = m_journal.addStep(step, m_options.requestedBy, why, now); !id) {
+                problems.push_back(id.error().message);
+                return;
+            }
+        }
+        cnyPerHour += p.cnyPerHour;
+        offers += fmt::format("{}{}×{}", offers.empty() ? "" : ", ", p.nodes, p.offerId);
+    }
+    audit(m_options.requestedBy,
+          fmt::format("planned {} node(s) for {}: {}, {:.2f} CNY/h{}", nodes, service.name, offers,
+                      cnyPerHour, automatic ? ", approved automatically within its caps" : ""),
+          why);
+    if (automatic) {
+        std::lock_guard lock(m_mutex);
+        m_lastScaleUpMs[service.name] = now;
+    }
+    v.pendingSteps = automatic ? 0 : nodes;
+    v.pendingCnyPerHour = automatic ? 0 : cnyPerHour;
+}
+
+void ScalingController::releaseSurplus(ServiceState &state, const std::vector<JournalStep> &open,
+                                       int surplus, int64_t now, std::vector<std::string> &problems)
+{
+    const InferenceService &service = state.service;
+    ServiceScalingView &v = state.view;
+    std::vector<const JournalStep *> serving;
+    for (const JournalStep &step : open) {
+        if (step.service == service.name && step.state == StepState::Serving)
+            serving.push_back(&step);
+    }
+    std::reverse(serving.begin(), serving.end());  // the newest first: the oldest are proven
+    bool approved;
+    {
+        std::lock_guard lock(m_mutex);
+        approved = m_mode == ApprovalMode::Automatic || m_releaseApproved.count(service.name);
+    }
+    int surplusSteps = 0;
+    for (const JournalStep *step : serving) {
+        const auto lease =
+            std::find_if(m_pool->lastLeases().leases.begin(), m_pool->lastLeases().leases.end(),
+                         [&](const CloudLease &l) { return l.leaseId == step->leaseId; });
+        if (lease == m_pool->lastLeases().leases.end())
+            continue;
+        const int replicas =
+            replicasPerNode(service, lease->cardModel, static_cast<int>(lease->cardsPerNode));
+        if (replicas <= 0 || replicas > surplus)
+            break;
+        surplus -= replicas;
+        ++surplusSteps;
+        if (!approved || !releaseNow(*lease, now / 1000))
+            continue;  // paid to the end of its hour: it may yet be needed
+        if (Status s = m_journal.moveStep(step->id, StepState::Releasing, {}, {}, now); !s) {
+            problems.push_back(s.error().message);
+            return;
+        }
+        audit(m_options.requestedBy,
+              fmt::format("release lease {} ({}) of {}", lease->leaseId,
+                          lease->nodeIds.empty() ? "" : lease->nodeIds.front(), service.name),
+              fmt::format("surplus at the end of its paid hour: {}", v.why));
+    }
+    v.surplusSteps = surplusSteps;
+    std::lock_guard lock(m_mutex);
+    v.releaseApproved = m_releaseApproved.count(service.name) > 0;
+    if (surplusSteps == 0)
+        m_releaseApproved.erase(service.name);
+}
+
+void ScalingController::followRentedAgents()
+{
+    std::set<std::string> wanted;
+    FleetInventory fresh;
+    fresh.security = m_security;
+    for (const LeasedAgent &agent : m_pool->lastLeases().agents) {
+        wanted.insert(agent.address);
+        if (!m_followed.count(agent.address))
+            fresh.agents.push_back({agent.nodeId, agent.address, "cloud"});
+    }
+    if (!fresh.agents.empty())
+        m_rentedClient->connect(fresh);
+    for (const std::string &address : m_followed) {
+        if (!wanted.count(address))
+            m_rentedClient->disconnect(address);
+    }
+    m_followed = std::move(wanted);
+}
+
+void ScalingController::setReplicaTargets(const std::vector<JournalStep> &open)
+{
+    std::vector<ReplicaTarget> targets;
+    const PoolLeases &books = m_pool->lastLeases();
+    for (const JournalStep &step : open) {
+        if (step.leaseId.empty())
+            continue;
+        const auto lease =
+            std::find_if(books.leases.begin(), books.leases.end(),
+                         [&](const CloudLease &l) { return l.leaseId == step.leaseId; });
+        const auto service = std::find_if(m_services.begin(), m_services.end(), [&](const auto &s) {
+            return s->service.name == step.service;
+        });
+        if (lease == books.leases.end() || service == m_services.end())
+            continue;
+        ReplicaTarget t;
+        t.stepKey = step.idempotencyKey;
+        t.nodeId = !step.nodeId.empty()      ? step.nodeId
+                   : !lease->nodeIds.empty() ? lease->nodeIds.front()
+                                             : std::string();
+        for (const LeasedAgent &agent : books.agents) {
+            if (agent.nodeId == t.nodeId)
+                t.address = agent.address;
+        }
+        t.service = step.service;
+        t.model = (*service)->service.model;
+        const int perReplica = std::max(1, (*service)->service.cardsPerReplica);
+        for (int first = 0; first + perReplica <= static_cast<int>(lease->cardsPerNode);
+             first += perReplica) {
+            std::vector<uint32_t> cards;
+            for (int c = first; c < first + perReplica; ++c)
+                cards.push_back(static_cast<uint32_t>(c));
+            t.cardsOfReplicas.push_back(std::move(cards));
+        }
+        targets.push_back(std::move(t));
+    }
+    m_replicas->setTargets(std::move(targets));
+}
+
+void ScalingController::auditActions(const std::vector<Recovery> &actions,
+                                     const std::vector<JournalStep> &open, int64_t)
+{
+    for (const Recovery &a : actions) {
+        const auto step = std::find_if(open.begin(), open.end(),
+                                       [&](const JournalStep &s) { return s.id == a.stepId; });
+        const std::string key = step != open.end() ? step->idempotencyKey : std::string();
+        std::string what;
+        switch (a.kind) {
+        case RecoveryKind::Lease:
+            what =
+                fmt::format("lease {} for step {}", step != open.end() ? step->offerId : "", key);
+            break;
+        case RecoveryKind::StartReplica:
+            what = fmt::format("start replicas of step {} on {}", key, a.nodeId);
+            break;
+        case RecoveryKind::MarkServing:
+            what = fmt::format("step {} serves on {}", key, a.nodeId);
+            break;
+        case RecoveryKind::Release:
+        case RecoveryKind::GiveUp:
+        case RecoveryKind::ReleaseOrphan:
+            what =
+                fmt::format("release lease {}{}", a.leaseId, key.empty() ? "" : " of step " + key);
+            break;
+        case RecoveryKind::MarkFailed: what = fmt::format("step {} failed", key); break;
+        case RecoveryKind::MarkDone: what = fmt::format("step {} done", key); break;
+        default: continue;  // waiting and holding are not actions
+        }
+        audit(m_options.requestedBy, what, a.why);
+    }
+}
+
+}  // namespace meridian

@@ -1,0 +1,165 @@
+// The live autoscaler: every few seconds it reads each inference service's replica
+// signals (local agents through the console's FleetState, rented nodes through its own
+// connections), asks the policy for a replica count, turns a shortfall into a plan of
+// cloud leases (placement inside the service's caps), and carries approved steps through
+// the journal with the step executor. Surplus rented capacity is given back at the end of
+// its paid hour.
+//
+// Approval modes: manual (a plan is made only when an operator asks), assisted (plans are
+// proposed and wait for one click), automatic (plans inside the service's price, card and
+// budget caps go ahead at once). Every plan, approval, rejection, lease, start and release
+// is in the audit log with who and why.
+//
+// tick() runs on the controller's own thread (start()); the other calls come from the UI
+// thread and only touch the journal and a few flags.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/clock.h"
+#include "scaling/inferenceservice.h"
+#include "scaling/placement.h"
+#include "scaling/reconcile.h"
+#include "scaling/scalingpolicy.h"
+#include "store/scalingjournal.h"
+#include "transport/agentconnection.h"
+#include "transport/security.h"
+
+namespace meridian {
+
+class FleetState;
+class FleetClient;
+class GrpcCapacityPool;
+class GrpcReplicas;
+class StepExecutor;
+
+enum class ApprovalMode { Manual, Assisted, Automatic };
+std::string_view approvalModeName(ApprovalMode mode);
+
+struct ServicePoint {
+    int64_t atMs = 0;
+    double arrivalRps = 0;
+    double waitingRequests = 0;
+    std::optional<double> ttftP95Seconds;
+    std::optional<double> e2eP95Seconds;
+    int readyReplicas = 0;
+    int startingReplicas = 0;
+    int desiredReplicas = 0;
+};
+
+struct ServiceScalingView {
+    InferenceService service;
+    std::vector<ServicePoint> history;  // oldest first, the last hour
+    int localReplicas = 0;              // serving on our own cards
+    int rentedReplicas = 0;             // serving on rented cards
+    int startingReplicas = 0;           // ordered or cold-starting
+    int desiredReplicas = 0;
+    ScalingReason reason = ScalingReason::Hold;
+    std::string why;
+    int rentedCards = 0;
+    double rentedCnyPerHour = 0;
+    int pendingSteps = 0;  // planned, waiting for approval
+    double pendingCnyPerHour = 0;
+    int surplusSteps = 0;            // rented nodes the policy no longer needs
+    bool releaseApproved = false;    // they go back at the end of their paid hour
+    std::vector<std::string> notes;  // caps and shortages behind the last plan
+};
+
+struct ScalingView {
+    int64_t atMs = 0;
+    ApprovalMode mode = ApprovalMode::Assisted;
+    std::vector<ServiceScalingView> services;
+    std::vector<JournalStep> journal;  // the newest steps, oldest first
+    std::vector<AuditEntry> audit;     // the newest entries, oldest first
+    std::string problem;               // why the last pass could not do everything
+};
+
+struct ScalingControllerOptions {
+    ApprovalMode mode = ApprovalMode::Assisted;
+    ScalingPolicyConfig policy;
+    std::string requestedBy = "meridian-autoscaler";  // names our leases in the pool
+    int64_t intervalMs = 5000;
+    int64_t historyMs = 3'600'000;
+    int64_t callTimeoutMs = 5000;
+    ConnectionOptions rentedAgents;  // how the rented nodes' telemetry is followed
+};
+
+class ScalingController {
+public:
+    ScalingController(std::vector<InferenceService> services, ScalingJournal &journal,
+                      const FleetState &localFleet, std::string poolAddress,
+                      ClientSecurity security, const Clock &clock,
+                      ScalingControllerOptions options = {});
+    ~ScalingController();
+
+    // Runs tick() every interval on a thread of its own until stop().
+    void start();
+    void stop();
+
+    // One pass: signals, decisions, plans, and the executor. Errors are in the view too.
+    Status tick();
+    ScalingView view() const;
+
+    void setMode(ApprovalMode mode, const std::string &who);
+    // Manual mode: plan for this service at the next pass, as if assisted.
+    void requestPlan(const std::string &service, const std::string &who);
+    // The service's planned steps go ahead (approve) or are dropped (reject).
+    Status approvePlan(const std::string &service, const std::string &who);
+    Status rejectPlan(const std::string &service, const std::string &who, const std::string &why);
+    // Lets the surplus rented nodes go at the end of their paid hour.
+    void approveRelease(const std::string &service, const std::string &who);
+
+private:
+    struct ServiceState;
+    void decide(ServiceState &state, const std::vector<JournalStep> &open, int64_t nowMs,
+                std::vector<std::string> &problems);
+    void plan(ServiceState &state, int shortReplicas, const std::string &why, int64_t nowMs,
+              std::vector<std::string> &problems);
+    void releaseSurplus(ServiceState &state, const std::vector<JournalStep> &open, int surplus,
+                        int64_t nowMs, std::vector<std::string> &problems);
+    void followRentedAgents();
+    void setReplicaTargets(const std::vector<JournalStep> &open);
+    void auditActions(const std::vector<Recovery> &actions, const std::vector<JournalStep> &open,
+                      int64_t nowMs);
+    int replicasPerNode(const InferenceService &service, const std::string &cardModel,
+                        int cardsPerNode) const;
+    void audit(const std::string &who, const std::string &what, const std::string &why);
+
+    ScalingJournal &m_journal;
+    const FleetState &m_localFleet;
+    const Clock &m_clock;
+    ScalingControllerOptions m_options;
+    std::unique_ptr<FleetState> m_rentedFleet;
+    std::unique_ptr<FleetClient> m_rentedClient;
+    std::unique_ptr<GrpcCapacityPool> m_pool;
+    std::unique_ptr<GrpcReplicas> m_replicas;
+    std::unique_ptr<StepExecutor> m_executor;
+    ClientSecurity m_security;
+    std::set<std::string> m_followed;  // rented agents' addresses
+    std::vector<CloudOfferView> m_offers;
+
+    mutable std::mutex m_mutex;  // guards what the UI thread touches
+    std::vector<std::unique_ptr<ServiceState>> m_services;
+    ApprovalMode m_mode;
+    ScalingView m_view;
+    std::set<std::string> m_planRequested;    // services, manual mode
+    std::set<std::string> m_releaseApproved;  // services
+    std::map<std::string, int64_t> m_lastScaleUpMs;
+
+    std::mutex m_runMutex;
+    std::condition_variable m_wake;
+    bool m_stopping = false;
+    std::thread m_thread;
+};
+
+}  // namespace meridian

@@ -1,0 +1,256 @@
+// The live autoscaler against meridian-sim over real loopback gRPC, with the journal in a
+// real history file: a load step rents a cloud node, starts replicas on it and sees them
+// serve; the console dies half-way and a new one finishes without renting twice; when the
+// load is gone the node goes back at the end of its paid hour. Also: caps that allow no
+// offer, a pool that is sold out, and a lease that never becomes ready.
+// Time is a ManualClock (cold starts and billing hours pass at once); the simulator's
+// sampling and the pool's provisioning run in real time, in short steps.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "autoscaler/scalingcontroller.h"
+#include "sim/simfleet.h"
+#include "transport/fleetclient.h"
+
+using namespace meridian;
+using namespace std::chrono_literals;
+
+namespace {
+
+InferenceService chatService()
+{
+    InferenceService s;
+    s.name = "chat";
+    s.model = "qwen2-72b-instruct";
+    s.cardsPerReplica = 4;
+    s.minReplicas = 1;
+    s.maxReplicas = 12;
+    s.runsOn = {{"A100-SXM4-80GB", 0.9, 16}, {"Ascend 910B", 0.7, 12}, {"H100-SXM5-80GB", 2.0, 24}};
+    s.rent = {{"A100-SXM4-80GB", "Ascend 910B"}, 32, 3.0, 100};
+    return s;
+}
+
+// Virtual minutes passing at once would look like silence to the streams' watchdogs.
+ConnectionOptions steadyStreams()
+{
+    ConnectionOptions options;
+    options.watchdogIntervals = 1'000'000;
+    return options;
+}
+
+class Harness {
+public:
+    explicit Harness(InferenceService service, int provisioningSeconds = 1)
+        : m_dir(std::filesystem::temp_directory_path() /
+                ("meridian-autoscaler-" + std::to_string(::getpid()) + "-" +
+                 std::to_string(++s_count)))
+    {
+        std::filesystem::create_directories(m_dir);
+        SimFleetOptions options;
+        options.nodes = 4;
+        options.provisioningSeconds = provisioningSeconds;
+        options.services = {service};
+        m_service = service;
+        sim = std::make_unique<SimFleet>(options, clock);
+        EXPECT_TRUE(sim->start().ok());
+        FleetInventory inventory;
+        for (const SimNodeView &n : sim->nodes())
+            inventory.agents.push_back({n.nodeId, n.address, n.dataCenter});
+        client = std::make_unique<FleetClient>(local, clock, steadyStreams());
+        client->connect(inventory);
+        auto opened = ScalingJournal::open((m_dir / "history.sqlite").string());
+        EXPECT_TRUE(opened.ok()) << opened.error().message;
+        journal = std::move(opened).value();
+    }
+    ~Harness()
+    {
+        controller.reset();
+        client->stop();
+        sim->stop();
+        std::filesystem::remove_all(m_dir);
+    }
+    // The console starts (again): a new controller over the same journal file.
+    void startConsole(ApprovalMode mode)
+    {
+        controller.reset();
+        ScalingControllerOptions options;
+        options.mode = mode;
+        options.rentedAgents = steadyStreams();
+        controller = std::make_unique<ScalingController>(std::vector{m_service}, *journal, local,
+                                                         sim->controlAddress(), ClientSecurity{},
+                                                         clock, options);
+    }
+    // Lets `seconds` of virtual time pass, with fresh samples from every agent.
+    void pass(int seconds)
+    {
+        clock.advanceMs(seconds * 1000LL);
+        std::this_thread::sleep_for(1300ms);
+    }
+    std::vector<JournalStep> steps() { return journal->recentSteps(100).value(); }
+    int stepsIn(StepState state)
+    {
+        int n = 0;
+        for (const JournalStep &s : steps())
+            n += s.state == state;
+        return n;
+    }
+    bool audited(const std::string &text)
+    {
+        const auto entries = journal->recentAudit(500);
+        for (const AuditEntry &e : entries.value()) {
+            if (e.what.find(text) != std::string::npos || e.why.find(text) != std::string::npos)
+                return true;
+        }
+        return false;
+    }
+
+    ManualClock clock{1'800'000'000'000};
+    std::unique_ptr<SimFleet> sim;
+    FleetState local;
+    std::unique_ptr<FleetClient> client;
+    std::unique_ptr<ScalingJournal> journal;
+    std::unique_ptr<ScalingController> controller;
+
+private:
+    static inline int s_count = 0;
+    std::filesystem::path m_dir;
+    InferenceService m_service;
+};
+
+// The steady replica has finished its cold start and reports signals.
+void warmUp(Harness &h)
+{
+    h.startConsole(ApprovalMode::Automatic);
+    h.pass(200);
+    for (int i = 0; i < 10; ++i) {
+        h.controller->tick().ok();
+        if (h.controller->view().services[0].localReplicas == 1)
+            return;
+        h.pass(1);
+    }
+    FAIL() << "the local replica never served";
+}
+
+}  // namespace
+
+TEST(Autoscaler, ALoadStepRentsANodeThatServesAndTheNodeGoesBackAtTheEndOfItsHour)
+{
+    Harness h(chatService());
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 20.0));  // 5.5 replicas' worth
+    h.pass(5);
+    ASSERT_TRUE(h.controller->tick().ok()) << h.controller->view().problem;
+    ASSERT_GE(h.steps().size(), 1u);
+    EXPECT_TRUE(h.audited("approved automatically"));
+
+    // The console dies right after its first lease calls; a new one takes over and goes
+    // on until every step serves and nothing more is planned.
+    h.startConsole(ApprovalMode::Automatic);
+    int planned = 0;
+    for (int i = 0, quiet = 0; i < 40 && quiet < 3; ++i) {
+        h.controller->tick().ok();
+        const int steps = static_cast<int>(h.steps().size());
+        quiet = steps == planned && h.stepsIn(StepState::Serving) == steps ? quiet + 1 : 0;
+        planned = steps;
+        h.pass(i < 3 ? 1 : 60);  // provisioning (real time), then cold starts (virtual)
+    }
+    ASSERT_EQ(h.stepsIn(StepState::Serving), planned) << h.controller->view().problem;
+    // 20 req/s needs 7 replicas of 3.6 req/s at 80%: the one local and 3 or 4 rented
+    // nodes of two replicas each; more would be a cascade.
+    EXPECT_GE(planned, 3);
+    EXPECT_LE(planned, 4);
+    h.pass(1);
+    h.controller->tick().ok();
+    const ServiceScalingView view = h.controller->view().services[0];
+    EXPECT_EQ(view.rentedReplicas, 2 * planned) << "two 4-card replicas a rented node";
+    EXPECT_EQ(view.localReplicas, 1);
+    EXPECT_TRUE(h.audited("serves on cloud-"));
+    // Exactly one lease per step, even across the restart.
+    std::set<std::string> leases;
+    for (const JournalStep &s : h.steps())
+        leases.insert(s.leaseId);
+    EXPECT_EQ(static_cast<int>(leases.size()), planned);
+    EXPECT_FALSE(leases.count(""));
+
+    // The peak is over: the rented nodes are kept while they are paid for, then go back.
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 0.5));
+    for (int i = 0; i < 12; ++i) {
+        h.controller->tick().ok();
+        h.pass(60);
+    }
+    EXPECT_EQ(h.stepsIn(StepState::Serving), planned) << "released before the paid hour ended";
+    h.pass(40 * 60);
+    for (int i = 0; i < 30 && h.stepsIn(StepState::Done) < planned; ++i) {
+        h.controller->tick().ok();
+        h.pass(90);  // inside the two minutes before a paid hour ends, at least once
+    }
+    EXPECT_EQ(h.stepsIn(StepState::Done), planned);
+    EXPECT_TRUE(h.audited("surplus at the end of its paid hour"));
+    if (HasFailure()) {
+        const auto entries = h.journal->recentAudit(500);
+        for (const AuditEntry &e : entries.value())
+            std::printf("%lld %s | %s | %s\n", static_cast<long long>(e.atUnixMs), e.who.c_str(),
+                        e.what.c_str(), e.why.c_str());
+    }
+}
+
+TEST(Autoscaler, AssistedModeWaitsForOneClickAndARejectedPlanRentsNothing)
+{
+    Harness h(chatService());
+    warmUp(h);
+    h.startConsole(ApprovalMode::Assisted);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 20.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    ASSERT_GE(h.stepsIn(StepState::Planned), 1);
+    EXPECT_GT(h.controller->view().services[0].pendingCnyPerHour, 0);
+    h.controller->tick().ok();
+    EXPECT_EQ(h.stepsIn(StepState::Leasing), 0) << "nothing rented before approval";
+    ASSERT_TRUE(h.controller->rejectPlan("chat", "ops-li", "budget review").ok());
+    EXPECT_TRUE(h.audited("budget review"));
+    EXPECT_EQ(h.stepsIn(StepState::Planned), 0);
+    // The next pass proposes anew; approving it rents.
+    h.controller->tick().ok();
+    ASSERT_GE(h.stepsIn(StepState::Planned), 1)
+        << h.controller->view().services[0].why << " / " << h.controller->view().problem;
+    ASSERT_TRUE(h.controller->approvePlan("chat", "ops-li").ok());
+    h.controller->tick().ok();
+    EXPECT_GE(h.stepsIn(StepState::Leasing) + h.stepsIn(StepState::Provisioned), 1);
+    EXPECT_TRUE(h.audited("approved the plan for chat"));
+}
+
+TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
+{
+    InferenceService service = chatService();
+    service.rent.maxCnyPerCardHour = 1.0;  // every offer is dearer
+    Harness h(service);
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 20.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    EXPECT_TRUE(h.steps().empty());
+    const ServiceScalingView view = h.controller->view().services[0];
+    ASSERT_FALSE(view.notes.empty());
+    EXPECT_NE(view.notes.front().find("above the cap"), std::string::npos) << view.notes.front();
+}
+
+TEST(Autoscaler, ALeaseThatNeverBecomesReadyIsGivenBack)
+{
+    Harness h(chatService(), /*provisioningSeconds=*/100'000);
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 6.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    h.controller->tick().ok();
+    ASSERT_GE(h.stepsIn(StepState::Leasing), 1);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 0.5));  // so nothing new is planned after
+    h.pass(16 * 60);
+    h.controller->tick().ok();
+    h.controller->tick().ok();
+    EXPECT_EQ(h.stepsIn(StepState::Leasing), 0);
+    EXPECT_GE(h.stepsIn(StepState::Failed), 1);
+    EXPECT_TRUE(h.audited("did not become ready in time"));
+}
