@@ -232,6 +232,9 @@ void MainWindow::buildMenus()
         reports->addAction(tr("&Utilisation and cost…"), this, &MainWindow::showReports);
     usage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     reports->addAction(tr("&Price book…"), this, [this] { showReports()->editPrices(); });
+    QMenu *scaling = menuBar()->addMenu(tr("&Scaling"));
+    QAction *elastic = scaling->addAction(tr("&Elastic scaling…"), this, &MainWindow::showScaling);
+    elastic->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
 }
@@ -251,6 +254,27 @@ ReportsWindow *MainWindow::showReports()
     m_reports->raise();
     m_reports->activateWindow();
     return m_reports;
+}
+
+void MainWindow::setScalingWindowFactory(std::function<QWidget *(QWidget *parent)> factory)
+{
+    m_scalingFactory = std::move(factory);
+    const bool wasOpen = m_scaling && m_scaling->isVisible();
+    delete m_scaling;  // it may hold on to what the old factory made
+    if (wasOpen)
+        showScaling();
+}
+
+QWidget *MainWindow::showScaling()
+{
+    if (!m_scaling && m_scalingFactory)
+        m_scaling = m_scalingFactory(this);
+    if (!m_scaling)
+        return nullptr;
+    m_scaling->show();
+    m_scaling->raise();
+    m_scaling->activateWindow();
+    return m_scaling;
 }
 
 void MainWindow::showDiagnostics()

@@ -5,6 +5,8 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointer>
+#include <functional>
 #include <memory>
 
 #include "fleet/fleetstate.h"
@@ -48,6 +50,10 @@ public:
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
     ReportsWindow *showReports();
+    // What Scaling → Elastic scaling opens (made once, on first use); a new factory
+    // closes the window made by the old one.
+    void setScalingWindowFactory(std::function<QWidget *(QWidget *parent)> factory);
+    QWidget *showScaling();
 
 Q_SIGNALS:
     void pricesSaved(const QString &path);
@@ -86,6 +92,8 @@ private:
     QElapsedTimer m_uptime;
     ReportSources m_reportSources;
     ReportsWindow *m_reports = nullptr;
+    std::function<QWidget *(QWidget *parent)> m_scalingFactory;
+    QPointer<QWidget> m_scaling;
     QLabel *m_historyProblem = nullptr;
 };
 

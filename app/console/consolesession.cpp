@@ -2,8 +2,11 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QSettings>
 #include <QTimer>
+#include <algorithm>
 
+#include "autoscaler/scalingcontroller.h"
 #include "core/clock.h"
 #include "cost/pricebookfile.h"
 #include "models/consolediagnostics.h"
@@ -14,6 +17,7 @@
 #include "transport/fleetclient.h"
 #include "transport/usagebackfill.h"
 #include "widgets/mainwindow.h"
+#include "widgets/scalingwindow.h"
 
 namespace meridian {
 
@@ -25,6 +29,8 @@ ConsoleSession::ConsoleSession(ConsoleOptions options) : m_options(std::move(opt
 ConsoleSession::~ConsoleSession()
 {
     m_window.reset();
+    m_scaling.reset();
+    m_journal.reset();
     m_source.reset();
     m_backfill.reset();
     m_history.reset();
@@ -41,6 +47,10 @@ Status ConsoleSession::start()
         // The embedded fleet is reached through the same gRPC path as a real one.
         SimFleetOptions simOptions;
         simOptions.nodes = m_options.simulatedNodes;
+        // The simulated replicas serve the services the console scales.
+        if (auto services =
+                loadInferenceServices(servicesInForce(m_options.servicesFile.toStdString())))
+            simOptions.services = std::move(services).value();
         m_sim = std::make_unique<SimFleet>(simOptions, SystemClock::instance());
         if (Status status = m_sim->start(); !status)
             return Error{"the embedded simulated fleet did not start: " + status.message()};
@@ -55,6 +65,8 @@ Status ConsoleSession::start()
     }
     m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
     m_client->connect(inventory);
+    m_poolAddress = inventory.capacityPool;
+    m_security = inventory.security;
     // The cost history is filled in the background; without it the console still runs.
     const std::string historyPath = m_options.historyFile.isEmpty()
                                         ? HistoryStore::defaultPath()
@@ -98,7 +110,63 @@ Status ConsoleSession::start()
         m_window->showHistoryProblem(
             QObject::tr("Cost history is off: %1").arg(QString::fromStdString(m_historyProblem)));
     }
+    startScaling(servicesInForce(m_options.servicesFile.toStdString()));
     return {};
+}
+
+void ConsoleSession::startScaling(const std::string &servicesFile)
+{
+    m_window->setScalingWindowFactory({});  // the old window holds the old controller
+    m_scaling.reset();
+    std::string off;
+    auto services = loadInferenceServices(servicesFile);
+    if (!services) {
+        off = services.error().message;
+    } else if (m_poolAddress.empty()) {
+        off = "the inventory names no capacity_pool";
+    } else if (!m_history) {
+        off = "the history file, which holds the scaling journal, is not open: " + m_historyProblem;
+    } else if (!m_journal) {
+        auto journal = ScalingJournal::open(m_history->path());
+        if (journal)
+            m_journal = std::move(journal).value();
+        else
+            off = journal.error().message;
+    }
+    if (off.empty()) {
+        ScalingControllerOptions options;
+        const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
+        options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));
+        m_scaling = std::make_unique<ScalingController>(std::move(services).value(), *m_journal,
+                                                        m_state, m_poolAddress, m_security,
+                                                        SystemClock::instance(), options);
+        m_scaling->start();
+    }
+    ScalingWindowHooks hooks;
+    if (m_sim) {
+        hooks.setSimulatedDemand = [this](const std::string &service, double rps) {
+            return m_sim->setServiceDemand(service, rps);
+        };
+        hooks.simulatedDemand = [this](const std::string &service) {
+            return m_sim->serviceDemand(service);
+        };
+    }
+    hooks.servicesFile = QString::fromStdString(servicesFile);
+    hooks.userServicesFile = QString::fromStdString(userServicesPath());
+    hooks.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
+    const QString offReason = QString::fromStdString(off);
+    m_window->setScalingWindowFactory([this, hooks, offReason](QWidget *parent) -> QWidget * {
+        auto *window = new ScalingWindow(m_scaling.get(), offReason, hooks, parent);
+        QObject::connect(window, &ScalingWindow::servicesSaved, m_window.get(),
+                         [this](const QString &path) {
+                             // After the click's handler returns: it belongs to the window.
+                             QTimer::singleShot(0, m_window.get(), [this, path] {
+                                 startScaling(path.toStdString());
+                                 m_window->showScaling();
+                             });
+                         });
+        return window;
+    });
 }
 
 void ConsoleSession::recordPrices(const std::string &priceBook)

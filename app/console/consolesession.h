@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "fleet/fleetstate.h"
+#include "transport/security.h"
 
 namespace meridian {
 
@@ -17,12 +18,16 @@ class HistoryStore;
 class UsageBackfill;
 class FleetSnapshotSource;
 class MainWindow;
+class ScalingJournal;
+class ScalingController;
+struct InferenceService;
 
 struct ConsoleOptions {
     QString inventoryFile;  // empty: the embedded simulated fleet
     int simulatedNodes = 750;
     QString diagnosticsJson;
-    QString historyFile;  // empty: the user's data directory
+    QString historyFile;   // empty: the user's data directory
+    QString servicesFile;  // empty: the one in force (see pricebooklocation.h)
 };
 
 class ConsoleSession {
@@ -40,6 +45,8 @@ public:
 
 private:
     void recordPrices(const std::string &priceBook);
+    // (Re)starts the autoscaler with the services file; the reason it is off, if it is.
+    void startScaling(const std::string &servicesFile);
 
     ConsoleOptions m_options;
     QElapsedTimer m_uptime;
@@ -51,6 +58,10 @@ private:
     std::unique_ptr<FleetSnapshotSource> m_source;
     std::unique_ptr<MainWindow> m_window;
     std::string m_historyProblem;
+    std::string m_poolAddress;
+    ClientSecurity m_security;
+    std::unique_ptr<ScalingJournal> m_journal;
+    std::unique_ptr<ScalingController> m_scaling;
 };
 
 }  // namespace meridian

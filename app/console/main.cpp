@@ -29,6 +29,11 @@ int main(int argc, char **argv)
     cli.add_option("--quit-after", quitAfter, "quit after this many seconds (scripted runs)");
     std::string history;
     cli.add_option("--db", history, "history file (default: the user's data directory)");
+    std::string services;
+    cli.add_option("--services", services,
+                   "inference services the autoscaler keeps (default: the file in force)");
+    bool openScaling = false;
+    cli.add_flag("--scaling", openScaling, "open the Elastic scaling window at start");
     cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
     auto *sync =
         cli.add_subcommand("sync", "backfill the usage history from every agent, then exit");
@@ -84,6 +89,7 @@ int main(int argc, char **argv)
     options.simulatedNodes = nodes;
     options.diagnosticsJson = QString::fromStdString(diagnostics);
     options.historyFile = QString::fromStdString(history);
+    options.servicesFile = QString::fromStdString(services);
     meridian::ConsoleSession session(options);
     if (meridian::Status status = session.start(); !status) {
         std::fprintf(stderr, "meridian: %s\n", status.message().c_str());
@@ -93,6 +99,8 @@ int main(int argc, char **argv)
         return 2;
     }
     session.window().show();
+    if (openScaling)
+        session.window().showScaling();
     if (quitAfter > 0)
         QTimer::singleShot(static_cast<int>(quitAfter * 1000), &app,
                            [&] { session.window().close(); });

@@ -6,18 +6,38 @@
 
 namespace meridian {
 
-std::string priceBookInForce(const std::string &named)
+namespace {
+
+std::string firstThatExists(const std::string &named, const std::string &user,
+                            const std::string &installed, const std::string &source)
 {
     if (!named.empty())
         return named;
-    for (const std::string &candidate :
-         {userPriceBookPath(), std::string(MERIDIAN_DEFAULT_PRICEBOOK),
-          std::string(MERIDIAN_SOURCE_PRICEBOOK)}) {
+    for (const std::string &candidate : {user, installed, source}) {
         std::error_code ec;
         if (std::filesystem::is_regular_file(candidate, ec))
             return candidate;
     }
-    return MERIDIAN_DEFAULT_PRICEBOOK;  // missing: loading it says so, with the path
+    return installed;  // missing: loading it says so, with the path
+}
+
+}  // namespace
+
+std::string priceBookInForce(const std::string &named)
+{
+    return firstThatExists(named, userPriceBookPath(), MERIDIAN_DEFAULT_PRICEBOOK,
+                           MERIDIAN_SOURCE_PRICEBOOK);
+}
+
+std::string userServicesPath()
+{
+    return (std::filesystem::path(userPriceBookPath()).parent_path() / "services.yaml").string();
+}
+
+std::string servicesInForce(const std::string &named)
+{
+    return firstThatExists(named, userServicesPath(), MERIDIAN_DEFAULT_SERVICES,
+                           MERIDIAN_SOURCE_SERVICES);
 }
 
 }  // namespace meridian

@@ -1,6 +1,6 @@
-// Which price book is in force: the one named on the command line, else the user's
-// edited copy, else the one installed with Meridian, else (in a build tree) the source
-// copy in resources/.
+// Which price book (and inference services file) is in force: the one named on the
+// command line, else the user's edited copy, else the one installed with Meridian, else
+// (in a build tree) the source copy in resources/.
 #pragma once
 
 #include <string>
@@ -8,5 +8,7 @@
 namespace meridian {
 
 std::string priceBookInForce(const std::string &named = {});
+std::string servicesInForce(const std::string &named = {});
+std::string userServicesPath();
 
 }  // namespace meridian

@@ -1,0 +1,25 @@
+// One service's last hour: replicas (serving, starting, desired) and the load it carries
+// (arrivals per second, TTFT p95 against its objective). Qt Charts, redrawn from points.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "autoscaler/scalingcontroller.h"
+
+namespace meridian {
+
+class ScalingCharts final : public QWidget {
+    Q_OBJECT
+public:
+    explicit ScalingCharts(QWidget *parent = nullptr);
+    ~ScalingCharts() override;
+    void show(const ServiceScalingView &service);
+    void clear();
+
+private:
+    struct Charts;
+    std::unique_ptr<Charts> m_charts;  // the series and axes; the charts belong to their views
+};
+
+}  // namespace meridian

@@ -1,0 +1,335 @@
+#include "scalingwindow.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "scalingcharts.h"
+#include "servicesdialog.h"
+
+namespace meridian {
+
+namespace {
+
+QString text(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+QString timeOf(int64_t unixMs)
+{
+    return QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("MM-dd HH:mm:ss"));
+}
+
+QTableWidget *table(const QStringList &headers, QWidget *parent)
+{
+    auto *t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+    t->setHorizontalHeaderLabels(headers);
+    t->verticalHeader()->hide();
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setAlternatingRowColors(true);
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+void setRow(QTableWidget *t, int row, const QStringList &cells)
+{
+    for (int c = 0; c < cells.size(); ++c) {
+        auto *item = t->item(row, c);
+        if (!item) {
+            item = new QTableWidgetItem;
+            t->setItem(row, c, item);
+        }
+        if (item->text() != cells[c])
+            item->setText(cells[c]);
+    }
+}
+
+QString orDash(const std::optional<double> &v, int decimals)
+{
+    return v ? QString::number(*v, 'f', decimals) : QStringLiteral("–");
+}
+
+}  // namespace
+
+ScalingWindow::ScalingWindow(ScalingController *controller, QString offReason,
+                             ScalingWindowHooks hooks, QWidget *parent)
+    : QMainWindow(parent)
+    , m_controller(controller)
+    , m_offReason(std::move(offReason))
+    , m_hooks(std::move(hooks))
+{
+    setWindowFlag(Qt::Window);
+    setWindowTitle(tr("Meridian — Elastic scaling"));
+    buildUi();
+    m_timer = new QTimer(this);
+    connect(m_timer, &QTimer::timeout, this, &ScalingWindow::refresh);
+    m_timer->start(1000);
+    refresh();
+    resize(1280, 860);
+}
+
+void ScalingWindow::buildUi()
+{
+    QToolBar *bar = addToolBar(tr("Scaling"));
+    bar->setMovable(false);
+    bar->addWidget(new QLabel(tr("Approval: "), bar));
+    m_mode = new QComboBox(bar);
+    m_mode->addItem(tr("Manual — plan only when asked"), static_cast<int>(ApprovalMode::Manual));
+    m_mode->addItem(tr("Assisted — plans wait for one click"),
+                    static_cast<int>(ApprovalMode::Assisted));
+    m_mode->addItem(tr("Automatic — within each service's caps"),
+                    static_cast<int>(ApprovalMode::Automatic));
+    bar->addWidget(m_mode);
+    connect(m_mode, &QComboBox::activated, this, [this](int index) {
+        const int mode = m_mode->itemData(index).toInt();
+        QSettings().setValue(QStringLiteral("scaling/mode"), mode);  // the next start keeps it
+        if (m_controller)
+            m_controller->setMode(static_cast<ApprovalMode>(mode),
+                                  m_hooks.operatorName.toStdString());
+    });
+    bar->addSeparator();
+    bar->addAction(tr("Edit services…"), this, &ScalingWindow::editServices);
+    if (m_hooks.setSimulatedDemand) {
+        bar->addSeparator();
+        bar->addWidget(new QLabel(tr("Simulated demand (req/s): "), bar));
+        m_demand = new QDoubleSpinBox(bar);
+        m_demand->setRange(0, 10'000);
+        m_demand->setDecimals(1);
+        m_demand->setToolTip(tr("Puts load on the selected service in the embedded simulator"));
+        bar->addWidget(m_demand);
+        bar->addAction(tr("Apply"), this, [this] {
+            const QString service = selectedService();
+            if (!service.isEmpty())
+                m_hooks.setSimulatedDemand(service.toStdString(), m_demand->value());
+        });
+    }
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    m_problem = new QLabel(central);
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+    m_problem->hide();
+    layout->addWidget(m_problem);
+
+    m_services = table({tr("Service"), tr("Serving local"), tr("Serving rented"), tr("Starting"),
+                        tr("Desired"), tr("Arrivals req/s"), tr("Waiting"), tr("TTFT p95 s"),
+                        tr("Rented cards"), tr("Rented CNY/h"), tr("Decision")},
+                       central);
+    m_services->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_services->setMaximumHeight(150);
+    layout->addWidget(m_services);
+
+    m_charts = new ScalingCharts(central);
+    layout->addWidget(m_charts, 2);
+
+    auto *planBox = new QGroupBox(tr("Plan"), central);
+    auto *planLayout = new QGridLayout(planBox);
+    m_plan = new QLabel(planBox);
+    m_plan->setWordWrap(true);
+    m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_approve = new QPushButton(tr("Approve plan"), planBox);
+    m_reject = new QPushButton(tr("Reject"), planBox);
+    m_planNow = new QPushButton(tr("Plan now"), planBox);
+    m_surplus = new QLabel(planBox);
+    m_surplus->setWordWrap(true);
+    m_release = new QPushButton(tr("Give back at the paid hour's end"), planBox);
+    planLayout->addWidget(m_plan, 0, 0);
+    planLayout->addWidget(m_planNow, 0, 1);
+    planLayout->addWidget(m_approve, 0, 2);
+    planLayout->addWidget(m_reject, 0, 3);
+    planLayout->addWidget(m_surplus, 1, 0);
+    planLayout->addWidget(m_release, 1, 2, 1, 2);
+    planLayout->setColumnStretch(0, 1);
+    layout->addWidget(planBox);
+    const auto who = [this] { return m_hooks.operatorName.toStdString(); };
+    connect(m_approve, &QPushButton::clicked, this, [this, who] {
+        if (Status s = m_controller->approvePlan(selectedService().toStdString(), who()); !s)
+            QMessageBox::warning(this, tr("Approve plan"), text(s.message()));
+        refresh();
+    });
+    connect(m_reject, &QPushButton::clicked, this, [this, who] {
+        if (Status s = m_controller->rejectPlan(selectedService().toStdString(), who(),
+                                                "rejected in the console");
+            !s)
+            QMessageBox::warning(this, tr("Reject plan"), text(s.message()));
+        refresh();
+    });
+    connect(m_planNow, &QPushButton::clicked, this,
+            [this, who] { m_controller->requestPlan(selectedService().toStdString(), who()); });
+    connect(m_release, &QPushButton::clicked, this,
+            [this, who] { m_controller->approveRelease(selectedService().toStdString(), who()); });
+
+    auto *tabs = new QTabWidget(central);
+    m_journal = table({tr("Step"), tr("Created"), tr("Service"), tr("State"), tr("Offer"),
+                       tr("Lease"), tr("Node"), tr("CNY/h"), tr("By"), tr("Why")},
+                      tabs);
+    m_audit = table({tr("When"), tr("Who"), tr("What"), tr("Why")}, tabs);
+    tabs->addTab(m_journal, tr("Journal"));
+    tabs->addTab(m_audit, tr("Audit log"));
+    layout->addWidget(tabs, 2);
+    setCentralWidget(central);
+    connect(m_services, &QTableWidget::itemSelectionChanged, this, [this] {
+        m_shownAt = -1;
+        refresh();
+    });
+}
+
+QString ScalingWindow::selectedService() const
+{
+    const int row = m_services->currentRow();
+    const QTableWidgetItem *item = m_services->item(row < 0 ? 0 : row, 0);
+    return item ? item->text() : QString();
+}
+
+const ServiceScalingView *ScalingWindow::selected(const ScalingView &view) const
+{
+    const std::string name = selectedService().toStdString();
+    for (const ServiceScalingView &s : view.services) {
+        if (s.service.name == name)
+            return &s;
+    }
+    return view.services.empty() ? nullptr : &view.services.front();
+}
+
+void ScalingWindow::refresh()
+{
+    if (!m_controller) {
+        m_problem->setText(tr("Scaling is off: %1").arg(m_offReason));
+        m_problem->show();
+        for (QWidget *w :
+             std::initializer_list<QWidget *>{m_approve, m_reject, m_planNow, m_release, m_mode})
+            w->setEnabled(false);
+        return;
+    }
+    const ScalingView view = m_controller->view();
+    if (view.atMs == m_shownAt)
+        return;
+    m_shownAt = view.atMs;
+    m_mode->setCurrentIndex(m_mode->findData(static_cast<int>(view.mode)));
+    m_problem->setVisible(!view.problem.empty());
+    m_problem->setText(text(view.problem));
+    fillServices(view);
+    if (const ServiceScalingView *s = selected(view))
+        m_charts->show(*s);
+    else
+        m_charts->clear();
+    fillPlan(view);
+    fillJournal(view);
+    fillAudit(view);
+}
+
+void ScalingWindow::fillServices(const ScalingView &view)
+{
+    m_services->setRowCount(static_cast<int>(view.services.size()));
+    int row = 0;
+    for (const ServiceScalingView &s : view.services) {
+        const ServicePoint *last = s.history.empty() ? nullptr : &s.history.back();
+        setRow(m_services, row++,
+               {text(s.service.name), QString::number(s.localReplicas),
+                QString::number(s.rentedReplicas), QString::number(s.startingReplicas),
+                QString::number(s.desiredReplicas),
+                last ? QString::number(last->arrivalRps, 'f', 1) : QStringLiteral("–"),
+                last ? QString::number(last->waitingRequests, 'f', 0) : QStringLiteral("–"),
+                last ? orDash(last->ttftP95Seconds, 2) : QStringLiteral("–"),
+                QString::number(s.rentedCards), QString::number(s.rentedCnyPerHour, 'f', 2),
+                text(std::string(scalingReasonName(s.reason)))});
+    }
+    if (m_services->currentRow() < 0 && !view.services.empty())
+        m_services->selectRow(0);
+    m_services->resizeColumnsToContents();
+}
+
+void ScalingWindow::fillPlan(const ScalingView &view)
+{
+    const ServiceScalingView *s = selected(view);
+    const bool manual = view.mode == ApprovalMode::Manual;
+    if (!s) {
+        m_plan->setText(tr("No inference services are declared."));
+        for (QPushButton *b : {m_approve, m_reject, m_planNow, m_release})
+            b->setEnabled(false);
+        return;
+    }
+    QString plan;
+    if (s->pendingSteps > 0) {
+        plan = tr("<b>Waiting for approval:</b> rent %n cloud node(s) for %1 CNY/h. ", nullptr,
+                  s->pendingSteps)
+                   .arg(s->pendingCnyPerHour, 0, 'f', 2);
+    } else {
+        plan = tr("No plan waiting. ");
+    }
+    plan += tr("Policy: %1 — %2")
+                .arg(text(std::string(scalingReasonName(s->reason))),
+                     s->why.empty() ? tr("steady") : text(s->why).toHtmlEscaped());
+    for (const std::string &note : s->notes)
+        plan += QStringLiteral("<br/>") + tr("Held back: %1").arg(text(note).toHtmlEscaped());
+    m_plan->setText(plan);
+    m_approve->setEnabled(s->pendingSteps > 0);
+    m_reject->setEnabled(s->pendingSteps > 0);
+    m_planNow->setVisible(manual);
+    m_planNow->setEnabled(manual && s->pendingSteps == 0);
+    if (s->surplusSteps > 0) {
+        m_surplus->setText(
+            view.mode == ApprovalMode::Automatic || s->releaseApproved
+                ? tr("%n rented node(s) no longer needed: each goes back in the two minutes "
+                     "before its paid hour ends.",
+                     nullptr, s->surplusSteps)
+                : tr("%n rented node(s) no longer needed; they are paid to the end of their "
+                     "hour either way.",
+                     nullptr, s->surplusSteps));
+    } else {
+        m_surplus->setText(tr("No surplus rented capacity."));
+    }
+    m_release->setEnabled(s->surplusSteps > 0 && view.mode != ApprovalMode::Automatic &&
+                          !s->releaseApproved);
+}
+
+void ScalingWindow::fillJournal(const ScalingView &view)
+{
+    const int rows = static_cast<int>(view.journal.size());
+    m_journal->setRowCount(rows);
+    for (int i = 0; i < rows; ++i) {
+        const JournalStep &s = view.journal[static_cast<size_t>(rows - 1 - i)];  // newest on top
+        setRow(m_journal, i,
+               {QString::number(s.id), timeOf(s.createdUnixMs), text(s.service),
+                text(std::string(stepStateName(s.state))), text(s.offerId), text(s.leaseId),
+                text(s.nodeId), QString::number(s.cnyPerHour, 'f', 2), text(s.requestedBy),
+                text(s.reason)});
+    }
+    m_journal->resizeColumnsToContents();
+}
+
+void ScalingWindow::fillAudit(const ScalingView &view)
+{
+    const int rows = static_cast<int>(view.audit.size());
+    m_audit->setRowCount(rows);
+    for (int i = 0; i < rows; ++i) {
+        const AuditEntry &e = view.audit[static_cast<size_t>(rows - 1 - i)];
+        setRow(m_audit, i, {timeOf(e.atUnixMs), text(e.who), text(e.what), text(e.why)});
+    }
+    m_audit->resizeColumnsToContents();
+}
+
+void ScalingWindow::editServices()
+{
+    auto *dialog = new ServicesDialog(m_hooks.servicesFile, m_hooks.userServicesFile, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ServicesDialog::saved, this, &ScalingWindow::servicesSaved);
+    dialog->open();
+}
+
+}  // namespace meridian

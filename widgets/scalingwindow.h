@@ -1,0 +1,78 @@
+// Elastic scale-up, as ops staff drive it: each inference service with its signals over
+// time, its capacity on our cards and on rented ones, desired against actual, the plan
+// waiting for approval with what it costs per hour (approve / reject), surplus rented
+// nodes that can go back, and the journal of steps and the audit log. Reads the
+// controller's view once a second; approvals go straight to the journal.
+#pragma once
+
+#include <QMainWindow>
+#include <functional>
+
+#include "autoscaler/scalingcontroller.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QDoubleSpinBox;
+class QTimer;
+
+namespace meridian {
+
+class ScalingCharts;
+
+struct ScalingWindowHooks {
+    // Set with the embedded simulator: the operator can put load on a service.
+    std::function<bool(const std::string &service, double requestsPerSecond)> setSimulatedDemand;
+    std::function<double(const std::string &service)> simulatedDemand;
+    QString servicesFile;      // what the controller runs with
+    QString userServicesFile;  // where the editor saves
+    QString operatorName;      // who approvals are audited as
+};
+
+class ScalingWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    // `controller` may be null: the window then says why scaling is off.
+    ScalingWindow(ScalingController *controller, QString offReason, ScalingWindowHooks hooks,
+                  QWidget *parent = nullptr);
+
+    void refresh();
+    QString selectedService() const;
+    QTableWidget *servicesTable() const { return m_services; }
+    QTableWidget *journalTable() const { return m_journal; }
+    QPushButton *approveButton() const { return m_approve; }
+
+Q_SIGNALS:
+    void servicesSaved(const QString &path);
+
+private:
+    void buildUi();
+    void fillServices(const ScalingView &view);
+    void fillPlan(const ScalingView &view);
+    void fillJournal(const ScalingView &view);
+    void fillAudit(const ScalingView &view);
+    const ServiceScalingView *selected(const ScalingView &view) const;
+    void editServices();
+
+    ScalingController *m_controller;
+    QString m_offReason;
+    ScalingWindowHooks m_hooks;
+    QComboBox *m_mode = nullptr;
+    QLabel *m_problem = nullptr;
+    QTableWidget *m_services = nullptr;
+    ScalingCharts *m_charts = nullptr;
+    QLabel *m_plan = nullptr;
+    QPushButton *m_approve = nullptr;
+    QPushButton *m_reject = nullptr;
+    QPushButton *m_planNow = nullptr;
+    QLabel *m_surplus = nullptr;
+    QPushButton *m_release = nullptr;
+    QDoubleSpinBox *m_demand = nullptr;
+    QTableWidget *m_journal = nullptr;
+    QTableWidget *m_audit = nullptr;
+    QTimer *m_timer = nullptr;
+    int64_t m_shownAt = -1;
+};
+
+}  // namespace meridian
