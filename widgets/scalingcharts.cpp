@@ -73,6 +73,17 @@ QValueAxis *valueAxis(QChart *c, Qt::Alignment side, const QString &title)
     return axis;
 }
 
+// 0 to a round top with four even steps, labelled without repeated numbers.
+void setNiceRange(QValueAxis *axis, double top)
+{
+    const double raw = std::max(top, 1.0) / 4;
+    const double step = raw >= 1 ? std::ceil(raw) : std::ceil(raw * 4) / 4;  // whole or quarters
+    axis->setRange(0, step * 4);
+    axis->setTickCount(5);
+    axis->setLabelFormat(step == std::floor(step) ? QStringLiteral("%.0f")
+                                                  : QStringLiteral("%.2f"));
+}
+
 void attach(QLineSeries *s, QAbstractAxis *x, QAbstractAxis *y)
 {
     s->attachAxis(x);
@@ -156,9 +167,9 @@ void ScalingCharts::show(const ServiceScalingView &service)
                           QPointF(static_cast<double>(end), service.service.ttftP95Seconds)});
     for (QDateTimeAxis *axis : {c.replicasTime, c.loadTime})
         axis->setRange(QDateTime::fromMSecsSinceEpoch(start), QDateTime::fromMSecsSinceEpoch(end));
-    c.replicasAxis->setRange(0, std::ceil(maxReplicas * 1.15));
-    c.arrivalsAxis->setRange(0, std::ceil(maxArrivals * 1.15));
-    c.ttftAxis->setRange(0, std::ceil(maxTtft * 1.1));
+    setNiceRange(c.replicasAxis, maxReplicas * 1.15);
+    setNiceRange(c.arrivalsAxis, maxArrivals * 1.15);
+    setNiceRange(c.ttftAxis, maxTtft * 1.1);
 }
 
 }  // namespace meridian

@@ -50,22 +50,22 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="72"/>
+        <location filename="../../app/console/consolesession.cpp" line="84"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="90"/>
+        <location filename="../../app/console/consolesession.cpp" line="102"/>
         <source>Cost history: %1</source>
         <translation>成本历史：%1</translation>
     </message>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="99"/>
+        <location filename="../../app/console/consolesession.cpp" line="111"/>
         <source>Cost history is off: %1</source>
         <translation>成本历史已停用：%1</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="91"/>
+        <location filename="../../app/console/main.cpp" line="97"/>
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
@@ -654,31 +654,41 @@
     </message>
     <message>
         <location filename="../../widgets/mainwindow.cpp" line="235"/>
+        <source>&amp;Scaling</source>
+        <translation>扩容(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="236"/>
+        <source>&amp;Elastic scaling…</source>
+        <translation>弹性扩容(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="238"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="236"/>
+        <location filename="../../widgets/mainwindow.cpp" line="239"/>
         <source>&amp;Diagnostics</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="260"/>
+        <location filename="../../widgets/mainwindow.cpp" line="284"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="272"/>
+        <location filename="../../widgets/mainwindow.cpp" line="296"/>
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="355"/>
+        <location filename="../../widgets/mainwindow.cpp" line="379"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="362"/>
+        <location filename="../../widgets/mainwindow.cpp" line="386"/>
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>
@@ -1140,6 +1150,354 @@
         <location filename="../../widgets/reportswindow.cpp" line="405"/>
         <source>No report to export yet.</source>
         <translation>还没有可导出的报告。</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::ScalingCharts</name>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="100"/>
+        <source>Replicas</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="101"/>
+        <source>serving</source>
+        <translation>服务中</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="102"/>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="103"/>
+        <source>desired</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="105"/>
+        <source>replicas</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="109"/>
+        <source>Load and latency</source>
+        <translation>负载与延迟</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="110"/>
+        <source>arrivals (req/s)</source>
+        <translation>到达（请求/秒）</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="111"/>
+        <source>TTFT p95 (s)</source>
+        <translation>首字延迟 p95（秒）</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="112"/>
+        <source>objective (s)</source>
+        <translation>目标（秒）</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="114"/>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingcharts.cpp" line="115"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::ScalingWindow</name>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="76"/>
+        <source>Meridian — Elastic scaling</source>
+        <translation>Meridian — 弹性扩容</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="87"/>
+        <source>Scaling</source>
+        <translation>扩容</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="89"/>
+        <source>Approval: </source>
+        <translation>审批：</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="91"/>
+        <source>Manual — plan only when asked</source>
+        <translation>手动 — 仅在请求时生成计划</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="92"/>
+        <source>Assisted — plans wait for one click</source>
+        <translation>辅助 — 计划等待一键批准</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="94"/>
+        <source>Automatic — within each service&apos;s caps</source>
+        <translation>自动 — 在各服务的上限内</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="105"/>
+        <source>Edit services…</source>
+        <translation>编辑服务…</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="108"/>
+        <source>Simulated demand (req/s): </source>
+        <translation>模拟需求（请求/秒）：</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="112"/>
+        <source>Puts load on the selected service in the embedded simulator</source>
+        <translation>在内置模拟器中为所选服务施加负载</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="114"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <source>Service</source>
+        <translation>服务</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <source>Serving local</source>
+        <translation>本地服务中</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <source>Serving rented</source>
+        <translation>租用服务中</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <source>Starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <source>Desired</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <source>Arrivals req/s</source>
+        <translation>到达 请求/秒</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <source>Waiting</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <source>TTFT p95 s</source>
+        <translation>首字延迟 p95 秒</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="131"/>
+        <source>Rented cards</source>
+        <translation>租用卡数</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="131"/>
+        <source>Rented CNY/h</source>
+        <translation>租用 元/时</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="131"/>
+        <source>Decision</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="140"/>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="145"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="162"/>
+        <source>Approve plan</source>
+        <translation>批准计划</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="146"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="147"/>
+        <source>Plan now</source>
+        <translation>立即生成计划</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="150"/>
+        <source>Give back at the paid hour&apos;s end</source>
+        <translation>在已付费小时结束时归还</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="169"/>
+        <source>Reject plan</source>
+        <translation>拒绝计划</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <source>Offer</source>
+        <translation>报价</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <source>CNY/h</source>
+        <translation>元/时</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <source>By</source>
+        <translation>发起者</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <source>Who</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <source>What</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="182"/>
+        <source>Journal</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="183"/>
+        <source>Audit log</source>
+        <translation>审计日志</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="212"/>
+        <source>Scaling is off: %1</source>
+        <translation>扩容已停用：%1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="262"/>
+        <source>No inference services are declared.</source>
+        <translation>未声明任何推理服务。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../widgets/scalingwindow.cpp" line="269"/>
+        <source>&lt;b&gt;Waiting for approval:&lt;/b&gt; rent %n cloud node(s) for %1 CNY/h. </source>
+        <translation>
+            <numerusform>&lt;b&gt;等待批准：&lt;/b&gt;租用 %n 个云节点，每小时 %1 元。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="273"/>
+        <source>No plan waiting. </source>
+        <translation>没有待批准的计划。</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="275"/>
+        <source>Policy: %1 — %2</source>
+        <translation>策略：%1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="277"/>
+        <source>steady</source>
+        <translation>平稳</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="279"/>
+        <source>Held back: %1</source>
+        <translation>受限：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../widgets/scalingwindow.cpp" line="288"/>
+        <source>%n rented node(s) no longer needed: each goes back in the two minutes before its paid hour ends.</source>
+        <translation>
+            <numerusform>%n 个租用节点已不再需要：各自在已付费小时结束前两分钟内归还。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../widgets/scalingwindow.cpp" line="291"/>
+        <source>%n rented node(s) no longer needed; they are paid to the end of their hour either way.</source>
+        <translation>
+            <numerusform>%n 个租用节点已不再需要；无论如何都已付费至本小时结束。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="295"/>
+        <source>No surplus rented capacity.</source>
+        <translation>没有多余的租用算力。</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::ServicesDialog</name>
+    <message>
+        <location filename="../../widgets/servicesdialog.cpp" line="22"/>
+        <source>Inference services</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/servicesdialog.cpp" line="25"/>
+        <source>Saved to %1. The autoscaler restarts with it.</source>
+        <translation>保存到 %1。自动扩容将按其重新启动。</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/servicesdialog.cpp" line="62"/>
+        <source>Cannot write a scratch copy: %1</source>
+        <translation>无法写入临时副本：%1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/servicesdialog.cpp" line="77"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 </TS>

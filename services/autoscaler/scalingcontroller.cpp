@@ -311,7 +311,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     count(rented, true);
 
     // What the journal has ordered and not yet seen serving.
-    int ordered = 0, pending = 0, rentedCards = 0;
+    int ordered = 0, pending = 0, pendingReplicas = 0, rentedCards = 0;
     double pendingCny = 0, rentedCny = 0;
     std::optional<int64_t> lastUp;
     for (const JournalStep &step : open) {
@@ -326,6 +326,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
                                  : cards / std::max(1, service.cardsPerReplica);
         if (step.state == StepState::Planned) {
             ++pending;
+            pendingReplicas += replicas;
             pendingCny += step.cnyPerHour;
             continue;
         }
@@ -389,6 +390,16 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         planRequested = m_planRequested.count(service.name) > 0;
     }
     if (decision.desiredReplicas > have) {
+        if (pending > 0 && mode != ApprovalMode::Manual &&
+            decision.desiredReplicas > have + pendingReplicas) {
+            // The need outgrew the plan waiting for approval: one for all of it replaces it.
+            if (Status s = rejectPlan(service.name, m_options.requestedBy,
+                                      "superseded by a larger plan: " + decision.why);
+                !s)
+                problems.push_back(s.error().message);
+            else
+                pending = 0;
+        }
         if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
             plan(state, decision.desiredReplicas - have, decision.why, now, problems);
         v.surplusSteps = 0;

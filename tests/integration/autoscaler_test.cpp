@@ -222,6 +222,24 @@ TEST(Autoscaler, AssistedModeWaitsForOneClickAndARejectedPlanRentsNothing)
     EXPECT_TRUE(h.audited("approved the plan for chat"));
 }
 
+TEST(Autoscaler, APlanWaitingForApprovalIsReplacedWhenTheNeedOutgrowsIt)
+{
+    Harness h(chatService());
+    warmUp(h);
+    h.startConsole(ApprovalMode::Assisted);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 6.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    const int first = h.stepsIn(StepState::Planned);
+    ASSERT_GE(first, 1);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 30.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    EXPECT_EQ(h.stepsIn(StepState::Rejected), first);
+    EXPECT_GT(h.stepsIn(StepState::Planned), first);
+    EXPECT_TRUE(h.audited("superseded by a larger plan"));
+}
+
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
 {
     InferenceService service = chatService();
