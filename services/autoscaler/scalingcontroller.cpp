@@ -390,9 +390,14 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         planRequested = m_planRequested.count(service.name) > 0;
     }
     if (decision.desiredReplicas > have) {
-        if (pending > 0 && mode != ApprovalMode::Manual &&
-            decision.desiredReplicas > have + pendingReplicas) {
-            // The need outgrew the plan waiting for approval: one for all of it replaces it.
+        const PlacementPlan placement = place(state, decision.desiredReplicas - have);
+        v.notes = placement.notes;
+        int placeable = 0;
+        for (const CloudPlacement &p : placement.cloud)
+            placeable += p.replicas;
+        if (pending > 0 && mode != ApprovalMode::Manual && placeable > pendingReplicas) {
+            // The need outgrew the plan waiting for approval, and the caps allow more: one
+            // plan for all of it replaces it.
             if (Status s = rejectPlan(service.name, m_options.requestedBy,
                                       "superseded by a larger plan: " + decision.why);
                 !s)
@@ -401,7 +406,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
                 pending = 0;
         }
         if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
-            plan(state, decision.desiredReplicas - have, decision.why, now, problems);
+            plan(state, placement, decision.why, now, problems);
         v.surplusSteps = 0;
         return;
     }
@@ -420,26 +425,31 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         v.surplusSteps = 0;
 }
 
-void ScalingController::plan(ServiceState &state, int shortReplicas, const std::string &why,
-                             int64_t now, std::vector<std::string> &problems)
+PlacementPlan ScalingController::place(const ServiceState &state, int shortReplicas) const
 {
     const InferenceService &service = state.service;
-    ServiceScalingView &v = state.view;
     const double replicaRps =
         service.runsOn.empty() ? 0
                                : service.replicaRequestsPerSecond(service.runsOn.front().cardModel);
     PlacementRequest request;
     request.neededRps = shortReplicas * replicaRps;
     request.offers = m_offers;
-    request.rentedCards = v.rentedCards;
-    request.rentedCnyPerHour = v.rentedCnyPerHour;
-    const PlacementPlan placement = planPlacement(service, request);
-    v.notes = placement.notes;
-    if (placement.cloud.empty()) {
-        if (v.notes.empty())
-            v.notes.push_back("no cloud offer it may rent has capacity");
+    request.rentedCards = state.view.rentedCards;
+    request.rentedCnyPerHour = state.view.rentedCnyPerHour;
+    PlacementPlan placement = planPlacement(service, request);
+    if (placement.cloud.empty() && placement.notes.empty())
+        placement.notes.push_back("no cloud offer it may rent has capacity");
+    return placement;
+}
+
+void ScalingController::plan(ServiceState &state, const PlacementPlan &placement,
+                             const std::string &why, int64_t now,
+                             std::vector<std::string> &problems)
+{
+    const InferenceService &service = state.service;
+    ServiceScalingView &v = state.view;
+    if (placement.cloud.empty())
         return;
-    }
     ApprovalMode mode;
     {
         std::lock_guard lock(m_mutex);

@@ -123,8 +123,9 @@ private:
     struct ServiceState;
     void decide(ServiceState &state, const std::vector<JournalStep> &open, int64_t nowMs,
                 std::vector<std::string> &problems);
-    void plan(ServiceState &state, int shortReplicas, const std::string &why, int64_t nowMs,
-              std::vector<std::string> &problems);
+    PlacementPlan place(const ServiceState &state, int shortReplicas) const;
+    void plan(ServiceState &state, const PlacementPlan &placement, const std::string &why,
+              int64_t nowMs, std::vector<std::string> &problems);
     void releaseSurplus(ServiceState &state, const std::vector<JournalStep> &open, int surplus,
                         int64_t nowMs, std::vector<std::string> &problems);
     void followRentedAgents();

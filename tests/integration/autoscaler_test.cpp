@@ -240,6 +240,23 @@ TEST(Autoscaler, APlanWaitingForApprovalIsReplacedWhenTheNeedOutgrowsIt)
     EXPECT_TRUE(h.audited("superseded by a larger plan"));
 }
 
+TEST(Autoscaler, APlanHeldByItsCapsIsNotProposedAgainAndAgain)
+{
+    InferenceService service = chatService();
+    service.rent.maxCards = 16;  // two rented nodes, whatever the load
+    Harness h(service);
+    warmUp(h);
+    h.startConsole(ApprovalMode::Assisted);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 40.0));
+    for (int i = 0; i < 4; ++i) {
+        h.pass(5);
+        h.controller->tick().ok();
+    }
+    EXPECT_EQ(h.stepsIn(StepState::Planned), 2);
+    EXPECT_EQ(h.stepsIn(StepState::Rejected), 0);
+    EXPECT_EQ(h.steps().size(), 2u);
+}
+
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
 {
     InferenceService service = chatService();
