@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
+
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 
@@ -186,6 +188,50 @@ const ReplicaTarget *GrpcReplicas::target(const std::string &stepKey) const
     return nullptr;
 }
 
+namespace {
+
+bool holdsCards(v1::WorkloadState state)
+{
+    return state == v1::WORKLOAD_STATE_STARTING || state == v1::WORKLOAD_STATE_SERVING ||
+           state == v1::WORKLOAD_STATE_STOPPING;
+}
+
+}  // namespace
+
+struct WorkloadView {
+    std::string replicaId;
+    v1::WorkloadState state;
+    std::vector<uint32_t> cards;
+};
+
+Result<std::vector<WorkloadView>> GrpcReplicas::workloads(const std::string &address)
+{
+    grpc::ClientContext context;
+    setDeadline(context, m_callTimeoutMs);
+    v1::ListWorkloadsResponse response;
+    const grpc::Status status = agent(address).stub->ListWorkloads(&context, {}, &response);
+    if (!status.ok())
+        return Error{fmt::format("agent {}: {}", address, status.error_message())};
+    std::vector<WorkloadView> out;
+    for (const v1::Workload &w : response.workloads())
+        out.push_back(
+            {w.replica_id(), w.state(), {w.card_indices().begin(), w.card_indices().end()}});
+    return out;
+}
+
+Result<std::vector<uint32_t>> GrpcReplicas::heldCards(const std::string &address)
+{
+    auto listed = workloads(address);
+    if (!listed)
+        return listed.error();
+    std::vector<uint32_t> held;
+    for (const WorkloadView &w : listed.value()) {
+        if (holdsCards(w.state))
+            held.insert(held.end(), w.cards.begin(), w.cards.end());
+    }
+    return held;
+}
+
 Result<std::vector<ReplicaView>> GrpcReplicas::replicas()
 {
     std::map<std::string, std::vector<const ReplicaTarget *>> byAddress;
@@ -197,33 +243,30 @@ Result<std::vector<ReplicaView>> GrpcReplicas::replicas()
             byAddress[t.address].push_back(&t);
     }
     for (const auto &[address, targets] : byAddress) {
-        grpc::ClientContext context;
-        setDeadline(context, m_callTimeoutMs);
-        v1::ListWorkloadsResponse response;
-        const grpc::Status status = agent(address).stub->ListWorkloads(&context, {}, &response);
+        const auto listed = workloads(address);
         for (const ReplicaTarget *t : targets) {
-            if (!status.ok()) {
+            if (!listed) {
                 out.push_back({t->nodeId, t->stepKey, ReplicaState::Unknown});
                 continue;
             }
-            size_t present = 0, serving = 0, failed = 0;
-            for (size_t i = 0; i < t->cardsOfReplicas.size(); ++i) {
-                for (const v1::Workload &w : response.workloads()) {
-                    if (w.replica_id() != replicaIdOf(t->stepKey, i))
+            int present = 0, serving = 0, failed = 0;
+            for (int i = 0; i < t->replicas; ++i) {
+                for (const WorkloadView &w : listed.value()) {
+                    if (w.replicaId != replicaIdOf(t->stepKey, static_cast<size_t>(i)) ||
+                        w.state == v1::WORKLOAD_STATE_STOPPED)
                         continue;
                     ++present;
-                    serving += w.state() == v1::WORKLOAD_STATE_SERVING;
-                    failed += w.state() == v1::WORKLOAD_STATE_FAILED ||
-                              w.state() == v1::WORKLOAD_STATE_STOPPED;
+                    serving += w.state == v1::WORKLOAD_STATE_SERVING;
+                    failed += w.state == v1::WORKLOAD_STATE_FAILED;
                 }
             }
-            // Some of the step's replicas missing: start the rest (the keys replay the
-            // ones already there).
             ReplicaState state = ReplicaState::Starting;
-            if (present < t->cardsOfReplicas.size())
+            if (present == 0)
                 state = ReplicaState::Absent;
             else if (failed > 0)
                 state = ReplicaState::Failed;
+            else if (present < t->replicas)
+                state = ReplicaState::Partial;
             else if (serving == present)
                 state = ReplicaState::Serving;
             out.push_back({t->nodeId, t->stepKey, state});
@@ -238,27 +281,80 @@ Status GrpcReplicas::start(const std::string &nodeId, const std::string &idempot
     const ReplicaTarget *t = target(idempotencyKey);
     if (!t || t->address.empty())
         return Error{fmt::format("node {}: its agent's address is not known yet", nodeId)};
-    if (t->cardsOfReplicas.empty())
-        return Error{fmt::format("node {}: no cards of it can run {}", nodeId, service)};
-    for (size_t i = 0; i < t->cardsOfReplicas.size(); ++i) {
+    auto listed = workloads(t->address);
+    if (!listed)
+        return listed.error();
+    std::vector<uint32_t> held;
+    std::vector<std::string> running;
+    for (const WorkloadView &w : listed.value()) {
+        if (holdsCards(w.state)) {
+            held.insert(held.end(), w.cards.begin(), w.cards.end());
+            running.push_back(w.replicaId);
+        }
+    }
+    std::vector<uint32_t> free;
+    for (uint32_t card : t->cards) {
+        if (std::find(held.begin(), held.end(), card) == held.end())
+            free.push_back(card);
+    }
+    size_t next = 0;
+    for (int i = 0; i < t->replicas; ++i) {
+        const std::string id = replicaIdOf(idempotencyKey, static_cast<size_t>(i));
+        if (std::find(running.begin(), running.end(), id) != running.end())
+            continue;  // started before a crash
+        if (next + static_cast<size_t>(t->cardsPerReplica) > free.size())
+            return Error{fmt::format("node {}: not enough free cards for replica {} of {}", nodeId,
+                                     id, service)};
         grpc::ClientContext context;
         setDeadline(context, m_callTimeoutMs);
         v1::ApplyWorkloadRequest request;
-        request.set_idempotency_key(replicaIdOf(idempotencyKey, i));
+        request.set_idempotency_key(id);
         request.set_requested_by(m_requestedBy);
         request.set_reason(fmt::format("scaling step {}", idempotencyKey));
         v1::StartReplica *start = request.mutable_start();
-        start->set_replica_id(replicaIdOf(idempotencyKey, i));
+        start->set_replica_id(id);
         start->set_service(service);
         start->set_model(t->model);
-        for (uint32_t card : t->cardsOfReplicas[i])
-            start->add_card_indices(card);
+        for (int c = 0; c < t->cardsPerReplica; ++c)
+            start->add_card_indices(free[next++]);
         v1::ApplyWorkloadResponse response;
         const grpc::Status status =
             agent(t->address).stub->ApplyWorkload(&context, request, &response);
         if (!status.ok())
-            return Error{fmt::format("agent {} ({}): start replica {}: {}", nodeId, t->address,
-                                     replicaIdOf(idempotencyKey, i), status.error_message())};
+            return Error{fmt::format("agent {} ({}): start replica {}: {}", nodeId, t->address, id,
+                                     status.error_message())};
+    }
+    return {};
+}
+
+Status GrpcReplicas::stop(const std::string &nodeId, const std::string &idempotencyKey)
+{
+    const ReplicaTarget *t = target(idempotencyKey);
+    if (!t || t->address.empty())
+        return Error{fmt::format("node {}: its agent's address is not known", nodeId)};
+    auto listed = workloads(t->address);
+    if (!listed)
+        return listed.error();
+    for (int i = 0; i < t->replicas; ++i) {
+        const std::string id = replicaIdOf(idempotencyKey, static_cast<size_t>(i));
+        const bool running = std::any_of(
+            listed.value().begin(), listed.value().end(),
+            [&](const WorkloadView &w) { return w.replicaId == id && holdsCards(w.state); });
+        if (!running)
+            continue;  // never started, or stopped already
+        grpc::ClientContext context;
+        setDeadline(context, m_callTimeoutMs);
+        v1::ApplyWorkloadRequest request;
+        request.set_idempotency_key(id + "/stop");
+        request.set_requested_by(m_requestedBy);
+        request.set_reason(fmt::format("scaling step {} released", idempotencyKey));
+        request.mutable_stop()->set_replica_id(id);
+        v1::ApplyWorkloadResponse response;
+        const grpc::Status status =
+            agent(t->address).stub->ApplyWorkload(&context, request, &response);
+        if (!status.ok())
+            return Error{fmt::format("agent {} ({}): stop replica {}: {}", nodeId, t->address, id,
+                                     status.error_message())};
     }
     return {};
 }

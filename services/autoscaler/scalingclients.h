@@ -44,13 +44,16 @@ private:
 
 // A step's replicas on one node: the step's key names them ("<key>/r1", "<key>/r2", …),
 // so a crash between two starts is finished by starting the rest with the same keys.
+// Each new replica takes the first cards of `cards` that no replica on the node holds.
 struct ReplicaTarget {
     std::string stepKey;
     std::string nodeId;
     std::string address;  // the node's agent
     std::string service;
     std::string model;
-    std::vector<std::vector<uint32_t>> cardsOfReplicas;  // one entry a replica
+    std::vector<uint32_t> cards;  // the node's cards the step may use
+    int cardsPerReplica = 1;
+    int replicas = 1;
 };
 
 class GrpcReplicas final : public ReplicaApi {
@@ -64,6 +67,10 @@ public:
     Result<std::vector<ReplicaView>> replicas() override;
     Status start(const std::string &nodeId, const std::string &idempotencyKey,
                  const std::string &service) override;
+    Status stop(const std::string &nodeId, const std::string &idempotencyKey) override;
+
+    // The cards of the agent's node held by replicas that are not stopped or failed.
+    Result<std::vector<uint32_t>> heldCards(const std::string &address);
 
 private:
     const ReplicaTarget *target(const std::string &stepKey) const;
@@ -75,6 +82,7 @@ private:
     struct Agent;
     std::map<std::string, std::unique_ptr<Agent>> m_agents;  // by address
     Agent &agent(const std::string &address);
+    Result<std::vector<struct WorkloadView>> workloads(const std::string &address);
 };
 
 std::string replicaIdOf(const std::string &stepKey, size_t index);

@@ -215,6 +215,7 @@ Status ScalingController::tick()
 {
     const int64_t now = m_clock.nowUnixMs();
     std::vector<std::string> problems;
+    m_localLayout = m_localFleet.snapshot(now).layout;
     const auto leases = m_pool->leases();
     if (leases) {
         followRentedAgents();
@@ -285,12 +286,12 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     signals.atMs = now;
     int ready = 0, readyRented = 0, coldStarting = 0;
     std::optional<double> e2e;
-    std::map<std::string, int> seenOnNode;
+    std::vector<std::string> seenIds;  // the replicas reporting, to match them to steps
     const auto count = [&](const std::vector<ReplicaReading> &readings, bool isRented) {
         for (const ReplicaReading &r : readings) {
             if (r.signals.service != service.name)
                 continue;
-            ++seenOnNode[r.nodeId];
+            seenIds.push_back(r.signals.replicaId);
             if (!r.signals.requestsPerSecond) {
                 ++coldStarting;  // loading weights: it answers nothing yet
                 continue;
@@ -320,8 +321,10 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         const auto offer =
             std::find_if(m_offers.begin(), m_offers.end(),
                          [&](const CloudOfferView &o) { return o.offerId == step.offerId; });
-        const int cards = offer != m_offers.end() ? offer->cardsPerNode : 8;
-        const int replicas = offer != m_offers.end()
+        const bool isLocal = step.offerId == kLocalOffer;
+        const int cards = isLocal ? 0 : offer != m_offers.end() ? offer->cardsPerNode : 8;
+        const int replicas = isLocal ? 1
+                             : offer != m_offers.end()
                                  ? replicasPerNode(service, offer->cardModel, offer->cardsPerNode)
                                  : cards / std::max(1, service.cardsPerReplica);
         if (step.state == StepState::Planned) {
@@ -335,8 +338,11 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
             rentedCny += step.cnyPerHour;
         }
         if (inFlight(step.state)) {
-            const int seen = step.nodeId.empty() ? 0 : seenOnNode[step.nodeId];
-            ordered += std::max(0, replicas - seen);
+            const std::string prefix = step.idempotencyKey + "/";
+            const auto seen = std::count_if(
+                seenIds.begin(), seenIds.end(),
+                [&](const std::string &id) { return id.compare(0, prefix.size(), prefix) == 0; });
+            ordered += std::max(0, replicas - static_cast<int>(seen));
             lastUp = std::max(lastUp.value_or(0), step.createdUnixMs);
         }
     }
@@ -390,10 +396,15 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         planRequested = m_planRequested.count(service.name) > 0;
     }
     if (decision.desiredReplicas > have) {
-        const PlacementPlan placement = place(state, decision.desiredReplicas - have);
-        v.notes = placement.notes;
+        std::vector<LocalFree> local;
+        if (!service.localPool.empty())
+            local = freeLocalCards(state, open, v.notes);
+        const PlacementPlan placement = place(state, decision.desiredReplicas - have, local);
+        v.notes.insert(v.notes.end(), placement.notes.begin(), placement.notes.end());
         int placeable = 0;
         for (const CloudPlacement &p : placement.cloud)
+            placeable += p.replicas;
+        for (const LocalPlacement &p : placement.local)
             placeable += p.replicas;
         if (pending > 0 && mode != ApprovalMode::Manual && placeable > pendingReplicas) {
             // The need outgrew the plan waiting for approval, and the caps allow more: one
@@ -406,7 +417,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
                 pending = 0;
         }
         if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
-            plan(state, placement, decision.why, now, problems);
+            plan(state, placement, std::move(local), decision.why, now, problems);
         v.surplusSteps = 0;
         return;
     }
@@ -425,7 +436,8 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         v.surplusSteps = 0;
 }
 
-PlacementPlan ScalingController::place(const ServiceState &state, int shortReplicas) const
+PlacementPlan ScalingController::place(const ServiceState &state, int shortReplicas,
+                                       const std::vector<LocalFree> &local) const
 {
     const InferenceService &service = state.service;
     const double replicaRps =
@@ -433,22 +445,34 @@ PlacementPlan ScalingController::place(const ServiceState &state, int shortRepli
                                : service.replicaRequestsPerSecond(service.runsOn.front().cardModel);
     PlacementRequest request;
     request.neededRps = shortReplicas * replicaRps;
+    for (const LocalFree &free : local) {
+        auto it =
+            std::find_if(request.local.begin(), request.local.end(),
+                         [&](const LocalCapacity &c) { return c.cardModel == free.cardModel; });
+        if (it == request.local.end())
+            request.local.push_back({free.cardModel, 0});
+        it = std::find_if(request.local.begin(), request.local.end(),
+                          [&](const LocalCapacity &c) { return c.cardModel == free.cardModel; });
+        // Whole replicas a node: cards split over two nodes make none.
+        it->freeCards += free.freeCards / std::max(1, state.service.cardsPerReplica) *
+                         std::max(1, state.service.cardsPerReplica);
+    }
     request.offers = m_offers;
     request.rentedCards = state.view.rentedCards;
     request.rentedCnyPerHour = state.view.rentedCnyPerHour;
     PlacementPlan placement = planPlacement(service, request);
-    if (placement.cloud.empty() && placement.notes.empty())
-        placement.notes.push_back("no cloud offer it may rent has capacity");
+    if (placement.cloud.empty() && placement.local.empty() && placement.notes.empty())
+        placement.notes.push_back("no free local cards and no cloud offer it may rent");
     return placement;
 }
 
 void ScalingController::plan(ServiceState &state, const PlacementPlan &placement,
-                             const std::string &why, int64_t now,
+                             std::vector<LocalFree> local, const std::string &why, int64_t now,
                              std::vector<std::string> &problems)
 {
     const InferenceService &service = state.service;
     ServiceScalingView &v = state.view;
-    if (placement.cloud.empty())
+    if (placement.cloud.empty() && placement.local.empty())
         return;
     ApprovalMode mode;
     {
@@ -463,6 +487,31 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
     int nodes = 0;
     double cnyPerHour = 0;
     std::string offers;
+    int localSteps = 0;
+    const int perReplica = std::max(1, service.cardsPerReplica);
+    for (const LocalPlacement &p : placement.local) {
+        // One step a replica, on the pool's nodes in order.
+        int wanted = p.replicas;
+        for (LocalFree &free : local) {
+            for (; wanted > 0 && free.cardModel == p.cardModel && free.freeCards >= perReplica;
+                 --wanted, free.freeCards -= perReplica) {
+                JournalStep step;
+                step.service = service.name;
+                step.idempotencyKey =
+                    fmt::format("{}-{}-{:08x}-{}", service.name, now, salt, ++nodes);
+                step.state = automatic ? StepState::Approved : StepState::Planned;
+                step.offerId = std::string(kLocalOffer);
+                step.nodeId = free.nodeId;
+                if (auto id = m_journal.addStep(step, m_options.requestedBy, why, now); !id) {
+                    problems.push_back(id.error().message);
+                    return;
+                }
+                ++localSteps;
+            }
+        }
+    }
+    if (localSteps > 0)
+        offers = fmt::format("{} replica(s) on free local cards", localSteps);
     for (const CloudPlacement &p : placement.cloud) {
         for (int n = 0; n < p.nodes; ++n) {
             JournalStep step;
@@ -480,7 +529,7 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
         offers += fmt::format("{}{}×{}", offers.empty() ? "" : ", ", p.nodes, p.offerId);
     }
     audit(m_options.requestedBy,
-          fmt::format("planned {} node(s) for {}: {}, {:.2f} CNY/h{}", nodes, service.name, offers,
+          fmt::format("planned {} step(s) for {}: {}, {:.2f} CNY/h{}", nodes, service.name, offers,
                       cnyPerHour, automatic ? ", approved automatically within its caps" : ""),
           why);
     if (automatic) {
@@ -508,7 +557,11 @@ void ScalingController::releaseSurplus(ServiceState &state, const std::vector<Jo
         approved = m_mode == ApprovalMode::Automatic || m_releaseApproved.count(service.name);
     }
     int surplusSteps = 0;
+    bool rentedLeft = false;
     for (const JournalStep *step : serving) {
+        if (step->offerId == kLocalOffer)
+            continue;
+        rentedLeft = true;
         const auto lease =
             std::find_if(m_pool->lastLeases().leases.begin(), m_pool->lastLeases().leases.end(),
                          [&](const CloudLease &l) { return l.leaseId == step->leaseId; });
@@ -530,6 +583,25 @@ void ScalingController::releaseSurplus(ServiceState &state, const std::vector<Jo
               fmt::format("release lease {} ({}) of {}", lease->leaseId,
                           lease->nodeIds.empty() ? "" : lease->nodeIds.front(), service.name),
               fmt::format("surplus at the end of its paid hour: {}", v.why));
+    }
+    // Replicas on our own cards cost nothing more to keep: they go only once nothing
+    // rented is left, and as gradually as the policy sheds capacity.
+    int localSurplus = v.localReplicas + v.rentedReplicas - v.desiredReplicas;
+    for (const JournalStep *step : serving) {
+        if (rentedLeft || step->offerId != kLocalOffer || localSurplus < 1)
+            continue;
+        --localSurplus;
+        ++surplusSteps;
+        if (!approved)
+            continue;
+        if (Status s = m_journal.moveStep(step->id, StepState::Releasing, {}, {}, now); !s) {
+            problems.push_back(s.error().message);
+            return;
+        }
+        audit(m_options.requestedBy,
+              fmt::format("stop replica {}/r1 on {} of {}", step->idempotencyKey, step->nodeId,
+                          service.name),
+              fmt::format("surplus local capacity: {}", v.why));
     }
     v.surplusSteps = surplusSteps;
     std::lock_guard lock(m_mutex);
@@ -562,18 +634,35 @@ void ScalingController::setReplicaTargets(const std::vector<JournalStep> &open)
     std::vector<ReplicaTarget> targets;
     const PoolLeases &books = m_pool->lastLeases();
     for (const JournalStep &step : open) {
+        const auto service = std::find_if(m_services.begin(), m_services.end(), [&](const auto &s) {
+            return s->service.name == step.service;
+        });
+        if (service == m_services.end())
+            continue;
+        const InferenceService &declared = (*service)->service;
+        ReplicaTarget t;
+        t.stepKey = step.idempotencyKey;
+        t.service = step.service;
+        t.model = declared.model;
+        t.cardsPerReplica = std::max(1, declared.cardsPerReplica);
+        if (step.offerId == kLocalOffer) {
+            const std::optional<LocalNode> node = localNode(step.nodeId, declared);
+            t.nodeId = step.nodeId;
+            if (node) {
+                t.address = node->address;
+                t.cards = node->cards;
+            }
+            t.replicas = 1;
+            targets.push_back(std::move(t));
+            continue;
+        }
         if (step.leaseId.empty())
             continue;
         const auto lease =
             std::find_if(books.leases.begin(), books.leases.end(),
                          [&](const CloudLease &l) { return l.leaseId == step.leaseId; });
-        const auto service = std::find_if(m_services.begin(), m_services.end(), [&](const auto &s) {
-            return s->service.name == step.service;
-        });
-        if (lease == books.leases.end() || service == m_services.end())
+        if (lease == books.leases.end())
             continue;
-        ReplicaTarget t;
-        t.stepKey = step.idempotencyKey;
         t.nodeId = !step.nodeId.empty()      ? step.nodeId
                    : !lease->nodeIds.empty() ? lease->nodeIds.front()
                                              : std::string();
@@ -581,19 +670,74 @@ void ScalingController::setReplicaTargets(const std::vector<JournalStep> &open)
             if (agent.nodeId == t.nodeId)
                 t.address = agent.address;
         }
-        t.service = step.service;
-        t.model = (*service)->service.model;
-        const int perReplica = std::max(1, (*service)->service.cardsPerReplica);
-        for (int first = 0; first + perReplica <= static_cast<int>(lease->cardsPerNode);
-             first += perReplica) {
-            std::vector<uint32_t> cards;
-            for (int c = first; c < first + perReplica; ++c)
-                cards.push_back(static_cast<uint32_t>(c));
-            t.cardsOfReplicas.push_back(std::move(cards));
-        }
+        for (uint32_t c = 0; c < lease->cardsPerNode; ++c)
+            t.cards.push_back(c);
+        t.replicas = static_cast<int>(lease->cardsPerNode) / t.cardsPerReplica;
         targets.push_back(std::move(t));
     }
     m_replicas->setTargets(std::move(targets));
+}
+
+std::optional<ScalingController::LocalNode> ScalingController::localNode(
+    const std::string &nodeId, const InferenceService &service) const
+{
+    if (!m_localLayout)
+        return std::nullopt;
+    const FleetLayout &layout = *m_localLayout;
+    for (NodeHandle n = 0; n < layout.nodeCount(); ++n) {
+        if (layout.nodeId[n] != nodeId)
+            continue;
+        LocalNode node{nodeId, layout.nodeAddress[n], {}, {}};
+        for (CardHandle c : layout.nodeCards[n]) {
+            if (service.replicaRequestsPerSecond(layout.cardModel[c]) > 0) {
+                node.cards.push_back(layout.cardIndex[c]);
+                node.models.push_back(layout.cardModel[c]);
+            }
+        }
+        return node;
+    }
+    return std::nullopt;
+}
+
+std::vector<ScalingController::LocalFree> ScalingController::freeLocalCards(
+    const ServiceState &state, const std::vector<JournalStep> &open,
+    std::vector<std::string> &notes)
+{
+    const InferenceService &service = state.service;
+    const int perReplica = std::max(1, service.cardsPerReplica);
+    std::vector<LocalFree> out;
+    for (const std::string &nodeId : service.localPool) {
+        const std::optional<LocalNode> node = localNode(nodeId, service);
+        if (!node) {
+            notes.push_back("local pool node " + nodeId + " is not in the fleet");
+            continue;
+        }
+        auto held = m_replicas->heldCards(node->address);
+        if (!held) {
+            notes.push_back("local pool node " + nodeId + ": " + held.error().message);
+            continue;
+        }
+        // Steps on their way to this node will take cards too.
+        int promised = 0;
+        for (const JournalStep &step : open) {
+            if (step.offerId == kLocalOffer && step.nodeId == nodeId &&
+                (step.state == StepState::Approved || step.state == StepState::Planned))
+                promised += perReplica;
+        }
+        std::map<std::string, int> freeByModel;
+        for (size_t i = 0; i < node->cards.size(); ++i) {
+            if (std::find(held.value().begin(), held.value().end(), node->cards[i]) ==
+                held.value().end())
+                ++freeByModel[node->models[i]];
+        }
+        for (auto &[model, free] : freeByModel) {
+            const int take = std::min(free, promised);
+            promised -= take;
+            if (free - take >= perReplica)
+                out.push_back({nodeId, model, free - take});
+        }
+    }
+    return out;
 }
 
 void ScalingController::auditActions(const std::vector<Recovery> &actions,
@@ -611,6 +755,9 @@ void ScalingController::auditActions(const std::vector<Recovery> &actions,
             break;
         case RecoveryKind::StartReplica:
             what = fmt::format("start replicas of step {} on {}", key, a.nodeId);
+            break;
+        case RecoveryKind::StopReplica:
+            what = fmt::format("stop replicas of step {} on {}", key, a.nodeId);
             break;
         case RecoveryKind::MarkServing:
             what = fmt::format("step {} serves on {}", key, a.nodeId);

@@ -38,6 +38,7 @@
 namespace meridian {
 
 class FleetState;
+struct FleetLayout;
 class FleetClient;
 class GrpcCapacityPool;
 class GrpcReplicas;
@@ -123,9 +124,27 @@ private:
     struct ServiceState;
     void decide(ServiceState &state, const std::vector<JournalStep> &open, int64_t nowMs,
                 std::vector<std::string> &problems);
-    PlacementPlan place(const ServiceState &state, int shortReplicas) const;
-    void plan(ServiceState &state, const PlacementPlan &placement, const std::string &why,
-              int64_t nowMs, std::vector<std::string> &problems);
+    struct LocalNode {
+        std::string nodeId;
+        std::string address;
+        std::vector<uint32_t> cards;      // the cards the service runs on ...
+        std::vector<std::string> models;  // ... and their models
+    };
+    struct LocalFree {
+        std::string nodeId;
+        std::string cardModel;
+        int freeCards = 0;
+    };
+    std::optional<LocalNode> localNode(const std::string &nodeId,
+                                       const InferenceService &service) const;
+    // Cards of the service's local pool that no replica holds and no step is about to take.
+    std::vector<LocalFree> freeLocalCards(const ServiceState &state,
+                                          const std::vector<JournalStep> &open,
+                                          std::vector<std::string> &notes);
+    PlacementPlan place(const ServiceState &state, int shortReplicas,
+                        const std::vector<LocalFree> &local) const;
+    void plan(ServiceState &state, const PlacementPlan &placement, std::vector<LocalFree> local,
+              const std::string &why, int64_t nowMs, std::vector<std::string> &problems);
     void releaseSurplus(ServiceState &state, const std::vector<JournalStep> &open, int surplus,
                         int64_t nowMs, std::vector<std::string> &problems);
     void followRentedAgents();
@@ -148,6 +167,7 @@ private:
     ClientSecurity m_security;
     std::set<std::string> m_followed;  // rented agents' addresses
     std::vector<CloudOfferView> m_offers;
+    std::shared_ptr<const FleetLayout> m_localLayout;  // this pass's
 
     mutable std::mutex m_mutex;  // guards what the UI thread touches
     std::vector<std::unique_ptr<ServiceState>> m_services;

@@ -67,6 +67,11 @@ Result<std::vector<InferenceService>> loadInferenceServices(const std::string &p
                                      "and max_concurrency_per_card >= 1");
                 s.runsOn.push_back(c);
             }
+            if (const YAML::Node pool = entry["local_pool"]) {
+                if (!pool.IsSequence())
+                    return yamlError(path, pool, "local_pool: a list of node ids");
+                s.localPool = pool.as<std::vector<std::string>>();
+            }
             if (const YAML::Node rent = entry["rent"]) {
                 if (rent["card_models"])
                     s.rent.cardModels = rent["card_models"].as<std::vector<std::string>>();

@@ -13,6 +13,7 @@
 //         max_concurrency_per_card: 16}
 //         - {card_model: Ascend 910B, requests_per_second_per_card: 0.7, max_concurrency_per_card:
 //         12}
+//       local_pool: [xm-r01-n3, xm-r01-n4]   # our nodes it may start replicas on
 //       rent: {card_models: [A100-SXM4-80GB], max_cards: 64, max_cny_per_card_hour: 3.0,
 //              budget_cny_per_hour: 150}
 // Errors name the file and line.
@@ -47,6 +48,9 @@ struct InferenceService {
     int maxReplicas = 16;
     double coldStartSeconds = 90;  // a new replica loads its weights before it serves
     std::vector<CardCapability> runsOn;
+    // Local nodes set aside for inference: their cards that hold no replica are used
+    // before anything is rented (they are paid for either way).
+    std::vector<std::string> localPool;
     RentLimits rent;
 
     // What one replica on this card model serves per second; 0 when it cannot run there.

@@ -26,6 +26,55 @@ const ReplicaView *replicaFor(const JournalStep &step, const std::vector<Replica
     return nullptr;
 }
 
+bool present(const ReplicaView *replica)
+{
+    return replica && replica->state != ReplicaState::Absent;
+}
+
+// A step on one of our own nodes: no lease to ask for, wait on or give back; its replica
+// is started on the node the plan chose, and stopped when the step is released.
+void reconcileLocal(const JournalStep &step, const ReplicaView *replica, std::vector<Recovery> &out)
+{
+    const ReplicaState state = replica ? replica->state : ReplicaState::Absent;
+    const std::string &node = step.nodeId;
+    switch (step.state) {
+    case StepState::Planned:
+    case StepState::Rejected:
+    case StepState::Done: return;
+    case StepState::Failed:
+        // A replica that failed holds nothing; one still up is stopped.
+        if (present(replica) && state != ReplicaState::Unknown && state != ReplicaState::Failed)
+            out.push_back({RecoveryKind::StopReplica, step.id, {}, node, "the step failed"});
+        return;
+    case StepState::Releasing:
+        if (state == ReplicaState::Unknown)
+            out.push_back({RecoveryKind::Wait, step.id, {}, node, "the agent did not answer"});
+        else if (present(replica) && state != ReplicaState::Failed)
+            out.push_back({RecoveryKind::StopReplica, step.id, {}, node, "released"});
+        else
+            out.push_back({RecoveryKind::MarkDone, step.id, {}, node, "stopped"});
+        return;
+    default: break;
+    }
+    if (state == ReplicaState::Unknown)
+        out.push_back({RecoveryKind::Wait, step.id, {}, node, "the agent did not answer"});
+    else if (step.state == StepState::Serving)
+        out.push_back(
+            state == ReplicaState::Serving
+                ? Recovery{RecoveryKind::Hold, step.id, {}, node, "serving"}
+                : Recovery{
+                      RecoveryKind::MarkFailed, step.id, {}, node, "the replica stopped serving"});
+    else if (state == ReplicaState::Absent || state == ReplicaState::Partial)
+        out.push_back(
+            {RecoveryKind::StartReplica, step.id, {}, node, "replicas missing on the node"});
+    else if (state == ReplicaState::Starting)
+        out.push_back({RecoveryKind::Wait, step.id, {}, node, "replica starting"});
+    else if (state == ReplicaState::Failed)
+        out.push_back({RecoveryKind::MarkFailed, step.id, {}, node, "the replica failed to start"});
+    else
+        out.push_back({RecoveryKind::MarkServing, step.id, {}, node, "replica serves"});
+}
+
 }  // namespace
 
 std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
@@ -36,6 +85,10 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
     std::vector<Recovery> out;
     std::set<std::string> known;  // leases some step accounts for
     for (const JournalStep &step : journal) {
+        if (step.offerId == kLocalOffer) {
+            reconcileLocal(step, replicaFor(step, replicas), out);
+            continue;
+        }
         const PoolLeaseView *lease = leaseFor(step, pool);
         if (lease)
             known.insert(lease->leaseId);
@@ -128,9 +181,10 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
                 else
                     out.push_back({RecoveryKind::MarkFailed, step.id, leaseId, node,
                                    "the replica stopped serving"});
-            } else if (replicaState == ReplicaState::Absent) {
+            } else if (replicaState == ReplicaState::Absent ||
+                       replicaState == ReplicaState::Partial) {
                 out.push_back({RecoveryKind::StartReplica, step.id, leaseId, node,
-                               "no replica with this key on the node"});
+                               "replicas missing on the node"});
             } else if (replicaState == ReplicaState::Starting) {
                 out.push_back({RecoveryKind::Wait, step.id, leaseId, node, "replica starting"});
             } else if (replicaState == ReplicaState::Failed) {

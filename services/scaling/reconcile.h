@@ -12,9 +12,13 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace meridian {
+
+// The offer of a step that starts a replica on one of our own nodes: no lease.
+inline constexpr std::string_view kLocalOffer = "local";
 
 enum class StepState {
     Planned,      // proposed; waits for approval (manual or assisted mode)
@@ -55,8 +59,10 @@ struct PoolLeaseView {
     std::string message;
 };
 
-// Unknown: its agent did not answer this time; nothing is concluded from that.
-enum class ReplicaState { Absent, Starting, Serving, Failed, Unknown };
+// A step's replicas on its node, together. Partial: some of them are missing (a crash
+// between two starts, or one that died). Unknown: the agent did not answer this time;
+// nothing is concluded from that.
+enum class ReplicaState { Absent, Partial, Starting, Serving, Failed, Unknown };
 
 struct ReplicaView {
     std::string nodeId;
@@ -69,6 +75,7 @@ enum class RecoveryKind {
     Adopt,          // the pool has the step's lease: record it and go on
     Wait,           // provisioning or starting: look again later
     StartReplica,   // ApplyWorkload with the step's key on the lease's node
+    StopReplica,    // stop the step's replicas (a local step released or failed)
     MarkServing,    // verified: the replica serves
     Release,        // call Release (again) for the step's lease
     ReleaseOrphan,  // a lease of ours that no step knows: give it back

@@ -73,6 +73,10 @@ Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now
             !s)
             return s;
         return m_replicas.start(a.nodeId, step.idempotencyKey, step.service);
+    case RecoveryKind::StopReplica:
+        // Releasing and failed steps are already journalled as such: the stop is repeated
+        // until the agent says nothing of this key runs.
+        return m_replicas.stop(a.nodeId, step.idempotencyKey);
     case RecoveryKind::MarkServing:
         return m_journal.moveStep(step.id, StepState::Serving, a.leaseId, a.nodeId, now);
     case RecoveryKind::MarkDone:

@@ -43,6 +43,8 @@ public:
     // Idempotent: the same key starts one replica.
     virtual Status start(const std::string &nodeId, const std::string &idempotencyKey,
                          const std::string &service) = 0;
+    // Stops what the key started on the node; stopping twice is harmless.
+    virtual Status stop(const std::string &nodeId, const std::string &idempotencyKey) = 0;
 };
 
 class StepExecutor {

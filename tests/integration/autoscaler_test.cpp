@@ -43,7 +43,8 @@ ConnectionOptions steadyStreams()
 
 class Harness {
 public:
-    explicit Harness(InferenceService service, int provisioningSeconds = 1)
+    explicit Harness(InferenceService service, int provisioningSeconds = 1,
+                     bool poolTheOtherNodes = false)
         : m_dir(std::filesystem::temp_directory_path() /
                 ("meridian-autoscaler-" + std::to_string(::getpid()) + "-" +
                  std::to_string(++s_count)))
@@ -53,9 +54,13 @@ public:
         options.nodes = 4;
         options.provisioningSeconds = provisioningSeconds;
         options.services = {service};
-        m_service = service;
         sim = std::make_unique<SimFleet>(options, clock);
         EXPECT_TRUE(sim->start().ok());
+        if (poolTheOtherNodes) {
+            for (const SimNodeView &n : sim->nodes())
+                service.localPool.push_back(n.nodeId);  // the steady replica's node too
+        }
+        m_service = service;
         FleetInventory inventory;
         for (const SimNodeView &n : sim->nodes())
             inventory.agents.push_back({n.nodeId, n.address, n.dataCenter});
@@ -255,6 +260,45 @@ TEST(Autoscaler, APlanHeldByItsCapsIsNotProposedAgainAndAgain)
     EXPECT_EQ(h.stepsIn(StepState::Planned), 2);
     EXPECT_EQ(h.stepsIn(StepState::Rejected), 0);
     EXPECT_EQ(h.steps().size(), 2u);
+}
+
+TEST(Autoscaler, FreeCardsOfTheLocalPoolServeBeforeAnythingIsRented)
+{
+    Harness h(chatService(), 1, /*poolTheOtherNodes=*/true);
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 9.0));  // 3-4 replicas' worth
+    h.pass(5);
+    h.controller->tick().ok();
+    ASSERT_FALSE(h.steps().empty()) << h.controller->view().problem;
+    const auto settled = [&] {
+        const int all = static_cast<int>(h.steps().size());
+        return h.stepsIn(StepState::Serving) == all;
+    };
+    for (int i = 0, quiet = 0; i < 12 && quiet < 3; ++i) {
+        h.controller->tick().ok();
+        quiet = settled() ? quiet + 1 : 0;
+        h.pass(60);
+    }
+    const std::vector<JournalStep> planned = h.steps();
+    ASSERT_TRUE(settled());
+    for (const JournalStep &s : planned) {
+        EXPECT_EQ(s.offerId, kLocalOffer) << "rented while local cards were free";
+        EXPECT_EQ(s.cnyPerHour, 0);
+    }
+    h.controller->tick().ok();
+    EXPECT_EQ(h.controller->view().services[0].localReplicas, 1 + static_cast<int>(planned.size()));
+    EXPECT_EQ(h.controller->view().services[0].rentedCards, 0);
+
+    // The load goes: local replicas are stopped, a quarter at a time, not at an hour's end.
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 0.3));
+    for (int i = 0; i < 30 && h.stepsIn(StepState::Done) < static_cast<int>(planned.size()); ++i) {
+        h.controller->tick().ok();
+        h.pass(60);
+    }
+    EXPECT_EQ(h.stepsIn(StepState::Done), static_cast<int>(planned.size()));
+    EXPECT_TRUE(h.audited("surplus local capacity"));
+    h.controller->tick().ok();
+    EXPECT_EQ(h.controller->view().services[0].localReplicas, 1) << "the steady replica stays";
 }
 
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)

@@ -130,3 +130,26 @@ TEST(Reconcile, RejectedAndDoneStepsAskNothingOfAnyone)
     for (StepState state : {StepState::Rejected, StepState::Done})
         EXPECT_TRUE(reconcile({step(state)}, {}, {}, context()).empty());
 }
+
+TEST(Reconcile, ALocalStepNeverTouchesThePoolAndStopsItsReplicaWhenReleasedOrFailed)
+{
+    JournalStep local = step(StepState::Approved);
+    local.offerId = std::string(kLocalOffer);
+    local.nodeId = "xm-r01-n3";
+    auto r = reconcile({local}, {}, {}, context());
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::StartReplica);
+    EXPECT_EQ(r[0].nodeId, "xm-r01-n3");
+    const ReplicaView serving{"xm-r01-n3", "plan-12-step-1", ReplicaState::Serving};
+    local.state = StepState::Releasing;
+    r = reconcile({local}, {}, {serving}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::StopReplica);
+    r = reconcile({local}, {}, {}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::MarkDone);
+    local.state = StepState::Failed;
+    r = reconcile({local}, {}, {serving}, context());
+    EXPECT_EQ(r[0].kind, RecoveryKind::StopReplica);
+    // A lease with a local step's key is still nobody's: an orphan to give back.
+    r = reconcile({local}, {lease(PoolLeaseState::Ready, "someone-else")}, {}, context());
+    EXPECT_EQ(r.back().kind, RecoveryKind::ReleaseOrphan);
+}

@@ -112,9 +112,15 @@ public:
         }
         return {};
     }
+    Status stop(const std::string &, const std::string &key) override
+    {
+        stopped += byKey.erase(key) ? 1 : 0;
+        return {};
+    }
     std::map<std::string, ReplicaView> byKey;
     std::map<std::string, int> age;
     int started = 0;
+    int stopped = 0;
 };
 
 FakeJournal approvedStep()
@@ -234,4 +240,27 @@ TEST(StepExecutor, APoolWithNoCapacityFailsTheStepWithItsReason)
     // Nothing is asked of the pool again for it.
     ASSERT_TRUE(executor.advance(kNow + 15'000).ok());
     EXPECT_EQ(pool.rented, 0);
+}
+
+TEST(StepExecutor, ALocalStepStartsOnItsNodeWithoutALeaseAndStopsWhenReleased)
+{
+    FakeJournal journal;
+    journal.steps[1] = {
+        1,           "chat", "plan-4-step-1", StepState::Approved, std::string(kLocalOffer), {},
+        "xm-r01-n3", kNow};
+    FakePool pool;
+    FakeReplicas replicas;
+    runToEnd(journal, pool, replicas);  // a fresh executor every pass: crash-safe
+    EXPECT_EQ(journal.steps[1].state, StepState::Serving);
+    EXPECT_EQ(replicas.started, 1);
+    EXPECT_EQ(replicas.byKey.begin()->second.nodeId, "xm-r01-n3");
+    EXPECT_EQ(pool.rented, 0);
+    ASSERT_TRUE(journal.moveStep(1, StepState::Releasing, {}, {}, kNow + 600'000).ok());
+    for (int pass = 0; pass < 3; ++pass) {
+        StepExecutor executor(journal, pool, replicas, "meridian");
+        ASSERT_TRUE(executor.advance(kNow + 600'000 + pass * 15'000).ok());
+    }
+    EXPECT_EQ(journal.steps[1].state, StepState::Done);
+    EXPECT_EQ(replicas.stopped, 1);
+    EXPECT_EQ(pool.releases, 0);
 }
