@@ -266,9 +266,11 @@ void ScalingWindow::fillPlan(const ScalingView &view)
     }
     QString plan;
     if (s->pendingSteps > 0) {
-        plan = tr("<b>Waiting for approval:</b> rent %n cloud node(s) for %1 CNY/h. ", nullptr,
-                  s->pendingSteps)
-                   .arg(s->pendingCnyPerHour, 0, 'f', 2);
+        plan = tr("<b>Waiting for approval:</b> %n replica(s) on free local cards", nullptr,
+                  s->pendingLocalSteps);
+        plan += tr(" and %n rented node(s) for %1 CNY/h. ", nullptr,
+                   s->pendingSteps - s->pendingLocalSteps)
+                    .arg(s->pendingCnyPerHour, 0, 'f', 2);
     } else {
         plan = tr("No plan waiting. ");
     }
@@ -285,11 +287,11 @@ void ScalingWindow::fillPlan(const ScalingView &view)
     if (s->surplusSteps > 0) {
         m_surplus->setText(
             view.mode == ApprovalMode::Automatic || s->releaseApproved
-                ? tr("%n rented node(s) no longer needed: each goes back in the two minutes "
-                     "before its paid hour ends.",
+                ? tr("%n scaling step(s) no longer needed: rented nodes go back in the two "
+                     "minutes before their paid hour ends, local replicas stop.",
                      nullptr, s->surplusSteps)
-                : tr("%n rented node(s) no longer needed; they are paid to the end of their "
-                     "hour either way.",
+                : tr("%n scaling step(s) no longer needed; rented nodes are paid to the end of "
+                     "their hour either way.",
                      nullptr, s->surplusSteps));
     } else {
         m_surplus->setText(tr("No surplus rented capacity."));

@@ -1155,57 +1155,57 @@
 <context>
     <name>meridian::ScalingCharts</name>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="100"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="101"/>
         <source>Replicas</source>
         <translation>副本</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="101"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="102"/>
         <source>serving</source>
         <translation>服务中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="102"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="103"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="103"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="104"/>
         <source>desired</source>
         <translation>期望</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="105"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="106"/>
         <source>replicas</source>
         <translation>副本数</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="109"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="110"/>
         <source>Load and latency</source>
         <translation>负载与延迟</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="110"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="111"/>
         <source>arrivals (req/s)</source>
         <translation>到达（请求/秒）</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="111"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="112"/>
         <source>TTFT p95 (s)</source>
         <translation>首字延迟 p95（秒）</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="112"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="113"/>
         <source>objective (s)</source>
         <translation>目标（秒）</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="114"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="115"/>
         <source>req/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="115"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="116"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1432,47 +1432,54 @@
     </message>
     <message numerus="yes">
         <location filename="../../widgets/scalingwindow.cpp" line="269"/>
-        <source>&lt;b&gt;Waiting for approval:&lt;/b&gt; rent %n cloud node(s) for %1 CNY/h. </source>
+        <source>&lt;b&gt;Waiting for approval:&lt;/b&gt; %n replica(s) on free local cards</source>
         <translation>
-            <numerusform>&lt;b&gt;等待批准：&lt;/b&gt;租用 %n 个云节点，每小时 %1 元。</numerusform>
+            <numerusform>&lt;b&gt;等待批准：&lt;/b&gt;在空闲本地卡上启动 %n 个副本</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../widgets/scalingwindow.cpp" line="271"/>
+        <source> and %n rented node(s) for %1 CNY/h. </source>
+        <translation>
+            <numerusform>，租用 %n 个节点，每小时 %1 元。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="273"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="275"/>
         <source>No plan waiting. </source>
         <translation>没有待批准的计划。</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="275"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="277"/>
         <source>Policy: %1 — %2</source>
         <translation>策略：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="277"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="279"/>
         <source>steady</source>
         <translation>平稳</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="279"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="281"/>
         <source>Held back: %1</source>
         <translation>受限：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="288"/>
-        <source>%n rented node(s) no longer needed: each goes back in the two minutes before its paid hour ends.</source>
+        <location filename="../../widgets/scalingwindow.cpp" line="290"/>
+        <source>%n scaling step(s) no longer needed: rented nodes go back in the two minutes before their paid hour ends, local replicas stop.</source>
         <translation>
-            <numerusform>%n 个租用节点已不再需要：各自在已付费小时结束前两分钟内归还。</numerusform>
+            <numerusform>%n 个扩容步骤已不再需要：租用节点在已付费小时结束前两分钟内归还，本地副本停止。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="291"/>
-        <source>%n rented node(s) no longer needed; they are paid to the end of their hour either way.</source>
+        <location filename="../../widgets/scalingwindow.cpp" line="293"/>
+        <source>%n scaling step(s) no longer needed; rented nodes are paid to the end of their hour either way.</source>
         <translation>
-            <numerusform>%n 个租用节点已不再需要；无论如何都已付费至本小时结束。</numerusform>
+            <numerusform>%n 个扩容步骤已不再需要；租用节点无论如何都已付费至本小时结束。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="295"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="297"/>
         <source>No surplus rented capacity.</source>
         <translation>没有多余的租用算力。</translation>
     </message>

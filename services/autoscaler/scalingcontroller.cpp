@@ -175,7 +175,7 @@ Status ScalingController::approvePlan(const std::string &service, const std::str
         m_lastScaleUpMs[service] = now;
     }
     audit(who,
-          fmt::format("approved the plan for {}: {} node(s), {:.2f} CNY/h", service, approved,
+          fmt::format("approved the plan for {}: {} step(s), {:.2f} CNY/h", service, approved,
                       cnyPerHour),
           "one click");
     m_wake.notify_all();  // go ahead now, not at the next interval
@@ -199,7 +199,7 @@ Status ScalingController::rejectPlan(const std::string &service, const std::stri
     }
     if (rejected == 0)
         return Error{fmt::format("{} has no plan waiting for approval", service)};
-    audit(who, fmt::format("rejected the plan for {}: {} node(s)", service, rejected), why);
+    audit(who, fmt::format("rejected the plan for {}: {} step(s)", service, rejected), why);
     return {};
 }
 
@@ -312,7 +312,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     count(rented, true);
 
     // What the journal has ordered and not yet seen serving.
-    int ordered = 0, pending = 0, pendingReplicas = 0, rentedCards = 0;
+    int ordered = 0, pending = 0, pendingLocal = 0, pendingReplicas = 0, rentedCards = 0;
     double pendingCny = 0, rentedCny = 0;
     std::optional<int64_t> lastUp;
     for (const JournalStep &step : open) {
@@ -329,6 +329,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
                                  : cards / std::max(1, service.cardsPerReplica);
         if (step.state == StepState::Planned) {
             ++pending;
+            pendingLocal += isLocal;
             pendingReplicas += replicas;
             pendingCny += step.cnyPerHour;
             continue;
@@ -381,6 +382,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     v.rentedCards = rentedCards;
     v.rentedCnyPerHour = rentedCny;
     v.pendingSteps = pending;
+    v.pendingLocalSteps = pendingLocal;
     v.pendingCnyPerHour = pendingCny;
     v.history.push_back({now, signals.arrivalRps, signals.waitingRequests, signals.ttftP95Seconds,
                          e2e, ready, coldStarting + ordered, decision.desiredReplicas});
@@ -428,6 +430,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
             !s)
             problems.push_back(s.error().message);
         v.pendingSteps = 0;
+        v.pendingLocalSteps = 0;
         v.pendingCnyPerHour = 0;
     }
     if (decision.neededReplicas < ready && ordered == 0)
@@ -537,6 +540,7 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
         m_lastScaleUpMs[service.name] = now;
     }
     v.pendingSteps = automatic ? 0 : nodes;
+    v.pendingLocalSteps = automatic ? 0 : localSteps;
     v.pendingCnyPerHour = automatic ? 0 : cnyPerHour;
 }
 
@@ -717,11 +721,12 @@ std::vector<ScalingController::LocalFree> ScalingController::freeLocalCards(
             notes.push_back("local pool node " + nodeId + ": " + held.error().message);
             continue;
         }
-        // Steps on their way to this node will take cards too.
+        // Approved steps on their way to this node will take cards too. Planned ones do
+        // not count: a new plan replaces them.
         int promised = 0;
         for (const JournalStep &step : open) {
             if (step.offerId == kLocalOffer && step.nodeId == nodeId &&
-                (step.state == StepState::Approved || step.state == StepState::Planned))
+                step.state == StepState::Approved)
                 promised += perReplica;
         }
         std::map<std::string, int> freeByModel;

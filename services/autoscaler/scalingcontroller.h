@@ -69,7 +69,8 @@ struct ServiceScalingView {
     std::string why;
     int rentedCards = 0;
     double rentedCnyPerHour = 0;
-    int pendingSteps = 0;  // planned, waiting for approval
+    int pendingSteps = 0;       // planned, waiting for approval ...
+    int pendingLocalSteps = 0;  // ... of which replicas on free local cards
     double pendingCnyPerHour = 0;
     int surplusSteps = 0;            // rented nodes the policy no longer needs
     bool releaseApproved = false;    // they go back at the end of their paid hour

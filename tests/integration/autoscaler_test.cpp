@@ -301,6 +301,29 @@ TEST(Autoscaler, FreeCardsOfTheLocalPoolServeBeforeAnythingIsRented)
     EXPECT_EQ(h.controller->view().services[0].localReplicas, 1) << "the steady replica stays";
 }
 
+TEST(Autoscaler, APlanThatReplacesAnotherUsesTheLocalCardsTheOldOneHadClaimed)
+{
+    Harness h(chatService(), 1, /*poolTheOtherNodes=*/true);
+    warmUp(h);
+    h.startConsole(ApprovalMode::Assisted);
+    const auto localPlanned = [&] {
+        int n = 0;
+        for (const JournalStep &s : h.steps())
+            n += s.state == StepState::Planned && s.offerId == kLocalOffer;
+        return n;
+    };
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 9.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    const int first = localPlanned();
+    ASSERT_GE(first, 1);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 40.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    ASSERT_TRUE(h.audited("superseded by a larger plan"));
+    EXPECT_GE(localPlanned(), first) << "free local cards lost to the plan it replaced";
+}
+
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
 {
     InferenceService service = chatService();
