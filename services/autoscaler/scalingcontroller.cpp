@@ -64,6 +64,7 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
     m_replicas =
         std::make_unique<GrpcReplicas>(security, m_options.requestedBy, m_options.callTimeoutMs);
     m_security = std::move(security);
+    m_startedMs = clock.nowUnixMs();
     m_executor =
         std::make_unique<StepExecutor>(m_journal, *m_pool, *m_replicas, m_options.requestedBy);
     for (InferenceService &s : services) {
@@ -390,6 +391,11 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
                   [&](const ServicePoint &p) { return now - p.atMs > m_options.historyMs; });
 
     const int have = ready + coldStarting + ordered;
+    if (now - m_startedMs < m_options.warmUpMs) {
+        v.notes.push_back("starting up: waiting for the replicas to report");
+        v.surplusSteps = 0;
+        return;
+    }
     ApprovalMode mode;
     bool planRequested;
     {
@@ -402,7 +408,10 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         if (!service.localPool.empty())
             local = freeLocalCards(state, open, v.notes);
         const PlacementPlan placement = place(state, decision.desiredReplicas - have, local);
-        v.notes.insert(v.notes.end(), placement.notes.begin(), placement.notes.end());
+        for (const std::string &note : placement.notes) {
+            if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end())
+                v.notes.push_back(note);  // one line a cap, however many offers it held back
+        }
         int placeable = 0;
         for (const CloudPlacement &p : placement.cloud)
             placeable += p.replicas;

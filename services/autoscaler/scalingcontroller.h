@@ -93,6 +93,9 @@ struct ScalingControllerOptions {
     int64_t intervalMs = 5000;
     int64_t historyMs = 3'600'000;
     int64_t callTimeoutMs = 5000;
+    // After a start nothing is planned or released until the agents have had time to
+    // report: replicas not heard from yet are not replicas that are missing.
+    int64_t warmUpMs = 15'000;
     ConnectionOptions rentedAgents;  // how the rented nodes' telemetry is followed
 };
 
@@ -166,6 +169,7 @@ private:
     std::unique_ptr<GrpcReplicas> m_replicas;
     std::unique_ptr<StepExecutor> m_executor;
     ClientSecurity m_security;
+    int64_t m_startedMs = 0;
     std::set<std::string> m_followed;  // rented agents' addresses
     std::vector<CloudOfferView> m_offers;
     std::shared_ptr<const FleetLayout> m_localLayout;  // this pass's

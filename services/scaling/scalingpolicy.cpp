@@ -182,8 +182,8 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     d.neededReplicas = std::clamp(d.neededReplicas, in.minReplicas, in.maxReplicas);
     const int bounded = std::clamp(d.desiredReplicas, in.minReplicas, in.maxReplicas);
     if (bounded != d.desiredReplicas) {
-        d.why +=
-            fmt::format("; held to {} by min {} / max {}", bounded, in.minReplicas, in.maxReplicas);
+        d.why += fmt::format("{}held to {} by min {} / max {}", d.why.empty() ? "" : "; ", bounded,
+                             in.minReplicas, in.maxReplicas);
         d.desiredReplicas = bounded;
         d.reason = ScalingReason::Bounds;
     }

@@ -83,6 +83,7 @@ public:
         controller.reset();
         ScalingControllerOptions options;
         options.mode = mode;
+        options.warmUpMs = m_warmUpMs;
         options.rentedAgents = steadyStreams();
         controller = std::make_unique<ScalingController>(std::vector{m_service}, *journal, local,
                                                          sim->controlAddress(), ClientSecurity{},
@@ -121,19 +122,27 @@ public:
 
 private:
     static inline int s_count = 0;
+
+public:
+    int64_t m_warmUpMs = 0;  // the tests' consoles act at once unless a test says otherwise
+
+private:
     std::filesystem::path m_dir;
     InferenceService m_service;
 };
 
-// The steady replica has finished its cold start and reports signals.
-void warmUp(Harness &h)
+// The steady replica has finished its cold start and reports signals; then the console
+// the test wants is started (manual until then: nothing is planned while it warms up).
+void warmUp(Harness &h, ApprovalMode mode = ApprovalMode::Automatic)
 {
-    h.startConsole(ApprovalMode::Automatic);
+    h.startConsole(ApprovalMode::Manual);
     h.pass(200);
     for (int i = 0; i < 10; ++i) {
         h.controller->tick().ok();
-        if (h.controller->view().services[0].localReplicas == 1)
+        if (h.controller->view().services[0].localReplicas == 1) {
+            h.startConsole(mode);
             return;
+        }
         h.pass(1);
     }
     FAIL() << "the local replica never served";
@@ -205,8 +214,7 @@ TEST(Autoscaler, ALoadStepRentsANodeThatServesAndTheNodeGoesBackAtTheEndOfItsHou
 TEST(Autoscaler, AssistedModeWaitsForOneClickAndARejectedPlanRentsNothing)
 {
     Harness h(chatService());
-    warmUp(h);
-    h.startConsole(ApprovalMode::Assisted);
+    warmUp(h, ApprovalMode::Assisted);
     ASSERT_TRUE(h.sim->setServiceDemand("chat", 20.0));
     h.pass(5);
     h.controller->tick().ok();
@@ -230,8 +238,7 @@ TEST(Autoscaler, AssistedModeWaitsForOneClickAndARejectedPlanRentsNothing)
 TEST(Autoscaler, APlanWaitingForApprovalIsReplacedWhenTheNeedOutgrowsIt)
 {
     Harness h(chatService());
-    warmUp(h);
-    h.startConsole(ApprovalMode::Assisted);
+    warmUp(h, ApprovalMode::Assisted);
     ASSERT_TRUE(h.sim->setServiceDemand("chat", 6.0));
     h.pass(5);
     h.controller->tick().ok();
@@ -250,8 +257,7 @@ TEST(Autoscaler, APlanHeldByItsCapsIsNotProposedAgainAndAgain)
     InferenceService service = chatService();
     service.rent.maxCards = 16;  // two rented nodes, whatever the load
     Harness h(service);
-    warmUp(h);
-    h.startConsole(ApprovalMode::Assisted);
+    warmUp(h, ApprovalMode::Assisted);
     ASSERT_TRUE(h.sim->setServiceDemand("chat", 40.0));
     for (int i = 0; i < 4; ++i) {
         h.pass(5);
@@ -304,8 +310,7 @@ TEST(Autoscaler, FreeCardsOfTheLocalPoolServeBeforeAnythingIsRented)
 TEST(Autoscaler, APlanThatReplacesAnotherUsesTheLocalCardsTheOldOneHadClaimed)
 {
     Harness h(chatService(), 1, /*poolTheOtherNodes=*/true);
-    warmUp(h);
-    h.startConsole(ApprovalMode::Assisted);
+    warmUp(h, ApprovalMode::Assisted);
     const auto localPlanned = [&] {
         int n = 0;
         for (const JournalStep &s : h.steps())
@@ -322,6 +327,24 @@ TEST(Autoscaler, APlanThatReplacesAnotherUsesTheLocalCardsTheOldOneHadClaimed)
     h.controller->tick().ok();
     ASSERT_TRUE(h.audited("superseded by a larger plan"));
     EXPECT_GE(localPlanned(), first) << "free local cards lost to the plan it replaced";
+}
+
+TEST(Autoscaler, ARestartedConsoleWaitsForTheReplicasToReportBeforeItPlans)
+{
+    Harness h(chatService());
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 20.0));
+    h.pass(5);
+    h.m_warmUpMs = 15'000;
+    h.startConsole(ApprovalMode::Automatic);
+    h.controller->tick().ok();
+    EXPECT_TRUE(h.steps().empty()) << "planned before hearing from the replicas: "
+                                   << h.steps().front().reason << " at "
+                                   << h.steps().front().createdUnixMs - h.clock.nowUnixMs();
+    EXPECT_NE(h.controller->view().services[0].notes.front().find("starting up"), std::string::npos);
+    h.pass(16);
+    h.controller->tick().ok();
+    EXPECT_FALSE(h.steps().empty());
 }
 
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
