@@ -338,6 +338,8 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         if (holdsCapacity(step.state)) {
             rentedCards += cards;
             rentedCny += step.cnyPerHour;
+            // From the journal, so a restarted console keeps the no-reversal window too.
+            lastUp = std::max(lastUp.value_or(0), step.createdUnixMs);
         }
         if (inFlight(step.state)) {
             const std::string prefix = step.idempotencyKey + "/";
@@ -345,7 +347,6 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
                 seenIds.begin(), seenIds.end(),
                 [&](const std::string &id) { return id.compare(0, prefix.size(), prefix) == 0; });
             ordered += std::max(0, replicas - static_cast<int>(seen));
-            lastUp = std::max(lastUp.value_or(0), step.createdUnixMs);
         }
     }
     {
