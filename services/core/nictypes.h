@@ -23,6 +23,8 @@ struct LldpNeighbor {
     std::string managementAddress;
     std::optional<uint32_t> ttlSeconds;
     std::optional<uint64_t> ageSeconds;
+    // The priorities the switch says (DCBX PFC TLV) it has PFC enabled on, when it says.
+    std::optional<std::vector<uint32_t>> pfcPriorities;
 };
 
 struct NicInfo {

@@ -55,6 +55,7 @@ std::vector<SimNodePlan> planFleet(int nodes, uint64_t seed)
             p.spec.seed = seed * 100'003 + static_cast<uint64_t>(assigned + i);
             p.spec.dataCenter = dc.name;
             p.spec.pod = rack / kRacksPerPod;
+            p.spec.podSlot = (rack % kRacksPerPod) * kNodesPerRack + i % kNodesPerRack;
             p.rack = fmt::format("{}-r{:02}", dc.prefix, rack + 1);
             p.spec.nodeId =
                 fmt::format("{}-r{:02}-n{}", dc.prefix, rack + 1, i % kNodesPerRack + 1);

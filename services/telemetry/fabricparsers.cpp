@@ -223,28 +223,28 @@ Result<std::vector<RoceGid>> parseShowGids(std::string_view text)
     return out;
 }
 
-Result<std::vector<LldpTextInterface>> parseLldpcliText(std::string_view text)
+Result<std::vector<LldpInterface>> parseLldpcliText(std::string_view text)
 {
     if (Status s = checkToolOutput(text); !s)
         return s.error();
-    std::vector<LldpTextInterface> out;
+    std::vector<LldpInterface> out;
     const auto lines = splitLines(text);
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = trim(lines[i]);
         if (startsWith(line, "Interface:")) {
-            LldpTextInterface entry;
+            LldpInterface entry;
             const std::string_view rest = valueAfter(line, "Interface:");
-            entry.lldp.netdev = std::string(trim(rest.substr(0, rest.find(','))));
-            if (entry.lldp.netdev.empty())
+            entry.netdev = std::string(trim(rest.substr(0, rest.find(','))));
+            if (entry.netdev.empty())
                 return lineError(i + 1, "an interface without a name");
             if (const size_t time = rest.find("Time:"); time != std::string_view::npos)
-                entry.lldp.neighbor.ageSeconds = lldpAge(trim(rest.substr(time + 5)));
+                entry.neighbor.ageSeconds = lldpAge(trim(rest.substr(time + 5)));
             out.push_back(std::move(entry));
             continue;
         }
         if (out.empty())
             continue;  // the banner before the first interface
-        LldpNeighbor &n = out.back().lldp.neighbor;
+        LldpNeighbor &n = out.back().neighbor;
         const auto typed = [&](std::string_view key, std::string &type, std::string &value) {
             const auto words = splitWhitespace(valueAfter(line, key));
             if (words.size() >= 2) {
@@ -271,7 +271,7 @@ Result<std::vector<LldpTextInterface>> parseLldpcliText(std::string_view text)
             n.ttlSeconds = *ttl;
         } else if (startsWith(line, "TLV:")) {
             if (auto pfc = dcbxPfcPriorities(valueAfter(line, "TLV:")))
-                out.back().neighborPfcPriorities = std::move(pfc);
+                n.pfcPriorities = std::move(pfc);
         }
     }
     if (out.empty())

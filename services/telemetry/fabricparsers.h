@@ -54,12 +54,8 @@ Result<std::vector<RoceGid>> parseShowGids(std::string_view text);
 
 // `lldpcli show neighbors` (plain text), host or switch side. The DCBX PFC configuration
 // TLV (OUI 00,80,C2 subtype 11), when the neighbour sends it, becomes the priorities it
-// has PFC enabled on.
-struct LldpTextInterface {
-    LldpInterface lldp;
-    std::optional<std::vector<uint32_t>> neighborPfcPriorities;
-};
-Result<std::vector<LldpTextInterface>> parseLldpcliText(std::string_view text);
+// has PFC enabled on (LldpNeighbor::pfcPriorities).
+Result<std::vector<LldpInterface>> parseLldpcliText(std::string_view text);
 
 enum class PfcDirection { Rx, Tx };
 struct SwitchPfcCounters {

@@ -114,7 +114,7 @@ void SimCollector::buildHardware()
         neighbor.chassisId = fmt::format("b8:ce:f6:{:02x}:{:02x}:{:02x}", m_spec.pod & 0xff, rail,
                                          static_cast<unsigned>(mix(m_spec.seed) & 0xff));
         neighbor.chassisIdType = "mac";
-        neighbor.portId = fmt::format("Ethernet{}", (m_spec.seed % 32) * 8);
+        neighbor.portId = fmt::format("Ethernet{}", m_spec.podSlot * 8);
         neighbor.portIdType = "ifname";
         neighbor.portDescription = m_spec.nodeId;
         neighbor.ttlSeconds = 120;

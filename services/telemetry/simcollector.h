@@ -46,7 +46,8 @@ struct SimNodeSpec {
     uint64_t seed = 1;
     std::string nodeId;
     std::string dataCenter;
-    int pod = 0;  // leaf pair the node is cabled to in its data center
+    int pod = 0;      // the group of leaves (one a rail) the node is cabled to in its data center
+    int podSlot = 0;  // its place in the pod: the leaf port each of its NICs uses
 };
 
 class SimCollector final : public Collector, public ReplicaBackend {

@@ -76,18 +76,18 @@ TEST(LldpcliText, HostSeesACumulusLeafThatAdvertisesPfcOnPriorityThree)
         readFile(realData("fabric/lldpcli-show-neighbors_host-to-cumulus-sn5600_schmaustech.txt")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
     ASSERT_EQ(ifaces->size(), 1u);
-    const LldpTextInterface &net1 = ifaces->front();
-    EXPECT_EQ(net1.lldp.netdev, "net1");
-    EXPECT_EQ(net1.lldp.neighbor.systemName, "cumulus");
-    EXPECT_EQ(net1.lldp.neighbor.chassisIdType, "mac");
-    EXPECT_EQ(net1.lldp.neighbor.chassisId, "9c:63:c0:3a:23:f0");
-    EXPECT_EQ(net1.lldp.neighbor.portIdType, "ifname");
-    EXPECT_EQ(net1.lldp.neighbor.portId, "swp4s1");
-    EXPECT_EQ(net1.lldp.neighbor.ttlSeconds, 300u);
-    EXPECT_EQ(net1.lldp.neighbor.managementAddress, "10.6.156.1");
-    EXPECT_EQ(net1.lldp.neighbor.ageSeconds, 1u * 3600 + 22 * 60 + 55);
-    ASSERT_TRUE(net1.neighborPfcPriorities.has_value());
-    EXPECT_EQ(*net1.neighborPfcPriorities, std::vector<uint32_t>{3});
+    const LldpInterface &net1 = ifaces->front();
+    EXPECT_EQ(net1.netdev, "net1");
+    EXPECT_EQ(net1.neighbor.systemName, "cumulus");
+    EXPECT_EQ(net1.neighbor.chassisIdType, "mac");
+    EXPECT_EQ(net1.neighbor.chassisId, "9c:63:c0:3a:23:f0");
+    EXPECT_EQ(net1.neighbor.portIdType, "ifname");
+    EXPECT_EQ(net1.neighbor.portId, "swp4s1");
+    EXPECT_EQ(net1.neighbor.ttlSeconds, 300u);
+    EXPECT_EQ(net1.neighbor.managementAddress, "10.6.156.1");
+    EXPECT_EQ(net1.neighbor.ageSeconds, 1u * 3600 + 22 * 60 + 55);
+    ASSERT_TRUE(net1.neighbor.pfcPriorities.has_value());
+    EXPECT_EQ(*net1.neighbor.pfcPriorities, std::vector<uint32_t>{3});
 }
 
 TEST(LldpcliText, SwitchSideWithNamelessNeighboursAndMacPortIds)
@@ -97,16 +97,16 @@ TEST(LldpcliText, SwitchSideWithNamelessNeighboursAndMacPortIds)
         readFile(realData("fabric/lldpctl-filtered_cumulus-sn5600-switch-side_schmaustech.txt")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
     ASSERT_EQ(ifaces->size(), 8u);
-    EXPECT_EQ((*ifaces)[0].lldp.netdev, "eth0");
-    EXPECT_EQ((*ifaces)[0].lldp.neighbor.systemName, "sw01-access-f42.rdu3.redhat.com");
-    EXPECT_EQ((*ifaces)[0].lldp.neighbor.portId, "ge-0/0/47");
-    EXPECT_EQ((*ifaces)[2].lldp.neighbor.portIdType, "mac");
-    EXPECT_EQ((*ifaces)[2].lldp.neighbor.portDescription, "net1");
-    const LldpTextInterface &nameless = (*ifaces)[4];
-    EXPECT_EQ(nameless.lldp.netdev, "swp16s0");
-    EXPECT_TRUE(nameless.lldp.neighbor.systemName.empty());
-    EXPECT_EQ(nameless.lldp.neighbor.portId, "c4:70:bd:c5:6f:79");
-    EXPECT_FALSE(nameless.neighborPfcPriorities.has_value());
+    EXPECT_EQ((*ifaces)[0].netdev, "eth0");
+    EXPECT_EQ((*ifaces)[0].neighbor.systemName, "sw01-access-f42.rdu3.redhat.com");
+    EXPECT_EQ((*ifaces)[0].neighbor.portId, "ge-0/0/47");
+    EXPECT_EQ((*ifaces)[2].neighbor.portIdType, "mac");
+    EXPECT_EQ((*ifaces)[2].neighbor.portDescription, "net1");
+    const LldpInterface &nameless = (*ifaces)[4];
+    EXPECT_EQ(nameless.netdev, "swp16s0");
+    EXPECT_TRUE(nameless.neighbor.systemName.empty());
+    EXPECT_EQ(nameless.neighbor.portId, "c4:70:bd:c5:6f:79");
+    EXPECT_FALSE(nameless.neighbor.pfcPriorities.has_value());
 }
 
 TEST(SonicPfcCounters, ThousandsSeparatorsOnEthernetSixPriorityThreeAndFour)
