@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include <csignal>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -105,6 +106,8 @@ int main(int argc, char **argv)
     app.add_option("--seed", seed, "fleet seed: the same seed gives the same fleet");
     app.add_option("--provisioning-seconds", provisioning, "delay before a cloud lease is ready");
     app.add_option("--inventory-out", inventoryOut, "write the inventory the console reads");
+    std::string fabricOut;
+    app.add_option("--fabric-out", fabricOut, "write the fleet's fabric file (switches, uplinks)");
     app.add_option("--quit-after", quitAfter, "stop after this many seconds");
     std::string scenario;
     app.add_option("--scenario", scenario, "YAML file of faults to play at given times");
@@ -215,6 +218,14 @@ int main(int argc, char **argv)
     if (!inventoryOut.empty()) {
         if (Status status = fleet.writeInventory(inventoryOut); !status) {
             fmt::print(stderr, "meridian-sim: {}\n", status.message());
+            return 1;
+        }
+    }
+    if (!fabricOut.empty()) {
+        std::ofstream out(fabricOut);
+        out << fabricFileToYaml(fleet.fabricFile());
+        if (!out) {
+            fmt::print(stderr, "meridian-sim: cannot write {}\n", fabricOut);
             return 1;
         }
     }

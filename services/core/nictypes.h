@@ -71,4 +71,14 @@ struct NicSample {
     bool countersReset = false;
 };
 
+// One host NIC as the console last heard of it: what the fabric is assembled from.
+struct HostNic {
+    std::string nodeId;
+    std::string dataCenter;
+    NicInfo nic;  // its LLDP neighbour, rail (nearest card) and PFC priorities
+    std::optional<NicSample> sample;
+    int64_t neighborSeenMs = 0;  // when its agent last reported the neighbour
+    int recentLinkDrops = 0;     // link-down events in the last ten minutes
+};
+
 }  // namespace meridian

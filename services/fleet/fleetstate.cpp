@@ -42,6 +42,8 @@ ReplicaSignals saneReplica(ReplicaSignals r)
 }
 
 constexpr size_t kReplicasPerNodeKept = 64;
+constexpr size_t kNicsPerNodeKept = 64;
+constexpr int64_t kLinkDropWindowMs = 10 * 60'000;
 
 }  // namespace
 
@@ -89,6 +91,10 @@ void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory,
     l.nodeRack[handle] = inventory.rack;
     l.nodeHostname[handle] = inventory.hostname;
     m_nodes[handle].intervalMs = intervalMs;
+    m_nodes[handle].nics.assign(
+        inventory.nics.begin(),
+        inventory.nics.begin() +
+            static_cast<long>(std::min(inventory.nics.size(), kNicsPerNodeKept)));
     std::vector<CardHandle> &cards = l.nodeCards[handle];
     cards.assign(inventory.cards.size(), 0);
     for (size_t i = 0; i < inventory.cards.size(); ++i) {
@@ -119,6 +125,23 @@ void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sampl
     node.replicas.clear();
     for (size_t i = 0; i < sample.replicas.size() && i < kReplicasPerNodeKept; ++i)
         node.replicas.push_back(saneReplica(sample.replicas[i]));
+    for (size_t i = 0; i < sample.nics.size() && i < kNicsPerNodeKept; ++i) {
+        const NicSample &now = sample.nics[i];
+        for (const NicSample &before : node.nicSamples) {
+            if (before.counters.netdev == now.counters.netdev && before.counters.linkDownEvents &&
+                now.counters.linkDownEvents &&
+                *now.counters.linkDownEvents > *before.counters.linkDownEvents &&
+                !now.countersReset)
+                node.linkDrops[now.counters.netdev].push_back(receivedUnixMs);
+        }
+    }
+    node.nicSamples.assign(
+        sample.nics.begin(),
+        sample.nics.begin() + static_cast<long>(std::min(sample.nics.size(), kNicsPerNodeKept)));
+    for (auto &[netdev, drops] : node.linkDrops) {
+        while (!drops.empty() && receivedUnixMs - drops.front() > kLinkDropWindowMs)
+            drops.pop_front();
+    }
     const std::vector<CardHandle> &cards = m_layout.nodeCards[handle];
     FleetSnapshot &r = m_readings;
     for (const CardSample &s : sample.cards) {
@@ -220,6 +243,32 @@ std::vector<ReplicaReading> FleetState::replicaReadings(int64_t nowUnixMs) const
         for (const ReplicaSignals &signals : node.replicas)
             out.push_back({m_layout.nodeId[handle], m_layout.nodeDataCenter[handle],
                            node.lastSeenMs, signals});
+    }
+    return out;
+}
+
+std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<HostNic> out;
+    for (size_t handle = 0; handle < m_nodes.size(); ++handle) {
+        const Node &node = m_nodes[handle];
+        for (const NicInfo &nic : node.nics) {
+            HostNic h;
+            h.nodeId = m_layout.nodeId[handle];
+            h.dataCenter = m_layout.nodeDataCenter[handle];
+            h.nic = nic;
+            for (const NicSample &s : node.nicSamples) {
+                if (s.counters.netdev == nic.netdev)
+                    h.sample = s;
+            }
+            h.neighborSeenMs = node.lastSeenMs;
+            if (const auto it = node.linkDrops.find(nic.netdev); it != node.linkDrops.end()) {
+                for (int64_t at : it->second)
+                    h.recentLinkDrops += nowUnixMs - at <= kLinkDropWindowMs;
+            }
+            out.push_back(std::move(h));
+        }
     }
     return out;
 }

@@ -107,6 +107,10 @@ public:
     // The replicas of every node heard from within three intervals (a silent node's
     // replicas say nothing about now). Garbage numbers arrive as absent.
     std::vector<ReplicaReading> replicaReadings(int64_t nowUnixMs) const;
+    // Every RDMA NIC of every node with an inventory: its LLDP neighbour and rail, its
+    // latest rates, and how often its link dropped in the last ten minutes. The neighbour
+    // counts as heard when its node last reported.
+    std::vector<HostNic> hostNics(int64_t nowUnixMs) const;
     // Telemetry batches recorded so far (the ingest rate, for diagnostics).
     uint64_t telemetryBatches() const;
     // Events recorded after `afterCounter` (a running count), and the new count.
@@ -120,6 +124,9 @@ private:
         int64_t intervalMs = 1000;
         uint64_t lastEventSequence = 0;
         std::vector<ReplicaSignals> replicas;
+        std::vector<NicInfo> nics;
+        std::vector<NicSample> nicSamples;
+        std::map<std::string, std::deque<int64_t>> linkDrops;  // netdev → when
     };
     void addCardLocked(CardHandle card);
 

@@ -17,6 +17,7 @@ constexpr std::pair<FaultKind, const char *> kNames[] = {
     {FaultKind::LinkDown, "link-down"},
     {FaultKind::LinkFlap, "link-flap"},
     {FaultKind::PfcStorm, "pfc-storm"},
+    {FaultKind::EcnCongestion, "ecn-congestion"},
     {FaultKind::GarbageValues, "garbage"},
 };
 

@@ -18,6 +18,7 @@ constexpr std::pair<FaultKind, v1::FaultKind> kKinds[] = {
     {FaultKind::LinkDown, v1::FAULT_KIND_LINK_DOWN},
     {FaultKind::LinkFlap, v1::FAULT_KIND_LINK_FLAP},
     {FaultKind::PfcStorm, v1::FAULT_KIND_PFC_STORM},
+    {FaultKind::EcnCongestion, v1::FAULT_KIND_ECN_CONGESTION},
     {FaultKind::GarbageValues, v1::FAULT_KIND_GARBAGE_VALUES},
 };
 

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <set>
 
 #include "capacitypoolservice.h"
 #include "servingload.h"
@@ -167,6 +168,46 @@ void SimFleet::shareServingLoad(const std::vector<Node *> &nodes)
         byNode[home[id]].emplace(id, std::move(signals));
     for (auto &[node, signals] : byNode)
         node->collector->setReplicaSignals(std::move(signals));
+}
+
+FabricFile SimFleet::fabricFile() const
+{
+    constexpr int kSpines = 4;
+    constexpr int kRails = 8;
+    constexpr double kHostsPerLeaf = 32;  // a pod's nodes, one NIC each per rail
+    FabricFile file;
+    std::map<std::string, std::set<int>> pods;
+    std::vector<std::string> order;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto &node : m_nodes) {
+            if (!node->leaseId.empty())
+                continue;  // rented nodes are the cloud's fabric, not ours
+            const std::string &dc = node->plan.spec.dataCenter;
+            if (!pods.count(dc))
+                order.push_back(dc);
+            pods[dc].insert(node->plan.spec.pod);
+        }
+    }
+    for (const std::string &dc : order) {
+        FabricDataCenter d;
+        d.name = dc;
+        for (int s = 1; s <= kSpines; ++s)
+            d.spines.push_back(fmt::format("{}-spine{}", dc, s));
+        for (int pod : pods[dc]) {
+            for (int rail = 0; rail < kRails; ++rail) {
+                FabricLeaf leaf;
+                leaf.name = fmt::format("{}-pod{}-leaf{}", dc, pod, rail);
+                leaf.pod = pod;
+                leaf.rail = rail;
+                leaf.pfcPriorities = std::vector<uint32_t>{3};
+                leaf.uplinkGbps = kHostsPerLeaf * 400;
+                d.leaves.push_back(std::move(leaf));
+            }
+        }
+        file.dataCenters.push_back(std::move(d));
+    }
+    return file;
 }
 
 void SimFleet::stop()

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "fabric/fabricfile.h"
 #include "faultplan.h"
 #include "fleetlayout.h"
 #include "scaling/inferenceservice.h"
@@ -61,6 +62,9 @@ public:
     std::vector<SimNodeView> nodes() const;
     std::string controlAddress() const;  // CapacityPool and SimControl
     Status writeInventory(const std::string &path) const;
+    // The fleet's rail-optimised fabric as a fabric file: per data center four spines and
+    // one leaf per pod and rail, PFC on priority 3, non-blocking uplinks.
+    FabricFile fabricFile() const;
 
     // Injects a fault into one node or a whole data center; returns how many nodes it hit.
     Result<int> inject(const FaultSpec &fault);

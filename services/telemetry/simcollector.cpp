@@ -211,9 +211,12 @@ void SimCollector::advanceNic(NicState &nic, double seconds, double load, int64_
     const bool down = hits(FaultKind::LinkDown);
     const bool flapping = hits(FaultKind::LinkFlap);
     const bool storm = hits(FaultKind::PfcStorm);
+    const bool congested = hits(FaultKind::EcnCongestion);
+    if (congested)
+        load = std::max(load, 2.6);  // ~90% of line rate at the 0.35 share below
 
     LinkState state = LinkState::Up;
-    if (down || (flapping && (nowMs / 4000) % 2 == 1))
+    if (down || (flapping && (nowMs / 2000) % 2 == 1))  // down 2 s of every 4
         state = LinkState::Down;
     if (state == LinkState::Down && c.linkState == LinkState::Up)
         c.linkDownEvents = c.linkDownEvents.value_or(0) + 1;
@@ -239,9 +242,10 @@ void SimCollector::advanceNic(NicState &nic, double seconds, double load, int64_
     if (!c.linkDownEvents)
         c.linkDownEvents = 0;
     if (nic.hasCongestionCounters) {
-        add(c.ecnMarkedPackets, 400 * load * load * seconds);
-        add(c.cnpSent, 300 * load * load * seconds);
-        add(c.cnpHandled, 280 * load * load * seconds);
+        const double congestion = congested ? 60 : 1;  // marks and CNPs surge on a hot link
+        add(c.ecnMarkedPackets, 400 * load * load * congestion * seconds);
+        add(c.cnpSent, 300 * load * load * congestion * seconds);
+        add(c.cnpHandled, 280 * load * load * congestion * seconds);
         add(c.outOfSequence, 0);
         add(c.packetSequenceErrors, 0);
     }

@@ -31,6 +31,7 @@ enum class FaultKind {
     LinkDown,
     LinkFlap,
     PfcStorm,
+    EcnCongestion,
     GarbageValues
 };
 

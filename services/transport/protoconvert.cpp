@@ -103,6 +103,11 @@ void toProto(const NicInfo &in, v1::Nic *out)
         p->set_management_address(n.managementAddress);
         setIf(n.ttlSeconds, [&](uint32_t v) { p->set_ttl_seconds(v); });
         setIf(n.ageSeconds, [&](uint64_t v) { p->set_age_seconds(v); });
+        if (n.pfcPriorities) {
+            p->set_advertises_pfc(true);
+            for (uint32_t priority : *n.pfcPriorities)
+                p->add_pfc_priorities(priority);
+        }
     }
     setIf(in.nearestCardIndex, [&](uint32_t v) { out->set_nearest_card_index(v); });
     for (uint32_t p : in.pfcEnabledPriorities)
@@ -290,14 +295,30 @@ NodeInventory fromProto(const v1::NodeInventory &in)
                         : n.link_state() == v1::LINK_STATE_DOWN ? LinkState::Down
                                                                 : LinkState::Unknown;
         if (n.has_neighbor()) {
+            const v1::LldpNeighbor &p = n.neighbor();
             LldpNeighbor nb;
-            nb.systemName = n.neighbor().system_name();
-            nb.portId = n.neighbor().port_id();
-            nb.chassisId = n.neighbor().chassis_id();
+            nb.systemName = p.system_name();
+            nb.portId = p.port_id();
+            nb.portIdType = p.port_id_type();
+            nb.portDescription = p.port_description();
+            nb.chassisId = p.chassis_id();
+            nb.chassisIdType = p.chassis_id_type();
+            nb.managementAddress = p.management_address();
+            if (p.has_ttl_seconds())
+                nb.ttlSeconds = p.ttl_seconds();
+            if (p.has_age_seconds())
+                nb.ageSeconds = p.age_seconds();
+            if (p.advertises_pfc())
+                nb.pfcPriorities =
+                    std::vector<uint32_t>(p.pfc_priorities().begin(), p.pfc_priorities().end());
             nic.neighbor = nb;
         }
         if (n.has_nearest_card_index())
             nic.nearestCardIndex = n.nearest_card_index();
+        for (uint32_t priority : n.pfc_enabled_priorities()) {
+            if (priority < kPfcPriorities && nic.pfcEnabledPriorities.size() < kPfcPriorities)
+                nic.pfcEnabledPriorities.push_back(priority);
+        }
         out.nics.push_back(std::move(nic));
     }
     out.agentVersion = in.agent_version();
@@ -374,6 +395,52 @@ CardSample fromProto(const v1::CardTelemetry &in)
     return out;
 }
 
+NicSample fromProto(const v1::NicTelemetry &in)
+{
+    NicSample out;
+    NicCounters &c = out.counters;
+    c.netdev = in.netdev();
+    c.linkState = in.link_state() == v1::LINK_STATE_UP     ? LinkState::Up
+                  : in.link_state() == v1::LINK_STATE_DOWN ? LinkState::Down
+                                                           : LinkState::Unknown;
+    const auto take = [](bool has, auto value, auto &into) {
+        if (has)
+            into = value;
+    };
+    take(in.has_rx_bytes_total(), in.rx_bytes_total(), c.rxBytes);
+    take(in.has_tx_bytes_total(), in.tx_bytes_total(), c.txBytes);
+    take(in.has_rx_bytes_per_second(), in.rx_bytes_per_second(), out.rxBytesPerSecond);
+    take(in.has_tx_bytes_per_second(), in.tx_bytes_per_second(), out.txBytesPerSecond);
+    for (const v1::PriorityFlowControl &pfc : in.pfc()) {
+        if (pfc.priority() >= static_cast<uint32_t>(kPfcPriorities))
+            continue;  // a priority PFC does not have
+        const size_t p = pfc.priority();
+        take(pfc.has_rx_pause_frames_total(), pfc.rx_pause_frames_total(), c.rxPause[p]);
+        take(pfc.has_tx_pause_frames_total(), pfc.tx_pause_frames_total(), c.txPause[p]);
+        take(pfc.has_rx_pause_frames_per_second(), pfc.rx_pause_frames_per_second(),
+             out.rxPausePerSecond[p]);
+        take(pfc.has_tx_pause_frames_per_second(), pfc.tx_pause_frames_per_second(),
+             out.txPausePerSecond[p]);
+    }
+    take(in.has_ecn_marked_packets_total(), in.ecn_marked_packets_total(), c.ecnMarkedPackets);
+    take(in.has_cnp_sent_total(), in.cnp_sent_total(), c.cnpSent);
+    take(in.has_cnp_handled_total(), in.cnp_handled_total(), c.cnpHandled);
+    take(in.has_out_of_sequence_total(), in.out_of_sequence_total(), c.outOfSequence);
+    take(in.has_packet_sequence_errors_total(), in.packet_sequence_errors_total(),
+         c.packetSequenceErrors);
+    take(in.has_rx_discards_total(), in.rx_discards_total(), c.rxDiscards);
+    take(in.has_tx_discards_total(), in.tx_discards_total(), c.txDiscards);
+    take(in.has_link_down_events_total(), in.link_down_events_total(), c.linkDownEvents);
+    take(in.has_symbol_errors_total(), in.symbol_errors_total(), c.symbolErrors);
+    take(in.has_crc_errors_total(), in.crc_errors_total(), c.crcErrors);
+    take(in.has_ecn_marked_packets_per_second(), in.ecn_marked_packets_per_second(),
+         out.ecnMarkedPerSecond);
+    take(in.has_cnp_sent_per_second(), in.cnp_sent_per_second(), out.cnpSentPerSecond);
+    take(in.has_cnp_handled_per_second(), in.cnp_handled_per_second(), out.cnpHandledPerSecond);
+    out.countersReset = in.counters_reset();
+    return out;
+}
+
 ReplicaSignals fromProto(const v1::ReplicaTelemetry &in)
 {
     ReplicaSignals out;
@@ -407,6 +474,9 @@ TelemetrySample fromProto(const v1::TelemetryBatch &in)
     out.cards.reserve(static_cast<size_t>(in.cards_size()));
     for (const v1::CardTelemetry &card : in.cards())
         out.cards.push_back(fromProto(card));
+    out.nics.reserve(static_cast<size_t>(in.nics_size()));
+    for (const v1::NicTelemetry &nic : in.nics())
+        out.nics.push_back(fromProto(nic));
     out.replicas.reserve(static_cast<size_t>(in.replicas_size()));
     for (const v1::ReplicaTelemetry &replica : in.replicas())
         out.replicas.push_back(fromProto(replica));

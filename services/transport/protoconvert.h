@@ -20,7 +20,7 @@ Event fromProto(const v1::Event &in);
 UsageMinute fromProto(const v1::UsageMinute &in);
 CardSample fromProto(const v1::CardTelemetry &in);
 ReplicaSignals fromProto(const v1::ReplicaTelemetry &in);
-// Cards, replicas and sample time (what the console keeps); NICs come with their view.
+NicSample fromProto(const v1::NicTelemetry &in);
 TelemetrySample fromProto(const v1::TelemetryBatch &in);
 
 }  // namespace meridian

@@ -1,0 +1,90 @@
+// The fabric of meridian-sim's fleet as the console assembles it: every node's NICs come
+// over real loopback gRPC into FleetState, are joined with the simulator's fabric file,
+// and a healthy fleet has no findings; a flapping link, a PFC storm and ECN congestion
+// injected on three NICs show on exactly those links.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "fabric/fabricmodel.h"
+#include "sim/simfleet.h"
+#include "transport/fleetclient.h"
+
+using namespace meridian;
+using namespace std::chrono_literals;
+
+namespace {
+
+const FabricLink *hostLink(const Fabric &f, const std::string &node, const std::string &netdev)
+{
+    for (const FabricLink &l : f.links) {
+        if (l.kind == FabricLink::Kind::HostToLeaf && l.hostNode == node && l.netdev == netdev)
+            return &l;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(SimFabric, AHealthyFleetHasNoFindingsAndInjectedTroubleShowsOnItsLink)
+{
+    SimFleetOptions options;
+    options.nodes = 40;
+    SimFleet fleet(options, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    FleetState state;
+    FleetClient client(state, SystemClock::instance());
+    FleetInventory inventory;
+    for (const SimNodeView &n : fleet.nodes())
+        inventory.agents.push_back({n.nodeId, n.address, n.dataCenter});
+    client.connect(inventory);
+    const FabricFile file = fleet.fabricFile();
+
+    const auto assemble = [&] {
+        return assembleFabric(state.hostNics(SystemClock::instance().nowUnixMs()), &file,
+                              SystemClock::instance().nowUnixMs());
+    };
+    Fabric fabric;
+    for (int i = 0; i < 100 && fabric.links.size() < 40u * 8; ++i) {
+        std::this_thread::sleep_for(100ms);
+        fabric = assemble();
+    }
+    size_t hostLinks = 0;
+    for (const FabricLink &l : fabric.links)
+        hostLinks += l.kind == FabricLink::Kind::HostToLeaf;
+    ASSERT_EQ(hostLinks, 40u * 8);
+    EXPECT_TRUE(fabric.findings.empty())
+        << fabric.findings.front().where << ": " << fabric.findings.front().what;
+
+    const std::string node = fleet.nodes()[5].nodeId;
+    for (const auto &[kind, netdev] :
+         {std::pair{FaultKind::LinkFlap, "ens1np0"}, std::pair{FaultKind::PfcStorm, "ens11np0"},
+          std::pair{FaultKind::EcnCongestion, "ens21np0"}}) {
+        FaultSpec fault;
+        fault.nodeId = node;
+        fault.kind = kind;
+        fault.netdev = netdev;
+        ASSERT_TRUE(fleet.inject(fault).ok());
+    }
+    const FabricLink *quiet = nullptr;
+    for (int i = 0; i < 120; ++i) {
+        std::this_thread::sleep_for(100ms);
+        fabric = assemble();
+        const FabricLink *flap = hostLink(fabric, node, "ens1np0");
+        if (flap && flap->health == LinkHealth::Flapping)
+            break;
+    }
+    const FabricLink *flap = hostLink(fabric, node, "ens1np0");
+    const FabricLink *storm = hostLink(fabric, node, "ens11np0");
+    const FabricLink *hot = hostLink(fabric, node, "ens21np0");
+    quiet = hostLink(fabric, node, "ens31np0");
+    ASSERT_TRUE(flap && storm && hot && quiet);
+    EXPECT_EQ(flap->health, LinkHealth::Flapping);
+    EXPECT_GT(storm->pfcPausesPerSecond, 100 * std::max(1.0, quiet->pfcPausesPerSecond));
+    EXPECT_GT(hot->ecnPerSecond, 20 * std::max(1.0, quiet->ecnPerSecond));
+    ASSERT_TRUE(hot->loadShare && quiet->loadShare);
+    EXPECT_GT(*hot->loadShare, *quiet->loadShare);
+    EXPECT_EQ(quiet->health, LinkHealth::Up);
+    client.stop();
+    fleet.stop();
+}
