@@ -132,7 +132,9 @@ void AlertsPanel::jumpTo(const QModelIndex &index)
     const Alert *a = m_center.model()->alertAt(m_sorted->mapToSource(index).row());
     if (!a)
         return;
-    if (a->card)
+    if (a->node && !a->netdev.empty())
+        Q_EMIT linkRequested(*a->node, QString::fromStdString(a->netdev));
+    else if (a->card)
         Q_EMIT cardRequested(*a->card);
     else if (a->node)
         Q_EMIT nodeRequested(*a->node);

@@ -24,6 +24,8 @@ public:
 Q_SIGNALS:
     void cardRequested(CardHandle card);
     void nodeRequested(NodeHandle node);
+    // A link alert (down, flapping, PFC storm): the NIC's place in the fabric.
+    void linkRequested(NodeHandle node, const QString &netdev);
 
 private:
     const Alert *selected() const;

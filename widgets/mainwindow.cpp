@@ -27,6 +27,7 @@
 
 #include "alertspanel.h"
 #include "carddetailpanel.h"
+#include "fabricwindow.h"
 #include "fleetheatmap.h"
 #include "heatmaplegend.h"
 #include "models/alertcenter.h"
@@ -85,6 +86,7 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_alertsDock);
     connect(m_alertsPanel, &AlertsPanel::cardRequested, this, &MainWindow::selectCard);
     connect(m_alertsPanel, &AlertsPanel::nodeRequested, this, &MainWindow::selectNode);
+    connect(m_alertsPanel, &AlertsPanel::linkRequested, this, &MainWindow::showLinkInFabric);
     connect(m_alerts, &AlertCenter::alertsChanged, this, [this] {
         int open = 0;
         const auto *model = m_alerts->model();
@@ -203,6 +205,9 @@ void MainWindow::buildMenus()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_detailDock->toggleViewAction());
+    QAction *fabric =
+        view->addAction(tr("RoCE &fabric…"), this, [this] { showToolWindow(ToolWindow::Fabric); });
+    fabric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     QAction *alertList = view->addAction(tr("&Alerts"));
     alertList->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(alertList, &QAction::triggered, this, [this] {
@@ -233,7 +238,8 @@ void MainWindow::buildMenus()
     usage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     reports->addAction(tr("&Price book…"), this, [this] { showReports()->editPrices(); });
     QMenu *scaling = menuBar()->addMenu(tr("&Scaling"));
-    QAction *elastic = scaling->addAction(tr("&Elastic scaling…"), this, &MainWindow::showScaling);
+    QAction *elastic = scaling->addAction(tr("&Elastic scaling…"), this,
+                                          [this] { showToolWindow(ToolWindow::Scaling); });
     elastic->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
@@ -256,25 +262,37 @@ ReportsWindow *MainWindow::showReports()
     return m_reports;
 }
 
-void MainWindow::setScalingWindowFactory(std::function<QWidget *(QWidget *parent)> factory)
+void MainWindow::setToolWindowFactory(ToolWindow which,
+                                      std::function<QWidget *(QWidget *parent)> factory)
 {
-    m_scalingFactory = std::move(factory);
-    const bool wasOpen = m_scaling && m_scaling->isVisible();
-    delete m_scaling;  // it may hold on to what the old factory made
+    ToolWindowSlot &slot = m_toolWindows[which];
+    slot.factory = std::move(factory);
+    const bool wasOpen = slot.window && slot.window->isVisible();
+    delete slot.window;  // it may hold on to what the old factory made
     if (wasOpen)
-        showScaling();
+        showToolWindow(which);
 }
 
-QWidget *MainWindow::showScaling()
+QWidget *MainWindow::showToolWindow(ToolWindow which)
 {
-    if (!m_scaling && m_scalingFactory)
-        m_scaling = m_scalingFactory(this);
-    if (!m_scaling)
+    ToolWindowSlot &slot = m_toolWindows[which];
+    if (!slot.window && slot.factory)
+        slot.window = slot.factory(this);
+    if (!slot.window)
         return nullptr;
-    m_scaling->show();
-    m_scaling->raise();
-    m_scaling->activateWindow();
-    return m_scaling;
+    slot.window->show();
+    slot.window->raise();
+    slot.window->activateWindow();
+    return slot.window;
+}
+
+void MainWindow::showLinkInFabric(NodeHandle node, const QString &netdev)
+{
+    selectNode(node);
+    auto *fabric = qobject_cast<FabricWindow *>(showToolWindow(ToolWindow::Fabric));
+    const auto snapshot = m_source.current();
+    if (fabric && snapshot && node < snapshot->layout->nodeCount())
+        fabric->focusNic(snapshot->layout->nodeId[node], netdev.toStdString());
 }
 
 void MainWindow::showDiagnostics()

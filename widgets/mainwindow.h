@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
+#include <map>
 #include <memory>
 
 #include "fleet/fleetstate.h"
@@ -50,10 +51,13 @@ public:
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
     ReportsWindow *showReports();
-    // What Scaling → Elastic scaling opens (made once, on first use); a new factory
-    // closes the window made by the old one.
-    void setScalingWindowFactory(std::function<QWidget *(QWidget *parent)> factory);
-    QWidget *showScaling();
+    // Windows the session makes: Scaling → Elastic scaling, View → RoCE fabric. Each is
+    // made once, on first use; a new factory closes the window made by the old one.
+    enum class ToolWindow { Scaling, Fabric };
+    void setToolWindowFactory(ToolWindow which, std::function<QWidget *(QWidget *parent)> factory);
+    QWidget *showToolWindow(ToolWindow which);
+    // The fabric window, focused on one NIC's link (from a link alert).
+    void showLinkInFabric(NodeHandle node, const QString &netdev);
 
 Q_SIGNALS:
     void pricesSaved(const QString &path);
@@ -92,8 +96,11 @@ private:
     QElapsedTimer m_uptime;
     ReportSources m_reportSources;
     ReportsWindow *m_reports = nullptr;
-    std::function<QWidget *(QWidget *parent)> m_scalingFactory;
-    QPointer<QWidget> m_scaling;
+    struct ToolWindowSlot {
+        std::function<QWidget *(QWidget *parent)> factory;
+        QPointer<QWidget> window;
+    };
+    std::map<ToolWindow, ToolWindowSlot> m_toolWindows;
     QLabel *m_historyProblem = nullptr;
 };
 

@@ -16,6 +16,7 @@
 #include "store/historystore.h"
 #include "transport/fleetclient.h"
 #include "transport/usagebackfill.h"
+#include "widgets/fabricwindow.h"
 #include "widgets/mainwindow.h"
 #include "widgets/scalingwindow.h"
 
@@ -111,12 +112,32 @@ Status ConsoleSession::start()
             QObject::tr("Cost history is off: %1").arg(QString::fromStdString(m_historyProblem)));
     }
     startScaling(servicesInForce(m_options.servicesFile.toStdString()));
+    startFabric();
     return {};
+}
+
+void ConsoleSession::startFabric()
+{
+    std::optional<FabricFile> file;
+    QString problem;
+    if (!m_options.fabricFile.isEmpty()) {
+        if (auto loaded = loadFabricFile(m_options.fabricFile.toStdString()))
+            file = std::move(loaded).value();
+        else
+            problem = QString::fromStdString(loaded.error().message);
+    } else if (m_sim) {
+        file = m_sim->fabricFile();
+    }
+    m_window->setToolWindowFactory(MainWindow::ToolWindow::Fabric,
+                                   [this, file, problem](QWidget *parent) -> QWidget * {
+                                       return new FabricWindow(m_state, file, problem, parent);
+                                   });
 }
 
 void ConsoleSession::startScaling(const std::string &servicesFile)
 {
-    m_window->setScalingWindowFactory({});  // the old window holds the old controller
+    m_window->setToolWindowFactory(MainWindow::ToolWindow::Scaling,
+                                   {});  // the old window holds the old controller
     m_scaling.reset();
     std::string off;
     auto services = loadInferenceServices(servicesFile);
@@ -155,18 +176,19 @@ void ConsoleSession::startScaling(const std::string &servicesFile)
     hooks.userServicesFile = QString::fromStdString(userServicesPath());
     hooks.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
     const QString offReason = QString::fromStdString(off);
-    m_window->setScalingWindowFactory([this, hooks, offReason](QWidget *parent) -> QWidget * {
-        auto *window = new ScalingWindow(m_scaling.get(), offReason, hooks, parent);
-        QObject::connect(window, &ScalingWindow::servicesSaved, m_window.get(),
-                         [this](const QString &path) {
-                             // After the click's handler returns: it belongs to the window.
-                             QTimer::singleShot(0, m_window.get(), [this, path] {
-                                 startScaling(path.toStdString());
-                                 m_window->showScaling();
+    m_window->setToolWindowFactory(
+        MainWindow::ToolWindow::Scaling, [this, hooks, offReason](QWidget *parent) -> QWidget * {
+            auto *window = new ScalingWindow(m_scaling.get(), offReason, hooks, parent);
+            QObject::connect(window, &ScalingWindow::servicesSaved, m_window.get(),
+                             [this](const QString &path) {
+                                 // After the click's handler returns: it belongs to the window.
+                                 QTimer::singleShot(0, m_window.get(), [this, path] {
+                                     startScaling(path.toStdString());
+                                     m_window->showToolWindow(MainWindow::ToolWindow::Scaling);
+                                 });
                              });
-                         });
-        return window;
-    });
+            return window;
+        });
 }
 
 void ConsoleSession::recordPrices(const std::string &priceBook)

@@ -28,6 +28,7 @@ struct ConsoleOptions {
     QString diagnosticsJson;
     QString historyFile;   // empty: the user's data directory
     QString servicesFile;  // empty: the one in force (see pricebooklocation.h)
+    QString fabricFile;    // switches and uplinks; empty: the simulator's, or LLDP only
 };
 
 class ConsoleSession {
@@ -47,6 +48,8 @@ private:
     void recordPrices(const std::string &priceBook);
     // (Re)starts the autoscaler with the services file; the reason it is off, if it is.
     void startScaling(const std::string &servicesFile);
+    // View → RoCE fabric, with the fabric file named, or the simulator's.
+    void startFabric();
 
     ConsoleOptions m_options;
     QElapsedTimer m_uptime;

@@ -32,6 +32,10 @@ int main(int argc, char **argv)
     std::string services;
     cli.add_option("--services", services,
                    "inference services the autoscaler keeps (default: the file in force)");
+    std::string fabric;
+    cli.add_option("--fabric", fabric, "fabric file: switches, tiers, uplinks (YAML)");
+    bool openFabric = false;
+    cli.add_flag("--fabric-view", openFabric, "open the RoCE fabric window at start");
     bool openScaling = false;
     cli.add_flag("--scaling", openScaling, "open the Elastic scaling window at start");
     cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
@@ -90,6 +94,7 @@ int main(int argc, char **argv)
     options.diagnosticsJson = QString::fromStdString(diagnostics);
     options.historyFile = QString::fromStdString(history);
     options.servicesFile = QString::fromStdString(services);
+    options.fabricFile = QString::fromStdString(fabric);
     meridian::ConsoleSession session(options);
     if (meridian::Status status = session.start(); !status) {
         std::fprintf(stderr, "meridian: %s\n", status.message().c_str());
@@ -99,8 +104,10 @@ int main(int argc, char **argv)
         return 2;
     }
     session.window().show();
+    if (openFabric)
+        session.window().showToolWindow(meridian::MainWindow::ToolWindow::Fabric);
     if (openScaling)
-        session.window().showScaling();
+        session.window().showToolWindow(meridian::MainWindow::ToolWindow::Scaling);
     if (quitAfter > 0)
         QTimer::singleShot(static_cast<int>(quitAfter * 1000), &app,
                            [&] { session.window().close(); });

@@ -1,0 +1,64 @@
+// One data center's fabric, drawn from a FabricScene: pans by dragging, zooms with the
+// wheel around the cursor, opens racks into hosts past a zoom level, and says which line
+// or box was clicked. Links are coloured by load; down links are red and dashed,
+// flapping ones magenta; PFC and ECN/CNP show as badges on the link.
+#pragma once
+
+#include <QWidget>
+#include <set>
+
+#include "models/fabricscene.h"
+
+namespace meridian {
+
+class FabricView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit FabricView(QWidget *parent = nullptr);
+
+    void setScene(FabricScene scene);
+    const FabricScene &scene() const { return m_scene; }
+    // Links drawn on top, thick: a path, or the selection.
+    void setHighlighted(std::set<size_t> links);
+    void fitAll();
+    double zoom() const { return m_zoom; }
+    void zoomBy(double factor, QPointF around);
+    void panBy(QPointF pixels);
+    bool racksExpanded() const;
+    // The line (index into the scene's lines) or box under a point, if any.
+    std::optional<size_t> lineAt(QPointF pixel) const;
+    std::optional<size_t> boxAt(QPointF pixel) const;
+
+Q_SIGNALS:
+    void expandRacksChanged(bool expanded);
+    void lineClicked(size_t line);
+    void boxClicked(size_t box);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    QPointF toScreen(QPointF world) const;
+    QPointF toWorld(QPointF screen) const;
+    void checkExpansion();
+
+    FabricScene m_scene;
+    std::set<size_t> m_highlighted;
+    double m_zoom = 1;
+    QPointF m_offset;  // screen position of world (0, 0)
+    QPoint m_pressAt;
+    QPoint m_lastDrag;
+    bool m_dragging = false;
+    bool m_userMoved = false;  // zoomed or panned: stop fitting to the data
+    bool m_expanded = false;
+};
+
+// Load share (0..1) to a colour: green, yellow, orange, red; grey when unknown.
+QColor fabricLoadColour(double loadShare);
+
+}  // namespace meridian

@@ -1,0 +1,315 @@
+#include "fabricwindow.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <set>
+
+#include "core/clock.h"
+#include "fabricview.h"
+#include "fleet/fleetstate.h"
+#include "historychart.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr int64_t kHistoryStepMs = 5000;
+constexpr size_t kHistoryPoints = 180;  // 15 minutes
+
+QString text(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string keyOf(const FabricLink &l)
+{
+    return l.hostNode + " " + l.netdev;
+}
+
+QString describe(const FabricLink &l)
+{
+    const QString load = l.loadShare ? QStringLiteral("%1%").arg(*l.loadShare * 100, 0, 'f', 1)
+                                     : QObject::tr("unknown");
+    const QString health = l.health == LinkHealth::Down       ? QObject::tr("DOWN")
+                           : l.health == LinkHealth::Flapping ? QObject::tr("FLAPPING")
+                                                              : QObject::tr("up");
+    if (l.kind == FabricLink::Kind::LeafToSpine)
+        return QObject::tr(
+                   "<b>%1 → %2</b><br/>uplink, %3 Gb/s; load %4 (estimated from the hosts below)")
+            .arg(text(l.leaf), text(l.spine))
+            .arg(l.capacityBitsPerSecond / 1e9, 0, 'f', 0)
+            .arg(load);
+    return QObject::tr(
+               "<b>%1 %2 → %3 %4</b><br/>rail %5, %6 Gb/s, %7; load %8<br/>PFC pauses "
+               "%9/s · ECN + CNP %10/s%11")
+        .arg(text(l.hostNode), text(l.netdev), text(l.leaf), text(l.leafPort))
+        .arg(l.rail ? QString::number(*l.rail) : QStringLiteral("?"))
+        .arg(l.capacityBitsPerSecond / 1e9, 0, 'f', 0)
+        .arg(health, load)
+        .arg(l.pfcPausesPerSecond, 0, 'f', 0)
+        .arg(l.ecnPerSecond, 0, 'f', 0)
+        .arg(l.stale ? QObject::tr("<br/>neighbour not reported lately: as last seen") : QString());
+}
+
+}  // namespace
+
+FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> file,
+                           QString fileProblem, QWidget *parent)
+    : QMainWindow(parent), m_state(state), m_file(std::move(file))
+{
+    setWindowFlag(Qt::Window);
+    setWindowTitle(tr("Meridian — RoCE fabric"));
+    QToolBar *bar = addToolBar(tr("Fabric"));
+    bar->setMovable(false);
+    bar->addWidget(new QLabel(tr("Data center "), bar));
+    m_dataCenter = new QComboBox(bar);
+    bar->addWidget(m_dataCenter);
+    bar->addWidget(new QLabel(tr("  Rail "), bar));
+    m_rail = new QComboBox(bar);
+    m_rail->addItem(tr("All"), -1);
+    for (int r = 0; r < 8; ++r)
+        m_rail->addItem(QString::number(r), r);
+    bar->addWidget(m_rail);
+    bar->addAction(tr("Fit"), this, [this] { m_view->fitAll(); });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Path "), bar));
+    m_from = new QLineEdit(bar);
+    m_from->setPlaceholderText(tr("from node"));
+    m_to = new QLineEdit(bar);
+    m_to->setPlaceholderText(tr("to node"));
+    bar->addWidget(m_from);
+    bar->addWidget(m_to);
+    bar->addAction(tr("Show"), this, [this] {
+        showPath(m_from->text().trimmed().toStdString(), m_to->text().trimmed().toStdString(),
+                 rail().value_or(0));
+    });
+
+    auto *split = new QSplitter(this);
+    m_view = new FabricView(split);
+    auto *side = new QWidget(split);
+    auto *sideLayout = new QVBoxLayout(side);
+    m_status = new QLabel(side);
+    m_status->setWordWrap(true);
+    if (!fileProblem.isEmpty())
+        m_status->setText(tr("Fabric file: %1").arg(fileProblem));
+    sideLayout->addWidget(m_status);
+    sideLayout->addWidget(new QLabel(tr("Findings"), side));
+    m_findings = new QListWidget(side);
+    m_findings->setWordWrap(true);
+    sideLayout->addWidget(m_findings, 2);
+    m_details = new QLabel(tr("Click a link, a switch or a host."), side);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    sideLayout->addWidget(m_details);
+    m_loadChart = new HistoryChart(tr("Load"), QStringLiteral("%"), 100, side);
+    m_pfcChart = new HistoryChart(tr("PFC pauses"), tr("per s"), 10, side);
+    sideLayout->addWidget(m_loadChart, 1);
+    sideLayout->addWidget(m_pfcChart, 1);
+    split->addWidget(m_view);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    setCentralWidget(split);
+
+    connect(m_dataCenter, &QComboBox::currentIndexChanged, this, [this] {
+        relayout();
+        m_view->fitAll();
+    });
+    connect(m_rail, &QComboBox::currentIndexChanged, this, [this] { relayout(); });
+    connect(m_view, &FabricView::expandRacksChanged, this, [this] { relayout(); });
+    connect(m_view, &FabricView::lineClicked, this, &FabricWindow::selectLine);
+    connect(m_view, &FabricView::boxClicked, this, &FabricWindow::selectBox);
+    connect(m_findings, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0 || row >= static_cast<int>(m_fabric.findings.size()))
+            return;
+        const FabricFinding &f = m_fabric.findings[static_cast<size_t>(row)];
+        std::set<size_t> lit;
+        for (size_t i = 0; i < m_fabric.links.size(); ++i) {
+            const FabricLink &l = m_fabric.links[i];
+            if (keyOf(l) == f.where || l.leaf == f.where || l.leaf + " " + l.leafPort == f.where)
+                lit.insert(i);
+        }
+        select(lit, text(f.what));
+    });
+    m_timer = new QTimer(this);
+    connect(m_timer, &QTimer::timeout, this, &FabricWindow::refresh);
+    m_timer->start(1000);
+    resize(1400, 860);
+    refresh();
+}
+
+std::optional<uint32_t> FabricWindow::rail() const
+{
+    const int r = m_rail->currentData().toInt();
+    return r < 0 ? std::nullopt : std::optional<uint32_t>(static_cast<uint32_t>(r));
+}
+
+QString FabricWindow::details() const
+{
+    return m_details->text();
+}
+
+void FabricWindow::refresh()
+{
+    const int64_t now = SystemClock::instance().nowUnixMs();
+    m_fabric = assembleFabric(m_state.hostNics(now), m_file ? &*m_file : nullptr, now);
+    const auto snapshot = m_state.snapshot(now);
+    const FleetLayout &layout = *snapshot.layout;
+    m_rackOfNode.clear();
+    for (NodeHandle n = 0; n < layout.nodeCount(); ++n)
+        m_rackOfNode[layout.nodeId[n]] = layout.nodeRack[n];
+    // Data centers in the fleet's own order (the first is the one shown first).
+    for (const FabricLink &l : m_fabric.links) {
+        if (m_dataCenter->findText(text(l.dataCenter)) < 0)
+            m_dataCenter->addItem(text(l.dataCenter));
+    }
+    recordHistory(now);
+    // Findings: rebuilt only when they change, so a selection in the list holds.
+    QStringList lines;
+    for (const FabricFinding &f : m_fabric.findings)
+        lines << QStringLiteral("[%1] %2 — %3: %4")
+                     .arg(text(f.dataCenter), text(std::string(findingKindName(f.kind))),
+                          text(f.where), text(f.what));
+    QStringList shown;
+    for (int i = 0; i < m_findings->count(); ++i)
+        shown << m_findings->item(i)->text();
+    if (shown != lines) {
+        m_findings->clear();
+        m_findings->addItems(lines);
+    }
+    // The selected host link follows its NIC across reassemblies.
+    if (!m_selectedKey.empty()) {
+        for (size_t i = 0; i < m_fabric.links.size(); ++i) {
+            if (keyOf(m_fabric.links[i]) == m_selectedKey) {
+                m_selected = {i};
+                m_details->setText(describe(m_fabric.links[i]));
+            }
+        }
+    }
+    relayout();
+}
+
+void FabricWindow::recordHistory(int64_t now)
+{
+    if (now - m_lastHistoryMs < kHistoryStepMs)
+        return;
+    m_lastHistoryMs = now;
+    for (const FabricLink &l : m_fabric.links) {
+        if (l.kind != FabricLink::Kind::HostToLeaf)
+            continue;
+        auto &ring = m_history[keyOf(l)];
+        ring.push_back({now, l.loadShare ? static_cast<float>(*l.loadShare * 100) : NAN,
+                        static_cast<float>(l.pfcPausesPerSecond),
+                        static_cast<float>(l.ecnPerSecond)});
+        while (ring.size() > kHistoryPoints)
+            ring.pop_front();
+    }
+    if (!m_selectedKey.empty()) {
+        std::vector<HistoryPoint> load, pfc;
+        for (const Point &p : m_history[m_selectedKey]) {
+            load.push_back({p.atMs, p.loadPercent});
+            pfc.push_back({p.atMs, p.pfcPerSecond});
+        }
+        m_loadChart->setPoints(load);
+        m_pfcChart->setPoints(pfc);
+    }
+}
+
+void FabricWindow::relayout()
+{
+    FabricSceneOptions options;
+    options.dataCenter = m_dataCenter->currentText().toStdString();
+    options.rail = rail();
+    options.expandRacks = m_view->racksExpanded();
+    FabricScene scene = layoutFabricScene(m_fabric, m_rackOfNode, options);
+    setWindowTitle(tr("Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings")
+                       .arg(m_dataCenter->currentText())
+                       .arg(scene.hosts)
+                       .arg(scene.hostLinks)
+                       .arg(m_fabric.findings.size()));
+    m_view->setScene(std::move(scene));
+    m_view->setHighlighted(m_selected);
+}
+
+void FabricWindow::select(std::set<size_t> links, const QString &details)
+{
+    m_selected = std::move(links);
+    m_selectedKey.clear();
+    if (m_selected.size() == 1 &&
+        m_fabric.links[*m_selected.begin()].kind == FabricLink::Kind::HostToLeaf)
+        m_selectedKey = keyOf(m_fabric.links[*m_selected.begin()]);
+    m_details->setText(details);
+    m_view->setHighlighted(m_selected);
+    m_lastHistoryMs = 0;  // redraw the charts for the new selection now
+    recordHistory(SystemClock::instance().nowUnixMs());
+}
+
+void FabricWindow::selectLine(size_t index)
+{
+    const FabricSceneLine &line = m_view->scene().lines.at(index);
+    if (line.link != FabricSceneLine::kAggregate) {
+        select({line.link}, describe(m_fabric.links[line.link]));
+        return;
+    }
+    std::set<size_t> lit(line.bundled.begin(), line.bundled.end());
+    const FabricLink &first = m_fabric.links[line.bundled.front()];
+    select(lit, tr("<b>%1 links to %2</b><br/>highest load %3%, PFC %4/s, ECN + CNP %5/s. "
+                   "Zoom in to see each host.")
+                    .arg(line.bundled.size())
+                    .arg(text(first.leaf))
+                    .arg(std::max(0.0, line.loadShare * 100), 0, 'f', 1)
+                    .arg(line.pfcPausesPerSecond, 0, 'f', 0)
+                    .arg(line.ecnPerSecond, 0, 'f', 0));
+}
+
+void FabricWindow::selectBox(size_t index)
+{
+    const FabricSceneBox &box = m_view->scene().boxes.at(index);
+    std::set<size_t> lit;
+    for (size_t i = 0; i < m_fabric.links.size(); ++i) {
+        const FabricLink &l = m_fabric.links[i];
+        const bool mine =
+            l.hostNode == box.key || l.leaf == box.key || l.spine == box.key ||
+            (box.kind == FabricSceneBox::Kind::Rack && m_rackOfNode[l.hostNode] == box.key);
+        if (mine)
+            lit.insert(i);
+    }
+    select(lit, tr("<b>%1</b>: %2 links").arg(text(box.key)).arg(lit.size()));
+}
+
+bool FabricWindow::showPath(const std::string &from, const std::string &to, uint32_t rail)
+{
+    const FabricPath path = pathBetween(m_fabric, from, to, rail);
+    if (path.links.empty()) {
+        select({}, tr("No path: %1").arg(text(path.why)));
+        return false;
+    }
+    QStringList hops;
+    for (const std::string &h : path.hops)
+        hops << text(h);
+    select({path.links.begin(), path.links.end()},
+           tr("<b>Path on rail %1</b><br/>%2").arg(rail).arg(hops.join(QStringLiteral(" → "))));
+    return true;
+}
+
+bool FabricWindow::focusNic(const std::string &nodeId, const std::string &netdev)
+{
+    for (size_t i = 0; i < m_fabric.links.size(); ++i) {
+        const FabricLink &l = m_fabric.links[i];
+        if (l.hostNode != nodeId || (!netdev.empty() && l.netdev != netdev))
+            continue;
+        m_dataCenter->setCurrentText(text(l.dataCenter));
+        select({i}, describe(l));
+        return true;
+    }
+    return false;
+}
+
+}  // namespace meridian

@@ -1,0 +1,77 @@
+// The RoCE fabric for triage: per data center the layered drawing (spines, leaves,
+// hosts), the findings beside it, a link's counters over the last minutes, the path
+// between two nodes, and a rail filter. Reassembled from FleetState once a second.
+#pragma once
+
+#include <QMainWindow>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "fabric/fabricmodel.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QTimer;
+
+namespace meridian {
+
+class FabricView;
+class FleetState;
+class HistoryChart;
+
+class FabricWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    // `file` is optional; `fileProblem` says why there is none when one was asked for.
+    FabricWindow(const FleetState &state, std::optional<FabricFile> file, QString fileProblem,
+                 QWidget *parent = nullptr);
+
+    void refresh();
+    // Shows one NIC's link (from an alert): its data center, the link lit, centred.
+    bool focusNic(const std::string &nodeId, const std::string &netdev);
+    FabricView *view() const { return m_view; }
+    const Fabric &fabric() const { return m_fabric; }
+    QListWidget *findings() const { return m_findings; }
+    QString details() const;
+    bool showPath(const std::string &from, const std::string &to, uint32_t rail);
+
+private:
+    void relayout();
+    void select(std::set<size_t> links, const QString &details);
+    void selectLine(size_t line);
+    void selectBox(size_t box);
+    void recordHistory(int64_t nowMs);
+    std::optional<uint32_t> rail() const;
+
+    const FleetState &m_state;
+    std::optional<FabricFile> m_file;
+    Fabric m_fabric;
+    std::map<std::string, std::string> m_rackOfNode;
+    FabricView *m_view = nullptr;
+    QComboBox *m_dataCenter = nullptr;
+    QComboBox *m_rail = nullptr;
+    QLineEdit *m_from = nullptr;
+    QLineEdit *m_to = nullptr;
+    QListWidget *m_findings = nullptr;
+    QLabel *m_details = nullptr;
+    QLabel *m_status = nullptr;
+    HistoryChart *m_loadChart = nullptr;
+    HistoryChart *m_pfcChart = nullptr;
+    QTimer *m_timer = nullptr;
+    std::set<size_t> m_selected;
+    std::string m_selectedKey;  // "node netdev" of the selected host link, to follow it
+    struct Point {
+        int64_t atMs;
+        float loadPercent;
+        float pfcPerSecond;
+        float ecnPerSecond;
+    };
+    std::map<std::string, std::deque<Point>> m_history;  // "node netdev" → the last minutes
+    int64_t m_lastHistoryMs = 0;
+};
+
+}  // namespace meridian
