@@ -164,21 +164,45 @@ FabricScene layoutFabricScene(const Fabric &fabric,
         scene.boxes.push_back({FabricSceneBox::Kind::Leaf, label, s->name, switchRect[s->name]});
     }
 
-    // Uplinks.
+    // Uplinks. Collapsed, a pod's leaves reach each spine as one bundle (its busiest
+    // uplink): thousands of long crossing lines would only be a green wash.
+    std::map<std::pair<std::string, std::string>, FabricSceneLine> podUplinks;  // (pod, spine)
+    std::map<std::string, QRectF> podRect;
+    for (const FabricSwitch *leaf : leaves) {
+        const std::string pod = leaf->pod ? std::to_string(*leaf->pod) : leaf->name;
+        podRect[pod] = podRect.count(pod) ? podRect[pod].united(switchRect[leaf->name])
+                                          : switchRect[leaf->name];
+    }
     for (size_t i = 0; i < fabric.links.size(); ++i) {
         const FabricLink &l = fabric.links[i];
         if (l.kind != FabricLink::Kind::LeafToSpine || l.dataCenter != options.dataCenter ||
             !switchRect.count(l.leaf) || !switchRect.count(l.spine))
             continue;
         FabricSceneLine line;
-        line.from = QPointF(switchRect[l.leaf].center().x(), switchRect[l.leaf].top());
         line.to = QPointF(switchRect[l.spine].center().x(), switchRect[l.spine].bottom());
-        line.link = i;
         line.loadShare = l.loadShare.value_or(-1);
         line.health = l.health;
         line.uplink = true;
-        scene.lines.push_back(std::move(line));
+        if (options.expandRacks) {
+            line.from = QPointF(switchRect[l.leaf].center().x(), switchRect[l.leaf].top());
+            line.link = i;
+            scene.lines.push_back(std::move(line));
+            continue;
+        }
+        const FabricSwitch *leaf = fabric.findSwitch(l.leaf);
+        const std::string pod = leaf && leaf->pod ? std::to_string(*leaf->pod) : l.leaf;
+        auto [it, fresh] = podUplinks.try_emplace({pod, l.spine});
+        FabricSceneLine &b = it->second;
+        if (fresh) {
+            b = line;
+            b.from = QPointF(podRect[pod].center().x(), podRect[pod].top());
+        } else {
+            b.loadShare = std::max(b.loadShare, line.loadShare);
+        }
+        b.bundled.push_back(i);
     }
+    for (auto &[key, line] : podUplinks)
+        scene.lines.push_back(std::move(line));
 
     // Hosts and their links: one by one, or a rack's bundle per leaf.
     const auto lineFor = [&](const FabricLink &l, QPointF from) {

@@ -5,6 +5,8 @@
 #include <QPainterPath>
 #include <QWheelEvent>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace meridian {
 
@@ -51,6 +53,7 @@ void FabricView::setScene(FabricScene scene)
 {
     const bool grew = scene.bounds != m_scene.bounds;
     m_scene = std::move(scene);
+    rebuildBatches();
     // Follow the fleet as it reports in, until the user zooms or pans.
     if (!m_userMoved && grew && !m_scene.bounds.isEmpty())
         fitAll();
@@ -60,6 +63,7 @@ void FabricView::setScene(FabricScene scene)
 void FabricView::setHighlighted(std::set<size_t> links)
 {
     m_highlighted = std::move(links);
+    rebuildBatches();
     update();
 }
 
@@ -67,6 +71,7 @@ void FabricView::fitAll()
 {
     if (m_scene.bounds.isEmpty() || width() <= 0 || height() <= 0)
         return;
+    m_userMoved = false;  // and follow the data again
     m_zoom = std::min(width() / m_scene.bounds.width(), height() / m_scene.bounds.height());
     m_offset = QPointF(-m_scene.bounds.left() * m_zoom, -m_scene.bounds.top() * m_zoom) +
                QPointF((width() - m_scene.bounds.width() * m_zoom) / 2, 0);
@@ -100,6 +105,7 @@ void FabricView::checkExpansion()
 
 void FabricView::zoomBy(double factor, QPointF around)
 {
+    m_userMoved = true;
     const QPointF world = toWorld(around);
     m_zoom = std::clamp(m_zoom * factor, 0.02, 8.0);
     m_offset = around - world * m_zoom;
@@ -109,6 +115,7 @@ void FabricView::zoomBy(double factor, QPointF around)
 
 void FabricView::panBy(QPointF pixels)
 {
+    m_userMoved = true;
     m_offset += pixels;
     update();
 }
@@ -138,99 +145,144 @@ std::optional<size_t> FabricView::boxAt(QPointF pixel) const
     return std::nullopt;
 }
 
-void FabricView::paintEvent(QPaintEvent *)
-{
-    QPainter p(this);
-    const QRectF visible = QRectF(toWorld(QPointF(0, 0)), toWorld(QPointF(width(), height())));
-    const QColor text = palette().color(QPalette::Text);
-    const auto drawLine = [&](const FabricSceneLine &l, bool highlighted) {
-        if (!visible.intersects(QRectF(l.from, l.to).normalized().adjusted(-1, -1, 1, 1)))
-            return;  // off screen: at 6,000 links most are, zoomed in
-        QPen pen(fabricLoadColour(l.loadShare));
-        pen.setWidthF(l.uplink ? 1.6 : 1.2);
-        if (l.stale) {
-            pen.setColor(QColor(160, 160, 160));
-            pen.setStyle(Qt::DotLine);
-        }
-        if (l.health == LinkHealth::Down) {
-            pen.setColor(QColor(198, 40, 40));
-            pen.setStyle(Qt::DashLine);
-            pen.setWidthF(2.6);
-        } else if (l.health == LinkHealth::Flapping) {
-            pen.setColor(QColor(170, 0, 200));
-            pen.setStyle(Qt::DashDotLine);
-            pen.setWidthF(2.6);
-        }
-        if (highlighted) {
-            pen.setWidthF(4);
-            pen.setStyle(Qt::SolidLine);
-            pen.setColor(QColor(21, 101, 192));
-        }
-        p.setPen(pen);
-        p.drawLine(toScreen(l.from), toScreen(l.to));
-    };
-    p.setRenderHint(QPainter::Antialiasing, false);
-    for (size_t i = 0; i < m_scene.lines.size(); ++i) {
-        const FabricSceneLine &l = m_scene.lines[i];
-        const bool lit = (l.link != FabricSceneLine::kAggregate && m_highlighted.count(l.link)) ||
-                         std::any_of(l.bundled.begin(), l.bundled.end(),
-                                     [&](size_t b) { return m_highlighted.count(b) > 0; });
-        if (!lit)
-            drawLine(l, false);
+namespace {
+
+// The pen a line is drawn with: load quantised to a few colours, so thousands of lines
+// go out in a handful of drawLines() calls.
+struct PenKey {
+    int colour = 0;  // 0..kLoadSteps-1: load bucket; kLoadSteps: unknown
+    int kind = 0;    // 0 up, 1 stale, 2 down, 3 flapping
+    bool uplink = false;
+    bool operator<(const PenKey &o) const
+    {
+        return std::tie(colour, kind, uplink) < std::tie(o.colour, o.kind, o.uplink);
     }
+};
+constexpr int kLoadSteps = 12;
+
+QPen penFor(const PenKey &key)
+{
+    const double load = key.colour >= kLoadSteps ? -1 : (key.colour + 0.5) / kLoadSteps;
+    QPen pen(fabricLoadColour(load));
+    pen.setCosmetic(true);  // widths in pixels whatever the zoom
+    // One-pixel lines take the raster engine's fast path; only trouble is drawn wider.
+    pen.setWidth(key.uplink ? 2 : 1);
+    if (key.kind == 1) {
+        pen.setColor(QColor(160, 160, 160));
+        pen.setStyle(Qt::DotLine);
+    } else if (key.kind == 2) {
+        pen.setColor(QColor(198, 40, 40));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(2.6);
+    } else if (key.kind == 3) {
+        pen.setColor(QColor(170, 0, 200));
+        pen.setStyle(Qt::DashDotLine);
+        pen.setWidthF(2.6);
+    }
+    return pen;
+}
+
+PenKey keyOf(const FabricSceneLine &l)
+{
+    PenKey key;
+    key.colour = l.loadShare < 0
+                     ? kLoadSteps
+                     : std::min(kLoadSteps - 1, static_cast<int>(l.loadShare * kLoadSteps));
+    key.kind = l.health == LinkHealth::Down       ? 2
+               : l.health == LinkHealth::Flapping ? 3
+               : l.stale                          ? 1
+                                                  : 0;
+    key.uplink = l.uplink;
+    return key;
+}
+
+}  // namespace
+
+void FabricView::rebuildBatches()
+{
+    m_batches.clear();
+    m_lit.clear();
+    m_badges.clear();
+    std::map<PenKey, QVector<QLineF>> byPen;
     for (const FabricSceneLine &l : m_scene.lines) {
         const bool lit = (l.link != FabricSceneLine::kAggregate && m_highlighted.count(l.link)) ||
                          std::any_of(l.bundled.begin(), l.bundled.end(),
                                      [&](size_t b) { return m_highlighted.count(b) > 0; });
-        if (lit)
-            drawLine(l, true);
+        (lit ? m_lit : byPen[keyOf(l)]).append(QLineF(l.from, l.to));
+        const bool pfc = l.pfcPausesPerSecond >= kPfcBadgeAt;
+        const bool ecn = l.ecnPerSecond >= kEcnBadgeAt;
+        if (pfc || ecn)
+            m_badges.push_back({l.from + (l.to - l.from) * 0.33, pfc, ecn});
     }
+    // Healthy first, trouble last: a down link is never hidden under a busy one.
+    for (auto &[key, lines] : byPen)
+        m_batches.push_back({penFor(key), std::move(lines)});
+    std::stable_sort(m_batches.begin(), m_batches.end(), [](const Batch &a, const Batch &b) {
+        return a.pen.widthF() < b.pen.widthF();
+    });
+}
+
+void FabricView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    const QTransform toView(m_zoom, 0, 0, m_zoom, m_offset.x(), m_offset.y());
+    p.setTransform(toView);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (const Batch &b : m_batches) {
+        p.setPen(b.pen);
+        p.drawLines(b.lines);
+    }
+    if (!m_lit.isEmpty()) {
+        QPen lit(QColor(21, 101, 192));
+        lit.setCosmetic(true);
+        lit.setWidthF(4);
+        p.setPen(lit);
+        p.drawLines(m_lit);
+    }
+    p.resetTransform();
+
     // Badges: PFC (orange P) and ECN/CNP (blue E), a third of the way up from the host.
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
     small.setBold(true);
     p.setFont(small);
-    for (const FabricSceneLine &l : m_scene.lines) {
-        const bool pfc = l.pfcPausesPerSecond >= kPfcBadgeAt;
-        const bool ecn = l.ecnPerSecond >= kEcnBadgeAt;
-        if (!pfc && !ecn)
-            continue;
-        const QPointF at = toScreen(l.from + (l.to - l.from) * 0.33);
-        if (!rect().contains(at.toPoint()))
+    for (const Badge &badge : m_badges) {
+        const QPointF at = toScreen(badge.at);
+        if (!rect().adjusted(-20, -20, 20, 20).contains(at.toPoint()))
             continue;
         double dx = 0;
         for (const auto &[on, colour, letter] :
-             {std::tuple{pfc, QColor(239, 108, 0), QStringLiteral("P")},
-              std::tuple{ecn, QColor(21, 101, 192), QStringLiteral("E")}}) {
+             {std::tuple{badge.pfc, QColor(239, 108, 0), QStringLiteral("P")},
+              std::tuple{badge.ecn, QColor(21, 101, 192), QStringLiteral("E")}}) {
             if (!on)
                 continue;
-            const QRectF badge(at.x() - 6 + dx, at.y() - 6, 12, 12);
-            p.fillRect(badge, colour);
+            const QRectF r(at.x() - 6 + dx, at.y() - 6, 12, 12);
+            p.fillRect(r, colour);
             p.setPen(Qt::white);
-            p.drawText(badge, Qt::AlignCenter, letter);
+            p.drawText(r, Qt::AlignCenter, letter);
             dx += 13;
         }
     }
-    // Boxes and their labels.
-    p.setRenderHint(QPainter::Antialiasing, true);
+
+    // Boxes, then the labels that fit.
     p.setFont(font());
+    const QFontMetricsF metrics(font());
+    const QRectF visible(toWorld(QPointF(0, 0)), toWorld(QPointF(width(), height())));
+    const QColor text = palette().color(QPalette::Text);
     for (const FabricSceneBox &b : m_scene.boxes) {
         if (!visible.intersects(b.rect))
             continue;
         const QRectF r(toScreen(b.rect.topLeft()), toScreen(b.rect.bottomRight()));
-        QColor fill = b.kind == FabricSceneBox::Kind::Spine  ? QColor(69, 90, 100)
-                      : b.kind == FabricSceneBox::Kind::Leaf ? QColor(96, 125, 139)
-                                                             : QColor(176, 190, 197);
-        p.setPen(QPen(fill.darker(130), 1));
-        p.setBrush(fill);
-        p.drawRoundedRect(r, 3, 3);
-        const QString label = b.label;
-        const QFontMetricsF metrics(p.font());
-        if (metrics.horizontalAdvance(label) + 4 <= r.width()) {
+        const QColor fill = b.kind == FabricSceneBox::Kind::Spine  ? QColor(69, 90, 100)
+                            : b.kind == FabricSceneBox::Kind::Leaf ? QColor(96, 125, 139)
+                                                                   : QColor(176, 190, 197);
+        p.fillRect(r, fill);
+        if (r.width() > 10 && metrics.horizontalAdvance(b.label) + 4 <= r.width() &&
+            r.height() >= metrics.height()) {
             p.setPen(b.kind == FabricSceneBox::Kind::Spine || b.kind == FabricSceneBox::Kind::Leaf
                          ? QColor(Qt::white)
                          : text);
-            p.drawText(r, Qt::AlignCenter, label);
+            p.drawText(r, Qt::AlignCenter, b.label);
         }
     }
 }

@@ -4,6 +4,9 @@
 // flapping ones magenta; PFC and ECN/CNP show as badges on the link.
 #pragma once
 
+#include <QLineF>
+#include <QPen>
+#include <QVector>
 #include <QWidget>
 #include <set>
 
@@ -46,9 +49,23 @@ private:
     QPointF toScreen(QPointF world) const;
     QPointF toWorld(QPointF screen) const;
     void checkExpansion();
+    void rebuildBatches();
 
     FabricScene m_scene;
     std::set<size_t> m_highlighted;
+    // The scene's lines grouped by pen, in world coordinates: one drawLines() per group.
+    struct Batch {
+        QPen pen;
+        QVector<QLineF> lines;
+    };
+    std::vector<Batch> m_batches;
+    QVector<QLineF> m_lit;
+    struct Badge {
+        QPointF at;
+        bool pfc;
+        bool ecn;
+    };
+    std::vector<Badge> m_badges;
     double m_zoom = 1;
     QPointF m_offset;  // screen position of world (0, 0)
     QPoint m_pressAt;

@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <set>
 
 #include "core/clock.h"
@@ -138,6 +139,7 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
         }
         select(lit, text(f.what));
     });
+    connect(&m_assembling, &QFutureWatcher<Assembled>::finished, this, &FabricWindow::assembled);
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, &FabricWindow::refresh);
     m_timer->start(1000);
@@ -158,13 +160,31 @@ QString FabricWindow::details() const
 
 void FabricWindow::refresh()
 {
-    const int64_t now = SystemClock::instance().nowUnixMs();
-    m_fabric = assembleFabric(m_state.hostNics(now), m_file ? &*m_file : nullptr, now);
-    const auto snapshot = m_state.snapshot(now);
-    const FleetLayout &layout = *snapshot.layout;
-    m_rackOfNode.clear();
-    for (NodeHandle n = 0; n < layout.nodeCount(); ++n)
-        m_rackOfNode[layout.nodeId[n]] = layout.nodeRack[n];
+    if (m_assembling.isRunning())
+        return;  // the last one is not back yet: skip a beat rather than queue up
+    // Copying 6,000 NICs out of FleetState and assembling them takes tens of ms: off the UI
+    // thread, so panning and zooming never wait for the once-a-second update.
+    const FleetState &state = m_state;
+    const std::optional<FabricFile> file = m_file;
+    m_assembling.setFuture(QtConcurrent::run([&state, file] {
+        Assembled out;
+        const int64_t now = SystemClock::instance().nowUnixMs();
+        out.atMs = now;
+        out.fabric = assembleFabric(state.hostNics(now), file ? &*file : nullptr, now);
+        const auto snapshot = state.snapshot(now);
+        const FleetLayout &layout = *snapshot.layout;
+        for (NodeHandle n = 0; n < layout.nodeCount(); ++n)
+            out.rackOfNode[layout.nodeId[n]] = layout.nodeRack[n];
+        return out;
+    }));
+}
+
+void FabricWindow::assembled()
+{
+    Assembled result = m_assembling.result();
+    m_fabric = std::move(result.fabric);
+    m_rackOfNode = std::move(result.rackOfNode);
+    const int64_t now = result.atMs;
     // Data centers in the fleet's own order (the first is the one shown first).
     for (const FabricLink &l : m_fabric.links) {
         if (m_dataCenter->findText(text(l.dataCenter)) < 0)

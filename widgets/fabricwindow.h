@@ -3,6 +3,7 @@
 // between two nodes, and a rail filter. Reassembled from FleetState once a second.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QMainWindow>
 #include <deque>
 #include <map>
@@ -30,7 +31,9 @@ public:
     FabricWindow(const FleetState &state, std::optional<FabricFile> file, QString fileProblem,
                  QWidget *parent = nullptr);
 
+    // Reassembles the fabric in the background; the view follows when it is done.
     void refresh();
+    bool assembling() const { return m_assembling.isRunning(); }
     // Shows one NIC's link (from an alert): its data center, the link lit, centred.
     bool focusNic(const std::string &nodeId, const std::string &netdev);
     FabricView *view() const { return m_view; }
@@ -40,6 +43,12 @@ public:
     bool showPath(const std::string &from, const std::string &to, uint32_t rail);
 
 private:
+    struct Assembled {
+        int64_t atMs = 0;
+        Fabric fabric;
+        std::map<std::string, std::string> rackOfNode;
+    };
+    void assembled();
     void relayout();
     void select(std::set<size_t> links, const QString &details);
     void selectLine(size_t line);
@@ -62,6 +71,7 @@ private:
     HistoryChart *m_loadChart = nullptr;
     HistoryChart *m_pfcChart = nullptr;
     QTimer *m_timer = nullptr;
+    QFutureWatcher<Assembled> m_assembling;
     std::set<size_t> m_selected;
     std::string m_selectedKey;  // "node netdev" of the selected host link, to follow it
     struct Point {

@@ -91,7 +91,7 @@ void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory,
     l.nodeRack[handle] = inventory.rack;
     l.nodeHostname[handle] = inventory.hostname;
     m_nodes[handle].intervalMs = intervalMs;
-    m_nodes[handle].nics.assign(
+    m_nodes[handle].nics = std::make_shared<const std::vector<NicInfo>>(
         inventory.nics.begin(),
         inventory.nics.begin() +
             static_cast<long>(std::min(inventory.nics.size(), kNicsPerNodeKept)));
@@ -249,24 +249,51 @@ std::vector<ReplicaReading> FleetState::replicaReadings(int64_t nowUnixMs) const
 
 std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
 {
-    std::lock_guard lock(m_mutex);
+    // Under the lock only what is cheap to take; the copies are made after, so ingest
+    // never waits on a fabric view.
+    struct Taken {
+        std::string nodeId;
+        std::string dataCenter;
+        std::shared_ptr<const std::vector<NicInfo>> nics;
+        std::vector<NicSample> samples;
+        int64_t lastSeenMs = 0;
+        std::map<std::string, int> drops;
+    };
+    std::vector<Taken> taken;
+    {
+        std::lock_guard lock(m_mutex);
+        taken.reserve(m_nodes.size());
+        for (size_t handle = 0; handle < m_nodes.size(); ++handle) {
+            const Node &node = m_nodes[handle];
+            if (!node.nics || node.nics->empty())
+                continue;
+            Taken t{m_layout.nodeId[handle],
+                    m_layout.nodeDataCenter[handle],
+                    node.nics,
+                    node.nicSamples,
+                    node.lastSeenMs,
+                    {}};
+            for (const auto &[netdev, times] : node.linkDrops) {
+                for (int64_t at : times)
+                    t.drops[netdev] += nowUnixMs - at <= kLinkDropWindowMs;
+            }
+            taken.push_back(std::move(t));
+        }
+    }
     std::vector<HostNic> out;
-    for (size_t handle = 0; handle < m_nodes.size(); ++handle) {
-        const Node &node = m_nodes[handle];
-        for (const NicInfo &nic : node.nics) {
+    for (Taken &t : taken) {
+        for (const NicInfo &nic : *t.nics) {
             HostNic h;
-            h.nodeId = m_layout.nodeId[handle];
-            h.dataCenter = m_layout.nodeDataCenter[handle];
+            h.nodeId = t.nodeId;
+            h.dataCenter = t.dataCenter;
             h.nic = nic;
-            for (const NicSample &s : node.nicSamples) {
+            for (NicSample &s : t.samples) {
                 if (s.counters.netdev == nic.netdev)
                     h.sample = s;
             }
-            h.neighborSeenMs = node.lastSeenMs;
-            if (const auto it = node.linkDrops.find(nic.netdev); it != node.linkDrops.end()) {
-                for (int64_t at : it->second)
-                    h.recentLinkDrops += nowUnixMs - at <= kLinkDropWindowMs;
-            }
+            h.neighborSeenMs = t.lastSeenMs;
+            if (const auto it = t.drops.find(nic.netdev); it != t.drops.end())
+                h.recentLinkDrops = it->second;
             out.push_back(std::move(h));
         }
     }

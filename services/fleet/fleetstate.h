@@ -124,7 +124,7 @@ private:
         int64_t intervalMs = 1000;
         uint64_t lastEventSequence = 0;
         std::vector<ReplicaSignals> replicas;
-        std::vector<NicInfo> nics;
+        std::shared_ptr<const std::vector<NicInfo>> nics;  // from the inventory; shared, not copied
         std::vector<NicSample> nicSamples;
         std::map<std::string, std::deque<int64_t>> linkDrops;  // netdev → when
     };

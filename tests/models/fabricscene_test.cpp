@@ -84,7 +84,7 @@ TEST(FabricScene, RacksCollapseIntoBundlesThatShowTheirWorstLink)
         }
     }
     EXPECT_EQ(bundles, 4u);  // 2 racks × 2 leaves
-    EXPECT_EQ(uplinks, 4u);  // 2 leaves × 2 spines
+    EXPECT_EQ(uplinks, 2u);  // the pod's 2 leaves bundled, to each of 2 spines
 
     const FabricScene expanded = layoutFabricScene(fabric, kRacks, {"xiamen", {}, true});
     EXPECT_EQ(count(expanded, FabricSceneBox::Kind::Host), 4u);

@@ -1,0 +1,84 @@
+// The fabric window over a FleetState filled as agents fill it: it assembles in the
+// background, draws the links, lists what is wrong, shows a path and focuses a NIC.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QListWidget>
+
+#include "core/clock.h"
+#include "fleet/fleetstate.h"
+#include "widgets/fabricview.h"
+#include "widgets/fabricwindow.h"
+
+using namespace meridian;
+
+namespace {
+
+// Two hosts on one rail-0 leaf; the second host's PFC is on priority 4, the leaf says 3.
+void fill(FleetState &state)
+{
+    const int64_t now = SystemClock::instance().nowUnixMs();
+    for (int h = 0; h < 2; ++h) {
+        const NodeHandle node = state.addNode("127.0.0.1:" + std::to_string(41000 + h), "xiamen");
+        NodeInventory inventory;
+        inventory.nodeId = "xm-n" + std::to_string(h);
+        inventory.rack = "xm-r01";
+        NicInfo nic;
+        nic.netdev = "ens1np0";
+        nic.speedMbps = 400'000;
+        nic.linkState = LinkState::Up;
+        nic.nearestCardIndex = 0;
+        nic.pfcEnabledPriorities = {h == 0 ? 3u : 4u};
+        LldpNeighbor n;
+        n.systemName = "xm-leaf0";
+        n.portId = "Ethernet" + std::to_string(h * 8);
+        n.pfcPriorities = std::vector<uint32_t>{3};
+        nic.neighbor = n;
+        inventory.nics.push_back(nic);
+        state.setInventory(node, inventory, 1000);
+        TelemetrySample sample;
+        sample.sampleTimeUnixMs = now;
+        NicSample s;
+        s.counters.netdev = "ens1np0";
+        s.counters.linkState = LinkState::Up;
+        s.txBytesPerSecond = 20e9;
+        sample.nics.push_back(s);
+        state.recordTelemetry(node, sample, now);
+    }
+}
+
+bool waitFor(const std::function<bool()> &done)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < 5000)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    return done();
+}
+
+}  // namespace
+
+TEST(FabricWindow, AssemblesInTheBackgroundListsFindingsShowsAPathAndFocusesANic)
+{
+    FleetState state;
+    fill(state);
+    FabricWindow window(state, std::nullopt, QStringLiteral("fabric.yaml:3: rail: 0..63"));
+    window.resize(1200, 800);
+    ASSERT_TRUE(waitFor([&] { return !window.view()->scene().lines.empty(); }));
+    EXPECT_EQ(window.view()->scene().hostLinks, 2);
+    ASSERT_EQ(window.findings()->count(), 1);
+    EXPECT_TRUE(window.findings()->item(0)->text().contains(QStringLiteral("PFC mismatch")));
+    EXPECT_TRUE(window.findings()->item(0)->text().contains(QStringLiteral("xm-n1 ens1np0")));
+
+    ASSERT_TRUE(window.showPath("xm-n0", "xm-n1", 0));
+    EXPECT_TRUE(window.details().contains(QStringLiteral("xm-n0 → xm-leaf0 → xm-n1")))
+        << window.details().toStdString();
+    EXPECT_FALSE(window.showPath("xm-n0", "xm-n7", 0));
+    EXPECT_TRUE(window.details().contains(QStringLiteral("No path")));
+
+    ASSERT_TRUE(window.focusNic("xm-n1", "ens1np0"));
+    // 20 GB/s sent on a 400 Gb/s link.
+    EXPECT_TRUE(window.details().contains(QStringLiteral("load 40.0%")))
+        << window.details().toStdString();
+}
