@@ -50,22 +50,22 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="84"/>
+        <location filename="../../app/console/consolesession.cpp" line="85"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="102"/>
+        <location filename="../../app/console/consolesession.cpp" line="103"/>
         <source>Cost history: %1</source>
         <translation>成本历史：%1</translation>
     </message>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="111"/>
+        <location filename="../../app/console/consolesession.cpp" line="112"/>
         <source>Cost history is off: %1</source>
         <translation>成本历史已停用：%1</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="97"/>
+        <location filename="../../app/console/main.cpp" line="102"/>
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
@@ -255,6 +255,41 @@
         <location filename="../../widgets/reportswindow.cpp" line="58"/>
         <source>no price book: costs are not known</source>
         <translation>没有价格表：成本未知</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="40"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="41"/>
+        <source>DOWN</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="42"/>
+        <source>FLAPPING</source>
+        <translation>抖动</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="43"/>
+        <source>up</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="45"/>
+        <source>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;uplink, %3 Gb/s; load %4 (estimated from the hosts below)</source>
+        <translation>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;上联链路，%3 Gb/s；负载 %4（由下挂主机估算）</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="50"/>
+        <source>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;rail %5, %6 Gb/s, %7; load %8&lt;br/&gt;PFC pauses %9/s · ECN + CNP %10/s%11</source>
+        <translation>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;轨道 %5，%6 Gb/s，%7；负载 %8&lt;br/&gt;PFC 暂停 %9/秒 · ECN + CNP %10/秒%11</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="59"/>
+        <source>&lt;br/&gt;neighbour not reported lately: as last seen</source>
+        <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
 </context>
 <context>
@@ -460,6 +495,114 @@
     </message>
 </context>
 <context>
+    <name>meridian::FabricWindow</name>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="69"/>
+        <source>Meridian — RoCE fabric</source>
+        <translation>Meridian — RoCE 网络</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="70"/>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="72"/>
+        <source>Data center </source>
+        <translation>数据中心 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="75"/>
+        <source>  Rail </source>
+        <translation>  轨道 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="77"/>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="81"/>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="83"/>
+        <source>Path </source>
+        <translation>路径 </translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="85"/>
+        <source>from node</source>
+        <translation>起点节点</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="87"/>
+        <source>to node</source>
+        <translation>终点节点</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="90"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="102"/>
+        <source>Fabric file: %1</source>
+        <translation>网络拓扑文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="104"/>
+        <source>Findings</source>
+        <translation>发现的问题</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="108"/>
+        <source>Click a link, a switch or a host.</source>
+        <translation>点击链路、交换机或主机。</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="112"/>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="113"/>
+        <source>PFC pauses</source>
+        <translation>PFC 暂停</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="113"/>
+        <source>per s</source>
+        <translation>每秒</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="252"/>
+        <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
+        <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="283"/>
+        <source>&lt;b&gt;%1 links to %2&lt;/b&gt;&lt;br/&gt;highest load %3%, PFC %4/s, ECN + CNP %5/s. Zoom in to see each host.</source>
+        <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。放大以查看每台主机。</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="304"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 links</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条链路</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="311"/>
+        <source>No path: %1</source>
+        <translation>没有路径：%1</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="318"/>
+        <source>&lt;b&gt;Path on rail %1&lt;/b&gt;&lt;br/&gt;%2</source>
+        <translation>&lt;b&gt;轨道 %1 上的路径&lt;/b&gt;&lt;br/&gt;%2</translation>
+    </message>
+</context>
+<context>
     <name>meridian::FleetHeatmap</name>
     <message>
         <location filename="../../widgets/fleetheatmap.cpp" line="29"/>
@@ -515,180 +658,185 @@
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="43"/>
+        <location filename="../../widgets/mainwindow.cpp" line="44"/>
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="72"/>
+        <location filename="../../widgets/mainwindow.cpp" line="73"/>
         <source>Card</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="82"/>
+        <location filename="../../widgets/mainwindow.cpp" line="83"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="93"/>
+        <location filename="../../widgets/mainwindow.cpp" line="95"/>
         <source>Alerts (%1 open)</source>
         <translation>告警（%1 条未处理）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="113"/>
+        <location filename="../../widgets/mainwindow.cpp" line="115"/>
         <source>Fleet</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="116"/>
+        <location filename="../../widgets/mainwindow.cpp" line="118"/>
         <source>Colour by </source>
         <translation>着色依据 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="123"/>
+        <location filename="../../widgets/mainwindow.cpp" line="125"/>
         <source> Data center </source>
         <translation> 数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="125"/>
-        <location filename="../../widgets/mainwindow.cpp" line="130"/>
-        <location filename="../../widgets/mainwindow.cpp" line="139"/>
-        <location filename="../../widgets/mainwindow.cpp" line="144"/>
+        <location filename="../../widgets/mainwindow.cpp" line="127"/>
+        <location filename="../../widgets/mainwindow.cpp" line="132"/>
+        <location filename="../../widgets/mainwindow.cpp" line="141"/>
+        <location filename="../../widgets/mainwindow.cpp" line="146"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="128"/>
+        <location filename="../../widgets/mainwindow.cpp" line="130"/>
         <source> Vendor </source>
         <translation> 厂商 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="137"/>
+        <location filename="../../widgets/mainwindow.cpp" line="139"/>
         <source> Model </source>
         <translation> 型号 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="142"/>
+        <location filename="../../widgets/mainwindow.cpp" line="144"/>
         <source> State </source>
         <translation> 状态 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="145"/>
+        <location filename="../../widgets/mainwindow.cpp" line="147"/>
         <source>Live</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="146"/>
+        <location filename="../../widgets/mainwindow.cpp" line="148"/>
         <source>Stale</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="147"/>
+        <location filename="../../widgets/mainwindow.cpp" line="149"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="148"/>
+        <location filename="../../widgets/mainwindow.cpp" line="150"/>
         <source>With errors</source>
         <translation>有错误</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="149"/>
+        <location filename="../../widgets/mainwindow.cpp" line="151"/>
         <source>No reading</source>
         <translation>无读数</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="153"/>
+        <location filename="../../widgets/mainwindow.cpp" line="155"/>
         <source>Search host, node or card UUID (Ctrl+F)</source>
         <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="158"/>
+        <location filename="../../widgets/mainwindow.cpp" line="160"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="204"/>
+        <location filename="../../widgets/mainwindow.cpp" line="206"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="206"/>
+        <location filename="../../widgets/mainwindow.cpp" line="209"/>
+        <source>RoCE &amp;fabric…</source>
+        <translation>RoCE 网络(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="211"/>
         <source>&amp;Alerts</source>
         <translation>告警(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="213"/>
+        <location filename="../../widgets/mainwindow.cpp" line="218"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="215"/>
+        <location filename="../../widgets/mainwindow.cpp" line="220"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="216"/>
+        <location filename="../../widgets/mainwindow.cpp" line="221"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="217"/>
+        <location filename="../../widgets/mainwindow.cpp" line="222"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="230"/>
+        <location filename="../../widgets/mainwindow.cpp" line="235"/>
         <source>&amp;Reports</source>
         <translation>报告(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="232"/>
+        <location filename="../../widgets/mainwindow.cpp" line="237"/>
         <source>&amp;Utilisation and cost…</source>
         <translation>利用率与成本(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="234"/>
+        <location filename="../../widgets/mainwindow.cpp" line="239"/>
         <source>&amp;Price book…</source>
         <translation>价格表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="235"/>
+        <location filename="../../widgets/mainwindow.cpp" line="240"/>
         <source>&amp;Scaling</source>
         <translation>扩容(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="236"/>
+        <location filename="../../widgets/mainwindow.cpp" line="241"/>
         <source>&amp;Elastic scaling…</source>
         <translation>弹性扩容(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="238"/>
+        <location filename="../../widgets/mainwindow.cpp" line="244"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="239"/>
+        <location filename="../../widgets/mainwindow.cpp" line="245"/>
         <source>&amp;Diagnostics</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="284"/>
+        <location filename="../../widgets/mainwindow.cpp" line="302"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="296"/>
+        <location filename="../../widgets/mainwindow.cpp" line="314"/>
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="379"/>
+        <location filename="../../widgets/mainwindow.cpp" line="397"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="386"/>
+        <location filename="../../widgets/mainwindow.cpp" line="404"/>
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>
