@@ -127,6 +127,20 @@ void AlertsPanel::noteSelected()
         m_center.setNote(key, text);
 }
 
+bool AlertsPanel::selectLinkAlert(const std::string &nodeId, const std::string &netdev)
+{
+    for (int row = 0; row < m_sorted->rowCount(); ++row) {
+        const Alert *a =
+            m_center.model()->alertAt(m_sorted->mapToSource(m_sorted->index(row, 0)).row());
+        if (a && a->netdev == netdev && a->subject.rfind(nodeId + " ", 0) == 0) {
+            m_view->selectRow(row);
+            m_view->scrollTo(m_sorted->index(row, 0));
+            return true;
+        }
+    }
+    return false;
+}
+
 void AlertsPanel::jumpTo(const QModelIndex &index)
 {
     const Alert *a = m_center.model()->alertAt(m_sorted->mapToSource(index).row());

@@ -20,6 +20,8 @@ class AlertsPanel final : public QWidget {
 public:
     AlertsPanel(AlertCenter &center, QWidget *parent = nullptr);
     QTableView *view() const { return m_view; }
+    // Selects the newest alert about one NIC (from the fabric); false when there is none.
+    bool selectLinkAlert(const std::string &nodeId, const std::string &netdev);
 
 Q_SIGNALS:
     void cardRequested(CardHandle card);

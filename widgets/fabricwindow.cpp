@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTimer>
 #include <QToolBar>
@@ -109,6 +110,15 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sideLayout->addWidget(m_details);
+    m_alertsButton = new QPushButton(tr("Alerts for this link"), side);
+    m_alertsButton->setEnabled(false);
+    sideLayout->addWidget(m_alertsButton);
+    connect(m_alertsButton, &QPushButton::clicked, this, [this] {
+        const size_t space = m_selectedKey.find(' ');
+        if (space != std::string::npos)
+            Q_EMIT alertsRequested(text(m_selectedKey.substr(0, space)),
+                                   text(m_selectedKey.substr(space + 1)));
+    });
     m_loadChart = new HistoryChart(tr("Load"), QStringLiteral("%"), 100, side);
     m_pfcChart = new HistoryChart(tr("PFC pauses"), tr("per s"), 10, side);
     sideLayout->addWidget(m_loadChart, 1);
@@ -266,6 +276,7 @@ void FabricWindow::select(std::set<size_t> links, const QString &details)
         m_fabric.links[*m_selected.begin()].kind == FabricLink::Kind::HostToLeaf)
         m_selectedKey = keyOf(m_fabric.links[*m_selected.begin()]);
     m_details->setText(details);
+    m_alertsButton->setEnabled(!m_selectedKey.empty());
     m_view->setHighlighted(m_selected);
     m_lastHistoryMs = 0;  // redraw the charts for the new selection now
     recordHistory(SystemClock::instance().nowUnixMs());

@@ -16,6 +16,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QTimer;
 
 namespace meridian {
@@ -42,6 +43,10 @@ public:
     QString details() const;
     bool showPath(const std::string &from, const std::string &to, uint32_t rail);
 
+Q_SIGNALS:
+    // "Alerts for this link": the triage list, on the selected NIC's alerts.
+    void alertsRequested(const QString &nodeId, const QString &netdev);
+
 private:
     struct Assembled {
         int64_t atMs = 0;
@@ -67,6 +72,7 @@ private:
     QLineEdit *m_to = nullptr;
     QListWidget *m_findings = nullptr;
     QLabel *m_details = nullptr;
+    QPushButton *m_alertsButton = nullptr;
     QLabel *m_status = nullptr;
     HistoryChart *m_loadChart = nullptr;
     HistoryChart *m_pfcChart = nullptr;

@@ -276,8 +276,20 @@ void MainWindow::setToolWindowFactory(ToolWindow which,
 QWidget *MainWindow::showToolWindow(ToolWindow which)
 {
     ToolWindowSlot &slot = m_toolWindows[which];
-    if (!slot.window && slot.factory)
+    if (!slot.window && slot.factory) {
         slot.window = slot.factory(this);
+        if (auto *fabric = qobject_cast<FabricWindow *>(slot.window.data())) {
+            // From the fabric back to the triage list.
+            connect(
+                fabric, &FabricWindow::alertsRequested, this,
+                [this](const QString &node, const QString &netdev) {
+                    m_alertsDock->show();
+                    m_alertsDock->raise();
+                    if (!m_alertsPanel->selectLinkAlert(node.toStdString(), netdev.toStdString()))
+                        statusBar()->showMessage(tr("No alert for %1 %2").arg(node, netdev), 5000);
+                });
+        }
+    }
     if (!slot.window)
         return nullptr;
     slot.window->show();

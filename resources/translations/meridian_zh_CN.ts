@@ -257,37 +257,37 @@
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="40"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="41"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="41"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="42"/>
         <source>DOWN</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="42"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="43"/>
         <source>FLAPPING</source>
         <translation>抖动</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="43"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="44"/>
         <source>up</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="45"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="46"/>
         <source>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;uplink, %3 Gb/s; load %4 (estimated from the hosts below)</source>
         <translation>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;上联链路，%3 Gb/s；负载 %4（由下挂主机估算）</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="50"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="51"/>
         <source>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;rail %5, %6 Gb/s, %7; load %8&lt;br/&gt;PFC pauses %9/s · ECN + CNP %10/s%11</source>
         <translation>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;轨道 %5，%6 Gb/s，%7；负载 %8&lt;br/&gt;PFC 暂停 %9/秒 · ECN + CNP %10/秒%11</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="59"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="60"/>
         <source>&lt;br/&gt;neighbour not reported lately: as last seen</source>
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
@@ -497,107 +497,112 @@
 <context>
     <name>meridian::FabricWindow</name>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="69"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="70"/>
         <source>Meridian — RoCE fabric</source>
         <translation>Meridian — RoCE 网络</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="70"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="71"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="72"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="73"/>
         <source>Data center </source>
         <translation>数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="75"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="76"/>
         <source>  Rail </source>
         <translation>  轨道 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="77"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="78"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="81"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="82"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="83"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="84"/>
         <source>Path </source>
         <translation>路径 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="85"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="86"/>
         <source>from node</source>
         <translation>起点节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="87"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="88"/>
         <source>to node</source>
         <translation>终点节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="90"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="91"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="102"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="103"/>
         <source>Fabric file: %1</source>
         <translation>网络拓扑文件：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="104"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="105"/>
         <source>Findings</source>
         <translation>发现的问题</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="108"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="109"/>
         <source>Click a link, a switch or a host.</source>
         <translation>点击链路、交换机或主机。</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="112"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="113"/>
+        <source>Alerts for this link</source>
+        <translation>该链路的告警</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/fabricwindow.cpp" line="122"/>
         <source>Load</source>
         <translation>负载</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="113"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="123"/>
         <source>PFC pauses</source>
         <translation>PFC 暂停</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="113"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="123"/>
         <source>per s</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="252"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="262"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="283"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="294"/>
         <source>&lt;b&gt;%1 links to %2&lt;/b&gt;&lt;br/&gt;highest load %3%, PFC %4/s, ECN + CNP %5/s. Zoom in to see each host.</source>
         <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。放大以查看每台主机。</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="304"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="315"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 links</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条链路</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="311"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="322"/>
         <source>No path: %1</source>
         <translation>没有路径：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="318"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="329"/>
         <source>&lt;b&gt;Path on rail %1&lt;/b&gt;&lt;br/&gt;%2</source>
         <translation>&lt;b&gt;轨道 %1 上的路径&lt;/b&gt;&lt;br/&gt;%2</translation>
     </message>
@@ -821,22 +826,27 @@
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="302"/>
+        <location filename="../../widgets/mainwindow.cpp" line="289"/>
+        <source>No alert for %1 %2</source>
+        <translation>%1 %2 没有告警</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/mainwindow.cpp" line="314"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="314"/>
+        <location filename="../../widgets/mainwindow.cpp" line="326"/>
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="397"/>
+        <location filename="../../widgets/mainwindow.cpp" line="409"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="404"/>
+        <location filename="../../widgets/mainwindow.cpp" line="416"/>
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>

@@ -5,6 +5,8 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
 
 #include "core/clock.h"
 #include "fleet/fleetstate.h"
@@ -78,6 +80,19 @@ TEST(FabricWindow, AssemblesInTheBackgroundListsFindingsShowsAPathAndFocusesANic
     EXPECT_TRUE(window.details().contains(QStringLiteral("No path")));
 
     ASSERT_TRUE(window.focusNic("xm-n1", "ens1np0"));
+    // From the fabric back to the alerts of that NIC.
+    QPushButton *alerts = nullptr;
+    for (QPushButton *b : window.findChildren<QPushButton *>()) {
+        if (b->text() == QStringLiteral("Alerts for this link"))
+            alerts = b;
+    }
+    ASSERT_NE(alerts, nullptr);
+    ASSERT_TRUE(alerts->isEnabled());
+    QSignalSpy asked(&window, &FabricWindow::alertsRequested);
+    alerts->click();
+    ASSERT_EQ(asked.count(), 1);
+    EXPECT_EQ(asked.at(0).at(0).toString(), QStringLiteral("xm-n1"));
+    EXPECT_EQ(asked.at(0).at(1).toString(), QStringLiteral("ens1np0"));
     // 20 GB/s sent on a 400 Gb/s link.
     EXPECT_TRUE(window.details().contains(QStringLiteral("load 40.0%")))
         << window.details().toStdString();
