@@ -58,36 +58,19 @@ Result<std::vector<PoolLeaseView>> GrpcCapacityPool::leases()
     const grpc::Status status = m_stub->stub->ListLeases(&context, request, &response);
     if (!status.ok())
         return Error{fmt::format("capacity pool {}: {}", m_address, status.error_message())};
+    auto books = poolLeasesFrom(response, m_address);
+    if (!books)
+        return books.error();
     std::vector<PoolLeaseView> out;
-    PoolLeases books;
     for (const v1::Lease &l : response.leases()) {
-        if (l.lease_id().empty())
-            return Error{fmt::format("capacity pool {}: a lease without an id", m_address)};
         PoolLeaseView view{
             l.lease_id(), l.idempotency_key(), l.requested_by(), leaseStateOf(l.state()),
             {},           l.message()};
-        CloudLease lease;
-        lease.leaseId = l.lease_id();
-        lease.region = l.region();
-        lease.cardModel = l.card_model();
-        lease.requestedBy = l.requested_by();
-        lease.nodes = l.nodes();
-        lease.cardsPerNode = l.cards_per_node();
-        lease.cnyPerCardHour = l.price_cny_per_card_hour();
-        lease.billingIncrementSeconds = std::max<int64_t>(1, l.billing_increment_seconds());
-        lease.createdUnixS = l.created_unix_ms() / 1000;
-        if (l.has_released_unix_ms())
-            lease.releasedUnixS = l.released_unix_ms() / 1000;
-        for (const v1::LeasedNode &node : l.leased_nodes()) {
+        for (const v1::LeasedNode &node : l.leased_nodes())
             view.nodeIds.push_back(node.node_id());
-            lease.nodeIds.push_back(node.node_id());
-            if (!lease.releasedUnixS && !node.agent_address().empty())
-                books.agents.push_back({node.node_id(), node.agent_address(), lease.region});
-        }
-        books.leases.push_back(std::move(lease));
         out.push_back(std::move(view));
     }
-    m_last = std::move(books);
+    m_last = std::move(books).value();
     return out;
 }
 

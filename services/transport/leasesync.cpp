@@ -20,6 +20,12 @@ Result<PoolLeases> fetchLeases(const std::string &poolAddress, const ClientSecur
     const grpc::Status status = stub->ListLeases(&context, request, &response);
     if (!status.ok())
         return Error{fmt::format("capacity pool {}: {}", poolAddress, status.error_message())};
+    return poolLeasesFrom(response, poolAddress);
+}
+
+Result<PoolLeases> poolLeasesFrom(const v1::ListLeasesResponse &response,
+                                  const std::string &poolAddress)
+{
     PoolLeases out;
     for (const v1::Lease &l : response.leases()) {
         CloudLease lease;

@@ -11,6 +11,10 @@
 
 namespace meridian {
 
+namespace v1 {
+class ListLeasesResponse;
+}
+
 struct LeasedAgent {
     std::string nodeId;
     std::string address;  // empty until the node is READY
@@ -24,5 +28,9 @@ struct PoolLeases {
 
 Result<PoolLeases> fetchLeases(const std::string &poolAddress, const ClientSecurity &security,
                                int64_t callTimeoutMs);
+// The books' view of a ListLeases answer; a lease without an id or with a price out of
+// range is refused, naming the pool.
+Result<PoolLeases> poolLeasesFrom(const v1::ListLeasesResponse &response,
+                                  const std::string &poolAddress);
 
 }  // namespace meridian
