@@ -41,6 +41,25 @@ ReplicaSignals saneReplica(ReplicaSignals r)
     return r;
 }
 
+// A NIC's rates from a broken agent: impossible ones become absent, never a colour.
+NicSample saneNic(NicSample s)
+{
+    const auto keep = [](std::optional<double> &v) {
+        if (v && (!std::isfinite(*v) || *v < 0 || *v > 1e13))
+            v.reset();
+    };
+    keep(s.rxBytesPerSecond);
+    keep(s.txBytesPerSecond);
+    keep(s.ecnMarkedPerSecond);
+    keep(s.cnpSentPerSecond);
+    keep(s.cnpHandledPerSecond);
+    for (auto &r : s.rxPausePerSecond)
+        keep(r);
+    for (auto &r : s.txPausePerSecond)
+        keep(r);
+    return s;
+}
+
 constexpr size_t kReplicasPerNodeKept = 64;
 constexpr size_t kNicsPerNodeKept = 64;
 constexpr int64_t kLinkDropWindowMs = 10 * 60'000;
@@ -135,9 +154,9 @@ void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sampl
                 node.linkDrops[now.counters.netdev].push_back(receivedUnixMs);
         }
     }
-    node.nicSamples.assign(
-        sample.nics.begin(),
-        sample.nics.begin() + static_cast<long>(std::min(sample.nics.size(), kNicsPerNodeKept)));
+    node.nicSamples.clear();
+    for (size_t i = 0; i < sample.nics.size() && i < kNicsPerNodeKept; ++i)
+        node.nicSamples.push_back(saneNic(sample.nics[i]));
     for (auto &[netdev, drops] : node.linkDrops) {
         while (!drops.empty() && receivedUnixMs - drops.front() > kLinkDropWindowMs)
             drops.pop_front();

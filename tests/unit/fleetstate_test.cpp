@@ -125,3 +125,44 @@ TEST(Backoff, GrowsWithJitterUpToTheCapAndResets)
     backoff.reset();
     EXPECT_LE(backoff.nextDelayMs(), 1200);
 }
+
+TEST(FleetState, AGarbageAgentsNicAndReplicaNumbersBecomeAbsent)
+{
+    FleetState state;
+    const NodeHandle node = state.addNode("127.0.0.1:1", "xiamen");
+    NodeInventory inventory;
+    inventory.nodeId = "xm-n1";
+    NicInfo nic;
+    nic.netdev = "ens1np0";
+    inventory.nics.push_back(nic);
+    state.setInventory(node, inventory, 1000);
+    TelemetrySample sample;
+    NicSample s;
+    s.counters.netdev = "ens1np0";
+    s.rxBytesPerSecond = std::numeric_limits<double>::quiet_NaN();
+    s.txBytesPerSecond = -5;
+    s.rxPausePerSecond[3] = std::numeric_limits<double>::infinity();
+    s.ecnMarkedPerSecond = 12;
+    sample.nics.push_back(s);
+    ReplicaSignals r;
+    r.replicaId = "chat/r1";
+    r.service = "chat";
+    r.ttftP95Seconds = -1;
+    r.kvCacheUsedRatio = 7;
+    r.requestsPerSecond = 3;
+    sample.replicas.push_back(r);
+    state.recordTelemetry(node, sample, 1000);
+    const auto nics = state.hostNics(1500);
+    ASSERT_EQ(nics.size(), 1u);
+    ASSERT_TRUE(nics[0].sample.has_value());
+    EXPECT_FALSE(nics[0].sample->rxBytesPerSecond.has_value());
+    EXPECT_FALSE(nics[0].sample->txBytesPerSecond.has_value());
+    EXPECT_FALSE(nics[0].sample->rxPausePerSecond[3].has_value());
+    EXPECT_EQ(nics[0].sample->ecnMarkedPerSecond, 12);
+    const auto replicas = state.replicaReadings(1500);
+    ASSERT_EQ(replicas.size(), 1u);
+    EXPECT_FALSE(replicas[0].signals.ttftP95Seconds.has_value());
+    EXPECT_FALSE(replicas[0].signals.kvCacheUsedRatio.has_value());
+    EXPECT_EQ(replicas[0].signals.requestsPerSecond, 3);
+    EXPECT_TRUE(state.replicaReadings(1000 + 3001 + 1000).empty()) << "a silent node says nothing";
+}
