@@ -102,7 +102,27 @@ void FleetState::addCardLocked(CardHandle card)
     m_history.emplace_back();
 }
 
-void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory, int64_t intervalMs)
+void FleetState::storeNicsLocked(Node &node, const std::vector<NicInfo> &nics,
+                                 int64_t receivedUnixMs)
+{
+    const size_t kept = std::min(nics.size(), kNicsPerNodeKept);
+    node.nics = std::make_shared<const std::vector<NicInfo>>(
+        nics.begin(), nics.begin() + static_cast<long>(kept));
+    for (size_t i = 0; i < kept; ++i) {
+        if (nics[i].neighbor)
+            node.lastNeighbor[nics[i].netdev] = {*nics[i].neighbor, receivedUnixMs};
+    }
+}
+
+void FleetState::updateNics(NodeHandle handle, const std::vector<NicInfo> &nics,
+                            int64_t receivedUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    storeNicsLocked(m_nodes.at(handle), nics, receivedUnixMs);
+}
+
+void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory, int64_t intervalMs,
+                              int64_t receivedUnixMs)
 {
     std::lock_guard lock(m_mutex);
     FleetLayout &l = m_layout;
@@ -110,10 +130,7 @@ void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory,
     l.nodeRack[handle] = inventory.rack;
     l.nodeHostname[handle] = inventory.hostname;
     m_nodes[handle].intervalMs = intervalMs;
-    m_nodes[handle].nics = std::make_shared<const std::vector<NicInfo>>(
-        inventory.nics.begin(),
-        inventory.nics.begin() +
-            static_cast<long>(std::min(inventory.nics.size(), kNicsPerNodeKept)));
+    storeNicsLocked(m_nodes[handle], inventory.nics, receivedUnixMs);
     std::vector<CardHandle> &cards = l.nodeCards[handle];
     cards.assign(inventory.cards.size(), 0);
     for (size_t i = 0; i < inventory.cards.size(); ++i) {
@@ -275,8 +292,8 @@ std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
         std::string dataCenter;
         std::shared_ptr<const std::vector<NicInfo>> nics;
         std::vector<NicSample> samples;
-        int64_t lastSeenMs = 0;
         std::map<std::string, int> drops;
+        std::map<std::string, std::pair<LldpNeighbor, int64_t>> neighbors;
     };
     std::vector<Taken> taken;
     {
@@ -290,8 +307,8 @@ std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
                     m_layout.nodeDataCenter[handle],
                     node.nics,
                     node.nicSamples,
-                    node.lastSeenMs,
-                    {}};
+                    {},
+                    node.lastNeighbor};
             for (const auto &[netdev, times] : node.linkDrops) {
                 for (int64_t at : times)
                     t.drops[netdev] += nowUnixMs - at <= kLinkDropWindowMs;
@@ -310,7 +327,13 @@ std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
                 if (s.counters.netdev == nic.netdev)
                     h.sample = s;
             }
-            h.neighborSeenMs = t.lastSeenMs;
+            // When its LLDP last named the neighbour; one it no longer names is kept as
+            // last seen, so the fabric can say it went stale.
+            if (const auto it = t.neighbors.find(nic.netdev); it != t.neighbors.end()) {
+                if (!h.nic.neighbor)
+                    h.nic.neighbor = it->second.first;
+                h.neighborSeenMs = it->second.second;
+            }
             if (const auto it = t.drops.find(nic.netdev); it != t.drops.end())
                 h.recentLinkDrops = it->second;
             out.push_back(std::move(h));

@@ -92,7 +92,11 @@ public:
     NodeHandle addNode(const std::string &address, const std::string &dataCenter);
 
     // Cards keep their handles across agent restarts (matched by UUID).
-    void setInventory(NodeHandle node, const NodeInventory &inventory, int64_t intervalMs);
+    void setInventory(NodeHandle node, const NodeInventory &inventory, int64_t intervalMs,
+                      int64_t receivedUnixMs = 0);
+    // The node's NICs as its agent reads them now (LLDP, link state). A neighbour that
+    // disappears is kept as last seen, with when: the fabric calls it stale.
+    void updateNics(NodeHandle node, const std::vector<NicInfo> &nics, int64_t receivedUnixMs);
     void recordTelemetry(NodeHandle node, const TelemetrySample &sample, int64_t receivedUnixMs);
     void recordEvent(NodeHandle node, const Event &event);
     void setConnection(NodeHandle node, ConnectionState state, const std::string &error = {});
@@ -124,11 +128,14 @@ private:
         int64_t intervalMs = 1000;
         uint64_t lastEventSequence = 0;
         std::vector<ReplicaSignals> replicas;
-        std::shared_ptr<const std::vector<NicInfo>> nics;  // from the inventory; shared, not copied
+        std::shared_ptr<const std::vector<NicInfo>> nics;  // as last read; shared, not copied
+        std::map<std::string, std::pair<LldpNeighbor, int64_t>>
+            lastNeighbor;  // netdev → (it, seen)
         std::vector<NicSample> nicSamples;
         std::map<std::string, std::deque<int64_t>> linkDrops;  // netdev → when
     };
     void addCardLocked(CardHandle card);
+    void storeNicsLocked(Node &node, const std::vector<NicInfo> &nics, int64_t receivedUnixMs);
 
     mutable std::mutex m_mutex;
     FleetLayout m_layout;  // the master copy, changed under the lock

@@ -31,6 +31,14 @@ public:
     virtual ~Collector() = default;
     virtual std::string name() const = 0;
     virtual Result<NodeHardware> discover() = 0;
+    // The NICs again, for what changes while the agent runs (LLDP neighbours, link state).
+    virtual Result<std::vector<NicInfo>> rediscoverNics()
+    {
+        auto hardware = discover();
+        if (!hardware)
+            return hardware.error();
+        return std::move(hardware).value().nics;
+    }
     virtual Result<CollectedSample> sample(int64_t nowUnixMs) = 0;
 };
 

@@ -49,6 +49,7 @@ Status NodeMonitor::start()
         m_inventory.hostname = m_identity.hostname;
         m_inventory.cards = hardware->cards;
         m_inventory.nics = hardware->nics;
+        m_nicsReadMs = now;
         m_inventory.agentVersion = m_options.agentVersion;
         m_inventory.collector = m_collector->name();
         m_inventory.agentStartedUnixMs = now;
@@ -100,6 +101,16 @@ void NodeMonitor::tick()
         problems = std::move(collected->problems);
     } else {
         problems.push_back(collected.error().message);
+    }
+    if (now - m_nicsReadMs >= m_options.nicRediscoveryMs) {
+        m_nicsReadMs = now;
+        // A NIC list that cannot be read keeps the last one: nothing is lost to a hiccup.
+        if (auto nics = m_collector->rediscoverNics()) {
+            std::lock_guard lock(m_mutex);
+            m_inventory.nics = std::move(nics).value();
+        } else {
+            problems.push_back("NICs: " + nics.error().message);
+        }
     }
     reportProblems(problems, now);
     detectCardChanges(sample.cards, now);

@@ -34,6 +34,7 @@ struct NodeMonitorOptions {
     double pfcStormPausesPerSecond = 10'000;  // sustained pause frames that mean a storm
     int linkFlapTransitions = 3;              // transitions within a minute that mean flapping
     int64_t usageRetentionMs = 8LL * 24 * 3600 * 1000;
+    int64_t nicRediscoveryMs = 60'000;  // LLDP neighbours change when a cable is moved
 };
 
 class NodeMonitor {
@@ -77,6 +78,7 @@ private:
     const Clock &m_clock;
     NodeMonitorOptions m_options;
     UsageAccumulator m_accumulator;
+    int64_t m_nicsReadMs = 0;
     NicRateTracker m_rates;
 
     mutable std::mutex m_mutex;

@@ -61,6 +61,35 @@ private:
     v1::NodeInventory m_response;
 };
 
+// The node's NICs as its agent reads them now: LLDP neighbours move when cables do.
+class FabricCall final : public AgentConnection::Call {
+public:
+    FabricCall(AgentConnection &connection,
+               std::function<void(const std::vector<NicInfo> &)> arrived)
+        : m_connection(connection), m_arrived(std::move(arrived))
+    {}
+
+    void start(v1::NodeAgent::Stub &stub) override
+    {
+        stub.async()->GetFabric(&context, &m_request, &m_response, [this](grpc::Status status) {
+            auto keep = std::move(self);
+            if (status.ok()) {
+                std::vector<NicInfo> nics;
+                for (const v1::Nic &n : m_response.nics())
+                    nics.push_back(fromProto(n));
+                m_arrived(nics);
+            }
+            m_connection.callFinished(this, status.ok() ? std::string() : describe(status));
+        });
+    }
+
+private:
+    AgentConnection &m_connection;
+    std::function<void(const std::vector<NicInfo> &)> m_arrived;
+    v1::GetFabricRequest m_request;
+    v1::FabricReport m_response;
+};
+
 template <typename Message>
 class Reader : public AgentConnection::Call, public grpc::ClientReadReactor<Message> {
 public:
@@ -189,7 +218,7 @@ void AgentConnection::inventoryArrived(uint64_t attempt, const NodeInventory &in
         std::lock_guard lock(m_mutex);
         if (m_stopping || attempt != m_attempt || m_attemptFailed)
             return;
-        m_state.setInventory(m_node, inventory, m_options.intervalMs);
+        m_state.setInventory(m_node, inventory, m_options.intervalMs, m_clock.nowUnixMs());
         m_lastMessageMs = m_clock.nowUnixMs();
         streams = {std::make_shared<TelemetryReader>(*this), std::make_shared<EventReader>(*this)};
         m_calls.insert(m_calls.end(), streams.begin(), streams.end());
@@ -197,6 +226,27 @@ void AgentConnection::inventoryArrived(uint64_t attempt, const NodeInventory &in
     for (auto &call : streams)
         launch(call);
     scheduleWatchdog(attempt);
+    scheduleFabricRefresh(attempt);
+}
+
+void AgentConnection::scheduleFabricRefresh(uint64_t attempt)
+{
+    m_scheduler.after(m_options.fabricRefreshMs, [this, attempt] {
+        std::shared_ptr<Call> call;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_stopping || attempt != m_attempt || m_attemptFailed)
+                return;
+            call = std::make_shared<FabricCall>(*this, [this](const std::vector<NicInfo> &nics) {
+                m_state.updateNics(m_node, nics, m_clock.nowUnixMs());
+            });
+            call->context.set_deadline(std::chrono::system_clock::now() +
+                                       std::chrono::milliseconds(m_options.callTimeoutMs));
+            m_calls.push_back(call);
+        }
+        launch(std::move(call));
+        scheduleFabricRefresh(attempt);
+    });
 }
 
 void AgentConnection::messageArrived()

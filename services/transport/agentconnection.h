@@ -27,6 +27,7 @@ struct ConnectionOptions {
     uint32_t intervalMs = 1000;
     int watchdogIntervals = 5;  // silence for this many intervals cancels the streams
     int64_t callTimeoutMs = 5000;
+    int64_t fabricRefreshMs = 60'000;  // the NICs' LLDP neighbours, read again
     BackoffPolicy backoff;
 };
 
@@ -54,6 +55,7 @@ private:
     void connect();
     void inventoryArrived(uint64_t attempt, const NodeInventory &inventory);
     void scheduleWatchdog(uint64_t attempt);
+    void scheduleFabricRefresh(uint64_t attempt);
     // Marks the attempt failed; returns the calls to cancel (outside the lock: a cancel
     // can run their OnDone inline).
     std::vector<std::shared_ptr<Call>> endAttemptLocked(const std::string &error);

@@ -261,6 +261,44 @@ void toProto(const Workload &in, v1::Workload *out)
     out->set_message(in.message);
 }
 
+NicInfo fromProto(const v1::Nic &n)
+{
+    NicInfo nic;
+    nic.netdev = n.netdev();
+    nic.rdmaDevice = n.rdma_device();
+    if (n.has_speed_mbps())
+        nic.speedMbps = n.speed_mbps();
+    nic.linkState = n.link_state() == v1::LINK_STATE_UP     ? LinkState::Up
+                    : n.link_state() == v1::LINK_STATE_DOWN ? LinkState::Down
+                                                            : LinkState::Unknown;
+    if (n.has_neighbor()) {
+        const v1::LldpNeighbor &p = n.neighbor();
+        LldpNeighbor nb;
+        nb.systemName = p.system_name();
+        nb.portId = p.port_id();
+        nb.portIdType = p.port_id_type();
+        nb.portDescription = p.port_description();
+        nb.chassisId = p.chassis_id();
+        nb.chassisIdType = p.chassis_id_type();
+        nb.managementAddress = p.management_address();
+        if (p.has_ttl_seconds())
+            nb.ttlSeconds = p.ttl_seconds();
+        if (p.has_age_seconds())
+            nb.ageSeconds = p.age_seconds();
+        if (p.advertises_pfc())
+            nb.pfcPriorities =
+                std::vector<uint32_t>(p.pfc_priorities().begin(), p.pfc_priorities().end());
+        nic.neighbor = nb;
+    }
+    if (n.has_nearest_card_index())
+        nic.nearestCardIndex = n.nearest_card_index();
+    for (uint32_t priority : n.pfc_enabled_priorities()) {
+        if (priority < kPfcPriorities && nic.pfcEnabledPriorities.size() < kPfcPriorities)
+            nic.pfcEnabledPriorities.push_back(priority);
+    }
+    return nic;
+}
+
 NodeInventory fromProto(const v1::NodeInventory &in)
 {
     NodeInventory out;
@@ -285,42 +323,8 @@ NodeInventory fromProto(const v1::NodeInventory &in)
         card.serial = c.serial();
         out.cards.push_back(std::move(card));
     }
-    for (const v1::Nic &n : in.nics()) {
-        NicInfo nic;
-        nic.netdev = n.netdev();
-        nic.rdmaDevice = n.rdma_device();
-        if (n.has_speed_mbps())
-            nic.speedMbps = n.speed_mbps();
-        nic.linkState = n.link_state() == v1::LINK_STATE_UP     ? LinkState::Up
-                        : n.link_state() == v1::LINK_STATE_DOWN ? LinkState::Down
-                                                                : LinkState::Unknown;
-        if (n.has_neighbor()) {
-            const v1::LldpNeighbor &p = n.neighbor();
-            LldpNeighbor nb;
-            nb.systemName = p.system_name();
-            nb.portId = p.port_id();
-            nb.portIdType = p.port_id_type();
-            nb.portDescription = p.port_description();
-            nb.chassisId = p.chassis_id();
-            nb.chassisIdType = p.chassis_id_type();
-            nb.managementAddress = p.management_address();
-            if (p.has_ttl_seconds())
-                nb.ttlSeconds = p.ttl_seconds();
-            if (p.has_age_seconds())
-                nb.ageSeconds = p.age_seconds();
-            if (p.advertises_pfc())
-                nb.pfcPriorities =
-                    std::vector<uint32_t>(p.pfc_priorities().begin(), p.pfc_priorities().end());
-            nic.neighbor = nb;
-        }
-        if (n.has_nearest_card_index())
-            nic.nearestCardIndex = n.nearest_card_index();
-        for (uint32_t priority : n.pfc_enabled_priorities()) {
-            if (priority < kPfcPriorities && nic.pfcEnabledPriorities.size() < kPfcPriorities)
-                nic.pfcEnabledPriorities.push_back(priority);
-        }
-        out.nics.push_back(std::move(nic));
-    }
+    for (const v1::Nic &n : in.nics())
+        out.nics.push_back(fromProto(n));
     out.agentVersion = in.agent_version();
     out.collector = in.collector();
     out.agentStartedUnixMs = in.agent_started_unix_ms();

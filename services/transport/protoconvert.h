@@ -16,6 +16,7 @@ void toProto(const UsageMinute &in, v1::UsageMinute *out);
 void toProto(const Workload &in, v1::Workload *out);
 
 NodeInventory fromProto(const v1::NodeInventory &in);
+NicInfo fromProto(const v1::Nic &in);
 Event fromProto(const v1::Event &in);
 UsageMinute fromProto(const v1::UsageMinute &in);
 CardSample fromProto(const v1::CardTelemetry &in);

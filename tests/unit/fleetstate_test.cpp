@@ -166,3 +166,37 @@ TEST(FleetState, AGarbageAgentsNicAndReplicaNumbersBecomeAbsent)
     EXPECT_EQ(replicas[0].signals.requestsPerSecond, 3);
     EXPECT_TRUE(state.replicaReadings(1000 + 3001 + 1000).empty()) << "a silent node says nothing";
 }
+
+TEST(FleetState, ANeighbourThatLldpStopsNamingIsKeptAsLastSeenWithItsTime)
+{
+    FleetState state;
+    const NodeHandle node = state.addNode("127.0.0.1:2", "xiamen");
+    NodeInventory inventory;
+    inventory.nodeId = "xm-n2";
+    NicInfo nic;
+    nic.netdev = "ens1np0";
+    LldpNeighbor leaf;
+    leaf.systemName = "xm-leaf0";
+    leaf.portId = "Ethernet8";
+    nic.neighbor = leaf;
+    inventory.nics.push_back(nic);
+    state.setInventory(node, inventory, 1000, 10'000);
+    auto nics = state.hostNics(10'500);
+    ASSERT_EQ(nics.size(), 1u);
+    EXPECT_EQ(nics[0].neighborSeenMs, 10'000);
+
+    nic.neighbor.reset();  // the cable was pulled: LLDP names nobody now
+    state.updateNics(node, {nic}, 70'000);
+    nics = state.hostNics(70'500);
+    ASSERT_EQ(nics.size(), 1u);
+    ASSERT_TRUE(nics[0].nic.neighbor.has_value());
+    EXPECT_EQ(nics[0].nic.neighbor->systemName, "xm-leaf0");
+    EXPECT_EQ(nics[0].neighborSeenMs, 10'000) << "seen when it was last named, not now";
+
+    nic.neighbor = leaf;
+    nic.neighbor->systemName = "xm-leaf1";  // re-cabled
+    state.updateNics(node, {nic}, 130'000);
+    nics = state.hostNics(130'500);
+    EXPECT_EQ(nics[0].nic.neighbor->systemName, "xm-leaf1");
+    EXPECT_EQ(nics[0].neighborSeenMs, 130'000);
+}
