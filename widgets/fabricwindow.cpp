@@ -22,9 +22,6 @@ namespace meridian {
 
 namespace {
 
-constexpr int64_t kHistoryStepMs = 5000;
-constexpr size_t kHistoryPoints = 180;  // 15 minutes
-
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
@@ -194,13 +191,12 @@ void FabricWindow::assembled()
     Assembled result = m_assembling.result();
     m_fabric = std::move(result.fabric);
     m_rackOfNode = std::move(result.rackOfNode);
-    const int64_t now = result.atMs;
     // Data centers in the fleet's own order (the first is the one shown first).
     for (const FabricLink &l : m_fabric.links) {
         if (m_dataCenter->findText(text(l.dataCenter)) < 0)
             m_dataCenter->addItem(text(l.dataCenter));
     }
-    recordHistory(now);
+    showHistory();
     // Findings: rebuilt only when they change, so a selection in the list holds.
     QStringList lines;
     for (const FabricFinding &f : m_fabric.findings)
@@ -226,30 +222,27 @@ void FabricWindow::assembled()
     relayout();
 }
 
-void FabricWindow::recordHistory(int64_t now)
+void FabricWindow::showHistory()
 {
-    if (now - m_lastHistoryMs < kHistoryStepMs)
-        return;
-    m_lastHistoryMs = now;
-    for (const FabricLink &l : m_fabric.links) {
-        if (l.kind != FabricLink::Kind::HostToLeaf)
-            continue;
-        auto &ring = m_history[keyOf(l)];
-        ring.push_back({now, l.loadShare ? static_cast<float>(*l.loadShare * 100) : NAN,
-                        static_cast<float>(l.pfcPausesPerSecond),
-                        static_cast<float>(l.ecnPerSecond)});
-        while (ring.size() > kHistoryPoints)
-            ring.pop_front();
-    }
-    if (!m_selectedKey.empty()) {
-        std::vector<HistoryPoint> load, pfc;
-        for (const Point &p : m_history[m_selectedKey]) {
-            load.push_back({p.atMs, p.loadPercent});
-            pfc.push_back({p.atMs, p.pfcPerSecond});
+    // The selected NIC's last 15 minutes, kept by FleetState since the console started.
+    std::vector<HistoryPoint> load, pfc;
+    const size_t space = m_selectedKey.find(' ');
+    if (space != std::string::npos) {
+        double capacity = 0;
+        for (const FabricLink &l : m_fabric.links) {
+            if (keyOf(l) == m_selectedKey)
+                capacity = l.capacityBitsPerSecond;
         }
-        m_loadChart->setPoints(load);
-        m_pfcChart->setPoints(pfc);
+        for (const NicPoint &p :
+             m_state.nicHistory(m_selectedKey.substr(0, space), m_selectedKey.substr(space + 1))) {
+            const float busier = std::max(p.rxBitsPerSecond, p.txBitsPerSecond);
+            load.push_back({p.timeUnixMs, capacity > 0 ? static_cast<float>(busier / capacity * 100)
+                                                       : std::numeric_limits<float>::quiet_NaN()});
+            pfc.push_back({p.timeUnixMs, p.pfcPausesPerSecond});
+        }
     }
+    m_loadChart->setPoints(load);
+    m_pfcChart->setPoints(pfc);
 }
 
 void FabricWindow::relayout()
@@ -278,8 +271,7 @@ void FabricWindow::select(std::set<size_t> links, const QString &details)
     m_details->setText(details);
     m_alertsButton->setEnabled(!m_selectedKey.empty());
     m_view->setHighlighted(m_selected);
-    m_lastHistoryMs = 0;  // redraw the charts for the new selection now
-    recordHistory(SystemClock::instance().nowUnixMs());
+    showHistory();
 }
 
 void FabricWindow::selectLine(size_t index)

@@ -5,7 +5,6 @@
 
 #include <QFutureWatcher>
 #include <QMainWindow>
-#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -58,7 +57,7 @@ private:
     void select(std::set<size_t> links, const QString &details);
     void selectLine(size_t line);
     void selectBox(size_t box);
-    void recordHistory(int64_t nowMs);
+    void showHistory();
     std::optional<uint32_t> rail() const;
 
     const FleetState &m_state;
@@ -80,14 +79,6 @@ private:
     QFutureWatcher<Assembled> m_assembling;
     std::set<size_t> m_selected;
     std::string m_selectedKey;  // "node netdev" of the selected host link, to follow it
-    struct Point {
-        int64_t atMs;
-        float loadPercent;
-        float pfcPerSecond;
-        float ecnPerSecond;
-    };
-    std::map<std::string, std::deque<Point>> m_history;  // "node netdev" → the last minutes
-    int64_t m_lastHistoryMs = 0;
 };
 
 }  // namespace meridian

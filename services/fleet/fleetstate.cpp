@@ -63,6 +63,8 @@ NicSample saneNic(NicSample s)
 constexpr size_t kReplicasPerNodeKept = 64;
 constexpr size_t kNicsPerNodeKept = 64;
 constexpr int64_t kLinkDropWindowMs = 10 * 60'000;
+constexpr int64_t kNicHistoryStepMs = 5000;
+constexpr size_t kNicHistoryPoints = 180;  // 15 minutes
 
 }  // namespace
 
@@ -174,6 +176,25 @@ void FleetState::recordTelemetry(NodeHandle handle, const TelemetrySample &sampl
     node.nicSamples.clear();
     for (size_t i = 0; i < sample.nics.size() && i < kNicsPerNodeKept; ++i)
         node.nicSamples.push_back(saneNic(sample.nics[i]));
+    if (receivedUnixMs - node.nicHistoryMs >= kNicHistoryStepMs) {
+        node.nicHistoryMs = receivedUnixMs;
+        const auto value = [](const std::optional<double> &v, double scale) {
+            return v ? static_cast<float>(*v * scale) : std::numeric_limits<float>::quiet_NaN();
+        };
+        for (const NicSample &n : node.nicSamples) {
+            double pfc = 0;
+            for (int p = 0; p < kPfcPriorities; ++p)
+                pfc += n.rxPausePerSecond[p].value_or(0) + n.txPausePerSecond[p].value_or(0);
+            auto &ring = node.nicHistory[n.counters.netdev];
+            ring.push_back({receivedUnixMs, value(n.rxBytesPerSecond, 8),
+                            value(n.txBytesPerSecond, 8), static_cast<float>(pfc),
+                            static_cast<float>(n.ecnMarkedPerSecond.value_or(0) +
+                                               n.cnpSentPerSecond.value_or(0) +
+                                               n.cnpHandledPerSecond.value_or(0))});
+            while (ring.size() > kNicHistoryPoints)
+                ring.pop_front();
+        }
+    }
     for (auto &[netdev, drops] : node.linkDrops) {
         while (!drops.empty() && receivedUnixMs - drops.front() > kLinkDropWindowMs)
             drops.pop_front();
@@ -340,6 +361,20 @@ std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
         }
     }
     return out;
+}
+
+std::vector<NicPoint> FleetState::nicHistory(const std::string &nodeId,
+                                             const std::string &netdev) const
+{
+    std::lock_guard lock(m_mutex);
+    for (size_t handle = 0; handle < m_nodes.size(); ++handle) {
+        if (m_layout.nodeId[handle] != nodeId)
+            continue;
+        const auto it = m_nodes[handle].nicHistory.find(netdev);
+        if (it != m_nodes[handle].nicHistory.end())
+            return {it->second.begin(), it->second.end()};
+    }
+    return {};
 }
 
 uint64_t FleetState::telemetryBatches() const

@@ -78,6 +78,15 @@ struct FleetSnapshot {
     bool nodeStale(NodeHandle node) const;
 };
 
+// One NIC's rates at a moment, kept for the fabric's charts (the last 15 minutes).
+struct NicPoint {
+    int64_t timeUnixMs = 0;
+    float rxBitsPerSecond = 0;  // NaN: not reported
+    float txBitsPerSecond = 0;
+    float pfcPausesPerSecond = 0;
+    float ecnPerSecond = 0;
+};
+
 // One inference replica's latest signals, with the node that reported them.
 struct ReplicaReading {
     std::string nodeId;
@@ -115,6 +124,8 @@ public:
     // latest rates, and how often its link dropped in the last ten minutes. The neighbour
     // counts as heard when its node last reported.
     std::vector<HostNic> hostNics(int64_t nowUnixMs) const;
+    // One NIC's rates over the last 15 minutes, a point every 5 s, oldest first.
+    std::vector<NicPoint> nicHistory(const std::string &nodeId, const std::string &netdev) const;
     // Telemetry batches recorded so far (the ingest rate, for diagnostics).
     uint64_t telemetryBatches() const;
     // Events recorded after `afterCounter` (a running count), and the new count.
@@ -132,7 +143,9 @@ private:
         std::map<std::string, std::pair<LldpNeighbor, int64_t>>
             lastNeighbor;  // netdev → (it, seen)
         std::vector<NicSample> nicSamples;
-        std::map<std::string, std::deque<int64_t>> linkDrops;  // netdev → when
+        std::map<std::string, std::deque<int64_t>> linkDrops;    // netdev → when
+        std::map<std::string, std::deque<NicPoint>> nicHistory;  // netdev → the last minutes
+        int64_t nicHistoryMs = 0;
     };
     void addCardLocked(CardHandle card);
     void storeNicsLocked(Node &node, const std::vector<NicInfo> &nics, int64_t receivedUnixMs);

@@ -200,3 +200,32 @@ TEST(FleetState, ANeighbourThatLldpStopsNamingIsKeptAsLastSeenWithItsTime)
     EXPECT_EQ(nics[0].nic.neighbor->systemName, "xm-leaf1");
     EXPECT_EQ(nics[0].neighborSeenMs, 130'000);
 }
+
+TEST(FleetState, EachNicKeepsFifteenMinutesOfRatesAPointEveryFiveSeconds)
+{
+    FleetState state;
+    const NodeHandle node = state.addNode("127.0.0.1:3", "wuhu");
+    NodeInventory inventory;
+    inventory.nodeId = "wh-n3";
+    NicInfo nic;
+    nic.netdev = "ens1np0";
+    inventory.nics.push_back(nic);
+    state.setInventory(node, inventory, 1000);
+    for (int second = 0; second < 20 * 60; ++second) {
+        TelemetrySample sample;
+        NicSample s;
+        s.counters.netdev = "ens1np0";
+        s.txBytesPerSecond = 1e9;  // 8 Gb/s
+        s.rxPausePerSecond[3] = second;
+        sample.nics.push_back(s);
+        state.recordTelemetry(node, sample, 1'000'000 + second * 1000LL);
+    }
+    const std::vector<NicPoint> history = state.nicHistory("wh-n3", "ens1np0");
+    ASSERT_EQ(history.size(), 180u);
+    EXPECT_EQ(history.back().timeUnixMs - history.front().timeUnixMs, 179 * 5000);
+    EXPECT_FLOAT_EQ(history.back().txBitsPerSecond, 8e9f);
+    EXPECT_TRUE(std::isnan(history.back().rxBitsPerSecond)) << "not reported, not zero";
+    EXPECT_FLOAT_EQ(history.back().pfcPausesPerSecond, 20 * 60 - 5);
+    EXPECT_TRUE(state.nicHistory("wh-n3", "ens99np0").empty());
+    EXPECT_TRUE(state.nicHistory("nobody", "ens1np0").empty());
+}
