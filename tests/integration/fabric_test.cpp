@@ -33,7 +33,9 @@ TEST(SimFabric, AHealthyFleetHasNoFindingsAndInjectedTroubleShowsOnItsLink)
     SimFleet fleet(options, SystemClock::instance());
     ASSERT_TRUE(fleet.start().ok());
     FleetState state;
-    FleetClient client(state, SystemClock::instance());
+    ConnectionOptions connection;
+    connection.fabricRefreshMs = 500;  // LLDP asked again twice a second, not once a minute
+    FleetClient client(state, SystemClock::instance(), connection);
     FleetInventory inventory;
     for (const SimNodeView &n : fleet.nodes())
         inventory.agents.push_back({n.nodeId, n.address, n.dataCenter});
@@ -55,6 +57,19 @@ TEST(SimFabric, AHealthyFleetHasNoFindingsAndInjectedTroubleShowsOnItsLink)
     ASSERT_EQ(hostLinks, 40u * 8);
     EXPECT_TRUE(fabric.findings.empty())
         << fabric.findings.front().where << ": " << fabric.findings.front().what;
+
+    // The console asks each agent for its NICs again: the neighbours' seen time moves on.
+    const auto seenOf = [&](const std::string &node) {
+        for (const HostNic &h : state.hostNics(SystemClock::instance().nowUnixMs()))
+            if (h.nodeId == node && h.nic.netdev == "ens1np0")
+                return h.neighborSeenMs;
+        return int64_t{0};
+    };
+    const std::string first = fleet.nodes()[0].nodeId;
+    const int64_t before = seenOf(first);
+    ASSERT_GT(before, 0);
+    std::this_thread::sleep_for(1500ms);
+    EXPECT_GT(seenOf(first), before);
 
     const std::string node = fleet.nodes()[5].nodeId;
     for (const auto &[kind, netdev] :
