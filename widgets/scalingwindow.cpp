@@ -266,11 +266,16 @@ void ScalingWindow::fillPlan(const ScalingView &view)
     }
     QString plan;
     if (s->pendingSteps > 0) {
-        plan = tr("<b>Waiting for approval:</b> %n replica(s) on free local cards", nullptr,
-                  s->pendingLocalSteps);
-        plan += tr(" and %n rented node(s) for %1 CNY/h. ", nullptr,
-                   s->pendingSteps - s->pendingLocalSteps)
-                    .arg(s->pendingCnyPerHour, 0, 'f', 2);
+        // Only the parts the plan has: local replicas, rented nodes, or both.
+        const int local = s->pendingLocalSteps;
+        const int rented = s->pendingSteps - s->pendingLocalSteps;
+        QStringList parts;
+        if (local > 0)
+            parts << tr("%n replica(s) on free local cards", nullptr, local);
+        if (rented > 0)
+            parts << tr("%n rented node(s) for %1 CNY/h", nullptr, rented)
+                         .arg(s->pendingCnyPerHour, 0, 'f', 2);
+        plan = tr("<b>Waiting for approval:</b> %1. ").arg(parts.join(tr(" and ")));
     } else {
         plan = tr("No plan waiting. ");
     }

@@ -257,37 +257,37 @@
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="41"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="38"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="42"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="39"/>
         <source>DOWN</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="43"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="40"/>
         <source>FLAPPING</source>
         <translation>抖动</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="44"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="41"/>
         <source>up</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="46"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="43"/>
         <source>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;uplink, %3 Gb/s; load %4 (estimated from the hosts below)</source>
         <translation>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;上联链路，%3 Gb/s；负载 %4（由下挂主机估算）</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="51"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="48"/>
         <source>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;rail %5, %6 Gb/s, %7; load %8&lt;br/&gt;PFC pauses %9/s · ECN + CNP %10/s%11</source>
         <translation>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;轨道 %5，%6 Gb/s，%7；负载 %8&lt;br/&gt;PFC 暂停 %9/秒 · ECN + CNP %10/秒%11</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="60"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="57"/>
         <source>&lt;br/&gt;neighbour not reported lately: as last seen</source>
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
@@ -497,112 +497,112 @@
 <context>
     <name>meridian::FabricWindow</name>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="70"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="67"/>
         <source>Meridian — RoCE fabric</source>
         <translation>Meridian — RoCE 网络</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="71"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="68"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="73"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="70"/>
         <source>Data center </source>
         <translation>数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="76"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="73"/>
         <source>  Rail </source>
         <translation>  轨道 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="78"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="75"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="82"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="79"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="84"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="81"/>
         <source>Path </source>
         <translation>路径 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="86"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="83"/>
         <source>from node</source>
         <translation>起点节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="88"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="85"/>
         <source>to node</source>
         <translation>终点节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="91"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="88"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="103"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="100"/>
         <source>Fabric file: %1</source>
         <translation>网络拓扑文件：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="105"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="102"/>
         <source>Findings</source>
         <translation>发现的问题</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="109"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="106"/>
         <source>Click a link, a switch or a host.</source>
         <translation>点击链路、交换机或主机。</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="113"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="110"/>
         <source>Alerts for this link</source>
         <translation>该链路的告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="122"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="119"/>
         <source>Load</source>
         <translation>负载</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="123"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="120"/>
         <source>PFC pauses</source>
         <translation>PFC 暂停</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="123"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="120"/>
         <source>per s</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="262"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="255"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="294"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="286"/>
         <source>&lt;b&gt;%1 links to %2&lt;/b&gt;&lt;br/&gt;highest load %3%, PFC %4/s, ECN + CNP %5/s. Zoom in to see each host.</source>
         <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。放大以查看每台主机。</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="315"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="307"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 links</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条链路</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="322"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="314"/>
         <source>No path: %1</source>
         <translation>没有路径：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="329"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="321"/>
         <source>&lt;b&gt;Path on rail %1&lt;/b&gt;&lt;br/&gt;%2</source>
         <translation>&lt;b&gt;轨道 %1 上的路径&lt;/b&gt;&lt;br/&gt;%2</translation>
     </message>
@@ -1589,55 +1589,65 @@
         <translation>未声明任何推理服务。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="269"/>
-        <source>&lt;b&gt;Waiting for approval:&lt;/b&gt; %n replica(s) on free local cards</source>
+        <location filename="../../widgets/scalingwindow.cpp" line="274"/>
+        <source>%n replica(s) on free local cards</source>
         <translation>
-            <numerusform>&lt;b&gt;等待批准：&lt;/b&gt;在空闲本地卡上启动 %n 个副本</numerusform>
+            <numerusform>在空闲本地卡上启动 %n 个副本</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="271"/>
-        <source> and %n rented node(s) for %1 CNY/h. </source>
+        <location filename="../../widgets/scalingwindow.cpp" line="276"/>
+        <source>%n rented node(s) for %1 CNY/h</source>
         <translation>
-            <numerusform>，租用 %n 个节点，每小时 %1 元。</numerusform>
+            <numerusform>租用 %n 个节点，每小时 %1 元</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="275"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="278"/>
+        <source>&lt;b&gt;Waiting for approval:&lt;/b&gt; %1. </source>
+        <translation>&lt;b&gt;等待批准：&lt;/b&gt;%1。</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="278"/>
+        <source> and </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/scalingwindow.cpp" line="280"/>
         <source>No plan waiting. </source>
         <translation>没有待批准的计划。</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="277"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="282"/>
         <source>Policy: %1 — %2</source>
         <translation>策略：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="279"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="284"/>
         <source>steady</source>
         <translation>平稳</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="281"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="286"/>
         <source>Held back: %1</source>
         <translation>受限：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="290"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="295"/>
         <source>%n scaling step(s) no longer needed: rented nodes go back in the two minutes before their paid hour ends, local replicas stop.</source>
         <translation>
             <numerusform>%n 个扩容步骤已不再需要：租用节点在已付费小时结束前两分钟内归还，本地副本停止。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="293"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="298"/>
         <source>%n scaling step(s) no longer needed; rented nodes are paid to the end of their hour either way.</source>
         <translation>
             <numerusform>%n 个扩容步骤已不再需要；租用节点无论如何都已付费至本小时结束。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="297"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="302"/>
         <source>No surplus rented capacity.</source>
         <translation>没有多余的租用算力。</translation>
     </message>
