@@ -230,8 +230,11 @@ Status ScalingController::tick()
         m_view.atMs = now;
         return open.error();
     }
+    // Every replica's readings once a pass, not once a service.
+    const std::vector<ReplicaReading> local = m_localFleet.replicaReadings(now);
+    const std::vector<ReplicaReading> rented = m_rentedFleet->replicaReadings(now);
     for (auto &state : m_services)
-        decide(*state, open.value(), now, problems);
+        decide(*state, open.value(), local, rented, now, problems);
 
     if (leases) {
         open = m_journal.openSteps();  // with this pass's plans and releases
@@ -269,15 +272,13 @@ Status ScalingController::tick()
 }
 
 void ScalingController::decide(ServiceState &state, const std::vector<JournalStep> &open,
-                               int64_t now, std::vector<std::string> &problems)
+                               const std::vector<ReplicaReading> &local,
+                               const std::vector<ReplicaReading> &rented, int64_t now,
+                               std::vector<std::string> &problems)
 {
     const InferenceService &service = state.service;
     ServiceScalingView &v = state.view;
     v.notes.clear();
-
-    // What the replicas say, on our cards and on rented ones.
-    std::vector<ReplicaReading> local = m_localFleet.replicaReadings(now);
-    std::vector<ReplicaReading> rented = m_rentedFleet->replicaReadings(now);
     ServiceSignals signals;
     signals.atMs = now;
     int ready = 0, readyRented = 0, coldStarting = 0;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "fleet/fleetstate.h"
 #include "scaling/inferenceservice.h"
 #include "scaling/placement.h"
 #include "scaling/reconcile.h"
@@ -126,8 +127,10 @@ public:
 
 private:
     struct ServiceState;
-    void decide(ServiceState &state, const std::vector<JournalStep> &open, int64_t nowMs,
-                std::vector<std::string> &problems);
+    // One service's pass; `local` and `rented` are every replica's readings, read once.
+    void decide(ServiceState &state, const std::vector<JournalStep> &open,
+                const std::vector<ReplicaReading> &local, const std::vector<ReplicaReading> &rented,
+                int64_t nowMs, std::vector<std::string> &problems);
     struct LocalNode {
         std::string nodeId;
         std::string address;
