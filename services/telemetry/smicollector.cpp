@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cardparsers.h"
+#include "core/textfile.h"
 #include "core/textutil.h"
 #include "nicparsers.h"
 #include "toolrunner.h"

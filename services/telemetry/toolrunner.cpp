@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 extern char **environ;
@@ -25,6 +24,38 @@ std::string firstLine(const std::string &text)
 {
     const size_t end = text.find('\n');
     return text.substr(0, std::min<size_t>(end, 200));
+}
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+int64_t msUntil(SteadyTime deadline)
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+                                                                 std::chrono::steady_clock::now())
+        .count();
+}
+
+// Waits for the tool until the deadline. A tool may close its output and keep running
+// (or ignore SIGTERM), so this never blocks in waitpid: it polls, then kills the tool's
+// whole process group, which also takes any helper it started.
+bool reapBefore(pid_t pid, SteadyTime deadline, int &status)
+{
+    for (int pauseMs = 1;; pauseMs = std::min(pauseMs * 2, 50)) {
+        const pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR))
+            return true;
+        if (msUntil(deadline) <= 0)
+            return false;
+        usleep(static_cast<useconds_t>(pauseMs) * 1000);
+    }
+}
+
+void killAndReap(pid_t pid, int &status)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
 }
 
 }  // namespace
@@ -43,14 +74,20 @@ Result<std::string> runTool(const ToolRun &run)
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    // Its own process group, so a timeout kills the tool and whatever it spawned.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     std::vector<char *> argv;
     for (const std::string &arg : run.argv)
         argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
     pid_t pid = 0;
     const int spawned =
-        posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     close(out[1]);
     close(err[1]);
     if (spawned != 0) {
@@ -63,15 +100,13 @@ Result<std::string> runTool(const ToolRun &run)
     std::string stderrText;
     bool overflow = false;
     bool timedOut = false;
-    const auto deadline =
+    const SteadyTime deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(run.timeoutMs);
     pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
     int open = 2;
     char buffer[65536];
     while (open > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
+        const int64_t left = msUntil(deadline);
         if (left <= 0) {
             timedOut = true;
             break;
@@ -101,10 +136,10 @@ Result<std::string> runTool(const ToolRun &run)
         if (fd.fd >= 0)
             close(fd.fd);
     }
-    if (timedOut || overflow)
-        kill(pid, SIGKILL);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (timedOut || overflow || !reapBefore(pid, deadline, status)) {
+        timedOut = timedOut || !overflow;
+        killAndReap(pid, status);
     }
     if (timedOut)
         return Error{fmt::format("{}: no answer within {} ms; killed it", program, run.timeoutMs)};
@@ -133,26 +168,6 @@ bool toolOnPath(const std::string &program)
             return true;
     }
     return false;
-}
-
-Result<std::string> readTextFile(const std::string &path, size_t maxBytes)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
-    in.seekg(0, std::ios::end);
-    const auto size = in.tellg();
-    if (size < 0)
-        return Error{fmt::format("{}: cannot read", path)};
-    if (static_cast<size_t>(size) > maxBytes)
-        return Error{fmt::format("{}: {} bytes is more than the {} this reads", path,
-                                 static_cast<size_t>(size), maxBytes)};
-    std::string text(static_cast<size_t>(size), '\0');
-    in.seekg(0);
-    in.read(text.data(), size);
-    if (!in)
-        return Error{fmt::format("{}: read failed", path)};
-    return text;
 }
 
 }  // namespace meridian

@@ -20,7 +20,4 @@ Result<std::string> runTool(const ToolRun &run);
 // Whether `program` is an executable on PATH.
 bool toolOnPath(const std::string &program);
 
-// The whole file, or an error naming it; refuses files over maxBytes.
-Result<std::string> readTextFile(const std::string &path, size_t maxBytes = 64 * 1024 * 1024);
-
 }  // namespace meridian

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <set>
 
-#include "telemetry/toolrunner.h"
+#include "core/textfile.h"
 #include "core/yamlfile.h"
 
 namespace meridian {
@@ -43,10 +43,13 @@ Result<FleetInventory> loadInventory(const std::string &path)
         if (root["capacity_pool"])
             inventory.capacityPool = root["capacity_pool"].as<std::string>();
         if (const YAML::Node tls = root["tls"]) {
-            inventory.security.caFile = besideFile(path, tls["ca_file"].as<std::string>(""));
-            inventory.security.certFile = besideFile(path, tls["cert_file"].as<std::string>(""));
-            inventory.security.keyFile = besideFile(path, tls["key_file"].as<std::string>(""));
-            inventory.security.serverNameOverride = tls["server_name"].as<std::string>("");
+            inventory.security.caFile =
+                besideFile(path, yamlValue<std::string>(tls, "ca_file", ""));
+            inventory.security.certFile =
+                besideFile(path, yamlValue<std::string>(tls, "cert_file", ""));
+            inventory.security.keyFile =
+                besideFile(path, yamlValue<std::string>(tls, "key_file", ""));
+            inventory.security.serverNameOverride = yamlValue<std::string>(tls, "server_name", "");
             if (inventory.security.caFile.empty())
                 return yamlError(path, tls, "tls needs ca_file (the CA that signed the agents)");
         }
@@ -63,7 +66,7 @@ Result<FleetInventory> loadInventory(const std::string &path)
         if (!dcs || !dcs.IsSequence())
             return yamlError(path, root, "data_centers: must be a list of {name, agents}");
         for (const YAML::Node &dc : dcs) {
-            const std::string name = dc["name"].as<std::string>("");
+            const std::string name = yamlValue<std::string>(dc, "name", "");
             if (name.empty())
                 return yamlError(path, dc, "a data center needs a name");
             const YAML::Node agents = dc["agents"];
@@ -74,8 +77,8 @@ Result<FleetInventory> loadInventory(const std::string &path)
                 InventoryAgent entry;
                 entry.dataCenter = name;
                 entry.address = agent.IsScalar() ? agent.as<std::string>()
-                                                 : agent["address"].as<std::string>("");
-                entry.nodeHint = agent.IsMap() ? agent["node"].as<std::string>("") : "";
+                                                 : yamlValue<std::string>(agent, "address", "");
+                entry.nodeHint = agent.IsMap() ? yamlValue<std::string>(agent, "node", "") : "";
                 if (!looksLikeAddress(entry.address)) {
                     return yamlError(path, agent,
                                      fmt::format("'{}' is not host:port", entry.address));
@@ -86,7 +89,7 @@ Result<FleetInventory> loadInventory(const std::string &path)
             }
         }
     } catch (const YAML::Exception &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+        return yamlError(path, e);
     }
     if (inventory.agents.empty())
         return Error{fmt::format("{}: no agents listed", path)};

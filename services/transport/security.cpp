@@ -7,8 +7,8 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/status.h>
 
+#include "core/textfile.h"
 #include "core/textutil.h"
-#include "telemetry/toolrunner.h"
 
 namespace meridian {
 
