@@ -140,9 +140,11 @@ int main(int argc, char **argv)
     fault->add_option("--data-center", dataCenter, "every node of this data center")
         ->excludes("--node");
     fault->add_option("--kind", kind, faultKindNames() + ", or clear")->required();
-    fault->add_option("--card", card, "card index for card faults");
-    fault->add_option("--duration", duration, "seconds; 0 until cleared");
-    fault->add_option("--delay-ms", delayMs, "answer delay for slow");
+    fault->add_option("--card", card, "card index for card faults")->check(CLI::Range(0, 1023));
+    fault->add_option("--duration", duration, "seconds; 0 until cleared")
+        ->check(CLI::Range(0, 7 * 24 * 3600));
+    fault->add_option("--delay-ms", delayMs, "answer delay for slow")
+        ->check(CLI::Range(0, 600'000));
     auto *evaluate =
         app.add_subcommand("evaluate",
                            "replay a request trace through the scaling policy and the baselines in "

@@ -172,6 +172,14 @@ std::optional<uint64_t> parseMemoryBytes(std::string_view text)
     return std::nullopt;
 }
 
+// timegm would quietly roll 2026-02-31 over into March.
+static int daysInMonth(int year, int month)
+{
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
 std::optional<int64_t> parseUtcTime(std::string_view input)
 {
     const std::string_view text = trim(input);
@@ -247,7 +255,7 @@ std::optional<int64_t> parseUtcTime(std::string_view input)
         if (at != text.size())
             return std::nullopt;
     }
-    if (*mo < 1 || *mo > 12 || *d < 1 || *d > 31 || h > 23 || mi > 59 || s > 60)
+    if (*mo < 1 || *mo > 12 || *d < 1 || *d > daysInMonth(*y, *mo) || h > 23 || mi > 59 || s > 60)
         return std::nullopt;
     std::tm tm{};
     tm.tm_year = *y - 1900;

@@ -2,28 +2,35 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include "core/textfile.h"
 
 namespace meridian {
 
 Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > maxBytes)
-        return Error{
-            fmt::format("{}: more than {} bytes; not a file a person writes", path, maxBytes)};
+    auto text = readTextFile(path, maxBytes);
+    if (!text)
+        return text.error();
     try {
-        return YAML::Load(text.str());
-    } catch (const YAML::ParserException &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+        return YAML::Load(text.value());
+    } catch (const YAML::Exception &e) {
+        return yamlError(path, e);
     }
+}
+
+Error yamlError(const std::string &path, const YAML::Exception &exception)
+{
+    if (exception.mark.is_null())
+        return Error{fmt::format("{}: {}", path, exception.msg)};
+    return Error{fmt::format("{}:{}: {}", path, exception.mark.line + 1, exception.msg)};
+}
+
+void throwBadYamlValue(const YAML::Node &node, std::string_view key, std::string_view expected)
+{
+    std::string shown;
+    if (node.IsScalar())
+        shown = fmt::format(" ('{}')", node.Scalar().substr(0, 60));
+    throw YAML::Exception(node.Mark(), fmt::format("{} must be {}{}", key, expected, shown));
 }
 
 Error yamlError(const std::string &path, const YAML::Node &node, std::string_view what)
@@ -32,6 +39,15 @@ Error yamlError(const std::string &path, const YAML::Node &node, std::string_vie
     if (mark.line < 0)
         return Error{fmt::format("{}: {}", path, what)};
     return Error{fmt::format("{}:{}: {}", path, mark.line + 1, what)};
+}
+
+void throwNotAMapping(const YAML::Node &node, std::string_view key)
+{
+    const char *found = node.IsSequence() ? "a list"
+                        : node.IsScalar() ? "a single value"
+                                          : "nothing";
+    throw YAML::Exception(node.Mark(),
+                          fmt::format("expected a mapping with {}: here, found {}", key, found));
 }
 
 }  // namespace meridian

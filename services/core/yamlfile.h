@@ -4,16 +4,70 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/result.h"
 
 namespace meridian {
 
+template <typename T>
+constexpr std::string_view yamlTypeName()
+{
+    if constexpr (std::is_same_v<T, bool>)
+        return "true or false";
+    else if constexpr (std::is_integral_v<T>)
+        return "a whole number";
+    else if constexpr (std::is_floating_point_v<T>)
+        return "a number";
+    else
+        return "text";
+}
+
 Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes = 4 << 20);
 
 // "FILE:LINE: what" for the node's place in the file.
 Error yamlError(const std::string &path, const YAML::Node &node, std::string_view what);
+
+// "FILE:LINE: what" for an exception a reader let through (a scalar where a mapping
+// belongs, `tls: yes`), so no yaml-cpp exception ever leaves a reader.
+Error yamlError(const std::string &path, const YAML::Exception &exception);
+
+// Thrown (as a YAML::Exception, caught by the reader) for a value that is there but
+// wrong: it names the key and what was expected.
+[[noreturn]] void throwBadYamlValue(const YAML::Node &node, std::string_view key,
+                                    std::string_view expected);
+// Thrown where a mapping holding `key` was expected and something else stands.
+[[noreturn]] void throwNotAMapping(const YAML::Node &node, std::string_view key);
+
+// The scalar at `node` as T. Unlike yaml-cpp's as<T>(fallback), a value that does not
+// convert (cards_per_replica: eight) or a number that is not finite (.nan, .inf) is an
+// error naming the key, never a silent default.
+template <typename T>
+T yamlScalar(const YAML::Node &node, std::string_view key)
+{
+    T value{};
+    if (!node.IsScalar() || !YAML::convert<T>::decode(node, value))
+        throwBadYamlValue(node, key, yamlTypeName<T>());
+    if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(value))
+            throwBadYamlValue(node, key, "a finite number");
+    }
+    return value;
+}
+
+// parent[key] as T, or `fallback` only when the key is absent (or null).
+template <typename T>
+T yamlValue(const YAML::Node &parent, std::string_view key, T fallback)
+{
+    if (!parent.IsMap() && !parent.IsNull())
+        throwNotAMapping(parent, key);
+    const YAML::Node node = parent[std::string(key)];
+    if (!node || node.IsNull())
+        return fallback;
+    return yamlScalar<T>(node, key);
+}
 
 }  // namespace meridian

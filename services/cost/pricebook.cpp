@@ -76,16 +76,16 @@ Result<PriceBook> PriceBook::load(const std::string &path)
         return yamlError(
             path, root,
             "expected 'prices:' with a list of {model | vendor, cny_per_card_hour, from}");
-    if (root["currency"] && root["currency"].as<std::string>("") != "CNY")
+    if (root["currency"] && yamlValue<std::string>(root, "currency", "") != "CNY")
         return yamlError(path, root["currency"], "only CNY prices are supported");
     PriceBook book;
     try {
         for (const YAML::Node &entry : root["prices"]) {
             PriceRule rule;
-            rule.model = entry["model"].as<std::string>("");
-            rule.dataCenter = entry["data_center"].as<std::string>("");
+            rule.model = yamlValue<std::string>(entry, "model", "");
+            rule.dataCenter = yamlValue<std::string>(entry, "data_center", "");
             if (entry["vendor"]) {
-                rule.vendor = vendorFromName(entry["vendor"].as<std::string>());
+                rule.vendor = vendorFromName(yamlScalar<std::string>(entry["vendor"], "vendor"));
                 if (rule.vendor == Vendor::Unknown)
                     return yamlError(path, entry["vendor"],
                                      "vendor must be nvidia, huawei, cambricon or hygon");
@@ -94,38 +94,42 @@ Result<PriceBook> PriceBook::load(const std::string &path)
                 return yamlError(path, entry, "a price names a model, a vendor or a data center");
             if (!entry["cny_per_card_hour"])
                 return yamlError(path, entry, "a price needs cny_per_card_hour");
-            const auto price = parseNumber(entry["cny_per_card_hour"].as<std::string>(""));
+            const auto price = parseNumber(yamlValue<std::string>(entry, "cny_per_card_hour", ""));
             rule.cnyPerCardHour = price.value_or(-1);
             if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
                 return yamlError(path, entry["cny_per_card_hour"],
                                  "cny_per_card_hour must be a number, 0..10000");
-            const auto from = parseUtcTime(entry["from"].as<std::string>(""));
+            const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
             if (!from)
-                return yamlError(path, entry, "from: must be a date (2026-07-01) or a UTC time");
+                return yamlError(path, entry["from"] ? entry["from"] : entry,
+                                 "from: must be a date (2026-07-01) or a UTC time");
             rule.fromUnixS = *from;
             if (entry["to"]) {
-                rule.toUnixS = parseUtcTime(entry["to"].as<std::string>());
+                rule.toUnixS = parseUtcTime(yamlScalar<std::string>(entry["to"], "to"));
                 if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
                     return yamlError(path, entry["to"], "to: must be a date after from:");
             }
             book.addRule(std::move(rule));
         }
         if (const YAML::Node contracts = root["contracts"]) {
+            if (!contracts.IsSequence())
+                return yamlError(path, contracts,
+                                 "contracts: must be a list of {customer, from, to, ...}");
             for (const YAML::Node &entry : contracts) {
                 Contract c;
-                c.customer = entry["customer"].as<std::string>("");
-                c.dataCenter = entry["data_center"].as<std::string>("");
-                c.nodeId = entry["node"].as<std::string>("");
-                c.model = entry["model"].as<std::string>("");
-                const auto from = parseUtcTime(entry["from"].as<std::string>(""));
-                const auto to = parseUtcTime(entry["to"].as<std::string>(""));
+                c.customer = yamlValue<std::string>(entry, "customer", "");
+                c.dataCenter = yamlValue<std::string>(entry, "data_center", "");
+                c.nodeId = yamlValue<std::string>(entry, "node", "");
+                c.model = yamlValue<std::string>(entry, "model", "");
+                const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
+                const auto to = parseUtcTime(yamlValue<std::string>(entry, "to", ""));
                 if (!from || !to || *to <= *from)
                     return yamlError(path, entry, "a contract needs from: and a later to:");
                 c.fromUnixS = *from;
                 c.toUnixS = *to;
                 std::optional<double> stated;
                 if (entry["discount_percent"])
-                    stated = entry["discount_percent"].as<double>();
+                    stated = yamlScalar<double>(entry["discount_percent"], "discount_percent");
                 c.discountPercent = contractDiscount(c.fromUnixS, c.toUnixS, stated);
                 if (c.discountPercent < 0 || c.discountPercent > 100)
                     return yamlError(path, entry, "discount_percent must be 0..100");
@@ -133,7 +137,7 @@ Result<PriceBook> PriceBook::load(const std::string &path)
             }
         }
     } catch (const YAML::Exception &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+        return yamlError(path, e);
     }
     return book;
 }

@@ -34,7 +34,7 @@ Result<FabricFile> fromYaml(const YAML::Node &root, const std::string &path)
     try {
         for (const YAML::Node &d : root["data_centers"]) {
             FabricDataCenter dc;
-            dc.name = d["name"].as<std::string>("");
+            dc.name = yamlValue<std::string>(d, "name", "");
             if (dc.name.empty())
                 return yamlError(path, d, "a data center needs name:");
             if (d["spines"])
@@ -47,7 +47,7 @@ Result<FabricFile> fromYaml(const YAML::Node &root, const std::string &path)
                 return yamlError(path, d["leaves"], "leaves: a list");
             for (const YAML::Node &l : d["leaves"]) {
                 FabricLeaf leaf;
-                leaf.name = l["name"].as<std::string>("");
+                leaf.name = yamlValue<std::string>(l, "name", "");
                 if (leaf.name.empty())
                     return yamlError(path, l, "a leaf needs name:");
                 if (!names.insert(leaf.name).second)
@@ -66,7 +66,7 @@ Result<FabricFile> fromYaml(const YAML::Node &root, const std::string &path)
                             return yamlError(path, l["pfc_priorities"], "PFC priorities are 0..7");
                     }
                 }
-                leaf.uplinkGbps = l["uplink_gbps"].as<double>(0);
+                leaf.uplinkGbps = yamlValue<double>(l, "uplink_gbps", 0);
                 if (!(leaf.uplinkGbps >= 0) || leaf.uplinkGbps > 1e6)
                     return yamlError(path, l["uplink_gbps"], "uplink_gbps out of range");
                 if (l["spines"]) {
@@ -81,7 +81,7 @@ Result<FabricFile> fromYaml(const YAML::Node &root, const std::string &path)
             file.dataCenters.push_back(std::move(dc));
         }
     } catch (const YAML::Exception &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+        return yamlError(path, e);
     }
     return file;
 }
@@ -101,7 +101,7 @@ Result<FabricFile> parseFabricFile(const std::string &text, const std::string &n
     try {
         return fromYaml(YAML::Load(text), name);
     } catch (const YAML::Exception &e) {
-        return Error{fmt::format("{}:{}: {}", name, e.mark.line + 1, e.msg)};
+        return yamlError(name, e);
     }
 }
 

@@ -30,36 +30,37 @@ Result<std::vector<InferenceService>> loadInferenceServices(const std::string &p
     try {
         for (const YAML::Node &entry : root["services"]) {
             InferenceService s;
-            s.name = entry["name"].as<std::string>("");
-            s.model = entry["model"].as<std::string>("");
+            s.name = yamlValue<std::string>(entry, "name", "");
+            s.model = yamlValue<std::string>(entry, "model", "");
             if (s.name.empty() || s.model.empty())
                 return yamlError(path, entry, "a service needs name: and model:");
             if (!names.insert(s.name).second)
                 return yamlError(path, entry["name"], "a second service named " + s.name);
-            s.cardsPerReplica = entry["cards_per_replica"].as<int>(1);
+            s.cardsPerReplica = yamlValue<int>(entry, "cards_per_replica", 1);
             if (s.cardsPerReplica < 1 || s.cardsPerReplica > 64)
                 return yamlError(path, entry["cards_per_replica"], "cards_per_replica: 1..64");
             if (const YAML::Node slo = entry["slo"]) {
-                s.ttftP95Seconds = slo["ttft_p95_seconds"].as<double>(5.0);
+                s.ttftP95Seconds = yamlValue<double>(slo, "ttft_p95_seconds", 5.0);
                 if (!(s.ttftP95Seconds > 0) || s.ttftP95Seconds > 600)
                     return yamlError(path, slo, "ttft_p95_seconds must be above 0 and at most 600");
             }
             if (const YAML::Node replicas = entry["replicas"]) {
-                s.minReplicas = replicas["min"].as<int>(1);
-                s.maxReplicas = replicas["max"].as<int>(16);
+                s.minReplicas = yamlValue<int>(replicas, "min", 1);
+                s.maxReplicas = yamlValue<int>(replicas, "max", 16);
                 if (s.minReplicas < 0 || s.maxReplicas < s.minReplicas || s.maxReplicas > 10'000)
                     return yamlError(path, replicas, "replicas: 0 <= min <= max <= 10000");
             }
-            s.coldStartSeconds = entry["cold_start_seconds"].as<double>(90);
+            s.coldStartSeconds = yamlValue<double>(entry, "cold_start_seconds", 90);
             if (!(s.coldStartSeconds >= 0) || s.coldStartSeconds > 3600)
                 return yamlError(path, entry["cold_start_seconds"], "cold_start_seconds: 0..3600");
             if (!entry["runs_on"] || !entry["runs_on"].IsSequence() || entry["runs_on"].size() == 0)
                 return yamlError(path, entry, "runs_on: lists the card models it may use");
             for (const YAML::Node &card : entry["runs_on"]) {
                 CardCapability c;
-                c.cardModel = card["card_model"].as<std::string>("");
-                c.requestsPerSecondPerCard = card["requests_per_second_per_card"].as<double>(0);
-                c.maxConcurrencyPerCard = card["max_concurrency_per_card"].as<int>(1);
+                c.cardModel = yamlValue<std::string>(card, "card_model", "");
+                c.requestsPerSecondPerCard =
+                    yamlValue<double>(card, "requests_per_second_per_card", 0);
+                c.maxConcurrencyPerCard = yamlValue<int>(card, "max_concurrency_per_card", 1);
                 if (c.cardModel.empty() || !(c.requestsPerSecondPerCard > 0) ||
                     c.requestsPerSecondPerCard > 10'000 || c.maxConcurrencyPerCard < 1)
                     return yamlError(path, card,
@@ -75,9 +76,9 @@ Result<std::vector<InferenceService>> loadInferenceServices(const std::string &p
             if (const YAML::Node rent = entry["rent"]) {
                 if (rent["card_models"])
                     s.rent.cardModels = rent["card_models"].as<std::vector<std::string>>();
-                s.rent.maxCards = rent["max_cards"].as<int>(0);
-                s.rent.maxCnyPerCardHour = rent["max_cny_per_card_hour"].as<double>(0);
-                s.rent.budgetCnyPerHour = rent["budget_cny_per_hour"].as<double>(0);
+                s.rent.maxCards = yamlValue<int>(rent, "max_cards", 0);
+                s.rent.maxCnyPerCardHour = yamlValue<double>(rent, "max_cny_per_card_hour", 0);
+                s.rent.budgetCnyPerHour = yamlValue<double>(rent, "budget_cny_per_hour", 0);
                 if (s.rent.maxCards < 0 || s.rent.maxCnyPerCardHour < 0 ||
                     s.rent.budgetCnyPerHour < 0)
                     return yamlError(path, rent, "rent: limits cannot be negative");
@@ -90,7 +91,7 @@ Result<std::vector<InferenceService>> loadInferenceServices(const std::string &p
             services.push_back(std::move(s));
         }
     } catch (const YAML::Exception &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+        return yamlError(path, e);
     }
     return services;
 }

@@ -111,7 +111,7 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
             *field->value = value;
         }
     } catch (const YAML::Exception &e) {
-        return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
+        return yamlError(path, e);
     }
     c.panicWindowMs = static_cast<int64_t>(panicS * 1000);
     c.stableWindowMs = static_cast<int64_t>(stableS * 1000);

@@ -1,6 +1,9 @@
 #include "faultplan.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+
 #include "core/yamlfile.h"
 
 namespace meridian {
@@ -20,6 +23,14 @@ constexpr std::pair<FaultKind, const char *> kNames[] = {
     {FaultKind::EcnCongestion, "ecn-congestion"},
     {FaultKind::GarbageValues, "garbage"},
 };
+
+// A scenario spans hours at most; a week caps what a typo can make of it.
+constexpr double kMaxScenarioSeconds = 7 * 24 * 3600.0;
+
+int64_t secondsToMs(double seconds)
+{
+    return static_cast<int64_t>(std::clamp(seconds, -1.0, kMaxScenarioSeconds) * 1000);
+}
 
 }  // namespace
 
@@ -55,9 +66,9 @@ Result<std::vector<ScenarioStep>> loadScenario(const std::string &path)
     if (!loaded)
         return loaded.error();
     const YAML::Node root = loaded.value();
+    if (!root.IsMap() || !root["faults"] || !root["faults"].IsSequence())
+        return yamlError(path, root, "expected 'faults:' with a list of steps");
     const YAML::Node faults = root["faults"];
-    if (!root.IsMap() || !faults || !faults.IsSequence())
-        return Error{fmt::format("{}: expected 'faults:' with a list of steps", path)};
     std::vector<ScenarioStep> steps;
     for (const YAML::Node &entry : faults) {
         if (!entry.IsMap())
@@ -69,21 +80,21 @@ Result<std::vector<ScenarioStep>> loadScenario(const std::string &path)
                 const std::string key = field.first.as<std::string>();
                 const YAML::Node &value = field.second;
                 if (key == "at_seconds")
-                    step.atMs = static_cast<int64_t>(value.as<double>() * 1000);
+                    step.atMs = secondsToMs(yamlScalar<double>(value, key));
                 else if (key == "node")
-                    step.fault.nodeId = value.as<std::string>();
+                    step.fault.nodeId = yamlScalar<std::string>(value, key);
                 else if (key == "data_center")
-                    step.fault.dataCenter = value.as<std::string>();
+                    step.fault.dataCenter = yamlScalar<std::string>(value, key);
                 else if (key == "card")
-                    step.fault.card = value.as<uint32_t>();
+                    step.fault.card = yamlScalar<uint32_t>(value, key);
                 else if (key == "netdev")
-                    step.fault.netdev = value.as<std::string>();
+                    step.fault.netdev = yamlScalar<std::string>(value, key);
                 else if (key == "duration_seconds")
-                    step.fault.durationMs = static_cast<int64_t>(value.as<double>() * 1000);
+                    step.fault.durationMs = secondsToMs(yamlScalar<double>(value, key));
                 else if (key == "delay_ms")
-                    step.fault.delayMs = value.as<int>();
+                    step.fault.delayMs = yamlScalar<int>(value, key);
                 else if (key == "kind") {
-                    const auto kind = faultKindFromName(value.as<std::string>());
+                    const auto kind = faultKindFromName(yamlScalar<std::string>(value, key));
                     if (!kind) {
                         return yamlError(path, value,
                                          fmt::format("unknown kind '{}'; use one of {}",
@@ -95,13 +106,13 @@ Result<std::vector<ScenarioStep>> loadScenario(const std::string &path)
                 }
             }
         } catch (const YAML::Exception &e) {
-            return yamlError(path, entry, fmt::format("a value has the wrong type ({})", e.msg));
+            return yamlError(path, e);
         }
         if (!entry["kind"])
             return yamlError(path, entry, "a step needs a kind");
         if (step.fault.nodeId.empty() == step.fault.dataCenter.empty())
             return yamlError(path, entry, "a step names either node or data_center");
-        if (step.atMs < 0 || step.fault.durationMs < 0)
+        if (step.atMs < 0 || step.fault.durationMs < 0 || step.fault.delayMs < 0)
             return yamlError(path, entry, "times cannot be negative");
         steps.push_back(std::move(step));
     }

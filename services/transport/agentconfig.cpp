@@ -4,29 +4,26 @@
 
 #include <set>
 
-#include "telemetry/toolrunner.h"
+#include "core/textfile.h"
 #include "core/yamlfile.h"
 
 namespace meridian {
 
 namespace {
 
+// Leaves `out` as it is when the key is absent; a value of the wrong type throws, for
+// loadAgentConfig to report with its line.
 template <typename T>
-Status read(const std::string &path, const YAML::Node &parent, const char *key, T &out)
+Status read(const std::string &, const YAML::Node &parent, const char *key, T &out)
 {
-    const YAML::Node node = parent[key];
-    if (!node)
-        return {};
-    try {
-        out = node.as<T>();
-        return {};
-    } catch (const YAML::Exception &) {
-        return yamlError(path, node, fmt::format("'{}' has the wrong type", key));
-    }
+    out = yamlValue<T>(parent, key, out);
+    return {};
 }
 
 Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)
 {
+    if (!map.IsMap())
+        return yamlError(path, map, "expected a mapping of settings here");
     for (const auto &entry : map) {
         const std::string key = entry.first.as<std::string>();
         if (!known.count(key))
@@ -35,14 +32,8 @@ Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<
     return {};
 }
 
-}  // namespace
-
-Status loadAgentConfig(const std::string &path, AgentConfig &config)
+Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentConfig &config)
 {
-    auto loaded = loadYamlFile(path, 1 << 20);
-    if (!loaded)
-        return loaded.error();
-    const YAML::Node root = loaded.value();
     if (root.IsNull())
         return {};
     if (!root.IsMap())
@@ -66,6 +57,8 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
     if (config.sampleIntervalMs < 100 || config.sampleIntervalMs > 60'000)
         return yamlError(path, root["sample_interval_ms"], "sample_interval_ms must be 100..60000");
     if (const YAML::Node sim = root["sim"]) {
+        if (Status s = checkKeys(path, sim, {"seed", "kind"}); !s)
+            return s;
         if (Status s = read(path, sim, "seed", config.simSeed); !s)
             return s;
         if (Status s = read(path, sim, "kind", config.simKind); !s)
@@ -88,6 +81,8 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
             return yamlError(path, tokens,
                              "tokens must be a list of {name, role, token | token_file}");
         for (const YAML::Node &entry : tokens) {
+            if (Status s = checkKeys(path, entry, {"name", "role", "token", "token_file"}); !s)
+                return s;
             TokenGrant grant;
             std::string role = "read-only";
             std::string tokenFile;
@@ -116,6 +111,20 @@ Status loadAgentConfig(const std::string &path, AgentConfig &config)
         }
     }
     return {};
+}
+
+}  // namespace
+
+Status loadAgentConfig(const std::string &path, AgentConfig &config)
+{
+    auto loaded = loadYamlFile(path, 1 << 20);
+    if (!loaded)
+        return loaded.error();
+    try {
+        return readAgentConfig(path, loaded.value(), config);
+    } catch (const YAML::Exception &e) {
+        return yamlError(path, e);
+    }
 }
 
 }  // namespace meridian

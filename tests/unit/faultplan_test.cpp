@@ -61,3 +61,27 @@ TEST(Scenario, MistakesNameTheLine)
     EXPECT_NE(loadScenario(dir.file("missing.yaml")).error().message.find("missing.yaml"),
               std::string::npos);
 }
+
+TEST(Scenario, AScenarioOfTheWrongShapeIsAnErrorNotAnAbort)
+{
+    test::TempDir dir;
+    const auto error = [&](const std::string &text) {
+        auto steps = loadScenario(write(dir, text));
+        EXPECT_FALSE(steps.ok()) << text;
+        return steps.ok() ? std::string() : steps.error().message;
+    };
+    EXPECT_NE(error("just a sentence\n").find("scenario.yaml:1: expected 'faults:'"),
+              std::string::npos);
+    EXPECT_NE(error("- 1\n- 2\n").find("expected 'faults:'"), std::string::npos);
+    EXPECT_NE(error("faults:\n  - {at_seconds: 1, node: [a, b], kind: crash}\n")
+                  .find(":2: node must be text"),
+              std::string::npos);
+    EXPECT_NE(error("faults:\n  - {at_seconds: .nan, node: a, kind: crash}\n")
+                  .find(":2: at_seconds must be a finite number"),
+              std::string::npos);
+    EXPECT_NE(error("faults:\n  - {at_seconds: 1, node: a, kind: slow, delay_ms: -1}\n")
+                  .find(":2: times cannot be negative"),
+              std::string::npos);
+    EXPECT_NE(loadScenario("/dev/zero").error().message.find("not a regular file"),
+              std::string::npos);
+}

@@ -1,0 +1,116 @@
+// Configuration files an operator writes by hand, broken in the ways people break them:
+// the wrong type where a mapping belongs, a word where a number belongs, an impossible
+// date, a file that never ends. Each is refused with file, line and field; none aborts.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cost/pricebook.h"
+#include "testsupport.h"
+#include "transport/agentconfig.h"
+
+using namespace meridian;
+
+namespace {
+
+std::string write(const test::TempDir &dir, const std::string &name, const std::string &text)
+{
+    const std::string path = dir.file(name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+std::string agentConfigError(const test::TempDir &dir, const std::string &text)
+{
+    AgentConfig config;
+    const Status status = loadAgentConfig(write(dir, "agent.yaml", text), config);
+    EXPECT_FALSE(status.ok()) << text;
+    return status.ok() ? std::string() : status.message();
+}
+
+std::string priceBookError(const test::TempDir &dir, const std::string &text)
+{
+    auto book = PriceBook::load(write(dir, "prices.yaml", text));
+    EXPECT_FALSE(book.ok()) << text;
+    return book.ok() ? std::string() : book.error().message;
+}
+
+}  // namespace
+
+TEST(AgentConfigFile, AScalarWhereAMappingBelongsIsAnErrorWithItsLine)
+{
+    test::TempDir dir;
+    EXPECT_NE(agentConfigError(dir, "listen: 127.0.0.1:1\ntls: yes\n").find("agent.yaml:2:"),
+              std::string::npos);
+    EXPECT_NE(agentConfigError(dir, "sim: 5\n").find("agent.yaml:1:"), std::string::npos);
+    EXPECT_NE(agentConfigError(dir, "tokens: [abc]\n").find("agent.yaml:1:"), std::string::npos);
+    EXPECT_NE(agentConfigError(dir, "- just\n- a list\n").find("expected a mapping"),
+              std::string::npos);
+    const std::string wrongType = agentConfigError(dir, "sample_interval_ms: often\n");
+    EXPECT_NE(wrongType.find("agent.yaml:1: sample_interval_ms must be a whole number ('often')"),
+              std::string::npos)
+        << wrongType;
+    EXPECT_NE(agentConfigError(dir, "sim: {seed: -3}\n").find("seed must be a whole number"),
+              std::string::npos);
+}
+
+TEST(AgentConfigFile, AFileThatNeverEndsIsRefusedBeforeItIsRead)
+{
+    AgentConfig config;
+    const Status status = loadAgentConfig("/dev/zero", config);
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.message().find("/dev/zero: not a regular file"), std::string::npos);
+}
+
+TEST(AgentConfigFile, AGoodFileStillLoads)
+{
+    test::TempDir dir;
+    AgentConfig config;
+    const Status status = loadAgentConfig(
+        write(dir, "agent.yaml",
+              "listen: 127.0.0.1:7000\nsample_interval_ms: 500\nsim: {seed: 7, kind: nvidia}\n"),
+        config);
+    ASSERT_TRUE(status.ok()) << status.message();
+    EXPECT_EQ(config.listen, "127.0.0.1:7000");
+    EXPECT_EQ(config.sampleIntervalMs, 500);
+    EXPECT_EQ(config.simSeed, 7u);
+    EXPECT_EQ(config.simKind, "nvidia");
+}
+
+TEST(PriceBookFile, ImpossibleDatesAndNumbersAreRefusedNotDefaulted)
+{
+    test::TempDir dir;
+    // timegm would roll February 31st into March 3rd.
+    EXPECT_NE(priceBookError(dir,
+                             "prices:\n  - {model: A, cny_per_card_hour: 1, "
+                             "from: 2026-02-31}\n")
+                  .find("prices.yaml:2: from: must be a date"),
+              std::string::npos);
+    EXPECT_NE(priceBookError(dir,
+                             "prices:\n  - {model: A, cny_per_card_hour: .nan, "
+                             "from: 2026-01-01}\n")
+                  .find(":2: cny_per_card_hour"),
+              std::string::npos);
+    EXPECT_NE(priceBookError(dir,
+                             "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2026-01-01}\n"
+                             "contracts: 5\n")
+                  .find(":3: contracts: must be a list"),
+              std::string::npos);
+    EXPECT_NE(priceBookError(dir,
+                             "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2026-01-01}\n"
+                             "contracts:\n  - {customer: x, from: 2026-01-01, to: 2026-09-01,"
+                             " discount_percent: .nan}\n")
+                  .find(":4: discount_percent must be a finite number"),
+              std::string::npos);
+    EXPECT_NE(priceBookError(dir,
+                             "prices:\n  - {model: [A], cny_per_card_hour: 1, "
+                             "from: 2026-01-01}\n")
+                  .find(":2: model must be text"),
+              std::string::npos);
+    EXPECT_NE(priceBookError(dir, "prices:\n  - 7\n").find(":2: expected a mapping"),
+              std::string::npos);
+    // A leap day is a real day.
+    auto leap = PriceBook::load(write(
+        dir, "prices.yaml", "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2028-02-29}\n"));
+    EXPECT_TRUE(leap.ok()) << leap.error().message;
+}
