@@ -20,6 +20,40 @@ Error lineError(const std::string &path, size_t line, const std::string &what)
     return Error{fmt::format("{}:{}: {}", path, line, what)};
 }
 
+// What a trace may hold, so a typo or a hostile file is refused instead of turning into
+// an endless replay or more requests than memory holds.
+constexpr double kMaxTraceSeconds = 366 * 24 * 3600.0;
+constexpr size_t kMaxRequests = 50'000'000;
+constexpr uint64_t kMaxTokens = 10'000'000;
+// Azure traces are stamped with wall-clock times; anything outside this is a broken row.
+constexpr int64_t kEarliestUnixS = 946'684'800;  // 2000-01-01
+constexpr int64_t kLatestUnixS = 4'102'444'800;  // 2100-01-01
+
+bool tokensInRange(uint64_t input, uint64_t output)
+{
+    return input >= 1 && output >= 1 && input <= kMaxTokens && output <= kMaxTokens;
+}
+
+// A request at `atS` (from the trace's start) after one at `previousS`: in order, and
+// within the longest trace replayed.
+std::optional<std::string> arrivalProblem(double atS, double previousS)
+{
+    if (!std::isfinite(atS))
+        return "the time is not a number";
+    if (atS < previousS)
+        return "rows out of order: this request is earlier than the one before it";
+    if (atS > kMaxTraceSeconds)
+        return "more than 366 days after the trace's first request";
+    return std::nullopt;
+}
+
+Error tooManyRequests(const std::string &path, size_t line)
+{
+    return lineError(
+        path, line,
+        fmt::format("more than {} requests; replay a part of it (--hours)", kMaxRequests));
+}
+
 // "2023-11-16 18:15:46.6805900" in seconds, with the fraction.
 std::optional<double> azureTime(std::string_view text)
 {
@@ -53,12 +87,21 @@ Result<RequestTrace> loadAzure(const std::string &path, std::istream &in)
         const auto at = azureTime(trim(fields[0]));
         const auto input = parseUnsigned(trim(fields[1]));
         const auto output = parseUnsigned(trim(fields[2]));
-        if (!at || !input || !output || *input > 10'000'000 || *output > 10'000'000)
+        if (!at || !input || !output)
             return lineError(path, number, "a time and two token counts expected");
+        if (*at < kEarliestUnixS || *at >= kLatestUnixS)
+            return lineError(path, number, "a time between the years 2000 and 2100 expected");
+        if (!tokensInRange(*input, *output))
+            return lineError(path, number, "token counts must be 1..10000000");
         if (!start)
             start = *at;
-        trace.requests.push_back(
-            {*at - *start, static_cast<int>(*input), static_cast<int>(*output)});
+        const double arrival = *at - *start;
+        if (auto problem = arrivalProblem(
+                arrival, trace.requests.empty() ? 0.0 : trace.requests.back().arrivalS))
+            return lineError(path, number, *problem);
+        if (trace.requests.size() >= kMaxRequests)
+            return tooManyRequests(path, number);
+        trace.requests.push_back({arrival, static_cast<int>(*input), static_cast<int>(*output)});
     }
     return trace;
 }
@@ -81,8 +124,13 @@ Result<RequestTrace> loadMooncake(const std::string &path, std::istream &in)
         const double atMs = doc["timestamp"].get<double>();
         const auto input = doc["input_length"].get<uint64_t>();
         const auto output = doc["output_length"].get<uint64_t>();
-        if (!(atMs >= 0) || input > 10'000'000 || output > 10'000'000)
-            return lineError(path, number, "timestamp or lengths out of range");
+        if (!tokensInRange(input, output))
+            return lineError(path, number, "input_length and output_length must be 1..10000000");
+        if (auto problem = arrivalProblem(
+                atMs / 1000.0, trace.requests.empty() ? 0.0 : trace.requests.back().arrivalS))
+            return lineError(path, number, *problem);
+        if (trace.requests.size() >= kMaxRequests)
+            return tooManyRequests(path, number);
         trace.requests.push_back(
             {atMs / 1000.0, static_cast<int>(input), static_cast<int>(output)});
     }
@@ -105,6 +153,7 @@ Result<RequestTrace> loadServeGen(const std::string &path, std::istream &in, dou
     std::mt19937_64 rng(seed);
     std::string line;
     size_t number = 1;
+    double nextWindowS = 0;
     while (std::getline(in, line)) {
         ++number;
         if (trim(line).empty())
@@ -116,8 +165,18 @@ Result<RequestTrace> loadServeGen(const std::string &path, std::istream &in, dou
         const auto rate = parseNumber(trim(fields[1]));
         if (!start || !rate || *start < 0 || *rate < 0 || *rate > 1e6)
             return lineError(path, number, "a window start and a rate expected");
+        if (*start < nextWindowS)
+            return lineError(path, number,
+                             "windows out of order: each starts 600 s or more "
+                             "after the one before");
+        if (*start > kMaxTraceSeconds)
+            return lineError(path, number, "more than 366 days after the trace's start");
+        nextWindowS = *start + 600;
         if (maxSeconds > 0 && *start >= maxSeconds)
             break;
+        // The mean count, with room for Poisson noise, must fit before drawing any.
+        if (trace.requests.size() + static_cast<size_t>(*rate * 600 * 1.1 + 100) > kMaxRequests)
+            return tooManyRequests(path, number);
         // Poisson arrivals at the window's rate.
         std::exponential_distribution<double> gap(std::max(*rate, 1e-9));
         for (double t = *start + gap(rng); t < *start + 600; t += gap(rng))

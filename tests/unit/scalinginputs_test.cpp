@@ -1,0 +1,138 @@
+// The scaling inputs a person or a capture supplies, broken: traces whose rows run
+// backwards, carry absurd years or zero tokens, or stretch past any replay; services
+// files with a word where a number belongs. Each is refused with file and line, before
+// it can become an endless loop, an allocation of gigabytes or a silent default.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "scaling/inferenceservice.h"
+#include "scaling/requesttrace.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+std::string traceError(const test::TempDir &dir, const std::string &name, const std::string &text)
+{
+    const std::string path = dir.file(name);
+    std::ofstream(path) << text;
+    auto trace = loadRequestTrace(path);
+    EXPECT_FALSE(trace.ok()) << text;
+    return trace.ok() ? std::string() : trace.error().message;
+}
+
+constexpr const char *kAzureHeader = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+
+std::string serviceWith(const std::string &field)
+{
+    return "services:\n"
+           "  - name: chat\n"
+           "    model: m\n" +
+           field +
+           "    runs_on:\n"
+           "      - {card_model: A100-SXM4-80GB, requests_per_second_per_card: 1}\n";
+}
+
+std::string servicesError(const test::TempDir &dir, const std::string &text)
+{
+    const std::string path = dir.file("services.yaml");
+    std::ofstream(path) << text;
+    auto services = loadInferenceServices(path);
+    EXPECT_FALSE(services.ok()) << text;
+    return services.ok() ? std::string() : services.error().message;
+}
+
+}  // namespace
+
+TEST(RequestTraceInput, RowsOutOfOrderAreRefusedWithTheirLine)
+{
+    test::TempDir dir;
+    EXPECT_NE(traceError(dir, "a.csv",
+                         std::string(kAzureHeader) + "2023-11-16 18:15:46.68,374,44\n"
+                                                     "2023-11-16 18:15:50.99,396,109\n"
+                                                     "2023-11-16 18:15:40.00,10,10\n")
+                  .find("a.csv:4: rows out of order"),
+              std::string::npos);
+    EXPECT_NE(traceError(dir, "m.jsonl",
+                         "{\"timestamp\": 5000, \"input_length\": 10, \"output_length\": 5}\n"
+                         "{\"timestamp\": 1000, \"input_length\": 10, \"output_length\": 5}\n")
+                  .find("m.jsonl:2: rows out of order"),
+              std::string::npos);
+    EXPECT_NE(traceError(dir, "s.csv", "window_start_s,total_rate_rps\n600,1\n0,1\n")
+                  .find("s.csv:3: windows out of order"),
+              std::string::npos);
+}
+
+TEST(RequestTraceInput, AbsurdYearsAndEndlessTimesAreRefused)
+{
+    test::TempDir dir;
+    EXPECT_NE(traceError(dir, "y1.csv", std::string(kAzureHeader) + "0001-01-01 00:00:00.0,5,5\n")
+                  .find("y1.csv:2: a time between the years 2000 and 2100"),
+              std::string::npos);
+    EXPECT_NE(traceError(dir, "y9.csv",
+                         std::string(kAzureHeader) + "2023-11-16 18:15:46.68,374,44\n"
+                                                     "9999-12-31 23:59:59.0,5,5\n")
+                  .find("y9.csv:3:"),
+              std::string::npos);
+    EXPECT_NE(traceError(dir, "far.jsonl",
+                         "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n"
+                         "{\"timestamp\": 1e300, \"input_length\": 10, \"output_length\": 5}\n")
+                  .find("far.jsonl:2: more than 366 days"),
+              std::string::npos);
+    EXPECT_NE(traceError(dir, "far.csv", "window_start_s,total_rate_rps\n1e300,1\n")
+                  .find("far.csv:2: more than 366 days"),
+              std::string::npos);
+}
+
+TEST(RequestTraceInput, ZeroTokensAndMoreRequestsThanMemoryAreRefused)
+{
+    test::TempDir dir;
+    EXPECT_NE(traceError(dir, "z.csv", std::string(kAzureHeader) + "2023-11-16 18:15:46.68,374,0\n")
+                  .find("z.csv:2: token counts must be 1..10000000"),
+              std::string::npos);
+    EXPECT_NE(traceError(dir, "z.jsonl",
+                         "{\"timestamp\": 0, \"input_length\": 0, \"output_length\": 5}\n")
+                  .find("z.jsonl:1: input_length and output_length"),
+              std::string::npos);
+    // 900,000 requests a second for ten minutes is 540 million requests: refused before
+    // a single one is drawn.
+    EXPECT_NE(traceError(dir, "huge.csv", "window_start_s,total_rate_rps\n0,900000\n")
+                  .find("huge.csv:2: more than 50000000 requests"),
+              std::string::npos);
+}
+
+TEST(RequestTraceInput, AGoodTraceStillReads)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("ok.csv");
+    std::ofstream(path) << kAzureHeader << "2023-11-16 18:15:46.5,374,44\n"
+                        << "2023-11-16 18:15:46.5,10,1\n"
+                        << "2023-11-16 18:15:50.0,396,109\n";
+    auto trace = loadRequestTrace(path);
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    ASSERT_EQ(trace->requests.size(), 3u);
+    EXPECT_DOUBLE_EQ(trace->requests[2].arrivalS, 3.5);
+}
+
+TEST(ServicesFile, AWordWhereANumberBelongsIsRefusedNotDefaulted)
+{
+    test::TempDir dir;
+    const std::string eight = servicesError(dir, serviceWith("    cards_per_replica: eight\n"));
+    EXPECT_NE(eight.find("services.yaml:4: cards_per_replica must be a whole number ('eight')"),
+              std::string::npos)
+        << eight;
+    EXPECT_NE(servicesError(dir, serviceWith("    rent: {max_cny_per_card_hour: .nan}\n"))
+                  .find(":4: max_cny_per_card_hour must be a finite number"),
+              std::string::npos);
+    EXPECT_NE(servicesError(dir, serviceWith("    cold_start_seconds: .inf\n"))
+                  .find(":4: cold_start_seconds must be a finite number"),
+              std::string::npos);
+    EXPECT_NE(servicesError(dir, serviceWith("    replicas: {min: two}\n")).find(":4: min must be"),
+              std::string::npos);
+    EXPECT_NE(servicesError(dir, serviceWith("    slo: 5\n")).find(":4: expected a mapping"),
+              std::string::npos);
+    EXPECT_NE(servicesError(dir, "services:\n  - chat\n").find(":2: expected a mapping"),
+              std::string::npos);
+}
