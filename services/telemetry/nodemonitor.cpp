@@ -65,8 +65,9 @@ Status NodeMonitor::start()
 void NodeMonitor::restart()
 {
     std::lock_guard sampling(m_samplingMutex);
-    m_accumulator.flush().ok();
     const int64_t now = m_clock.nowUnixMs();
+    if (Status written = m_accumulator.flush(); !written)
+        reportProblems({"usage ledger: " + written.message()}, now);
     {
         std::lock_guard lock(m_mutex);
         m_inventory.agentStartedUnixMs = now;
@@ -78,7 +79,8 @@ void NodeMonitor::restart()
 void NodeMonitor::stop()
 {
     std::lock_guard sampling(m_samplingMutex);
-    m_accumulator.flush().ok();
+    if (Status written = m_accumulator.flush(); !written)
+        reportProblems({"usage ledger: " + written.message()}, m_clock.nowUnixMs());
 }
 
 void NodeMonitor::tick()

@@ -108,31 +108,38 @@ Status UsageAccumulator::addSample(int64_t sampleUnixMs, const std::vector<Usage
                 account(*card, sample, previous, sampleUnixMs);
         }
     }
-    return flushBefore(sampleUnixMs / 60'000 * 60);
+    // A minute that closed is written at once, unless the last write failed: then the
+    // next try waits for the checkpoint, so a full disk is not hammered every second.
+    const int64_t currentMinuteS = sampleUnixMs / 60'000 * 60;
+    const bool minuteClosed = !m_open.empty() && m_open.begin()->first.first < currentMinuteS;
+    const bool checkpointDue = sampleUnixMs - m_lastWriteAttemptMs >= kCheckpointMs;
+    if (m_open.empty() || !(checkpointDue || (minuteClosed && !m_lastWriteFailed)))
+        return {};
+    m_lastWriteAttemptMs = sampleUnixMs;
+    return writeUnwritten();
 }
 
-Status UsageAccumulator::flushBefore(int64_t minuteStartUnixS)
+Status UsageAccumulator::writeUnwritten()
 {
-    std::vector<UsageMinute> done;
-    for (auto it = m_open.begin(); it != m_open.end();) {
-        if (it->first.first >= minuteStartUnixS) {
-            ++it;
-            continue;
-        }
-        Partial &p = it->second;
+    std::vector<UsageMinute> parts;
+    parts.reserve(m_open.size());
+    for (auto &[key, p] : m_open) {
         if (p.utilSeconds > 0)
             p.minute.meanUtilizationPercent = p.utilWeighted / p.utilSeconds;
-        done.push_back(p.minute);
-        it = m_open.erase(it);
+        parts.push_back(p.minute);
     }
-    if (done.empty())
+    if (parts.empty())
         return {};
-    return m_ledger.record(done);
+    Status written = m_ledger.record(parts);
+    m_lastWriteFailed = !written.ok();
+    if (written)
+        m_open.clear();
+    return written;
 }
 
 Status UsageAccumulator::flush()
 {
-    return flushBefore(INT64_MAX);
+    return writeUnwritten();
 }
 
 }  // namespace meridian

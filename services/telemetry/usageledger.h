@@ -48,22 +48,32 @@ struct UsageCard {
     std::string service;  // the inference service holding the card now; empty: none
 };
 
+// Minutes are written as they close, and the minute in progress every checkpoint, as
+// the part of it not yet written (the ledger adds parts of a minute up). So a kill -9
+// loses at most one checkpoint of usage. A write that fails (a full disk) keeps what it
+// could not write and tries again at the next checkpoint: nothing is dropped unwritten.
 class UsageAccumulator {
 public:
     // A card counts as busy while its utilisation is at least this.
     static constexpr double kDefaultBusyThresholdPercent = 5.0;
+    // At most this much usage is lost when the agent dies without a clean stop.
+    static constexpr int64_t kCheckpointMs = 10'000;
 
     UsageAccumulator(UsageLedger &ledger, int64_t maxGapMs,
                      double busyThresholdPercent = kDefaultBusyThresholdPercent);
 
     // Accounts the time since the previous sample to each card's reading. A gap longer
-    // than maxGapMs (agent hung or stopped) is not accounted. Finished minutes go to the
-    // ledger.
+    // than maxGapMs (agent hung or stopped) is not accounted. Finished minutes, and the
+    // minute in progress at each checkpoint, go to the ledger; the error is the ledger's
+    // when it could not take them (they are kept for the next try).
     Status addSample(int64_t sampleUnixMs, const std::vector<UsageCard> &cards,
                      const std::vector<CardSample> &samples);
 
-    // Writes the minute in progress (on a clean shutdown).
+    // Writes everything not yet written (on a clean shutdown).
     Status flush();
+
+    // Parts of minutes accounted but not yet in the ledger.
+    size_t unwrittenCount() const { return m_open.size(); }
 
 private:
     struct Partial {
@@ -73,12 +83,16 @@ private:
         bool hasEnergy = false;
     };
     void account(const UsageCard &card, const CardSample &sample, int64_t fromMs, int64_t toMs);
-    Status flushBefore(int64_t minuteStartUnixS);
+    // Hands every unwritten part to the ledger; forgets them only once it took them.
+    Status writeUnwritten();
 
     UsageLedger &m_ledger;
     int64_t m_maxGapMs;
     double m_busyThreshold;
     int64_t m_lastSampleMs = 0;
+    int64_t m_lastWriteAttemptMs = 0;
+    bool m_lastWriteFailed = false;
+    // Keyed by (minute start, card uuid): what has been accounted and not yet written.
     std::map<std::pair<int64_t, std::string>, Partial> m_open;
 };
 

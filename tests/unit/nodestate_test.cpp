@@ -64,6 +64,97 @@ TEST(UsageAccumulator, GapLongerThanAllowedIsNotCountedAndMinutesMergeOnRewrite)
     EXPECT_DOUBLE_EQ((*minutes)[0].busySeconds, 3);
 }
 
+namespace {
+
+// A ledger on a full disk: refuses writes while `full`, keeps what it took.
+class FillingLedger final : public UsageLedger {
+public:
+    bool full = false;
+    int refused = 0;
+    MemoryUsageLedger kept;
+    Status record(const std::vector<UsageMinute> &minutes) override
+    {
+        if (full) {
+            ++refused;
+            return Error{"agent.db: database or disk is full"};
+        }
+        return kept.record(minutes);
+    }
+    Result<std::vector<UsageMinute>> since(int64_t s, size_t limit) override
+    {
+        return kept.since(s, limit);
+    }
+    int64_t oldestMinuteUnixS() override { return kept.oldestMinuteUnixS(); }
+    void dropBefore(int64_t m) override { kept.dropBefore(m); }
+};
+
+double observedSeconds(UsageLedger &ledger)
+{
+    double total = 0;
+    for (const UsageMinute &m : ledger.since(0, 100'000).value())
+        total += m.observedSeconds;
+    return total;
+}
+
+}  // namespace
+
+TEST(UsageAccumulator, MinutesAFullDiskRefusedAreKeptAndWrittenOnceItHasRoom)
+{
+    FillingLedger ledger;
+    UsageAccumulator acc(ledger, 5000);
+    CardSample s;
+    s.utilizationPercent = 90;
+    const int64_t t0 = 1'700'000'040'000;  // on a minute boundary
+    ledger.full = true;
+    bool sawError = false;
+    for (int second = 0; second <= 150; ++second)  // two and a half minutes, disk full
+        if (!acc.addSample(t0 + second * 1000, {{0, "u"}}, {s}).ok())
+            sawError = true;
+    EXPECT_TRUE(sawError) << "the ledger's error reaches the caller";
+    EXPECT_GT(ledger.refused, 0);
+    EXPECT_LE(ledger.refused, 16) << "a full disk is retried at the checkpoint, not every second";
+    EXPECT_EQ(observedSeconds(ledger), 0);
+    ledger.full = false;
+    for (int second = 151; second <= 180; ++second)
+        ASSERT_TRUE(acc.addSample(t0 + second * 1000, {{0, "u"}}, {s}).ok());
+    ASSERT_TRUE(acc.flush().ok());
+    EXPECT_DOUBLE_EQ(observedSeconds(ledger), 180) << "not one second lost to the full disk";
+    auto minutes = ledger.since(0, 10).value();
+    ASSERT_EQ(minutes.size(), 3u);
+    EXPECT_DOUBLE_EQ(minutes[0].observedSeconds, 60);
+    EXPECT_DOUBLE_EQ(minutes[0].busySeconds, 60);
+    EXPECT_DOUBLE_EQ(*minutes[0].meanUtilizationPercent, 90);
+}
+
+TEST(UsageAccumulator, ACrashWithoutAFlushLosesAtMostOneCheckpoint)
+{
+    MemoryUsageLedger ledger;
+    CardSample s;
+    s.utilizationPercent = 40;
+    const int64_t t0 = 1'700'000'040'000;
+    for (int crashAt : {7, 25, 59, 61, 95}) {
+        MemoryUsageLedger crashed;
+        {
+            UsageAccumulator acc(crashed, 5000);  // dropped unflushed: the kill -9
+            for (int second = 0; second <= crashAt; ++second)
+                ASSERT_TRUE(acc.addSample(t0 + second * 1000, {{0, "u"}}, {s}).ok());
+        }
+        const double kept = observedSeconds(crashed);
+        EXPECT_GE(kept, crashAt - UsageAccumulator::kCheckpointMs / 1000.0)
+            << "crash at " << crashAt;
+        EXPECT_LE(kept, crashAt);
+    }
+    // Written in parts, a minute adds up to the same as written whole.
+    UsageAccumulator acc(ledger, 5000);
+    for (int second = 0; second <= 60; ++second)
+        ASSERT_TRUE(acc.addSample(t0 + second * 1000, {{0, "u"}}, {s}).ok());
+    ASSERT_TRUE(acc.flush().ok());
+    auto minutes = ledger.since(0, 10).value();
+    ASSERT_EQ(minutes.size(), 1u);
+    EXPECT_DOUBLE_EQ(minutes[0].observedSeconds, 60);
+    EXPECT_DOUBLE_EQ(*minutes[0].meanUtilizationPercent, 40);
+}
+
 TEST(NodeMonitor, UsageMinutesNameTheServiceThatHeldTheCard)
 {
     ManualClock clock(1'700'000'040'000);  // on a minute boundary
