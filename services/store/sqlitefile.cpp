@@ -5,6 +5,27 @@
 
 namespace meridian {
 
+namespace {
+
+// Every step in one write transaction taken before the version is read again: of several
+// processes opening a new file at once (four `meridian sync` from cron), one creates the
+// schema and the others, waiting on the lock, find it done.
+void migrate(SQLite::Database &db, const SqliteSchema &schema)
+{
+    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    const int latest = static_cast<int>(schema.migrations.size());
+    const int version = db.execAndGet("PRAGMA user_version").getInt();
+    for (int step = version; step < latest; ++step) {
+        if (step == 0)
+            db.exec(fmt::format("PRAGMA application_id = {}", schema.applicationId));
+        db.exec(schema.migrations[static_cast<size_t>(step)]);
+        db.exec(fmt::format("PRAGMA user_version = {}", step + 1));
+    }
+    tx.commit();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path,
                                                          const SqliteSchema &schema)
 {
@@ -39,14 +60,8 @@ Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path
         db->exec("PRAGMA journal_mode = WAL");
         db->exec("PRAGMA synchronous = NORMAL");
         db->exec("PRAGMA foreign_keys = ON");
-        for (int step = version; step < latest; ++step) {
-            SQLite::Transaction tx(*db);
-            if (step == 0)
-                db->exec(fmt::format("PRAGMA application_id = {}", schema.applicationId));
-            db->exec(schema.migrations[static_cast<size_t>(step)]);
-            db->exec(fmt::format("PRAGMA user_version = {}", step + 1));
-            tx.commit();
-        }
+        if (version < latest)
+            migrate(*db, schema);
         return db;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: {}; left untouched", path, e.what())};

@@ -1,6 +1,6 @@
 // Opening one of our SQLite files safely: a file that is not ours, is damaged, or was
 // written by a newer version is named and left untouched; ours is put in WAL mode and
-// migrated step by step (PRAGMA user_version), each step in its own transaction.
+// migrated (PRAGMA user_version) in one transaction, safe under concurrent openers.
 #pragma once
 
 #include <memory>

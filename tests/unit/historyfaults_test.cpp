@@ -13,6 +13,8 @@
 
 #include <thread>
 
+#include "cost/pricebook.h"
+#include "cost/usagereport.h"
 #include "store/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -187,4 +189,69 @@ TEST(HistoryFaults, TwoConsolesOnOneFileCountEveryMinuteOnce)
     first.value().reset();
     second.value().reset();
     expectConsistent(path);
+}
+
+TEST(HistoryFaults, AReportReadsAHistoryFileOnAReadOnlyPlace)
+{
+    test::TempDir dir;
+    const std::string place = dir.file("backup");
+    ASSERT_EQ(mkdir(place.c_str(), 0755), 0);
+    const std::string path = place + "/history.db";
+    {
+        auto store = HistoryStore::open(path);
+        ASSERT_TRUE(store.ok());
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 30, 30, 900));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    // No -shm beside it and none can be made: as on a read-only mount.
+    chmod(dir.path().c_str(), 0755);
+    chmod(place.c_str(), 0555);
+    chmod(path.c_str(), 0444);
+    const int code = inChild([&] {
+        if (geteuid() == 0 && setuid(65534) != 0)
+            return 3;
+        auto report = buildUsageReport(path, PriceBook{}, {kJuly1, kJuly1 + 3600});
+        if (!report) {
+            fprintf(stderr, "%s\n", report.error().message.c_str());
+            return 4;
+        }
+        return report->total.cards == 2 && report->total.cardHours > 0.99 ? 0 : 5;
+    });
+    EXPECT_EQ(code, 0) << "3: could not drop root; 4: the report failed; 5: wrong figures";
+    chmod(place.c_str(), 0755);
+    struct stat info {};
+    EXPECT_NE(stat((path + "-shm").c_str(), &info), 0) << "nothing was written beside it";
+}
+
+TEST(HistoryFaults, FourProcessesOpeningANewFileAtOnceAllSucceed)
+{
+    for (int round = 0; round < 5; ++round) {
+        test::TempDir dir;
+        const std::string path = dir.file("history.db");
+        std::vector<pid_t> children;
+        for (int i = 0; i < 4; ++i) {
+            const pid_t child = fork();
+            if (child == 0) {
+                auto store = HistoryStore::open(path);
+                if (!store) {
+                    fprintf(stderr, "opener %d: %s\n", i, store.error().message.c_str());
+                    _exit(1);
+                }
+                store.value()->submit(test::a100Minutes("n" + std::to_string(i), "wuhu", 2,
+                                                        kJuly1, 10, 30, 900));
+                _exit(store.value()->flush().ok() ? 0 : 2);
+            }
+            children.push_back(child);
+        }
+        for (pid_t child : children) {
+            int status = 0;
+            waitpid(child, &status, 0);
+            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+        }
+        auto store = HistoryStore::open(path);
+        ASSERT_TRUE(store.ok()) << store.error().message;
+        EXPECT_EQ(store.value()->minuteCount(), 4 * 2 * 10);
+        store.value().reset();
+        expectConsistent(path);
+    }
 }
