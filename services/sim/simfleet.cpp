@@ -81,7 +81,8 @@ Status SimFleet::start()
         listen.push_back({m_options.host + ":0", &node->port});
     auto server =
         startGrpcServer(listen, ServerSecurity{},
-                        {m_agentService.get(), m_poolService.get(), m_controlService.get()});
+                        {m_agentService.get(), m_poolService.get(), m_controlService.get()},
+                        ServerLimits::forNodes(static_cast<int>(m_nodes.size())));
     if (!server)
         return server.error();
     m_server = std::move(server).value();
@@ -483,7 +484,8 @@ Result<std::vector<std::pair<std::string, std::string>>> SimFleet::addCloudNodes
     for (auto &node : fresh)
         listen.push_back({m_options.host + ":0", &node->port});
     // gRPC cannot add ports to a running server, so each lease gets its own.
-    auto server = startGrpcServer(listen, ServerSecurity{}, {m_agentService.get()});
+    auto server = startGrpcServer(listen, ServerSecurity{}, {m_agentService.get()},
+                                  ServerLimits::forNodes(static_cast<int>(fresh.size())));
     if (!server)
         return server.error();
     std::vector<std::pair<std::string, std::string>> endpoints;

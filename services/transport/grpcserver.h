@@ -21,9 +21,23 @@ struct ListenSpec {
     int *selectedPort = nullptr;
 };
 
+// What one peer may cost the server before any token is checked: HTTP/2 floods (the
+// rapid reset, thousands of open streams) are bounded by these, not by good manners.
+struct ServerLimits {
+    int maxStreamsPerConnection = 32;     // the console holds three per agent
+    size_t memoryBytes = 64 << 20;        // gRPC's own buffers and calls, all peers
+    int maxConnectionAgeMs = 2 * 3600'000;  // then GOAWAY; clients reconnect and resume
+    int maxConnectionAgeGraceMs = 60'000;
+    int maxReceiveMessageBytes = 1 << 20;  // our requests are a few hundred bytes
+
+    // A server that plays `nodes` agents (the simulator) carries their streams.
+    static ServerLimits forNodes(int nodes);
+};
+
 Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSpec> &addresses,
                                                       const ServerSecurity &security,
-                                                      const std::vector<grpc::Service *> &services);
+                                                      const std::vector<grpc::Service *> &services,
+                                                      const ServerLimits &limits = {});
 
 // Stops accepting, cancels every call and waits (at most deadlineMs) for them to end.
 void stopGrpcServer(grpc::Server &server, int deadlineMs = 2000);

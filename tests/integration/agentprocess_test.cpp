@@ -17,105 +17,15 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
+#include "agentprocess.h"
 #include "testsupport.h"
 #include "transport/security.h"
 
 extern char **environ;
 
 using namespace meridian;
+using namespace meridian::test;
 using namespace std::chrono_literals;
-
-namespace {
-
-int freePort()
-{
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    close(fd);
-    return ntohs(addr.sin_port);
-}
-
-class AgentProcess {
-public:
-    explicit AgentProcess(std::vector<std::string> args)
-    {
-        // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.
-        std::vector<char *> argv{const_cast<char *>(MERIDIAN_AGENT_BIN)};
-        for (auto &a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        if (posix_spawn(&m_pid, MERIDIAN_AGENT_BIN, nullptr, nullptr, argv.data(), environ) != 0)
-            m_pid = -1;
-    }
-    ~AgentProcess() { stop(SIGTERM); }
-    void stop(int signal)
-    {
-        if (m_pid > 0) {
-            kill(m_pid, signal);
-            int status = 0;
-            waitpid(m_pid, &status, 0);
-            m_pid = -1;
-        }
-    }
-    // Exit status if it has ended, -1 while it runs.
-    int exitedWith()
-    {
-        int status = 0;
-        if (m_pid <= 0 || waitpid(m_pid, &status, WNOHANG) != m_pid)
-            return -1;
-        m_pid = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    int waitExit()
-    {
-        int status = 0;
-        waitpid(m_pid, &status, 0);
-        m_pid = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-
-private:
-    pid_t m_pid = -1;
-};
-
-std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
-                                             const ClientSecurity &security = {})
-{
-    auto channel = makeChannel(address, security);
-    channel->WaitForConnected(std::chrono::system_clock::now() + 10s);
-    return v1::NodeAgent::NewStub(channel);
-}
-
-void withDeadline(grpc::ClientContext &context, std::chrono::seconds s = 5s)
-{
-    context.set_deadline(std::chrono::system_clock::now() + s);
-}
-
-// After a restart the first call may ride a connection to the old, dead process and
-// fail UNAVAILABLE; like any client, retry that (and only that) until the agent answers.
-bool untilAnswering(v1::NodeAgent::Stub &stub)
-{
-    for (int attempt = 0; attempt < 50; ++attempt) {
-        grpc::ClientContext context;
-        withDeadline(context, 2s);
-        context.set_wait_for_ready(true);
-        v1::NodeInventory inventory;
-        const grpc::Status status = stub.GetInventory(&context, {}, &inventory);
-        if (status.ok())
-            return true;
-        if (status.error_code() != grpc::StatusCode::UNAVAILABLE)
-            return false;
-        std::this_thread::sleep_for(100ms);
-    }
-    return false;
-}
-
-}  // namespace
 
 TEST(AgentProcess, InventoryTelemetryEventResumeAndUsageAfterKill9)
 {

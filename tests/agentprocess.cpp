@@ -1,0 +1,114 @@
+#include "agentprocess.h"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+
+extern char **environ;
+
+using namespace std::chrono_literals;
+
+namespace meridian::test {
+
+int freePort()
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
+    close(fd);
+    return ntohs(addr.sin_port);
+}
+
+AgentProcess::AgentProcess(std::vector<std::string> args)
+{
+    // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.
+    std::vector<char *> argv{const_cast<char *>(MERIDIAN_AGENT_BIN)};
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&m_pid, MERIDIAN_AGENT_BIN, nullptr, nullptr, argv.data(), environ) != 0)
+        m_pid = -1;
+}
+
+void AgentProcess::stop(int signal)
+{
+    if (m_pid > 0) {
+        kill(m_pid, signal);
+        int status = 0;
+        waitpid(m_pid, &status, 0);
+        m_pid = -1;
+    }
+}
+
+int AgentProcess::exitedWith()
+{
+    int status = 0;
+    if (m_pid <= 0 || waitpid(m_pid, &status, WNOHANG) != m_pid)
+        return -1;
+    m_pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int AgentProcess::waitExit()
+{
+    int status = 0;
+    waitpid(m_pid, &status, 0);
+    m_pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+double residentMiB(pid_t pid)
+{
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::stod(line.substr(6)) / 1024.0;
+    }
+    return 0;
+}
+
+std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
+                                             const ClientSecurity &security)
+{
+    auto channel = makeChannel(address, security);
+    channel->WaitForConnected(std::chrono::system_clock::now() + 10s);
+    return v1::NodeAgent::NewStub(channel);
+}
+
+void withDeadline(grpc::ClientContext &context, std::chrono::seconds s)
+{
+    context.set_deadline(std::chrono::system_clock::now() + s);
+}
+
+bool untilAnswering(v1::NodeAgent::Stub &stub)
+{
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        grpc::ClientContext context;
+        withDeadline(context, 2s);
+        context.set_wait_for_ready(true);
+        v1::NodeInventory inventory;
+        const grpc::Status status = stub.GetInventory(&context, {}, &inventory);
+        if (status.ok())
+            return true;
+        if (status.error_code() != grpc::StatusCode::UNAVAILABLE)
+            return false;
+        std::this_thread::sleep_for(100ms);
+    }
+    return false;
+}
+
+
+}  // namespace meridian::test
