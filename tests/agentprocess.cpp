@@ -110,5 +110,4 @@ bool untilAnswering(v1::NodeAgent::Stub &stub)
     return false;
 }
 
-
 }  // namespace meridian::test

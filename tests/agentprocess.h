@@ -38,8 +38,7 @@ double residentMiB(pid_t pid);
 std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
                                              const ClientSecurity &security = {});
 
-void withDeadline(grpc::ClientContext &context,
-                  std::chrono::seconds s = std::chrono::seconds(5));
+void withDeadline(grpc::ClientContext &context, std::chrono::seconds s = std::chrono::seconds(5));
 
 // After a restart the first call may ride a connection to the old, dead process and
 // fail UNAVAILABLE; like any client, retry that (and only that) until the agent answers.

@@ -10,7 +10,7 @@
 namespace meridian::test {
 
 struct FloodPlan {
-    int port = 0;                          // on 127.0.0.1
+    int port = 0;  // on 127.0.0.1
     std::string path = "/meridian.v1.NodeAgent/GetInventory";
     int connections = 4;
     int64_t streamsPerConnection = 50'000;

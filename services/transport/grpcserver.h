@@ -24,8 +24,8 @@ struct ListenSpec {
 // What one peer may cost the server before any token is checked: HTTP/2 floods (the
 // rapid reset, thousands of open streams) are bounded by these, not by good manners.
 struct ServerLimits {
-    int maxStreamsPerConnection = 32;     // the console holds three per agent
-    size_t memoryBytes = 64 << 20;        // gRPC's own buffers and calls, all peers
+    int maxStreamsPerConnection = 32;       // the console holds three per agent
+    size_t memoryBytes = 64 << 20;          // gRPC's own buffers and calls, all peers
     int maxConnectionAgeMs = 2 * 3600'000;  // then GOAWAY; clients reconnect and resume
     int maxConnectionAgeGraceMs = 60'000;
     int maxReceiveMessageBytes = 1 << 20;  // our requests are a few hundred bytes

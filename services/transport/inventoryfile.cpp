@@ -7,6 +7,7 @@
 
 #include "core/textfile.h"
 #include "core/yamlfile.h"
+#include "hostport.h"
 
 namespace meridian {
 
@@ -18,13 +19,6 @@ std::string besideFile(const std::string &inventory, const std::string &path)
     if (path.empty() || std::filesystem::path(path).is_absolute())
         return path;
     return (std::filesystem::path(inventory).parent_path() / path).string();
-}
-
-bool looksLikeAddress(const std::string &address)
-{
-    const size_t colon = address.rfind(':');
-    return colon != std::string::npos && colon > 0 && colon + 1 < address.size() &&
-           address.find_first_not_of("0123456789", colon + 1) == std::string::npos;
 }
 
 }  // namespace
@@ -79,9 +73,11 @@ Result<FleetInventory> loadInventory(const std::string &path)
                 entry.address = agent.IsScalar() ? agent.as<std::string>()
                                                  : yamlValue<std::string>(agent, "address", "");
                 entry.nodeHint = agent.IsMap() ? yamlValue<std::string>(agent, "node", "") : "";
-                if (!looksLikeAddress(entry.address)) {
-                    return yamlError(path, agent,
-                                     fmt::format("'{}' is not host:port", entry.address));
+                if (auto address = parseHostPort(entry.address); !address || address->port == 0) {
+                    return yamlError(
+                        path, agent,
+                        address ? fmt::format("'{}': port 0 is not an agent's port", entry.address)
+                                : address.error().message);
                 }
                 if (!seen.insert(entry.address).second)
                     return yamlError(path, agent, fmt::format("{} is listed twice", entry.address));

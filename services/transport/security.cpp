@@ -9,6 +9,7 @@
 
 #include "core/textfile.h"
 #include "core/textutil.h"
+#include "hostport.h"
 
 namespace meridian {
 
@@ -41,19 +42,6 @@ private:
 
 }  // namespace
 
-bool isLoopbackAddress(const std::string &address)
-{
-    std::string host = address;
-    if (startsWith(host, "unix:"))
-        return true;
-    if (startsWith(host, "[")) {
-        host = host.substr(1, host.find(']') - 1);
-    } else if (const size_t colon = host.rfind(':'); colon != std::string::npos) {
-        host = host.substr(0, colon);
-    }
-    return host == "localhost" || host == "::1" || startsWith(host, "127.");
-}
-
 Status checkListenPolicy(const std::string &address, const ServerSecurity &security)
 {
     if (!security.tlsEnabled() && !security.tokens.empty()) {
@@ -61,7 +49,10 @@ Status checkListenPolicy(const std::string &address, const ServerSecurity &secur
             "tokens are configured but TLS is not: bearer tokens are never accepted over "
             "plaintext; configure tls.cert_file and tls.key_file"};
     }
-    if (isLoopbackAddress(address))
+    auto loopback = isLoopbackHost(address);
+    if (!loopback)
+        return Error{fmt::format("cannot listen on {}: {}", address, loopback.error().message)};
+    if (loopback.value())
         return {};
     if (!security.tlsEnabled()) {
         return Error{

@@ -42,9 +42,8 @@ struct ClientSecurity {
     std::string serverNameOverride;  // when certificates name the host differently
 };
 
-bool isLoopbackAddress(const std::string &address);
-
-// Refuses plaintext or token-less serving on anything but loopback.
+// Refuses plaintext or token-less serving on anything but loopback, decided by the
+// addresses the host resolves to (and so the address gRPC will bind).
 Status checkListenPolicy(const std::string &address, const ServerSecurity &security);
 
 Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerSecurity &security);

@@ -65,12 +65,13 @@ int main(int argc, char **argv)
     withDeadline(after, 3s);
     v1::NodeInventory inventory;
     const bool answeredAfter = stub->GetInventory(&after, {}, &inventory).ok();
-    std::printf("%s: %lld streams on %d connections (%d cut by the agent); agent RSS %.0f -> "
-                "%.0f MiB peak; valid call during the flood: %s, 1 s after: %s\n",
-                mode.c_str(), static_cast<long long>(outcome.streamsSent), plan.connections,
-                outcome.connectionsClosedByServer, baseline, peak,
-                answeredDuring ? "answered" : "no answer in 2 s",
-                answeredAfter ? "answered" : "no answer in 3 s");
+    std::printf(
+        "%s: %lld streams on %d connections (%d cut by the agent); agent RSS %.0f -> "
+        "%.0f MiB peak; valid call during the flood: %s, 1 s after: %s\n",
+        mode.c_str(), static_cast<long long>(outcome.streamsSent), plan.connections,
+        outcome.connectionsClosedByServer, baseline, peak,
+        answeredDuring ? "answered" : "no answer in 2 s",
+        answeredAfter ? "answered" : "no answer in 3 s");
     agent.stop(SIGKILL);
     return 0;
 }

@@ -8,6 +8,9 @@
 #include "cost/pricebook.h"
 #include "testsupport.h"
 #include "transport/agentconfig.h"
+#include "transport/hostport.h"
+#include "transport/inventoryfile.h"
+#include "transport/security.h"
 
 using namespace meridian;
 
@@ -113,4 +116,55 @@ TEST(PriceBookFile, ImpossibleDatesAndNumbersAreRefusedNotDefaulted)
     auto leap = PriceBook::load(write(
         dir, "prices.yaml", "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2028-02-29}\n"));
     EXPECT_TRUE(leap.ok()) << leap.error().message;
+}
+
+TEST(ListenPolicy, LoopbackIsDecidedByTheResolvedAddressNotTheSpelling)
+{
+    const ServerSecurity plaintext;
+    EXPECT_TRUE(checkListenPolicy("127.0.0.1:0", plaintext).ok());
+    EXPECT_TRUE(checkListenPolicy("127.0.0.2:5000", plaintext).ok());
+    EXPECT_TRUE(checkListenPolicy("localhost:50051", plaintext).ok());
+    EXPECT_TRUE(checkListenPolicy("[::1]:50051", plaintext).ok());
+    EXPECT_TRUE(checkListenPolicy("unix:/run/meridian.sock", plaintext).ok());
+    // A name spelt like loopback is whatever it resolves to; this one resolves nowhere.
+    const Status spelt = checkListenPolicy("127.evil.invalid:50051", plaintext);
+    ASSERT_FALSE(spelt.ok());
+    EXPECT_NE(spelt.message().find("cannot resolve '127.evil.invalid'"), std::string::npos)
+        << spelt.message();
+    EXPECT_NE(checkListenPolicy("0.0.0.0:50051", plaintext)
+                  .message()
+                  .find("refusing to serve "
+                        "plaintext"),
+              std::string::npos);
+    EXPECT_NE(checkListenPolicy("[::ffff:10.0.0.1]:50051", plaintext).message().find("plaintext"),
+              std::string::npos);
+    EXPECT_TRUE(checkListenPolicy("[::ffff:127.0.0.1]:50051", plaintext).ok());
+}
+
+TEST(HostPort, PortsOutsideTheirRangeAreRefused)
+{
+    EXPECT_FALSE(parseHostPort("10.0.0.1:99999999999").ok());
+    EXPECT_FALSE(parseHostPort("10.0.0.1:65536").ok());
+    EXPECT_FALSE(parseHostPort("10.0.0.1:-1").ok());
+    EXPECT_FALSE(parseHostPort("10.0.0.1:").ok());
+    EXPECT_FALSE(parseHostPort(":50051").ok());
+    EXPECT_FALSE(parseHostPort("fe80::1:50051").ok()) << "IPv6 needs its brackets";
+    auto v6 = parseHostPort("[fe80::1]:50051");
+    ASSERT_TRUE(v6.ok());
+    EXPECT_EQ(v6->host, "fe80::1");
+    EXPECT_EQ(v6->port, 50051);
+    EXPECT_NE(checkListenPolicy("127.0.0.1:99999999999", ServerSecurity{})
+                  .message()
+                  .find("the port must be a number 0..65535"),
+              std::string::npos);
+
+    test::TempDir dir;
+    auto inventory = loadInventory(write(dir, "fleet.yaml",
+                                         "data_centers:\n  - name: xiamen\n    agents:\n"
+                                         "      - 10.0.0.1:50051\n      - 10.0.0.2:99999999999\n"));
+    ASSERT_FALSE(inventory.ok());
+    EXPECT_NE(inventory.error().message.find("fleet.yaml:5: '10.0.0.2:99999999999': the port "
+                                             "must be a number"),
+              std::string::npos)
+        << inventory.error().message;
 }

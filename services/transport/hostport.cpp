@@ -1,0 +1,86 @@
+#include "hostport.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <charconv>
+
+#include "core/textutil.h"
+
+namespace meridian {
+
+namespace {
+
+bool isLoopback(const sockaddr *address)
+{
+    if (address->sa_family == AF_INET) {
+        const auto *v4 = reinterpret_cast<const sockaddr_in *>(address);
+        return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (address->sa_family == AF_INET6) {
+        const auto *v6 = reinterpret_cast<const sockaddr_in6 *>(address);
+        if (IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr))
+            return true;
+        // ::ffff:127.x.y.z
+        return IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr) && v6->sin6_addr.s6_addr[12] == 127;
+    }
+    return false;
+}
+
+}  // namespace
+
+Result<HostPort> parseHostPort(std::string_view address)
+{
+    HostPort parsed;
+    std::string_view portText;
+    if (startsWith(address, "[")) {
+        const size_t close = address.find(']');
+        if (close == std::string_view::npos || close + 1 >= address.size() ||
+            address[close + 1] != ':')
+            return Error{fmt::format("'{}' is not [ipv6]:port", address)};
+        parsed.host = std::string(address.substr(1, close - 1));
+        portText = address.substr(close + 2);
+    } else {
+        const size_t colon = address.rfind(':');
+        if (colon == std::string_view::npos || colon == 0)
+            return Error{fmt::format("'{}' is not host:port", address)};
+        parsed.host = std::string(address.substr(0, colon));
+        portText = address.substr(colon + 1);
+        if (parsed.host.find(':') != std::string::npos)
+            return Error{fmt::format("'{}': write an IPv6 address as [addr]:port", address)};
+    }
+    const auto [end, ec] =
+        std::from_chars(portText.data(), portText.data() + portText.size(), parsed.port);
+    if (portText.empty() || ec != std::errc() || end != portText.data() + portText.size() ||
+        parsed.port < 0 || parsed.port > 65535)
+        return Error{fmt::format("'{}': the port must be a number 0..65535", address)};
+    if (parsed.host.empty())
+        return Error{fmt::format("'{}' names no host", address)};
+    return parsed;
+}
+
+Result<bool> isLoopbackHost(const std::string &address)
+{
+    if (startsWith(address, "unix:"))
+        return true;
+    auto hostPort = parseHostPort(address);
+    if (!hostPort)
+        return hostPort.error();
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo *found = nullptr;
+    const int failed = getaddrinfo(hostPort->host.c_str(), nullptr, &hints, &found);
+    if (failed != 0)
+        return Error{fmt::format("cannot resolve '{}': {}", hostPort->host, gai_strerror(failed))};
+    bool allLoopback = found != nullptr;
+    for (const addrinfo *a = found; a; a = a->ai_next)
+        allLoopback = allLoopback && isLoopback(a->ai_addr);
+    freeaddrinfo(found);
+    return allLoopback;
+}
+
+}  // namespace meridian

@@ -1,0 +1,26 @@
+// "host:port" addresses as people write them in inventories and --listen, and what
+// such a host really is: loopback is decided by what the name resolves to, never by
+// how it is spelt ("127.evil.example" is not loopback).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace meridian {
+
+struct HostPort {
+    std::string host;  // without brackets for IPv6
+    int port = 0;
+};
+
+// "host:port" or "[v6]:port", port 0..65535; an error says what is wrong with it.
+Result<HostPort> parseHostPort(std::string_view address);
+
+// True when every address the host resolves to is a loopback address (127.0.0.0/8,
+// ::1); false when any is not; an error when it does not resolve at all. "unix:"
+// addresses are local by nature.
+Result<bool> isLoopbackHost(const std::string &address);
+
+}  // namespace meridian
