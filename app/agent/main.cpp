@@ -4,11 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include "agentcommands.h"
+#include "core/openfiles.h"
 #include "telemetry/smicollector.h"
 
 int main(int argc, char **argv)
 {
     using namespace meridian;
+    // Consoles, Prometheus and tools each hold connections; systemd's 1024 is too few.
+    raiseOpenFileLimit();
     CLI::App app{
         "Meridian node agent: inventory, telemetry, events, fabric, usage and workloads "
         "over gRPC"};

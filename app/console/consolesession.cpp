@@ -8,6 +8,7 @@
 
 #include "autoscaler/scalingcontroller.h"
 #include "core/clock.h"
+#include "core/openfiles.h"
 #include "cost/pricebookfile.h"
 #include "models/consolediagnostics.h"
 #include "models/fleetsnapshotsource.h"
@@ -43,8 +44,13 @@ ConsoleSession::~ConsoleSession()
 
 Status ConsoleSession::start()
 {
+    m_openFileLimit = raiseOpenFileLimit();
     FleetInventory inventory;
     if (m_options.inventoryFile.isEmpty()) {
+        if (Status room = checkRoomForAgents(static_cast<size_t>(m_options.simulatedNodes),
+                                             m_openFileLimit, true);
+            !room)
+            return room;
         // The embedded fleet is reached through the same gRPC path as a real one.
         SimFleetOptions simOptions;
         simOptions.nodes = m_options.simulatedNodes;
@@ -63,6 +69,9 @@ Status ConsoleSession::start()
         if (!loaded)
             return loaded.error();
         inventory = std::move(loaded).value();
+        if (Status room = checkRoomForAgents(inventory.agents.size(), m_openFileLimit, false);
+            !room)
+            return Error{m_options.inventoryFile.toStdString() + ": " + room.message()};
     }
     m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
     m_client->connect(inventory);

@@ -53,6 +53,7 @@ private:
 
     ConsoleOptions m_options;
     QElapsedTimer m_uptime;
+    uint64_t m_openFileLimit = 0;  // after raising it to the hard limit
     FleetState m_state;
     std::unique_ptr<SimFleet> m_sim;
     std::unique_ptr<FleetClient> m_client;

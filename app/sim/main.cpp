@@ -14,6 +14,7 @@
 #include <map>
 #include <thread>
 
+#include "core/openfiles.h"
 #include "evaluatecommand.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
 #include "sim/simcontrolservice.h"
@@ -197,13 +198,8 @@ int main(int argc, char **argv)
                    options.nodes);
         return 2;
     }
-    // One listening socket per node plus the console's connections: lift the soft limit
-    // on open files to the hard one (often 1024 → 524288) before opening thousands.
-    rlimit files{};
-    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-        files.rlim_cur = files.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &files);
-    }
+    // One listening socket per node plus the console's connections.
+    raiseOpenFileLimit();
     SimFleet fleet(options, SystemClock::instance());
     if (Status status = fleet.start(); !status) {
         fmt::print(stderr, "meridian-sim: {}\n", status.message());

@@ -3,8 +3,11 @@
 // date, a file that never ends. Each is refused with file, line and field; none aborts.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
 #include <fstream>
 
+#include "core/openfiles.h"
 #include "cost/pricebook.h"
 #include "testsupport.h"
 #include "transport/agentconfig.h"
@@ -167,4 +170,23 @@ TEST(HostPort, PortsOutsideTheirRangeAreRefused)
                                              "must be a number"),
               std::string::npos)
         << inventory.error().message;
+}
+
+TEST(OpenFiles, AFleetTooBigForTheOpenFileLimitIsRefusedWithWhatToRaise)
+{
+    EXPECT_TRUE(checkRoomForAgents(300, 1024, false).ok());
+    const Status tooMany = checkRoomForAgents(1500, 1024, false);
+    ASSERT_FALSE(tooMany.ok());
+    EXPECT_NE(tooMany.message().find("1500 agents need about 3256 open files, but this process "
+                                     "may open only 1024 (room for about 384)"),
+              std::string::npos)
+        << tooMany.message();
+    EXPECT_NE(tooMany.message().find("LimitNOFILE"), std::string::npos);
+    EXPECT_FALSE(checkRoomForAgents(750, 1024, true).ok()) << "the embedded fleet's own sockets";
+    EXPECT_TRUE(checkRoomForAgents(750, 524288, true).ok());
+    EXPECT_FALSE(checkRoomForAgents(1, 10, false).ok());
+    // The process's own limit is lifted to the hard one, never lowered.
+    rlimit before{};
+    ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
+    EXPECT_EQ(raiseOpenFileLimit(), before.rlim_max);
 }
