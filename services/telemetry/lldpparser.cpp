@@ -103,6 +103,8 @@ Result<std::vector<LldpInterface>> parseLldpctlJson(std::string_view input)
 {
     if (Status status = checkToolOutput(input); !status)
         return status.error();
+    if (Status status = checkJsonNesting(input); !status)
+        return status.error();
     json document;
     try {
         document = json::parse(input.begin(), input.end());
@@ -117,7 +119,9 @@ Result<std::vector<LldpInterface>> parseLldpctlJson(std::string_view input)
     if (!lldp.is_object())
         return Error{"no \"lldp\" object: not the output of lldpctl -f json"};
     std::vector<LldpInterface> interfaces;
-    const json &list = lldp.contains("interface") ? lldp["interface"] : json();
+    // A reference, never a copy: copying a json tree recurses as deep as it nests.
+    static const json none;
+    const json &list = lldp.contains("interface") ? lldp["interface"] : none;
     auto add = [&](std::string name, const json &body) {
         if (interfaces.size() < kMaxNicsPerNode)
             interfaces.push_back(parseInterface(std::move(name), body));

@@ -134,6 +134,8 @@ Result<ParsedCards> parseNvidiaSmiXml(std::string_view text)
 {
     if (Status status = checkToolOutput(text); !status)
         return status.error();
+    if (Status status = checkXmlShape(text); !status)
+        return status.error();
     pugi::xml_document document;
     // No DOCTYPE/entity expansion: pugixml never fetches or expands external entities.
     const pugi::xml_parse_result parsed =

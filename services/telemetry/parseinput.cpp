@@ -38,4 +38,68 @@ Status checkToolOutput(std::string_view text)
     return {};
 }
 
+namespace {
+
+Error tooDeep(size_t line)
+{
+    return lineError(
+        line, fmt::format("nested more than {} deep; not what the tool prints", kMaxNestingDepth));
+}
+
+}  // namespace
+
+Status checkJsonNesting(std::string_view text)
+{
+    size_t depth = 0;
+    size_t line = 1;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n') {
+            ++line;
+        } else if (inString) {
+            if (c == '\\')
+                ++i;  // an escaped character, possibly a quote
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxNestingDepth)
+                return tooDeep(line);
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return {};
+}
+
+Status checkXmlShape(std::string_view text)
+{
+    if (text.size() > kMaxXmlBytes) {
+        return Error{fmt::format("XML of {} bytes; more than the {} nvidia-smi prints for a node",
+                                 text.size(), kMaxXmlBytes)};
+    }
+    size_t depth = 0;
+    size_t line = 1;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            continue;
+        }
+        if (text[i] != '<' || i + 1 >= text.size())
+            continue;
+        const char next = text[i + 1];
+        if (next == '/') {
+            depth -= depth > 0 ? 1 : 0;
+        } else if (next != '!' && next != '?') {
+            const size_t close = text.find('>', i);
+            const bool selfClosing = close != std::string_view::npos && text[close - 1] == '/';
+            if (!selfClosing && ++depth > kMaxNestingDepth)
+                return tooDeep(line);
+        }
+    }
+    return {};
+}
+
 }  // namespace meridian

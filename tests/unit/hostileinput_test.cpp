@@ -156,3 +156,36 @@ TEST(HostileInput, WrongToolOutputSaysWhatWasExpected)
     auto lldp = parseLldpctlJson("[1,2,3]");
     ASSERT_FALSE(lldp.ok());
 }
+
+TEST(HostileInput, DeeplyNestedJsonAndXmlAreRefusedBeforeTheyAreBuilt)
+{
+    // A million brackets used to overflow the stack copying the tree.
+    std::string deepJson = "{\"lldp\": {\"interface\": ";
+    for (int i = 0; i < 1'000'000; ++i)
+        deepJson += "[\n";
+    deepJson += std::string(1'000'000, ']') + "}}";
+    auto lldp = parseLldpctlJson(deepJson);
+    ASSERT_FALSE(lldp.ok());
+    EXPECT_NE(lldp.error().message.find("nested more than 64 deep"), std::string::npos);
+    // Brackets inside strings are text, not nesting.
+    std::string quoted = R"({"lldp": {"interface": [{"eth0": {"chassis": {"x": {"id": )"
+                         R"({"type": "mac", "value": ")" +
+                         std::string(500, '[') + R"("}}}, "port": {"id": {"value": "p1"}}}}]}})";
+    EXPECT_TRUE(parseLldpctlJson(quoted).ok()) << parseLldpctlJson(quoted).error().message;
+
+    std::string deepXml = "<nvidia_smi_log>";
+    for (int i = 0; i < 100; ++i)
+        deepXml += "<a>\n";
+    auto xml = parseNvidiaSmiXml(deepXml);
+    ASSERT_FALSE(xml.ok());
+    EXPECT_NE(xml.error().message.find("nested more than 64 deep"), std::string::npos)
+        << xml.error().message;
+    // 16 MB of unclosed elements used to take hundreds of MB to build.
+    std::string unclosed;
+    while (unclosed.size() < 16'000'000)
+        unclosed += "<a></a><b/>\n";
+    auto big = parseNvidiaSmiXml(unclosed);
+    ASSERT_FALSE(big.ok());
+    EXPECT_NE(big.error().message.find("more than the 2097152"), std::string::npos)
+        << big.error().message;
+}
