@@ -114,7 +114,8 @@ public:
     std::optional<uint64_t> mebibytes(std::string_view name) const
     {
         const auto value = number(name);
-        if (!value || *value < 0)
+        // Past 2^64 bytes the cast is undefined (1e300 MiB came out as 0): no reading.
+        if (!value || *value < 0 || *value * 1024.0 * 1024.0 >= 1.8e19)
             return std::nullopt;
         return static_cast<uint64_t>(*value * 1024.0 * 1024.0);
     }

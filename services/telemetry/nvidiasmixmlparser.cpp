@@ -45,8 +45,11 @@ std::optional<uint64_t> sumCounts(const pugi::xml_node &node,
 {
     std::optional<uint64_t> total;
     for (const char *path : paths) {
-        if (auto value = parseUnsigned(textAt(node, path)))
-            total = total.value_or(0) + *value;
+        if (auto value = parseUnsigned(textAt(node, path))) {
+            // A counter saturates; it never wraps to a small, innocent number.
+            const uint64_t sum = total.value_or(0);
+            total = *value > UINT64_MAX - sum ? UINT64_MAX : sum + *value;
+        }
     }
     return total;
 }

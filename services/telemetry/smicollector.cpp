@@ -10,6 +10,7 @@
 #include "core/textfile.h"
 #include "core/textutil.h"
 #include "nicparsers.h"
+#include "readingcheck.h"
 #include "toolrunner.h"
 #include "topoparser.h"
 
@@ -25,6 +26,7 @@ constexpr std::pair<ToolKind, const char *> kKindNames[] = {
     {ToolKind::HySmi, "hy-smi"},
     {ToolKind::Ethtool, "ethtool"},
     {ToolKind::LldpctlJson, "lldpctl-json"},
+    {ToolKind::NvidiaSmiTopo, "nvidia-smi-topo"},
 };
 
 Result<ParsedCards> parseCards(ToolKind kind, std::string_view text)
@@ -161,6 +163,21 @@ Result<ToolSource> SmiCollector::fileSource(std::string_view spec)
 
 namespace {
 
+// The tools' tables close with a last line of their own; output without it was cut short
+// (a tool killed mid-print, a full pipe), and its missing cards must not go unnoticed.
+bool endsAsTheToolEnds(ToolKind kind, std::string_view text)
+{
+    std::string_view last = trim(text);
+    if (const size_t newline = last.rfind('\n'); newline != std::string_view::npos)
+        last = trim(last.substr(newline + 1));
+    switch (kind) {
+    case ToolKind::NpuSmi:
+    case ToolKind::Cnmon: return startsWith(last, "+") && last.find("|") == std::string_view::npos;
+    case ToolKind::HySmi: return last.find("End of SMI Log") != std::string_view::npos;
+    default: return true;
+    }
+}
+
 // Collects one pass over the sources: cards renumbered for the node, NICs with their
 // counters, and what only discovery reads (LLDP neighbours, PCIe rails).
 class ReadingBuilder {
@@ -199,8 +216,17 @@ public:
         auto cards = parseCards(source.kind, text);
         if (!cards)
             return labelled(cards.error());
-        for (ParsedCard &card : cards.value())
+        if (!endsAsTheToolEnds(source.kind, text)) {
+            m_reading.sample.problems.push_back(fmt::format(
+                "{}: the output stops before the tool's last line (cut short?); {} card(s) "
+                "read from it",
+                source.label, cards->size()));
+        }
+        for (ParsedCard &card : cards.value()) {
+            for (std::string &problem : dropImpossibleReadings(card.sample))
+                m_reading.sample.problems.push_back(source.label + ": " + problem);
             addCard(std::move(card));
+        }
         return {};
     }
 

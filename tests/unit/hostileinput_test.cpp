@@ -189,3 +189,20 @@ TEST(HostileInput, DeeplyNestedJsonAndXmlAreRefusedBeforeTheyAreBuilt)
     EXPECT_NE(big.error().message.find("more than the 2097152"), std::string::npos)
         << big.error().message;
 }
+
+TEST(HostileInput, EccCountersSaturateInsteadOfWrapping)
+{
+    const std::string xml = R"(<?xml version="1.0" ?>
+<nvidia_smi_log><driver_version>550.54</driver_version>
+<gpu id="00000000:07:00.0"><product_name>NVIDIA A100-SXM4-80GB</product_name>
+<uuid>GPU-1</uuid><minor_number>0</minor_number>
+<ecc_errors><volatile>
+<sram_uncorrectable>18000000000000000000</sram_uncorrectable>
+<dram_uncorrectable>18000000000000000000</dram_uncorrectable>
+</volatile></ecc_errors></gpu></nvidia_smi_log>
+)";
+    auto cards = parseNvidiaSmiXml(xml);
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 1u);
+    EXPECT_EQ((*cards)[0].sample.eccUncorrectedVolatile, UINT64_MAX) << "wrapped to a small number";
+}

@@ -72,7 +72,7 @@ TEST(SmiCollector, AFailingToolIsAProblemBesideWhatWorkedButFailsCollect)
 {
     std::vector<ToolSource> sources = {
         failing(ToolKind::NpuSmi, "npu-smi: no answer within 5000 ms; killed it"),
-        fixed(ToolKind::HySmi, "hy-smi", "DCU Temp DCU%\n0 40.0C 12%\n"),
+        fixed(ToolKind::HySmi, "hy-smi", "DCU Temp DCU%\n0 40.0C 12%\n=== End of SMI Log ===\n"),
     };
     SmiCollector collector(sources, "n1");
     auto lenient = collector.sample(0);
@@ -103,4 +103,54 @@ TEST(SmiCollector, BrokenCaptureNamesFileAndLine)
         << reading.error().message;
     EXPECT_FALSE(SmiCollector::fileSource("nvidia=foo").ok());
     EXPECT_FALSE(SmiCollector::fileSource("no-equals-sign").ok());
+}
+
+TEST(SmiCollector, OutputCutShortIsAProblemNotFewerCardsInSilence)
+{
+    MERIDIAN_REQUIRE_REAL_DATA();
+    const std::string whole =
+        test::readFile(test::realData("telemetry/npu-smi-info-910b2-8card.txt"));
+    // Cut in the middle of the table, as a tool killed mid-print leaves it.
+    const std::string cut = whole.substr(0, whole.size() / 2);
+    SmiCollector collector({fixed(ToolKind::NpuSmi, "npu-smi", cut)}, "n1");
+    auto reading = collector.read(false, true);
+    ASSERT_TRUE(reading.ok()) << reading.error().message;
+    EXPECT_LT(reading->sample.cards.size(), 8u);
+    ASSERT_EQ(reading->sample.problems.size(), 1u);
+    EXPECT_NE(reading->sample.problems[0].find("npu-smi: the output stops before the tool's last "
+                                               "line"),
+              std::string::npos)
+        << reading->sample.problems[0];
+    SmiCollector complete({fixed(ToolKind::NpuSmi, "npu-smi", whole)}, "n1");
+    EXPECT_TRUE(complete.read(false, true)->sample.problems.empty());
+}
+
+TEST(SmiCollector, ImpossibleReadingsBecomeNoReadingWithAProblemLine)
+{
+    const std::string csv =
+        "index, uuid, name, utilization.gpu [%], temperature.gpu, power.draw [W], "
+        "memory.used [MiB], memory.total [MiB]\n"
+        "0, GPU-a, NVIDIA A100-SXM4-80GB, -50, -273, -1e300, 1e300, 81920\n"
+        "1, GPU-b, NVIDIA A100-SXM4-80GB, 37, 45, 250, 1024, 81920\n";
+    SmiCollector collector({fixed(ToolKind::NvidiaSmiCsv, "nvidia-smi", csv)}, "n1");
+    auto reading = collector.read(false, true);
+    ASSERT_TRUE(reading.ok()) << reading.error().message;
+    ASSERT_EQ(reading->sample.cards.size(), 2u);
+    const CardSample &bad = reading->sample.cards[0];
+    EXPECT_FALSE(bad.utilizationPercent.has_value());
+    EXPECT_FALSE(bad.temperatureCelsius.has_value());
+    EXPECT_FALSE(bad.powerWatts.has_value());
+    EXPECT_FALSE(bad.memoryUsedBytes.has_value()) << "1e300 MiB is no reading, not 0";
+    const CardSample &good = reading->sample.cards[1];
+    EXPECT_EQ(good.utilizationPercent, 37);
+    EXPECT_EQ(good.temperatureCelsius, 45);
+    EXPECT_EQ(good.memoryUsedBytes, uint64_t{1024} << 20);
+    std::string problems;
+    for (const std::string &p : reading->sample.problems)
+        problems += p + "\n";
+    EXPECT_NE(problems.find("card 0: utilisation % -50 is impossible"), std::string::npos)
+        << problems;
+    EXPECT_NE(problems.find("card 0: temperature °C -273 is impossible"), std::string::npos);
+    EXPECT_NE(problems.find("card 0: power W -1e+300 is impossible"), std::string::npos);
+    EXPECT_EQ(problems.find("card 1"), std::string::npos);
 }
