@@ -44,6 +44,16 @@ ConsoleSession::~ConsoleSession()
 
 Status ConsoleSession::start()
 {
+    // Files named on the command line are what the operator meant to run with: a broken
+    // one stops the start with its error, as a broken inventory does.
+    if (!m_options.servicesFile.isEmpty()) {
+        if (auto services = loadInferenceServices(m_options.servicesFile.toStdString()); !services)
+            return services.error();
+    }
+    if (!m_options.fabricFile.isEmpty()) {
+        if (auto fabric = loadFabricFile(m_options.fabricFile.toStdString()); !fabric)
+            return fabric.error();
+    }
     m_openFileLimit = raiseOpenFileLimit();
     FleetInventory inventory;
     if (m_options.inventoryFile.isEmpty()) {

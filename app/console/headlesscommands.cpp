@@ -46,12 +46,17 @@ int runSync(const std::string &inventoryFile, const std::string &dbFile,
         return 2;
     }
     // The analysts' cost views price with the book in force.
+    // A price problem does not hold back the usage (it is synced all the same) but fails
+    // the run, so cron and CI see it.
+    bool pricesRecorded = false;
     const std::string book = priceBookInForce(pricesFile);
     if (auto prices = PriceBook::load(book); !prices) {
         std::fprintf(stderr, "meridian sync: %s (cost views keep the previous prices)\n",
                      prices.error().message.c_str());
     } else if (Status recorded = store.value()->recordPrices(prices.value()); !recorded) {
         std::fprintf(stderr, "meridian sync: %s\n", recorded.message().c_str());
+    } else {
+        pricesRecorded = true;
     }
     const SyncReport report = syncUsage(inventory.value(), *store.value());
     std::printf("meridian sync: %d of %d agents, %lld minutes, %d cloud leases into %s\n",
@@ -59,7 +64,7 @@ int runSync(const std::string &inventoryFile, const std::string &dbFile,
                 store.value()->path().c_str());
     for (const std::string &failure : report.failures)
         std::fprintf(stderr, "meridian sync: %s\n", failure.c_str());
-    return report.failures.empty() ? 0 : 1;
+    return report.failures.empty() && pricesRecorded ? 0 : 1;
 }
 
 int runReport(const ReportOptions &options, int argc, char **argv)

@@ -46,9 +46,23 @@ Result<FleetInventory> loadInventory(const std::string &path)
             inventory.security.serverNameOverride = yamlValue<std::string>(tls, "server_name", "");
             if (inventory.security.caFile.empty())
                 return yamlError(path, tls, "tls needs ca_file (the CA that signed the agents)");
+            // Named here, with its line: a channel made from a file it cannot read would
+            // only fail later, with a handshake error that names nothing.
+            const std::pair<const char *, const std::string &> files[] = {
+                {"ca_file", inventory.security.caFile},
+                {"cert_file", inventory.security.certFile},
+                {"key_file", inventory.security.keyFile}};
+            for (const auto &[key, file] : files) {
+                if (file.empty())
+                    continue;
+                if (auto readable = readTextFile(file, 1 << 20); !readable)
+                    return yamlError(path, tls[key],
+                                     std::string(key) + ": " + readable.error().message);
+            }
         }
         if (const YAML::Node tokenFile = root["token_file"]) {
-            auto token = readTextFile(besideFile(path, tokenFile.as<std::string>()), 4096);
+            auto token = readTextFile(
+                besideFile(path, yamlScalar<std::string>(tokenFile, "token_file")), 4096);
             if (!token)
                 return yamlError(path, tokenFile, token.error().message);
             inventory.security.token = std::string(token.value());

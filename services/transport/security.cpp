@@ -7,6 +7,8 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/status.h>
 
+#include "certificatedates.h"
+#include "core/clock.h"
 #include "core/textfile.h"
 #include "core/textutil.h"
 #include "hostport.h"
@@ -76,6 +78,10 @@ Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerS
     auto cert = readTextFile(security.certFile, 1 << 20);
     if (!cert)
         return Error{"tls.cert_file " + cert.error().message};
+    if (Status dates = checkCertificateDates(security.certFile, cert.value(),
+                                             SystemClock::instance().nowUnixMs() / 1000);
+        !dates)
+        return Error{"tls.cert_file " + dates.message()};
     auto key = readTextFile(security.keyFile, 1 << 20);
     if (!key)
         return Error{"tls.key_file " + key.error().message};

@@ -5,12 +5,15 @@
 
 #include <sys/resource.h>
 
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 
 #include "core/openfiles.h"
 #include "cost/pricebook.h"
 #include "testsupport.h"
 #include "transport/agentconfig.h"
+#include "transport/certificatedates.h"
 #include "transport/hostport.h"
 #include "transport/inventoryfile.h"
 #include "transport/security.h"
@@ -189,4 +192,40 @@ TEST(OpenFiles, AFleetTooBigForTheOpenFileLimitIsRefusedWithWhatToRaise)
     rlimit before{};
     ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
     EXPECT_EQ(raiseOpenFileLimit(), before.rlim_max);
+}
+
+TEST(Certificate, AnExpiredOrNotYetValidServerCertificateIsRefusedWithItsDate)
+{
+    test::TempDir dir;
+    const std::string cert = dir.file("agent.crt");
+    const std::string command =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=agent "
+        "-keyout " +
+        dir.file("agent.key") + " -out " + cert + " 2>/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << "openssl is needed to make a certificate";
+    const std::string pem = test::readFile(cert);
+    const int64_t now = std::time(nullptr);
+    EXPECT_TRUE(checkCertificateDates(cert, pem, now).ok());
+    const Status expired = checkCertificateDates(cert, pem, now + 3 * 86400);
+    ASSERT_FALSE(expired.ok());
+    EXPECT_NE(expired.message().find(cert + ": the certificate expired on "), std::string::npos)
+        << expired.message();
+    const Status early = checkCertificateDates(cert, pem, now - 86400);
+    ASSERT_FALSE(early.ok());
+    EXPECT_NE(early.message().find("is not valid before"), std::string::npos);
+    EXPECT_NE(checkCertificateDates(cert, "garbage", now).message().find("not a PEM certificate"),
+              std::string::npos);
+}
+
+TEST(InventoryFile, ATlsFileThatCannotBeReadIsNamedWithItsLine)
+{
+    test::TempDir dir;
+    auto inventory =
+        loadInventory(write(dir, "fleet.yaml",
+                            "tls:\n  ca_file: missing-ca.pem\n"
+                            "data_centers:\n  - name: xiamen\n    agents: [10.0.0.1:50051]\n"));
+    ASSERT_FALSE(inventory.ok());
+    EXPECT_NE(inventory.error().message.find("fleet.yaml:2: ca_file: "), std::string::npos)
+        << inventory.error().message;
+    EXPECT_NE(inventory.error().message.find("missing-ca.pem: cannot open"), std::string::npos);
 }

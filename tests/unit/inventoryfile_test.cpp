@@ -23,6 +23,7 @@ TEST(InventoryFile, DataCentersAgentsTlsAndToken)
 {
     test::TempDir dir;
     std::ofstream(dir.file("token")) << "console-token-0123456789\n";
+    std::ofstream(dir.file("ca.crt")) << "-----BEGIN CERTIFICATE-----\n";
     auto inventory = loadInventory(write(dir, R"(capacity_pool: 127.0.0.1:40000
 tls: {ca_file: ca.crt}
 token_file: token
