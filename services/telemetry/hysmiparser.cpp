@@ -26,8 +26,13 @@ Result<ParsedCards> parseHySmi(std::string_view text)
             continue;
         if (words[0] == "DCU") {
             columns.clear();
-            for (size_t c = 0; c < words.size(); ++c)
-                columns.emplace(std::string(words[c]), c);
+            for (size_t c = 0; c < words.size(); ++c) {
+                // A name twice would leave fewer columns than header words, and a row
+                // that matches the count would be indexed past its end.
+                if (!columns.emplace(std::string(words[c]), c).second)
+                    return lineError(lineNumber,
+                                     fmt::format("the header names column '{}' twice", words[c]));
+            }
             headerLine = lineNumber;
             continue;
         }

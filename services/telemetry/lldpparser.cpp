@@ -114,6 +114,9 @@ Result<std::vector<LldpInterface>> parseLldpctlJson(std::string_view input)
         const size_t line =
             1 + static_cast<size_t>(std::count(input.begin(), input.begin() + offset, '\n'));
         return lineError(line, fmt::format("not valid JSON: {}", error.what()));
+    } catch (const json::exception &error) {
+        // Valid syntax the library still refuses: a number past double (1e3000).
+        return Error{fmt::format("not usable JSON: {}", error.what())};
     }
     const json &lldp = unwrap(field(document, "lldp"));
     if (!lldp.is_object())

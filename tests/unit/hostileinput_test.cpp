@@ -206,3 +206,23 @@ TEST(HostileInput, EccCountersSaturateInsteadOfWrapping)
     ASSERT_EQ(cards->size(), 1u);
     EXPECT_EQ((*cards)[0].sample.eccUncorrectedVolatile, UINT64_MAX) << "wrapped to a small number";
 }
+
+TEST(HostileInput, AHeaderThatNamesAColumnTwiceIsRefused)
+{
+    // Found by the mutation fuzzer: the row matched the de-duplicated column count and
+    // was read past its end.
+    auto cards = parseHySmi("DCU Temp Temp DCU%\n0 40.0C 12%\n");
+    ASSERT_FALSE(cards.ok());
+    EXPECT_NE(cards.error().message.find("line 1: the header names column 'Temp' twice"),
+              std::string::npos)
+        << cards.error().message;
+}
+
+TEST(HostileInput, AJsonNumberPastDoubleIsAnErrorNotAnException)
+{
+    // Found by the mutation fuzzer: nlohmann throws out_of_range, not parse_error.
+    auto lldp = parseLldpctlJson(R"({"lldp": {"interface": [{"eth0": {"age": 1e3000}}]}})");
+    ASSERT_FALSE(lldp.ok());
+    EXPECT_NE(lldp.error().message.find("number overflow"), std::string::npos)
+        << lldp.error().message;
+}
