@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <thread>
 
@@ -31,14 +33,21 @@ int freePort()
     return ntohs(addr.sin_port);
 }
 
-AgentProcess::AgentProcess(std::vector<std::string> args)
+AgentProcess::AgentProcess(std::vector<std::string> args, int openFileLimit)
 {
     // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.
-    std::vector<char *> argv{const_cast<char *>(MERIDIAN_AGENT_BIN)};
-    for (auto &a : args)
+    // prlimit (util-linux) sets the limit and then execs the agent, so the pid is its.
+    std::vector<std::string> command;
+    if (openFileLimit > 0) {
+        command = {"prlimit", fmt::format("--nofile={}:{}", openFileLimit, openFileLimit), "--"};
+    }
+    command.push_back(MERIDIAN_AGENT_BIN);
+    command.insert(command.end(), args.begin(), args.end());
+    std::vector<char *> argv;
+    for (auto &a : command)
         argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (posix_spawn(&m_pid, MERIDIAN_AGENT_BIN, nullptr, nullptr, argv.data(), environ) != 0)
+    if (posix_spawnp(&m_pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
         m_pid = -1;
 }
 

@@ -20,7 +20,8 @@ int freePort();
 
 class AgentProcess {
 public:
-    explicit AgentProcess(std::vector<std::string> args);
+    // openFileLimit > 0: the agent runs with that soft and hard limit on open files.
+    explicit AgentProcess(std::vector<std::string> args, int openFileLimit = 0);
     ~AgentProcess() { stop(SIGTERM); }
     void stop(int signal);
     // Exit status if it has ended, -1 while it runs.

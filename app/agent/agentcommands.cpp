@@ -120,7 +120,7 @@ int serveAgent(const AgentConfig &config)
     Scheduler scheduler;
     NodeAgentService service(directory, Authorizer(config.security.tokens), scheduler);
     int port = 0;
-    auto server = startGrpcServer({{config.listen, &port}}, config.security, {&service});
+    auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
     if (!server) {
         fmt::print(stderr, "meridian-agent: {}\n", server.error().message);
         return 2;
@@ -153,7 +153,7 @@ int serveAgent(const AgentConfig &config)
     fmt::print("meridian-agent: stopping\n");
     monitor.stop();
     service.releaseParked();
-    stopGrpcServer(*server.value());
+    server.value()->stop(2000);
     scheduler.stop();
     return 0;
 }

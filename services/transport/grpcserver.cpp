@@ -7,6 +7,9 @@
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
 
+#include "guardedlistener.h"
+#include "tlsterminator.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -19,23 +22,14 @@ ServerLimits ServerLimits::forNodes(int nodes)
     return limits;
 }
 
-Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSpec> &addresses,
-                                                      const ServerSecurity &security,
-                                                      const std::vector<grpc::Service *> &services,
-                                                      const ServerLimits &limits)
+namespace {
+
+// What every server of ours has, whichever door it listens through.
+void configure(grpc::ServerBuilder &builder, const std::vector<grpc::Service *> &services,
+               const ServerLimits &limits)
 {
-    for (const ListenSpec &spec : addresses) {
-        if (Status policy = checkListenPolicy(spec.address, security); !policy)
-            return policy.error();
-    }
-    auto credentials = serverCredentials(security);
-    if (!credentials)
-        return credentials.error();
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-    grpc::ServerBuilder builder;
-    for (const ListenSpec &spec : addresses)
-        builder.AddListeningPort(spec.address, credentials.value(), spec.selectedPort);
     for (grpc::Service *service : services)
         builder.RegisterService(service);
     // Silent clients that vanish (laptop lid closed) are found and their streams freed.
@@ -53,6 +47,33 @@ Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSp
     grpc::ResourceQuota quota("meridian-server");
     quota.Resize(limits.memoryBytes);
     builder.SetResourceQuota(quota);
+}
+
+Status checkPolicies(const std::vector<ListenSpec> &addresses, const ServerSecurity &security)
+{
+    for (const ListenSpec &spec : addresses) {
+        if (Status policy = checkListenPolicy(spec.address, security); !policy)
+            return policy;
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSpec> &addresses,
+                                                      const ServerSecurity &security,
+                                                      const std::vector<grpc::Service *> &services,
+                                                      const ServerLimits &limits)
+{
+    if (Status policy = checkPolicies(addresses, security); !policy)
+        return policy.error();
+    auto credentials = serverCredentials(security);
+    if (!credentials)
+        return credentials.error();
+    grpc::ServerBuilder builder;
+    for (const ListenSpec &spec : addresses)
+        builder.AddListeningPort(spec.address, credentials.value(), spec.selectedPort);
+    configure(builder, services, limits);
     std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
     if (!server) {
         std::string list;
@@ -65,6 +86,73 @@ Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSp
             return Error{fmt::format("cannot listen on {}", spec.address)};
     }
     return server;
+}
+
+Result<std::unique_ptr<GuardedGrpcServer>> startGuardedGrpcServer(
+    const std::vector<ListenSpec> &addresses, const ServerSecurity &security,
+    const std::vector<grpc::Service *> &services, const ServerLimits &limits, GuardOptions guard)
+{
+    if (Status policy = checkPolicies(addresses, security); !policy)
+        return policy.error();
+    // The same checks gRPC's own TLS would make (files, dates), with the same messages.
+    if (auto credentials = serverCredentials(security); !credentials)
+        return credentials.error();
+    std::shared_ptr<TlsServerContext> tls;
+    if (security.tlsEnabled()) {
+        auto context = TlsServerContext::create(security);
+        if (!context)
+            return context.error();
+        tls = std::move(context).value();
+    }
+    grpc::ServerBuilder builder;  // no listening port: connections arrive through the guard
+    configure(builder, services, limits);
+    auto running = std::make_unique<GuardedGrpcServer>();
+    // Connections handed over by descriptor are read by whoever polls the server's
+    // completion queues; a callback-only server has no such poller, so this one is.
+    running->poller = builder.AddCompletionQueue();
+    running->server = builder.BuildAndStart();
+    if (!running->server)
+        return Error{"the gRPC server did not start"};
+    running->pollerThread = std::thread([queue = running->poller.get()] {
+        void *tag = nullptr;
+        bool ok = false;
+        while (queue->Next(&tag, &ok)) {
+        }
+    });
+    std::vector<std::string> listen;
+    std::vector<int *> ports;
+    for (const ListenSpec &spec : addresses) {
+        listen.push_back(spec.address);
+        ports.push_back(spec.selectedPort);
+    }
+    auto listener =
+        GuardedListener::start(*running->server, listen, ports, std::move(tls), std::move(guard));
+    if (!listener) {
+        stopGrpcServer(*running->server, 100);
+        return listener.error();
+    }
+    running->listener = std::move(listener).value();
+    return running;
+}
+
+GuardedGrpcServer::~GuardedGrpcServer()
+{
+    stop(2000);
+}
+
+void GuardedGrpcServer::stop(int deadlineMs)
+{
+    listener.reset();  // no new connections; the open ones end, their calls are cancelled
+    if (server) {
+        stopGrpcServer(*server, deadlineMs);
+        server.reset();
+    }
+    if (poller) {
+        poller->Shutdown();
+        if (pollerThread.joinable())
+            pollerThread.join();
+        poller.reset();
+    }
 }
 
 void stopGrpcServer(grpc::Server &server, int deadlineMs)

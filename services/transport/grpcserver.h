@@ -4,13 +4,16 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/result.h"
+#include "guardedlistener.h"
 #include "security.h"
 
 namespace grpc {
 class Server;
+class ServerCompletionQueue;
 class Service;
 }  // namespace grpc
 
@@ -38,6 +41,22 @@ Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSp
                                                       const ServerSecurity &security,
                                                       const std::vector<grpc::Service *> &services,
                                                       const ServerLimits &limits = {});
+
+// The agent's server: the same gRPC server, reached only through a GuardedListener that
+// caps connections, terminates TLS and closes clients that abuse HTTP/2.
+struct GuardedGrpcServer {
+    std::unique_ptr<grpc::Server> server;
+    std::unique_ptr<GuardedListener> listener;
+    std::unique_ptr<grpc::ServerCompletionQueue> poller;
+    std::thread pollerThread;
+    ~GuardedGrpcServer();
+    void stop(int deadlineMs);
+};
+
+Result<std::unique_ptr<GuardedGrpcServer>> startGuardedGrpcServer(
+    const std::vector<ListenSpec> &addresses, const ServerSecurity &security,
+    const std::vector<grpc::Service *> &services, const ServerLimits &limits = {},
+    GuardOptions guard = {});
 
 // Stops accepting, cancels every call and waits (at most deadlineMs) for them to end.
 void stopGrpcServer(grpc::Server &server, int deadlineMs = 2000);

@@ -1,7 +1,8 @@
 // How a real meridian-agent holds up under HTTP/2 abuse that needs no token: the rapid
 // reset (HEADERS then RST_STREAM as fast as the socket takes them) and thousands of
 // streams opened and left open. Prints the agent's memory before and at its peak, and
-// whether a valid call answered. Run by hand; figures in docs/RELIABILITY.md.
+// whether a valid call answered. The same floods are asserted in grpcflood_test; this
+// prints the figures for docs/RELIABILITY.md.
 //   build/tests/bench/grpc_flood [rapid-reset|open-streams] [streams per connection]
 #include <grpcpp/grpcpp.h>
 

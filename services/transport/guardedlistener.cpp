@@ -1,0 +1,240 @@
+#include "guardedlistener.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_posix.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "guardedconnection.h"
+#include "hostport.h"
+
+namespace meridian {
+
+namespace {
+
+int64_t steadyMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+Result<int> bindListening(const std::string &address, int *selectedPort)
+{
+    auto hostPort = parseHostPort(address);
+    if (!hostPort)
+        return hostPort.error();
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    addrinfo *found = nullptr;
+    const std::string port = std::to_string(hostPort->port);
+    if (const int failed = getaddrinfo(hostPort->host.c_str(), port.c_str(), &hints, &found))
+        return Error{fmt::format("cannot resolve {}: {}", address, gai_strerror(failed))};
+    std::string why = "no address";
+    int fd = -1;
+    for (const addrinfo *a = found; a && fd < 0; a = a->ai_next) {
+        fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        const int one = 1;
+        if (fd >= 0 && ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+            ::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 1024) == 0)
+            break;
+        why = std::strerror(errno);
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(found);
+    if (fd < 0)
+        return Error{fmt::format("cannot listen on {}: {}", address, why)};
+    if (selectedPort) {
+        sockaddr_storage bound{};
+        socklen_t length = sizeof bound;
+        ::getsockname(fd, reinterpret_cast<sockaddr *>(&bound), &length);
+        *selectedPort =
+            ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port
+                                              : reinterpret_cast<sockaddr_in *>(&bound)->sin_port);
+    }
+    return fd;
+}
+
+std::string peerOf(const sockaddr_storage &address)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (address.ss_family == AF_INET) {
+        const auto *v4 = reinterpret_cast<const sockaddr_in *>(&address);
+        ::inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host);
+        port = ntohs(v4->sin_port);
+        return fmt::format("{}:{}", host, port);
+    }
+    const auto *v6 = reinterpret_cast<const sockaddr_in6 *>(&address);
+    ::inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host);
+    return fmt::format("[{}]:{}", host, ntohs(v6->sin6_port));
+}
+
+// Connections are kept below the open-file limit: each costs three descriptors (the
+// client here, both ends of the socketpair), and 32 stay for the agent's own files.
+size_t connectionCeiling(size_t wanted)
+{
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY)
+        return wanted;
+    const size_t fit = files.rlim_cur > 35 ? (files.rlim_cur - 32) / 3 : 1;
+    return std::min(wanted, fit);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GuardedListener>> GuardedListener::start(
+    grpc::Server &server, const std::vector<std::string> &addresses,
+    const std::vector<int *> &selectedPorts, std::shared_ptr<TlsServerContext> tls,
+    GuardOptions options)
+{
+    std::vector<int> sockets;
+    for (size_t i = 0; i < addresses.size(); ++i) {
+        auto fd =
+            bindListening(addresses[i], i < selectedPorts.size() ? selectedPorts[i] : nullptr);
+        if (!fd) {
+            for (int s : sockets)
+                ::close(s);
+            return fd.error();
+        }
+        sockets.push_back(fd.value());
+    }
+    if (!options.log)
+        options.log = [](const std::string &m) { std::fprintf(stderr, "%s\n", m.c_str()); };
+    options.maxConnections = connectionCeiling(options.maxConnections);
+    return std::unique_ptr<GuardedListener>(
+        new GuardedListener(server, std::move(sockets), std::move(tls), std::move(options)));
+}
+
+GuardedListener::GuardedListener(grpc::Server &server, std::vector<int> sockets,
+                                 std::shared_ptr<TlsServerContext> tls, GuardOptions options)
+    : m_server(server)
+    , m_sockets(std::move(sockets))
+    , m_tls(std::move(tls))
+    , m_options(std::move(options))
+{
+    m_spareFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (::pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0)
+        m_wake[0] = m_wake[1] = -1;
+    m_acceptor = std::thread([this] { acceptLoop(); });
+}
+
+GuardedListener::~GuardedListener()
+{
+    m_stopping = true;
+    if (m_wake[1] >= 0)
+        (void)!::write(m_wake[1], "x", 1);
+    m_acceptor.join();
+    for (Connection &c : m_connections)
+        c.thread.join();
+    for (int fd : m_sockets)
+        ::close(fd);
+    for (int fd : {m_wake[0], m_wake[1], m_spareFd}) {
+        if (fd >= 0)
+            ::close(fd);
+    }
+}
+
+void GuardedListener::acceptLoop()
+{
+    std::vector<pollfd> fds;
+    for (int fd : m_sockets)
+        fds.push_back({fd, POLLIN, 0});
+    fds.push_back({m_wake[0], POLLIN, 0});
+    while (!m_stopping) {
+        // The timeout also retries accept after running out of files.
+        if (::poll(fds.data(), fds.size(), 500) < 0 && errno != EINTR)
+            break;
+        for (size_t i = 0; i + 1 < fds.size() && !m_stopping; ++i) {
+            if (fds[i].revents & POLLIN)
+                acceptOne(fds[i].fd);
+        }
+        reapFinished();
+    }
+}
+
+void GuardedListener::acceptOne(int listening)
+{
+    for (int burst = 0; burst < 64; ++burst) {
+        sockaddr_storage address{};
+        socklen_t length = sizeof address;
+        const int fd = ::accept4(listening, reinterpret_cast<sockaddr *>(&address), &length,
+                                 SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE) {
+                // Out of files: take the waiting client with the spare descriptor and
+                // close it at once, so the backlog drains and accepting resumes as soon
+                // as files are free, instead of stalling for good.
+                ::close(m_spareFd);
+                const int refused = ::accept4(listening, nullptr, nullptr, SOCK_CLOEXEC);
+                if (refused >= 0)
+                    ::close(refused);
+                m_spareFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+                log("out of open files: a connection was refused");
+                continue;
+            }
+            return;  // EAGAIN: nothing more waiting
+        }
+        if (m_open >= m_options.maxConnections) {
+            ::close(fd);
+            log(fmt::format("{} connections open, the most this agent holds: {} refused",
+                            m_open.load(), peerOf(address)));
+            continue;
+        }
+        ++m_open;
+        Connection &connection = m_connections.emplace_back();
+        ConnectionSetup setup;
+        setup.clientFd = fd;
+        setup.peer = peerOf(address);
+        setup.tls = m_tls;
+        setup.handshakeTimeoutMs = m_options.handshakeTimeoutMs;
+        setup.budget = m_options.budget;
+        setup.attach = [this](int grpcEnd) { grpc::AddInsecureChannelFromFd(&m_server, grpcEnd); };
+        setup.log = [this](const std::string &m) { log(m); };
+        connection.thread = std::thread([this, &connection, setup = std::move(setup)]() mutable {
+            relayConnection(std::move(setup), m_stopping);
+            --m_open;
+            connection.done = true;
+        });
+    }
+}
+
+void GuardedListener::reapFinished()
+{
+    for (auto it = m_connections.begin(); it != m_connections.end();) {
+        if (it->done) {
+            it->thread.join();
+            it = m_connections.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void GuardedListener::log(const std::string &message)
+{
+    // An attacker reconnecting in a loop must not fill the journal: a line a second.
+    std::lock_guard lock(m_logMutex);
+    const int64_t now = steadyMs();
+    if (now - m_lastRefusalLogMs < 1000)
+        return;
+    m_lastRefusalLogMs = now;
+    m_options.log(message);
+}
+
+}  // namespace meridian

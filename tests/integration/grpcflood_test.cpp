@@ -1,0 +1,153 @@
+// The agent under abuse that needs no token: the HTTP/2 rapid reset, thousands of
+// streams opened and left open, and more connections than it has files for. Its memory
+// stays bounded, a valid call still answers, and once the abuse stops it serves again.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "agentprocess.h"
+#include "h2flood.h"
+#include "testsupport.h"
+
+using namespace meridian;
+using namespace meridian::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct FloodRun {
+    double baselineMiB = 0;
+    double peakMiB = 0;
+    bool answeredDuring = false;
+};
+
+// Floods the agent with `plan` while sampling its memory; a valid call is made 1.5 s in.
+FloodRun floodAgent(AgentProcess &agent, v1::NodeAgent::Stub &stub, const FloodPlan &plan)
+{
+    FloodRun run;
+    run.baselineMiB = residentMiB(agent.pid());
+    std::atomic<bool> done{false};
+    std::thread sampler([&] {
+        while (!done) {
+            run.peakMiB = std::max(run.peakMiB, residentMiB(agent.pid()));
+            std::this_thread::sleep_for(50ms);
+        }
+    });
+    std::thread caller([&] {
+        std::this_thread::sleep_for(1500ms);
+        grpc::ClientContext context;
+        withDeadline(context, 2s);
+        v1::NodeInventory inventory;
+        run.answeredDuring = stub.GetInventory(&context, {}, &inventory).ok();
+    });
+    floodHttp2(plan);
+    caller.join();
+    std::this_thread::sleep_for(500ms);
+    done = true;
+    sampler.join();
+    return run;
+}
+
+bool answersWithin(v1::NodeAgent::Stub &stub, std::chrono::seconds limit)
+{
+    grpc::ClientContext context;
+    withDeadline(context, limit);
+    v1::NodeInventory inventory;
+    return stub.GetInventory(&context, {}, &inventory).ok() && inventory.cards_size() > 0;
+}
+
+struct Agent {
+    TempDir dir;
+    int port = freePort();
+    std::string address = "127.0.0.1:" + std::to_string(port);
+    AgentProcess process;
+    std::unique_ptr<v1::NodeAgent::Stub> stub;
+    explicit Agent(int openFileLimit = 0)
+        : process({"--listen", address, "--collector", "sim", "--data-dir", dir.path()},
+                  openFileLimit)
+    {
+        stub = connect(address);
+    }
+};
+
+}  // namespace
+
+TEST(GrpcFlood, TheRapidResetIsCutOffAndTheAgentStaysSmallAndAnswering)
+{
+    Agent agent;
+    ASSERT_TRUE(untilAnswering(*agent.stub));
+    FloodPlan plan;
+    plan.port = agent.port;
+    plan.connections = 4;
+    plan.streamsPerConnection = 100'000;
+    plan.maxSeconds = 5;
+    const FloodRun run = floodAgent(agent.process, *agent.stub, plan);
+    // Before the agent checked frames itself, this took it from 20 MiB to over 4 GiB and
+    // no call answered.
+    EXPECT_EQ(agent.process.exitedWith(), -1) << "the agent died under the flood";
+    EXPECT_LT(run.peakMiB, run.baselineMiB + 64) << run.baselineMiB << " -> " << run.peakMiB;
+    EXPECT_TRUE(run.answeredDuring) << "a valid call did not answer during the flood";
+    EXPECT_TRUE(answersWithin(*agent.stub, 3s));
+}
+
+TEST(GrpcFlood, ThousandsOfOpenStreamsAreCutOffAndAValidCallAnswers)
+{
+    Agent agent;
+    ASSERT_TRUE(untilAnswering(*agent.stub));
+    FloodPlan plan;
+    plan.port = agent.port;
+    plan.connections = 4;
+    plan.streamsPerConnection = 4'000;  // 16,000 streams, none finished
+    plan.resetEachStream = false;
+    plan.maxSeconds = 5;
+    const FloodRun run = floodAgent(agent.process, *agent.stub, plan);
+    EXPECT_EQ(agent.process.exitedWith(), -1);
+    EXPECT_LT(run.peakMiB, run.baselineMiB + 64) << run.baselineMiB << " -> " << run.peakMiB;
+    EXPECT_TRUE(run.answeredDuring);
+}
+
+TEST(GrpcFlood, MoreConnectionsThanFilesAreRefusedAndTheAgentRecovers)
+{
+    // 256 files: room for about 74 connections. 400 are attempted.
+    Agent agent(256);
+    ASSERT_TRUE(untilAnswering(*agent.stub));
+    std::vector<int> held;
+    for (int i = 0; i < 400; ++i) {
+        const int fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<uint16_t>(agent.port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0)
+            held.push_back(fd);
+        else
+            ::close(fd);
+    }
+    std::this_thread::sleep_for(1s);
+    EXPECT_EQ(agent.process.exitedWith(), -1) << "the agent died out of files";
+    // Those past the cap were closed at once, not left hanging in the backlog.
+    int closedByAgent = 0;
+    for (int fd : held) {
+        char byte;
+        if (::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+            ++closedByAgent;
+    }
+    EXPECT_GE(closedByAgent, 300) << "of " << held.size() << " connections";
+    for (int fd : held)
+        ::close(fd);
+    // gRPC 1.51's own accept loop stopped for good at the file limit; this one serves again.
+    auto fresh = connect(agent.address);
+    bool answered = false;
+    for (int attempt = 0; attempt < 20 && !answered; ++attempt) {
+        answered = answersWithin(*fresh, 1s);
+        if (!answered)
+            std::this_thread::sleep_for(250ms);
+    }
+    EXPECT_TRUE(answered) << "the agent did not serve again once the connections closed";
+}
