@@ -32,20 +32,12 @@ int64_t steadyMs()
 
 Result<int> bindListening(const std::string &address, int *selectedPort)
 {
-    auto hostPort = parseHostPort(address);
-    if (!hostPort)
-        return hostPort.error();
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    addrinfo *found = nullptr;
-    const std::string port = std::to_string(hostPort->port);
-    if (const int failed = getaddrinfo(hostPort->host.c_str(), port.c_str(), &hints, &found))
-        return Error{fmt::format("cannot resolve {}: {}", address, gai_strerror(failed))};
+    auto resolved = resolveTcp(address);
+    if (!resolved)
+        return Error{fmt::format("cannot listen on {}: {}", address, resolved.error().message)};
     std::string why = "no address";
     int fd = -1;
-    for (const addrinfo *a = found; a && fd < 0; a = a->ai_next) {
+    for (const addrinfo *a = resolved->get(); a && fd < 0; a = a->ai_next) {
         fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         const int one = 1;
         if (fd >= 0 && ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
@@ -56,7 +48,6 @@ Result<int> bindListening(const std::string &address, int *selectedPort)
             ::close(fd);
         fd = -1;
     }
-    freeaddrinfo(found);
     if (fd < 0)
         return Error{fmt::format("cannot listen on {}: {}", address, why)};
     if (selectedPort) {

@@ -62,24 +62,32 @@ Result<HostPort> parseHostPort(std::string_view address)
     return parsed;
 }
 
-Result<bool> isLoopbackHost(const std::string &address)
+Result<ResolvedAddresses> resolveTcp(const std::string &address)
 {
-    if (startsWith(address, "unix:"))
-        return true;
     auto hostPort = parseHostPort(address);
     if (!hostPort)
         return hostPort.error();
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
     addrinfo *found = nullptr;
-    const int failed = getaddrinfo(hostPort->host.c_str(), nullptr, &hints, &found);
-    if (failed != 0)
+    const std::string port = std::to_string(hostPort->port);
+    if (const int failed = getaddrinfo(hostPort->host.c_str(), port.c_str(), &hints, &found))
         return Error{fmt::format("cannot resolve '{}': {}", hostPort->host, gai_strerror(failed))};
-    bool allLoopback = found != nullptr;
-    for (const addrinfo *a = found; a; a = a->ai_next)
+    return ResolvedAddresses(found, freeaddrinfo);
+}
+
+Result<bool> isLoopbackHost(const std::string &address)
+{
+    if (startsWith(address, "unix:"))
+        return true;
+    auto resolved = resolveTcp(address);
+    if (!resolved)
+        return resolved.error();
+    bool allLoopback = resolved->get() != nullptr;
+    for (const addrinfo *a = resolved->get(); a; a = a->ai_next)
         allLoopback = allLoopback && isLoopback(a->ai_addr);
-    freeaddrinfo(found);
     return allLoopback;
 }
 

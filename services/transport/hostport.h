@@ -3,10 +3,13 @@
 // how it is spelt ("127.evil.example" is not loopback).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "core/result.h"
+
+struct addrinfo;  // <netdb.h>
 
 namespace meridian {
 
@@ -17,6 +20,10 @@ struct HostPort {
 
 // "host:port" or "[v6]:port", port 0..65535; an error says what is wrong with it.
 Result<HostPort> parseHostPort(std::string_view address);
+
+// What "host:port" resolves to, for TCP (freed with its owner), or an error naming it.
+using ResolvedAddresses = std::unique_ptr<addrinfo, void (*)(addrinfo *)>;
+Result<ResolvedAddresses> resolveTcp(const std::string &address);
 
 // True when every address the host resolves to is a loopback address (127.0.0.0/8,
 // ::1); false when any is not; an error when it does not resolve at all. "unix:"

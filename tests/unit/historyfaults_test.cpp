@@ -50,6 +50,24 @@ int inChild(Body body)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
+// A history file of 2 cards × 30 minutes in `place`, then `place` and the file made
+// read-only (root is dropped to nobody by the tests, so the modes mean something).
+std::string historyInReadOnlyPlace(const test::TempDir &dir, const std::string &place)
+{
+    EXPECT_EQ(mkdir(place.c_str(), 0755), 0);
+    const std::string path = place + "/history.db";
+    {
+        auto store = HistoryStore::open(path);
+        EXPECT_TRUE(store.ok());
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 30, 30, 900));
+        EXPECT_TRUE(store.value()->flush().ok());
+    }
+    chmod(dir.path().c_str(), 0755);
+    chmod(place.c_str(), 0555);
+    chmod(path.c_str(), 0444);
+    return path;
+}
+
 }  // namespace
 
 TEST(HistoryFaults, KillNineMidWriteLosesNothingCommittedAndTheNextStartRecovers)
@@ -132,17 +150,7 @@ TEST(HistoryFaults, AReadOnlyPlaceIsNamedAndTheFileIsLeftAsItWas)
 {
     test::TempDir dir;
     const std::string place = dir.file("readonly");
-    ASSERT_EQ(mkdir(place.c_str(), 0755), 0);
-    const std::string path = place + "/history.db";
-    {
-        auto store = HistoryStore::open(path);
-        ASSERT_TRUE(store.ok());
-        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 30, 30, 900));
-        ASSERT_TRUE(store.value()->flush().ok());
-    }
-    chmod(dir.path().c_str(), 0755);
-    chmod(place.c_str(), 0555);
-    chmod(path.c_str(), 0444);
+    const std::string path = historyInReadOnlyPlace(dir, place);
     const int code = inChild([&] {
         // Root may write anywhere: drop to nobody so the permissions mean something.
         if (geteuid() == 0 && setuid(65534) != 0)
@@ -195,18 +203,8 @@ TEST(HistoryFaults, AReportReadsAHistoryFileOnAReadOnlyPlace)
 {
     test::TempDir dir;
     const std::string place = dir.file("backup");
-    ASSERT_EQ(mkdir(place.c_str(), 0755), 0);
-    const std::string path = place + "/history.db";
-    {
-        auto store = HistoryStore::open(path);
-        ASSERT_TRUE(store.ok());
-        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 30, 30, 900));
-        ASSERT_TRUE(store.value()->flush().ok());
-    }
     // No -shm beside it and none can be made: as on a read-only mount.
-    chmod(dir.path().c_str(), 0755);
-    chmod(place.c_str(), 0555);
-    chmod(path.c_str(), 0444);
+    const std::string path = historyInReadOnlyPlace(dir, place);
     const int code = inChild([&] {
         if (geteuid() == 0 && setuid(65534) != 0)
             return 3;
@@ -237,8 +235,8 @@ TEST(HistoryFaults, FourProcessesOpeningANewFileAtOnceAllSucceed)
                     fprintf(stderr, "opener %d: %s\n", i, store.error().message.c_str());
                     _exit(1);
                 }
-                store.value()->submit(test::a100Minutes("n" + std::to_string(i), "wuhu", 2,
-                                                        kJuly1, 10, 30, 900));
+                store.value()->submit(
+                    test::a100Minutes("n" + std::to_string(i), "wuhu", 2, kJuly1, 10, 30, 900));
                 _exit(store.value()->flush().ok() ? 0 : 2);
             }
             children.push_back(child);
