@@ -151,7 +151,9 @@ TEST(SonicPfcwd, TwoQueuesThatStormedTwiceAndRecovered)
 
 TEST(FabricParsers, GarbageIsRefusedNotCrashedOn)
 {
-    const std::string garbage("\x01\x02\xff\xfe binary\0junk", 20);
+    // Its length from the array, not a count that can outrun the literal.
+    const char raw[] = "\x01\x02\xff\xfe binary\0junk";
+    const std::string garbage(raw, sizeof raw - 1);
     EXPECT_FALSE(parseMlnxQos(garbage).ok());
     EXPECT_FALSE(parseRdmaLink(garbage).ok());
     EXPECT_FALSE(parseShowGids(garbage).ok());

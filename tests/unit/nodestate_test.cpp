@@ -91,7 +91,8 @@ public:
 double observedSeconds(UsageLedger &ledger)
 {
     double total = 0;
-    for (const UsageMinute &m : ledger.since(0, 100'000).value())
+    const auto minutes = ledger.since(0, 100'000);  // kept: the loop reads into it
+    for (const UsageMinute &m : minutes.value())
         total += m.observedSeconds;
     return total;
 }
