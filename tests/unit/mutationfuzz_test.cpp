@@ -244,6 +244,11 @@ TEST(MutationFuzz, ConfigReaders)
                      [](const std::string &path) { return errorOf(loadInferenceServices(path)); })),
         0);
     EXPECT_GT(
+        fuzz({"target_occupancy: 0.9\nstable_window_seconds: 60\nup_headroom: 0.1\n"},
+             viaFile(dir, "policy.yaml",
+                     [](const std::string &path) { return errorOf(loadScalingPolicy(path)); })),
+        0);
+    EXPECT_GT(
         fuzz({"faults:\n  - {at_seconds: 30, node: xm-r01-n1, kind: xid79, card: 2}\n"
               "  - {at_seconds: 60, data_center: wuhu, kind: crash, duration_seconds: 120}\n"},
              viaFile(dir, "scenario.yaml",
