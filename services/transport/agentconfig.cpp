@@ -14,10 +14,9 @@ namespace {
 // Leaves `out` as it is when the key is absent; a value of the wrong type throws, for
 // loadAgentConfig to report with its line.
 template <typename T>
-Status read(const std::string &, const YAML::Node &parent, const char *key, T &out)
+void read(const YAML::Node &parent, const char *key, T &out)
 {
     out = yamlValue<T>(parent, key, out);
-    return {};
 }
 
 Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)
@@ -44,35 +43,28 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
         !s) {
         return s;
     }
-    for (Status s :
-         {read(path, root, "listen", config.listen),
-          read(path, root, "collector", config.collector),
-          read(path, root, "data_dir", config.dataDir), read(path, root, "node_id", config.nodeId),
-          read(path, root, "data_center", config.dataCenter), read(path, root, "rack", config.rack),
-          read(path, root, "nvml_library", config.nvmlLibrary),
-          read(path, root, "sample_interval_ms", config.sampleIntervalMs)}) {
-        if (!s)
-            return s;
-    }
+    read(root, "listen", config.listen);
+    read(root, "collector", config.collector);
+    read(root, "data_dir", config.dataDir);
+    read(root, "node_id", config.nodeId);
+    read(root, "data_center", config.dataCenter);
+    read(root, "rack", config.rack);
+    read(root, "nvml_library", config.nvmlLibrary);
+    read(root, "sample_interval_ms", config.sampleIntervalMs);
     if (config.sampleIntervalMs < 100 || config.sampleIntervalMs > 60'000)
         return yamlError(path, root["sample_interval_ms"], "sample_interval_ms must be 100..60000");
     if (const YAML::Node sim = root["sim"]) {
         if (Status s = checkKeys(path, sim, {"seed", "kind"}); !s)
             return s;
-        if (Status s = read(path, sim, "seed", config.simSeed); !s)
-            return s;
-        if (Status s = read(path, sim, "kind", config.simKind); !s)
-            return s;
+        read(sim, "seed", config.simSeed);
+        read(sim, "kind", config.simKind);
     }
     if (const YAML::Node tls = root["tls"]) {
         if (Status s = checkKeys(path, tls, {"cert_file", "key_file", "client_ca_file"}); !s)
             return s;
-        for (Status s : {read(path, tls, "cert_file", config.security.certFile),
-                         read(path, tls, "key_file", config.security.keyFile),
-                         read(path, tls, "client_ca_file", config.security.clientCaFile)}) {
-            if (!s)
-                return s;
-        }
+        read(tls, "cert_file", config.security.certFile);
+        read(tls, "key_file", config.security.keyFile);
+        read(tls, "client_ca_file", config.security.clientCaFile);
         if (config.security.certFile.empty() != config.security.keyFile.empty())
             return yamlError(path, tls, "tls needs both cert_file and key_file");
     }
@@ -86,12 +78,10 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
             TokenGrant grant;
             std::string role = "read-only";
             std::string tokenFile;
-            for (Status s : {read(path, entry, "name", grant.name), read(path, entry, "role", role),
-                             read(path, entry, "token", grant.token),
-                             read(path, entry, "token_file", tokenFile)}) {
-                if (!s)
-                    return s;
-            }
+            read(entry, "name", grant.name);
+            read(entry, "role", role);
+            read(entry, "token", grant.token);
+            read(entry, "token_file", tokenFile);
             if (role != "read-only" && role != "operator")
                 return yamlError(path, entry,
                                  fmt::format("role '{}': use read-only or operator", role));
