@@ -94,12 +94,12 @@ Result<std::unique_ptr<GuardedGrpcServer>> startGuardedGrpcServer(
 {
     if (Status policy = checkPolicies(addresses, security); !policy)
         return policy.error();
-    // The same checks gRPC's own TLS would make (files, dates), with the same messages.
-    if (auto credentials = serverCredentials(security); !credentials)
-        return credentials.error();
     std::shared_ptr<TlsServerContext> tls;
     if (security.tlsEnabled()) {
-        auto context = TlsServerContext::create(security);
+        auto files = readServerTlsFiles(security);
+        if (!files)
+            return files.error();
+        auto context = TlsServerContext::create(files.value(), security);
         if (!context)
             return context.error();
         tls = std::move(context).value();
@@ -127,10 +127,8 @@ Result<std::unique_ptr<GuardedGrpcServer>> startGuardedGrpcServer(
     }
     auto listener =
         GuardedListener::start(*running->server, listen, ports, std::move(tls), std::move(guard));
-    if (!listener) {
-        stopGrpcServer(*running->server, 100);
-        return listener.error();
-    }
+    if (!listener)
+        return listener.error();  // `running` stops what it started, in order
     running->listener = std::move(listener).value();
     return running;
 }

@@ -71,10 +71,9 @@ Status checkListenPolicy(const std::string &address, const ServerSecurity &secur
     return {};
 }
 
-Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerSecurity &security)
+Result<ServerTlsFiles> readServerTlsFiles(const ServerSecurity &security)
 {
-    if (!security.tlsEnabled())
-        return grpc::InsecureServerCredentials();
+    ServerTlsFiles files;
     auto cert = readTextFile(security.certFile, 1 << 20);
     if (!cert)
         return Error{"tls.cert_file " + cert.error().message};
@@ -82,16 +81,31 @@ Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerS
                                              SystemClock::instance().nowUnixMs() / 1000);
         !dates)
         return Error{"tls.cert_file " + dates.message()};
+    files.certificatePem = std::move(cert).value();
     auto key = readTextFile(security.keyFile, 1 << 20);
     if (!key)
         return Error{"tls.key_file " + key.error().message};
-    grpc::SslServerCredentialsOptions options(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
-    options.pem_key_cert_pairs.push_back({key.value(), cert.value()});
+    files.keyPem = std::move(key).value();
     if (!security.clientCaFile.empty()) {
         auto ca = readTextFile(security.clientCaFile, 1 << 20);
         if (!ca)
             return Error{"tls.client_ca_file " + ca.error().message};
-        options.pem_root_certs = ca.value();
+        files.clientCaPem = std::move(ca).value();
+    }
+    return files;
+}
+
+Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerSecurity &security)
+{
+    if (!security.tlsEnabled())
+        return grpc::InsecureServerCredentials();
+    auto files = readServerTlsFiles(security);
+    if (!files)
+        return files.error();
+    grpc::SslServerCredentialsOptions options(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+    options.pem_key_cert_pairs.push_back({files->keyPem, files->certificatePem});
+    if (!files->clientCaPem.empty()) {
+        options.pem_root_certs = files->clientCaPem;
         options.client_certificate_request =
             GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
     }

@@ -46,6 +46,16 @@ struct ClientSecurity {
 // addresses the host resolves to (and so the address gRPC will bind).
 Status checkListenPolicy(const std::string &address, const ServerSecurity &security);
 
+// A server's TLS material, read once and checked: every file readable, the certificate
+// within its validity dates. Both gRPC's credentials and the agent's own TLS front door
+// are made from these bytes.
+struct ServerTlsFiles {
+    std::string certificatePem;
+    std::string keyPem;
+    std::string clientCaPem;  // empty: no client certificates asked for
+};
+Result<ServerTlsFiles> readServerTlsFiles(const ServerSecurity &security);
+
 Result<std::shared_ptr<grpc::ServerCredentials>> serverCredentials(const ServerSecurity &security);
 
 std::shared_ptr<grpc::Channel> makeChannel(const std::string &address,

@@ -15,7 +15,10 @@ namespace meridian {
 
 class TlsServerContext {
 public:
-    static Result<std::shared_ptr<TlsServerContext>> create(const ServerSecurity &security);
+    // From material readServerTlsFiles() has read and checked; `names` says which files
+    // it came from, for messages.
+    static Result<std::shared_ptr<TlsServerContext>> create(const ServerTlsFiles &files,
+                                                            const ServerSecurity &names);
     ~TlsServerContext();
     TlsServerContext(const TlsServerContext &) = delete;
     TlsServerContext &operator=(const TlsServerContext &) = delete;

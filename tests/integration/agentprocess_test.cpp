@@ -14,10 +14,10 @@
 #include <set>
 #include <thread>
 
+#include "agentprocess.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
-#include "agentprocess.h"
 #include "testsupport.h"
 #include "transport/security.h"
 
@@ -193,6 +193,57 @@ TEST(AgentProcess, TlsWithTokensRefusesMissingAndReadOnlyTokens)
     withDeadline(context, 2s);
     v1::NodeInventory inventory;
     EXPECT_FALSE(plain->GetInventory(&context, {}, &inventory).ok());
+}
+
+TEST(AgentProcess, MutualTlsAdmitsOnlyClientsWithACertificateFromTheCa)
+{
+    // A CA that signs the agent's certificate (with its chain in the file) and a console's.
+    test::TempDir dir;
+    const auto path = [&](const char *name) { return dir.file(name); };
+    const std::string script =
+        "cd " + dir.path() +
+        " && openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=fleet-ca "
+        "-keyout ca.key -out ca.crt"
+        " && openssl req -newkey rsa:2048 -nodes -subj /CN=localhost -keyout agent.key "
+        "-out agent.csr"
+        " && printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > san.ext"
+        " && openssl x509 -req -in agent.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 "
+        "-extfile san.ext -out agent.crt"
+        " && cat ca.crt >> agent.crt"
+        " && openssl req -newkey rsa:2048 -nodes -subj /CN=console -keyout console.key "
+        "-out console.csr"
+        " && openssl x509 -req -in console.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 "
+        "-out console.crt"
+        " && openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=stranger "
+        "-keyout stranger.key -out stranger.crt) >/dev/null 2>&1";
+    ASSERT_EQ(std::system(("(" + script).c_str()), 0) << "openssl is needed for this test";
+    const std::string address = "127.0.0.1:" + std::to_string(freePort());
+    std::ofstream(path("agent.yaml"))
+        << "listen: " << address << "\ncollector: sim\ndata_dir: " << path("data")
+        << "\ntls: {cert_file: " << path("agent.crt") << ", key_file: " << path("agent.key")
+        << ", client_ca_file: " << path("ca.crt") << "}\n"
+        << "tokens:\n  - {name: desk, role: read-only, token: read-only-token-0123456789}\n";
+    AgentProcess agent({"--config", path("agent.yaml")});
+    const auto call = [&](const std::string &certFile, const std::string &keyFile,
+                          bool waitForAgent = false) {
+        ClientSecurity security;
+        security.caFile = path("ca.crt");
+        security.certFile = certFile;
+        security.keyFile = keyFile;
+        security.token = "read-only-token-0123456789";
+        // Not connect(): a refused handshake would wait out its 10 s for a ready channel.
+        auto stub = v1::NodeAgent::NewStub(makeChannel(address, security));
+        grpc::ClientContext context;
+        withDeadline(context, waitForAgent ? 10s : 3s);
+        context.set_wait_for_ready(waitForAgent);  // the agent may still be starting
+        v1::NodeInventory inventory;
+        return stub->GetInventory(&context, {}, &inventory).error_code();
+    };
+    EXPECT_EQ(call(path("console.crt"), path("console.key"), true), grpc::StatusCode::OK);
+    EXPECT_NE(call("", ""), grpc::StatusCode::OK) << "no client certificate";
+    EXPECT_NE(call(path("stranger.crt"), path("stranger.key")), grpc::StatusCode::OK)
+        << "a certificate the CA did not sign";
+    EXPECT_EQ(agent.exitedWith(), -1);
 }
 
 TEST(AgentProcess, BrokenConfigNamesFileAndLine)
