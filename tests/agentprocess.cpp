@@ -33,13 +33,20 @@ int freePort()
     return ntohs(addr.sin_port);
 }
 
-AgentProcess::AgentProcess(std::vector<std::string> args, int openFileLimit)
+AgentProcess::AgentProcess(std::vector<std::string> args, AgentLimits limits)
 {
     // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.
     // prlimit (util-linux) sets the limit and then execs the agent, so the pid is its.
     std::vector<std::string> command;
-    if (openFileLimit > 0) {
-        command = {"prlimit", fmt::format("--nofile={}:{}", openFileLimit, openFileLimit), "--"};
+    if (limits.threads > 0)
+        command = {"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+    if (limits.openFiles > 0 || limits.threads > 0) {
+        command.push_back("prlimit");
+        if (limits.openFiles > 0)
+            command.push_back(fmt::format("--nofile={}:{}", limits.openFiles, limits.openFiles));
+        if (limits.threads > 0)
+            command.push_back(fmt::format("--nproc={}", limits.threads));
+        command.push_back("--");
     }
     command.push_back(MERIDIAN_AGENT_BIN);
     command.insert(command.end(), args.begin(), args.end());
@@ -85,6 +92,17 @@ double residentMiB(pid_t pid)
     while (std::getline(status, line)) {
         if (line.rfind("VmRSS:", 0) == 0)
             return std::stod(line.substr(6)) / 1024.0;
+    }
+    return 0;
+}
+
+int threadCount(pid_t pid)
+{
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("Threads:", 0) == 0)
+            return std::stoi(line.substr(8));
     }
     return 0;
 }

@@ -18,10 +18,17 @@ namespace meridian::test {
 // A loopback TCP port nobody listens on now.
 int freePort();
 
+// Limits an agent runs under (0: none). A thread limit needs a user it applies to (root
+// is exempt from RLIMIT_NPROC), so with one the agent runs as nobody: its data dir must
+// be writable by that user.
+struct AgentLimits {
+    int openFiles = 0;
+    int threads = 0;
+};
+
 class AgentProcess {
 public:
-    // openFileLimit > 0: the agent runs with that soft and hard limit on open files.
-    explicit AgentProcess(std::vector<std::string> args, int openFileLimit = 0);
+    explicit AgentProcess(std::vector<std::string> args, AgentLimits limits = {});
     ~AgentProcess() { stop(SIGTERM); }
     void stop(int signal);
     // Exit status if it has ended, -1 while it runs.
@@ -35,6 +42,9 @@ private:
 
 // The process's resident memory now, in MiB (0 once it is gone).
 double residentMiB(pid_t pid);
+
+// The process's thread count now (0 once it is gone).
+int threadCount(pid_t pid);
 
 std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
                                              const ClientSecurity &security = {});

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <system_error>
 
 #include "guardedconnection.h"
 #include "hostport.h"
@@ -177,6 +178,12 @@ void GuardedListener::acceptOne(int listening)
                     ::close(refused);
                 m_spareFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
                 log("out of open files: a connection was refused");
+                if (refused < 0) {
+                    // Not even the spare freed a file: the backlog stays readable, so wait
+                    // rather than spin on it until files come back.
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                    return;
+                }
                 continue;
             }
             return;  // EAGAIN: nothing more waiting
@@ -187,8 +194,6 @@ void GuardedListener::acceptOne(int listening)
                             m_open.load(), peerOf(address)));
             continue;
         }
-        ++m_open;
-        Connection &connection = m_connections.emplace_back();
         ConnectionSetup setup;
         setup.clientFd = fd;
         setup.peer = peerOf(address);
@@ -197,11 +202,28 @@ void GuardedListener::acceptOne(int listening)
         setup.budget = m_options.budget;
         setup.attach = [this](int grpcEnd) { grpc::AddInsecureChannelFromFd(&m_server, grpcEnd); };
         setup.log = [this](const std::string &m) { log(m); };
+        startRelay(std::move(setup));
+    }
+}
+
+void GuardedListener::startRelay(ConnectionSetup setup)
+{
+    const std::string peer = setup.peer;
+    const int fd = setup.clientFd;
+    ++m_open;
+    Connection &connection = m_connections.emplace_back();
+    try {
         connection.thread = std::thread([this, &connection, setup = std::move(setup)]() mutable {
             relayConnection(std::move(setup), m_stopping);
             --m_open;
             connection.done = true;
         });
+    } catch (const std::system_error &e) {
+        // Out of threads or memory under a flood: refuse this client, keep serving.
+        m_connections.pop_back();
+        --m_open;
+        ::close(fd);
+        log(fmt::format("{}: refused, no thread for it ({})", peer, e.what()));
     }
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "guardedconnection.h"
 #include "http2guard.h"
 
 namespace grpc {
@@ -55,6 +56,7 @@ private:
                     std::shared_ptr<TlsServerContext> tls, GuardOptions options);
     void acceptLoop();
     void acceptOne(int listening);
+    void startRelay(ConnectionSetup setup);
     void reapFinished();
     void log(const std::string &message);
 

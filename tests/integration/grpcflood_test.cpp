@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <thread>
 
 #include "agentprocess.h"
@@ -20,6 +22,41 @@ using namespace meridian::test;
 using namespace std::chrono_literals;
 
 namespace {
+
+// Connects `count` raw clients that say the HTTP/2 preface and then idle.
+std::vector<int> holdConnections(int port, int count)
+{
+    std::vector<int> held;
+    for (int i = 0; i < count; ++i) {
+        const int fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<uint16_t>(port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
+            static const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+            (void)!::send(fd, preface, sizeof preface - 1, MSG_NOSIGNAL);
+            held.push_back(fd);
+        } else {
+            ::close(fd);
+        }
+    }
+    return held;
+}
+
+// How many of `held` the agent has closed: an end of file, or a reset when it closed
+// with the client's bytes unread.
+int closedByAgent(const std::vector<int> &held)
+{
+    int closed = 0;
+    for (int fd : held) {
+        char byte;
+        const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno == ECONNRESET))
+            ++closed;
+    }
+    return closed;
+}
 
 struct FloodRun {
     double baselineMiB = 0;
@@ -62,15 +99,26 @@ bool answersWithin(v1::NodeAgent::Stub &stub, std::chrono::seconds limit)
     return stub.GetInventory(&context, {}, &inventory).ok() && inventory.cards_size() > 0;
 }
 
+// Whether a fresh client is served within a few seconds.
+bool servesAgain(const std::string &address)
+{
+    auto fresh = connect(address);
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        if (answersWithin(*fresh, 1s))
+            return true;
+        std::this_thread::sleep_for(250ms);
+    }
+    return false;
+}
+
 struct Agent {
     TempDir dir;
     int port = freePort();
     std::string address = "127.0.0.1:" + std::to_string(port);
     AgentProcess process;
     std::unique_ptr<v1::NodeAgent::Stub> stub;
-    explicit Agent(int openFileLimit = 0)
-        : process({"--listen", address, "--collector", "sim", "--data-dir", dir.path()},
-                  openFileLimit)
+    explicit Agent(AgentLimits limits = {})
+        : process({"--listen", address, "--collector", "sim", "--data-dir", dir.path()}, limits)
     {
         stub = connect(address);
     }
@@ -115,39 +163,43 @@ TEST(GrpcFlood, ThousandsOfOpenStreamsAreCutOffAndAValidCallAnswers)
 TEST(GrpcFlood, MoreConnectionsThanFilesAreRefusedAndTheAgentRecovers)
 {
     // 256 files: room for about 74 connections. 400 are attempted.
-    Agent agent(256);
+    Agent agent({256, 0});
     ASSERT_TRUE(untilAnswering(*agent.stub));
-    std::vector<int> held;
-    for (int i = 0; i < 400; ++i) {
-        const int fd = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(static_cast<uint16_t>(agent.port));
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0)
-            held.push_back(fd);
-        else
-            ::close(fd);
-    }
+    const std::vector<int> held = holdConnections(agent.port, 400);
     std::this_thread::sleep_for(1s);
     EXPECT_EQ(agent.process.exitedWith(), -1) << "the agent died out of files";
     // Those past the cap were closed at once, not left hanging in the backlog.
-    int closedByAgent = 0;
-    for (int fd : held) {
-        char byte;
-        if (::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
-            ++closedByAgent;
-    }
-    EXPECT_GE(closedByAgent, 300) << "of " << held.size() << " connections";
+    EXPECT_GE(closedByAgent(held), 300) << "of " << held.size() << " connections";
     for (int fd : held)
         ::close(fd);
-    // gRPC 1.51's own accept loop stopped for good at the file limit; this one serves again.
-    auto fresh = connect(agent.address);
-    bool answered = false;
-    for (int attempt = 0; attempt < 20 && !answered; ++attempt) {
-        answered = answersWithin(*fresh, 1s);
-        if (!answered)
-            std::this_thread::sleep_for(250ms);
+    EXPECT_TRUE(servesAgain(agent.address))
+        << "the agent did not serve again once the connections closed";
+}
+
+TEST(GrpcFlood, AClientTheAgentHasNoThreadForIsRefusedAndTheAgentLives)
+{
+    // The agent's own threads first (gRPC sizes its pools by the cores), then a limit a
+    // few above them; as nobody, so the limit applies.
+    int ownThreads = 0;
+    {
+        Agent probe;
+        ASSERT_TRUE(untilAnswering(*probe.stub));
+        ownThreads = threadCount(probe.process.pid());
     }
-    EXPECT_TRUE(answered) << "the agent did not serve again once the connections closed";
+    ASSERT_GT(ownThreads, 0);
+    TempDir dir;
+    ASSERT_EQ(chmod(dir.path().c_str(), 0777), 0);
+    const int port = freePort();
+    const std::string address = "127.0.0.1:" + std::to_string(port);
+    AgentProcess agent({"--listen", address, "--collector", "sim", "--data-dir", dir.path()},
+                       {0, ownThreads + 8});
+    ASSERT_TRUE(untilAnswering(*connect(address)));
+    const std::vector<int> held = holdConnections(port, 40);
+    std::this_thread::sleep_for(1s);
+    // std::thread threw when no thread could be made; uncaught, that ended the agent.
+    EXPECT_EQ(agent.exitedWith(), -1) << "the agent died when it ran out of threads";
+    EXPECT_GT(closedByAgent(held), 0) << "every client got a thread: the limit did not bite";
+    for (int fd : held)
+        ::close(fd);
+    EXPECT_TRUE(servesAgain(address));
 }
