@@ -1,11 +1,45 @@
 #include "sqlitefile.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace meridian {
 
 namespace {
+
+// Opening a file is checks, a switch to WAL and perhaps a migration: several SQLite
+// operations, and between them SQLite's own locks let a second process opening the same
+// new file (four `meridian sync` from cron) see it half made, or answer "database is
+// locked" without waiting. So processes take turns for the opening, holding an advisory
+// flock on the file (independent of SQLite's fcntl locks); once open, SQLite's locks
+// serve as before.
+class OpeningTurn {
+public:
+    explicit OpeningTurn(const std::string &path)
+        : m_fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644))
+    {
+        for (int waitedMs = 0; m_fd >= 0 && waitedMs < 10'000; waitedMs += 20) {
+            if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0)
+                return;
+            ::usleep(20'000);
+        }
+    }
+    ~OpeningTurn()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);  // releases the flock
+    }
+    OpeningTurn(const OpeningTurn &) = delete;
+    OpeningTurn &operator=(const OpeningTurn &) = delete;
+
+private:
+    // -1 where the file cannot be opened for writing: SQLite then says why. After 10 s
+    // without a turn, opening goes on anyway, relying on SQLite's locks.
+    int m_fd;
+};
 
 // Every step in one write transaction taken before the version is read again: of several
 // processes opening a new file at once (four `meridian sync` from cron), one creates the
@@ -30,14 +64,17 @@ Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path
                                                          const SqliteSchema &schema)
 {
     const int latest = static_cast<int>(schema.migrations.size());
+    const OpeningTurn turn(path);
     try {
         auto db =
             std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
         db->setBusyTimeout(5000);
         // Reading the schema is the first thing that fails on a file that is not SQLite.
+        // Emptiness first: the tables and the application id are committed together, so
+        // should an opener get no turn, an id read after seeing tables is theirs too.
+        const bool empty = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0;
         const int appId = db->execAndGet("PRAGMA application_id").getInt();
         const int version = db->execAndGet("PRAGMA user_version").getInt();
-        const bool empty = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt() == 0;
         if (!empty && appId != schema.applicationId) {
             return Error{
                 fmt::format("{} is not a {} (application_id {}); left untouched. Move it "
