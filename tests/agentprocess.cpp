@@ -4,11 +4,13 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -48,7 +50,14 @@ AgentProcess::AgentProcess(std::vector<std::string> args, AgentLimits limits)
             command.push_back(fmt::format("--nproc={}", limits.threads));
         command.push_back("--");
     }
-    command.push_back(MERIDIAN_AGENT_BIN);
+    std::string binary = MERIDIAN_AGENT_BIN;
+    if (limits.threads > 0) {
+        const std::string copy = limits.scratchDir + "/meridian-agent";
+        std::filesystem::copy_file(binary, copy, std::filesystem::copy_options::overwrite_existing);
+        ::chmod(copy.c_str(), 0755);
+        binary = copy;
+    }
+    command.push_back(binary);
     command.insert(command.end(), args.begin(), args.end());
     std::vector<char *> argv;
     for (auto &a : command)

@@ -19,11 +19,13 @@ namespace meridian::test {
 int freePort();
 
 // Limits an agent runs under (0: none). A thread limit needs a user it applies to (root
-// is exempt from RLIMIT_NPROC), so with one the agent runs as nobody: its data dir must
-// be writable by that user.
+// is exempt from RLIMIT_NPROC), so with one the agent runs as nobody, from a copy of its
+// binary in `scratchDir` (the checkout may be where nobody cannot reach); the data dir
+// must be writable by nobody too.
 struct AgentLimits {
     int openFiles = 0;
     int threads = 0;
+    std::string scratchDir;
 };
 
 class AgentProcess {

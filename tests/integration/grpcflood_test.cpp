@@ -192,7 +192,7 @@ TEST(GrpcFlood, AClientTheAgentHasNoThreadForIsRefusedAndTheAgentLives)
     const int port = freePort();
     const std::string address = "127.0.0.1:" + std::to_string(port);
     AgentProcess agent({"--listen", address, "--collector", "sim", "--data-dir", dir.path()},
-                       {0, ownThreads + 8});
+                       {0, ownThreads + 8, dir.path()});
     ASSERT_TRUE(untilAnswering(*connect(address)));
     const std::vector<int> held = holdConnections(port, 40);
     std::this_thread::sleep_for(1s);
