@@ -14,6 +14,7 @@
 #include "telemetry/smicollector.h"
 #include "telemetry/snapshotjson.h"
 #include "transport/grpcserver.h"
+#include "transport/metricsserver.h"
 #include "transport/nodeagentservice.h"
 #include "transport/scheduler.h"
 
@@ -125,6 +126,18 @@ int serveAgent(const AgentConfig &config)
         fmt::print(stderr, "meridian-agent: {}\n", server.error().message);
         return 2;
     }
+    std::unique_ptr<MetricsServer> metrics;
+    if (!config.metricsListen.empty()) {
+        auto started = MetricsServer::start(
+            {config.metricsListen, config.security},
+            [&runtime](std::string_view nodeId) { return nodeId.empty() ? &runtime : nullptr; });
+        if (!started) {
+            fmt::print(stderr, "meridian-agent: {}\n", started.error().message);
+            server.value()->stop(0);
+            return 2;
+        }
+        metrics = std::move(started).value();
+    }
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
     const std::string shownAddress =
@@ -134,6 +147,11 @@ int serveAgent(const AgentConfig &config)
                shownAddress,
                config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
                ledger.value()->path());
+    if (metrics) {
+        fmt::print("meridian-agent: Prometheus metrics on {}:{}/metrics\n",
+                   config.metricsListen.substr(0, config.metricsListen.rfind(':')),
+                   metrics->port());
+    }
     std::fflush(stdout);
 
     // Sampling runs on its own thread so a slow vendor tool never delays the streams.
@@ -151,6 +169,8 @@ int serveAgent(const AgentConfig &config)
     });
     sampler.join();
     fmt::print("meridian-agent: stopping\n");
+    if (metrics)
+        metrics->stop();
     monitor.stop();
     service.releaseParked();
     server.value()->stop(2000);

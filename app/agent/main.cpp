@@ -17,10 +17,13 @@ int main(int argc, char **argv)
         "over gRPC"};
     std::string configFile;
     std::string listen;
+    std::string metricsListen;
     std::string collector;
     std::string dataDir;
     app.add_option("--config", configFile, "YAML configuration file");
     app.add_option("--listen", listen, "address to serve on (default 127.0.0.1:50051)");
+    app.add_option("--metrics-listen", metricsListen,
+                   "serve /metrics for Prometheus here, e.g. 127.0.0.1:9400 (default: off)");
     app.add_option("--collector", collector, "sim | nvml | smi | auto (default auto)");
     app.add_option("--data-dir", dataDir, "where the usage ledger and events are kept");
 
@@ -46,6 +49,8 @@ int main(int argc, char **argv)
     }
     if (!listen.empty())
         config.listen = listen;
+    if (!metricsListen.empty())
+        config.metricsListen = metricsListen;
     if (!collector.empty())
         config.collector = collector;
     if (!dataDir.empty())

@@ -17,8 +17,10 @@
 #include "core/openfiles.h"
 #include "evaluatecommand.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
+#include "sim/scrapetargets.h"
 #include "sim/simcontrolservice.h"
 #include "sim/simfleet.h"
+#include "transport/metricsserver.h"
 
 namespace {
 
@@ -112,6 +114,14 @@ int main(int argc, char **argv)
     app.add_option("--quit-after", quitAfter, "stop after this many seconds");
     std::string scenario;
     app.add_option("--scenario", scenario, "YAML file of faults to play at given times");
+
+    std::string metricsListen;
+    std::string targetsOut;
+    app.add_option("--metrics-listen", metricsListen,
+                   "serve every node's /nodes/ID/metrics for Prometheus here (e.g. 127.0.0.1:0)");
+    app.add_option("--scrape-targets-out", targetsOut,
+                   "write the nodes' scrape targets for Prometheus file_sd_configs (JSON)")
+        ->needs("--metrics-listen");
 
     std::string servicesFile;
     app.add_option("--services", servicesFile,
@@ -219,6 +229,32 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    std::unique_ptr<MetricsServer> metrics;
+    if (!metricsListen.empty()) {
+        MetricsServerOptions metricsOptions;
+        metricsOptions.listen = metricsListen;
+        metricsOptions.threads = 8;  // one store scrapes every node
+        auto started = MetricsServer::start(metricsOptions, [&fleet](std::string_view nodeId) {
+            return nodeId.empty() ? nullptr : fleet.runtimeOf(nodeId);
+        });
+        if (!started) {
+            fmt::print(stderr, "meridian-sim: {}\n", started.error().message);
+            return 2;
+        }
+        metrics = std::move(started).value();
+        const std::string address = fmt::format(
+            "{}:{}", metricsListen.substr(0, metricsListen.rfind(':')), metrics->port());
+        fmt::print("meridian-sim: Prometheus metrics on http://{}/nodes/<node>/metrics\n", address);
+        if (!targetsOut.empty()) {
+            std::ofstream out(targetsOut + ".tmp", std::ios::trunc);
+            out << scrapeTargetsJson(fleet.nodes(), address);
+            out.close();
+            if (!out || std::rename((targetsOut + ".tmp").c_str(), targetsOut.c_str()) != 0) {
+                fmt::print(stderr, "meridian-sim: cannot write {}\n", targetsOut);
+                return 1;
+            }
+        }
+    }
     if (!fabricOut.empty()) {
         std::ofstream out(fabricOut);
         out << fabricFileToYaml(fleet.fabricFile());
@@ -247,6 +283,8 @@ int main(int argc, char **argv)
                           std::chrono::milliseconds(static_cast<int64_t>(quitAfter * 1000));
     while (!g_stop && (quitAfter <= 0 || std::chrono::steady_clock::now() < deadline))
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (metrics)
+        metrics->stop();
     fleet.stop();
     return 0;
 }

@@ -298,6 +298,13 @@ NodeRuntime *SimFleet::find(std::string_view authority)
     return it == m_byPort.end() ? nullptr : &it->second->runtime;
 }
 
+NodeRuntime *SimFleet::runtimeOf(std::string_view nodeId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_byId.find(std::string(nodeId));
+    return it == m_byId.end() ? nullptr : &it->second->runtime;
+}
+
 std::vector<SimNodeView> SimFleet::nodes() const
 {
     std::lock_guard lock(m_mutex);

@@ -83,6 +83,8 @@ public:
     double serviceDemand(const std::string &service) const;
 
     NodeRuntime *find(std::string_view authority) override;
+    // The node with this id (its /metrics path), or null.
+    NodeRuntime *runtimeOf(std::string_view nodeId);
     // The node's own usage ledger (what GetUsage serves), to seed history in tests.
     UsageLedger *usageLedger(const std::string &nodeId);
     const Clock &clock() const { return m_clock; }

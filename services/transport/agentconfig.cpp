@@ -37,13 +37,15 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
         return {};
     if (!root.IsMap())
         return yamlError(path, root, "expected a mapping of settings");
-    if (Status s = checkKeys(path, root,
-                             {"listen", "collector", "data_dir", "node_id", "data_center", "rack",
-                              "nvml_library", "sample_interval_ms", "sim", "tls", "tokens"});
+    if (Status s = checkKeys(
+            path, root,
+            {"listen", "metrics_listen", "collector", "data_dir", "node_id", "data_center", "rack",
+             "nvml_library", "sample_interval_ms", "sim", "tls", "tokens"});
         !s) {
         return s;
     }
     read(root, "listen", config.listen);
+    read(root, "metrics_listen", config.metricsListen);
     read(root, "collector", config.collector);
     read(root, "data_dir", config.dataDir);
     read(root, "node_id", config.nodeId);

@@ -11,6 +11,9 @@ namespace meridian {
 
 struct AgentConfig {
     std::string listen = "127.0.0.1:50051";
+    // Where Prometheus-compatible stores scrape /metrics; empty: not served. The same
+    // rules as `listen`: plaintext and token-less only on loopback.
+    std::string metricsListen;
     std::string collector = "auto";  // sim | nvml | smi | auto
     std::string dataDir = "/var/lib/meridian-agent";
     std::string nodeId;  // default: the host name

@@ -156,18 +156,34 @@ grpc::Status Authorizer::check(const grpc::ServerContextBase &context, Role need
     const std::string_view value(it->second.data(), it->second.size());
     if (!startsWith(value, "Bearer "))
         return {grpc::StatusCode::UNAUTHENTICATED, "authorization must be 'Bearer <token>'"};
-    const std::string_view token = value.substr(7);
-    for (const TokenGrant &grant : m_tokens) {
-        if (constantTimeEquals(token, grant.token)) {
-            if (needed == Role::Operator && grant.role != Role::Operator) {
-                return {grpc::StatusCode::PERMISSION_DENIED,
-                        fmt::format("token '{}' is read-only; this call needs the operator role",
-                                    grant.name)};
-            }
-            return grpc::Status::OK;
-        }
+    const TokenGrant *grant = grantFor(value.substr(7));
+    if (!grant)
+        return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+    if (needed == Role::Operator && grant->role != Role::Operator) {
+        return {
+            grpc::StatusCode::PERMISSION_DENIED,
+            fmt::format("token '{}' is read-only; this call needs the operator role", grant->name)};
     }
-    return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+    return grpc::Status::OK;
+}
+
+bool Authorizer::acceptsBearer(std::string_view authorizationHeader) const
+{
+    if (m_tokens.empty())
+        return true;
+    return startsWith(authorizationHeader, "Bearer ") &&
+           grantFor(authorizationHeader.substr(7)) != nullptr;
+}
+
+const TokenGrant *Authorizer::grantFor(std::string_view token) const
+{
+    const TokenGrant *found = nullptr;
+    for (const TokenGrant &grant : m_tokens) {
+        // Every grant is compared, so the time taken does not tell which one matched.
+        if (constantTimeEquals(token, grant.token) && !found)
+            found = &grant;
+    }
+    return found;
 }
 
 }  // namespace meridian

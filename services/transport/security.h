@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -67,8 +68,12 @@ class Authorizer {
 public:
     explicit Authorizer(std::vector<TokenGrant> tokens) : m_tokens(std::move(tokens)) {}
     grpc::Status check(const grpc::ServerContextBase &context, Role needed) const;
+    // For readers outside gRPC (the /metrics endpoint): does this Authorization header
+    // value carry a known token? Always true when no tokens are configured.
+    bool acceptsBearer(std::string_view authorizationHeader) const;
 
 private:
+    const TokenGrant *grantFor(std::string_view token) const;
     std::vector<TokenGrant> m_tokens;
 };
 
