@@ -3,4 +3,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+# The stores the tests start for real: Prometheus (and its promtool) and VictoriaMetrics.
+# Their Debian packages would start a service of their own where systemd runs; the tests
+# start their own copies on free ports instead.
+missing=()
+for p in prometheus victoria-metrics; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 cd build && ctest --output-on-failure --timeout 300

@@ -13,6 +13,7 @@
 #include "models/consolediagnostics.h"
 #include "models/fleetsnapshotsource.h"
 #include "pricebooklocation.h"
+#include "promsource/prometheussource.h"
 #include "sim/simfleet.h"
 #include "store/historystore.h"
 #include "transport/fleetclient.h"
@@ -36,6 +37,7 @@ ConsoleSession::~ConsoleSession()
     m_source.reset();
     m_backfill.reset();
     m_history.reset();
+    m_stores.clear();
     if (m_client)
         m_client->stop();
     if (m_sim)
@@ -56,7 +58,15 @@ Status ConsoleSession::start()
     }
     m_openFileLimit = raiseOpenFileLimit();
     FleetInventory inventory;
-    if (m_options.inventoryFile.isEmpty()) {
+    if (!m_options.prometheusUrl.isEmpty()) {
+        StoreSource store;
+        store.url = m_options.prometheusUrl.toStdString();
+        store.scrapeIntervalS = m_options.scrapeIntervalS;
+        inventory.stores.push_back(store);
+    }
+    if (m_options.inventoryFile.isEmpty() && !inventory.stores.empty()) {
+        // The fleet comes from the store alone.
+    } else if (m_options.inventoryFile.isEmpty()) {
         if (Status room = checkRoomForAgents(static_cast<size_t>(m_options.simulatedNodes),
                                              m_openFileLimit, true);
             !room)
@@ -78,10 +88,24 @@ Status ConsoleSession::start()
         auto loaded = loadInventory(m_options.inventoryFile.toStdString());
         if (!loaded)
             return loaded.error();
+        auto stores = std::move(inventory.stores);
         inventory = std::move(loaded).value();
+        inventory.stores.insert(inventory.stores.end(), stores.begin(), stores.end());
         if (Status room = checkRoomForAgents(inventory.agents.size(), m_openFileLimit, false);
             !room)
             return Error{m_options.inventoryFile.toStdString() + ": " + room.message()};
+    }
+    for (const StoreSource &store : inventory.stores) {
+        PrometheusSourceOptions storeOptions;
+        storeOptions.endpoint = {store.url, store.bearerToken, store.basicUser, store.basicPassword,
+                                 store.caFile};
+        storeOptions.dataCenter = store.dataCenter;
+        storeOptions.scrapeIntervalMs = store.scrapeIntervalS * 1000;
+        auto source =
+            std::make_unique<PrometheusSource>(m_state, SystemClock::instance(), storeOptions);
+        if (Status started = source->start(); !started)
+            return started;
+        m_stores.push_back(std::move(source));
     }
     m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
     m_client->connect(inventory);

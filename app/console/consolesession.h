@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QString>
 #include <memory>
+#include <vector>
 
 #include "core/result.h"
 #include "fleet/fleetstate.h"
@@ -14,6 +15,7 @@ namespace meridian {
 
 class SimFleet;
 class FleetClient;
+class PrometheusSource;
 class HistoryStore;
 class UsageBackfill;
 class FleetSnapshotSource;
@@ -23,7 +25,9 @@ class ScalingController;
 struct InferenceService;
 
 struct ConsoleOptions {
-    QString inventoryFile;  // empty: the embedded simulated fleet
+    QString inventoryFile;  // empty: the embedded simulated fleet (unless a store is named)
+    QString prometheusUrl;  // a Prometheus-compatible store to read the fleet from
+    int scrapeIntervalS = 15;
     int simulatedNodes = 750;
     QString diagnosticsJson;
     QString historyFile;   // empty: the user's data directory
@@ -57,6 +61,7 @@ private:
     FleetState m_state;
     std::unique_ptr<SimFleet> m_sim;
     std::unique_ptr<FleetClient> m_client;
+    std::vector<std::unique_ptr<PrometheusSource>> m_stores;
     std::unique_ptr<HistoryStore> m_history;
     std::unique_ptr<UsageBackfill> m_backfill;
     std::unique_ptr<FleetSnapshotSource> m_source;

@@ -32,6 +32,15 @@ int main(int argc, char **argv)
     std::string services;
     cli.add_option("--services", services,
                    "inference services the autoscaler keeps (default: the file in force)");
+    std::string prometheus;
+    int scrapeInterval = 15;
+    cli.add_option("--prometheus", prometheus,
+                   "read the fleet from a Prometheus-compatible store (its URL) instead of "
+                   "connecting to every agent");
+    cli.add_option("--scrape-interval", scrapeInterval,
+                   "the store's scrape interval in seconds (default 15): how old a value may be")
+        ->check(CLI::Range(1, 3600))
+        ->needs("--prometheus");
     std::string fabric;
     cli.add_option("--fabric", fabric, "fabric file: switches, tiers, uplinks (YAML)");
     bool openFabric = false;
@@ -91,6 +100,8 @@ int main(int argc, char **argv)
     meridian::ConsoleOptions options;
     options.inventoryFile = QString::fromStdString(inventory);
     options.simulatedNodes = nodes;
+    options.prometheusUrl = QString::fromStdString(prometheus);
+    options.scrapeIntervalS = scrapeInterval;
     options.diagnosticsJson = QString::fromStdString(diagnostics);
     options.historyFile = QString::fromStdString(history);
     options.servicesFile = QString::fromStdString(services);

@@ -21,6 +21,44 @@ std::string besideFile(const std::string &inventory, const std::string &path)
     return (std::filesystem::path(inventory).parent_path() / path).string();
 }
 
+std::string readSecretFile(const YAML::Node &at, const std::string &inventory)
+{
+    auto secret = readTextFile(besideFile(inventory, yamlScalar<std::string>(at, "file")), 4096);
+    if (!secret)
+        throw YAML::Exception(at.Mark(), secret.error().message);
+    std::string value(secret.value());
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+        value.pop_back();
+    return value;
+}
+
+// {url, token_file | user + password_file, ca_file, scrape_interval_s}
+Result<StoreSource> readStoreSource(const std::string &path, const YAML::Node &node,
+                                    const std::string &dataCenter)
+{
+    if (!node.IsMap())
+        return yamlError(path, node, "prometheus: needs {url, …}");
+    StoreSource store;
+    store.dataCenter = dataCenter;
+    store.url = yamlValue<std::string>(node, "url", "");
+    if (store.url.rfind("http://", 0) != 0 && store.url.rfind("https://", 0) != 0)
+        return yamlError(path, node, "prometheus: url must be http://… or https://…");
+    store.basicUser = yamlValue<std::string>(node, "user", "");
+    store.caFile = besideFile(path, yamlValue<std::string>(node, "ca_file", ""));
+    store.scrapeIntervalS = yamlValue<int>(node, "scrape_interval_s", 15);
+    if (store.scrapeIntervalS < 1 || store.scrapeIntervalS > 3600)
+        return yamlError(path, node["scrape_interval_s"], "scrape_interval_s must be 1..3600");
+    if (const YAML::Node token = node["token_file"])
+        store.bearerToken = readSecretFile(token, path);
+    if (const YAML::Node password = node["password_file"])
+        store.basicPassword = readSecretFile(password, path);
+    if (!store.caFile.empty()) {
+        if (auto readable = readTextFile(store.caFile, 1 << 20); !readable)
+            return yamlError(path, node["ca_file"], "ca_file: " + readable.error().message);
+    }
+    return store;
+}
+
 }  // namespace
 
 Result<FleetInventory> loadInventory(const std::string &path)
@@ -70,13 +108,37 @@ Result<FleetInventory> loadInventory(const std::string &path)
                    std::isspace(static_cast<unsigned char>(inventory.security.token.back())))
                 inventory.security.token.pop_back();
         }
+        if (const YAML::Node stores = root["prometheus"]) {
+            std::vector<YAML::Node> entries;
+            if (stores.IsSequence()) {
+                for (const YAML::Node &entry : stores)
+                    entries.push_back(entry);
+            } else
+                entries.push_back(stores);
+            for (const YAML::Node &entry : entries) {
+                auto store = readStoreSource(path, entry, {});
+                if (!store)
+                    return store.error();
+                inventory.stores.push_back(std::move(store).value());
+            }
+        }
         const YAML::Node dcs = root["data_centers"];
+        if (!dcs && !inventory.stores.empty())
+            return inventory;
         if (!dcs || !dcs.IsSequence())
             return yamlError(path, root, "data_centers: must be a list of {name, agents}");
         for (const YAML::Node &dc : dcs) {
             const std::string name = yamlValue<std::string>(dc, "name", "");
             if (name.empty())
                 return yamlError(path, dc, "a data center needs a name");
+            if (const YAML::Node store = dc["prometheus"]) {
+                auto read = readStoreSource(path, store, name);
+                if (!read)
+                    return read.error();
+                inventory.stores.push_back(std::move(read).value());
+                if (!dc["agents"])
+                    continue;  // this data center is watched through its store only
+            }
             const YAML::Node agents = dc["agents"];
             if (!agents || !agents.IsSequence())
                 return yamlError(path, dc,
@@ -101,8 +163,8 @@ Result<FleetInventory> loadInventory(const std::string &path)
     } catch (const YAML::Exception &e) {
         return yamlError(path, e);
     }
-    if (inventory.agents.empty())
-        return Error{fmt::format("{}: no agents listed", path)};
+    if (inventory.agents.empty() && inventory.stores.empty())
+        return Error{fmt::format("{}: no agents and no prometheus: store listed", path)};
     return inventory;
 }
 

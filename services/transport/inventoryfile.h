@@ -6,6 +6,8 @@
 //     - name: xiamen
 //       agents:
 //         - {node: xm-r01-n1, address: 10.1.0.11:50051}
+//       prometheus: {url: https://prom.xm:9090, token_file: prom.token}   # optional
+//   prometheus: {url: http://vm:8428, scrape_interval_s: 15}   # optional, the whole fleet
 // Errors name the file, the line and the problem.
 #pragma once
 
@@ -23,8 +25,20 @@ struct InventoryAgent {
     std::string dataCenter;
 };
 
+// A Prometheus-compatible store that holds (part of) the fleet's readings.
+struct StoreSource {
+    std::string url;
+    std::string dataCenter;  // for series without a `dc` label; empty: from the labels
+    std::string bearerToken;
+    std::string basicUser;
+    std::string basicPassword;
+    std::string caFile;
+    int scrapeIntervalS = 15;
+};
+
 struct FleetInventory {
     std::vector<InventoryAgent> agents;
+    std::vector<StoreSource> stores;
     std::string capacityPool;
     ClientSecurity security;
 };

@@ -1,0 +1,80 @@
+// A fleet read from a Prometheus-compatible store instead of from every agent: the cards
+// that dcgm-exporter, npu-exporter, mlu-exporter or meridian-agent's /metrics put there,
+// written into the same FleetState the gRPC client feeds, so the heatmap, card panel,
+// alerts and reports work unchanged.
+//
+// Each round asks for one compressed snapshot per reading (`max by (host, card) (…)`, a
+// few bytes a card) plus the sample times and `up`; the cards themselves (UUID, model,
+// data center) are asked for only every few rounds. A card's age is the time of the scrape
+// that produced it, so every number on screen shows how old the store's copy is.
+// Owned by the console; its own thread polls, and pollOnce() lets tests step it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/clock.h"
+#include "exporterdialects.h"
+#include "fleet/fleetstate.h"
+#include "promclient.h"
+
+namespace meridian {
+
+struct PrometheusSourceOptions {
+    PromEndpoint endpoint;
+    std::string dataCenter;         // for series without a `dc` label; empty: "unknown"
+    int scrapeIntervalMs = 15'000;  // the store's: a node is stale after three of them
+    int pollIntervalMs = 0;         // 0: the scrape interval
+    int discoverEveryRounds = 12;   // new and changed cards are found this often
+};
+
+class PrometheusSource {
+public:
+    PrometheusSource(FleetState &state, const Clock &clock, PrometheusSourceOptions options);
+    ~PrometheusSource();
+
+    // Connects (checks the URL) and starts polling on the source's thread.
+    Status start();
+    void stop();
+
+    // One round, on the caller's thread: finds cards when due, then reads every card.
+    // An error names the store and the query; the nodes it serves then show it.
+    Status pollOnce();
+
+    // One reading of a card over [from, to] from the store (a range query), oldest first;
+    // `step` in seconds. For the card panel's history of any period the store keeps.
+    Result<std::vector<HistoryPoint>> history(const std::string &cardUuid, CardMetric metric,
+                                              int64_t fromUnixS, int64_t toUnixS, int64_t stepS);
+
+    size_t nodeCount() const;
+    const PrometheusSourceOptions &options() const { return m_options; }
+
+private:
+    struct Node;
+    Status discover();
+    Status discoverDialect(const ExporterDialect &dialect);
+    Status readSnapshots();
+    void recordNewXids(Node &node, const std::vector<CardSample> &cards, int64_t timeMs);
+    void markUnreachable(const std::string &why);
+    void run();
+
+    FleetState &m_state;
+    const Clock &m_clock;
+    PrometheusSourceOptions m_options;
+    std::unique_ptr<PromClient> m_client;
+    mutable std::mutex m_mutex;  // m_nodes: the poller writes, history() reads
+    std::map<std::string, std::unique_ptr<Node>> m_nodes;  // by dialect and host
+    int m_round = 0;
+
+    std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
+    bool m_stopping = false;
+    std::thread m_thread;
+};
+
+}  // namespace meridian

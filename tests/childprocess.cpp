@@ -1,0 +1,84 @@
+#include "childprocess.h"
+
+#include <fcntl.h>
+#include <httplib.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <thread>
+
+#include "testsupport.h"
+
+extern char **environ;
+
+namespace meridian::test {
+
+ChildProcess::ChildProcess(std::vector<std::string> argv, std::string logFile)
+    : m_logFile(std::move(logFile))
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, m_logFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<char *> args;
+    for (std::string &arg : argv)
+        args.push_back(arg.data());
+    args.push_back(nullptr);
+    // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.
+    if (posix_spawnp(&m_pid, args[0], &actions, nullptr, args.data(), environ) != 0)
+        m_pid = -1;
+    posix_spawn_file_actions_destroy(&actions);
+}
+
+ChildProcess::~ChildProcess()
+{
+    kill(SIGTERM);
+}
+
+void ChildProcess::kill(int signal)
+{
+    if (m_pid <= 0)
+        return;
+    ::kill(m_pid, signal);
+    // A store flushing its data may take a moment; past ten seconds it is killed.
+    for (int i = 0; i < 100; ++i) {
+        if (waitpid(m_pid, nullptr, WNOHANG) == m_pid) {
+            m_pid = -1;
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ::kill(m_pid, SIGKILL);
+    waitpid(m_pid, nullptr, 0);
+    m_pid = -1;
+}
+
+std::string ChildProcess::log() const
+{
+    return readFile(m_logFile);
+}
+
+bool waitUntil(const std::function<bool()> &ready, std::chrono::milliseconds timeout)
+{
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (ready())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return ready();
+}
+
+std::string httpGet(int port, const std::string &path)
+{
+    httplib::Client client("127.0.0.1", port);
+    client.set_connection_timeout(2, 0);
+    client.set_read_timeout(10, 0);
+    auto response = client.Get(path.c_str());
+    return response && response->status == 200 ? response->body : std::string();
+}
+
+}  // namespace meridian::test

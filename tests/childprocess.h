@@ -1,0 +1,40 @@
+// A real program started by a test (meridian-sim, Prometheus, VictoriaMetrics), its
+// output in a log file, stopped with SIGTERM (or whatever the test sends) at the end.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace meridian::test {
+
+class ChildProcess {
+public:
+    // argv[0] is looked up on PATH when it has no slash.
+    ChildProcess(std::vector<std::string> argv, std::string logFile);
+    ~ChildProcess();
+    ChildProcess(const ChildProcess &) = delete;
+    ChildProcess &operator=(const ChildProcess &) = delete;
+
+    bool started() const { return m_pid > 0; }
+    pid_t pid() const { return m_pid; }
+    void kill(int signal);
+    std::string log() const;
+
+private:
+    pid_t m_pid = -1;
+    std::string m_logFile;
+};
+
+// Calls `ready` every 100 ms until it is true or `timeout` passes; false on timeout.
+// For real processes' start-up and scrapes, which no virtual clock can advance.
+bool waitUntil(const std::function<bool()> &ready,
+               std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+// The whole body of http://127.0.0.1:port/path, or "" when it does not answer 200.
+std::string httpGet(int port, const std::string &path);
+
+}  // namespace meridian::test

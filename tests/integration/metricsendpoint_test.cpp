@@ -1,0 +1,106 @@
+// meridian-agent's /metrics as a store scrapes it: a real agent process, answers checked
+// by Prometheus's own linter (promtool), OpenMetrics gzipped, and the listen rules: no
+// plaintext off loopback, and with tokens every scrape needs one.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <fstream>
+
+#include "agentprocess.h"
+#include "childprocess.h"
+#include "testsupport.h"
+
+namespace meridian {
+namespace {
+
+using test::AgentProcess;
+using test::freePort;
+using test::waitUntil;
+
+TEST(MetricsEndpoint, AgentServesDcgmNamesThatPromtoolAccepts)
+{
+    test::TempDir dir;
+    const int port = freePort();
+    AgentProcess agent({"--listen", "127.0.0.1:0", "--collector", "sim", "--data-dir", dir.path(),
+                        "--metrics-listen", "127.0.0.1:" + std::to_string(port)});
+    std::string text;
+    ASSERT_TRUE(waitUntil([&] {
+        text = test::httpGet(port, "/metrics");
+        return text.find("DCGM_FI_DEV_GPU_UTIL{") != std::string::npos;
+    }));
+    for (const char *name :
+         {"DCGM_FI_DEV_FB_USED{", "DCGM_FI_DEV_FB_FREE{", "DCGM_FI_DEV_GPU_TEMP{",
+          "DCGM_FI_DEV_POWER_USAGE{", "DCGM_FI_DEV_XID_ERRORS{",
+          "meridian_nic_receive_bytes_total{", "meridian_node_info{"})
+        EXPECT_NE(text.find(name), std::string::npos) << name;
+    EXPECT_NE(text.find("vendor=\"huawei\""), std::string::npos) << "the sim's hybrid node";
+
+    // Prometheus's own linter reads the text format. Its one complaint allowed is the
+    // camelCase of dcgm-exporter's own label names (UUID, modelName, Hostname), which the
+    // dashboards and queries written for dcgm-exporter depend on.
+    std::ofstream(dir.file("scrape.txt")) << text;
+    const std::string lint = "promtool check metrics < " + dir.file("scrape.txt") + " 2>&1 | " +
+                             "grep -v '^DCGM_FI_DEV_[A-Z_]* label names should be written in " +
+                             ".snake_case. not .camelCase.$' > " + dir.file("lint.txt");
+    ASSERT_EQ(std::system(("command -v promtool >/dev/null && " + lint).c_str()), 256)
+        << "promtool (Debian's prometheus package) is needed; it said:\n"
+        << test::readFile(dir.file("lint.txt"));  // grep found nothing else: exit 1
+    EXPECT_EQ(test::readFile(dir.file("lint.txt")), "");
+
+    httplib::Client client("127.0.0.1", port);
+    auto om = client.Get("/metrics", {{"Accept", "application/openmetrics-text; version=1.0.0"},
+                                      {"Accept-Encoding", "gzip"}});
+    ASSERT_TRUE(om);
+    EXPECT_EQ(om->get_header_value("Content-Encoding"), "gzip");
+    EXPECT_EQ(om->get_header_value("Content-Type").rfind("application/openmetrics-text", 0), 0u);
+    ASSERT_GT(om->body.size(), 6u);
+    EXPECT_EQ(om->body.substr(om->body.size() - 6), "# EOF\n");
+    EXPECT_NE(om->body.find("# TYPE meridian_nic_receive_bytes counter"), std::string::npos);
+
+    EXPECT_EQ(test::httpGet(port, "/nodes/someone-else/metrics"), "");
+}
+
+TEST(MetricsEndpoint, PlaintextMetricsOnAPublicAddressAreRefused)
+{
+    test::TempDir dir;
+    AgentProcess agent({"--listen", "127.0.0.1:0", "--collector", "sim", "--data-dir", dir.path(),
+                        "--metrics-listen", "0.0.0.0:" + std::to_string(freePort())});
+    EXPECT_EQ(agent.waitExit(), 2);
+}
+
+TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
+{
+    test::TempDir dir;
+    const std::string key = dir.file("agent.key");
+    const std::string cert = dir.file("agent.crt");
+    const std::string cmd =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+        "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+        key + " -out " + cert + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << "openssl is needed for this test";
+    const int port = freePort();
+    {
+        std::ofstream config(dir.file("agent.yaml"));
+        config
+            << "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" << port
+            << "\ncollector: sim\ndata_dir: " << dir.file("data") << "\ntls: {cert_file: " << cert
+            << ", key_file: " << key << "}\n"
+            << "tokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n";
+    }
+    AgentProcess agent({"--config", dir.file("agent.yaml")});
+    httplib::SSLClient client("127.0.0.1", port);
+    client.set_ca_cert_path(cert.c_str());
+    client.enable_server_certificate_verification(true);
+    ASSERT_TRUE(waitUntil([&] { return bool(client.Get("/metrics")); }));
+    EXPECT_EQ(client.Get("/metrics")->status, 401);
+    client.set_bearer_token_auth("wrong-token-0123456789");
+    EXPECT_EQ(client.Get("/metrics")->status, 401);
+    client.set_bearer_token_auth("scrape-token-0123456789");
+    auto good = client.Get("/metrics");
+    ASSERT_TRUE(good);
+    EXPECT_EQ(good->status, 200);
+    EXPECT_NE(good->body.find("DCGM_FI_DEV_GPU_UTIL"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace meridian
