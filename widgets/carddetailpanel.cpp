@@ -7,12 +7,19 @@
 
 #include "historychart.h"
 #include "models/metricscale.h"
+#include "models/storehistoryloader.h"
 
 namespace meridian {
 
 namespace {
 
 constexpr size_t kEventsShown = 50;
+constexpr int64_t kStoreHistoryEveryMs = 15'000;  // a store scrapes every 15 s or so
+
+bool readFromStore(const std::string &address)
+{
+    return address.rfind("prometheus:", 0) == 0;
+}
 
 QString eventLine(const Event &e)
 {
@@ -83,6 +90,12 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     QString status = s.nodeStale(n) ? tr("stale") : tr("live");
     if (s.nodeConnection[n] == ConnectionState::Unreachable)
         status = tr("unreachable: %1").arg(QString::fromStdString(s.nodeError[n]));
+    // Every reading is as old as the scrape or sample that produced it, not as the screen.
+    if (s.cardLastSeenMs[c] > 0)
+        status += tr(", reading %1 s old").arg((s.takenUnixMs - s.cardLastSeenMs[c]) / 1000);
+    if (m_store && m_store->latest().cardUuid == l.cardUuid[c] &&
+        !m_store->latest().problem.empty())
+        status += tr("; store history: %1").arg(QString::fromStdString(m_store->latest().problem));
     m_inventory->setText(
         tr("UUID %1<br>%2 · rack %3 · %4 · agent %5 (%6)")
             .arg(QString::fromStdString(l.cardUuid[c]), dataCenterTitle(l.nodeDataCenter[n]),
@@ -90,12 +103,37 @@ void CardDetailPanel::update(const FleetSnapshot &s)
                  QString::fromStdString(l.nodeAddress[n]), status.toHtmlEscaped()));
     const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
                                   CardMetric::Temperature, CardMetric::Power};
-    for (int i = 0; i < 4; ++i)
-        m_charts[i]->setPoints(m_state.history(c, metrics[i]));
+    const bool fromStore = m_store && readFromStore(l.nodeAddress[n]);
+    if (fromStore &&
+        (m_storeCard != l.cardUuid[c] || s.takenUnixMs - m_storeAskedMs >= kStoreHistoryEveryMs)) {
+        m_storeAskedMs = s.takenUnixMs;
+        m_store->request(l.cardUuid[c], s.takenUnixMs);
+    }
+    if (!fromStore || m_storeCard != l.cardUuid[c]) {
+        // Until the store answers, what this console has seen itself.
+        for (int i = 0; i < 4; ++i)
+            m_charts[i]->setPoints(m_state.history(c, metrics[i]));
+    }
     m_events->clear();
     for (const Event &e : m_state.recentEvents(n, kEventsShown))
         m_events->addItem(eventLine(e));
     m_events->scrollToBottom();
+}
+
+void CardDetailPanel::setStoreHistory(StoreHistoryLoader *loader)
+{
+    m_store = loader;
+    connect(loader, &StoreHistoryLoader::loaded, this, &CardDetailPanel::showStoreHistory);
+}
+
+void CardDetailPanel::showStoreHistory(const QString &cardUuid)
+{
+    const StoreHistory &history = m_store->latest();
+    if (history.problem.empty()) {
+        m_storeCard = cardUuid.toStdString();
+        for (size_t i = 0; i < history.series.size(); ++i)
+            m_charts[i]->setPoints(history.series[i]);
+    }
 }
 
 QString CardDetailPanel::title() const

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 #include <optional>
+#include <string>
 
 #include "fleet/fleetstate.h"
 
@@ -15,6 +16,7 @@ class QListWidget;
 namespace meridian {
 
 class HistoryChart;
+class StoreHistoryLoader;
 
 class CardDetailPanel final : public QWidget {
     Q_OBJECT
@@ -28,13 +30,19 @@ public:
     QString title() const;
     int eventCount() const;
     const HistoryChart *chart(int index) const { return m_charts[index]; }
+    // Cards read from a Prometheus-compatible store chart the store's own history.
+    void setStoreHistory(StoreHistoryLoader *loader);
 
 private:
     void update(const FleetSnapshot &snapshot);
+    void showStoreHistory(const QString &cardUuid);
 
     const FleetState &m_state;
     std::optional<CardHandle> m_card;
     int64_t m_lastRefreshMs = 0;
+    StoreHistoryLoader *m_store = nullptr;
+    std::string m_storeCard;  // the card whose store history the charts show
+    int64_t m_storeAskedMs = 0;
     QLabel *m_title;
     QLabel *m_inventory;
     HistoryChart *m_charts[4];

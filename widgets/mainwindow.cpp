@@ -412,6 +412,13 @@ QString MainWindow::statusText() const
                        .arg(locale.toString(stale))
                        .arg(locale.toString(unreachable))
                        .arg(locale.toString(static_cast<int>(s->cardCount())));
+    // A store's copy is a scrape interval old or more: say how old the newest reading is.
+    int64_t newest = 0;
+    for (int64_t seen : s->cardLastSeenMs)
+        newest = std::max(newest, seen);
+    if (newest > 0 && s->takenUnixMs - newest >= 2000)
+        text += tr(" · newest reading %1 s old")
+                    .arg(locale.toString(static_cast<int>((s->takenUnixMs - newest) / 1000)));
     if (m_heatmap->matchingCards() != static_cast<int>(s->cardCount()))
         text += tr(" · %1 match the filter").arg(locale.toString(m_heatmap->matchingCards()));
     return text;

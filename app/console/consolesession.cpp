@@ -12,12 +12,14 @@
 #include "cost/pricebookfile.h"
 #include "models/consolediagnostics.h"
 #include "models/fleetsnapshotsource.h"
+#include "models/storehistoryloader.h"
 #include "pricebooklocation.h"
 #include "promsource/prometheussource.h"
 #include "sim/simfleet.h"
 #include "store/historystore.h"
 #include "transport/fleetclient.h"
 #include "transport/usagebackfill.h"
+#include "widgets/carddetailpanel.h"
 #include "widgets/fabricwindow.h"
 #include "widgets/mainwindow.h"
 #include "widgets/scalingwindow.h"
@@ -32,6 +34,7 @@ ConsoleSession::ConsoleSession(ConsoleOptions options) : m_options(std::move(opt
 ConsoleSession::~ConsoleSession()
 {
     m_window.reset();
+    m_storeHistory.reset();
     m_scaling.reset();
     m_journal.reset();
     m_source.reset();
@@ -124,6 +127,23 @@ Status ConsoleSession::start()
     }
     m_source = std::make_unique<FleetSnapshotSource>(m_state, SystemClock::instance());
     m_window = std::make_unique<MainWindow>(*m_source);
+    if (!m_stores.empty()) {
+        // A card's panel charts what its store kept; each store is asked until one knows it.
+        auto fetch = [this](const std::string &uuid, CardMetric metric, int64_t from, int64_t to,
+                            int64_t step) -> Result<std::vector<HistoryPoint>> {
+            Error last{"no store knows card " + uuid};
+            for (const auto &store : m_stores) {
+                auto points = store->history(uuid, metric, from, to, step);
+                if (points)
+                    return points;
+                last = points.error();
+            }
+            return last;
+        };
+        m_storeHistory = std::make_unique<StoreHistoryLoader>(
+            fetch, m_stores.front()->options().scrapeIntervalMs / 1000);
+        m_window->detail()->setStoreHistory(m_storeHistory.get());
+    }
     if (m_sim)
         m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
     ReportSources sources;

@@ -16,6 +16,7 @@ namespace meridian {
 class SimFleet;
 class FleetClient;
 class PrometheusSource;
+class StoreHistoryLoader;
 class HistoryStore;
 class UsageBackfill;
 class FleetSnapshotSource;
@@ -62,6 +63,7 @@ private:
     std::unique_ptr<SimFleet> m_sim;
     std::unique_ptr<FleetClient> m_client;
     std::vector<std::unique_ptr<PrometheusSource>> m_stores;
+    std::unique_ptr<StoreHistoryLoader> m_storeHistory;
     std::unique_ptr<HistoryStore> m_history;
     std::unique_ptr<UsageBackfill> m_backfill;
     std::unique_ptr<FleetSnapshotSource> m_source;

@@ -441,6 +441,14 @@
         <translation>无法连接：%1</translation>
     </message>
     <message>
+        <source>, reading %1 s old</source>
+        <translation>，读数已过 %1 秒</translation>
+    </message>
+    <message>
+        <source>; store history: %1</source>
+        <translation>；存储历史：%1</translation>
+    </message>
+    <message>
         <location filename="../../widgets/carddetailpanel.cpp" line="87"/>
         <source>UUID %1&lt;br&gt;%2 · rack %3 · %4 · agent %5 (%6)</source>
         <translation>UUID %1&lt;br&gt;%2 · 机架 %3 · %4 · 代理 %5（%6）</translation>
@@ -844,6 +852,10 @@
         <location filename="../../widgets/mainwindow.cpp" line="409"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
         <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
+    </message>
+    <message>
+        <source> · newest reading %1 s old</source>
+        <translation> · 最新读数已过 %1 秒</translation>
     </message>
     <message>
         <location filename="../../widgets/mainwindow.cpp" line="416"/>

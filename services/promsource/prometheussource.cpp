@@ -426,13 +426,16 @@ Result<std::vector<HistoryPoint>> PrometheusSource::history(const std::string &c
     }
     if (query.empty())
         return Error{fmt::format("card {} is not in {}", cardUuid, m_options.endpoint.url)};
-    if (!m_client) {
+    // Its own connection: an HTTP client serves one request at a time, and the poller's
+    // may be busy with a snapshot.
+    std::lock_guard historyLock(m_historyMutex);
+    if (!m_historyClient) {
         auto client = PromClient::create(m_options.endpoint);
         if (!client)
             return client.error();
-        m_client = std::move(client).value();
+        m_historyClient = std::move(client).value();
     }
-    auto series = m_client->range(query, fromUnixS, toUnixS, stepS);
+    auto series = m_historyClient->range(query, fromUnixS, toUnixS, stepS);
     if (!series)
         return series.error();
     std::vector<HistoryPoint> out;

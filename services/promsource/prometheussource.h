@@ -48,6 +48,7 @@ public:
 
     // One reading of a card over [from, to] from the store (a range query), oldest first;
     // `step` in seconds. For the card panel's history of any period the store keeps.
+    // Thread-safe; blocking, so never on the UI thread.
     Result<std::vector<HistoryPoint>> history(const std::string &cardUuid, CardMetric metric,
                                               int64_t fromUnixS, int64_t toUnixS, int64_t stepS);
 
@@ -66,8 +67,10 @@ private:
     FleetState &m_state;
     const Clock &m_clock;
     PrometheusSourceOptions m_options;
-    std::unique_ptr<PromClient> m_client;
-    mutable std::mutex m_mutex;  // m_nodes: the poller writes, history() reads
+    std::unique_ptr<PromClient> m_client;  // the poller's
+    std::mutex m_historyMutex;
+    std::unique_ptr<PromClient> m_historyClient;  // history()'s, from any thread
+    mutable std::mutex m_mutex;                   // m_nodes: the poller writes, history() reads
     std::map<std::string, std::unique_ptr<Node>> m_nodes;  // by dialect and host
     int m_round = 0;
 

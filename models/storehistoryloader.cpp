@@ -1,0 +1,69 @@
+#include "storehistoryloader.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace meridian {
+
+namespace {
+constexpr int64_t kWindowS = 15 * 60;  // what the card panel's charts show
+}
+
+StoreHistoryLoader::StoreHistoryLoader(Fetch fetch, int stepS, QObject *parent)
+    : QObject(parent), m_fetch(std::move(fetch)), m_stepS(std::max(1, stepS))
+{
+    connect(&m_watcher, &QFutureWatcher<StoreHistory>::finished, this,
+            &StoreHistoryLoader::finished);
+}
+
+StoreHistoryLoader::~StoreHistoryLoader()
+{
+    m_watcher.waitForFinished();  // the fetch holds m_fetch; at most one timeout long
+}
+
+void StoreHistoryLoader::request(const std::string &cardUuid, int64_t nowUnixMs)
+{
+    m_wanted = cardUuid;
+    if (m_watcher.isRunning()) {
+        m_pending = true;
+        m_pendingNowMs = nowUnixMs;
+        return;
+    }
+    launch(cardUuid, nowUnixMs);
+}
+
+void StoreHistoryLoader::launch(const std::string &cardUuid, int64_t nowUnixMs)
+{
+    m_pending = false;
+    const Fetch fetch = m_fetch;
+    const int64_t step = m_stepS;
+    m_watcher.setFuture(QtConcurrent::run([fetch, cardUuid, nowUnixMs, step] {
+        StoreHistory out;
+        out.cardUuid = cardUuid;
+        const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
+                                      CardMetric::Temperature, CardMetric::Power};
+        const int64_t to = nowUnixMs / 1000;
+        for (size_t i = 0; i < out.series.size(); ++i) {
+            auto points = fetch(cardUuid, metrics[i], to - kWindowS, to, step);
+            if (!points) {
+                out.problem = points.error().message;
+                break;
+            }
+            out.series[i] = std::move(points).value();
+        }
+        return out;
+    }));
+}
+
+void StoreHistoryLoader::finished()
+{
+    StoreHistory result = m_watcher.result();
+    if (m_pending) {
+        launch(m_wanted, m_pendingNowMs);
+    }
+    if (result.cardUuid != m_wanted)
+        return;  // the operator has moved on to another card
+    m_latest = std::move(result);
+    Q_EMIT loaded(QString::fromStdString(m_latest.cardUuid));
+}
+
+}  // namespace meridian

@@ -1,0 +1,56 @@
+// A card's recent history from a Prometheus-compatible store, fetched off the UI thread
+// (range queries take a network round trip), so the card panel shows the last fifteen
+// minutes the store kept even for a card the console has just started to watch. One
+// fetch runs at a time; a newer request replaces one still waiting, and an answer for a
+// card no longer asked for is dropped. Lives on the UI thread.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "fleet/cardhistory.h"
+
+namespace meridian {
+
+struct StoreHistory {
+    std::string cardUuid;
+    std::array<std::vector<HistoryPoint>, 4> series;  // utilisation, memory, temperature, power
+    std::string problem;                              // set: the store did not answer
+};
+
+class StoreHistoryLoader final : public QObject {
+    Q_OBJECT
+public:
+    using Fetch = std::function<Result<std::vector<HistoryPoint>>(
+        const std::string &cardUuid, CardMetric metric, int64_t fromUnixS, int64_t toUnixS,
+        int64_t stepS)>;
+
+    StoreHistoryLoader(Fetch fetch, int stepS, QObject *parent = nullptr);
+    ~StoreHistoryLoader() override;
+
+    void request(const std::string &cardUuid, int64_t nowUnixMs);
+    const StoreHistory &latest() const { return m_latest; }
+
+Q_SIGNALS:
+    void loaded(const QString &cardUuid);
+
+private:
+    void launch(const std::string &cardUuid, int64_t nowUnixMs);
+    void finished();
+
+    Fetch m_fetch;
+    int m_stepS;
+    QFutureWatcher<StoreHistory> m_watcher;
+    std::string m_wanted;
+    int64_t m_pendingNowMs = 0;
+    bool m_pending = false;
+    StoreHistory m_latest;
+};
+
+}  // namespace meridian
