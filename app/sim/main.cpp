@@ -234,6 +234,7 @@ int main(int argc, char **argv)
         MetricsServerOptions metricsOptions;
         metricsOptions.listen = metricsListen;
         metricsOptions.threads = 8;  // one store scrapes every node
+        metricsOptions.keepAlive = false;
         auto started = MetricsServer::start(metricsOptions, [&fleet](std::string_view nodeId) {
             return nodeId.empty() ? nullptr : fleet.runtimeOf(nodeId);
         });

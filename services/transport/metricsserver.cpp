@@ -94,6 +94,8 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const MetricsServerO
     server.set_write_timeout(10, 0);
     server.set_payload_max_length(4096);
     server.set_keep_alive_timeout(30);
+    if (!options.keepAlive)
+        server.set_keep_alive_max_count(1);
 
     auto authorizer = std::make_shared<Authorizer>(options.security.tokens);
     server.set_pre_routing_handler(

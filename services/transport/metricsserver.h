@@ -25,6 +25,10 @@ struct MetricsServerOptions {
     std::string listen = "127.0.0.1:9400";  // dcgm-exporter's port; ":0" picks a free one
     ServerSecurity security;
     int threads = 2;  // an agent is scraped by one or two stores
+    // An agent keeps its scrapers' connections. A server for many nodes closes each after
+    // its answer: a scraper holds one connection per target, and each idle kept one would
+    // hold one of the few threads.
+    bool keepAlive = true;
 };
 
 class MetricsServer {
