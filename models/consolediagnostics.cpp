@@ -57,6 +57,18 @@ ConsoleDiagnostics collectDiagnostics(const FleetSnapshot &s, const std::vector<
             ++d.agentsLive;
     }
     d.cards = static_cast<int>(s.cardCount());
+    int64_t newest = 0;
+    int64_t oldest = 0;
+    for (int64_t seen : s.cardLastSeenMs) {
+        if (seen <= 0)
+            continue;
+        newest = std::max(newest, seen);
+        oldest = oldest == 0 ? seen : std::min(oldest, seen);
+    }
+    if (newest > 0) {
+        d.newestReadingAgeSeconds = static_cast<double>(s.takenUnixMs - newest) / 1000.0;
+        d.oldestReadingAgeSeconds = static_cast<double>(s.takenUnixMs - oldest) / 1000.0;
+    }
     d.uptimeSeconds = uptimeSeconds;
     d.telemetryBatchesPerSecond =
         uptimeSeconds > 0 ? static_cast<double>(batches) / uptimeSeconds : 0;
@@ -83,6 +95,8 @@ QJsonObject ConsoleDiagnostics::toJson() const
         {QStringLiteral("resident_memory_mib"), residentMemoryMiB},
         {QStringLiteral("cpu_percent_of_one_core"), cpuPercentOfOneCore},
         {QStringLiteral("uptime_seconds"), uptimeSeconds},
+        {QStringLiteral("newest_reading_age_seconds"), newestReadingAgeSeconds},
+        {QStringLiteral("oldest_reading_age_seconds"), oldestReadingAgeSeconds},
     };
 }
 

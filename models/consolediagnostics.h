@@ -22,6 +22,9 @@ struct ConsoleDiagnostics {
     double residentMemoryMiB = 0;
     double cpuPercentOfOneCore = 0;  // whole process, since start
     double uptimeSeconds = 0;
+    // How old the readings on screen are (newest card, and the oldest card still read).
+    double newestReadingAgeSeconds = 0;
+    double oldestReadingAgeSeconds = 0;
 
     QJsonObject toJson() const;
 };

@@ -1,5 +1,6 @@
 #include "cardhistory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,9 +26,12 @@ void CardHistory::append(int64_t timeUnixMs, float utilization, float memoryPerc
                          float temperature, float powerWatts)
 {
     if (m_ring.empty()) {
-        m_ring.resize(kCapacity);
+        m_ring.reserve(static_cast<size_t>(m_capacity));
         m_baseUnixS = timeUnixMs / 1000;
     }
+    // The ring grows to its capacity as points come, then wraps.
+    if (static_cast<int>(m_ring.size()) < m_capacity)
+        m_ring.emplace_back();
     Slot &slot = m_ring[m_head];
     slot.secondsFromBase = static_cast<int32_t>(timeUnixMs / 1000 - m_baseUnixS);
     slot.utilizationHalfPercent = halfPercent(utilization);
@@ -38,17 +42,29 @@ void CardHistory::append(int64_t timeUnixMs, float utilization, float memoryPerc
     slot.powerWatts = std::isfinite(powerWatts) && powerWatts >= 0 && powerWatts < 65535
                           ? static_cast<uint16_t>(std::lround(powerWatts))
                           : kAbsentPower;
-    m_head = (m_head + 1) % kCapacity;
-    m_size = std::min(m_size + 1, kCapacity);
+    m_head = (m_head + 1) % m_capacity;
+    m_size = std::min(m_size + 1, m_capacity);
+}
+
+void CardHistory::setCapacity(int slots)
+{
+    slots = std::clamp(slots, 1, kCapacity);
+    if (slots == m_capacity)
+        return;
+    m_capacity = slots;
+    m_ring = {};
+    m_head = 0;
+    m_size = 0;
 }
 
 std::vector<HistoryPoint> CardHistory::series(CardMetric metric) const
 {
     std::vector<HistoryPoint> out;
     out.reserve(static_cast<size_t>(m_size));
-    const int start = (m_head - m_size + kCapacity) % kCapacity;
+    const int slots = static_cast<int>(m_ring.size());
+    const int start = slots == 0 ? 0 : (m_head - m_size + slots) % slots;
     for (int i = 0; i < m_size; ++i) {
-        const Slot &slot = m_ring[(start + i) % kCapacity];
+        const Slot &slot = m_ring[(start + i) % slots];
         float value = kNaN;
         switch (metric) {
         case CardMetric::Utilization:

@@ -18,6 +18,10 @@ class CardHistory {
 public:
     static constexpr int kCapacity = 900;  // 15 min at 1 Hz
 
+    // Slots to keep: 15 minutes at the node's interval (a store scraped every 15 s needs
+    // 60, not 900: at 100,000 cards that is 70 MB instead of a gigabyte). A change
+    // forgets what was kept.
+    void setCapacity(int slots);
     void append(int64_t timeUnixMs, float utilization, float memoryPercent, float temperature,
                 float powerWatts);
     std::vector<HistoryPoint> series(CardMetric metric) const;
@@ -33,6 +37,7 @@ private:
     };
     std::vector<Slot> m_ring;
     int64_t m_baseUnixS = 0;
+    int m_capacity = kCapacity;
     int m_head = 0;  // next slot to write
     int m_size = 0;
 };

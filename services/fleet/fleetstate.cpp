@@ -146,6 +146,9 @@ void FleetState::setInventory(NodeHandle handle, const NodeInventory &inventory,
         l.cardVendor[card] = info.vendor;
         l.cardModel[card] = info.model;
         l.cardUuid[card] = info.uuid;
+        m_history[card].setCapacity(
+            static_cast<int>((15 * 60 * 1000 + std::max<int64_t>(intervalMs, 1) - 1) /
+                             std::max<int64_t>(intervalMs, 1)));
         cards[i] = card;
     }
     m_layoutChanged = true;

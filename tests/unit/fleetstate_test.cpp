@@ -49,6 +49,35 @@ TEST(FleetState, CardHandlesSurviveAgentRestartsAndReorderedInventories)
     EXPECT_EQ(state.snapshot(2).layout->generation, s.layout->generation + 1);
 }
 
+TEST(FleetState, EachCardKeepsFifteenMinutesAtItsNodesInterval)
+{
+    FleetState state;
+    const NodeHandle scraped = state.addNode("prometheus:a", "xiamen");
+    const NodeHandle streamed = state.addNode("127.0.0.1:1", "xiamen");
+    state.setInventory(scraped, inventoryOf("a", {"ua"}), 15'000);
+    state.setInventory(streamed, inventoryOf("b", {"ub"}), 1000);
+    for (int i = 0; i < 1000; ++i) {
+        TelemetrySample sample;
+        CardSample card;
+        card.index = 0;
+        card.utilizationPercent = i % 100;
+        sample.cards = {card};
+        sample.sampleTimeUnixMs = 1'000'000'000 + i * 15'000LL;
+        state.recordTelemetry(scraped, sample, sample.sampleTimeUnixMs);
+        sample.sampleTimeUnixMs = 1'000'000'000 + i * 1000LL;
+        state.recordTelemetry(streamed, sample, sample.sampleTimeUnixMs);
+    }
+    // A store's card: 60 points of 15 s, the newest last, not 900 of them.
+    const auto a = state.history(0, CardMetric::Utilization);
+    ASSERT_EQ(a.size(), 60u);
+    EXPECT_EQ(a.front().timeUnixMs, 1'000'000'000 + 940 * 15'000LL);
+    EXPECT_EQ(a.back().timeUnixMs, 1'000'000'000 + 999 * 15'000LL);
+    EXPECT_FLOAT_EQ(a.back().value, 99.0f);
+    const auto b = state.history(1, CardMetric::Utilization);
+    ASSERT_EQ(b.size(), 900u);
+    EXPECT_EQ(b.back().timeUnixMs, 1'000'000'000 + 999'000LL);
+}
+
 TEST(FleetState, GarbageReadingsBecomeNoReadingAndStalenessFollowsTheInterval)
 {
     FleetState state;
