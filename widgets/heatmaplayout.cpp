@@ -23,30 +23,30 @@ struct DataCenter {
     std::vector<NodeHandle> nodes;
 };
 
+// In order of first appearance. Looked up by name through maps: a linear search per node
+// cost seconds at 12,500 nodes in thousands of racks, and the layout runs once per cell
+// size tried.
 std::vector<DataCenter> group(const FleetLayout &layout)
 {
     std::vector<DataCenter> dcs;
+    std::map<std::string, size_t> dcIndex;                 // by configured name
+    std::vector<std::map<std::string, size_t>> rackIndex;  // per data center
     for (NodeHandle n = 0; n < layout.nodeCount(); ++n) {
-        const QString dcName = dataCenterTitle(layout.nodeDataCenter[n]);
-        auto dc =
-            std::find_if(dcs.begin(), dcs.end(), [&](const auto &d) { return d.name == dcName; });
-        if (dc == dcs.end()) {
-            dcs.push_back({dcName, {}, 0, {}});
-            dc = std::prev(dcs.end());
+        auto [dcAt, newDc] = dcIndex.try_emplace(layout.nodeDataCenter[n], dcs.size());
+        if (newDc) {
+            dcs.push_back({dataCenterTitle(layout.nodeDataCenter[n]), {}, 0, {}});
+            rackIndex.emplace_back();
         }
+        DataCenter &dc = dcs[dcAt->second];
         // A node not heard from yet has no rack: it sits in a rack of its own address.
-        const QString rackName = layout.nodeRack[n].empty()
-                                     ? QString::fromStdString(layout.nodeAddress[n])
-                                     : QString::fromStdString(layout.nodeRack[n]);
-        auto rack = std::find_if(dc->racks.begin(), dc->racks.end(),
-                                 [&](const auto &r) { return r.name == rackName; });
-        if (rack == dc->racks.end()) {
-            dc->racks.push_back({rackName, {}});
-            rack = std::prev(dc->racks.end());
-        }
-        rack->nodes.push_back(n);
-        dc->nodes.push_back(n);
-        dc->cards += static_cast<int>(layout.nodeCards[n].size());
+        const std::string &rackName =
+            layout.nodeRack[n].empty() ? layout.nodeAddress[n] : layout.nodeRack[n];
+        auto [rackAt, newRack] = rackIndex[dcAt->second].try_emplace(rackName, dc.racks.size());
+        if (newRack)
+            dc.racks.push_back({QString::fromStdString(rackName), {}});
+        dc.racks[rackAt->second].nodes.push_back(n);
+        dc.nodes.push_back(n);
+        dc.cards += static_cast<int>(layout.nodeCards[n].size());
     }
     return dcs;
 }
