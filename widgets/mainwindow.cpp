@@ -455,14 +455,29 @@ void MainWindow::applyTheme(const QString &theme)
 
 void MainWindow::showHistoryProblem(const QString &text)
 {
-    if (!m_historyProblem) {
-        m_historyProblem = new QLabel(this);
-        m_historyProblem->setStyleSheet(QStringLiteral("color: #d62728"));
-        statusBar()->addPermanentWidget(m_historyProblem);
+    showLastingProblem(m_historyProblem, text);
+}
+
+void MainWindow::showSourceProblem(const QString &text)
+{
+    showLastingProblem(m_sourceProblem, text);
+}
+
+QString MainWindow::sourceProblem() const
+{
+    return m_sourceProblem ? m_sourceProblem->text() : QString();
+}
+
+void MainWindow::showLastingProblem(QLabel *&label, const QString &text)
+{
+    if (!label) {
+        label = new QLabel(this);
+        label->setStyleSheet(QStringLiteral("color: #d62728"));
+        statusBar()->addPermanentWidget(label);
     }
-    m_historyProblem->setText(text);
-    m_historyProblem->setToolTip(text);
-    m_historyProblem->setVisible(!text.isEmpty());
+    label->setText(text);
+    label->setToolTip(text);
+    label->setVisible(!text.isEmpty());
 }
 
 QString MainWindow::historyProblem() const

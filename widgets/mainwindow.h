@@ -47,6 +47,9 @@ public:
     // written); an empty text takes it away.
     void showHistoryProblem(const QString &text);
     QString historyProblem() const;
+    // The same for the fleet's source (a Prometheus-compatible store that does not answer).
+    void showSourceProblem(const QString &text);
+    QString sourceProblem() const;
     // Where Reports read the history and the price book from.
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
@@ -66,6 +69,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void showLastingProblem(QLabel *&label, const QString &text);
     void buildToolbar();
     void buildMenus();
     void showDiagnostics();
@@ -102,6 +106,7 @@ private:
     };
     std::map<ToolWindow, ToolWindowSlot> m_toolWindows;
     QLabel *m_historyProblem = nullptr;
+    QLabel *m_sourceProblem = nullptr;
 };
 
 }  // namespace meridian

@@ -38,9 +38,9 @@ ConsoleSession::~ConsoleSession()
     m_scaling.reset();
     m_journal.reset();
     m_source.reset();
+    m_stores.clear();  // their threads write usage minutes into the history
     m_backfill.reset();
     m_history.reset();
-    m_stores.clear();
     if (m_client)
         m_client->stop();
     if (m_sim)
@@ -122,6 +122,8 @@ Status ConsoleSession::start()
         m_history = std::move(history).value();
         recordPrices(priceBookInForce());
         m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history);
+        for (const auto &store : m_stores)
+            store->setUsageHistory(m_history.get());
     } else {
         m_historyProblem = history.error().message;
     }
@@ -143,6 +145,18 @@ Status ConsoleSession::start()
         m_storeHistory = std::make_unique<StoreHistoryLoader>(
             fetch, m_stores.front()->options().scrapeIntervalMs / 1000);
         m_window->detail()->setStoreHistory(m_storeHistory.get());
+        // A store that does not answer (or is not one) is said in the status bar, also
+        // before any of its nodes has been shown.
+        auto *watch = new QTimer(m_window.get());
+        QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
+            QStringList problems;
+            for (const auto &store : m_stores) {
+                if (const std::string problem = store->lastProblem(); !problem.empty())
+                    problems << QString::fromStdString(problem);
+            }
+            m_window->showSourceProblem(problems.join(QStringLiteral("; ")));
+        });
+        watch->start(1000);
     }
     if (m_sim)
         m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));

@@ -6,18 +6,17 @@
 #include <cmath>
 #include <set>
 
+#include "store/historystore.h"
+
 namespace meridian {
 
-struct PrometheusSource::Node {
-    const ExporterDialect *dialect = nullptr;
-    std::string host;
+struct PrometheusSource::Node : StoreNode {
     std::string instance;  // the scrape target, for `up`
     NodeHandle handle = 0;
-    NodeInventory inventory;                     // cards in index order
-    std::map<std::string, uint32_t> positionOf;  // the exporter's card index → position
     int64_t lastRecordedMs = 0;
     std::vector<uint32_t> lastXid;  // by position; an exporter shows only the latest Xid
     uint64_t eventSequence = 0;
+    bool shown = false;  // in FleetState: from its first readings on, never stale before
 };
 
 namespace {
@@ -102,12 +101,23 @@ void PrometheusSource::run()
     std::unique_lock lock(m_wakeMutex);
     while (!m_stopping) {
         lock.unlock();
-        // A failed round is shown on the nodes it serves; the next round tries again.
-        (void)pollOnce();
+        // A failed round is shown on the nodes it serves and by lastProblem(); the next
+        // round tries again.
+        const Status round = pollOnce();
+        {
+            std::lock_guard problemLock(m_mutex);
+            m_lastProblem = round ? std::string() : round.message();
+        }
         lock.lock();
         m_wake.wait_for(lock, std::chrono::milliseconds(m_options.pollIntervalMs),
                         [this] { return m_stopping; });
     }
+}
+
+std::string PrometheusSource::lastProblem() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_lastProblem;
 }
 
 size_t PrometheusSource::nodeCount() const
@@ -134,7 +144,54 @@ Status PrometheusSource::pollOnce()
         markUnreachable(read.message());
         return read;
     }
+    if (HistoryStore *history = m_usageHistory.load()) {
+        // One hour of usage minutes a round at most, so a long gap never delays readings.
+        if (auto done = backfillUsage(*history, m_clock.nowUnixMs() / 1000); !done)
+            return Error{"usage minutes: " + done.error().message};
+    }
     return {};
+}
+
+void PrometheusSource::setUsageHistory(HistoryStore *history)
+{
+    m_usageHistory.store(history);
+}
+
+Result<bool> PrometheusSource::backfillUsage(HistoryStore &history, int64_t nowUnixS, int maxHours)
+{
+    const int64_t lastFull = nowUnixS / 60 * 60;  // the minute in progress is not done
+    const int64_t oldest = lastFull - int64_t(maxHours) * 3600;
+    std::map<const ExporterDialect *, std::vector<const StoreNode *>> byDialect;
+    std::unique_lock lock(m_mutex);
+    if (m_usageFromS == 0) {
+        // Where the history left off, per node; the earliest of them, within maxHours.
+        m_usageFromS = lastFull;
+        for (const auto &[key, node] : m_nodes) {
+            const int64_t last = history.lastMinute(node->inventory.nodeId);
+            m_usageFromS = std::min(m_usageFromS, last > 0 ? last + 60 : oldest);
+        }
+    }
+    m_usageFromS = std::max(m_usageFromS, oldest);
+    if (m_usageFromS >= lastFull || m_nodes.empty())
+        return true;
+    for (const auto &[key, node] : m_nodes)
+        byDialect[node->dialect].push_back(node.get());
+    // Nodes are never removed, and only this thread (the poller's) changes them.
+    lock.unlock();
+    const int64_t to = std::min(m_usageFromS + 3600, lastFull);
+    for (const auto &[dialect, nodes] : byDialect) {
+        auto minutes = readStoreUsage(*m_client, *dialect, nodes, m_usageFromS, to,
+                                      std::max(1, m_options.scrapeIntervalMs / 1000));
+        if (!minutes)
+            return minutes.error();
+        for (const StoreNode *node : nodes) {
+            auto found = minutes->find(node->inventory.nodeId);
+            if (found != minutes->end())
+                history.submit({node->inventory, std::move(found->second)});
+        }
+    }
+    m_usageFromS = to;
+    return to >= lastFull;
 }
 
 Status PrometheusSource::discover()
@@ -210,7 +267,6 @@ Status PrometheusSource::discoverDialect(const ExporterDialect &dialect)
             node = std::make_unique<Node>();
             node->dialect = &dialect;
             node->host = host;
-            node->handle = m_state.addNode("prometheus:" + host, inventory.dataCenter);
         }
         node->instance = labelOr(first, "instance", host);
         const auto uuids = [](const NodeInventory &inv) {
@@ -221,7 +277,8 @@ Status PrometheusSource::discoverDialect(const ExporterDialect &dialect)
         };
         if (uuids(node->inventory) != uuids(inventory) ||
             node->inventory.nodeId != inventory.nodeId) {
-            m_state.setInventory(node->handle, inventory, m_options.scrapeIntervalMs);
+            if (node->shown)
+                m_state.setInventory(node->handle, inventory, m_options.scrapeIntervalMs);
             node->inventory = std::move(inventory);
             node->positionOf = std::move(positionOf);
         }
@@ -330,6 +387,14 @@ Status PrometheusSource::readSnapshots()
         const auto found = readings.find(key);
         if (found != readings.end() && found->second.sampleMs > node->lastRecordedMs) {
             Reading &reading = found->second;
+            if (!node->shown) {
+                // Shown with its first readings: a node found but not yet read is not
+                // "stale", and a 12,500-node store must not raise 12,500 alerts at start.
+                node->handle =
+                    m_state.addNode("prometheus:" + node->host, node->inventory.dataCenter);
+                m_state.setInventory(node->handle, node->inventory, m_options.scrapeIntervalMs);
+                node->shown = true;
+            }
             const double unit = node->dialect->memoryUnitBytes;
             for (size_t i = 0; i < reading.cards.size(); ++i) {
                 const double used = reading.memoryUsed[i];
@@ -349,7 +414,7 @@ Status PrometheusSource::readSnapshots()
             node->lastRecordedMs = reading.sampleMs;
         }
         const auto target = up.find(node->instance);
-        if (target != up.end() && target->second < 1) {
+        if (node->shown && target != up.end() && target->second < 1) {
             m_state.setConnection(node->handle, ConnectionState::Unreachable,
                                   fmt::format("{}: the last scrape of {} failed (up = 0)",
                                               m_options.endpoint.url, node->instance));
@@ -387,8 +452,10 @@ void PrometheusSource::recordNewXids(Node &node, const std::vector<CardSample> &
 void PrometheusSource::markUnreachable(const std::string &why)
 {
     std::lock_guard lock(m_mutex);
-    for (const auto &[key, node] : m_nodes)
-        m_state.setConnection(node->handle, ConnectionState::Unreachable, why);
+    for (const auto &[key, node] : m_nodes) {
+        if (node->shown)
+            m_state.setConnection(node->handle, ConnectionState::Unreachable, why);
+    }
 }
 
 Result<std::vector<HistoryPoint>> PrometheusSource::history(const std::string &cardUuid,

@@ -22,8 +22,11 @@
 #include "exporterdialects.h"
 #include "fleet/fleetstate.h"
 #include "promclient.h"
+#include "storeusage.h"
 
 namespace meridian {
+
+class HistoryStore;
 
 struct PrometheusSourceOptions {
     PromEndpoint endpoint;
@@ -52,7 +55,17 @@ public:
     Result<std::vector<HistoryPoint>> history(const std::string &cardUuid, CardMetric metric,
                                               int64_t fromUnixS, int64_t toUnixS, int64_t stepS);
 
+    // Usage minutes for the cost history, from the store's samples (these nodes have no
+    // agent ledger): each round after the readings, an hour at a time from where the
+    // history left off, at most a day back. Thread-safe; null stops it.
+    void setUsageHistory(HistoryStore *history);
+    // One such step now, on the poller's thread (or a test's, with no poller running);
+    // true when the history is up to the last whole minute.
+    Result<bool> backfillUsage(HistoryStore &history, int64_t nowUnixS, int maxHours = 24);
+
     size_t nodeCount() const;
+    // Why the last round on the source's thread failed; empty when it did not.
+    std::string lastProblem() const;
     const PrometheusSourceOptions &options() const { return m_options; }
 
 private:
@@ -73,6 +86,9 @@ private:
     mutable std::mutex m_mutex;                   // m_nodes: the poller writes, history() reads
     std::map<std::string, std::unique_ptr<Node>> m_nodes;  // by dialect and host
     int m_round = 0;
+    std::string m_lastProblem;  // under m_mutex
+    std::atomic<HistoryStore *> m_usageHistory{nullptr};
+    int64_t m_usageFromS = 0;  // the next usage minute to read
 
     std::mutex m_wakeMutex;
     std::condition_variable m_wake;

@@ -11,10 +11,13 @@
 #include <regex>
 #include <set>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include "agentprocess.h"
 #include "childprocess.h"
 #include "core/clock.h"
 #include "promsource/prometheussource.h"
+#include "store/historystore.h"
 #include "testsupport.h"
 
 namespace meridian {
@@ -254,6 +257,75 @@ TEST(PrometheusStore, ConsoleReadsVictoriaMetricsAndOtherVendorsExporters)
         }
     }
     EXPECT_EQ(ascend, 1);
+}
+
+TEST(PrometheusStore, UsageMinutesForTheCostHistoryComeFromTheStoresSamples)
+{
+    TempDir dir;
+    const int port = test::freePort();
+    auto vm = startVictoriaMetrics(dir, dir.file("no-targets.json"), port);
+    ASSERT_TRUE(waitUntil([&] { return !test::httpGet(port, "/health").empty(); })) << vm->log();
+
+    // Ten minutes of a two-card node, scraped every 15 s half an hour ago: card 0 at 50%
+    // and 200 W throughout; card 1 idle for five minutes, then 80%. And one sample now,
+    // by which the console finds the node.
+    const int64_t now = SystemClock::instance().nowUnixMs() / 1000;
+    const int64_t t0 = (now - 1800) / 60 * 60;
+    std::string text;
+    const auto line = [&](const char *metric, int gpu, double value, int64_t ms) {
+        text += fmt::format(
+            "{}{{Hostname=\"h1\",gpu=\"{}\",UUID=\"G{}\",modelName=\"A100\","
+            "dc=\"wuhu\",instance=\"h1:9400\"}} {} {}\n",
+            metric, gpu, gpu, value, ms);
+    };
+    for (int k = 0; k < 40; ++k) {
+        const int64_t ms = t0 * 1000 + 7500 + k * 15'000;
+        line("DCGM_FI_DEV_GPU_UTIL", 0, 50, ms);
+        line("DCGM_FI_DEV_POWER_USAGE", 0, 200, ms);
+        line("DCGM_FI_DEV_GPU_UTIL", 1, k < 20 ? 0 : 80, ms);
+    }
+    line("DCGM_FI_DEV_GPU_UTIL", 0, 50, now * 1000);
+    line("DCGM_FI_DEV_GPU_UTIL", 1, 80, now * 1000);
+    httplib::Client client("127.0.0.1", port);
+    auto imported = client.Post("/api/v1/import/prometheus", text, "text/plain");
+    ASSERT_TRUE(imported && imported->status / 100 == 2);
+
+    FleetState state;
+    PrometheusSourceOptions options = storeAt(port);
+    options.scrapeIntervalMs = 15'000;
+    PrometheusSource source(state, SystemClock::instance(), options);
+    ASSERT_TRUE(waitUntil([&] { return source.pollOnce() && source.nodeCount() == 1; }));
+    auto history = HistoryStore::open(dir.file("history.db"));
+    ASSERT_TRUE(history) << history.error().message;
+    Result<bool> done = false;
+    for (int step = 0; step < 5 && done && !done.value(); ++step)
+        done = source.backfillUsage(*history.value(), now, 1);
+    ASSERT_TRUE(done) << done.error().message;
+    EXPECT_TRUE(done.value());
+    ASSERT_TRUE(history.value()->flush());
+
+    SQLite::Database db(dir.file("history.db"));
+    SQLite::Statement rows(db, R"(
+        SELECT c.uuid, m.minute_start_unix_s, m.observed_seconds, m.busy_seconds,
+               m.mean_utilization_percent, m.energy_joules
+        FROM usage_minute m JOIN card c ON c.id = m.card ORDER BY c.uuid, 2)");
+    std::map<std::string, int> minutes;
+    while (rows.executeStep()) {
+        const std::string uuid = rows.getColumn(0).getString();
+        const int64_t minute = (rows.getColumn(1).getInt64() - t0) / 60;
+        SCOPED_TRACE(uuid + " minute " + std::to_string(minute));
+        ASSERT_GE(minute, 0);
+        ASSERT_LT(minute, 10);
+        ++minutes[uuid];
+        EXPECT_DOUBLE_EQ(rows.getColumn(2).getDouble(), 60.0);
+        const bool busy = uuid == "G0" || minute >= 5;
+        EXPECT_DOUBLE_EQ(rows.getColumn(3).getDouble(), busy ? 60.0 : 0.0);
+        EXPECT_DOUBLE_EQ(rows.getColumn(4).getDouble(), uuid == "G0" ? 50.0 : busy ? 80.0 : 0.0);
+        if (uuid == "G0")
+            EXPECT_DOUBLE_EQ(rows.getColumn(5).getDouble(), 200.0 * 60);
+    }
+    EXPECT_EQ(minutes["G0"], 10);
+    EXPECT_EQ(minutes["G1"], 10);
 }
 
 TEST(PrometheusStore, SomethingThatIsNotAStoreIsNamedAndAddsNoCards)

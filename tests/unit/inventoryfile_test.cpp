@@ -67,3 +67,55 @@ TEST(InventoryFile, BrokenInventoriesNameFileLineAndProblem)
     EXPECT_NE(error("data_centers: []\n").find("no agents"), std::string::npos);
     EXPECT_NE(error("tls: {cert_file: c}\ndata_centers: []\n").find("ca_file"), std::string::npos);
 }
+
+TEST(InventoryFile, StoresGlobalAndPerDataCenterBesideAgents)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("vm.token")) << "store-token-0123456789\n";
+    std::ofstream(dir.file("prom.pass")) << "s3cret\n";
+    auto inventory = loadInventory(write(
+        dir,
+        R"(prometheus: {url: "https://vm.ops:8428/select/0/prometheus", token_file: vm.token, scrape_interval_s: 30}
+data_centers:
+  - name: zhongwei
+    prometheus: {url: "http://prom.zw:9090", user: meridian, password_file: prom.pass}
+  - name: xiamen
+    agents: [{node: xm-r01-n1, address: 10.1.0.11:50051}]
+)"));
+    ASSERT_TRUE(inventory.ok()) << inventory.error().message;
+    ASSERT_EQ(inventory->stores.size(), 2u);
+    EXPECT_EQ(inventory->stores[0].url, "https://vm.ops:8428/select/0/prometheus");
+    EXPECT_EQ(inventory->stores[0].bearerToken, "store-token-0123456789");
+    EXPECT_EQ(inventory->stores[0].scrapeIntervalS, 30);
+    EXPECT_EQ(inventory->stores[0].dataCenter, "");
+    EXPECT_EQ(inventory->stores[1].dataCenter, "zhongwei");
+    EXPECT_EQ(inventory->stores[1].basicUser, "meridian");
+    EXPECT_EQ(inventory->stores[1].basicPassword, "s3cret");
+    ASSERT_EQ(inventory->agents.size(), 1u);
+
+    // A store alone is a whole inventory.
+    auto storeOnly = loadInventory(write(dir, "prometheus: {url: 'http://127.0.0.1:9090'}\n"));
+    ASSERT_TRUE(storeOnly.ok()) << storeOnly.error().message;
+    EXPECT_TRUE(storeOnly->agents.empty());
+}
+
+TEST(InventoryFile, BrokenStoresNameFileLineAndProblem)
+{
+    test::TempDir dir;
+    const auto refused = [&](const std::string &text) {
+        auto inventory = loadInventory(write(dir, text));
+        return inventory.ok() ? std::string("accepted") : inventory.error().message;
+    };
+    EXPECT_NE(refused("prometheus: {url: 'prom:9090'}\n").find("inventory.yaml:1"),
+              std::string::npos);
+    EXPECT_NE(refused("prometheus: {url: 'prom:9090'}\n").find("http://"), std::string::npos);
+    EXPECT_NE(refused("prometheus: {url: 'http://p:9090', scrape_interval_s: 0}\n")
+                  .find("scrape_interval_s must be 1..3600"),
+              std::string::npos);
+    EXPECT_NE(refused("prometheus: {url: 'http://p:9090', token_file: missing.token}\n")
+                  .find("missing.token"),
+              std::string::npos);
+    EXPECT_NE(refused("prometheus: {url: 'http://p:9090', scrape_interval_s: fifteen}\n")
+                  .find("inventory.yaml:1"),
+              std::string::npos);
+}
