@@ -35,6 +35,15 @@ int freePort()
     return ntohs(addr.sin_port);
 }
 
+bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile)
+{
+    const std::string command =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+        "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+        keyFile + " -out " + certFile + " >/dev/null 2>&1";
+    return std::system(command.c_str()) == 0;
+}
+
 AgentProcess::AgentProcess(std::vector<std::string> args, AgentLimits limits)
 {
     // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.

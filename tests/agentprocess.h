@@ -18,6 +18,10 @@ namespace meridian::test {
 // A loopback TCP port nobody listens on now.
 int freePort();
 
+// A self-signed certificate for localhost and 127.0.0.1, made with openssl; false
+// when openssl is missing or failed.
+bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile);
+
 // Limits an agent runs under (0: none). A thread limit needs a user it applies to (root
 // is exempt from RLIMIT_NPROC), so with one the agent runs as nobody, from a copy of its
 // binary in `scratchDir` (the checkout may be where nobody cannot reach); the data dir

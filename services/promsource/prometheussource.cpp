@@ -73,14 +73,22 @@ PrometheusSource::~PrometheusSource()
     stop();
 }
 
+// The client is made on first use, so a source made with a bad URL says so when used.
+Status PrometheusSource::makeClient(std::unique_ptr<PromClient> &client) const
+{
+    if (client)
+        return {};
+    auto made = PromClient::create(m_options.endpoint);
+    if (!made)
+        return made.error();
+    client = std::move(made).value();
+    return {};
+}
+
 Status PrometheusSource::start()
 {
-    if (!m_client) {
-        auto client = PromClient::create(m_options.endpoint);
-        if (!client)
-            return client.error();
-        m_client = std::move(client).value();
-    }
+    if (Status made = makeClient(m_client); !made)
+        return made;
     m_thread = std::thread([this] { run(); });
     return {};
 }
@@ -105,7 +113,7 @@ void PrometheusSource::run()
         // round tries again.
         const Status round = pollOnce();
         {
-            std::lock_guard problemLock(m_mutex);
+            std::lock_guard problemLock(m_problemMutex);
             m_lastProblem = round ? std::string() : round.message();
         }
         lock.lock();
@@ -116,7 +124,7 @@ void PrometheusSource::run()
 
 std::string PrometheusSource::lastProblem() const
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(m_problemMutex);
     return m_lastProblem;
 }
 
@@ -128,12 +136,8 @@ size_t PrometheusSource::nodeCount() const
 
 Status PrometheusSource::pollOnce()
 {
-    if (!m_client) {
-        auto client = PromClient::create(m_options.endpoint);
-        if (!client)
-            return client.error();
-        m_client = std::move(client).value();
-    }
+    if (Status made = makeClient(m_client); !made)
+        return made;
     if (m_round++ % std::max(1, m_options.discoverEveryRounds) == 0 || nodeCount() == 0) {
         if (Status found = discover(); !found) {
             markUnreachable(found.message());
@@ -496,12 +500,8 @@ Result<std::vector<HistoryPoint>> PrometheusSource::history(const std::string &c
     // Its own connection: an HTTP client serves one request at a time, and the poller's
     // may be busy with a snapshot.
     std::lock_guard historyLock(m_historyMutex);
-    if (!m_historyClient) {
-        auto client = PromClient::create(m_options.endpoint);
-        if (!client)
-            return client.error();
-        m_historyClient = std::move(client).value();
-    }
+    if (Status made = makeClient(m_historyClient); !made)
+        return made.error();
     auto series = m_historyClient->range(query, fromUnixS, toUnixS, stepS);
     if (!series)
         return series.error();

@@ -64,12 +64,14 @@ public:
     Result<bool> backfillUsage(HistoryStore &history, int64_t nowUnixS, int maxHours = 24);
 
     size_t nodeCount() const;
-    // Why the last round on the source's thread failed; empty when it did not.
+    // Why the last round on the source's thread failed; empty when it did not. Never
+    // waits on a round: safe on the UI thread.
     std::string lastProblem() const;
     const PrometheusSourceOptions &options() const { return m_options; }
 
 private:
     struct Node;
+    Status makeClient(std::unique_ptr<PromClient> &client) const;
     Status discover();
     Status discoverDialect(const ExporterDialect &dialect);
     Status readSnapshots();
@@ -86,7 +88,10 @@ private:
     mutable std::mutex m_mutex;                   // m_nodes: the poller writes, history() reads
     std::map<std::string, std::unique_ptr<Node>> m_nodes;  // by dialect and host
     int m_round = 0;
-    std::string m_lastProblem;  // under m_mutex
+    // Its own lock: the UI thread asks every second, and m_mutex is held for the whole
+    // of a round's bookkeeping (seconds at 100,000 cards), which stalled the window.
+    mutable std::mutex m_problemMutex;
+    std::string m_lastProblem;
     std::atomic<HistoryStore *> m_usageHistory{nullptr};
     int64_t m_usageFromS = 0;  // the next usage minute to read
 

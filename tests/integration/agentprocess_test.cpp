@@ -148,11 +148,7 @@ TEST(AgentProcess, TlsWithTokensRefusesMissingAndReadOnlyTokens)
     test::TempDir dir;
     const std::string key = dir.file("agent.key");
     const std::string cert = dir.file("agent.crt");
-    const std::string cmd =
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
-        "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
-        key + " -out " + cert + " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "openssl is needed for this test";
+    ASSERT_TRUE(makeLocalhostCertificate(key, cert)) << "openssl is needed for this test";
     const std::string address = "127.0.0.1:" + std::to_string(freePort());
     {
         std::ofstream config(dir.file("agent.yaml"));

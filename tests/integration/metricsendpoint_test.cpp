@@ -15,6 +15,7 @@ namespace {
 
 using test::AgentProcess;
 using test::freePort;
+using test::makeLocalhostCertificate;
 using test::waitUntil;
 
 TEST(MetricsEndpoint, AgentServesDcgmNamesThatPromtoolAccepts)
@@ -73,11 +74,7 @@ TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
     test::TempDir dir;
     const std::string key = dir.file("agent.key");
     const std::string cert = dir.file("agent.crt");
-    const std::string cmd =
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
-        "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
-        key + " -out " + cert + " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "openssl is needed for this test";
+    ASSERT_TRUE(makeLocalhostCertificate(key, cert)) << "openssl is needed for this test";
     const int port = freePort();
     {
         std::ofstream config(dir.file("agent.yaml"));
