@@ -120,6 +120,12 @@ void AlertEngine::applyEvent(const FleetSnapshot &s, const FleetEvent &fleetEven
     }
 }
 
+bool AlertEngine::isIncident(int agents, int down) const
+{
+    return down >= m_rules.massOutageAgents || (agents >= m_rules.darkDataCenterMinimumAgents &&
+                                                down >= m_rules.darkDataCenterShare * agents);
+}
+
 void AlertEngine::evaluateAgents(const FleetSnapshot &s)
 {
     const FleetLayout &l = *s.layout;
@@ -144,8 +150,7 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
             ++t.down;
     }
     for (const auto &[dc, t] : perDc) {
-        const bool dark = t.agents >= m_rules.darkDataCenterMinimumAgents &&
-                          t.down >= m_rules.darkDataCenterShare * t.agents;
+        const bool dark = isIncident(t.agents, t.down);
         const std::string key = "dark/" + dc;
         if (dark) {
             Alert &a = raise(key, AlertKind::DataCenterDark, AlertSeverity::Critical, now);
@@ -160,8 +165,7 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         const std::string &dc = l.nodeDataCenter[n];
         const Tally &t = perDc[dc];
-        const bool dcDark = t.agents >= m_rules.darkDataCenterMinimumAgents &&
-                            t.down >= m_rules.darkDataCenterShare * t.agents;
+        const bool dcDark = isIncident(t.agents, t.down);
         const bool unreachable = s.nodeConnection[n] == ConnectionState::Unreachable;
         const bool stale = !unreachable && down(n);
         const std::string unreachableKey = "unreachable/" + l.nodeAddress[n];

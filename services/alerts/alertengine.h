@@ -16,6 +16,9 @@ namespace meridian {
 struct AlertRules {
     double darkDataCenterShare = 0.8;  // this share of a DC's agents down = incident
     int darkDataCenterMinimumAgents = 3;
+    // This many agents of one data center down at once is one incident too, whatever
+    // their share: 7,000 rows of "agent stale" help nobody and stall the window.
+    int massOutageAgents = 50;
     double idleUtilizationPercent = 5.0;
     int64_t idleForMs = 3600'000;       // paid but idle after an hour below the line
     int64_t resolvedKeptMs = 3600'000;  // resolved alerts stay listed this long
@@ -42,6 +45,7 @@ private:
     Alert &raise(const std::string &key, AlertKind kind, AlertSeverity severity, int64_t nowMs);
     void applyEvent(const FleetSnapshot &snapshot, const FleetEvent &event);
     void evaluateAgents(const FleetSnapshot &snapshot);
+    bool isIncident(int agents, int down) const;
     void evaluateIdleCards(const FleetSnapshot &snapshot);
     void clearCondition(const std::string &key, int64_t nowMs);
 

@@ -51,6 +51,31 @@ TEST(AlertEngine, ADarkDataCenterIsOneIncidentNotOneRowPerAgent)
     EXPECT_EQ(engine.openCount("xiamen", 1500), 0);
 }
 
+TEST(AlertEngine, AMassOutageIsOneIncidentEvenWhenMostOfTheDataCenterStillReports)
+{
+    FleetState state;
+    const auto some = [](const std::string &dc, int from, int to, bool reports) {
+        std::vector<test::FakeNode> out;
+        for (int i = from; i < to; ++i)
+            out.push_back(
+                {dc, dc + "-n" + std::to_string(i), dc + "-r1", Vendor::Nvidia, 8, 50, reports});
+        return out;
+    };
+    test::fillFleet(state, some("wuhu", 0, 140, true), 1000);
+    test::fillFleet(state, some("xiamen", 0, 60, false), 1000);  // 60 of 200 silent: 30%
+    test::fillFleet(state, some("xiamen", 60, 200, true), 1000);
+    test::fillFleet(state, some("zhongwei", 0, 5, false), 1000);  // a few: one row each
+    test::fillFleet(state, some("zhongwei", 5, 100, true), 1000);
+    AlertEngine engine;
+    engine.evaluate(state.snapshot(1500), {});
+    const Alert *incident = engine.find("dark/xiamen");
+    ASSERT_NE(incident, nullptr);
+    EXPECT_EQ(incident->count, 60u);
+    EXPECT_EQ(countKind(engine, AlertKind::DataCenterDark), 1);
+    // Zhongwei's few keep a row each; xiamen's sixty are inside the incident.
+    EXPECT_EQ(countKind(engine, AlertKind::AgentUnreachable), 5);
+}
+
 TEST(AlertEngine, EventsDeduplicateAndAcknowledgeSilenceAndNote)
 {
     FleetState state;
