@@ -4,10 +4,6 @@
 
 namespace meridian {
 
-namespace {
-constexpr int64_t kWindowS = 15 * 60;  // what the card panel's charts show
-}
-
 StoreHistoryLoader::StoreHistoryLoader(Fetch fetch, int stepS, QObject *parent)
     : QObject(parent), m_fetch(std::move(fetch)), m_stepS(std::max(1, stepS))
 {
@@ -20,30 +16,31 @@ StoreHistoryLoader::~StoreHistoryLoader()
     m_watcher.waitForFinished();  // the fetch holds m_fetch; at most one timeout long
 }
 
-void StoreHistoryLoader::request(const std::string &cardUuid, int64_t nowUnixMs)
+void StoreHistoryLoader::request(const std::string &cardUuid, int64_t nowUnixMs, int64_t windowS)
 {
     m_wanted = cardUuid;
     if (m_watcher.isRunning()) {
         m_pending = true;
         m_pendingNowMs = nowUnixMs;
+        m_pendingWindowS = windowS;
         return;
     }
-    launch(cardUuid, nowUnixMs);
+    launch(cardUuid, nowUnixMs, windowS);
 }
 
-void StoreHistoryLoader::launch(const std::string &cardUuid, int64_t nowUnixMs)
+void StoreHistoryLoader::launch(const std::string &cardUuid, int64_t nowUnixMs, int64_t windowS)
 {
     m_pending = false;
     const Fetch fetch = m_fetch;
-    const int64_t step = m_stepS;
-    m_watcher.setFuture(QtConcurrent::run([fetch, cardUuid, nowUnixMs, step] {
+    const int64_t step = std::max<int64_t>(m_stepS, windowS / 360);
+    m_watcher.setFuture(QtConcurrent::run([fetch, cardUuid, nowUnixMs, step, windowS] {
         StoreHistory out;
         out.cardUuid = cardUuid;
         const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
                                       CardMetric::Temperature, CardMetric::Power};
         const int64_t to = nowUnixMs / 1000;
         for (size_t i = 0; i < out.series.size(); ++i) {
-            auto points = fetch(cardUuid, metrics[i], to - kWindowS, to, step);
+            auto points = fetch(cardUuid, metrics[i], to - windowS, to, step);
             if (!points) {
                 out.problem = points.error().message;
                 break;
@@ -58,7 +55,7 @@ void StoreHistoryLoader::finished()
 {
     StoreHistory result = m_watcher.result();
     if (m_pending) {
-        launch(m_wanted, m_pendingNowMs);
+        launch(m_wanted, m_pendingNowMs, m_pendingWindowS);
     }
     if (result.cardUuid != m_wanted)
         return;  // the operator has moved on to another card

@@ -34,14 +34,16 @@ public:
     StoreHistoryLoader(Fetch fetch, int stepS, QObject *parent = nullptr);
     ~StoreHistoryLoader() override;
 
-    void request(const std::string &cardUuid, int64_t nowUnixMs);
+    // The card's last `windowS` seconds, about 360 points of it (never finer than the
+    // store's scrape interval).
+    void request(const std::string &cardUuid, int64_t nowUnixMs, int64_t windowS = 15 * 60);
     const StoreHistory &latest() const { return m_latest; }
 
 Q_SIGNALS:
     void loaded(const QString &cardUuid);
 
 private:
-    void launch(const std::string &cardUuid, int64_t nowUnixMs);
+    void launch(const std::string &cardUuid, int64_t nowUnixMs, int64_t windowS);
     void finished();
 
     Fetch m_fetch;
@@ -49,6 +51,7 @@ private:
     QFutureWatcher<StoreHistory> m_watcher;
     std::string m_wanted;
     int64_t m_pendingNowMs = 0;
+    int64_t m_pendingWindowS = 0;
     bool m_pending = false;
     StoreHistory m_latest;
 };

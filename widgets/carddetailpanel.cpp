@@ -1,5 +1,6 @@
 #include "carddetailpanel.h"
 
+#include <QComboBox>
 #include <QDateTime>
 #include <QLabel>
 #include <QListWidget>
@@ -47,6 +48,22 @@ CardDetailPanel::CardDetailPanel(const FleetState &state, QWidget *parent)
     m_inventory->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_inventory->setWordWrap(true);
     layout->addWidget(m_inventory);
+    // A store keeps days of history; this console's own memory of a card, 15 minutes.
+    m_period = new QComboBox(this);
+    const std::pair<QString, int> periods[] = {{tr("Last 15 minutes"), 15 * 60},
+                                               {tr("Last hour"), 3600},
+                                               {tr("Last 6 hours"), 6 * 3600},
+                                               {tr("Last 24 hours"), 24 * 3600},
+                                               {tr("Last 7 days"), 7 * 24 * 3600}};
+    for (const auto &[name, seconds] : periods)
+        m_period->addItem(name, seconds);
+    m_period->setToolTip(
+        tr("Longer periods come from the Prometheus-compatible store that "
+           "holds the card; agents' cards show the last 15 minutes"));
+    m_period->setEnabled(false);
+    connect(m_period, &QComboBox::currentIndexChanged, this,
+            [this] { setHistoryWindow(m_period->currentData().toInt()); });
+    layout->addWidget(m_period);
     m_charts[0] =
         new HistoryChart(metricName(FleetMetric::Utilization), QStringLiteral("%"), 100, this);
     m_charts[1] = new HistoryChart(metricName(FleetMetric::Memory), QStringLiteral("%"), 100, this);
@@ -104,10 +121,14 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
                                   CardMetric::Temperature, CardMetric::Power};
     const bool fromStore = m_store && readFromStore(l.nodeAddress[n]);
+    m_shownUuid = l.cardUuid[c];
+    m_period->setEnabled(fromStore);
+    if (!fromStore && m_period->currentIndex() != 0)
+        m_period->setCurrentIndex(0);  // an agent's card: what this console kept
     if (fromStore &&
         (m_storeCard != l.cardUuid[c] || s.takenUnixMs - m_storeAskedMs >= kStoreHistoryEveryMs)) {
         m_storeAskedMs = s.takenUnixMs;
-        m_store->request(l.cardUuid[c], s.takenUnixMs);
+        m_store->request(l.cardUuid[c], s.takenUnixMs, m_period->currentData().toInt());
     }
     if (!fromStore || m_storeCard != l.cardUuid[c]) {
         // Until the store answers, what this console has seen itself.
@@ -133,6 +154,16 @@ void CardDetailPanel::showStoreHistory(const QString &cardUuid)
         m_storeCard = cardUuid.toStdString();
         for (size_t i = 0; i < history.series.size(); ++i)
             m_charts[i]->setPoints(history.series[i]);
+    }
+}
+
+void CardDetailPanel::setHistoryWindow(int seconds)
+{
+    for (HistoryChart *chart : m_charts)
+        chart->setWindowSeconds(seconds);
+    if (m_store && !m_shownUuid.empty() && m_period->isEnabled()) {
+        m_storeAskedMs = QDateTime::currentMSecsSinceEpoch();
+        m_store->request(m_shownUuid, m_storeAskedMs, seconds);
     }
 }
 

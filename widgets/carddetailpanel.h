@@ -9,6 +9,7 @@
 
 #include "fleet/fleetstate.h"
 
+class QComboBox;
 class QFormLayout;
 class QLabel;
 class QListWidget;
@@ -36,6 +37,7 @@ public:
 private:
     void update(const FleetSnapshot &snapshot);
     void showStoreHistory(const QString &cardUuid);
+    void setHistoryWindow(int seconds);
 
     const FleetState &m_state;
     std::optional<CardHandle> m_card;
@@ -43,6 +45,8 @@ private:
     StoreHistoryLoader *m_store = nullptr;
     std::string m_storeCard;  // the card whose store history the charts show
     int64_t m_storeAskedMs = 0;
+    std::string m_shownUuid;  // the card on show
+    QComboBox *m_period;      // how far back the charts reach (store-read cards)
     QLabel *m_title;
     QLabel *m_inventory;
     HistoryChart *m_charts[4];

@@ -60,6 +60,14 @@ void HistoryChart::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
+void HistoryChart::setWindowSeconds(int seconds)
+{
+    m_windowSeconds = seconds;
+    // Past a day, the day matters more than the minute.
+    m_time->setFormat(seconds > 24 * 3600 ? QStringLiteral("MM-dd HH:mm")
+                                          : QStringLiteral("HH:mm"));
+}
+
 void HistoryChart::setPoints(const std::vector<HistoryPoint> &points)
 {
     QList<QPointF> list;
@@ -75,7 +83,7 @@ void HistoryChart::setPoints(const std::vector<HistoryPoint> &points)
     m_count = static_cast<int>(list.size());
     const QDateTime end = points.empty() ? QDateTime::currentDateTime()
                                          : QDateTime::fromMSecsSinceEpoch(points.back().timeUnixMs);
-    m_time->setRange(end.addSecs(-15 * 60), end);
+    m_time->setRange(end.addSecs(-m_windowSeconds), end);
     m_values->setRange(0, highest);
 }
 

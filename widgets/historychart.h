@@ -1,5 +1,6 @@
-// One metric of one card over the last 15 minutes. Qt Charts is used here and in
-// reportcharts only, so a later move away from it (deprecated from Qt 6.10) stays contained.
+// One metric of one card over the last 15 minutes (or a longer window a store keeps). Qt Charts is
+// used here and in reportcharts only, so a later move away from it (deprecated from Qt 6.10) stays
+// contained.
 #pragma once
 
 #include <QWidget>
@@ -26,6 +27,8 @@ public:
     // One replace() per refresh; NaN points (no reading) break the line.
     void setPoints(const std::vector<HistoryPoint> &points);
     int pointCount() const { return m_count; }
+    // How far back the time axis reaches from the newest point (default 15 minutes).
+    void setWindowSeconds(int seconds);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -40,6 +43,7 @@ private:
     QValueAxis *m_values;
     double m_maxValue;
     int m_count = 0;
+    int m_windowSeconds = 15 * 60;
 };
 
 }  // namespace meridian

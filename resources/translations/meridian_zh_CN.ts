@@ -441,6 +441,30 @@
         <translation>无法连接：%1</translation>
     </message>
     <message>
+        <source>Last 15 minutes</source>
+        <translation>最近 15 分钟</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近 1 小时</translation>
+    </message>
+    <message>
+        <source>Last 6 hours</source>
+        <translation>最近 6 小时</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Longer periods come from the Prometheus-compatible store that holds the card; agents&apos; cards show the last 15 minutes</source>
+        <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
+    </message>
+    <message>
         <source>, reading %1 s old</source>
         <translation>，读数已过 %1 秒</translation>
     </message>

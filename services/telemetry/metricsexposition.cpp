@@ -74,6 +74,12 @@ void appendValue(std::string &out, double value)
     out += fmt::format(" {}\n", value);
 }
 
+template <typename T>
+std::optional<double> asDouble(const std::optional<T> &value)
+{
+    return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
+}
+
 struct CardGauge {
     const char *name;
     const char *help;
@@ -105,33 +111,17 @@ const std::vector<CardGauge> &cardGauges()
         {"DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).",
          [](const CardSample &s) { return s.powerWatts; }},
         {"DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).",
-         [](const CardSample &s) -> std::optional<double> {
-             if (!s.smClockMhz)
-                 return std::nullopt;
-             return double(*s.smClockMhz);
-         }},
+         [](const CardSample &s) { return asDouble(s.smClockMhz); }},
         {"DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).",
-         [](const CardSample &s) -> std::optional<double> {
-             if (!s.memoryClockMhz)
-                 return std::nullopt;
-             return double(*s.memoryClockMhz);
-         }},
+         [](const CardSample &s) { return asDouble(s.memoryClockMhz); }},
         {"DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.",
          [](const CardSample &s) -> std::optional<double> {
              return double(s.lastXid.value_or(0));
          }},
         {"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Single-bit volatile ECC errors.",
-         [](const CardSample &s) -> std::optional<double> {
-             if (!s.eccCorrectedVolatile)
-                 return std::nullopt;
-             return double(*s.eccCorrectedVolatile);
-         }},
+         [](const CardSample &s) { return asDouble(s.eccCorrectedVolatile); }},
         {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Double-bit volatile ECC errors.",
-         [](const CardSample &s) -> std::optional<double> {
-             if (!s.eccUncorrectedVolatile)
-                 return std::nullopt;
-             return double(*s.eccUncorrectedVolatile);
-         }},
+         [](const CardSample &s) { return asDouble(s.eccUncorrectedVolatile); }},
     };
     return gauges;
 }
