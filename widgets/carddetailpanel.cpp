@@ -17,11 +17,6 @@ namespace {
 constexpr size_t kEventsShown = 50;
 constexpr int64_t kStoreHistoryEveryMs = 15'000;  // a store scrapes every 15 s or so
 
-bool readFromStore(const std::string &address)
-{
-    return address.rfind("prometheus:", 0) == 0;
-}
-
 QString eventLine(const Event &e)
 {
     const QString when =
@@ -120,7 +115,7 @@ void CardDetailPanel::update(const FleetSnapshot &s)
                  QString::fromStdString(l.nodeAddress[n]), status.toHtmlEscaped()));
     const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
                                   CardMetric::Temperature, CardMetric::Power};
-    const bool fromStore = m_store && readFromStore(l.nodeAddress[n]);
+    const bool fromStore = m_store && isStoreNodeAddress(l.nodeAddress[n]);
     m_shownUuid = l.cardUuid[c];
     m_period->setEnabled(fromStore);
     if (!fromStore && m_period->currentIndex() != 0)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 namespace meridian {
 
@@ -72,6 +73,20 @@ bool FleetSnapshot::nodeStale(NodeHandle node) const
 {
     const int64_t last = nodeLastSeenMs[node];
     return last == 0 || takenUnixMs - last > kStaleIntervals * nodeIntervalMs[node];
+}
+
+namespace {
+constexpr std::string_view kStorePrefix = "prometheus:";
+}
+
+std::string storeNodeAddress(const std::string &host)
+{
+    return std::string(kStorePrefix) + host;
+}
+
+bool isStoreNodeAddress(const std::string &address)
+{
+    return address.rfind(kStorePrefix, 0) == 0;
 }
 
 NodeHandle FleetState::addNode(const std::string &address, const std::string &dataCenter)

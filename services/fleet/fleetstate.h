@@ -22,6 +22,11 @@ using NodeHandle = uint32_t;
 
 enum class ConnectionState { Connecting, Connected, Unreachable };
 
+// A node read from a Prometheus-compatible store rather than from its agent is added with
+// this address, so views can tell (its history is the store's, not this console's).
+std::string storeNodeAddress(const std::string &host);
+bool isStoreNodeAddress(const std::string &address);
+
 struct FleetEvent {
     NodeHandle node = 0;
     Event event;

@@ -25,6 +25,9 @@ struct PromEndpoint {
     std::string basicPassword;
     std::string caFile;  // https: verify the server against this CA
     int timeoutMs = 10'000;
+    // An answer larger than this (after gzip) is refused as it arrives, not held: a
+    // 100,000-card snapshot is about 8 MiB, so this is a broken or hostile server.
+    size_t maxAnswerBytes = 256u << 20;
 };
 
 using PromLabels = std::vector<std::pair<std::string, std::string>>;
@@ -57,8 +60,6 @@ public:
                                           int64_t endUnixS, int64_t stepS);
 
     const std::string &url() const { return m_endpoint.url; }
-    // Answer bytes received so far (after gzip), for diagnostics and benchmarks.
-    uint64_t bytesReceived() const { return m_bytesReceived; }
 
 private:
     explicit PromClient(PromEndpoint endpoint);
@@ -68,7 +69,6 @@ private:
     PromEndpoint m_endpoint;
     std::string m_pathPrefix;
     std::unique_ptr<httplib::Client> m_http;
-    uint64_t m_bytesReceived = 0;
 };
 
 }  // namespace meridian

@@ -395,7 +395,7 @@ Status PrometheusSource::readSnapshots()
                 // Shown with its first readings: a node found but not yet read is not
                 // "stale", and a 12,500-node store must not raise 12,500 alerts at start.
                 node->handle =
-                    m_state.addNode("prometheus:" + node->host, node->inventory.dataCenter);
+                    m_state.addNode(storeNodeAddress(node->host), node->inventory.dataCenter);
                 m_state.setInventory(node->handle, node->inventory, m_options.scrapeIntervalMs);
                 node->shown = true;
             }
