@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
@@ -174,10 +175,14 @@ TEST(PrometheusStore, ConsoleReadsTheSimulatedFleetThroughPrometheus)
     expectWholeFleet(state.snapshot(now), now);
 
     // A card's history of any period comes from the store (a range query).
+    // The store may hold only its first scrape yet: wait for a second.
     const std::string uuid = state.snapshot(now).layout->cardUuid[0];
-    auto history = source.history(uuid, CardMetric::Utilization, now / 1000 - 20, now / 1000, 1);
-    ASSERT_TRUE(history) << history.error().message;
-    ASSERT_GE(history->size(), 2u);
+    Result<std::vector<HistoryPoint>> history = Error{"not asked"};
+    ASSERT_TRUE(waitUntil([&] {
+        const int64_t end = SystemClock::instance().nowUnixMs() / 1000;
+        history = source.history(uuid, CardMetric::Utilization, end - 20, end, 1);
+        return history && history->size() >= 2;
+    })) << (history ? "fewer than two points" : history.error().message);
     for (const HistoryPoint &p : history.value()) {
         EXPECT_GE(p.value, 0.0f);
         EXPECT_LE(p.value, 100.0f);
@@ -326,6 +331,32 @@ TEST(PrometheusStore, UsageMinutesForTheCostHistoryComeFromTheStoresSamples)
     }
     EXPECT_EQ(minutes["G0"], 10);
     EXPECT_EQ(minutes["G1"], 10);
+}
+
+TEST(PrometheusStore, AnAnswerTooLargeIsRefusedAsItArrives)
+{
+    // A hostile or broken server that never stops answering.
+    httplib::Server server;
+    server.Get("/api/v1/query", [](const httplib::Request &, httplib::Response &response) {
+        response.set_content_provider(
+            "application/json", [](size_t offset, httplib::DataSink &sink) {
+                const std::string chunk(64 << 10, ' ');
+                return offset < (64u << 20) && sink.write(chunk.data(), chunk.size());
+            });
+    });
+    const int port = server.bind_to_any_port("127.0.0.1");
+    std::thread serving([&] { server.listen_after_bind(); });
+    PromEndpoint endpoint;
+    endpoint.url = fmt::format("http://127.0.0.1:{}", port);
+    endpoint.maxAnswerBytes = 1 << 20;
+    auto client = PromClient::create(endpoint);
+    ASSERT_TRUE(client);
+    const auto answer = client.value()->instant("up");
+    server.stop();
+    serving.join();
+    ASSERT_FALSE(answer);
+    EXPECT_NE(answer.error().message.find("passed 1 MiB"), std::string::npos)
+        << answer.error().message;
 }
 
 TEST(PrometheusStore, SomethingThatIsNotAStoreIsNamedAndAddsNoCards)
