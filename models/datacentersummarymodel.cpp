@@ -30,8 +30,12 @@ std::vector<DataCenterSummaryRow> summarise(const FleetSnapshot &s,
         }
         rowOfNode[n] = static_cast<int>(it - rows.begin());
         ++it->nodes;
-        if (s.nodeStale(n))
-            ++it->staleNodes;
+        switch (s.nodeStatus(n)) {
+        case NodeStatus::Live: ++it->liveNodes; break;
+        case NodeStatus::Connecting: ++it->connectingNodes; break;
+        case NodeStatus::Stale: ++it->staleNodes; break;
+        case NodeStatus::Unreachable: ++it->unreachableNodes; break;
+        }
     }
     for (CardHandle c = 0; c < layout.cardCount(); ++c) {
         DataCenterSummaryRow &row = rows[static_cast<size_t>(rowOfNode[layout.cardNode[c]])];
@@ -86,7 +90,9 @@ QVariant DataCenterSummaryModel::value(const Row &row, int column) const
     case MeanUtilization:
         return row.reporting > 0 ? row.utilizationSum / row.reporting : std::nan("");
     case Domestic: return percent(row.domestic, row.cards);
+    case LiveNodes: return row.liveNodes;
     case StaleNodes: return row.staleNodes;
+    case UnreachableNodes: return row.unreachableNodes;
     case OpenAlerts: return row.openAlerts;
     default: return {};
     }
@@ -107,14 +113,26 @@ QVariant DataCenterSummaryModel::data(const QModelIndex &index, int role) const
         case Busy:
         case MeanUtilization:
         case Domestic: return percentText(value(row, column).toDouble());
-        case StaleNodes: return tr("%1 of %2").arg(row.staleNodes).arg(row.nodes);
+        case LiveNodes:
+            // Right after start nobody has answered yet: that is connecting, not stale.
+            if (row.connectingNodes > 0)
+                return tr("%1 of %2, %3 connecting")
+                    .arg(row.liveNodes)
+                    .arg(row.nodes)
+                    .arg(row.connectingNodes);
+            return tr("%1 of %2").arg(row.liveNodes).arg(row.nodes);
+        case StaleNodes: return QString::number(row.staleNodes);
+        case UnreachableNodes: return QString::number(row.unreachableNodes);
         case OpenAlerts: return QString::number(row.openAlerts);
         default: return {};
         }
     }
     if (role == Qt::TextAlignmentRole && column != Name)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ForegroundRole && column == OpenAlerts && row.openAlerts > 0)
+    const bool alarming = (column == OpenAlerts && row.openAlerts > 0) ||
+                          (column == StaleNodes && row.staleNodes > 0) ||
+                          (column == UnreachableNodes && row.unreachableNodes > 0);
+    if (role == Qt::ForegroundRole && alarming)
         return QBrush(QColor(0xd6, 0x27, 0x28));
     if (role == Qt::ToolTipRole && column == Busy) {
         return tr("%1 of %2 reporting cards at or above %3% utilisation")
@@ -128,7 +146,11 @@ QVariant DataCenterSummaryModel::data(const QModelIndex &index, int role) const
 QVariant DataCenterSummaryModel::headerData(int section, Qt::Orientation orientation,
                                             int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole)
+        return headerDefinition(section);
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case Name: return tr("Data center");
@@ -136,8 +158,35 @@ QVariant DataCenterSummaryModel::headerData(int section, Qt::Orientation orienta
     case Busy: return tr("Busy");
     case MeanUtilization: return tr("Mean utilisation");
     case Domestic: return tr("Domestic");
-    case StaleNodes: return tr("Nodes stale");
+    case LiveNodes: return tr("Agents live");
+    case StaleNodes: return tr("Stale");
+    case UnreachableNodes: return tr("Unreachable");
     case OpenAlerts: return tr("Open alerts");
+    default: return {};
+    }
+}
+
+QString DataCenterSummaryModel::headerDefinition(int section)
+{
+    switch (section) {
+    case Cards: return tr("Accelerator cards in the inventory of the data center's agents");
+    case Busy:
+        return tr("Share of reporting cards at or above %1% utilisation now (the line the "
+                  "usage ledger bills as busy)")
+            .arg(static_cast<double>(kBusyPercent));
+    case MeanUtilization: return tr("Mean utilisation of the cards reporting now");
+    case Domestic:
+        return tr(
+            "Share of cards made in China (Huawei Ascend, Cambricon MLU, Hygon DCU), "
+            "against NVIDIA");
+    case LiveNodes: return tr("Agents whose telemetry arrived within three intervals");
+    case StaleNodes:
+        return tr("Agents that reported before but have been silent for three intervals");
+    case UnreachableNodes:
+        return tr(
+            "Agents the console cannot connect to (refused, "
+            "timed out, or their certificate or token was refused)");
+    case OpenAlerts: return tr("Alerts neither acknowledged, silenced nor resolved");
     default: return {};
     }
 }

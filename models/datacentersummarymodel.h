@@ -23,7 +23,10 @@ struct DataCenterSummaryRow {
     double utilizationSum = 0;
     int domestic = 0;
     int nodes = 0;
-    int staleNodes = 0;
+    int liveNodes = 0;
+    int connectingNodes = 0;  // not heard from yet: the console is still connecting
+    int staleNodes = 0;       // heard from, then silent
+    int unreachableNodes = 0;
     int openAlerts = 0;
     bool operator==(const DataCenterSummaryRow &) const = default;
 };
@@ -37,7 +40,9 @@ public:
         Busy,
         MeanUtilization,
         Domestic,
+        LiveNodes,
         StaleNodes,
+        UnreachableNodes,
         OpenAlerts,
         ColumnCount
     };
@@ -55,6 +60,9 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    // What a column's figure means, as its header's tooltip says.
+    static QString headerDefinition(int section);
 
     using Row = DataCenterSummaryRow;
     const std::vector<Row> &rows() const { return m_rows; }

@@ -57,6 +57,23 @@ float metricFraction(FleetMetric metric, float value)
     return std::clamp(f, 0.0f, 1.0f);
 }
 
+namespace {
+
+template <size_t N>
+QColor interpolate(const QColor (&stops)[N], float fraction)
+{
+    const float x = std::clamp(fraction, 0.0f, 1.0f) * static_cast<float>(N - 1);
+    const int i = std::min(static_cast<int>(N) - 2, static_cast<int>(x));
+    const float t = x - static_cast<float>(i);
+    const QColor &a = stops[i];
+    const QColor &b = stops[i + 1];
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                            a.greenF() + (b.greenF() - a.greenF()) * t,
+                            a.blueF() + (b.blueF() - a.blueF()) * t);
+}
+
+}  // namespace
+
 QColor rampColor(float fraction)
 {
     // Stops of the viridis map: readable for the colour-blind, in print, and with no grey
@@ -64,14 +81,24 @@ QColor rampColor(float fraction)
     static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
                                    QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
                                    QColor(0xfd, 0xe7, 0x25)};
-    const float x = std::clamp(fraction, 0.0f, 1.0f) * 4.0f;
-    const int i = std::min(3, static_cast<int>(x));
-    const float t = x - static_cast<float>(i);
-    const QColor &a = stops[i];
-    const QColor &b = stops[i + 1];
-    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
-                            a.greenF() + (b.greenF() - a.greenF()) * t,
-                            a.blueF() + (b.blueF() - a.blueF()) * t);
+    return interpolate(stops, fraction);
+}
+
+QColor alarmRampColor(float fraction)
+{
+    static const QColor stops[] = {QColor(0x45, 0x75, 0xb4), QColor(0x91, 0xbf, 0xdb),
+                                   QColor(0xfe, 0xe0, 0x90), QColor(0xfc, 0x8d, 0x59),
+                                   QColor(0xd7, 0x30, 0x27)};
+    return interpolate(stops, fraction);
+}
+
+QColor metricColor(FleetMetric metric, float fraction)
+{
+    switch (metric) {
+    case FleetMetric::Temperature:
+    case FleetMetric::Errors: return alarmRampColor(fraction);
+    default: return rampColor(fraction);
+    }
 }
 
 QColor noReadingColor()

@@ -20,9 +20,14 @@ float metricValue(const FleetSnapshot &snapshot, FleetMetric metric, CardHandle 
 // 0..1 along the metric's useful range (temperature 30..90 °C, power 0..700 W).
 float metricFraction(FleetMetric metric, float value);
 
-// A colour-blind-safe ramp (viridis, purple to yellow); fixed colours for
-// "no reading" and "agent stale" that no value can take.
+// A colour-blind-safe ramp (viridis, purple to yellow) for amounts, where neither end is
+// bad; fixed colours for "no reading" and "agent stale" that no value can take.
 QColor rampColor(float fraction);
+// For readings where high is trouble (temperature, errors): cool blue through amber to
+// red (ColorBrewer's RdYlBu, reversed; safe for the common colour blindness).
+QColor alarmRampColor(float fraction);
+// The ramp a metric is drawn with.
+QColor metricColor(FleetMetric metric, float fraction);
 QColor noReadingColor();
 QColor staleColor();
 

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -90,6 +91,15 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(buttons);
     layout->addWidget(m_view);
+}
+
+int AlertsPanel::minimumRowsHeight(int rows) const
+{
+    const int buttons = layout()->itemAt(0)->sizeHint().height() + layout()->spacing();
+    const int header = m_view->horizontalHeader()->sizeHint().height();
+    const int row = m_view->verticalHeader()->defaultSectionSize();
+    return buttons + header + rows * row + 2 * m_view->frameWidth() +
+           m_view->horizontalScrollBar()->sizeHint().height();
 }
 
 const Alert *AlertsPanel::selected() const

@@ -20,6 +20,8 @@ class AlertsPanel final : public QWidget {
 public:
     AlertsPanel(AlertCenter &center, QWidget *parent = nullptr);
     QTableView *view() const { return m_view; }
+    // The height that shows the buttons, the header and this many rows.
+    int minimumRowsHeight(int rows) const;
     // Selects the newest alert about one NIC (from the fabric); false when there is none.
     bool selectLinkAlert(const std::string &nodeId, const std::string &netdev);
 

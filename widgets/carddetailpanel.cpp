@@ -39,12 +39,18 @@ CardDetailPanel::CardDetailPanel(const FleetState &state, QWidget *parent)
     bold.setBold(true);
     m_title->setFont(bold);
     layout->addWidget(m_title);
-    m_inventory = new QLabel(this);
+    // Until a card is chosen only the hint shows: empty charts look like a dead card.
+    m_body = new QWidget(this);
+    m_body->hide();
+    layout->addWidget(m_body, 1);
+    auto *body = new QVBoxLayout(m_body);
+    body->setContentsMargins(0, 0, 0, 0);
+    m_inventory = new QLabel(m_body);
     m_inventory->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_inventory->setWordWrap(true);
-    layout->addWidget(m_inventory);
+    body->addWidget(m_inventory);
     // A store keeps days of history; this console's own memory of a card, 15 minutes.
-    m_period = new QComboBox(this);
+    m_period = new QComboBox(m_body);
     const std::pair<QString, int> periods[] = {{tr("Last 15 minutes"), 15 * 60},
                                                {tr("Last hour"), 3600},
                                                {tr("Last 6 hours"), 6 * 3600},
@@ -58,25 +64,29 @@ CardDetailPanel::CardDetailPanel(const FleetState &state, QWidget *parent)
     m_period->setEnabled(false);
     connect(m_period, &QComboBox::currentIndexChanged, this,
             [this] { setHistoryWindow(m_period->currentData().toInt()); });
-    layout->addWidget(m_period);
+    body->addWidget(m_period);
     m_charts[0] =
-        new HistoryChart(metricName(FleetMetric::Utilization), QStringLiteral("%"), 100, this);
-    m_charts[1] = new HistoryChart(metricName(FleetMetric::Memory), QStringLiteral("%"), 100, this);
+        new HistoryChart(metricName(FleetMetric::Utilization), QStringLiteral("%"), 100, m_body);
+    m_charts[1] =
+        new HistoryChart(metricName(FleetMetric::Memory), QStringLiteral("%"), 100, m_body);
     m_charts[2] =
-        new HistoryChart(metricName(FleetMetric::Temperature), QStringLiteral("°C"), 100, this);
-    m_charts[3] = new HistoryChart(metricName(FleetMetric::Power), QStringLiteral("W"), 500, this);
+        new HistoryChart(metricName(FleetMetric::Temperature), QStringLiteral("°C"), 100, m_body);
+    m_charts[3] =
+        new HistoryChart(metricName(FleetMetric::Power), QStringLiteral("W"), 500, m_body);
     for (HistoryChart *chart : m_charts)
-        layout->addWidget(chart, 1);
-    layout->addWidget(new QLabel(tr("Recent events on this node"), this));
-    m_events = new QListWidget(this);
+        body->addWidget(chart, 1);
+    body->addWidget(new QLabel(tr("Recent events on this node"), m_body));
+    m_events = new QListWidget(m_body);
+    m_events->setMinimumHeight(80);
     m_events->setMaximumHeight(140);
-    layout->addWidget(m_events);
+    body->addWidget(m_events);
 }
 
 void CardDetailPanel::showCard(CardHandle card, const FleetSnapshot &snapshot)
 {
     m_card = card;
     m_lastRefreshMs = 0;
+    m_body->show();
     update(snapshot);
 }
 

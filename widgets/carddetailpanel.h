@@ -48,6 +48,7 @@ private:
     std::string m_shownUuid;  // the card on show
     QComboBox *m_period;      // how far back the charts reach (store-read cards)
     QLabel *m_title;
+    QWidget *m_body;  // all but the title: shown once a card is chosen
     QLabel *m_inventory;
     HistoryChart *m_charts[4];
     QListWidget *m_events;

@@ -17,6 +17,7 @@
 #include "fabricview.h"
 #include "fleet/fleetstate.h"
 #include "historychart.h"
+#include "screenfit.h"
 
 namespace meridian {
 
@@ -150,7 +151,7 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, &FabricWindow::refresh);
     m_timer->start(1000);
-    resize(1400, 860);
+    fitToScreen(this, QSize(1400, 860));
     refresh();
 }
 

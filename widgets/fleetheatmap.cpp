@@ -9,6 +9,8 @@
 #include <QToolTip>
 #include <cmath>
 
+#include "models/datacentersummarymodel.h"
+
 namespace meridian {
 
 namespace {
@@ -119,6 +121,9 @@ bool FleetHeatmap::stateMatches(CardHandle c) const
     switch (m_filter.state) {
     case CardState::Any: return true;
     case CardState::Live: return !unreachable && !stale;
+    case CardState::Idle:
+        // Reporting and below the busy line: the cards a customer pays for and leaves idle.
+        return !unreachable && !stale && s.utilization[c] < DataCenterSummaryModel::kBusyPercent;
     case CardState::Stale: return stale;
     case CardState::Unreachable: return unreachable;
     case CardState::WithErrors: return s.errors[c] > 0;
@@ -168,7 +173,7 @@ QColor FleetHeatmap::cardColor(CardHandle card, bool stale) const
     const float value = metricValue(*m_snapshot, m_metric, card);
     if (std::isnan(value))
         return noReadingColor();
-    return rampColor(metricFraction(m_metric, value));
+    return metricColor(m_metric, metricFraction(m_metric, value));
 }
 
 void FleetHeatmap::paintEvent(QPaintEvent *event)
@@ -189,6 +194,24 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
             painter.drawText(section.titleRect.adjusted(2, 0, 0, -4),
                              Qt::AlignLeft | Qt::AlignBottom, sectionTitle(section));
     }
+    if (!m_geometry.rackLabelRects.empty() && m_geometry.rackLabelRects.front().height() > 0) {
+        QFont rackFont = font();
+        rackFont.setPointSizeF(rackFont.pointSizeF() * 0.75);
+        painter.setFont(rackFont);
+        const QFontMetrics metrics(rackFont);
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        for (size_t r = 0; r < m_geometry.rackLabelRects.size(); ++r) {
+            const QRect &strip = m_geometry.rackLabelRects[r];
+            if (strip.intersects(exposed))
+                painter.drawText(
+                    strip, Qt::AlignLeft | Qt::AlignVCenter,
+                    metrics.elidedText(m_geometry.rackNames[r], Qt::ElideMiddle, strip.width()));
+        }
+    }
+    // Dark cells (0% on the ramp) on a dark background get an outline, or they vanish.
+    const QColor background = palette().color(QPalette::Base);
+    QColor outline = palette().color(QPalette::Text);
+    outline.setAlphaF(0.35f);
     std::vector<bool> stale(l.nodeCount());
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         stale[n] = s.nodeStale(n);
@@ -214,6 +237,11 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
             painter.drawRect(r.adjusted(0, 0, -1, -1));
         } else {
             painter.fillRect(r, color);
+            if (std::abs(color.lightnessF() - background.lightnessF()) < 0.15f &&
+                m_geometry.cell >= 6) {
+                painter.setPen(QPen(outline, 1));
+                painter.drawRect(r.adjusted(0, 0, -1, -1));
+            }
         }
         if (stale[l.cardNode[c]] && m_geometry.cell >= 6)
             painter.fillRect(r, QBrush(noReadingColor(), Qt::BDiagPattern));

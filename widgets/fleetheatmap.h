@@ -13,7 +13,7 @@
 
 namespace meridian {
 
-enum class CardState { Any, Live, Stale, Unreachable, WithErrors, NoReading };
+enum class CardState { Any, Live, Idle, Stale, Unreachable, WithErrors, NoReading };
 
 struct HeatmapFilter {
     QString dataCenter;  // empty: all

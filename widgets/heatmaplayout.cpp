@@ -71,11 +71,12 @@ HeatmapGeometry layoutHeatmap(const FleetLayout &layout, int width, int cell)
     g.nodeRects.assign(layout.nodeCount(), QRect());
     const int p = pitch(cell);
     const int gap = rackGap(cell);
+    const int label = cell >= kHeatmapRackLabelMinCell ? kHeatmapRackLabelHeight : 0;
     int y = 0;
     for (const DataCenter &dc : group(layout)) {
         g.sections.push_back(
             {dc.name, dc.cards, dc.nodes, QRect(0, y, width, kHeatmapTitleHeight)});
-        y += kHeatmapTitleHeight;
+        y += kHeatmapTitleHeight + label;
         int x = 0;
         int lineHeight = 0;
         for (const Rack &rack : dc.racks) {
@@ -86,10 +87,12 @@ HeatmapGeometry layoutHeatmap(const FleetLayout &layout, int width, int cell)
             const int rackHeight = static_cast<int>(rack.nodes.size()) * p;
             if (x > 0 && x + rackWidth > width) {
                 x = 0;
-                y += lineHeight + gap;
+                y += lineHeight + gap + label;
                 lineHeight = 0;
             }
             g.rackRects.emplace_back(x, y, rackWidth - (p - cell), rackHeight - (p - cell));
+            g.rackLabelRects.emplace_back(x, y - label, rackWidth - (p - cell), label);
+            g.rackNames.push_back(rack.name);
             for (size_t row = 0; row < rack.nodes.size(); ++row) {
                 const NodeHandle n = rack.nodes[row];
                 const int rowY = y + static_cast<int>(row) * p;

@@ -23,12 +23,17 @@ struct HeatmapGeometry {
     std::vector<QRect> cardRects;  // by CardHandle
     std::vector<QRect> nodeRects;  // by NodeHandle: the node's row (also without cards)
     std::vector<QRect> rackRects;
+    std::vector<QRect> rackLabelRects;  // beside rackRects: the strip above each rack
+    std::vector<QString> rackNames;
     QSize size;
 };
 
 constexpr int kHeatmapTitleHeight = 22;
 constexpr int kHeatmapMinCell = 4;
 constexpr int kHeatmapMaxCell = 18;
+// Racks are labelled when their cells are big enough to be told apart by eye.
+constexpr int kHeatmapRackLabelHeight = 13;
+constexpr int kHeatmapRackLabelMinCell = 6;
 
 HeatmapGeometry layoutHeatmap(const FleetLayout &layout, int width, int cell);
 

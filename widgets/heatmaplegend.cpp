@@ -52,7 +52,7 @@ void HeatmapLegend::paintEvent(QPaintEvent *)
     const int rampWidth = 140;
     QLinearGradient gradient(x, 0, x + rampWidth, 0);
     for (int i = 0; i <= 8; ++i)
-        gradient.setColorAt(i / 8.0, rampColor(static_cast<float>(i) / 8.0f));
+        gradient.setColorAt(i / 8.0, metricColor(m_metric, static_cast<float>(i) / 8.0f));
     p.fillRect(QRect(x, y + 2, rampWidth, h - 4), gradient);
     x += rampWidth + 6;
     p.drawText(QRect(x, y, fm.horizontalAdvance(high) + 4, h), Qt::AlignVCenter, high);

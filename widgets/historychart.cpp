@@ -38,7 +38,7 @@ HistoryChart::HistoryChart(const QString &title, const QString &unit, double max
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
-    setMinimumHeight(150);
+    setMinimumHeight(130);
     followPalette();
 }
 

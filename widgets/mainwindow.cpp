@@ -35,8 +35,16 @@
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
 #include "reportswindow.h"
+#include "screenfit.h"
 
 namespace meridian {
+
+namespace {
+
+constexpr int kCardPanelMinimumWidth = 340;
+constexpr int kAlertRowsAlwaysShown = 4;
+
+}  // namespace
 
 MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     : QMainWindow(parent), m_source(source)
@@ -51,7 +59,10 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     m_summaryView = new QTableView(central);
     m_summaryView->setModel(m_summary);
     m_summaryView->verticalHeader()->hide();
-    m_summaryView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Figures take what they need; the name gets the rest.
+    m_summaryView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_summaryView->horizontalHeader()->setSectionResizeMode(DataCenterSummaryModel::Name,
+                                                            QHeaderView::Stretch);
     m_summaryView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_summaryView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_summaryView->setFocusPolicy(Qt::NoFocus);
@@ -69,13 +80,20 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     layout->addWidget(scroll, 1);
     setCentralWidget(central);
 
+    // The card panel stays docked (a hint until a card is chosen): opening a card then
+    // changes neither the heatmap's flow nor the window's size. Its content scrolls, so
+    // four charts never push the alerts and the status bar off a laptop's screen.
     m_detail = new CardDetailPanel(m_source.state());
+    auto *detailScroll = new QScrollArea;
+    detailScroll->setWidget(m_detail);
+    detailScroll->setWidgetResizable(true);
+    detailScroll->setFrameShape(QFrame::NoFrame);
+    detailScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_detailDock = new QDockWidget(tr("Card"), this);
     m_detailDock->setObjectName(QStringLiteral("cardDock"));
-    m_detailDock->setWidget(m_detail);
-    m_detailDock->setMinimumWidth(420);
+    m_detailDock->setWidget(detailScroll);
+    m_detailDock->setMinimumWidth(kCardPanelMinimumWidth);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
-    m_detailDock->hide();
     connect(m_heatmap, &FleetHeatmap::cardSelected, this, &MainWindow::selectCard);
 
     m_alerts = new AlertCenter(m_source.state(), this);
@@ -83,6 +101,8 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     m_alertsDock = new QDockWidget(tr("Alerts"), this);
     m_alertsDock->setObjectName(QStringLiteral("alertsDock"));
     m_alertsDock->setWidget(m_alertsPanel);
+    // The triage list keeps room for a few rows whatever else opens or closes.
+    m_alertsPanel->setMinimumHeight(m_alertsPanel->minimumRowsHeight(kAlertRowsAlwaysShown));
     addDockWidget(Qt::BottomDockWidgetArea, m_alertsDock);
     connect(m_alertsPanel, &AlertsPanel::cardRequested, this, &MainWindow::selectCard);
     connect(m_alertsPanel, &AlertsPanel::nodeRequested, this, &MainWindow::selectNode);
@@ -145,6 +165,9 @@ void MainWindow::buildToolbar()
     m_state = new QComboBox(bar);
     m_state->addItem(tr("All"), static_cast<int>(CardState::Any));
     m_state->addItem(tr("Live"), static_cast<int>(CardState::Live));
+    m_state->addItem(
+        tr("Idle (below %1%)").arg(static_cast<double>(DataCenterSummaryModel::kBusyPercent)),
+        static_cast<int>(CardState::Idle));
     m_state->addItem(tr("Stale"), static_cast<int>(CardState::Stale));
     m_state->addItem(tr("Unreachable"), static_cast<int>(CardState::Unreachable));
     m_state->addItem(tr("With errors"), static_cast<int>(CardState::WithErrors));
@@ -397,21 +420,18 @@ QString MainWindow::statusText() const
     const auto s = m_source.current();
     if (!s)
         return {};
-    int connected = 0;
-    int unreachable = 0;
-    int stale = 0;
-    for (NodeHandle n = 0; n < s->nodeCount(); ++n) {
-        connected += s->nodeConnection[n] == ConnectionState::Connected && !s->nodeStale(n);
-        unreachable += s->nodeConnection[n] == ConnectionState::Unreachable;
-        stale += s->nodeConnection[n] != ConnectionState::Unreachable && s->nodeStale(n);
-    }
+    std::map<NodeStatus, int> agents;
+    for (NodeHandle n = 0; n < s->nodeCount(); ++n)
+        ++agents[s->nodeStatus(n)];
     const QLocale locale;
-    QString text = tr("%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards")
+    QString text = tr("%1 agents: %2 live, %3 stale, %4 unreachable")
                        .arg(locale.toString(static_cast<int>(s->nodeCount())))
-                       .arg(locale.toString(connected))
-                       .arg(locale.toString(stale))
-                       .arg(locale.toString(unreachable))
-                       .arg(locale.toString(static_cast<int>(s->cardCount())));
+                       .arg(locale.toString(agents[NodeStatus::Live]))
+                       .arg(locale.toString(agents[NodeStatus::Stale]))
+                       .arg(locale.toString(agents[NodeStatus::Unreachable]));
+    if (agents[NodeStatus::Connecting] > 0)
+        text += tr(", %1 connecting").arg(locale.toString(agents[NodeStatus::Connecting]));
+    text += tr(" · %1 cards").arg(locale.toString(static_cast<int>(s->cardCount())));
     // A store's copy is a scrape interval old or more: say how old the newest reading is.
     int64_t newest = 0;
     for (int64_t seen : s->cardLastSeenMs)
@@ -444,6 +464,7 @@ void MainWindow::applyTheme(const QString &theme)
     dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
     dark.setColor(QPalette::Button, QColor(0x34, 0x36, 0x3a));
     dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Mid, QColor(0x5a, 0x5d, 0x63));
     dark.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe8));
     dark.setColor(QPalette::HighlightedText, Qt::white);
     dark.setColor(QPalette::ToolTipBase, QColor(0x34, 0x36, 0x3a));
@@ -493,15 +514,20 @@ void MainWindow::restoreLayout()
     if (theme != QStringLiteral("system"))
         applyTheme(theme);
     const bool firstRun = !settings.contains(QStringLiteral("window/state"));
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
-        // First run: most of the screen, which is what a fleet overview wants.
-        const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 950);
-        resize(available.size() * 0.92);
-        move(available.center() - rect().center());
+    const bool restored =
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    const QSize available = availableScreenSize(this);
+    if (!restored || width() > available.width() || height() > available.height()) {
+        // First run, or saved on a larger screen: most of this one, which is what a fleet
+        // overview wants.
+        fitToScreen(this, available * 0.92);
     }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    if (firstRun)
+    if (firstRun) {
         resizeDocks({m_alertsDock}, {height() / 4}, Qt::Vertical);
+        resizeDocks({m_detailDock}, {std::clamp(width() * 3 / 10, kCardPanelMinimumWidth, 520)},
+                    Qt::Horizontal);
+    }
     m_metric->setCurrentIndex(settings.value(QStringLiteral("fleet/metric"), 0).toInt());
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/textutil.h"
 #include "cost/pricebookfile.h"
+#include "screenfit.h"
 
 namespace meridian {
 
@@ -87,7 +88,7 @@ PriceBookDialog::PriceBookDialog(const PriceBook &book, QString saveTo, int64_t 
     layout->addWidget(m_problem);
     layout->addWidget(new QLabel(tr("Saved to %1").arg(m_saveTo), this));
     layout->addWidget(buttons);
-    resize(820, 560);
+    fitToScreen(this, QSize(820, 560));
     fill(book);
 }
 

@@ -23,6 +23,7 @@
 #include "pricebookdialog.h"
 #include "reportcharts.h"
 #include "reportpdf.h"
+#include "screenfit.h"
 
 namespace meridian {
 
@@ -74,7 +75,7 @@ ReportsWindow::ReportsWindow(ReportSources sources, QWidget *parent)
         if (std::exchange(m_refreshAgain, false))
             refresh();
     });
-    resize(1280, 860);
+    fitToScreen(this, QSize(1280, 860));
     setPreset(Preset::ThisMonth);
 }
 

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "scalingcharts.h"
+#include "screenfit.h"
 #include "servicesdialog.h"
 
 namespace meridian {
@@ -79,7 +80,7 @@ ScalingWindow::ScalingWindow(ScalingController *controller, QString offReason,
     connect(m_timer, &QTimer::timeout, this, &ScalingWindow::refresh);
     m_timer->start(1000);
     refresh();
-    resize(1280, 860);
+    fitToScreen(this, QSize(1280, 860));
 }
 
 void ScalingWindow::buildUi()

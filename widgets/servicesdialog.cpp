@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "scaling/inferenceservice.h"
+#include "screenfit.h"
 
 namespace meridian {
 
@@ -43,7 +44,7 @@ ServicesDialog::ServicesDialog(const QString &servicesFile, QString userFile, QW
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(820, 640);
+    fitToScreen(this, QSize(820, 640));
 }
 
 QString ServicesDialog::problem() const

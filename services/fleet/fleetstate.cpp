@@ -75,6 +75,15 @@ bool FleetSnapshot::nodeStale(NodeHandle node) const
     return last == 0 || takenUnixMs - last > kStaleIntervals * nodeIntervalMs[node];
 }
 
+NodeStatus FleetSnapshot::nodeStatus(NodeHandle node) const
+{
+    if (nodeConnection[node] == ConnectionState::Unreachable)
+        return NodeStatus::Unreachable;
+    if (nodeLastSeenMs[node] == 0)
+        return NodeStatus::Connecting;
+    return nodeStale(node) ? NodeStatus::Stale : NodeStatus::Live;
+}
+
 namespace {
 constexpr std::string_view kStorePrefix = "prometheus:";
 }

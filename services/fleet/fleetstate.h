@@ -57,6 +57,10 @@ struct FleetLayout {
     size_t nodeCount() const { return nodeAddress.size(); }
 };
 
+// What a node's agent is doing, as people count it: live; connecting (not heard from
+// yet, nothing refused); stale (heard from, then silent); unreachable (refused or failing).
+enum class NodeStatus { Live, Connecting, Stale, Unreachable };
+
 // The readings at one moment, beside the layout they belong to; plain values, cheap to
 // hand to the UI thread.
 struct FleetSnapshot {
@@ -81,6 +85,7 @@ struct FleetSnapshot {
     size_t nodeCount() const { return nodeConnection.size(); }
     // Missed three intervals (or never reported).
     bool nodeStale(NodeHandle node) const;
+    NodeStatus nodeStatus(NodeHandle node) const;
 };
 
 // One NIC's rates at a moment, kept for the fabric's charts (the last 15 minutes).

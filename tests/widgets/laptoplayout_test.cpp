@@ -1,0 +1,123 @@
+// The main window on a 1366×768 laptop: opening a card keeps the alerts and the status bar
+// on screen and the heatmap where it was; the summary counts agents by what they do.
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QStatusBar>
+#include <QTableView>
+
+#include "core/clock.h"
+#include "fakefleet.h"
+#include "models/fleetsnapshotsource.h"
+#include "models/metricscale.h"
+#include "widgets/alertspanel.h"
+#include "widgets/carddetailpanel.h"
+#include "widgets/fleetheatmap.h"
+#include "widgets/heatmaplayout.h"
+#include "widgets/mainwindow.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr QSize kLaptopWindow(1366, 768 - 48);  // the screen less a panel and a title bar
+
+std::vector<test::FakeNode> rackedFleet(int nodes)
+{
+    std::vector<test::FakeNode> fleet;
+    const char *dcs[] = {"xiamen", "wuhu", "zhongwei"};
+    for (int i = 0; i < nodes; ++i) {
+        test::FakeNode n;
+        n.dataCenter = dcs[i % 3];
+        n.nodeId = "n" + std::to_string(i);
+        n.rack = std::string(dcs[i % 3]).substr(0, 2) + "-r" + std::to_string(i / 24);
+        n.utilization = i % 100;
+        fleet.push_back(n);
+    }
+    return fleet;
+}
+
+QDockWidget *dockNamed(MainWindow &window, const char *name)
+{
+    return window.findChild<QDockWidget *>(QString::fromLatin1(name));
+}
+
+}  // namespace
+
+TEST(LaptopLayout, OpeningACardKeepsAlertsStatusAndHeatmapInPlace)
+{
+    FleetState state;
+    test::fillFleet(state, rackedFleet(48), SystemClock::instance().nowUnixMs());
+    FleetSnapshotSource source(state, SystemClock::instance(), 100000);
+    MainWindow window(source);
+    window.resize(kLaptopWindow);
+    window.show();
+    QCoreApplication::processEvents();
+    // Everything the window needs fits the laptop's screen.
+    EXPECT_LE(window.minimumSizeHint().height(), kLaptopWindow.height());
+    EXPECT_LE(window.minimumSizeHint().width(), kLaptopWindow.width());
+
+    QDockWidget *alerts = dockNamed(window, "alertsDock");
+    QDockWidget *card = dockNamed(window, "cardDock");
+    ASSERT_NE(alerts, nullptr);
+    ASSERT_NE(card, nullptr);
+    EXPECT_TRUE(card->isVisible()) << "the card panel is docked from the start";
+    const auto *panel = static_cast<AlertsPanel *>(alerts->widget());
+    const int alertsMinimum = panel->minimumRowsHeight(4);
+    EXPECT_GE(alerts->height(), alertsMinimum);
+
+    const std::vector<QRect> before = window.heatmap()->geometry().cardRects;
+    ASSERT_EQ(before.size(), 48u * 8u);
+    window.selectCard(5);
+    QCoreApplication::processEvents();
+    ASSERT_EQ(window.detail()->card(), std::optional<CardHandle>(5));
+
+    EXPECT_EQ(window.size(), kLaptopWindow) << "the card's charts must scroll, not grow the window";
+    EXPECT_GE(alerts->height(), alertsMinimum);
+    EXPECT_TRUE(window.statusBar()->isVisible());
+    EXPECT_LE(window.statusBar()->geometry().bottom(), kLaptopWindow.height());
+    EXPECT_EQ(window.heatmap()->geometry().cardRects, before) << "the heatmap re-flowed";
+
+    // Closing the card panel and opening another card changes nothing either.
+    card->hide();
+    QCoreApplication::processEvents();
+    window.selectCard(9);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window.size(), kLaptopWindow);
+    EXPECT_GE(alerts->height(), alertsMinimum);
+}
+
+TEST(LaptopLayout, RacksAreLabelledWhenCellsAreReadable)
+{
+    FleetState state;
+    test::fillFleet(state, rackedFleet(48), 1000);
+    const FleetSnapshot s = state.snapshot(1000);
+    const HeatmapGeometry readable = layoutHeatmap(*s.layout, 900, 12);
+    ASSERT_EQ(readable.rackNames.size(), readable.rackRects.size());
+    ASSERT_EQ(readable.rackLabelRects.size(), readable.rackRects.size());
+    EXPECT_EQ(readable.rackNames.front(), QStringLiteral("xi-r0"));
+    for (size_t r = 0; r < readable.rackRects.size(); ++r) {
+        const QRect &label = readable.rackLabelRects[r];
+        EXPECT_EQ(label.height(), kHeatmapRackLabelHeight);
+        EXPECT_EQ(label.bottom() + 1, readable.rackRects[r].top()) << "label sits on its rack";
+        for (const QRect &other : readable.rackRects)
+            EXPECT_FALSE(label.intersects(other)) << "a label covers a rack";
+    }
+    // At the smallest cells the labels give way to the cards.
+    const HeatmapGeometry tiny = layoutHeatmap(*s.layout, 900, kHeatmapMinCell);
+    EXPECT_EQ(tiny.rackLabelRects.front().height(), 0);
+}
+
+TEST(LaptopLayout, TemperatureAndErrorsReadAsAlarmNotAsUtilisation)
+{
+    // Hot is red, cool is blue; utilisation keeps its neutral ramp.
+    const QColor hot = metricColor(FleetMetric::Temperature, 1.0f);
+    const QColor cool = metricColor(FleetMetric::Temperature, 0.0f);
+    EXPECT_GT(hot.red(), 200);
+    EXPECT_LT(hot.blue(), 80);
+    EXPECT_GT(cool.blue(), cool.red());
+    EXPECT_EQ(metricColor(FleetMetric::Errors, 1.0f), hot);
+    EXPECT_EQ(metricColor(FleetMetric::Utilization, 1.0f), rampColor(1.0f));
+    EXPECT_NE(metricColor(FleetMetric::Utilization, 1.0f), hot);
+}
