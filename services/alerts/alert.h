@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "fleet/fleetstate.h"
 
@@ -20,12 +22,16 @@ enum class AlertKind {
     LinkDown,
     LinkFlap,
     PfcStorm,
-    PaidButIdle
+    PaidButIdle,
+    ServiceOverObjective,  // customers wait: a service's TTFT p95 above its objective
+    PlanAwaitingApproval   // a scaling plan someone has to approve or reject
 };
 
 enum class AlertSeverity { Warning, Critical };
 
+// Stable names: alert labels, silences in the history file, webhooks.
 const char *alertKindName(AlertKind kind);
+std::optional<AlertKind> alertKindFromName(std::string_view name);
 
 struct Alert {
     std::string key;  // stable identity: kind and place; the unit of deduplication
@@ -35,9 +41,13 @@ struct Alert {
     std::optional<NodeHandle> node;
     std::optional<CardHandle> card;
     std::string netdev;
-    std::string subject;  // "xm-r01-n1 card 3", "Wuhu"
-    std::string message;  // the latest detail
+    std::string nodeName;         // the node's id (or address), for silences and routing labels
+    std::string service;          // inference service, for the scaling kinds
+    std::optional<uint32_t> xid;  // the latest Xid code, for Xid alerts
+    std::string subject;          // "xm-r01-n1 card 3", "Wuhu"
+    std::string message;          // the latest detail
     int64_t firstSeenMs = 0;
+    int64_t activeSinceMs = 0;  // when this occurrence began (it may have cleared before)
     int64_t lastSeenMs = 0;
     uint64_t count = 0;  // occurrences (events) or affected agents (incidents)
     bool active = true;  // the condition holds; an event alert stays active until it ages out
@@ -46,9 +56,28 @@ struct Alert {
     int64_t silencedUntilMs = 0;
     std::string note;
 
+    std::string silencedBy;
+    std::string silenceReason;
+
     bool silenced(int64_t nowMs) const { return silencedUntilMs > nowMs; }
     // Open: needs someone's attention now.
     bool open(int64_t nowMs) const { return active && !acknowledgedMs && !silenced(nowMs); }
+};
+
+// Quiets every alert it matches until a time: one alert (by key), or a kind, a node or a
+// data center, or any mix of them (an empty field matches anything). Shared through the
+// history file, so every console on it honours it.
+struct SilenceRule {
+    int64_t id = 0;
+    std::string alertKey;
+    std::optional<AlertKind> kind;
+    std::string node;
+    std::string dataCenter;
+    int64_t untilMs = 0;
+    std::string by;
+    std::string reason;
+
+    bool matches(const Alert &alert) const;
 };
 
 }  // namespace meridian

@@ -21,8 +21,30 @@ const char *alertKindName(AlertKind kind)
     case AlertKind::LinkFlap: return "link flapping";
     case AlertKind::PfcStorm: return "PFC storm";
     case AlertKind::PaidButIdle: return "paid but idle";
+    case AlertKind::ServiceOverObjective: return "service over objective";
+    case AlertKind::PlanAwaitingApproval: return "plan awaiting approval";
     }
     return "alert";
+}
+
+std::optional<AlertKind> alertKindFromName(std::string_view name)
+{
+    for (int k = 0; k <= static_cast<int>(AlertKind::PlanAwaitingApproval); ++k) {
+        if (name == alertKindName(static_cast<AlertKind>(k)))
+            return static_cast<AlertKind>(k);
+    }
+    return std::nullopt;
+}
+
+bool SilenceRule::matches(const Alert &alert) const
+{
+    if (!alertKey.empty() && alertKey != alert.key)
+        return false;
+    if (kind && *kind != alert.kind)
+        return false;
+    if (!node.empty() && node != alert.nodeName)
+        return false;
+    return dataCenter.empty() || dataCenter == alert.dataCenter;
 }
 
 namespace {
@@ -48,6 +70,7 @@ Alert &AlertEngine::raise(const std::string &key, AlertKind kind, AlertSeverity 
             a.key = key;
             a.firstSeenMs = nowMs;
         }
+        a.activeSinceMs = nowMs;
         a.active = true;
         a.acknowledgedMs.reset();
         a.acknowledgedBy.clear();
@@ -99,8 +122,11 @@ void AlertEngine::applyEvent(const FleetSnapshot &s, const FleetEvent &fleetEven
         a.node = n;
         a.card = card;
         a.netdev = e.netdev;
+        a.nodeName = node;
         a.subject = subject();
         a.message = e.message;
+        if (e.xid)
+            a.xid = e.xid;
         ++a.count;
     };
     switch (e.kind) {
@@ -158,35 +184,45 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
             a.subject = dc;
             a.count = static_cast<uint64_t>(t.down);
             a.message = fmt::format("{} of {} agents unreachable or silent", t.down, t.agents);
+            m_incidentEndedMs.erase(dc);
         } else {
+            const Alert *incident = find(key);
+            if (incident && incident->active)
+                m_incidentEndedMs[dc] = now;
             clearCondition(key, now);
         }
     }
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         const std::string &dc = l.nodeDataCenter[n];
         const Tally &t = perDc[dc];
-        const bool dcDark = isIncident(t.agents, t.down);
+        // Inside a dark data center the incident speaks for every agent; so it does for a
+        // while after it ends, as agents reconnect one by one (no storm of stragglers).
+        const auto ended = m_incidentEndedMs.find(dc);
+        const bool recovering =
+            ended != m_incidentEndedMs.end() && now - ended->second < m_rules.recoveryQuietMs;
+        const bool quiet = isIncident(t.agents, t.down) || recovering;
         const bool unreachable = s.nodeConnection[n] == ConnectionState::Unreachable;
         const bool stale = !unreachable && down(n);
         const std::string unreachableKey = "unreachable/" + l.nodeAddress[n];
         const std::string staleKey = "stale/" + l.nodeAddress[n];
-        // Inside a dark data center the incident speaks for every agent.
-        if (unreachable && !dcDark) {
+        if (unreachable && !quiet) {
             Alert &a =
                 raise(unreachableKey, AlertKind::AgentUnreachable, AlertSeverity::Critical, now);
             a.dataCenter = dc;
             a.node = n;
-            a.subject = nodeName(l, n);
+            a.nodeName = nodeName(l, n);
+            a.subject = a.nodeName;
             a.message = s.nodeError[n];
             a.count = 1;
         } else {
             clearCondition(unreachableKey, now);
         }
-        if (stale && !dcDark) {
+        if (stale && !quiet) {
             Alert &a = raise(staleKey, AlertKind::AgentStale, AlertSeverity::Warning, now);
             a.dataCenter = dc;
             a.node = n;
-            a.subject = nodeName(l, n);
+            a.nodeName = nodeName(l, n);
+            a.subject = a.nodeName;
             a.message = s.nodeLastSeenMs[n] > 0 ? fmt::format("no telemetry for {:.0f} s",
                                                               (now - s.nodeLastSeenMs[n]) / 1000.0)
                                                 : "no telemetry yet";
@@ -223,7 +259,8 @@ void AlertEngine::evaluateIdleCards(const FleetSnapshot &s)
             a.dataCenter = l.nodeDataCenter[n];
             a.node = n;
             a.card = c;
-            a.subject = fmt::format("{} card {}", nodeName(l, n), l.cardIndex[c]);
+            a.nodeName = nodeName(l, n);
+            a.subject = fmt::format("{} card {}", a.nodeName, l.cardIndex[c]);
             a.message = fmt::format("below {:.0f}% utilisation for {:.0f} min",
                                     m_rules.idleUtilizationPercent, idleFor / 60000.0);
             a.count = 1;
@@ -239,12 +276,80 @@ void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<Flee
         applyEvent(snapshot, e);
     evaluateAgents(snapshot);
     evaluateIdleCards(snapshot);
+    forgetSettled(snapshot.takenUnixMs);
+    applySilences();
+}
+
+void AlertEngine::forgetSettled(int64_t nowMs)
+{
     // Forget what has been resolved (or acknowledged and quiet) for a while.
     std::erase_if(m_alerts, [&](const auto &entry) {
         const Alert &a = entry.second;
         const bool settled = !a.active || a.acknowledgedMs;
-        return settled && snapshot.takenUnixMs - a.lastSeenMs > m_rules.resolvedKeptMs;
+        return settled && nowMs - a.lastSeenMs > m_rules.resolvedKeptMs;
     });
+}
+
+void AlertEngine::observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs)
+{
+    for (const ServiceObservation &o : services) {
+        const std::string slowKey = "slow/" + o.service;
+        const bool over =
+            o.ttftP95Seconds && o.objectiveSeconds > 0 && *o.ttftP95Seconds > o.objectiveSeconds;
+        if (!over) {
+            m_serviceOverSinceMs.erase(o.service);
+            clearCondition(slowKey, nowMs);
+        } else {
+            const int64_t since = m_serviceOverSinceMs.try_emplace(o.service, nowMs).first->second;
+            // A minute over, not one unlucky sample: the objective is a p95 over time.
+            if (nowMs - since >= m_rules.serviceOverForMs) {
+                Alert &a =
+                    raise(slowKey, AlertKind::ServiceOverObjective, AlertSeverity::Critical, nowMs);
+                a.service = o.service;
+                a.subject = o.service;
+                a.message = fmt::format("TTFT p95 {:.1f} s against an objective of {:.1f} s",
+                                        *o.ttftP95Seconds, o.objectiveSeconds);
+                a.count = 1;
+            }
+        }
+        const std::string planKey = "plan/" + o.service;
+        if (o.planWaiting.empty()) {
+            clearCondition(planKey, nowMs);
+        } else {
+            Alert &a =
+                raise(planKey, AlertKind::PlanAwaitingApproval, AlertSeverity::Warning, nowMs);
+            a.service = o.service;
+            a.subject = o.service;
+            a.message = o.planWaiting;
+            a.count = 1;
+        }
+    }
+    forgetSettled(nowMs);
+    applySilences();
+}
+
+void AlertEngine::setSharedSilences(std::vector<SilenceRule> rules)
+{
+    m_sharedSilences = std::move(rules);
+    applySilences();
+}
+
+void AlertEngine::applySilences()
+{
+    for (auto &[key, alert] : m_alerts) {
+        alert.silencedUntilMs = 0;
+        alert.silencedBy.clear();
+        alert.silenceReason.clear();
+        for (const auto *rules : {&m_localSilences, &m_sharedSilences}) {
+            for (const SilenceRule &rule : *rules) {
+                if (rule.untilMs > alert.silencedUntilMs && rule.matches(alert)) {
+                    alert.silencedUntilMs = rule.untilMs;
+                    alert.silencedBy = rule.by;
+                    alert.silenceReason = rule.reason;
+                }
+            }
+        }
+    }
 }
 
 std::vector<Alert> AlertEngine::alerts() const
@@ -285,11 +390,26 @@ bool AlertEngine::acknowledge(const std::string &key, const std::string &who, in
 
 bool AlertEngine::silence(const std::string &key, int64_t untilMs)
 {
-    const auto it = m_alerts.find(key);
-    if (it == m_alerts.end())
+    if (!m_alerts.count(key))
         return false;
-    it->second.silencedUntilMs = untilMs;
+    SilenceRule rule;
+    rule.alertKey = key;
+    rule.untilMs = untilMs;
+    m_localSilences.push_back(rule);
+    applySilences();
     return true;
+}
+
+void AlertEngine::applyAcknowledgement(const std::string &key, const std::string &who, int64_t atMs)
+{
+    const auto it = m_alerts.find(key);
+    // An acknowledgement made before this occurrence began was for an earlier one.
+    if (it == m_alerts.end() || atMs < it->second.activeSinceMs)
+        return;
+    if (!it->second.acknowledgedMs || *it->second.acknowledgedMs < atMs) {
+        it->second.acknowledgedMs = atMs;
+        it->second.acknowledgedBy = who;
+    }
 }
 
 bool AlertEngine::setNote(const std::string &key, const std::string &note)

@@ -23,6 +23,18 @@ struct AlertRules {
     int64_t idleForMs = 3600'000;       // paid but idle after an hour below the line
     int64_t resolvedKeptMs = 3600'000;  // resolved alerts stay listed this long
     int64_t startupGraceMs = 15'000;    // agents not heard from yet are not "down" before this
+    // After a data center's incident ends its agents reconnect one by one; their own
+    // alerts wait this long, so a recovery is not a storm of "agent unreachable".
+    int64_t recoveryQuietMs = 180'000;
+    int64_t serviceOverForMs = 60'000;  // TTFT over the objective this long raises an alert
+};
+
+// What the autoscaler knows of one inference service, for the alerts people act on.
+struct ServiceObservation {
+    std::string service;
+    std::optional<double> ttftP95Seconds;
+    double objectiveSeconds = 0;
+    std::string planWaiting;  // a plan waiting for approval, in words; empty: none
 };
 
 class AlertEngine {
@@ -37,8 +49,17 @@ public:
     const Alert *find(const std::string &key) const;
     int openCount(const std::string &dataCenter, int64_t nowMs) const;
 
+    // Service alerts: TTFT over the objective for a while, a plan waiting for approval.
+    void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
+
     bool acknowledge(const std::string &key, const std::string &who, int64_t nowMs);
+    // An acknowledgement read from the shared history file (made here or by another
+    // console); ignored when it predates the alert's current occurrence.
+    void applyAcknowledgement(const std::string &key, const std::string &who, int64_t atMs);
+    // Silences this alert only, in this console.
     bool silence(const std::string &key, int64_t untilMs);
+    // The silences every console on the history file shares; replaces the previous set.
+    void setSharedSilences(std::vector<SilenceRule> rules);
     bool setNote(const std::string &key, const std::string &note);
 
 private:
@@ -48,10 +69,16 @@ private:
     bool isIncident(int agents, int down) const;
     void evaluateIdleCards(const FleetSnapshot &snapshot);
     void clearCondition(const std::string &key, int64_t nowMs);
+    void forgetSettled(int64_t nowMs);
+    void applySilences();
 
     AlertRules m_rules;
     std::map<std::string, Alert> m_alerts;
-    std::vector<int64_t> m_idleSinceMs;  // by CardHandle; 0 = not idle
+    std::vector<int64_t> m_idleSinceMs;                   // by CardHandle; 0 = not idle
+    std::map<std::string, int64_t> m_incidentEndedMs;     // by data center, while recovering
+    std::map<std::string, int64_t> m_serviceOverSinceMs;  // by service, while over
+    std::vector<SilenceRule> m_localSilences;
+    std::vector<SilenceRule> m_sharedSilences;
     int64_t m_firstEvaluationMs = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "callfailure.h"
 #include "core/clock.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "protoconvert.h"
@@ -29,11 +30,7 @@ namespace {
 
 std::string describe(const grpc::Status &status)
 {
-    if (status.ok())
-        return "the agent ended the stream";
-    return fmt::format("{} ({})",
-                       status.error_message().empty() ? "call failed" : status.error_message(),
-                       static_cast<int>(status.error_code()));
+    return describeCallFailure(status);
 }
 
 class InventoryCall final : public AgentConnection::Call {

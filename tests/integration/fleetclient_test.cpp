@@ -154,6 +154,11 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     };
     // Checked as each condition appears: the crashed agent comes back by itself.
     EXPECT_TRUE(eventually([&] { return alertActive("unreachable/" + nodes[3].address); }));
+    if (const Alert *crash = alerts.find("unreachable/" + nodes[3].address)) {
+        // Plain words for people, not a status number.
+        EXPECT_FALSE(crash->message.empty());
+        EXPECT_EQ(crash->message.find("(14)"), std::string::npos) << crash->message;
+    }
     EXPECT_TRUE(eventually([&] {
         return alertActive("stale/" + nodes[7].address) ||
                alertActive("unreachable/" + nodes[7].address);

@@ -96,6 +96,8 @@ TEST(AlertEngine, EventsDeduplicateAndAcknowledgeSilenceAndNote)
     EXPECT_EQ(a->firstSeenMs, 1100);
     EXPECT_EQ(a->lastSeenMs, 1300);
     EXPECT_EQ(a->subject, "xiamen-n0 card 2");
+    EXPECT_EQ(a->xid, 79u);
+    EXPECT_EQ(a->nodeName, "xiamen-n0");
     ASSERT_TRUE(a->card.has_value());
     EXPECT_TRUE(a->open(1400));
     EXPECT_TRUE(engine.acknowledge(a->key, "on-call", 1500));
@@ -136,8 +138,152 @@ TEST(AlertEngine, StaleAgentAndRecovery)
         state.recordTelemetry(n, sample, 4400);
     engine.evaluate(state.snapshot(4500), {});
     EXPECT_EQ(countKind(engine, AlertKind::DataCenterDark), 0);
-    EXPECT_EQ(countKind(engine, AlertKind::AgentStale), 1);
     EXPECT_NE(engine.find("dark/xiamen"), nullptr);  // resolved incident kept for the record
+    // The straggler waits out the recovery before it is an alert of its own.
+    EXPECT_EQ(countKind(engine, AlertKind::AgentStale), 0);
+    const int64_t later = 4500 + AlertRules{}.recoveryQuietMs;
+    for (NodeHandle n = 0; n < 3; ++n)
+        state.recordTelemetry(n, sample, later);
+    engine.evaluate(state.snapshot(later), {});
+    EXPECT_EQ(countKind(engine, AlertKind::AgentStale), 1);
+}
+
+TEST(AlertEngine, ADataCenterComingBackRaisesNoStormOfAgentAlerts)
+{
+    // 30 agents dark; they come back a few at a time, some refusing at first.
+    FleetState state;
+    test::fillFleet(state, nodes("wuhu", 30), 1000);
+    test::fillFleet(state, nodes("xiamen", 5), 1000);
+    AlertEngine engine;
+    TelemetrySample sample;
+    // Every agent reports, but those of `dc` from number `back` on.
+    const auto heartbeat = [&](const std::string &dc, int back, int64_t t) {
+        for (NodeHandle n = 0; n < state.snapshot(t).nodeCount(); ++n) {
+            const auto &l = *state.snapshot(t).layout;
+            const int index = std::stoi(l.nodeId[n].substr(l.nodeId[n].rfind('n') + 1));
+            if (l.nodeDataCenter[n] != dc || index < back)
+                state.recordTelemetry(n, sample, t);
+        }
+    };
+    int64_t t = 20'000;
+    heartbeat("wuhu", 0, t);  // every wuhu agent silent, xiamen fine
+    engine.evaluate(state.snapshot(t), {});
+    ASSERT_TRUE(engine.find("dark/wuhu") && engine.find("dark/wuhu")->active);
+    int agentAlerts = 0;
+    for (int step = 1; step <= 10; ++step) {
+        t += 10'000;
+        // Three more agents back every 10 s; one of the last keeps refusing for a while.
+        heartbeat("wuhu", 3 * step, t);
+        if (step == 10)
+            state.setConnection(29, ConnectionState::Unreachable, "connection refused");
+        engine.evaluate(state.snapshot(t), {});
+        for (const Alert &a : engine.alerts())
+            agentAlerts += a.active && (a.kind == AlertKind::AgentUnreachable ||
+                                        a.kind == AlertKind::AgentStale);
+    }
+    EXPECT_FALSE(engine.find("dark/wuhu")->active);
+    EXPECT_EQ(agentAlerts, 0) << "per-agent alerts while the data center was recovering";
+    // Once the recovery is over, an agent still down is an alert of its own again.
+    t += AlertRules{}.recoveryQuietMs;
+    heartbeat("wuhu", 30, t);
+    state.setConnection(29, ConnectionState::Unreachable, "connection refused");
+    engine.evaluate(state.snapshot(t), {});
+    EXPECT_EQ(countKind(engine, AlertKind::AgentUnreachable), 1);
+}
+
+TEST(AlertEngine, SilencesMatchKindNodeOrDataCenter)
+{
+    FleetState state;
+    test::fillFleet(state, nodes("xiamen", 2), 1000);
+    test::fillFleet(state, nodes("wuhu", 2), 1000);
+    AlertEngine engine;
+    const auto xidOn = [](uint32_t card) {
+        Event e;
+        e.kind = EventKind::Xid;
+        e.cardIndex = card;
+        e.xid = 79;
+        e.timeUnixMs = 1100;
+        return e;
+    };
+    Event hot;
+    hot.kind = EventKind::ThermalThrottle;
+    hot.cardIndex = 0;
+    hot.timeUnixMs = 1100;
+    // Node handles: 0, 1 xiamen; 2, 3 wuhu.
+    engine.evaluate(state.snapshot(1200), {{0, xidOn(1)}, {0, hot}, {2, xidOn(3)}, {3, hot}});
+    ASSERT_EQ(engine.alerts().size(), 4u);
+    const auto silenced = [&](const std::string &key) { return engine.find(key)->silenced(2000); };
+    SilenceRule xidInXiamen;
+    xidInXiamen.kind = AlertKind::Xid;
+    xidInXiamen.dataCenter = "xiamen";
+    xidInXiamen.untilMs = 10'000;
+    xidInXiamen.by = "li.wei";
+    xidInXiamen.reason = "card swap in progress";
+    SilenceRule nodeWide;
+    nodeWide.node = "wuhu-n1";
+    nodeWide.untilMs = 5'000;
+    engine.setSharedSilences({xidInXiamen, nodeWide});
+    EXPECT_TRUE(silenced("xid/xiamen-n0/card1"));
+    EXPECT_EQ(engine.find("xid/xiamen-n0/card1")->silencedBy, "li.wei");
+    EXPECT_FALSE(silenced("thermal/xiamen-n0/card0"));                    // another kind
+    EXPECT_FALSE(silenced("xid/wuhu-n0/card3"));                          // another data center
+    EXPECT_TRUE(silenced("thermal/wuhu-n1/card0"));                       // everything on that node
+    EXPECT_FALSE(engine.find("thermal/wuhu-n1/card0")->silenced(6'000));  // until it ends
+    EXPECT_EQ(engine.openCount("xiamen", 2000), 1);
+    engine.setSharedSilences({});
+    EXPECT_FALSE(silenced("xid/xiamen-n0/card1"));
+    EXPECT_EQ(alertKindFromName(alertKindName(AlertKind::PfcStorm)), AlertKind::PfcStorm);
+    EXPECT_EQ(alertKindFromName("no such kind"), std::nullopt);
+}
+
+TEST(AlertEngine, AnAcknowledgementFromBeforeARecurrenceDoesNotHideIt)
+{
+    FleetState state;
+    test::fillFleet(state, nodes("xiamen", 3), 1000);
+    AlertEngine engine;
+    Event down;
+    down.kind = EventKind::LinkDown;
+    down.netdev = "eth2";
+    down.timeUnixMs = 1100;
+    engine.evaluate(state.snapshot(1200), {{0, down}});
+    const std::string key = "link/xiamen-n0/eth2";
+    engine.applyAcknowledgement(key, "other-console", 1300);
+    EXPECT_EQ(engine.find(key)->acknowledgedBy, "other-console");
+    Event up = down;
+    up.kind = EventKind::LinkUp;
+    up.timeUnixMs = 1400;
+    down.timeUnixMs = 1500;
+    engine.evaluate(state.snapshot(1400), {{0, up}});
+    engine.evaluate(state.snapshot(1500), {{0, down}});  // down again: a new occurrence
+    EXPECT_TRUE(engine.find(key)->open(1600));
+    engine.applyAcknowledgement(key, "other-console", 1300);  // read again from the file
+    EXPECT_TRUE(engine.find(key)->open(1600));
+    EXPECT_EQ(engine.find(key)->xid, std::nullopt);
+}
+
+TEST(AlertEngine, ServicesOverObjectiveAndPlansWaitingAreAlerts)
+{
+    AlertEngine engine;
+    ServiceObservation chat{"chat-support", 7.5, 5.0, ""};
+    engine.observeServices({chat}, 0);
+    EXPECT_EQ(engine.find("slow/chat-support"), nullptr) << "one slow sample is not an alert";
+    engine.observeServices({chat}, 30'000);
+    EXPECT_EQ(engine.find("slow/chat-support"), nullptr);
+    chat.planWaiting = "2 rented nodes, ¥96/h";
+    engine.observeServices({chat}, 60'000);
+    const Alert *slow = engine.find("slow/chat-support");
+    ASSERT_NE(slow, nullptr);
+    EXPECT_EQ(slow->severity, AlertSeverity::Critical);
+    EXPECT_NE(slow->message.find("7.5 s"), std::string::npos) << slow->message;
+    const Alert *plan = engine.find("plan/chat-support");
+    ASSERT_NE(plan, nullptr);
+    EXPECT_EQ(plan->kind, AlertKind::PlanAwaitingApproval);
+    EXPECT_EQ(plan->message, "2 rented nodes, ¥96/h");
+    chat.ttftP95Seconds = 2.0;
+    chat.planWaiting.clear();
+    engine.observeServices({chat}, 90'000);
+    EXPECT_FALSE(engine.find("slow/chat-support")->active);
+    EXPECT_FALSE(engine.find("plan/chat-support")->active);
 }
 
 TEST(AlertEngine, PaidButIdleAfterAnHourBelowFivePercent)
