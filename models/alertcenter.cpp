@@ -1,7 +1,10 @@
 #include "alertcenter.h"
 
 #include <QString>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cstdlib>
+
+#include "store/alerttriagelog.h"
 
 namespace meridian {
 
@@ -9,12 +12,30 @@ AlertCenter::AlertCenter(const FleetState &state, QObject *parent) : QObject(par
 {
     const char *user = std::getenv("USER");
     m_user = user ? user : "operator";
+    m_logThread.setMaxThreadCount(1);
+    connect(&m_reading, &QFutureWatcher<TriageRead>::finished, this,
+            [this] { applyTriage(m_reading.result()); });
+    connect(&m_syncTimer, &QTimer::timeout, this, &AlertCenter::syncTriage);
+}
+
+AlertCenter::~AlertCenter()
+{
+    m_logThread.waitForDone();  // never leave a write half made
 }
 
 void AlertCenter::update(const FleetSnapshot &snapshot)
 {
     m_nowMs = snapshot.takenUnixMs;
     m_engine.evaluate(snapshot, m_state.eventsSince(m_eventCounter, &m_eventCounter));
+    applyKnownTriage();
+    publish();
+}
+
+void AlertCenter::observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs)
+{
+    m_nowMs = std::max(m_nowMs, nowMs);
+    m_engine.observeServices(services, nowMs);
+    applyKnownTriage();
     publish();
 }
 
@@ -29,22 +50,184 @@ int AlertCenter::openCount(const QString &dataCenter) const
     return m_engine.openCount(dataCenter.toStdString(), m_nowMs);
 }
 
-void AlertCenter::acknowledge(const QString &key)
+void AlertCenter::write(std::function<std::string(AlertTriageLog &)> change)
 {
-    if (m_engine.acknowledge(key.toStdString(), m_user, m_nowMs))
-        publish();
+    if (!m_log)
+        return;
+    auto *watcher = new QFutureWatcher<std::string>(this);
+    connect(watcher, &QFutureWatcher<std::string>::finished, this, [this, watcher] {
+        if (!watcher->result().empty())
+            Q_EMIT triageProblem(QString::fromStdString(watcher->result()));
+        watcher->deleteLater();
+    });
+    auto log = m_log;
+    watcher->setFuture(QtConcurrent::run(&m_logThread, [log, change] { return change(*log); }));
+    syncTriage();
 }
 
-void AlertCenter::silence(const QString &key, int64_t untilMs)
+void AlertCenter::acknowledge(const QString &key)
 {
-    if (m_engine.silence(key.toStdString(), untilMs))
-        publish();
+    const std::string k = key.toStdString();
+    if (!m_engine.acknowledge(k, m_user, m_nowMs))
+        return;
+    m_acknowledgements[k] = {m_user, m_nowMs};
+    publish();
+    TriageAction action;
+    action.atUnixMs = m_nowMs;
+    action.alertKey = k;
+    action.kind = TriageAction::Kind::Acknowledge;
+    action.who = m_user;
+    write([action](AlertTriageLog &log) { return log.record(action).error().message; });
 }
 
 void AlertCenter::setNote(const QString &key, const QString &note)
 {
-    if (m_engine.setNote(key.toStdString(), note.toStdString()))
+    const std::string k = key.toStdString();
+    if (!m_engine.setNote(k, note.toStdString()))
+        return;
+    m_notes[k] = note.toStdString();
+    publish();
+    TriageAction action;
+    action.atUnixMs = m_nowMs;
+    action.alertKey = k;
+    action.kind = TriageAction::Kind::Note;
+    action.who = m_user;
+    action.text = note.toStdString();
+    write([action](AlertTriageLog &log) { return log.record(action).error().message; });
+}
+
+void AlertCenter::silence(SilenceRule rule)
+{
+    rule.by = m_user;
+    if (!m_log) {
+        // Without a history file the silence lives in this console only.
+        m_sharedSilences.push_back(rule);
+        m_engine.setSharedSilences(m_sharedSilences);
         publish();
+        return;
+    }
+    m_sharedSilences.push_back(rule);  // shown at once; the next read replaces it
+    m_engine.setSharedSilences(m_sharedSilences);
+    publish();
+    const int64_t now = m_nowMs;
+    write([rule, now](AlertTriageLog &log) {
+        auto added = log.addSilence(rule, now);
+        return added ? std::string() : added.error().message;
+    });
+}
+
+void AlertCenter::silence(const QString &key, int64_t untilMs)
+{
+    SilenceRule rule;
+    rule.alertKey = key.toStdString();
+    rule.untilMs = untilMs;
+    silence(rule);
+}
+
+void AlertCenter::liftSilence(int64_t id)
+{
+    std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
+    m_engine.setSharedSilences(m_sharedSilences);
+    publish();
+    const int64_t now = m_nowMs;
+    write([id, now](AlertTriageLog &log) { return log.liftSilence(id, now).error().message; });
+}
+
+std::vector<SilenceRule> AlertCenter::silences() const
+{
+    std::vector<SilenceRule> active;
+    for (const SilenceRule &rule : m_sharedSilences) {
+        if (rule.untilMs > m_nowMs)
+            active.push_back(rule);
+    }
+    return active;
+}
+
+void AlertCenter::setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs)
+{
+    m_log = std::move(log);
+    if (m_log) {
+        m_syncTimer.start(syncMs);
+        syncTriage();
+    } else {
+        m_syncTimer.stop();
+    }
+}
+
+AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog &log, uint64_t sequence,
+                                                int64_t afterId, int64_t nowMs)
+{
+    TriageRead read;
+    read.sequence = sequence;
+    auto actions = log.actionsAfter(afterId);
+    auto silences = log.activeSilences(nowMs);
+    if (actions)
+        read.actions = std::move(actions).value();
+    else
+        read.problem = actions.error().message;
+    if (silences)
+        read.silences = std::move(silences).value();
+    else
+        read.problem = silences.error().message;
+    return read;
+}
+
+void AlertCenter::syncTriage()
+{
+    if (!m_log || m_reading.isRunning())
+        return;
+    auto log = m_log;
+    const uint64_t sequence = ++m_readsAsked;
+    const int64_t after = m_lastActionId;
+    const int64_t now = m_nowMs;
+    m_reading.setFuture(QtConcurrent::run(&m_logThread, [log, sequence, after, now] {
+        return readTriage(*log, sequence, after, now);
+    }));
+}
+
+void AlertCenter::waitForTriage()
+{
+    if (!m_log)
+        return;
+    m_logThread.waitForDone();
+    applyTriage(readTriage(*m_log, ++m_readsAsked, m_lastActionId, m_nowMs));
+}
+
+void AlertCenter::applyTriage(const TriageRead &read)
+{
+    if (read.sequence <= m_readsApplied)
+        return;  // a newer read has been applied already
+    m_readsApplied = read.sequence;
+    Q_EMIT triageProblem(QString::fromStdString(read.problem));
+    if (!read.problem.empty())
+        return;  // keep what we had: a locked or damaged file must not lift silences
+    for (const TriageAction &a : read.actions) {
+        if (a.id <= m_lastActionId)
+            continue;
+        m_lastActionId = a.id;
+        if (a.kind == TriageAction::Kind::Acknowledge) {
+            Acknowledgement &known = m_acknowledgements[a.alertKey];
+            if (a.atUnixMs >= known.atMs)
+                known = {a.who, a.atUnixMs};
+        } else {
+            m_notes[a.alertKey] = a.text;
+        }
+    }
+    m_sharedSilences = read.silences;
+    m_engine.setSharedSilences(m_sharedSilences);
+    applyKnownTriage();
+    publish();
+}
+
+void AlertCenter::applyKnownTriage()
+{
+    for (const auto &[key, ack] : m_acknowledgements)
+        m_engine.applyAcknowledgement(key, ack.who, ack.atMs);
+    for (const auto &[key, note] : m_notes) {
+        const Alert *a = m_engine.find(key);
+        if (a && a->note != note)
+            m_engine.setNote(key, note);
+    }
 }
 
 }  // namespace meridian

@@ -1,9 +1,15 @@
 // Triage on the UI thread: feeds each snapshot and the events that arrived since the
 // last one to the alert engine, keeps the alert list model current, and carries out
-// what the on-call engineer does (acknowledge, silence, note).
+// what the on-call engineer does (acknowledge, silence, note). With a triage log, those
+// actions go to the history file (off the UI thread) and every few seconds what other
+// consoles on the same file did is read back, so all of them show one triage.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+#include <map>
 #include <memory>
 
 #include "alerts/alertengine.h"
@@ -11,25 +17,58 @@
 
 namespace meridian {
 
+class AlertTriageLog;
+struct TriageAction;
+
 class AlertCenter final : public QObject {
     Q_OBJECT
 public:
     AlertCenter(const FleetState &state, QObject *parent = nullptr);
+    ~AlertCenter() override;
 
     void update(const FleetSnapshot &snapshot);
+    // The autoscaler's view of each service: TTFT against objective, plans waiting.
+    void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
     AlertsModel *model() { return &m_model; }
     const AlertEngine &engine() const { return m_engine; }
     int openCount(const QString &dataCenter) const;
+    QString user() const { return QString::fromStdString(m_user); }
+    void setUser(const QString &user) { m_user = user.toStdString(); }
 
     void acknowledge(const QString &key);
+    // Silences what the rule matches (its `by` is this console's user).
+    void silence(SilenceRule rule);
     void silence(const QString &key, int64_t untilMs);
+    void liftSilence(int64_t id);
     void setNote(const QString &key, const QString &note);
+    // The silences in force, shared ones included.
+    std::vector<SilenceRule> silences() const;
+
+    // Shares triage through the history file; reads it back every `syncMs`.
+    void setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs = 3000);
+    // Reads the file now and applies what it holds (tests, and after a write).
+    void syncTriage();
+    // Waits for writes and reads in flight, and applies what they read.
+    void waitForTriage();
 
 Q_SIGNALS:
     void alertsChanged();
+    // The history file could not take or give the triage (empty text: it can again).
+    void triageProblem(const QString &text);
 
 private:
+    struct TriageRead {
+        uint64_t sequence = 0;  // reads apply in the order they were asked for
+        std::vector<TriageAction> actions;
+        std::vector<SilenceRule> silences;
+        std::string problem;
+    };
+    static TriageRead readTriage(AlertTriageLog &log, uint64_t sequence, int64_t afterId,
+                                 int64_t nowMs);
     void publish();
+    void write(std::function<std::string(AlertTriageLog &)> change);
+    void applyTriage(const TriageRead &read);
+    void applyKnownTriage();
 
     const FleetState &m_state;
     AlertEngine m_engine;
@@ -37,6 +76,21 @@ private:
     uint64_t m_eventCounter = 0;
     int64_t m_nowMs = 0;
     std::string m_user;
+    std::vector<SilenceRule> m_sharedSilences;
+
+    std::shared_ptr<AlertTriageLog> m_log;
+    QThreadPool m_logThread;  // one thread: writes land in the order they were made
+    QFutureWatcher<TriageRead> m_reading;
+    QTimer m_syncTimer;
+    int64_t m_lastActionId = 0;
+    uint64_t m_readsAsked = 0;
+    uint64_t m_readsApplied = 0;
+    struct Acknowledgement {
+        std::string who;
+        int64_t atMs = 0;
+    };
+    std::map<std::string, Acknowledgement> m_acknowledgements;  // by alert key, from the file
+    std::map<std::string, std::string> m_notes;
 };
 
 }  // namespace meridian

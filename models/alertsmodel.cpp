@@ -5,22 +5,28 @@
 #include <QDateTime>
 #include <QFont>
 
+#include "alertguidance.h"
 #include "metricscale.h"
 
 namespace meridian {
 
 namespace {
 
-QString timeText(int64_t ms)
+int64_t sinceMs(const Alert &a, int64_t nowMs)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("MM-dd HH:mm:ss"));
+    const int64_t since = a.activeSinceMs ? a.activeSinceMs : a.firstSeenMs;
+    return (a.active ? nowMs : a.lastSeenMs) - since;
 }
 
 bool sameRow(const Alert &a, const Alert &b, int64_t nowA, int64_t nowB)
 {
+    // The "for" column moves by the minute: a row changes when its text would.
     return a.lastSeenMs == b.lastSeenMs && a.count == b.count && a.active == b.active &&
            a.acknowledgedMs == b.acknowledgedMs && a.silencedUntilMs == b.silencedUntilMs &&
-           a.note == b.note && a.message == b.message && a.silenced(nowA) == b.silenced(nowB);
+           a.note == b.note && a.message == b.message && a.silenced(nowA) == b.silenced(nowB) &&
+           a.xid == b.xid && a.silencedBy == b.silencedBy &&
+           AlertsModel::durationText(sinceMs(a, nowA)) ==
+               AlertsModel::durationText(sinceMs(b, nowB));
 }
 
 }  // namespace
@@ -48,14 +54,36 @@ int AlertsModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+QString AlertsModel::timeText(int64_t unixMs)
+{
+    return QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("MM-dd HH:mm:ss t"));
+}
+
+QString AlertsModel::durationText(int64_t ms)
+{
+    const int64_t s = std::max<int64_t>(0, ms / 1000);
+    if (s < 60)
+        return tr("%1 s").arg(s);
+    if (s < 3600)
+        return tr("%1 min").arg(s / 60);
+    if (s < 86400)
+        return s % 3600 >= 60 ? tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60)
+                              : tr("%1 h").arg(s / 3600);
+    return s % 86400 >= 3600 ? tr("%1 d %2 h").arg(s / 86400).arg(s % 86400 / 3600)
+                             : tr("%1 d").arg(s / 86400);
+}
+
 QString AlertsModel::stateText(const Alert &a, int64_t nowMs)
 {
     if (!a.active)
         return tr("resolved");
-    if (a.silenced(nowMs))
-        return tr("silenced until %1")
-            .arg(QDateTime::fromMSecsSinceEpoch(a.silencedUntilMs)
-                     .toString(QStringLiteral("HH:mm")));
+    if (a.silenced(nowMs)) {
+        const QString until =
+            QDateTime::fromMSecsSinceEpoch(a.silencedUntilMs).toString(QStringLiteral("HH:mm t"));
+        return a.silencedBy.empty()
+                   ? tr("silenced until %1").arg(until)
+                   : tr("silenced by %1 until %2").arg(QString::fromStdString(a.silencedBy), until);
+    }
     if (a.acknowledgedMs)
         return tr("acknowledged by %1").arg(QString::fromStdString(a.acknowledgedBy));
     return tr("open");
@@ -71,6 +99,7 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
     if (role == SortRole) {
         switch (index.column()) {
         case Severity: return static_cast<int>(a.severity) * 2 + (a.open(m_nowMs) ? 1 : 0);
+        case Since: return static_cast<qlonglong>(sinceMs(a, m_nowMs));
         case FirstSeen: return static_cast<qlonglong>(a.firstSeenMs);
         case LastSeen: return static_cast<qlonglong>(a.lastSeenMs);
         case Count: return static_cast<qulonglong>(a.count);
@@ -82,21 +111,34 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case Severity:
             return a.severity == AlertSeverity::Critical ? tr("critical") : tr("warning");
-        case What: return QString::fromLatin1(alertKindName(a.kind));
+        case What: return alertTitle(a);
         case Where:
             return a.kind == AlertKind::DataCenterDark ? dataCenterTitle(a.subject)
                                                        : QString::fromStdString(a.subject);
         case DataCenter: return dataCenterTitle(a.dataCenter);
+        case Since: return durationText(sinceMs(a, m_nowMs));
         case FirstSeen: return timeText(a.firstSeenMs);
         case LastSeen: return timeText(a.lastSeenMs);
         case Count: return QString::number(a.count);
         case State: return stateText(a, m_nowMs);
+        case NextStep: return alertNextStep(a);
         case Note: return QString::fromStdString(a.note);
         default: return {};
         }
     }
-    if (role == Qt::ToolTipRole)
-        return QString::fromStdString(a.message);
+    if (role == Qt::ToolTipRole) {
+        // The whole story in one place: what it means, the latest detail, what to do.
+        QString tip = QStringLiteral("<b>%1</b><br>%2")
+                          .arg(alertTitle(a).toHtmlEscaped(), alertMeaning(a).toHtmlEscaped());
+        if (!a.message.empty())
+            tip += QStringLiteral("<br><i>%1</i>")
+                       .arg(QString::fromStdString(a.message).toHtmlEscaped());
+        tip += QStringLiteral("<br>") + tr("Next: %1").arg(alertNextStep(a).toHtmlEscaped());
+        if (!a.silenceReason.empty() && a.silenced(m_nowMs))
+            tip += QStringLiteral("<br>") +
+                   tr("Silenced: %1").arg(QString::fromStdString(a.silenceReason).toHtmlEscaped());
+        return tip;
+    }
     if (role == Qt::ForegroundRole && index.column() == Severity && a.open(m_nowMs) &&
         a.severity == AlertSeverity::Critical)
         return QBrush(QColor(0xd6, 0x27, 0x28));
@@ -117,10 +159,12 @@ QVariant AlertsModel::headerData(int section, Qt::Orientation orientation, int r
     case What: return tr("What");
     case Where: return tr("Where");
     case DataCenter: return tr("Data center");
+    case Since: return tr("For");
     case FirstSeen: return tr("First seen");
     case LastSeen: return tr("Last seen");
     case Count: return tr("Count");
     case State: return tr("State");
+    case NextStep: return tr("Next step");
     case Note: return tr("Note");
     default: return {};
     }

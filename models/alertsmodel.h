@@ -18,10 +18,12 @@ public:
         What,
         Where,
         DataCenter,
+        Since,  // how long it has been going on
         FirstSeen,
         LastSeen,
         Count,
         State,
+        NextStep,
         Note,
         ColumnCount
     };
@@ -38,6 +40,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     static QString stateText(const Alert &alert, int64_t nowMs);
+    // "45 s", "12 min", "3 h 5 min", "2 d 4 h".
+    static QString durationText(int64_t ms);
+    // A time with its zone, so consoles in two time zones read the same moment.
+    static QString timeText(int64_t unixMs);
 
 private:
     int64_t m_nowMs = 0;

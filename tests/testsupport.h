@@ -5,7 +5,7 @@
 
 namespace meridian::test {
 
-// Path of a file under ../shared/data/real; the test skips when the folder is absent.
+// Path of a file under ../shared/data/real; a test that needs it fails when it is absent.
 std::string realData(const std::string &relative);
 bool haveRealData();
 std::string readFile(const std::string &path);
@@ -24,8 +24,8 @@ private:
 
 }  // namespace meridian::test
 
-#define MERIDIAN_REQUIRE_REAL_DATA()                                                     \
-    do {                                                                                 \
-        if (!::meridian::test::haveRealData())                                           \
-            GTEST_SKIP() << "../shared/data/real is absent; real-capture tests need it"; \
+#define MERIDIAN_REQUIRE_REAL_DATA()                                               \
+    do {                                                                           \
+        if (!::meridian::test::haveRealData())                                     \
+            FAIL() << "../shared/data/real is absent; real-capture tests need it"; \
     } while (0)

@@ -9,9 +9,14 @@
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "models/alertcenter.h"
+#include "models/alertguidance.h"
+#include "models/metricscale.h"
+#include "screenfit.h"
+#include "silencedialog.h"
 
 namespace meridian {
 
@@ -62,28 +67,41 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     m_view->setWordWrap(false);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The next step is a sentence: a fixed share, elided, whole in the tooltip.
+    m_view->horizontalHeader()->setSectionResizeMode(AlertsModel::NextStep,
+                                                     QHeaderView::Interactive);
+    m_view->horizontalHeader()->resizeSection(AlertsModel::NextStep, 360);
+    m_view->setTextElideMode(Qt::ElideRight);
     m_view->horizontalHeader()->setStretchLastSection(true);  // the note gets the rest
     m_view->setAlternatingRowColors(true);
     connect(m_view, &QTableView::doubleClicked, this, &AlertsPanel::jumpTo);
 
     auto *acknowledge = new QPushButton(tr("Acknowledge"), this);
-    auto *silence1 = new QPushButton(tr("Silence 1 h"), this);
-    auto *silence8 = new QPushButton(tr("Silence 8 h"), this);
+    auto *silence = new QPushButton(tr("Silence…"), this);
+    silence->setToolTip(
+        tr("Silence this alert, its kind on its node or in its data center, "
+           "or everything there, for a while"));
+    m_silences = new QPushButton(this);
+    m_silences->setToolTip(
+        tr("Silences in force, shared by every console on this history "
+           "file; lift one here"));
     auto *note = new QPushButton(tr("Note…"), this);
     m_openOnly = new QCheckBox(tr("Open only"), this);
     connect(acknowledge, &QPushButton::clicked, this, &AlertsPanel::acknowledgeSelected);
-    connect(silence1, &QPushButton::clicked, this, [this] { silenceSelected(1); });
-    connect(silence8, &QPushButton::clicked, this, [this] { silenceSelected(8); });
+    connect(silence, &QPushButton::clicked, this, &AlertsPanel::silenceSelected);
+    connect(m_silences, &QPushButton::clicked, this, &AlertsPanel::showSilences);
     connect(note, &QPushButton::clicked, this, &AlertsPanel::noteSelected);
     connect(m_openOnly, &QCheckBox::toggled, this, [filter](bool on) { filter->setOpenOnly(on); });
     connect(&center, &AlertCenter::alertsChanged, this, [this, filter] {
         if (m_openOnly->isChecked())
             filter->setOpenOnly(true);  // open-ness changes with time, not only with rows
+        m_silences->setText(tr("Silences (%1)").arg(m_center.silences().size()));
     });
+    m_silences->setText(tr("Silences (%1)").arg(0));
 
     auto *buttons = new QHBoxLayout;
-    for (QWidget *w : {static_cast<QWidget *>(acknowledge), static_cast<QWidget *>(silence1),
-                       static_cast<QWidget *>(silence8), static_cast<QWidget *>(note)})
+    for (QWidget *w : {static_cast<QWidget *>(acknowledge), static_cast<QWidget *>(silence),
+                       static_cast<QWidget *>(note), static_cast<QWidget *>(m_silences)})
         buttons->addWidget(w);
     buttons->addStretch();
     buttons->addWidget(m_openOnly);
@@ -116,11 +134,65 @@ void AlertsPanel::acknowledgeSelected()
         m_center.acknowledge(QString::fromStdString(a->key));
 }
 
-void AlertsPanel::silenceSelected(int hours)
+void AlertsPanel::silenceSelected()
 {
-    if (const Alert *a = selected())
-        m_center.silence(QString::fromStdString(a->key),
-                         QDateTime::currentMSecsSinceEpoch() + hours * 3600'000LL);
+    const Alert *a = selected();
+    if (!a)
+        return;
+    SilenceDialog dialog(*a, QDateTime::currentMSecsSinceEpoch(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_center.silence(dialog.rule());
+}
+
+void AlertsPanel::showSilences()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Silences"));
+    auto *list = new QTableWidget(dialog);
+    list->setColumnCount(4);
+    list->setHorizontalHeaderLabels({tr("What"), tr("Until"), tr("By"), tr("Reason")});
+    list->horizontalHeader()->setStretchLastSection(true);
+    list->verticalHeader()->hide();
+    list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    const auto fill = [this, list] {
+        const std::vector<SilenceRule> rules = m_center.silences();
+        list->setRowCount(static_cast<int>(rules.size()));
+        for (int row = 0; row < static_cast<int>(rules.size()); ++row) {
+            const SilenceRule &r = rules[static_cast<size_t>(row)];
+            QStringList what;
+            if (!r.alertKey.empty())
+                what << QString::fromStdString(r.alertKey);
+            if (r.kind)
+                what << alertKindTitle(*r.kind);
+            if (!r.node.empty())
+                what << QString::fromStdString(r.node);
+            if (!r.dataCenter.empty())
+                what << dataCenterTitle(r.dataCenter);
+            auto *item = new QTableWidgetItem(what.join(QStringLiteral(" · ")));
+            item->setData(Qt::UserRole, static_cast<qlonglong>(r.id));
+            list->setItem(row, 0, item);
+            list->setItem(row, 1, new QTableWidgetItem(AlertsModel::timeText(r.untilMs)));
+            list->setItem(row, 2, new QTableWidgetItem(QString::fromStdString(r.by)));
+            list->setItem(row, 3, new QTableWidgetItem(QString::fromStdString(r.reason)));
+        }
+        list->resizeColumnsToContents();
+    };
+    fill();
+    auto *lift = new QPushButton(tr("Lift"), dialog);
+    connect(lift, &QPushButton::clicked, dialog, [this, list, fill] {
+        const QTableWidgetItem *item = list->item(list->currentRow(), 0);
+        if (!item)
+            return;
+        m_center.liftSilence(item->data(Qt::UserRole).toLongLong());
+        fill();
+    });
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(list);
+    layout->addWidget(lift, 0, Qt::AlignRight);
+    fitToScreen(dialog, QSize(760, 360));
+    dialog->show();
 }
 
 void AlertsPanel::noteSelected()

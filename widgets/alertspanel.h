@@ -9,6 +9,7 @@
 class QSortFilterProxyModel;
 class QTableView;
 class QCheckBox;
+class QPushButton;
 
 namespace meridian {
 
@@ -34,7 +35,8 @@ Q_SIGNALS:
 private:
     const Alert *selected() const;
     void acknowledgeSelected();
-    void silenceSelected(int hours);
+    void silenceSelected();
+    void showSilences();
     void noteSelected();
     void jumpTo(const QModelIndex &index);
 
@@ -42,6 +44,7 @@ private:
     QSortFilterProxyModel *m_sorted;
     QTableView *m_view;
     QCheckBox *m_openOnly;
+    QPushButton *m_silences;
 };
 
 }  // namespace meridian

@@ -484,6 +484,11 @@ void MainWindow::showSourceProblem(const QString &text)
     showLastingProblem(m_sourceProblem, text);
 }
 
+void MainWindow::showTriageProblem(const QString &text)
+{
+    showLastingProblem(m_triageProblem, text);
+}
+
 QString MainWindow::sourceProblem() const
 {
     return m_sourceProblem ? m_sourceProblem->text() : QString();

@@ -50,6 +50,8 @@ public:
     // The same for the fleet's source (a Prometheus-compatible store that does not answer).
     void showSourceProblem(const QString &text);
     QString sourceProblem() const;
+    // The same for the alert triage shared through the history file.
+    void showTriageProblem(const QString &text);
     // Where Reports read the history and the price book from.
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
@@ -107,6 +109,7 @@ private:
     std::map<ToolWindow, ToolWindowSlot> m_toolWindows;
     QLabel *m_historyProblem = nullptr;
     QLabel *m_sourceProblem = nullptr;
+    QLabel *m_triageProblem = nullptr;
 };
 
 }  // namespace meridian

@@ -10,12 +10,14 @@
 #include "core/clock.h"
 #include "core/openfiles.h"
 #include "cost/pricebookfile.h"
+#include "models/alertcenter.h"
 #include "models/consolediagnostics.h"
 #include "models/fleetsnapshotsource.h"
 #include "models/storehistoryloader.h"
 #include "pricebooklocation.h"
 #include "promsource/prometheussource.h"
 #include "sim/simfleet.h"
+#include "store/alerttriagelog.h"
 #include "store/historystore.h"
 #include "transport/fleetclient.h"
 #include "transport/usagebackfill.h"
@@ -190,7 +192,48 @@ Status ConsoleSession::start()
     }
     startScaling(servicesInForce(m_options.servicesFile.toStdString()));
     startFabric();
+    startAlertSharing();
     return {};
+}
+
+void ConsoleSession::startAlertSharing()
+{
+    AlertCenter *alerts = m_window->alerts();
+    // Acknowledgements, notes and silences live in the history file, shared by every
+    // console that opens it.
+    if (m_history) {
+        if (auto log = AlertTriageLog::open(m_history->path()))
+            alerts->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
+        else
+            m_window->showTriageProblem(QString::fromStdString(log.error().message));
+    }
+    QObject::connect(
+        alerts, &AlertCenter::triageProblem, m_window.get(), [this](const QString &text) {
+            m_window->showTriageProblem(text.isEmpty() ? text
+                                                       : QObject::tr("Alert triage: %1").arg(text));
+        });
+    // Customers' trouble is an alert too: a service over its objective, a plan waiting.
+    auto *services = new QTimer(m_window.get());
+    QObject::connect(services, &QTimer::timeout, m_window.get(), [this] {
+        if (!m_scaling)
+            return;
+        const ScalingView view = m_scaling->view();
+        std::vector<ServiceObservation> observed;
+        for (const ServiceScalingView &s : view.services) {
+            ServiceObservation o;
+            o.service = s.service.name;
+            o.objectiveSeconds = s.service.ttftP95Seconds;
+            if (!s.history.empty())
+                o.ttftP95Seconds = s.history.back().ttftP95Seconds;
+            if (s.pendingSteps > 0)
+                o.planWaiting = QObject::tr("%n step(s) waiting, ¥%1/h", nullptr, s.pendingSteps)
+                                    .arg(s.pendingCnyPerHour, 0, 'f', 0)
+                                    .toStdString();
+            observed.push_back(std::move(o));
+        }
+        m_window->alerts()->observeServices(observed, SystemClock::instance().nowUnixMs());
+    });
+    services->start(5000);
 }
 
 void ConsoleSession::startFabric()

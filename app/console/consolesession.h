@@ -55,6 +55,7 @@ private:
     void startScaling(const std::string &servicesFile);
     // View → RoCE fabric, with the fabric file named, or the simulator's.
     void startFabric();
+    void startAlertSharing();
 
     ConsoleOptions m_options;
     QElapsedTimer m_uptime;

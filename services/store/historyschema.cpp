@@ -204,6 +204,32 @@ const char *const kScalingJournal = R"(
     );
 )";
 
+// Schema 4: what people did about alerts (acknowledged, noted) and the silences they set,
+// shared by every console on the file.
+const char *const kAlertTriage = R"(
+    CREATE TABLE alert_action (
+        id INTEGER PRIMARY KEY,
+        at_unix_ms INTEGER NOT NULL,
+        alert_key TEXT NOT NULL,
+        action TEXT NOT NULL CHECK (action IN ('acknowledge', 'note')),
+        who TEXT NOT NULL,
+        text TEXT NOT NULL DEFAULT ''
+    );
+    CREATE TABLE alert_silence (
+        id INTEGER PRIMARY KEY,
+        created_unix_ms INTEGER NOT NULL,
+        alert_key TEXT NOT NULL DEFAULT '',
+        kind TEXT NOT NULL DEFAULT '',
+        node TEXT NOT NULL DEFAULT '',
+        data_center TEXT NOT NULL DEFAULT '',
+        until_unix_ms INTEGER NOT NULL,
+        who TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        lifted_unix_ms INTEGER
+    );
+    CREATE INDEX alert_silence_until ON alert_silence (until_unix_ms);
+)";
+
 const SqliteSchema kSchema{kHistoryApplicationId,
                            "Meridian history file",
                            {R"(
@@ -244,7 +270,7 @@ const SqliteSchema kSchema{kHistoryApplicationId,
         FROM usage_minute u JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node
         GROUP BY n.data_center, day;
 )",
-                            kRollupsServicesLeasesPrices, kScalingJournal}};
+                            kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage}};
 
 }  // namespace
 

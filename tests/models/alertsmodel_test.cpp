@@ -2,12 +2,18 @@
 // AlertCenter: events become rows, acknowledging changes the state, no resets.
 #include <gtest/gtest.h>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QSignalSpy>
 
 #include "fakefleet.h"
 #include "models/alertcenter.h"
 #include "models/alertsmodel.h"
+#include "store/alerttriagelog.h"
+#include "testsupport.h"
 
 using namespace meridian;
 
@@ -28,13 +34,18 @@ TEST(AlertsModel, TriageFlowWithoutResets)
     center.update(state.snapshot(10'100));
     ASSERT_EQ(model->rowCount(), 1);  // wuhu's only agent is unreachable
     EXPECT_EQ(model->index(0, AlertsModel::What).data().toString(),
-              QStringLiteral("agent unreachable"));
+              QStringLiteral("Agent unreachable"));
+    EXPECT_TRUE(model->index(0, AlertsModel::NextStep)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("meridian-agent")));
     EXPECT_EQ(model->index(0, AlertsModel::State).data().toString(), QStringLiteral("open"));
 
     Event xid;
     xid.kind = EventKind::Xid;
     xid.cardIndex = 4;
     xid.timeUnixMs = 10'200;
+    xid.xid = 79;
     xid.message = "card 4: Xid 79";
     state.recordEvent(0, xid);
     state.recordEvent(0, xid);
@@ -47,6 +58,16 @@ TEST(AlertsModel, TriageFlowWithoutResets)
     }
     ASSERT_GE(xidRow, 0);
     EXPECT_EQ(model->index(xidRow, AlertsModel::Count).data().toString(), QStringLiteral("2"));
+    // Which Xid, what it means and what to do, in the row itself.
+    EXPECT_EQ(model->index(xidRow, AlertsModel::What).data().toString(),
+              QStringLiteral("GPU fell off the bus (Xid 79)"));
+    EXPECT_EQ(model->index(xidRow, AlertsModel::NextStep).data().toString(),
+              QStringLiteral("Drain the node, reset; replace the card if it recurs"));
+    EXPECT_TRUE(model->index(xidRow, AlertsModel::What)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("card 4: Xid 79")));
+    EXPECT_EQ(model->index(xidRow, AlertsModel::Since).data().toString(), QStringLiteral("0 s"));
     EXPECT_EQ(model->index(xidRow, AlertsModel::Where).data().toString(),
               QStringLiteral("xm-1 card 4"));
     EXPECT_EQ(center.openCount(QStringLiteral("xiamen")), 1);
@@ -62,4 +83,129 @@ TEST(AlertsModel, TriageFlowWithoutResets)
     EXPECT_EQ(model->index(xidRow, AlertsModel::Note).data().toString(),
               QStringLiteral("RMA filed"));
     EXPECT_EQ(resets.count(), 0);
+}
+
+TEST(AlertsModel, DurationsAndTimesReadAsPeopleSayThem)
+{
+    EXPECT_EQ(AlertsModel::durationText(45'000), QStringLiteral("45 s"));
+    EXPECT_EQ(AlertsModel::durationText(12 * 60'000 + 5'000), QStringLiteral("12 min"));
+    EXPECT_EQ(AlertsModel::durationText(3 * 3600'000 + 5 * 60'000), QStringLiteral("3 h 5 min"));
+    EXPECT_EQ(AlertsModel::durationText(2 * 86400'000LL + 4 * 3600'000), QStringLiteral("2 d 4 h"));
+    // The zone is part of every time shown.
+    const QString shown = AlertsModel::timeText(1'700'000'000'000);
+    const QString zone = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000).timeZoneAbbreviation();
+    EXPECT_TRUE(shown.endsWith(zone)) << shown.toStdString();
+}
+
+namespace {
+
+Event xidOnCard(uint32_t card, int64_t atMs)
+{
+    Event e;
+    e.kind = EventKind::Xid;
+    e.cardIndex = card;
+    e.xid = 48;
+    e.timeUnixMs = atMs;
+    e.message = "Xid 48";
+    return e;
+}
+
+}  // namespace
+
+TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    // Two consoles watching the same fleet, each with its own connection to the file.
+    FleetState dayState;
+    FleetState nightState;
+    for (FleetState *s : {&dayState, &nightState})
+        test::fillFleet(*s, {{"xiamen", "xm-1", "r1"}, {"xiamen", "xm-2", "r1"}}, 10'000);
+    AlertCenter day(dayState);
+    AlertCenter night(nightState);
+    day.setUser(QStringLiteral("zhang.min"));
+    night.setUser(QStringLiteral("li.wei"));
+    for (AlertCenter *c : {&day, &night}) {
+        auto log = AlertTriageLog::open(file);
+        ASSERT_TRUE(log) << log.error().message;
+        c->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+    }
+    for (FleetState *s : {&dayState, &nightState}) {
+        s->recordEvent(0, xidOnCard(3, 10'100));
+        s->recordEvent(1, xidOnCard(5, 10'100));
+    }
+    day.update(dayState.snapshot(10'200));
+    night.update(nightState.snapshot(10'200));
+    const QString first = QStringLiteral("xid/xm-1/card3");
+    ASSERT_NE(night.engine().find(first.toStdString()), nullptr);
+
+    day.acknowledge(first);
+    day.setNote(first, QStringLiteral("RMA 4471 filed"));
+    SilenceRule wholeNode;
+    wholeNode.node = "xm-2";
+    wholeNode.untilMs = 10'200 + 3600'000;
+    wholeNode.reason = "reseating cards";
+    day.silence(wholeNode);
+    day.waitForTriage();
+    night.waitForTriage();
+
+    const Alert *acked = night.engine().find(first.toStdString());
+    ASSERT_TRUE(acked->acknowledgedMs.has_value());
+    EXPECT_EQ(acked->acknowledgedBy, "zhang.min");
+    EXPECT_EQ(acked->note, "RMA 4471 filed");
+    const Alert *quiet = night.engine().find("xid/xm-2/card5");
+    ASSERT_NE(quiet, nullptr);
+    EXPECT_TRUE(quiet->silenced(20'000));
+    EXPECT_EQ(quiet->silencedBy, "zhang.min");
+    EXPECT_EQ(night.openCount(QStringLiteral("xiamen")), 0);
+    ASSERT_EQ(night.silences().size(), 1u);
+
+    // The night shift lifts the silence; the day console sees it lifted.
+    night.liftSilence(night.silences().front().id);
+    night.waitForTriage();
+    day.waitForTriage();
+    EXPECT_FALSE(day.engine().find("xid/xm-2/card5")->silenced(20'000));
+    EXPECT_TRUE(day.silences().empty());
+
+    // A console that starts later reads the triage from the file alone.
+    FleetState laterState;
+    test::fillFleet(laterState, {{"xiamen", "xm-1", "r1"}}, 10'000);
+    laterState.recordEvent(0, xidOnCard(3, 10'100));
+    AlertCenter later(laterState);
+    later.update(laterState.snapshot(10'300));
+    auto log = AlertTriageLog::open(file);
+    ASSERT_TRUE(log);
+    later.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+    later.waitForTriage();
+    EXPECT_EQ(later.engine().find(first.toStdString())->acknowledgedBy, "zhang.min");
+}
+
+TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-1", "r1"}}, 10'000);
+    state.recordEvent(0, xidOnCard(1, 10'100));
+    AlertCenter center(state);
+    auto log = AlertTriageLog::open(file);
+    ASSERT_TRUE(log);
+    center.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+    center.update(state.snapshot(10'200));
+    QSignalSpy problems(&center, &AlertCenter::triageProblem);
+    {
+        // Someone else holds the file's write lock for longer than SQLite waits.
+        SQLite::Database other(file, SQLite::OPEN_READWRITE);
+        other.exec("BEGIN EXCLUSIVE");
+        center.acknowledge(QStringLiteral("xid/xm-1/card1"));
+        center.waitForTriage();
+        QCoreApplication::processEvents();
+        other.exec("ROLLBACK");
+    }
+    bool named = false;
+    for (const auto &args : problems)
+        named |= args.at(0).toString().contains(QString::fromStdString(file));
+    EXPECT_TRUE(named) << "the problem names the file";
+    // The acknowledgement still holds here.
+    EXPECT_TRUE(center.engine().find("xid/xm-1/card1")->acknowledgedMs.has_value());
 }

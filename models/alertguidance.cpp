@@ -1,0 +1,192 @@
+#include "alertguidance.h"
+
+#include <QCoreApplication>
+
+namespace meridian {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("AlertGuidance", text);
+}
+
+struct XidEntry {
+    uint32_t code;
+    const char *meaning;
+    const char *nextStep;
+};
+
+// The Xids a rental fleet meets, from NVIDIA's Xid catalogue and its GPU debug guidelines.
+const XidEntry kXids[] = {
+    {13,
+     QT_TRANSLATE_NOOP("AlertGuidance", "Graphics engine exception: usually the job's own code"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Tell the tenant; if it appears on several cards without a job change, "
+                       "run dcgmi diag -r 3 on the node")},
+    {31,
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "GPU memory page fault: usually an illegal address in the job"),
+     QT_TRANSLATE_NOOP(
+         "AlertGuidance",
+         "Tell the tenant; if it recurs across jobs, drain the node and run dcgmi diag")},
+    {43, QT_TRANSLATE_NOOP("AlertGuidance", "The GPU stopped a job that faulted; the card is fine"),
+     QT_TRANSLATE_NOOP("AlertGuidance", "No action unless it recurs with other Xids")},
+    {45, QT_TRANSLATE_NOOP("AlertGuidance", "A job was cleaned up after it was killed"),
+     QT_TRANSLATE_NOOP("AlertGuidance", "No action: it follows a kill or another Xid")},
+    {48, QT_TRANSLATE_NOOP("AlertGuidance", "Double-bit ECC error: memory contents were lost"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Drain the node, reset the GPU (row remapping applies on reset); replace "
+                       "the card if it recurs")},
+    {61, QT_TRANSLATE_NOOP("AlertGuidance", "Internal micro-controller breakpoint"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Drain the node and reset the GPU; open a case with NVIDIA if it recurs")},
+    {62, QT_TRANSLATE_NOOP("AlertGuidance", "Internal micro-controller halt"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Drain the node and reset the GPU; open a case with NVIDIA if it recurs")},
+    {63, QT_TRANSLATE_NOOP("AlertGuidance", "ECC page retirement or row remapping recorded"),
+     QT_TRANSLATE_NOOP(
+         "AlertGuidance",
+         "Reset the GPU at the next drain so the remap takes effect; watch for Xid 64")},
+    {64, QT_TRANSLATE_NOOP("AlertGuidance", "ECC page retirement or row remapping failed"),
+     QT_TRANSLATE_NOOP("AlertGuidance", "Drain the node and replace the card")},
+    {74, QT_TRANSLATE_NOOP("AlertGuidance", "NVLink error"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Drain the node, reset the GPUs; reseat or replace the NVLink bridge or "
+                       "baseboard if it recurs")},
+    {79, QT_TRANSLATE_NOOP("AlertGuidance", "GPU fell off the bus"),
+     QT_TRANSLATE_NOOP("AlertGuidance", "Drain the node, reset; replace the card if it recurs")},
+    {92, QT_TRANSLATE_NOOP("AlertGuidance", "High rate of single-bit ECC errors"),
+     QT_TRANSLATE_NOOP("AlertGuidance", "Schedule the card for replacement; watch for Xid 48")},
+    {94,
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Contained ECC error: one job was stopped, the card is usable"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Tell the tenant; reset the GPU when the node is next drained")},
+    {95,
+     QT_TRANSLATE_NOOP("AlertGuidance", "Uncontained ECC error: every job on the card is affected"),
+     QT_TRANSLATE_NOOP("AlertGuidance", "Drain the node and reset the GPU now")},
+    {119, QT_TRANSLATE_NOOP("AlertGuidance", "GSP firmware did not answer in time"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Drain the node and reset the GPU; update the driver if it recurs")},
+    {120, QT_TRANSLATE_NOOP("AlertGuidance", "GSP firmware error"),
+     QT_TRANSLATE_NOOP("AlertGuidance",
+                       "Drain the node and reset the GPU; update the driver if it recurs")},
+};
+
+const XidEntry *xidEntry(const Alert &alert)
+{
+    if (alert.kind != AlertKind::Xid || !alert.xid)
+        return nullptr;
+    for (const XidEntry &entry : kXids) {
+        if (entry.code == *alert.xid)
+            return &entry;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+QString alertKindTitle(AlertKind kind)
+{
+    switch (kind) {
+    case AlertKind::DataCenterDark: return tr("Data center dark");
+    case AlertKind::AgentUnreachable: return tr("Agent unreachable");
+    case AlertKind::AgentStale: return tr("Agent silent");
+    case AlertKind::Xid: return tr("Xid");
+    case AlertKind::EccDoubleBit: return tr("ECC double-bit");
+    case AlertKind::ThermalThrottle: return tr("Thermal throttling");
+    case AlertKind::LinkDown: return tr("Link down");
+    case AlertKind::LinkFlap: return tr("Link flapping");
+    case AlertKind::PfcStorm: return tr("PFC storm");
+    case AlertKind::PaidButIdle: return tr("Paid but idle");
+    case AlertKind::ServiceOverObjective: return tr("Service over objective");
+    case AlertKind::PlanAwaitingApproval: return tr("Plan awaiting approval");
+    }
+    return tr("Alert");
+}
+
+QString alertTitle(const Alert &alert)
+{
+    if (alert.kind == AlertKind::Xid && alert.xid) {
+        if (const XidEntry *entry = xidEntry(alert))
+            return tr("%1 (Xid %2)").arg(tr(entry->meaning)).arg(*alert.xid);
+        return tr("Xid %1").arg(*alert.xid);
+    }
+    return alertKindTitle(alert.kind);
+}
+
+QString alertMeaning(const Alert &alert)
+{
+    if (const XidEntry *entry = xidEntry(alert))
+        return tr(entry->meaning);
+    switch (alert.kind) {
+    case AlertKind::DataCenterDark:
+        return tr(
+            "Most of the data center's agents stopped reporting at once: its uplink, "
+            "power or the console's route to it, not the nodes one by one");
+    case AlertKind::AgentUnreachable: return tr("The console cannot reach the node's agent");
+    case AlertKind::AgentStale:
+        return tr("The agent is connected but has sent no telemetry for three intervals");
+    case AlertKind::Xid: return tr("The NVIDIA driver reported an error on the card");
+    case AlertKind::EccDoubleBit:
+        return tr("Uncorrectable memory error: data on the card was lost");
+    case AlertKind::ThermalThrottle: return tr("The card slows itself down because it is too hot");
+    case AlertKind::LinkDown: return tr("A RoCE link of the node is down");
+    case AlertKind::LinkFlap:
+        return tr("A RoCE link keeps going down and up: collectives on it stall and retry");
+    case AlertKind::PfcStorm:
+        return tr("Pause frames flood the fabric: traffic behind the port is stuck");
+    case AlertKind::PaidButIdle:
+        return tr("A rented card has been below 5% utilisation for an hour");
+    case AlertKind::ServiceOverObjective:
+        return tr(
+            "Customers of the inference service wait longer than its objective for the "
+            "first token");
+    case AlertKind::PlanAwaitingApproval:
+        return tr("The autoscaler proposes more capacity and waits for someone to approve it");
+    }
+    return {};
+}
+
+QString alertNextStep(const Alert &alert)
+{
+    if (const XidEntry *entry = xidEntry(alert))
+        return tr(entry->nextStep);
+    switch (alert.kind) {
+    case AlertKind::DataCenterDark:
+        return tr(
+            "Check the data center's uplink, VPN and power first; agent alerts there "
+            "are held back until it recovers");
+    case AlertKind::AgentUnreachable:
+        return tr(
+            "Check the node is up and 'systemctl status meridian-agent'; then the "
+            "firewall, certificate and token");
+    case AlertKind::AgentStale:
+        return tr(
+            "Read the agent's journal: a hung nvidia-smi or npu-smi stops its "
+            "collector; restart the agent");
+    case AlertKind::Xid:
+        return tr("Look the code up in NVIDIA's Xid catalogue; drain the node if it repeats");
+    case AlertKind::EccDoubleBit:
+        return tr("Drain the node and reset the card; replace it if it recurs");
+    case AlertKind::ThermalThrottle:
+        return tr("Check the node's fans and the rack's inlet temperature and airflow");
+    case AlertKind::LinkDown:
+        return tr("Check the cable, the transceiver and the switch port; open the fabric view");
+    case AlertKind::LinkFlap:
+        return tr("Replace the cable or transceiver; check the switch port's error counters");
+    case AlertKind::PfcStorm:
+        return tr(
+            "Find the NIC sending the pauses (a stuck receiver) and isolate its port; "
+            "check the switch's PFC watchdog");
+    case AlertKind::PaidButIdle:
+        return tr("Tell the tenant's account manager; release the card if it stays idle");
+    case AlertKind::ServiceOverObjective:
+        return tr("Open Scaling: approve the waiting plan or add capacity");
+    case AlertKind::PlanAwaitingApproval: return tr("Open Scaling and approve or reject the plan");
+    }
+    return {};
+}
+
+}  // namespace meridian

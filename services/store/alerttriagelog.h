@@ -1,0 +1,56 @@
+// What people did about alerts, in the history file: acknowledgements and notes with who
+// and when, and silences. Every console on the same file reads them back, so the night
+// shift and the day shift see one triage. Thread-safe; one connection of its own.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "alerts/alert.h"
+#include "core/result.h"
+
+namespace SQLite {
+class Database;
+}
+
+namespace meridian {
+
+struct TriageAction {
+    enum class Kind { Acknowledge, Note };
+    int64_t id = 0;  // increasing: read on from the last one seen
+    int64_t atUnixMs = 0;
+    std::string alertKey;
+    Kind kind = Kind::Acknowledge;
+    std::string who;
+    std::string text;  // the note
+};
+
+class AlertTriageLog final {
+public:
+    static Result<std::unique_ptr<AlertTriageLog>> open(const std::string &historyFile);
+    ~AlertTriageLog();
+
+    Status record(const TriageAction &action);
+    // Actions after `lastId`, oldest first.
+    Result<std::vector<TriageAction>> actionsAfter(int64_t lastId);
+
+    // A new silence; its id.
+    Result<int64_t> addSilence(const SilenceRule &rule, int64_t nowUnixMs);
+    // Ends a silence early (it stays on record).
+    Status liftSilence(int64_t id, int64_t nowUnixMs);
+    // Silences in force at `nowUnixMs`.
+    Result<std::vector<SilenceRule>> activeSilences(int64_t nowUnixMs);
+
+    const std::string &path() const { return m_path; }
+
+private:
+    AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path);
+
+    std::unique_ptr<SQLite::Database> m_db;
+    std::string m_path;
+    std::mutex m_mutex;
+};
+
+}  // namespace meridian
