@@ -3,11 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-# The stores the tests start for real: Prometheus (and its promtool) and VictoriaMetrics.
-# Their Debian packages would start a service of their own where systemd runs; the tests
-# start their own copies on free ports instead.
+# What the tests start for real: the stores Prometheus (and its promtool) and
+# VictoriaMetrics, and Alertmanager, the alerts' receiver. Their Debian packages would
+# start a service of their own where systemd runs; the tests start their own copies on
+# free ports instead.
 missing=()
-for p in prometheus victoria-metrics; do
+for p in prometheus victoria-metrics prometheus-alertmanager; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,0 +1,75 @@
+// Delivers alert notices to every route that wants them, on a thread of its own so a slow
+// or dead receiver never holds up the window. A failed delivery is tried again after
+// 2, 4, 8 … s (on the injected clock) up to the routing's retries; then it is dropped and
+// the route's status says so. Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "alertpayloads.h"
+#include "core/clock.h"
+
+namespace meridian {
+
+struct RouteStatus {
+    std::string name;
+    uint64_t delivered = 0;
+    uint64_t failedAttempts = 0;
+    uint64_t droppedAfterRetries = 0;
+    size_t waiting = 0;     // deliveries queued or waiting for a retry
+    std::string lastError;  // of the latest failed attempt; cleared by a success
+    int64_t lastSuccessMs = 0;
+};
+
+class AlertDispatcher {
+public:
+    // Sends one request; the error in words, or empty on success (2xx).
+    using Sender = std::function<std::string(const AlertRoute &, const HttpPost &, int timeoutMs)>;
+    static Sender httpSender();
+
+    AlertDispatcher(AlertRouting routing, const Clock &clock, Sender sender = httpSender());
+    ~AlertDispatcher();
+    AlertDispatcher(const AlertDispatcher &) = delete;
+    AlertDispatcher &operator=(const AlertDispatcher &) = delete;
+
+    // Delivers in the background until stop(); without start(), deliverDue() does it.
+    void start();
+    void stop();
+
+    // Queues the notices each route wants (one request per route and batch).
+    void submit(const std::vector<AlertNotice> &notices);
+    // Makes every delivery that is due now; returns how many were attempted.
+    int deliverDue();
+    // Sends a test notice to one route now, bypassing the queue; the error, or empty.
+    std::string sendTest(const std::string &routeName, const AlertNotice &notice);
+
+    std::vector<RouteStatus> status() const;
+    const AlertRouting &routing() const { return m_routing; }
+
+private:
+    struct Delivery {
+        size_t route = 0;
+        HttpPost post;
+        int attempt = 0;
+        int64_t dueMs = 0;
+    };
+    void run();
+
+    const AlertRouting m_routing;
+    const Clock &m_clock;
+    Sender m_sender;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<Delivery> m_queue;
+    std::vector<RouteStatus> m_status;  // by route
+    bool m_stopping = false;
+    std::thread m_thread;
+};
+
+}  // namespace meridian

@@ -1,0 +1,47 @@
+// Where alerts go besides the window, as a file the team edits (docs/alerting.md):
+// Alertmanager's API (so its routing, inhibition, silences and paging apply), webhooks for
+// WeCom, DingTalk, Feishu or any JSON receiver, and the desktop (notifications, sound).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "alert.h"
+#include "core/result.h"
+
+namespace meridian {
+
+enum class RouteKind { Alertmanager, WeCom, DingTalk, Feishu, Json };
+const char *routeKindName(RouteKind kind);
+
+struct AlertRoute {
+    std::string name;
+    RouteKind kind = RouteKind::Json;
+    std::string url;  // Alertmanager: its base URL; webhooks: the full URL with its key
+    AlertSeverity minimumSeverity = AlertSeverity::Warning;
+    std::vector<AlertKind> kinds;          // only these kinds; empty: all
+    std::vector<std::string> dataCenters;  // only these data centers; empty: all
+    std::string secret;                    // DingTalk / Feishu signing secret
+    std::string bearerToken;               // Alertmanager or JSON receivers behind a proxy
+    std::string caFile;                    // for https with a private CA
+
+    bool wants(AlertSeverity severity, AlertKind kind, const std::string &dataCenter) const;
+};
+
+enum class SoundWhen { Never, Critical, Always };
+
+struct AlertRouting {
+    std::vector<AlertRoute> routes;
+    bool desktopNotifications = true;
+    SoundWhen sound = SoundWhen::Critical;
+    std::string soundCommand;  // e.g. "paplay /usr/share/sounds/…/alarm.oga"; empty: a beep
+    int retries = 5;           // attempts after the first, with doubling delays
+    int timeoutMs = 5000;
+    int resendMs = 60'000;  // Alertmanager forgets alerts not sent again within its timeout
+};
+
+// A missing file is no error (nothing but the desktop); a broken one names file and line.
+Result<AlertRouting> loadAlertRouting(const std::string &path);
+
+}  // namespace meridian

@@ -1,0 +1,194 @@
+// Alerts leaving the console for real receivers: a real Alertmanager (Debian's package,
+// started on a free port) takes firing and resolved alerts through its v2 API; a real
+// HTTP receiver that fails twice sees the retries arrive on the virtual clock's schedule;
+// a receiver that is not there is given up on after the configured retries, by name.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include "agentprocess.h"
+#include "alerts/alertdispatcher.h"
+#include "childprocess.h"
+#include "testsupport.h"
+
+namespace meridian {
+namespace {
+
+using nlohmann::json;
+using test::ChildProcess;
+using test::waitUntil;
+
+AlertNotice linkFlap(int64_t startsAtMs)
+{
+    AlertNotice n;
+    n.key = "flap/wh-r03-n1/eth2";
+    n.kind = AlertKind::LinkFlap;
+    n.severity = AlertSeverity::Critical;
+    n.title = "Link flapping";
+    n.subject = "wh-r03-n1 eth2";
+    n.dataCenter = "wuhu";
+    n.node = "wh-r03-n1";
+    n.netdev = "eth2";
+    n.meaning = "A RoCE link keeps going down and up";
+    n.nextStep = "Replace the cable or transceiver";
+    n.message = "eth2: 6 state changes in 60 s";
+    n.startsAtMs = startsAtMs;
+    return n;
+}
+
+// A receiver on loopback that answers 503 to its first `failures` requests.
+class FlakyReceiver {
+public:
+    explicit FlakyReceiver(int failures) : m_failures(failures)
+    {
+        m_server.Post("/hook",
+                      [this](const httplib::Request &request, httplib::Response &response) {
+                          const int seen = m_requests++;
+                          if (seen < m_failures) {
+                              response.status = 503;
+                              response.set_content("busy", "text/plain");
+                              return;
+                          }
+                          std::lock_guard lock(m_mutex);
+                          m_bodies.push_back(request.body);
+                          response.set_content("{\"errcode\":0}", "application/json");
+                      });
+        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_thread = std::thread([this] { m_server.listen_after_bind(); });
+        waitUntil([this] { return m_server.is_running(); });
+    }
+    ~FlakyReceiver()
+    {
+        m_server.stop();
+        m_thread.join();
+    }
+    std::string url() const { return fmt::format("http://127.0.0.1:{}/hook", m_port); }
+    int requests() const { return m_requests; }
+    std::vector<std::string> bodies() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_bodies;
+    }
+
+private:
+    httplib::Server m_server;
+    int m_failures;
+    std::atomic<int> m_requests{0};
+    mutable std::mutex m_mutex;
+    std::vector<std::string> m_bodies;
+    int m_port = 0;
+    std::thread m_thread;
+};
+
+TEST(AlertDelivery, AlertmanagerTakesFiringAndResolvedAlerts)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("alertmanager.yml"))
+        << "route: {receiver: none, group_wait: 1s}\nreceivers: [{name: none}]\n";
+    const int port = test::freePort();
+    ChildProcess alertmanager(
+        {"prometheus-alertmanager", "--config.file=" + dir.file("alertmanager.yml"),
+         "--storage.path=" + dir.file("am"), fmt::format("--web.listen-address=127.0.0.1:{}", port),
+         "--cluster.listen-address="},
+        dir.file("alertmanager.log"));
+    ASSERT_TRUE(waitUntil([&] { return !test::httpGet(port, "/-/ready").empty(); }))
+        << alertmanager.log();
+
+    AlertRouting routing;
+    routing.routes.push_back(
+        {"alertmanager", RouteKind::Alertmanager, fmt::format("http://127.0.0.1:{}", port)});
+    const int64_t start = SystemClock::instance().nowUnixMs();
+    AlertDispatcher dispatcher(routing, SystemClock::instance());
+    dispatcher.submit({linkFlap(start)});
+    EXPECT_EQ(dispatcher.deliverDue(), 1);
+    ASSERT_EQ(dispatcher.status()[0].delivered, 1u) << dispatcher.status()[0].lastError;
+
+    // Alertmanager holds it, with our labels, as active.
+    json active;
+    ASSERT_TRUE(waitUntil([&] {
+        const std::string body = test::httpGet(port, "/api/v2/alerts?active=true");
+        if (body.empty())
+            return false;
+        active = json::parse(body);
+        return active.size() == 1;
+    })) << active.dump();
+    EXPECT_EQ(active[0]["labels"]["alertname"], "meridian_link_flapping");
+    EXPECT_EQ(active[0]["labels"]["netdev"], "eth2");
+    EXPECT_EQ(active[0]["labels"]["dc"], "wuhu");
+    EXPECT_EQ(active[0]["annotations"]["next_step"], "Replace the cable or transceiver");
+    EXPECT_EQ(active[0]["status"]["state"], "active");
+
+    // Resolved: it leaves the active list.
+    AlertNotice resolved = linkFlap(start);
+    resolved.resolved = true;
+    resolved.endsAtMs = SystemClock::instance().nowUnixMs();
+    dispatcher.submit({resolved});
+    dispatcher.deliverDue();
+    EXPECT_TRUE(waitUntil([&] {
+        const std::string body = test::httpGet(port, "/api/v2/alerts?active=true");
+        return !body.empty() && json::parse(body).empty();
+    }));
+}
+
+TEST(AlertDelivery, AFailingReceiverIsRetriedOnTheClockUntilItTakesTheAlert)
+{
+    FlakyReceiver receiver(2);
+    AlertRouting routing;
+    routing.routes.push_back({"wecom-oncall", RouteKind::WeCom, receiver.url()});
+    routing.retries = 5;
+    ManualClock clock;
+    AlertDispatcher dispatcher(routing, clock);
+    dispatcher.submit({linkFlap(clock.nowUnixMs())});
+    EXPECT_EQ(dispatcher.deliverDue(), 1);  // 503
+    EXPECT_NE(dispatcher.status()[0].lastError.find("HTTP 503"), std::string::npos)
+        << dispatcher.status()[0].lastError;
+    EXPECT_EQ(dispatcher.deliverDue(), 0) << "a retry before its time";
+    clock.advanceMs(2000);
+    EXPECT_EQ(dispatcher.deliverDue(), 1);  // 503 again
+    clock.advanceMs(2000);
+    EXPECT_EQ(dispatcher.deliverDue(), 0) << "the second retry waits twice as long";
+    clock.advanceMs(2000);
+    EXPECT_EQ(dispatcher.deliverDue(), 1);
+    const RouteStatus status = dispatcher.status()[0];
+    EXPECT_EQ(status.delivered, 1u);
+    EXPECT_EQ(status.waiting, 0u);
+    EXPECT_TRUE(status.lastError.empty());
+    EXPECT_EQ(receiver.requests(), 3);
+    ASSERT_EQ(receiver.bodies().size(), 1u);
+    EXPECT_EQ(json::parse(receiver.bodies()[0])["msgtype"], "markdown");
+}
+
+TEST(AlertDelivery, AReceiverThatIsNotThereIsGivenUpOnByName)
+{
+    AlertRouting routing;
+    const int port = test::freePort();  // nothing listens there
+    routing.routes.push_back(
+        {"feishu-noc", RouteKind::Feishu, fmt::format("http://127.0.0.1:{}/hook", port)});
+    routing.retries = 2;
+    routing.timeoutMs = 500;
+    ManualClock clock;
+    AlertDispatcher dispatcher(routing, clock);
+    dispatcher.start();  // the background thread delivers as the clock moves
+    dispatcher.submit({linkFlap(clock.nowUnixMs())});
+    for (uint64_t attempt = 1; attempt <= 3; ++attempt) {
+        ASSERT_TRUE(waitUntil([&] { return dispatcher.status()[0].failedAttempts == attempt; }));
+        clock.advanceMs(60'000);
+    }
+    ASSERT_TRUE(waitUntil([&] { return dispatcher.status()[0].droppedAfterRetries == 1; }));
+    const RouteStatus status = dispatcher.status()[0];
+    EXPECT_EQ(status.delivered, 0u);
+    EXPECT_EQ(status.waiting, 0u);
+    EXPECT_NE(status.lastError.find("feishu-noc"), std::string::npos) << status.lastError;
+    EXPECT_NE(status.lastError.find(std::to_string(port)), std::string::npos) << status.lastError;
+    // The test button tells the same story at once.
+    EXPECT_NE(dispatcher.sendTest("feishu-noc", linkFlap(0)).find("feishu-noc"), std::string::npos);
+    EXPECT_EQ(dispatcher.sendTest("nobody", linkFlap(0)), "no route named nobody");
+}
+
+}  // namespace
+}  // namespace meridian
