@@ -15,6 +15,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPalette>
+#include <QProcess>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -25,12 +26,14 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "alertroutingdialog.h"
 #include "alertspanel.h"
 #include "carddetailpanel.h"
 #include "fabricwindow.h"
 #include "fleetheatmap.h"
 #include "heatmaplegend.h"
 #include "models/alertcenter.h"
+#include "models/alertnotifier.h"
 #include "models/consolediagnostics.h"
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
@@ -238,6 +241,7 @@ void MainWindow::buildMenus()
         m_alertsDock->raise();
         m_alertsPanel->view()->setFocus();
     });
+    view->addAction(tr("Alert &routing…"), this, &MainWindow::showAlertRouting);
     QMenu *theme = view->addMenu(tr("&Theme"));
     auto *themes = new QActionGroup(this);
     for (const auto &[key, label] : {std::pair{QStringLiteral("system"), tr("System")},
@@ -482,6 +486,27 @@ void MainWindow::showHistoryProblem(const QString &text)
 void MainWindow::showSourceProblem(const QString &text)
 {
     showLastingProblem(m_sourceProblem, text);
+}
+
+void MainWindow::setAlertNotifier(AlertNotifier *notifier, const QString &routingFile)
+{
+    m_notifier = notifier;
+    m_routingFile = routingFile;
+    connect(notifier, &AlertNotifier::soundRequested, this, [](const QString &command) {
+        // The night shift may be in the next room: a sound for what cannot wait.
+        QStringList argv = QProcess::splitCommand(command);
+        if (argv.isEmpty() || !QProcess::startDetached(argv.takeFirst(), argv))
+            QApplication::beep();
+    });
+}
+
+void MainWindow::showAlertRouting()
+{
+    if (!m_notifier)
+        return;
+    auto *dialog = new AlertRoutingDialog(*m_notifier, m_notifier->desktop(), m_routingFile, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::showTriageProblem(const QString &text)

@@ -22,6 +22,7 @@ class QTableView;
 namespace meridian {
 
 class AlertCenter;
+class AlertNotifier;
 class AlertsPanel;
 class CardDetailPanel;
 class DataCenterSummaryModel;
@@ -52,6 +53,9 @@ public:
     QString sourceProblem() const;
     // The same for the alert triage shared through the history file.
     void showTriageProblem(const QString &text);
+    // What sends alerts beyond the window; Alerts → Routing… shows it and tests routes.
+    void setAlertNotifier(AlertNotifier *notifier, const QString &routingFile);
+    void showAlertRouting();
     // Where Reports read the history and the price book from.
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
@@ -110,6 +114,8 @@ private:
     QLabel *m_historyProblem = nullptr;
     QLabel *m_sourceProblem = nullptr;
     QLabel *m_triageProblem = nullptr;
+    AlertNotifier *m_notifier = nullptr;
+    QString m_routingFile;
 };
 
 }  // namespace meridian

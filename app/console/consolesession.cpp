@@ -6,12 +6,15 @@
 #include <QTimer>
 #include <algorithm>
 
+#include "alerts/alertrouting.h"
 #include "autoscaler/scalingcontroller.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
 #include "cost/pricebookfile.h"
 #include "models/alertcenter.h"
+#include "models/alertnotifier.h"
 #include "models/consolediagnostics.h"
+#include "models/desktopnotifier.h"
 #include "models/fleetsnapshotsource.h"
 #include "models/storehistoryloader.h"
 #include "pricebooklocation.h"
@@ -212,6 +215,18 @@ void ConsoleSession::startAlertSharing()
             m_window->showTriageProblem(text.isEmpty() ? text
                                                        : QObject::tr("Alert triage: %1").arg(text));
         });
+    // Alerts reach people away from the window: the desktop, and the routing file's
+    // receivers. A broken file is said where people look; the desktop still works.
+    const std::string routingFile = alertRoutingInForce(m_options.alertRoutingFile.toStdString());
+    auto routing = loadAlertRouting(routingFile);
+    if (!routing)
+        m_window->showTriageProblem(QObject::tr("Alert routing is off: %1")
+                                        .arg(QString::fromStdString(routing.error().message)));
+    auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());
+    auto *notifier =
+        new AlertNotifier(*alerts, routing ? std::move(routing).value() : AlertRouting{},
+                          SystemClock::instance(), desktop, m_window.get());
+    m_window->setAlertNotifier(notifier, QString::fromStdString(routingFile));
     // Customers' trouble is an alert too: a service over its objective, a plan waiting.
     auto *services = new QTimer(m_window.get());
     QObject::connect(services, &QTimer::timeout, m_window.get(), [this] {

@@ -23,6 +23,8 @@ class FleetSnapshotSource;
 class MainWindow;
 class ScalingJournal;
 class ScalingController;
+class AlertNotifier;
+class DesktopNotifier;
 struct InferenceService;
 
 struct ConsoleOptions {
@@ -31,9 +33,10 @@ struct ConsoleOptions {
     int scrapeIntervalS = 15;
     int simulatedNodes = 750;
     QString diagnosticsJson;
-    QString historyFile;   // empty: the user's data directory
-    QString servicesFile;  // empty: the one in force (see pricebooklocation.h)
-    QString fabricFile;    // switches and uplinks; empty: the simulator's, or LLDP only
+    QString historyFile;       // empty: the user's data directory
+    QString servicesFile;      // empty: the one in force (see pricebooklocation.h)
+    QString fabricFile;        // switches and uplinks; empty: the simulator's, or LLDP only
+    QString alertRoutingFile;  // empty: the user's (see pricebooklocation.h)
 };
 
 class ConsoleSession {

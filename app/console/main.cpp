@@ -43,6 +43,10 @@ int main(int argc, char **argv)
         ->needs("--prometheus");
     std::string fabric;
     cli.add_option("--fabric", fabric, "fabric file: switches, tiers, uplinks (YAML)");
+    std::string alertRoutes;
+    cli.add_option("--alert-routes", alertRoutes,
+                   "where alerts go: Alertmanager, WeCom, DingTalk, Feishu, webhooks (YAML; "
+                   "default ~/.config/meridian/alert-routes.yaml)");
     bool openFabric = false;
     cli.add_flag("--fabric-view", openFabric, "open the RoCE fabric window at start");
     bool openScaling = false;
@@ -106,6 +110,7 @@ int main(int argc, char **argv)
     options.historyFile = QString::fromStdString(history);
     options.servicesFile = QString::fromStdString(services);
     options.fabricFile = QString::fromStdString(fabric);
+    options.alertRoutingFile = QString::fromStdString(alertRoutes);
     meridian::ConsoleSession session(options);
     if (meridian::Status status = session.start(); !status) {
         std::fprintf(stderr, "meridian: %s\n", status.message().c_str());

@@ -34,6 +34,14 @@ std::string userServicesPath()
     return (std::filesystem::path(userPriceBookPath()).parent_path() / "services.yaml").string();
 }
 
+std::string alertRoutingInForce(const std::string &named)
+{
+    if (!named.empty())
+        return named;
+    return (std::filesystem::path(userPriceBookPath()).parent_path() / "alert-routes.yaml")
+        .string();
+}
+
 std::string servicesInForce(const std::string &named)
 {
     return firstThatExists(named, userServicesPath(), MERIDIAN_DEFAULT_SERVICES,

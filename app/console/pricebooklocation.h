@@ -10,5 +10,7 @@ namespace meridian {
 std::string priceBookInForce(const std::string &named = {});
 std::string servicesInForce(const std::string &named = {});
 std::string userServicesPath();
+// Where alerts go (docs/alerting.md): the one named, else the user's config directory's.
+std::string alertRoutingInForce(const std::string &named = {});
 
 }  // namespace meridian

@@ -98,13 +98,15 @@ void AlertDispatcher::run()
     }
 }
 
-void AlertDispatcher::submit(const std::vector<AlertNotice> &notices)
+void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optional<RouteKind> only)
 {
     const int64_t now = m_clock.nowUnixMs();
     {
         std::lock_guard lock(m_mutex);
         for (size_t r = 0; r < m_routing.routes.size(); ++r) {
             const AlertRoute &route = m_routing.routes[r];
+            if (only && route.kind != *only)
+                continue;
             std::vector<AlertNotice> wanted;
             for (const AlertNotice &n : notices) {
                 if (route.wants(n.severity, n.kind, n.dataCenter))

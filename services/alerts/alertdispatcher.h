@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,8 +43,10 @@ public:
     void start();
     void stop();
 
-    // Queues the notices each route wants (one request per route and batch).
-    void submit(const std::vector<AlertNotice> &notices);
+    // Queues the notices each route wants (one request per route and batch); `only`
+    // limits it to routes of one kind (Alertmanager's periodic re-sends).
+    void submit(const std::vector<AlertNotice> &notices,
+                std::optional<RouteKind> only = std::nullopt);
     // Makes every delivery that is due now; returns how many were attempted.
     int deliverDue();
     // Sends a test notice to one route now, bypassing the queue; the error, or empty.

@@ -1,0 +1,141 @@
+#include "alertnotifier.h"
+
+#include <QCoreApplication>
+#include <QSysInfo>
+
+#include "alertcenter.h"
+#include "alertguidance.h"
+#include "desktopnotifier.h"
+#include "metricscale.h"
+
+namespace meridian {
+
+namespace {
+
+// A storm is one desktop notification that counts the rest, not fifty bubbles.
+constexpr int kDesktopNotificationsPerBatch = 3;
+
+}  // namespace
+
+AlertNotifier::AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock,
+                             DesktopNotifier *desktop, QObject *parent)
+    : QObject(parent)
+    , m_center(center)
+    , m_clock(clock)
+    , m_desktop(desktop)
+    , m_dispatcher(std::make_unique<AlertDispatcher>(std::move(routing), clock))
+{
+    m_dispatcher->start();
+    connect(&center, &AlertCenter::alertsChanged, this, &AlertNotifier::review);
+}
+
+AlertNotifier::~AlertNotifier() = default;
+
+AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved, int64_t nowMs)
+{
+    AlertNotice n;
+    n.key = alert.key;
+    n.kind = alert.kind;
+    n.severity = alert.severity;
+    n.resolved = resolved;
+    n.title = alertTitle(alert).toStdString();
+    n.subject = alert.kind == AlertKind::DataCenterDark
+                    ? dataCenterTitle(alert.subject).toStdString()
+                    : alert.subject;
+    n.dataCenter = alert.dataCenter;
+    n.node = alert.nodeName;
+    n.netdev = alert.netdev;
+    n.service = alert.service;
+    n.xid = alert.xid;
+    const size_t cardAt = alert.subject.rfind(" card ");
+    if (cardAt != std::string::npos)
+        n.card = static_cast<uint32_t>(std::atoi(alert.subject.c_str() + cardAt + 6));
+    n.meaning = alertMeaning(alert).toStdString();
+    n.nextStep = alertNextStep(alert).toStdString();
+    n.message = alert.message;
+    n.startsAtMs = alert.activeSinceMs ? alert.activeSinceMs : alert.firstSeenMs;
+    n.endsAtMs = resolved ? std::max(alert.lastSeenMs, n.startsAtMs) : 0;
+    n.console = QSysInfo::machineHostName().toStdString();
+    (void)nowMs;
+    return n;
+}
+
+AlertNotice AlertNotifier::testNotice(int64_t nowMs)
+{
+    Alert a;
+    a.key = "test/meridian";
+    a.kind = AlertKind::Xid;
+    a.severity = AlertSeverity::Warning;
+    a.xid = 79;
+    a.subject = QCoreApplication::translate("AlertNotifier", "test from the Meridian console")
+                    .toStdString();
+    a.message =
+        QCoreApplication::translate("AlertNotifier", "A test: if you read this, the route works.")
+            .toStdString();
+    a.firstSeenMs = nowMs;
+    a.activeSinceMs = nowMs;
+    return noticeFor(a, false, nowMs);
+}
+
+void AlertNotifier::review()
+{
+    const int64_t now = m_clock.nowUnixMs();
+    std::vector<AlertNotice> changes;
+    std::vector<AlertNotice> firing;
+    std::vector<const Alert *> opened;
+    const std::vector<Alert> alerts = m_center.engine().alerts();
+    for (const Alert &a : alerts) {
+        const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
+        auto sent = m_notified.find(a.key);
+        if (wanted && sent == m_notified.end()) {
+            m_notified.emplace(a.key, true);
+            changes.push_back(noticeFor(a, false, now));
+            opened.push_back(&a);
+        } else if (!a.active && sent != m_notified.end()) {
+            m_notified.erase(sent);
+            changes.push_back(noticeFor(a, true, now));
+        }
+        if (wanted)
+            firing.push_back(noticeFor(a, false, now));
+    }
+    // Alerts forgotten by the engine while firing are over too.
+    std::erase_if(m_notified, [&](const auto &entry) {
+        return std::none_of(alerts.begin(), alerts.end(),
+                            [&](const Alert &a) { return a.key == entry.first; });
+    });
+    if (!changes.empty())
+        m_dispatcher->submit(changes);
+    const AlertRouting &routing = m_dispatcher->routing();
+    if (now - m_lastResendMs >= routing.resendMs) {
+        m_lastResendMs = now;
+        if (!firing.empty())
+            m_dispatcher->submit(firing, RouteKind::Alertmanager);
+    }
+    if (opened.empty())
+        return;
+    bool critical = false;
+    for (const Alert *a : opened)
+        critical |= a->severity == AlertSeverity::Critical;
+    if (m_desktop && routing.desktopNotifications) {
+        int shown = 0;
+        for (const Alert *a : opened) {
+            if (shown == kDesktopNotificationsPerBatch)
+                break;
+            ++shown;
+            const QString where = a->kind == AlertKind::DataCenterDark
+                                      ? dataCenterTitle(a->subject)
+                                      : QString::fromStdString(a->subject);
+            m_desktop->notify(QStringLiteral("%1: %2").arg(alertTitle(*a), where),
+                              tr("%1\nNext: %2").arg(alertMeaning(*a), alertNextStep(*a)),
+                              a->severity == AlertSeverity::Critical);
+        }
+        const int rest = static_cast<int>(opened.size()) - shown;
+        if (rest > 0)
+            m_desktop->notify(tr("%n more alert(s)", nullptr, rest),
+                              tr("Open Meridian's alert list (Ctrl+L)"), critical);
+    }
+    if (routing.sound == SoundWhen::Always || (routing.sound == SoundWhen::Critical && critical))
+        Q_EMIT soundRequested(QString::fromStdString(routing.soundCommand));
+}
+
+}  // namespace meridian

@@ -1,0 +1,48 @@
+// Makes alerts reach people who are not watching the window: when an alert opens (not
+// acknowledged, not silenced) it goes to the desktop (a notification, a sound for the
+// critical ones) and to the routes of the alert routing file; when it resolves, the
+// routes hear that too. Alertmanager is sent the firing alerts again every minute, as it
+// expects. Lives on the UI thread; delivery runs on the dispatcher's thread.
+#pragma once
+
+#include <QObject>
+#include <map>
+#include <memory>
+
+#include "alerts/alertdispatcher.h"
+
+namespace meridian {
+
+class AlertCenter;
+class DesktopNotifier;
+
+class AlertNotifier final : public QObject {
+    Q_OBJECT
+public:
+    AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock,
+                  DesktopNotifier *desktop, QObject *parent = nullptr);
+    ~AlertNotifier() override;
+
+    AlertDispatcher &dispatcher() { return *m_dispatcher; }
+    DesktopNotifier *desktop() const { return m_desktop; }
+    // The notice an alert becomes, in the console's language.
+    static AlertNotice noticeFor(const Alert &alert, bool resolved, int64_t nowMs);
+    // A made-up alert for the routing dialog's test button.
+    static AlertNotice testNotice(int64_t nowMs);
+    // Looks at the alerts now (also called on every change of them).
+    void review();
+
+Q_SIGNALS:
+    // A critical alert opened (or any, as the routing file says): the window makes a sound.
+    void soundRequested(const QString &command);
+
+private:
+    AlertCenter &m_center;
+    const Clock &m_clock;
+    DesktopNotifier *m_desktop;
+    std::unique_ptr<AlertDispatcher> m_dispatcher;
+    std::map<std::string, bool> m_notified;  // keys sent as firing, not yet as resolved
+    int64_t m_lastResendMs = 0;
+};
+
+}  // namespace meridian

@@ -1,0 +1,215 @@
+// Alerts reaching people: a real HTTP receiver gets an alert when it opens and again when
+// it resolves, never one someone silenced; a real freedesktop
+// notification service on a private session bus (dbus-daemon) shows the desktop bubble.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <QCoreApplication>
+#include <QDBusConnection>
+#include <QDBusConnectionInterface>
+#include <QProcess>
+#include <QSignalSpy>
+#include <mutex>
+#include <thread>
+
+#include "childprocess.h"
+#include "fakefleet.h"
+#include "models/alertcenter.h"
+#include "models/alertnotifier.h"
+#include "models/desktopnotifier.h"
+
+using namespace meridian;
+using nlohmann::json;
+
+namespace {
+
+class Receiver {
+public:
+    Receiver()
+    {
+        m_server.Post("/hook", [this](const httplib::Request &request, httplib::Response &) {
+            const json body = json::parse(request.body);
+            std::lock_guard lock(m_mutex);
+            for (const json &a : body["alerts"])
+                m_alerts.push_back(a);
+        });
+        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_thread = std::thread([this] { m_server.listen_after_bind(); });
+        test::waitUntil([this] { return m_server.is_running(); });
+    }
+    ~Receiver()
+    {
+        m_server.stop();
+        m_thread.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/hook"; }
+    std::vector<json> alerts() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_alerts;
+    }
+
+private:
+    httplib::Server m_server;
+    mutable std::mutex m_mutex;
+    std::vector<json> m_alerts;
+    int m_port = 0;
+    std::thread m_thread;
+};
+
+Event linkEvent(EventKind kind, int64_t atMs)
+{
+    Event e;
+    e.kind = kind;
+    e.netdev = "eth3";
+    e.timeUnixMs = atMs;
+    e.message = "eth3 carrier lost";
+    return e;
+}
+
+// Waits for the receiver while letting queued Qt signals through.
+bool receiverHolds(const Receiver &receiver, size_t count)
+{
+    return test::waitUntil([&] {
+        QCoreApplication::processEvents();
+        return receiver.alerts().size() >= count;
+    });
+}
+
+}  // namespace
+
+TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced)
+{
+    Receiver receiver;
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}, {"wuhu", "wh-2", "r1"}, {"wuhu", "wh-3", "r1"}},
+                    10'000);
+    AlertCenter center(state);
+    AlertRouting routing;
+    routing.routes.push_back({"noc", RouteKind::Json, receiver.url()});
+    routing.sound = SoundWhen::Critical;
+    routing.soundCommand = "true";
+    ManualClock clock(10'000);
+    AlertNotifier notifier(center, routing, clock, nullptr);
+    QSignalSpy sounds(&notifier, &AlertNotifier::soundRequested);
+
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
+    center.update(state.snapshot(10'200));
+    ASSERT_TRUE(receiverHolds(receiver, 1))
+        << center.engine().alerts().size()
+        << " alerts; route: " << notifier.dispatcher().status()[0].lastError << " delivered "
+        << notifier.dispatcher().status()[0].delivered;
+    json firing = receiver.alerts()[0];
+    EXPECT_EQ(firing["status"], "firing");
+    EXPECT_EQ(firing["kind"], "link down");
+    EXPECT_EQ(firing["node"], "wh-1");
+    EXPECT_EQ(firing["netdev"], "eth3");
+    EXPECT_FALSE(firing["next_step"].get<std::string>().empty());
+    EXPECT_EQ(sounds.count(), 1) << "a critical alert makes a sound";
+    EXPECT_EQ(sounds.at(0).at(0).toString(), QStringLiteral("true"));
+
+    // The same alert again is no news.
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'300));
+    center.update(state.snapshot(10'400));
+    state.recordEvent(0, linkEvent(EventKind::LinkUp, 10'500));
+    center.update(state.snapshot(10'600));
+    ASSERT_TRUE(receiverHolds(receiver, 2));
+    EXPECT_EQ(receiver.alerts()[1]["status"], "resolved");
+    EXPECT_EQ(receiver.alerts()[1]["key"], firing["key"]);
+
+    // An alert acknowledged before anyone was told, or silenced, is not sent.
+    SilenceRule quiet;
+    quiet.node = "wh-3";
+    quiet.untilMs = 20'000'000;
+    center.silence(quiet);
+    state.recordEvent(2, linkEvent(EventKind::LinkDown, 10'700));
+    center.update(state.snapshot(10'800));
+    state.recordEvent(1, linkEvent(EventKind::LinkDown, 10'900));
+    center.update(state.snapshot(11'000));
+    ASSERT_TRUE(receiverHolds(receiver, 3));
+    EXPECT_EQ(receiver.alerts()[2]["node"], "wh-2");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // nothing else arrives
+    QCoreApplication::processEvents();
+    EXPECT_EQ(receiver.alerts().size(), 3u) << "the silenced alert on wh-3 was sent";
+}
+
+namespace {
+
+// The desktop's notification service, as GNOME's or dunst's, on a test's own bus.
+class NotificationService final : public QObject {
+    Q_OBJECT
+    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
+public:
+    struct Shown {
+        QString summary;
+        QString body;
+        int urgency = -1;
+    };
+    std::vector<Shown> shown;
+
+public Q_SLOTS:
+    uint Notify(const QString &, uint, const QString &, const QString &summary, const QString &body,
+                const QStringList &, const QVariantMap &hints, int)
+    {
+        shown.push_back({summary, body, hints.value(QStringLiteral("urgency")).toInt()});
+        return static_cast<uint>(shown.size());
+    }
+};
+
+}  // namespace
+
+TEST(AlertNotifier, DesktopNotificationsReachTheSessionBus)
+{
+    // A private session bus: dbus-daemon, as a desktop session runs it.
+    QProcess daemon;
+    daemon.start(QStringLiteral("dbus-daemon"),
+                 {QStringLiteral("--session"), QStringLiteral("--nofork"),
+                  QStringLiteral("--print-address=1")});
+    ASSERT_TRUE(daemon.waitForStarted(5000)) << "dbus-daemon is needed (package dbus-daemon)";
+    ASSERT_TRUE(daemon.waitForReadyRead(5000));
+    const QString address = QString::fromUtf8(daemon.readLine()).trimmed();
+    QDBusConnection serviceBus = QDBusConnection::connectToBus(address, QStringLiteral("service"));
+    ASSERT_TRUE(serviceBus.isConnected()) << address.toStdString();
+    NotificationService service;
+    ASSERT_TRUE(serviceBus.registerService(QStringLiteral("org.freedesktop.Notifications")));
+    ASSERT_TRUE(serviceBus.registerObject(QStringLiteral("/org/freedesktop/Notifications"),
+                                          &service, QDBusConnection::ExportAllSlots));
+
+    {
+        DesktopNotifier desktop(QDBusConnection::connectToBus(address, QStringLiteral("console")));
+        ASSERT_TRUE(desktop.available());
+        FleetState state;
+        test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"xiamen", "xm-2", "r1"}}, 10'000);
+        AlertCenter center(state);
+        ManualClock clock(10'000);
+        AlertNotifier notifier(center, AlertRouting{}, clock, &desktop);
+        Event xid;
+        xid.kind = EventKind::Xid;
+        xid.cardIndex = 2;
+        xid.xid = 79;
+        xid.timeUnixMs = 10'100;
+        // Five alerts at once: three bubbles and one that counts the rest.
+        for (uint32_t card = 0; card < 5; ++card) {
+            xid.cardIndex = card;
+            state.recordEvent(0, xid);
+        }
+        center.update(state.snapshot(10'200));
+        ASSERT_TRUE(test::waitUntil([&] {
+            QCoreApplication::processEvents();
+            return service.shown.size() == 4;
+        }));
+        EXPECT_TRUE(
+            service.shown[0].summary.startsWith(QStringLiteral("GPU fell off the bus (Xid 79)")))
+            << service.shown[0].summary.toStdString();
+        EXPECT_TRUE(service.shown[0].body.contains(QStringLiteral("Next: Drain the node")));
+        EXPECT_EQ(service.shown[0].urgency, 2);
+        EXPECT_EQ(service.shown[3].summary, QStringLiteral("2 more alert(s)"));
+    }
+    QDBusConnection::disconnectFromBus(QStringLiteral("console"));
+    QDBusConnection::disconnectFromBus(QStringLiteral("service"));
+    daemon.terminate();
+    daemon.waitForFinished(3000);
+}
+
+#include "alertnotifier_test.moc"
