@@ -22,6 +22,17 @@ bool nodeLess(const std::string &a, const std::string &b)
     return naturalLess(a, b);
 }
 
+// A switch's own name, less the data center every box on the screen shares: two pods'
+// leaves of one rail must not read alike ("pod0-leaf3", "pod1-leaf3").
+QString switchLabel(const FabricSwitch &s, const std::string &dataCenter)
+{
+    std::string name = s.name;
+    if (name.size() > dataCenter.size() + 1 && name.rfind(dataCenter, 0) == 0 &&
+        (name[dataCenter.size()] == '-' || name[dataCenter.size()] == '.'))
+        name = name.substr(dataCenter.size() + 1);
+    return QString::fromStdString(name);
+}
+
 }  // namespace
 
 FabricScene layoutFabricScene(const Fabric &fabric,
@@ -156,13 +167,11 @@ FabricScene layoutFabricScene(const Fabric &fabric,
                                              0, spineWidth, kBoxHeight);
     }
     for (const FabricSwitch *s : spines)
-        scene.boxes.push_back({FabricSceneBox::Kind::Spine, QString::fromStdString(s->name),
+        scene.boxes.push_back({FabricSceneBox::Kind::Spine, switchLabel(*s, options.dataCenter),
                                s->name, switchRect[s->name]});
-    for (const FabricSwitch *s : leaves) {
-        const QString label =
-            s->rail ? QStringLiteral("R%1").arg(*s->rail) : QString::fromStdString(s->name);
-        scene.boxes.push_back({FabricSceneBox::Kind::Leaf, label, s->name, switchRect[s->name]});
-    }
+    for (const FabricSwitch *s : leaves)
+        scene.boxes.push_back({FabricSceneBox::Kind::Leaf, switchLabel(*s, options.dataCenter),
+                               s->name, switchRect[s->name]});
 
     // Uplinks. Collapsed, a pod's leaves reach each spine as one bundle (its busiest
     // uplink): thousands of long crossing lines would only be a green wash.
@@ -217,6 +226,14 @@ FabricScene layoutFabricScene(const Fabric &fabric,
         return line;
     };
     if (options.expandRacks) {
+        // Each host says its rack: a label under the rack's hosts.
+        for (const std::string &rack : rackOrder) {
+            const QRectF hostsOfRack = rackRect[rack];
+            scene.boxes.push_back({FabricSceneBox::Kind::RackLabel, QString::fromStdString(rack),
+                                   rack,
+                                   QRectF(hostsOfRack.left(), hostsOfRack.bottom() + 4,
+                                          hostsOfRack.width(), kBoxHeight * 0.8)});
+        }
         for (const std::string &host : hosts) {
             const QRectF r = hostRect[host];
             scene.boxes.push_back({FabricSceneBox::Kind::Host,
@@ -264,7 +281,7 @@ FabricScene layoutFabricScene(const Fabric &fabric,
         for (auto &[key, line] : bundles)
             scene.lines.push_back(std::move(line));
     }
-    scene.bounds = QRectF(-20, -20, fullWidth + 40, hostsY + kBoxHeight + 40);
+    scene.bounds = QRectF(-20, -20, fullWidth + 40, hostsY + kBoxHeight * 2 + 44);
     return scene;
 }
 

@@ -19,7 +19,7 @@
 namespace meridian {
 
 struct FabricSceneBox {
-    enum class Kind { Spine, Leaf, Rack, Host };
+    enum class Kind { Spine, Leaf, Rack, Host, RackLabel };
     Kind kind = Kind::Host;
     QString label;
     std::string key;  // switch name, rack or node id

@@ -12,10 +12,7 @@ namespace meridian {
 
 namespace {
 
-constexpr double kExpandAtZoom = 0.6;  // a host box is ~8 px wide on screen
-constexpr double kPfcBadgeAt = 500;    // pause frames/s on a link
-constexpr double kEcnBadgeAt = 5000;   // ECN marks + CNPs/s: a congested link
-constexpr double kPickDistance = 6;    // px
+constexpr double kPickDistance = 6;  // px
 
 double distanceToSegment(QPointF p, QPointF a, QPointF b)
 {
@@ -96,7 +93,7 @@ bool FabricView::racksExpanded() const
 
 void FabricView::checkExpansion()
 {
-    const bool expand = m_zoom >= kExpandAtZoom;
+    const bool expand = m_zoom >= FabricView::kExpandAtZoom;
     if (expand != m_expanded) {
         m_expanded = expand;
         Q_EMIT expandRacksChanged(expand);
@@ -160,6 +157,29 @@ struct PenKey {
 };
 constexpr int kLoadSteps = 12;
 
+}  // namespace
+
+QPen fabricTroublePen(LinkHealth health, bool stale)
+{
+    QPen pen;
+    pen.setCosmetic(true);
+    if (health == LinkHealth::Down) {
+        pen.setColor(QColor(198, 40, 40));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(2.6);
+    } else if (health == LinkHealth::Flapping) {
+        pen.setColor(QColor(170, 0, 200));
+        pen.setStyle(Qt::DashDotLine);
+        pen.setWidthF(2.6);
+    } else if (stale) {
+        pen.setColor(QColor(160, 160, 160));
+        pen.setStyle(Qt::DotLine);
+    }
+    return pen;
+}
+
+namespace {
+
 QPen penFor(const PenKey &key)
 {
     const double load = key.colour >= kLoadSteps ? -1 : (key.colour + 0.5) / kLoadSteps;
@@ -167,18 +187,11 @@ QPen penFor(const PenKey &key)
     pen.setCosmetic(true);  // widths in pixels whatever the zoom
     // One-pixel lines take the raster engine's fast path; only trouble is drawn wider.
     pen.setWidth(key.uplink ? 2 : 1);
-    if (key.kind == 1) {
-        pen.setColor(QColor(160, 160, 160));
-        pen.setStyle(Qt::DotLine);
-    } else if (key.kind == 2) {
-        pen.setColor(QColor(198, 40, 40));
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(2.6);
-    } else if (key.kind == 3) {
-        pen.setColor(QColor(170, 0, 200));
-        pen.setStyle(Qt::DashDotLine);
-        pen.setWidthF(2.6);
-    }
+    if (key.kind != 0)
+        pen = fabricTroublePen(key.kind == 2   ? LinkHealth::Down
+                               : key.kind == 3 ? LinkHealth::Flapping
+                                               : LinkHealth::Up,
+                               key.kind == 1);
     return pen;
 }
 
@@ -208,9 +221,12 @@ void FabricView::rebuildBatches()
         const bool lit = (l.link != FabricSceneLine::kAggregate && m_highlighted.count(l.link)) ||
                          std::any_of(l.bundled.begin(), l.bundled.end(),
                                      [&](size_t b) { return m_highlighted.count(b) > 0; });
-        (lit ? m_lit : byPen[keyOf(l)]).append(QLineF(l.from, l.to));
-        const bool pfc = l.pfcPausesPerSecond >= kPfcBadgeAt;
-        const bool ecn = l.ecnPerSecond >= kEcnBadgeAt;
+        // A selected link keeps its own look (a down link stays red and dashed), over a halo.
+        byPen[keyOf(l)].append(QLineF(l.from, l.to));
+        if (lit)
+            m_lit.append(QLineF(l.from, l.to));
+        const bool pfc = l.pfcPausesPerSecond >= kFabricPfcBadgeAt;
+        const bool ecn = l.ecnPerSecond >= kFabricEcnBadgeAt;
         if (pfc || ecn)
             m_badges.push_back({l.from + (l.to - l.from) * 0.33, pfc, ecn});
     }
@@ -228,16 +244,19 @@ void FabricView::paintEvent(QPaintEvent *)
     const QTransform toView(m_zoom, 0, 0, m_zoom, m_offset.x(), m_offset.y());
     p.setTransform(toView);
     p.setRenderHint(QPainter::Antialiasing, false);
+    if (!m_lit.isEmpty()) {
+        QColor halo = palette().color(QPalette::Highlight);
+        halo.setAlpha(120);
+        QPen lit(halo);
+        lit.setCosmetic(true);
+        lit.setWidthF(9);
+        lit.setCapStyle(Qt::RoundCap);
+        p.setPen(lit);
+        p.drawLines(m_lit);
+    }
     for (const Batch &b : m_batches) {
         p.setPen(b.pen);
         p.drawLines(b.lines);
-    }
-    if (!m_lit.isEmpty()) {
-        QPen lit(QColor(21, 101, 192));
-        lit.setCosmetic(true);
-        lit.setWidthF(4);
-        p.setPen(lit);
-        p.drawLines(m_lit);
     }
     p.resetTransform();
 
@@ -273,6 +292,12 @@ void FabricView::paintEvent(QPaintEvent *)
         if (!visible.intersects(b.rect))
             continue;
         const QRectF r(toScreen(b.rect.topLeft()), toScreen(b.rect.bottomRight()));
+        if (b.kind == FabricSceneBox::Kind::RackLabel) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(r, Qt::AlignHCenter | Qt::AlignTop,
+                       metrics.elidedText(b.label, Qt::ElideMiddle, r.width()));
+            continue;
+        }
         const QColor fill = b.kind == FabricSceneBox::Kind::Spine  ? QColor(69, 90, 100)
                             : b.kind == FabricSceneBox::Kind::Leaf ? QColor(96, 125, 139)
                                                                    : QColor(176, 190, 197);
@@ -285,6 +310,15 @@ void FabricView::paintEvent(QPaintEvent *)
             p.drawText(r, Qt::AlignCenter, b.label);
         }
     }
+}
+
+void FabricView::centerOn(QPointF world, double zoom)
+{
+    m_userMoved = true;
+    m_zoom = std::clamp(zoom, 0.02, 8.0);
+    m_offset = QPointF(width() / 2.0, height() / 2.0) - world * m_zoom;
+    checkExpansion();
+    update();
 }
 
 void FabricView::wheelEvent(QWheelEvent *event)

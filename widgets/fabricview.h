@@ -27,6 +27,9 @@ public:
     double zoom() const { return m_zoom; }
     void zoomBy(double factor, QPointF around);
     void panBy(QPointF pixels);
+    // Shows `world` in the middle at `zoom` (at which racks may open into hosts).
+    void centerOn(QPointF world, double zoom);
+    static constexpr double kExpandAtZoom = 0.6;  // a host box is ~8 px wide on screen
     bool racksExpanded() const;
     // The line (index into the scene's lines) or box under a point, if any.
     std::optional<size_t> lineAt(QPointF pixel) const;
@@ -77,5 +80,9 @@ private:
 
 // Load share (0..1) to a colour: green, yellow, orange, red; grey when unknown.
 QColor fabricLoadColour(double loadShare);
+// Down (red, dashed), flapping (magenta, dash-dot), stale (grey, dotted).
+QPen fabricTroublePen(LinkHealth health, bool stale);
+constexpr double kFabricPfcBadgeAt = 500;   // pause frames/s on a link: a "P" badge
+constexpr double kFabricEcnBadgeAt = 5000;  // ECN marks + CNPs/s, a congested link: "E"
 
 }  // namespace meridian

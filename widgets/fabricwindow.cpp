@@ -14,6 +14,7 @@
 #include <set>
 
 #include "core/clock.h"
+#include "fabriclegend.h"
 #include "fabricview.h"
 #include "fleet/fleetstate.h"
 #include "historychart.h"
@@ -100,6 +101,7 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     if (!fileProblem.isEmpty())
         m_status->setText(tr("Fabric file: %1").arg(fileProblem));
     sideLayout->addWidget(m_status);
+    sideLayout->addWidget(new FabricLegend(side));
     sideLayout->addWidget(new QLabel(tr("Findings"), side));
     m_findings = new QListWidget(side);
     m_findings->setWordWrap(true);
@@ -299,9 +301,10 @@ void FabricWindow::selectBox(size_t index)
     std::set<size_t> lit;
     for (size_t i = 0; i < m_fabric.links.size(); ++i) {
         const FabricLink &l = m_fabric.links[i];
-        const bool mine =
-            l.hostNode == box.key || l.leaf == box.key || l.spine == box.key ||
-            (box.kind == FabricSceneBox::Kind::Rack && m_rackOfNode[l.hostNode] == box.key);
+        const bool mine = l.hostNode == box.key || l.leaf == box.key || l.spine == box.key ||
+                          ((box.kind == FabricSceneBox::Kind::Rack ||
+                            box.kind == FabricSceneBox::Kind::RackLabel) &&
+                           m_rackOfNode[l.hostNode] == box.key);
         if (mine)
             lit.insert(i);
     }
@@ -323,6 +326,22 @@ bool FabricWindow::showPath(const std::string &from, const std::string &to, uint
     return true;
 }
 
+void FabricWindow::zoomToLink(size_t link)
+{
+    // Close enough that racks open into hosts, centred on the NIC's host end: the link
+    // climbs from there to its leaf.
+    const auto hostEnd = [&]() -> std::optional<QPointF> {
+        for (const FabricSceneLine &line : m_view->scene().lines) {
+            if (line.link == link ||
+                std::find(line.bundled.begin(), line.bundled.end(), link) != line.bundled.end())
+                return line.from + (line.to - line.from) * 0.25;
+        }
+        return std::nullopt;
+    }();
+    if (hostEnd)
+        m_view->centerOn(*hostEnd, std::max(m_view->zoom(), FabricView::kExpandAtZoom * 2));
+}
+
 bool FabricWindow::focusNic(const std::string &nodeId, const std::string &netdev)
 {
     for (size_t i = 0; i < m_fabric.links.size(); ++i) {
@@ -331,6 +350,7 @@ bool FabricWindow::focusNic(const std::string &nodeId, const std::string &netdev
             continue;
         m_dataCenter->setCurrentText(text(l.dataCenter));
         select({i}, describe(l));
+        zoomToLink(i);
         return true;
     }
     return false;

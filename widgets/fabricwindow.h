@@ -34,7 +34,7 @@ public:
     // Reassembles the fabric in the background; the view follows when it is done.
     void refresh();
     bool assembling() const { return m_assembling.isRunning(); }
-    // Shows one NIC's link (from an alert): its data center, the link lit, centred.
+    // Shows one NIC's link (from an alert): its data center, the link lit, zoomed in on it.
     bool focusNic(const std::string &nodeId, const std::string &netdev);
     FabricView *view() const { return m_view; }
     const Fabric &fabric() const { return m_fabric; }
@@ -47,6 +47,7 @@ Q_SIGNALS:
     void alertsRequested(const QString &nodeId, const QString &netdev);
 
 private:
+    void zoomToLink(size_t link);
     struct Assembled {
         int64_t atMs = 0;
         Fabric fabric;

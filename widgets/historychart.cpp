@@ -53,6 +53,14 @@ void HistoryChart::followPalette()
     m_values->setGridLineColor(palette().color(QPalette::Mid));
 }
 
+void HistoryChart::resizeEvent(QResizeEvent *event)
+{
+    // As many time labels as fit whole: a narrow chart gets two, not four cut to "05:…".
+    const int label = fontMetrics().horizontalAdvance(QStringLiteral("00-00 00:00")) + 16;
+    m_time->setTickCount(std::clamp(width() / label, 2, 6));
+    QWidget::resizeEvent(event);
+}
+
 void HistoryChart::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::PaletteChange)

@@ -62,6 +62,9 @@ std::string_view findingKindName(FindingKind kind)
     case FindingKind::NoNeighbor: return "no neighbour";
     case FindingKind::PortClaimedTwice: return "port claimed twice";
     case FindingKind::UnknownSwitch: return "unknown switch";
+    case FindingKind::LinkDown: return "link down";
+    case FindingKind::LinkFlapping: return "link flapping";
+    case FindingKind::PfcStorm: return "PFC storm";
     }
     return "finding";
 }
@@ -142,6 +145,25 @@ Fabric assembleFabric(const std::vector<HostNic> &nics, const FabricFile *file, 
         link.health = h.recentLinkDrops >= options.flappingDrops ? LinkHealth::Flapping
                       : state == LinkState::Down                 ? LinkHealth::Down
                                                                  : LinkHealth::Up;
+        // What is wrong with the link now comes first in the findings: it is what a slow
+        // job is waiting on.
+        if (link.health == LinkHealth::Flapping)
+            fabric.findings.push_back(
+                {FindingKind::LinkFlapping, h.dataCenter, where,
+                 fmt::format("went down {} times in ten minutes (to {} {}): replace the cable or "
+                             "transceiver",
+                             h.recentLinkDrops, n.systemName, n.portId)});
+        else if (link.health == LinkHealth::Down)
+            fabric.findings.push_back({FindingKind::LinkDown, h.dataCenter, where,
+                                       fmt::format("down (to {} {}): its rail's traffic takes "
+                                                   "the other NICs",
+                                                   n.systemName, n.portId)});
+        if (link.pfcPausesPerSecond >= options.pfcStormPausesPerSecond)
+            fabric.findings.push_back(
+                {FindingKind::PfcStorm, h.dataCenter, where,
+                 fmt::format("{:.0f} pause frames/s with {} {}: a stuck receiver is holding the "
+                             "fabric; isolate its port",
+                             link.pfcPausesPerSecond, n.systemName, n.portId)});
         link.stale = h.neighborSeenMs > 0 && nowMs - h.neighborSeenMs > options.staleAfterMs;
         if (link.stale)
             fabric.findings.push_back(

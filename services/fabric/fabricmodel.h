@@ -55,6 +55,9 @@ enum class FindingKind {
     NoNeighbor,
     PortClaimedTwice,
     UnknownSwitch,
+    LinkDown,
+    LinkFlapping,
+    PfcStorm,
 };
 
 struct FabricFinding {
@@ -75,6 +78,8 @@ struct Fabric {
 struct FabricOptions {
     int64_t staleAfterMs = 10 * 60'000;  // a neighbour not reported for this long is stale
     int flappingDrops = 2;               // this many link drops in ten minutes: flapping
+    // Pause frames at this rate (as the agents' storm events use) are a PFC storm.
+    double pfcStormPausesPerSecond = 10'000;
 };
 
 Fabric assembleFabric(const std::vector<HostNic> &nics, const FabricFile *file, int64_t nowMs,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
+#include <set>
 
 #include "models/fabricscene.h"
 #include "widgets/fabricview.h"
@@ -140,4 +141,59 @@ TEST(FabricView, PicksTheClickedLineAndOpensRacksWhenZoomedIn)
     }
     EXPECT_TRUE(found);
     EXPECT_FALSE(view.lineAt(QPointF(-500, -500)).has_value());
+}
+
+TEST(FabricScene, SwitchesAreNamedApartAndHostsSayTheirRack)
+{
+    // Two pods with a leaf per rail each: their labels must not read alike.
+    std::vector<HostNic> nics;
+    for (int pod = 0; pod < 2; ++pod) {
+        for (uint32_t rail = 0; rail < 2; ++rail) {
+            HostNic h;
+            h.nodeId = "xm-p" + std::to_string(pod) + "-n1";
+            h.dataCenter = "xiamen";
+            h.nic.netdev = "ens" + std::to_string(rail);
+            h.nic.linkState = LinkState::Up;
+            h.nic.nearestCardIndex = rail;
+            LldpNeighbor n;
+            n.systemName = "xiamen-pod" + std::to_string(pod) + "-leaf" + std::to_string(rail);
+            n.portId = "Ethernet1";
+            h.nic.neighbor = n;
+            h.neighborSeenMs = kNow;
+            nics.push_back(h);
+        }
+    }
+    const Fabric fabric = assembleFabric(nics, nullptr, kNow);
+    const std::map<std::string, std::string> racks = {{"xm-p0-n1", "xm-r01"},
+                                                      {"xm-p1-n1", "xm-r02"}};
+    const FabricScene scene = layoutFabricScene(fabric, racks, {"xiamen", {}, true});
+    std::set<QString> leafLabels;
+    for (const FabricSceneBox &b : scene.boxes) {
+        if (b.kind == FabricSceneBox::Kind::Leaf)
+            leafLabels.insert(b.label);
+    }
+    EXPECT_EQ(leafLabels,
+              (std::set<QString>{QStringLiteral("pod0-leaf0"), QStringLiteral("pod0-leaf1"),
+                                 QStringLiteral("pod1-leaf0"), QStringLiteral("pod1-leaf1")}));
+    // Opened racks keep a label under their hosts.
+    std::vector<QString> rackLabels;
+    for (const FabricSceneBox &b : scene.boxes) {
+        if (b.kind == FabricSceneBox::Kind::RackLabel) {
+            rackLabels.push_back(b.label);
+            EXPECT_TRUE(scene.bounds.contains(b.rect));
+        }
+    }
+    EXPECT_EQ(rackLabels,
+              (std::vector<QString>{QStringLiteral("xm-r01"), QStringLiteral("xm-r02")}));
+}
+
+TEST(FabricView, CentringOnALinkZoomsInFarEnoughToOpenRacks)
+{
+    FabricView view;
+    view.resize(900, 600);
+    view.setScene(layoutFabricScene(smallFabric(), kRacks, {"xiamen", {}, false}));
+    view.fitAll();
+    view.centerOn(QPointF(40, 300), FabricView::kExpandAtZoom * 2);
+    EXPECT_TRUE(view.racksExpanded());
+    view.grab();  // paints the legend and the halo without trouble
 }

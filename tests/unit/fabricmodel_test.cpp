@@ -184,6 +184,42 @@ TEST(FabricModel, LoadPfcEcnDownAndFlappingReachTheLinks)
     }
 }
 
+TEST(FabricModel, AFlappingLinkADownLinkAndAPfcStormAreFindings)
+{
+    std::vector<HostNic> nics = healthyPod();
+    nics[2].recentLinkDrops = 4;
+    NicSample down;
+    down.counters.linkState = LinkState::Down;
+    nics[1].sample = down;
+    NicSample storm;
+    storm.counters.linkState = LinkState::Up;
+    storm.rxPausePerSecond[3] = 48'000;
+    nics[5].sample = storm;
+    const FabricFile file = twoLeavesTwoSpines();
+    const Fabric f = assembleFabric(nics, &file, kNow);
+    const auto findingAt = [&](FindingKind kind) -> const FabricFinding * {
+        for (const FabricFinding &finding : f.findings) {
+            if (finding.kind == kind)
+                return &finding;
+        }
+        return nullptr;
+    };
+    const FabricFinding *flap = findingAt(FindingKind::LinkFlapping);
+    ASSERT_NE(flap, nullptr);
+    EXPECT_EQ(flap->where, "xm-n1 ens1np0");
+    EXPECT_NE(flap->what.find("4 times"), std::string::npos) << flap->what;
+    const FabricFinding *downFinding = findingAt(FindingKind::LinkDown);
+    ASSERT_NE(downFinding, nullptr);
+    EXPECT_EQ(downFinding->where, "xm-n0 ens11np0");
+    const FabricFinding *pfc = findingAt(FindingKind::PfcStorm);
+    ASSERT_NE(pfc, nullptr);
+    EXPECT_EQ(pfc->where, "xm-n2 ens11np0");
+    EXPECT_NE(pfc->what.find("48000 pause frames/s"), std::string::npos) << pfc->what;
+    EXPECT_EQ(findingKindName(FindingKind::PfcStorm), "PFC storm");
+    // A healthy fabric has none of them.
+    EXPECT_TRUE(assembleFabric(healthyPod(), &file, kNow).findings.empty());
+}
+
 TEST(FabricModel, PathsOnOneLeafAndAcrossASpine)
 {
     std::vector<HostNic> nics = healthyPod();

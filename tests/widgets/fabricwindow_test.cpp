@@ -79,7 +79,10 @@ TEST(FabricWindow, AssemblesInTheBackgroundListsFindingsShowsAPathAndFocusesANic
     EXPECT_FALSE(window.showPath("xm-n0", "xm-n7", 0));
     EXPECT_TRUE(window.details().contains(QStringLiteral("No path")));
 
+    window.view()->fitAll();
     ASSERT_TRUE(window.focusNic("xm-n1", "ens1np0"));
+    // Opened from an alert, the view zooms to the link, close enough to see its host.
+    EXPECT_GE(window.view()->zoom(), FabricView::kExpandAtZoom);
     // From the fabric back to the alerts of that NIC.
     QPushButton *alerts = nullptr;
     for (QPushButton *b : window.findChildren<QPushButton *>()) {
