@@ -87,11 +87,15 @@ ReportsWindow::~ReportsWindow()
 void ReportsWindow::buildControls()
 {
     m_preset = new QComboBox(this);
-    m_preset->addItem(tr("This month"), static_cast<int>(Preset::ThisMonth));
-    m_preset->addItem(tr("Last month"), static_cast<int>(Preset::LastMonth));
-    m_preset->addItem(tr("Last 7 days"), static_cast<int>(Preset::Last7Days));
-    m_preset->addItem(tr("Last 30 days"), static_cast<int>(Preset::Last30Days));
-    m_preset->addItem(tr("Custom"), static_cast<int>(Preset::Custom));
+    for (const auto &[preset, name] :
+         {std::pair{Preset::Today, tr("Today")}, std::pair{Preset::Last7Days, tr("Last 7 days")},
+          std::pair{Preset::ThisMonth, tr("This month")},
+          std::pair{Preset::LastMonth, tr("Last month")},
+          std::pair{Preset::Last30Days, tr("Last 30 days")},
+          std::pair{Preset::ThisQuarter, tr("This quarter")},
+          std::pair{Preset::YearToDate, tr("Year to date")},
+          std::pair{Preset::Custom, tr("Custom")}})
+        m_preset->addItem(name, static_cast<int>(preset));
     m_from = new QDateEdit(this);
     m_to = new QDateEdit(this);
     for (QDateEdit *edit : {m_from, m_to}) {
@@ -147,10 +151,10 @@ void ReportsWindow::buildControls()
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumHeight(260);
     }
-    m_leases = new QTableWidget(0, 7, this);
-    m_leases->setHorizontalHeaderLabels({tr("Cloud lease"), tr("Region"), tr("Card model"),
-                                         tr("Cards"), tr("CNY per card-hour"), tr("Billed hours"),
-                                         tr("Cost (CNY)")});
+    m_leases = new QTableWidget(0, 8, this);
+    m_leases->setHorizontalHeaderLabels({tr("Cloud lease"), tr("Service"), tr("Region"),
+                                         tr("Card model"), tr("Cards"), tr("CNY per card-hour"),
+                                         tr("Billed hours"), tr("Cost (CNY)")});
     m_leases->verticalHeader()->setVisible(false);
     m_leases->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_leases->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -192,16 +196,17 @@ void ReportsWindow::buildControls()
     connect(prices, &QPushButton::clicked, this, &ReportsWindow::editPrices);
     connect(m_csv, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export CSV"), QStringLiteral("meridian-report.csv"), tr("CSV (*.csv)"));
+            this, tr("Export CSV"), defaultFileName() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
         if (path.isEmpty())
             return;
         const Status status = exportCsv(path);
-        m_status->setText(status ? tr("Saved %1").arg(path)
-                                 : QString::fromStdString(status.message()));
+        m_status->setText(
+            status ? tr("Saved %1 (cloud leases, if any, beside it as …-cloud.csv)").arg(path)
+                   : QString::fromStdString(status.message()));
     });
     connect(m_pdf, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export PDF"), QStringLiteral("meridian-report.pdf"), tr("PDF (*.pdf)"));
+            this, tr("Export PDF"), defaultFileName() + QStringLiteral(".pdf"), tr("PDF (*.pdf)"));
         if (path.isEmpty())
             return;
         const Status status = exportPdf(path);
@@ -214,31 +219,31 @@ void ReportsWindow::buildControls()
     }
 }
 
+std::pair<QDate, QDate> ReportsWindow::presetDays(Preset preset, const QDate &today)
+{
+    const QDate monthStart(today.year(), today.month(), 1);
+    switch (preset) {
+    case Preset::Today: return {today, today};
+    case Preset::Last7Days: return {today.addDays(-6), today};
+    case Preset::ThisMonth: return {monthStart, today};
+    case Preset::LastMonth: return {monthStart.addMonths(-1), monthStart.addDays(-1)};
+    case Preset::Last30Days: return {today.addDays(-29), today};
+    case Preset::ThisQuarter:
+        return {QDate(today.year(), (today.month() - 1) / 3 * 3 + 1, 1), today};
+    case Preset::YearToDate: return {QDate(today.year(), 1, 1), today};
+    case Preset::Custom: break;
+    }
+    return {today, today};
+}
+
 void ReportsWindow::setPreset(Preset preset)
 {
-    const QDate today = QDateTime::currentDateTimeUtc().date();
-    const QSignalBlocker blockFrom(m_from);
-    const QSignalBlocker blockTo(m_to);
-    switch (preset) {
-    case Preset::ThisMonth:
-        m_from->setDate(QDate(today.year(), today.month(), 1));
-        m_to->setDate(today);
-        break;
-    case Preset::LastMonth: {
-        const QDate first = QDate(today.year(), today.month(), 1).addMonths(-1);
+    if (preset != Preset::Custom) {
+        const auto [first, last] = presetDays(preset, QDateTime::currentDateTimeUtc().date());
+        const QSignalBlocker blockFrom(m_from);
+        const QSignalBlocker blockTo(m_to);
         m_from->setDate(first);
-        m_to->setDate(first.addMonths(1).addDays(-1));
-        break;
-    }
-    case Preset::Last7Days:
-        m_from->setDate(today.addDays(-6));
-        m_to->setDate(today);
-        break;
-    case Preset::Last30Days:
-        m_from->setDate(today.addDays(-29));
-        m_to->setDate(today);
-        break;
-    case Preset::Custom: break;
+        m_to->setDate(last);
     }
     m_preset->setCurrentIndex(m_preset->findData(static_cast<int>(preset)));
     if (preset != Preset::Custom)
@@ -310,8 +315,13 @@ void ReportsWindow::refresh()
     m_watcher.setFuture(QtConcurrent::run([history, book = std::move(prices).value(), r, bucket] {
         BuiltReport built;
         built.report = buildUsageReport(history, book, r);
-        if (built.report)
+        if (built.report) {
             built.trend = buildUsageTrend(history, book, r, bucket);
+            ReportRequest before = r;
+            before.toUnixS = r.fromUnixS;
+            before.fromUnixS = r.fromUnixS - (r.toUnixS - r.fromUnixS);
+            built.previous = buildUsageReport(history, book, before);
+        }
         return built;
     }));
 }
@@ -333,19 +343,50 @@ void ReportsWindow::showBuilt()
     const QLocale locale;
     const ReportRow &total = report.total;
     const auto money = [&](double v) { return tr("%1 CNY").arg(locale.toString(v, 'f', 0)); };
-    m_cost->setText(tileText(tr("Cost of own cards"), money(total.costCny),
-                             tr("%1 cards").arg(locale.toString(total.cards))));
+    // Against the period of the same length just before: what changed, in a word.
+    const UsageReport *previous = m_built.previous ? &m_built.previous.value() : nullptr;
+    const auto versus = [&](double now, double before, bool points) {
+        if (!previous || previous->rows.empty())
+            return tr("no data for the previous period");
+        const double change =
+            points ? now - before : (before > 0 ? 100 * (now - before) / before : 0);
+        if (!points && before <= 0)
+            return tr("none in the previous period");
+        const QString arrow = change > 0.05    ? QStringLiteral("▲")
+                              : change < -0.05 ? QStringLiteral("▼")
+                                               : QStringLiteral("=");
+        return points ? tr("%1 %2 points than the previous period")
+                            .arg(arrow, locale.toString(std::abs(change), 'f', 1))
+                      : tr("%1 %2% than the previous period")
+                            .arg(arrow, locale.toString(std::abs(change), 'f', 0));
+    };
+    const ReportRow before = previous ? previous->total : ReportRow{};
+    m_cost->setText(tileText(tr("Value at price-book rates"), money(total.costCny),
+                             tr("%1 cards · %2")
+                                 .arg(locale.toString(total.cards))
+                                 .arg(versus(total.costCny, before.costCny, false))));
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
-    m_idle->setText(tileText(tr("Paid for idle cards"), money(total.idleCostCny),
-                             tr("%1% of the cost").arg(locale.toString(idleShare, 'f', 1))));
+    m_idle->setText(tileText(tr("Value of idle card-hours"), money(total.idleCostCny),
+                             tr("%1% of the value · %2")
+                                 .arg(locale.toString(idleShare, 'f', 1))
+                                 .arg(versus(total.idleCostCny, before.idleCostCny, false))));
     m_hours->setText(
         tileText(tr("Busy card-hours"),
                  QStringLiteral("%1%").arg(locale.toString(total.busyPercent(), 'f', 1)),
-                 tr("%1 busy, %2 idle")
+                 tr("%1 busy, %2 idle · %3")
                      .arg(locale.toString(total.busyCardHours, 'f', 0),
-                          locale.toString(total.idleCardHours(), 'f', 0))));
-    m_cloud->setText(tileText(tr("Cloud bursts"), money(report.cloudSpendCny),
-                              tr("%n lease(s)", nullptr, static_cast<int>(report.cloud.size()))));
+                          locale.toString(total.idleCardHours(), 'f', 0))
+                     .arg(versus(total.busyPercent(), before.busyPercent(), true))));
+    QStringList byService;
+    for (const auto &[service, spend] : report.cloudSpendByService())
+        byService << tr("%1 %2").arg(
+            service.empty() ? tr("(not the autoscaler's)") : QString::fromStdString(service),
+            money(spend));
+    m_cloud->setText(
+        tileText(tr("Cloud bursts"), money(report.cloudSpendCny),
+                 byService.isEmpty()
+                     ? versus(report.cloudSpendCny, previous ? previous->cloudSpendCny : 0, false)
+                     : byService.mid(0, 3).join(QStringLiteral(" · "))));
     const auto setChart = [this](QChartView *view, QChart *chart) {
         applyPalette(chart, palette());
         QChart *old = view->chart();
@@ -361,6 +402,8 @@ void ReportsWindow::showBuilt()
     for (int r = 0; r < static_cast<int>(report.cloud.size()); ++r) {
         const CloudSpendRow &lease = report.cloud[static_cast<size_t>(r)];
         const QStringList cells = {QString::fromStdString(lease.leaseId),
+                                   lease.service.empty() ? tr("(not the autoscaler's)")
+                                                         : QString::fromStdString(lease.service),
                                    QString::fromStdString(lease.region),
                                    QString::fromStdString(lease.cardModel),
                                    QString::number(lease.cards),
@@ -371,7 +414,10 @@ void ReportsWindow::showBuilt()
             m_leases->setItem(r, c, new QTableWidgetItem(cells[c]));
     }
     m_leases->setVisible(!report.cloud.empty());
-    QString status = periodText(report);
+    // What the money figures are, plainly: the price book holds customer prices.
+    QString status = periodText(report) + QStringLiteral(" — ") +
+                     tr("values are customer prices from the price book (what a card-hour "
+                        "earns, contract discounts applied); idle value is revenue not earned");
     if (report.rows.empty())
         status += QStringLiteral(" — ") + tr("no usage recorded in this period");
     if (total.unpricedCardHours > 0) {
@@ -388,16 +434,47 @@ QString ReportsWindow::statusText() const
     return m_status->text();
 }
 
+namespace {
+
+Status writeFile(const QString &path, const std::string &text)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()))
+        return Error{QStringLiteral("%1: %2").arg(path, file.errorString()).toStdString()};
+    return {};
+}
+
+}  // namespace
+
+QString ReportsWindow::defaultFileName() const
+{
+    return QStringLiteral("meridian-report-%1_%2-by-%3")
+        .arg(m_from->date().toString(Qt::ISODate), m_to->date().toString(Qt::ISODate),
+             QString::fromLatin1(
+                 reportGroupName(static_cast<ReportGroup>(m_group->currentData().toInt())).data()));
+}
+
 Status ReportsWindow::exportCsv(const QString &path) const
 {
     if (!m_built.report)
         return Error{tr("No report to export yet.").toStdString()};
-    QFile file(path);
-    const std::string csv = reportToCsv(m_built.report.value());
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        file.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size()))
-        return Error{QStringLiteral("%1: %2").arg(path, file.errorString()).toStdString()};
-    return {};
+    if (Status written = writeFile(path, reportToCsv(m_built.report.value())); !written)
+        return written;
+    if (m_built.report->cloud.empty())
+        return {};
+    QString cloudPath = path;
+    if (cloudPath.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
+        cloudPath.chop(4);
+    return writeFile(cloudPath + QStringLiteral("-cloud.csv"),
+                     cloudSpendToCsv(m_built.report.value()));
+}
+
+QString ReportsWindow::tile(int index) const
+{
+    const QLabel *tiles[] = {m_cost, m_idle, m_hours, m_cloud};
+    return index >= 0 && index < 4 ? tiles[index]->text() : QString();
 }
 
 Status ReportsWindow::exportPdf(const QString &path) const

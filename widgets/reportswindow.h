@@ -5,6 +5,7 @@
 // window never freezes, even over a year of 6,000 cards.
 #pragma once
 
+#include <QDate>
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -27,6 +28,8 @@ class ReportTableModel;
 struct BuiltReport {
     Result<UsageReport> report = Error{"not built"};
     Result<UsageTrend> trend = Error{"not built"};
+    // The period of the same length just before, for "than the previous period".
+    Result<UsageReport> previous = Error{"not built"};
 };
 
 class ReportsWindow final : public QWidget {
@@ -35,7 +38,18 @@ public:
     explicit ReportsWindow(ReportSources sources, QWidget *parent = nullptr);
     ~ReportsWindow() override;
 
-    enum class Preset { ThisMonth, LastMonth, Last7Days, Last30Days, Custom };
+    enum class Preset {
+        Today,
+        Last7Days,
+        ThisMonth,
+        LastMonth,
+        Last30Days,
+        ThisQuarter,
+        YearToDate,
+        Custom
+    };
+    // The days a preset covers on `today` (UTC), the last one included.
+    static std::pair<QDate, QDate> presetDays(Preset preset, const QDate &today);
     void setPreset(Preset preset);
     // Dates are UTC days; `lastDay` is included.
     void setPeriod(const QDate &firstDay, const QDate &lastDay);
@@ -48,7 +62,12 @@ public:
     ReportTableModel *table() const { return m_model; }
     const BuiltReport &built() const { return m_built; }
     QString statusText() const;
+    // The groups table at `path`; with cloud leases, their table beside it
+    // (name-cloud.csv). Each row carries the period.
     Status exportCsv(const QString &path) const;
+    // "meridian-report-2026-12-01_2026-12-03-by-dc": what a saved file is called.
+    QString defaultFileName() const;
+    QString tile(int index) const;
     Status exportPdf(const QString &path) const;
     void editPrices();
 

@@ -158,11 +158,7 @@ void ScalingWindow::buildUi()
     planLayout->setColumnStretch(0, 1);
     layout->addWidget(planBox);
     const auto who = [this] { return m_hooks.operatorName.toStdString(); };
-    connect(m_approve, &QPushButton::clicked, this, [this, who] {
-        if (Status s = m_controller->approvePlan(selectedService().toStdString(), who()); !s)
-            QMessageBox::warning(this, tr("Approve plan"), text(s.message()));
-        refresh();
-    });
+    connect(m_approve, &QPushButton::clicked, this, &ScalingWindow::approveShownPlan);
     connect(m_reject, &QPushButton::clicked, this, [this, who] {
         if (Status s = m_controller->rejectPlan(selectedService().toStdString(), who(),
                                                 "rejected in the console");
@@ -195,6 +191,41 @@ QString ScalingWindow::selectedService() const
     const int row = m_services->currentRow();
     const QTableWidgetItem *item = m_services->item(row < 0 ? 0 : row, 0);
     return item ? item->text() : QString();
+}
+
+QString ScalingWindow::reasonText(ScalingReason reason)
+{
+    switch (reason) {
+    case ScalingReason::Hold: return tr("steady: enough replicas for the demand");
+    case ScalingReason::Up: return tr("more demand than the replicas serve");
+    case ScalingReason::Panic: return tr("a sudden surge: adding replicas at once");
+    case ScalingReason::LatencyGuard:
+        return tr("answers too slow: time to first token over the objective");
+    case ScalingReason::Down: return tr("less demand: replicas to spare");
+    case ScalingReason::Bounds: return tr("at the service's minimum or maximum replicas");
+    }
+    return {};
+}
+
+bool ScalingWindow::confirm(const QString &title, const QString &question)
+{
+    if (m_hooks.confirm)
+        return m_hooks.confirm(title, question);
+    return QMessageBox::question(this, title, question) == QMessageBox::Yes;
+}
+
+void ScalingWindow::approveShownPlan()
+{
+    if (!m_controller || m_shownPlan.version == 0)
+        return;
+    const ShownPlan shown = m_shownPlan;  // what the operator saw, not what may come next
+    if (!confirm(tr("Approve plan"), shown.summary))
+        return;
+    if (Status s = m_controller->approvePlan(shown.service.toStdString(),
+                                             m_hooks.operatorName.toStdString(), shown.version);
+        !s)
+        QMessageBox::warning(this, tr("Approve plan"), text(s.message()));
+    refresh();
 }
 
 const ServiceScalingView *ScalingWindow::selected(const ScalingView &view) const
@@ -248,7 +279,7 @@ void ScalingWindow::fillServices(const ScalingView &view)
                 last ? QString::number(last->waitingRequests, 'f', 0) : QStringLiteral("–"),
                 last ? orDash(last->ttftP95Seconds, 2) : QStringLiteral("–"),
                 QString::number(s.rentedCards), QString::number(s.rentedCnyPerHour, 'f', 2),
-                text(std::string(scalingReasonName(s.reason)))});
+                reasonText(s.reason)});
     }
     if (m_services->currentRow() < 0 && !view.services.empty())
         m_services->selectRow(0);
@@ -276,13 +307,38 @@ void ScalingWindow::fillPlan(const ScalingView &view)
         if (rented > 0)
             parts << tr("%n rented node(s) for %1 CNY/h", nullptr, rented)
                          .arg(s->pendingCnyPerHour, 0, 'f', 2);
-        plan = tr("<b>Waiting for approval:</b> %1. ").arg(parts.join(tr(" and ")));
+        plan = tr("<b>Plan %1 waiting for approval:</b> %2. ")
+                   .arg(s->planVersion)
+                   .arg(parts.join(tr(" and ")));
+        // What approving costs, in the words a budget holder uses.
+        QString cost;
+        if (rented > 0)
+            cost = tr("Rented nodes are paid by the started hour: %1 CNY each hour they run, "
+                      "at least %1 CNY.")
+                       .arg(s->pendingCnyPerHour, 0, 'f', 2);
+        const double budget = s->service.rent.budgetCnyPerHour;
+        if (budget > 0) {
+            const double after = s->rentedCnyPerHour + s->pendingCnyPerHour;
+            cost +=
+                QStringLiteral(" ") + tr("With it, %1 rents for %2 of its %3 CNY/h budget (%4%).")
+                                          .arg(text(s->service.name))
+                                          .arg(after, 0, 'f', 2)
+                                          .arg(budget, 0, 'f', 2)
+                                          .arg(100.0 * after / budget, 0, 'f', 0);
+        }
+        plan += cost;
+        m_shownPlan = {text(s->service.name), s->planVersion,
+                       tr("Approve plan %1 for %2: %3?\n\n%4")
+                           .arg(s->planVersion)
+                           .arg(text(s->service.name), parts.join(tr(" and ")), cost)};
     } else {
         plan = tr("No plan waiting. ");
+        m_shownPlan = {};
     }
-    plan += tr("Policy: %1 — %2")
-                .arg(text(std::string(scalingReasonName(s->reason))),
-                     s->why.empty() ? tr("steady") : text(s->why).toHtmlEscaped());
+    plan += QStringLiteral("<br/>") +
+            tr("Policy: %1 — %2")
+                .arg(reasonText(s->reason),
+                     s->why.empty() ? tr("nothing to change") : text(s->why).toHtmlEscaped());
     for (const std::string &note : s->notes)
         plan += QStringLiteral("<br/>") + tr("Held back: %1").arg(text(note).toHtmlEscaped());
     m_plan->setText(plan);

@@ -28,6 +28,8 @@ struct ScalingWindowHooks {
     QString servicesFile;      // what the controller runs with
     QString userServicesFile;  // where the editor saves
     QString operatorName;      // who approvals are audited as
+    // Asks the operator to confirm; a message box unless set (tests answer here).
+    std::function<bool(const QString &title, const QString &question)> confirm;
 };
 
 class ScalingWindow final : public QMainWindow {
@@ -42,6 +44,8 @@ public:
     QTableWidget *servicesTable() const { return m_services; }
     QTableWidget *journalTable() const { return m_journal; }
     QPushButton *approveButton() const { return m_approve; }
+    // A policy reason in plain words ("more demand", not "up").
+    static QString reasonText(ScalingReason reason);
 
 Q_SIGNALS:
     void servicesSaved(const QString &path);
@@ -53,6 +57,8 @@ private:
     void fillJournal(const ScalingView &view);
     void fillAudit(const ScalingView &view);
     const ServiceScalingView *selected(const ScalingView &view) const;
+    void approveShownPlan();
+    bool confirm(const QString &title, const QString &question);
     void editServices();
 
     ScalingController *m_controller;
@@ -63,6 +69,12 @@ private:
     QTableWidget *m_services = nullptr;
     ScalingCharts *m_charts = nullptr;
     QLabel *m_plan = nullptr;
+    // The plan on screen, as approval must name it.
+    struct ShownPlan {
+        QString service;
+        int64_t version = 0;
+        QString summary;  // what it adds and costs, for the confirmation
+    } m_shownPlan;
     QPushButton *m_approve = nullptr;
     QPushButton *m_reject = nullptr;
     QPushButton *m_planNow = nullptr;

@@ -79,10 +79,11 @@ int runReport(const ReportOptions &options, int argc, char **argv)
     }
     const auto group = reportGroupFromName(options.groupBy);
     const std::string &format = options.format;
-    if (!group || (format != "csv" && format != "json" && format != "pdf")) {
+    if (!group || (format != "csv" && format != "json" && format != "pdf") ||
+        (options.table != "groups" && options.table != "cloud")) {
         std::fprintf(stderr,
                      "meridian report: --group-by dc|vendor|model|node|service, "
-                     "--format csv|json|pdf\n");
+                     "--format csv|json|pdf, --table groups|cloud\n");
         return 2;
     }
     if (format == "pdf" && options.output.empty()) {
@@ -102,8 +103,9 @@ int runReport(const ReportOptions &options, int argc, char **argv)
         return 1;
     }
     if (format != "pdf") {
-        const std::string text =
-            format == "csv" ? reportToCsv(report.value()) : reportToJson(report.value());
+        const std::string text = format == "json"           ? reportToJson(report.value())
+                                 : options.table == "cloud" ? cloudSpendToCsv(report.value())
+                                                            : reportToCsv(report.value());
         if (!writeText(text, options.output)) {
             std::fprintf(stderr, "meridian report: %s: cannot write\n", options.output.c_str());
             return 1;

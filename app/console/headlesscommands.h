@@ -15,7 +15,8 @@ struct ReportOptions {
     std::string to;
     std::string groupBy = "dc";
     std::string format = "csv";
-    std::string output;  // empty: standard output (not for pdf)
+    std::string table = "groups";  // csv: groups, or cloud (the leases and their spend)
+    std::string output;            // empty: standard output (not for pdf)
     std::string dbFile;
     std::string pricesFile;
 };

@@ -71,6 +71,8 @@ int main(int argc, char **argv)
     report->add_option("--group-by", reportOptions.groupBy,
                        "dc | vendor | model | node | service (default dc)");
     report->add_option("--format", reportOptions.format, "csv | json | pdf (default csv)");
+    report->add_option("--table", reportOptions.table,
+                       "csv: groups (default) or cloud, the rented leases and their spend");
     report->add_option("-o", reportOptions.output, "write here instead of standard output");
     report->add_option("--db", reportOptions.dbFile,
                        "history file (default: the user's data directory)");

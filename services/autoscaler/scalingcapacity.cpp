@@ -64,8 +64,19 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
     const uint32_t salt = std::random_device{}();
     int nodes = 0;
     double cnyPerHour = 0;
+    int64_t newestStep = 0;  // names the plan
     std::string offers;
     int localSteps = 0;
+    // Every step is journalled before anything is asked of anyone.
+    const auto journal = [&](const JournalStep &step) {
+        auto id = m_journal.addStep(step, m_options.requestedBy, why, now);
+        if (!id) {
+            problems.push_back(id.error().message);
+            return false;
+        }
+        newestStep = std::max(newestStep, id.value());
+        return true;
+    };
     const int perReplica = std::max(1, service.cardsPerReplica);
     for (const LocalPlacement &p : placement.local) {
         // One step a replica, on the pool's nodes in order.
@@ -80,10 +91,8 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
                 step.state = automatic ? StepState::Approved : StepState::Planned;
                 step.offerId = std::string(kLocalOffer);
                 step.nodeId = free.nodeId;
-                if (auto id = m_journal.addStep(step, m_options.requestedBy, why, now); !id) {
-                    problems.push_back(id.error().message);
+                if (!journal(step))
                     return;
-                }
                 ++localSteps;
             }
         }
@@ -98,10 +107,8 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
             step.state = automatic ? StepState::Approved : StepState::Planned;
             step.offerId = p.offerId;
             step.cnyPerHour = p.cnyPerHour / std::max(1, p.nodes);
-            if (auto id = m_journal.addStep(step, m_options.requestedBy, why, now); !id) {
-                problems.push_back(id.error().message);
+            if (!journal(step))
                 return;
-            }
         }
         cnyPerHour += p.cnyPerHour;
         offers += fmt::format("{}{}×{}", offers.empty() ? "" : ", ", p.nodes, p.offerId);
@@ -117,6 +124,7 @@ void ScalingController::plan(ServiceState &state, const PlacementPlan &placement
     v.pendingSteps = automatic ? 0 : nodes;
     v.pendingLocalSteps = automatic ? 0 : localSteps;
     v.pendingCnyPerHour = automatic ? 0 : cnyPerHour;
+    v.planVersion = automatic ? 0 : newestStep;
 }
 
 void ScalingController::releaseSurplus(ServiceState &state, const std::vector<JournalStep> &open,

@@ -148,11 +148,32 @@ void ScalingController::approveRelease(const std::string &service, const std::st
           "at the end of their paid hour");
 }
 
-Status ScalingController::approvePlan(const std::string &service, const std::string &who)
+std::optional<int64_t> ScalingController::planVersion(const std::vector<JournalStep> &open,
+                                                      const std::string &service)
+{
+    // A plan is its planned steps; ids only grow, so the newest one names the plan.
+    std::optional<int64_t> version;
+    for (const JournalStep &step : open) {
+        if (step.service == service && step.state == StepState::Planned)
+            version = std::max(version.value_or(0), step.id);
+    }
+    return version;
+}
+
+Status ScalingController::approvePlan(const std::string &service, const std::string &who,
+                                      std::optional<int64_t> shownVersion)
 {
     auto open = m_journal.openSteps();
     if (!open)
         return open.error();
+    const std::optional<int64_t> current = planVersion(open.value(), service);
+    if (!current)
+        return Error{fmt::format("{} has no plan waiting for approval", service)};
+    if (shownVersion && *shownVersion != *current)
+        return Error{
+            fmt::format("The plan for {} changed since it was shown (plan {} is now "
+                        "plan {}): look at the new one and approve it if it is right",
+                        service, *shownVersion, *current)};
     const int64_t now = m_clock.nowUnixMs();
     int approved = 0;
     double cnyPerHour = 0;
@@ -164,15 +185,13 @@ Status ScalingController::approvePlan(const std::string &service, const std::str
         ++approved;
         cnyPerHour += step.cnyPerHour;
     }
-    if (approved == 0)
-        return Error{fmt::format("{} has no plan waiting for approval", service)};
     {
         std::lock_guard lock(m_mutex);
         m_lastScaleUpMs[service] = now;
     }
     audit(who,
-          fmt::format("approved the plan for {}: {} step(s), {:.2f} CNY/h", service, approved,
-                      cnyPerHour),
+          fmt::format("approved plan {} for {}: {} step(s), {:.2f} CNY/h", *current, service,
+                      approved, cnyPerHour),
           "one click");
     m_wake.notify_all();  // go ahead now, not at the next interval
     return {};
@@ -181,22 +200,30 @@ Status ScalingController::approvePlan(const std::string &service, const std::str
 Status ScalingController::rejectPlan(const std::string &service, const std::string &who,
                                      const std::string &why)
 {
+    auto dropped = dropPlan(service, StepState::Rejected);
+    if (!dropped)
+        return dropped.error();
+    if (dropped.value() == 0)
+        return Error{fmt::format("{} has no plan waiting for approval", service)};
+    audit(who, fmt::format("rejected the plan for {}: {} step(s)", service, dropped.value()), why);
+    return {};
+}
+
+Result<int> ScalingController::dropPlan(const std::string &service, StepState to)
+{
     auto open = m_journal.openSteps();
     if (!open)
         return open.error();
     const int64_t now = m_clock.nowUnixMs();
-    int rejected = 0;
+    int dropped = 0;
     for (const JournalStep &step : open.value()) {
         if (step.service != service || step.state != StepState::Planned)
             continue;
-        if (Status s = m_journal.moveStep(step.id, StepState::Rejected, {}, {}, now); !s)
-            return s;
-        ++rejected;
+        if (Status s = m_journal.moveStep(step.id, to, {}, {}, now); !s)
+            return s.error();
+        ++dropped;
     }
-    if (rejected == 0)
-        return Error{fmt::format("{} has no plan waiting for approval", service)};
-    audit(who, fmt::format("rejected the plan for {}: {} step(s)", service, rejected), why);
-    return {};
+    return dropped;
 }
 
 int ScalingController::replicasPerNode(const InferenceService &service,
@@ -382,6 +409,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     v.pendingSteps = pending;
     v.pendingLocalSteps = pendingLocal;
     v.pendingCnyPerHour = pendingCny;
+    v.planVersion = planVersion(open, service.name).value_or(0);
     v.history.push_back({now, signals.arrivalRps, signals.waitingRequests, signals.ttftP95Seconds,
                          e2e, ready, coldStarting + ordered, decision.desiredReplicas});
     std::erase_if(v.history,
@@ -416,13 +444,16 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
             placeable += p.replicas;
         if (pending > 0 && mode != ApprovalMode::Manual && placeable > pendingReplicas) {
             // The need outgrew the plan waiting for approval, and the caps allow more: one
-            // plan for all of it replaces it.
-            if (Status s = rejectPlan(service.name, m_options.requestedBy,
-                                      "superseded by a larger plan: " + decision.why);
-                !s)
-                problems.push_back(s.error().message);
-            else
+            // plan for all of it replaces it. Nobody turned it down: it is superseded.
+            if (auto dropped = dropPlan(service.name, StepState::Superseded); !dropped) {
+                problems.push_back(dropped.error().message);
+            } else {
+                audit(m_options.requestedBy,
+                      fmt::format("superseded the plan for {}: {} step(s)", service.name,
+                                  dropped.value()),
+                      "superseded by a larger plan: " + decision.why);
                 pending = 0;
+            }
         }
         if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
             plan(state, placement, std::move(local), decision.why, now, problems);

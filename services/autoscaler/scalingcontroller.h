@@ -70,6 +70,7 @@ struct ServiceScalingView {
     std::string why;
     int rentedCards = 0;
     double rentedCnyPerHour = 0;
+    int64_t planVersion = 0;    // names the plan waiting (0: none); approval must name it
     int pendingSteps = 0;       // planned, waiting for approval ...
     int pendingLocalSteps = 0;  // ... of which replicas on free local cards
     double pendingCnyPerHour = 0;
@@ -119,14 +120,20 @@ public:
     void setMode(ApprovalMode mode, const std::string &who);
     // Manual mode: plan for this service at the next pass, as if assisted.
     void requestPlan(const std::string &service, const std::string &who);
-    // The service's planned steps go ahead (approve) or are dropped (reject).
-    Status approvePlan(const std::string &service, const std::string &who);
+    // The service's planned steps go ahead (approve) or are dropped (reject). Approval
+    // names the plan version the approver saw: a plan replaced since is refused.
+    Status approvePlan(const std::string &service, const std::string &who,
+                       std::optional<int64_t> shownVersion = std::nullopt);
     Status rejectPlan(const std::string &service, const std::string &who, const std::string &why);
     // Lets the surplus rented nodes go at the end of their paid hour.
     void approveRelease(const std::string &service, const std::string &who);
 
 private:
     struct ServiceState;
+    static std::optional<int64_t> planVersion(const std::vector<JournalStep> &open,
+                                              const std::string &service);
+    // Moves the service's planned steps to `to` (rejected or superseded); how many.
+    Result<int> dropPlan(const std::string &service, StepState to);
     // One service's pass; `local` and `rented` are every replica's readings, read once.
     void decide(ServiceState &state, const std::vector<JournalStep> &open,
                 const std::vector<ReplicaReading> &local, const std::vector<ReplicaReading> &rented,

@@ -178,6 +178,15 @@ void HistoryReader::load()
             lease.releasedUnixS = leases.getColumn(9).getInt64();
         m_leases.push_back(std::move(lease));
     }
+    // Which inference service each lease was rented for, from the scaling journal (files
+    // from before the journal have none: their leases are the autoscaler's nobody knows).
+    if (m_db->tableExists("scaling_step")) {
+        SQLite::Statement owners(*m_db, R"(
+            SELECT lease_id, min(service) FROM scaling_step WHERE lease_id != ''
+            GROUP BY lease_id)");
+        while (owners.executeStep())
+            m_leaseService[owners.getColumn(0).getString()] = owners.getColumn(1).getString();
+    }
     SQLite::Statement leasedNodes(*m_db, R"(
         SELECT ln.node_id, l.cny_per_card_hour FROM cloud_lease_node ln
         JOIN cloud_lease l ON l.lease_id = ln.lease_id)");
@@ -315,9 +324,10 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
             continue;
         const double cost =
             leaseSpendCny(lease, request.fromUnixS, request.toUnixS, request.nowUnixS);
+        const auto owner = m_leaseService.find(lease.leaseId);
         report.cloud.push_back({lease.leaseId, lease.region, lease.cardModel, lease.requestedBy,
-                                static_cast<int>(lease.cards()), lease.cnyPerCardHour, hours,
-                                cost});
+                                static_cast<int>(lease.cards()), lease.cnyPerCardHour, hours, cost,
+                                owner == m_leaseService.end() ? "" : owner->second});
         report.cloudSpendCny += cost;
     }
     return report;

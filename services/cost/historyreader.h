@@ -37,7 +37,8 @@ private:
     std::vector<std::optional<CardPlace>> m_cards;  // by card id
     std::map<int64_t, std::string> m_services;
     std::vector<CloudLease> m_leases;
-    std::map<std::string, double> m_leasePriceByNode;  // rented nodes bill at the lease price
+    std::map<std::string, std::string> m_leaseService;  // lease id → service
+    std::map<std::string, double> m_leasePriceByNode;   // rented nodes bill at the lease price
     KeptRange m_kept;
 };
 

@@ -1,9 +1,11 @@
 #include "usagereport.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <nlohmann/json.hpp>
+#include <ctime>
+#include <map>
 
 #include "historyreader.h"
 
@@ -121,30 +123,63 @@ std::string csvField(const std::string &text)
 
 }  // namespace
 
+namespace {
+
+// "2026-07-01": the period's first day and its last (included), as people write them.
+std::pair<std::string, std::string> periodDays(const UsageReport &report)
+{
+    const auto day = [](int64_t unixS) {
+        const std::time_t t = static_cast<std::time_t>(unixS);
+        std::tm utc{};
+        gmtime_r(&t, &utc);
+        return fmt::format("{:04}-{:02}-{:02}", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
+    };
+    return {day(report.fromUnixS), day(std::max(report.fromUnixS, report.toUnixS - 1))};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> UsageReport::cloudSpendByService() const
+{
+    std::map<std::string, double> byService;
+    for (const CloudSpendRow &lease : cloud)
+        byService[lease.service] += lease.costCny;
+    std::vector<std::pair<std::string, double>> out(byService.begin(), byService.end());
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto &a, const auto &b) { return a.second > b.second; });
+    return out;
+}
+
 std::string reportToCsv(const UsageReport &report)
 {
+    const auto [from, to] = periodDays(report);
     std::string out =
-        "group,cards,card_hours,busy_card_hours,busy_percent,idle_card_hours,"
-        "mean_utilization_percent,cost_cny,idle_cost_cny,energy_kwh,unpriced_card_hours\n";
+        "period_from,period_to,group,cards,card_hours,busy_card_hours,busy_percent,"
+        "idle_card_hours,mean_utilization_percent,cost_cny,idle_cost_cny,energy_kwh,"
+        "unpriced_card_hours\n";
     for (const ReportRow *row : withTotal(report)) {
         const auto util = row->meanUtilizationPercent();
-        out += fmt::format("{},{},{:.3f},{:.3f},{:.1f},{:.3f},{},{:.2f},{:.2f},{:.3f},{:.3f}\n",
-                           csvField(row->group), row->cards, row->cardHours, row->busyCardHours,
-                           row->busyPercent(), row->idleCardHours(),
-                           util ? fmt::format("{:.1f}", *util) : std::string(), row->costCny,
-                           row->idleCostCny, row->energyKwh, row->unpricedCardHours);
-    }
-    if (!report.cloud.empty()) {
         out +=
-            "\nlease_id,region,card_model,requested_by,cards,cny_per_card_hour,billed_hours,"
-            "cost_cny\n";
-        for (const CloudSpendRow &lease : report.cloud) {
-            out += fmt::format("{},{},{},{},{},{:.2f},{:.2f},{:.2f}\n", csvField(lease.leaseId),
-                               csvField(lease.region), csvField(lease.cardModel),
-                               csvField(lease.requestedBy), lease.cards, lease.cnyPerCardHour,
-                               lease.billedHours, lease.costCny);
-        }
-        out += fmt::format("cloud total,,,,,,,{:.2f}\n", report.cloudSpendCny);
+            fmt::format("{},{},{},{},{:.3f},{:.3f},{:.1f},{:.3f},{},{:.2f},{:.2f},{:.3f},{:.3f}\n",
+                        from, to, csvField(row->group), row->cards, row->cardHours,
+                        row->busyCardHours, row->busyPercent(), row->idleCardHours(),
+                        util ? fmt::format("{:.1f}", *util) : std::string(), row->costCny,
+                        row->idleCostCny, row->energyKwh, row->unpricedCardHours);
+    }
+    return out;
+}
+
+std::string cloudSpendToCsv(const UsageReport &report)
+{
+    const auto [from, to] = periodDays(report);
+    std::string out =
+        "period_from,period_to,lease_id,service,region,card_model,requested_by,cards,"
+        "cny_per_card_hour,billed_hours,cost_cny\n";
+    for (const CloudSpendRow &lease : report.cloud) {
+        out += fmt::format("{},{},{},{},{},{},{},{},{:.2f},{:.2f},{:.2f}\n", from, to,
+                           csvField(lease.leaseId), csvField(lease.service), csvField(lease.region),
+                           csvField(lease.cardModel), csvField(lease.requestedBy), lease.cards,
+                           lease.cnyPerCardHour, lease.billedHours, lease.costCny);
     }
     return out;
 }
@@ -172,6 +207,7 @@ std::string reportToJson(const UsageReport &report)
                           {"region", lease.region},
                           {"card_model", lease.cardModel},
                           {"requested_by", lease.requestedBy},
+                          {"service", lease.service},
                           {"cards", lease.cards},
                           {"cny_per_card_hour", lease.cnyPerCardHour},
                           {"billed_hours", lease.billedHours},

@@ -46,6 +46,7 @@ struct CloudSpendRow {
     double cnyPerCardHour = 0;
     double billedHours = 0;
     double costCny = 0;
+    std::string service;  // the inference service it was rented for; empty: not known
 };
 
 struct UsageReport {
@@ -56,6 +57,9 @@ struct UsageReport {
     ReportRow total;
     std::vector<CloudSpendRow> cloud;
     double cloudSpendCny = 0;
+
+    // Cloud spend by the service it was rented for, largest first ("" = not known).
+    std::vector<std::pair<std::string, double>> cloudSpendByService() const;
 };
 
 struct ReportRequest {
@@ -76,7 +80,10 @@ struct UsageTrend {
 Result<UsageTrend> buildUsageTrend(const std::string &historyFile, const PriceBook &prices,
                                    const ReportRequest &request, int64_t bucketSeconds);
 
+// One table per file, each row carrying the period (period_from, period_to: UTC dates,
+// the last one included), so a file read on its own says what it covers.
 std::string reportToCsv(const UsageReport &report);
+std::string cloudSpendToCsv(const UsageReport &report);
 std::string reportToJson(const UsageReport &report);
 
 }  // namespace meridian

@@ -40,6 +40,7 @@ void reconcileLocal(const JournalStep &step, const ReplicaView *replica, std::ve
     switch (step.state) {
     case StepState::Planned:
     case StepState::Rejected:
+    case StepState::Superseded:
     case StepState::Done: return;
     case StepState::Failed:
         // A replica that failed holds nothing; one still up is stopped.
@@ -96,6 +97,7 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
         switch (step.state) {
         case StepState::Planned:
         case StepState::Rejected:
+        case StepState::Superseded:
         case StepState::Done: break;  // nothing asked of anyone, or already given back
         case StepState::Failed:
             // A failed step's lease serves nobody: give it back.

@@ -29,7 +29,8 @@ enum class StepState {
     Serving,      // verified: the replica answers; the step holds its lease until released
     Releasing,    // the Release call was (maybe) made
     Done,         // the capacity was given back
-    Rejected,     // a planned step an operator (or a newer plan) turned down
+    Rejected,     // a planned step an operator turned down
+    Superseded,   // a planned step a larger plan replaced before anyone approved it
     Failed,
 };
 

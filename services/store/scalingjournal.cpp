@@ -10,11 +10,12 @@ namespace meridian {
 namespace {
 
 constexpr std::pair<StepState, std::string_view> kStateNames[] = {
-    {StepState::Planned, "planned"},     {StepState::Approved, "approved"},
-    {StepState::Leasing, "leasing"},     {StepState::Provisioned, "provisioned"},
-    {StepState::Starting, "starting"},   {StepState::Serving, "serving"},
-    {StepState::Releasing, "releasing"}, {StepState::Done, "done"},
-    {StepState::Failed, "failed"},       {StepState::Rejected, "rejected"},
+    {StepState::Planned, "planned"},       {StepState::Approved, "approved"},
+    {StepState::Leasing, "leasing"},       {StepState::Provisioned, "provisioned"},
+    {StepState::Starting, "starting"},     {StepState::Serving, "serving"},
+    {StepState::Releasing, "releasing"},   {StepState::Done, "done"},
+    {StepState::Failed, "failed"},         {StepState::Rejected, "rejected"},
+    {StepState::Superseded, "superseded"},
 };
 
 std::optional<StepState> stepStateFromName(std::string_view name)
@@ -142,7 +143,7 @@ Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
 
 Result<std::vector<JournalStep>> ScalingJournal::openSteps()
 {
-    return steps("WHERE state NOT IN ('done', 'failed', 'rejected') ORDER BY id");
+    return steps("WHERE state NOT IN ('done', 'failed', 'rejected', 'superseded') ORDER BY id");
 }
 
 Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)

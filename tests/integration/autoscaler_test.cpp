@@ -229,10 +229,17 @@ TEST(Autoscaler, AssistedModeWaitsForOneClickAndARejectedPlanRentsNothing)
     h.controller->tick().ok();
     ASSERT_GE(h.stepsIn(StepState::Planned), 1)
         << h.controller->view().services[0].why << " / " << h.controller->view().problem;
-    ASSERT_TRUE(h.controller->approvePlan("chat", "ops-li").ok());
+    // Approval names the plan that was shown; an older one is refused.
+    const int64_t shown = h.controller->view().services[0].planVersion;
+    ASSERT_GT(shown, 0);
+    const Status stale = h.controller->approvePlan("chat", "ops-li", shown - 1);
+    ASSERT_FALSE(stale.ok());
+    EXPECT_NE(stale.message().find("changed since it was shown"), std::string::npos);
+    EXPECT_EQ(h.stepsIn(StepState::Approved), 0);
+    ASSERT_TRUE(h.controller->approvePlan("chat", "ops-li", shown).ok());
     h.controller->tick().ok();
     EXPECT_GE(h.stepsIn(StepState::Leasing) + h.stepsIn(StepState::Provisioned), 1);
-    EXPECT_TRUE(h.audited("approved the plan for chat"));
+    EXPECT_TRUE(h.audited("approved plan " + std::to_string(shown) + " for chat"));
 }
 
 TEST(Autoscaler, APlanWaitingForApprovalIsReplacedWhenTheNeedOutgrowsIt)
@@ -247,8 +254,11 @@ TEST(Autoscaler, APlanWaitingForApprovalIsReplacedWhenTheNeedOutgrowsIt)
     ASSERT_TRUE(h.sim->setServiceDemand("chat", 30.0));
     h.pass(5);
     h.controller->tick().ok();
-    EXPECT_EQ(h.stepsIn(StepState::Rejected), first);
+    // Replaced, not turned down: the journal and the audit log say superseded.
+    EXPECT_EQ(h.stepsIn(StepState::Superseded), first);
+    EXPECT_EQ(h.stepsIn(StepState::Rejected), 0);
     EXPECT_GT(h.stepsIn(StepState::Planned), first);
+    EXPECT_TRUE(h.audited("superseded the plan for chat"));
     EXPECT_TRUE(h.audited("superseded by a larger plan"));
 }
 
@@ -338,10 +348,11 @@ TEST(Autoscaler, ARestartedConsoleWaitsForTheReplicasToReportBeforeItPlans)
     h.m_warmUpMs = 15'000;
     h.startConsole(ApprovalMode::Automatic);
     h.controller->tick().ok();
-    EXPECT_TRUE(h.steps().empty()) << "planned before hearing from the replicas: "
-                                   << h.steps().front().reason << " at "
-                                   << h.steps().front().createdUnixMs - h.clock.nowUnixMs();
-    EXPECT_NE(h.controller->view().services[0].notes.front().find("starting up"), std::string::npos);
+    EXPECT_TRUE(h.steps().empty())
+        << "planned before hearing from the replicas: " << h.steps().front().reason << " at "
+        << h.steps().front().createdUnixMs - h.clock.nowUnixMs();
+    EXPECT_NE(h.controller->view().services[0].notes.front().find("starting up"),
+              std::string::npos);
     h.pass(16);
     h.controller->tick().ok();
     EXPECT_FALSE(h.steps().empty());

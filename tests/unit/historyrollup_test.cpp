@@ -7,6 +7,7 @@
 
 #include "cost/usagereport.h"
 #include "store/historystore.h"
+#include "store/scalingjournal.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 
@@ -156,6 +157,18 @@ TEST(HistoryRollups, CostPerInferenceServiceAndCloudLeasesAtThePoolsPrice)
         ASSERT_TRUE(store.value()->recordLeases({lease}).ok());
         ASSERT_TRUE(store.value()->flush().ok());
     }
+    {
+        // The autoscaler rented it for chat: its journal says so.
+        auto journal = ScalingJournal::open(path);
+        ASSERT_TRUE(journal.ok()) << journal.error().message;
+        JournalStep step;
+        step.service = "chat";
+        step.idempotencyKey = "chat-1";
+        step.state = StepState::Serving;
+        step.offerId = "cn-east-a100";
+        step.leaseId = "L-1";
+        ASSERT_TRUE(journal.value()->addStep(step, "meridian-autoscaler", "load", t0).ok());
+    }
     const PriceBook prices = a100At2Yuan();
     auto report =
         buildUsageReport(path, prices, {kJuly1, kJuly1 + kDay, ReportGroup::Service, kJuly1});
@@ -175,6 +188,16 @@ TEST(HistoryRollups, CostPerInferenceServiceAndCloudLeasesAtThePoolsPrice)
     ASSERT_EQ(report->cloud.size(), 1u);
     EXPECT_NEAR(report->cloud[0].billedHours, 3.0, 1e-9);
     EXPECT_NEAR(report->cloudSpendCny, 144.0, 1e-9);
+    // Cloud spend belongs to the service it was rented for.
+    EXPECT_EQ(report->cloud[0].service, "chat");
+    ASSERT_EQ(report->cloudSpendByService().size(), 1u);
+    EXPECT_EQ(report->cloudSpendByService()[0].first, "chat");
+    // Each table its own CSV, each row with the period it covers.
+    const std::string groups = reportToCsv(report.value());
+    EXPECT_EQ(groups.find("lease_id"), std::string::npos) << "one table per file";
+    EXPECT_NE(groups.find("\n2026-07-01,2026-07-01,chat,12,"), std::string::npos) << groups;
+    const std::string cloud = cloudSpendToCsv(report.value());
+    EXPECT_NE(cloud.find("2026-07-01,2026-07-01,L-1,chat,cn-east,"), std::string::npos) << cloud;
     // Only the first hour of the day after the lease started: one increment.
     auto firstHour = buildUsageReport(path, prices, {t0 - kHour, t0, ReportGroup::Service, kJuly1});
     ASSERT_TRUE(firstHour.ok());

@@ -102,14 +102,49 @@ TEST(ReportsWindow, BuildsInTheBackgroundAndExportsCsvAndPdf)
     ASSERT_TRUE(waitForReport(window));
     EXPECT_EQ(window.built().report->rows.size(), 2u);  // chat-support and none
 
+    // Saved files are named after what they hold.
+    EXPECT_EQ(window.defaultFileName(),
+              QStringLiteral("meridian-report-2026-07-01_2026-07-02-by-service"));
     const QString csv = QString::fromStdString(fixture.dir.file("report.csv"));
     ASSERT_TRUE(window.exportCsv(csv).ok());
-    EXPECT_NE(test::readFile(csv.toStdString()).find("chat-support,4,192.000"), std::string::npos);
+    EXPECT_NE(
+        test::readFile(csv.toStdString()).find("2026-07-01,2026-07-02,chat-support,4,192.000"),
+        std::string::npos);
     const QString pdf = QString::fromStdString(fixture.dir.file("report.pdf"));
     ASSERT_TRUE(window.exportPdf(pdf).ok());
     const std::string bytes = test::readFile(pdf.toStdString());
     EXPECT_EQ(bytes.substr(0, 5), "%PDF-");
     EXPECT_GT(bytes.size(), 10'000u);  // text, a table and two charts
+}
+
+TEST(ReportsWindow, ThePreviousPeriodIsComparedAndPresetsCoverTheirDays)
+{
+    ReportFixture fixture;
+    ReportsWindow window(fixture.sources());
+    waitForReport(window);
+    // July 2 against July 1: the same usage, so no change; July 1 against June 30: none.
+    window.setPeriod(QDate(2026, 7, 2), QDate(2026, 7, 2));
+    ASSERT_TRUE(waitForReport(window));
+    ASSERT_TRUE(window.built().previous.ok());
+    EXPECT_NEAR(window.built().previous->total.costCny, window.built().report->total.costCny, 1e-9);
+    EXPECT_TRUE(window.tile(0).contains(QStringLiteral("= 0% than the previous period")))
+        << window.tile(0).toStdString();
+    window.setPeriod(QDate(2026, 7, 1), QDate(2026, 7, 1));
+    ASSERT_TRUE(waitForReport(window));
+    EXPECT_TRUE(window.tile(0).contains(QStringLiteral("no data for the previous period")))
+        << window.tile(0).toStdString();
+    // The money figures say what they are.
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("customer prices")));
+
+    using Preset = ReportsWindow::Preset;
+    const QDate today(2026, 8, 14);
+    EXPECT_EQ(ReportsWindow::presetDays(Preset::Today, today), std::pair(today, today));
+    EXPECT_EQ(ReportsWindow::presetDays(Preset::ThisQuarter, today),
+              std::pair(QDate(2026, 7, 1), today));
+    EXPECT_EQ(ReportsWindow::presetDays(Preset::YearToDate, today),
+              std::pair(QDate(2026, 1, 1), today));
+    EXPECT_EQ(ReportsWindow::presetDays(Preset::LastMonth, today),
+              std::pair(QDate(2026, 7, 1), QDate(2026, 7, 31)));
 }
 
 TEST(ReportsWindow, NoHistoryAndAnEmptyPeriodAreSaidPlainly)

@@ -72,3 +72,17 @@ TEST(ServicesDialog, RefusesAFileThatWouldNotLoadAndSavesOneThatDoes)
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(spy.at(0).at(0).toString(), QString::fromStdString(saved));
 }
+
+TEST(ScalingWindow, PolicyReasonsAreSaidInPlainWords)
+{
+    for (ScalingReason reason :
+         {ScalingReason::Hold, ScalingReason::Up, ScalingReason::Panic, ScalingReason::LatencyGuard,
+          ScalingReason::Down, ScalingReason::Bounds}) {
+        const QString words = ScalingWindow::reasonText(reason);
+        EXPECT_GT(words.size(), 10) << static_cast<int>(reason);
+        // The policy's own jargon stays in the journal.
+        EXPECT_NE(words, QString::fromLatin1(scalingReasonName(reason).data()));
+        EXPECT_FALSE(words.contains(QStringLiteral("panic")));
+        EXPECT_FALSE(words.contains(QStringLiteral("bounds")));
+    }
+}
