@@ -32,18 +32,18 @@ QChart *newChart(const QString &title)
     return chart;
 }
 
-// Short enough that a month of days fits under a chart unrotated: the day of the month,
-// with the month where it starts (the first bucket and each 1st). Beyond 31 buckets a day
-// number would repeat, so every label says its month.
+// Every label a whole date ("07-01"; a week by its Monday), read without counting from
+// the first; past two weeks of them the labels turn to fit.
 QStringList bucketLabels(const UsageTrend &trend)
 {
     QStringList labels;
-    const bool short_ = trend.buckets.size() <= 31;
-    for (size_t i = 0; i < trend.buckets.size(); ++i) {
-        const QDate day = QDateTime::fromSecsSinceEpoch(trend.buckets[i].fromUnixS, Qt::UTC).date();
-        const bool withMonth = !short_ || i == 0 || day.day() == 1;
-        labels << (withMonth ? QStringLiteral("%1/%2").arg(day.month()).arg(day.day())
-                             : QString::number(day.day()));
+    const bool spansYears =
+        !trend.buckets.empty() &&
+        QDateTime::fromSecsSinceEpoch(trend.buckets.front().fromUnixS, Qt::UTC).date().year() !=
+            QDateTime::fromSecsSinceEpoch(trend.buckets.back().fromUnixS, Qt::UTC).date().year();
+    for (const UsageReport &bucket : trend.buckets) {
+        const QDate day = QDateTime::fromSecsSinceEpoch(bucket.fromUnixS, Qt::UTC).date();
+        labels << day.toString(spansYears ? QStringLiteral("yyyy-MM-dd") : QStringLiteral("MM-dd"));
     }
     return labels;
 }
@@ -88,16 +88,18 @@ QChart *makeTrendChart(const UsageTrend &trend)
     QFont small = categories->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     categories->setLabelsFont(small);
-    categories->setTruncateLabels(false);  // "31" in full, even where it is tight
-    if (labels.size() > 31)
-        categories->setLabelsAngle(-90);  // a year of weeks
+    categories->setTruncateLabels(false);  // a date in full, even where it is tight
+    if (labels.size() > 14)
+        categories->setLabelsAngle(labels.size() > 40 ? -90 : -60);
     auto *hours = new QValueAxis;
     hours->setRange(0, highestHours * 1.1);
+    hours->applyNiceNumbers();  // ticks at round figures: 0, 500, 1000, not 0, 437, 874
     hours->setLabelFormat(QStringLiteral("%.0f"));
     hours->setTitleText(QObject::tr("card-hours"));
     auto *money = new QValueAxis;
     // A little more headroom than the bars, so the line does not hide along their tops.
     money->setRange(0, highestCost * 1.25);
+    money->applyNiceNumbers();
     money->setLabelFormat(QStringLiteral("%.0f"));
     money->setTitleText(QObject::tr("CNY"));
     chart->addAxis(categories, Qt::AlignBottom);
@@ -161,6 +163,7 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     chart->addAxis(money, Qt::AlignBottom);
     series->attachAxis(groups);
     series->attachAxis(money);
+    money->applyNiceNumbers();
     return chart;
 }
 

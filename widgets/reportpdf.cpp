@@ -5,6 +5,7 @@
 #include <QGraphicsScene>
 #include <QLocale>
 #include <QPainter>
+#include <QBuffer>
 #include <QPdfWriter>
 #include <memory>
 
@@ -20,7 +21,9 @@ constexpr int kMargin = 48;
 
 class PdfPages {
 public:
-    PdfPages(QPdfWriter &writer, QPainter &painter) : m_writer(writer), m_painter(painter)
+    // `totalPages`: how many there will be, for "page 2 of 3" (0: not known yet).
+    PdfPages(QPdfWriter &writer, QPainter &painter, int totalPages)
+        : m_writer(writer), m_painter(painter), m_totalPages(totalPages)
     {
         m_width = m_writer.width() - 2 * kMargin;
         m_bottom = m_writer.height() - kMargin;
@@ -34,8 +37,16 @@ public:
     {
         if (m_y + height <= m_bottom)
             return;
+        footer();
         m_writer.newPage();
+        ++m_page;
         m_y = kMargin;
+    }
+    // Ends the last page; how many there were.
+    int finish()
+    {
+        footer();
+        return m_page;
     }
     void text(const QString &line, int pointSize, bool bold = false,
               const QColor &color = Qt::black)
@@ -96,8 +107,24 @@ public:
     }
 
 private:
+    void footer()
+    {
+        QFont font = m_painter.font();
+        font.setPointSize(8);
+        font.setBold(false);
+        m_painter.setFont(font);
+        m_painter.setPen(QColor(0x66, 0x66, 0x66));
+        const QString text = m_totalPages > 0
+                                 ? QObject::tr("Page %1 of %2").arg(m_page).arg(m_totalPages)
+                                 : QObject::tr("Page %1").arg(m_page);
+        m_painter.drawText(QRect(kMargin, m_bottom + 8, m_width, kMargin - 16),
+                           Qt::AlignRight | Qt::AlignTop, text);
+    }
+
     QPdfWriter &m_writer;
     QPainter &m_painter;
+    int m_totalPages = 0;
+    int m_page = 1;
     int m_width = 0;
     int m_bottom = 0;
     int m_y = 0;
@@ -125,18 +152,14 @@ QString periodText(const UsageReport &report)
         .arg(at(report.fromUnixS), at(report.toUnixS), QLocale().toString(days, 'g', 4));
 }
 
-Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend)
+namespace {
+
+// The report's pages; how many there were. Drawn twice: once to count the pages, once
+// with "page N of M" on each.
+int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
+               const UsageTrend &trend, int totalPages)
 {
-    QPdfWriter writer(path);
-    writer.setPageSize(QPageSize(QPageSize::A4));
-    writer.setResolution(kDpi);
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setTitle(QObject::tr("Meridian utilisation and cost report"));
-    writer.setCreator(QStringLiteral("Meridian"));
-    QPainter painter;
-    if (!painter.begin(&writer))
-        return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
-    PdfPages pages(writer, painter);
+    PdfPages pages(writer, painter, totalPages);
     const ReportRow &total = report.total;
     pages.text(QObject::tr("Utilisation and cost"), 18, true);
     pages.text(QObject::tr("%1, by %2")
@@ -232,6 +255,40 @@ Status writeReportPdf(const QString &path, const UsageReport &report, const Usag
                     "charged, per started billing increment.")
             .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
         8, false, QColor(0x66, 0x66, 0x66));
+    return pages.finish();
+}
+
+void setUp(QPdfWriter &writer)
+{
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setResolution(kDpi);
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setTitle(QObject::tr("Meridian utilisation and cost report"));
+    writer.setCreator(QStringLiteral("Meridian"));
+}
+
+}  // namespace
+
+Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend)
+{
+    int totalPages = 0;
+    {
+        QBuffer scratch;
+        scratch.open(QIODevice::WriteOnly);
+        QPdfWriter counting(&scratch);
+        setUp(counting);
+        QPainter painter;
+        if (!painter.begin(&counting))
+            return Error{QObject::tr("%1: cannot lay out the PDF").arg(path).toStdString()};
+        totalPages = drawReport(counting, painter, report, trend, 0);
+        painter.end();
+    }
+    QPdfWriter writer(path);
+    setUp(writer);
+    QPainter painter;
+    if (!painter.begin(&writer))
+        return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
+    drawReport(writer, painter, report, trend, totalPages);
     if (!painter.end())
         return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
     return {};
