@@ -2,14 +2,395 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AlertGuidance</name>
+    <message>
+        <location filename="../../models/alertguidance.cpp" line="+24"/>
+        <source>Graphics engine exception: usually the job&apos;s own code</source>
+        <translation>图形引擎异常：通常是作业自身代码的问题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tell the tenant; if it appears on several cards without a job change, run dcgmi diag -r 3 on the node</source>
+        <translation>通知租户；若作业未变却在多张卡上出现，在该节点上运行 dcgmi diag -r 3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>GPU memory page fault: usually an illegal address in the job</source>
+        <translation>GPU 显存页错误：通常是作业访问了非法地址</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tell the tenant; if it recurs across jobs, drain the node and run dcgmi diag</source>
+        <translation>通知租户；若在不同作业中反复出现，排空节点并运行 dcgmi diag</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The GPU stopped a job that faulted; the card is fine</source>
+        <translation>GPU 终止了出错的作业；卡本身正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No action unless it recurs with other Xids</source>
+        <translation>无需处理，除非与其他 Xid 一起反复出现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A job was cleaned up after it was killed</source>
+        <translation>作业被终止后已清理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No action: it follows a kill or another Xid</source>
+        <translation>无需处理：它跟随作业终止或其他 Xid 出现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Double-bit ECC error: memory contents were lost</source>
+        <translation>双比特 ECC 错误：显存内容已丢失</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain the node, reset the GPU (row remapping applies on reset); replace the card if it recurs</source>
+        <translation>排空节点并重置 GPU（重置时生效行重映射）；若反复出现则更换该卡</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Internal micro-controller breakpoint</source>
+        <translation>内部微控制器断点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>Drain the node and reset the GPU; open a case with NVIDIA if it recurs</source>
+        <translation>排空节点并重置 GPU；若反复出现，向 NVIDIA 提交工单</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Internal micro-controller halt</source>
+        <translation>内部微控制器停机</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>ECC page retirement or row remapping recorded</source>
+        <translation>已记录 ECC 页退役或行重映射</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the GPU at the next drain so the remap takes effect; watch for Xid 64</source>
+        <translation>下次排空时重置 GPU 使重映射生效；留意 Xid 64</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>ECC page retirement or row remapping failed</source>
+        <translation>ECC 页退役或行重映射失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain the node and replace the card</source>
+        <translation>排空节点并更换该卡</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NVLink error</source>
+        <translation>NVLink 错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain the node, reset the GPUs; reseat or replace the NVLink bridge or baseboard if it recurs</source>
+        <translation>排空节点并重置 GPU；若反复出现，重新插拔或更换 NVLink 桥或基板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>GPU fell off the bus</source>
+        <translation>GPU 从总线上掉线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain the node, reset; replace the card if it recurs</source>
+        <translation>排空节点并重置；若反复出现则更换该卡</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>High rate of single-bit ECC errors</source>
+        <translation>单比特 ECC 错误频率过高</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Schedule the card for replacement; watch for Xid 48</source>
+        <translation>安排更换该卡；留意 Xid 48</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Contained ECC error: one job was stopped, the card is usable</source>
+        <translation>已隔离的 ECC 错误：一个作业被终止，卡仍可用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tell the tenant; reset the GPU when the node is next drained</source>
+        <translation>通知租户；下次排空节点时重置 GPU</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Uncontained ECC error: every job on the card is affected</source>
+        <translation>未隔离的 ECC 错误：该卡上的所有作业均受影响</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drain the node and reset the GPU now</source>
+        <translation>立即排空节点并重置 GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GSP firmware did not answer in time</source>
+        <translation>GSP 固件未及时响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>Drain the node and reset the GPU; update the driver if it recurs</source>
+        <translation>排空节点并重置 GPU；若反复出现则升级驱动</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>GSP firmware error</source>
+        <translation>GSP 固件错误</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Data center dark</source>
+        <translation>数据中心失联</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Agent unreachable</source>
+        <translation>代理不可达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Agent silent</source>
+        <translation>代理无数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Xid</source>
+        <translation>Xid</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ECC double-bit</source>
+        <translation>ECC 双比特错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thermal throttling</source>
+        <translation>过热降频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Link down</source>
+        <translation>链路中断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Link flapping</source>
+        <translation>链路抖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PFC storm</source>
+        <translation>PFC 风暴</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paid but idle</source>
+        <translation>付费但空闲</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Service over objective</source>
+        <translation>服务超出目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan awaiting approval</source>
+        <translation>计划待审批</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Alert</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (Xid %2)</source>
+        <translation>%1（Xid %2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Xid %1</source>
+        <translation>Xid %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Most of the data center&apos;s agents stopped reporting at once: its uplink, power or the console&apos;s route to it, not the nodes one by one</source>
+        <translation>该数据中心的大部分代理同时停止上报：问题在于其上联、供电或控制台到它的路由，而非逐个节点</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The console cannot reach the node&apos;s agent</source>
+        <translation>控制台无法连接该节点的代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The agent is connected but has sent no telemetry for three intervals</source>
+        <translation>代理已连接，但已连续三个周期未发送遥测数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The NVIDIA driver reported an error on the card</source>
+        <translation>NVIDIA 驱动报告该卡出错</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Uncorrectable memory error: data on the card was lost</source>
+        <translation>不可纠正的显存错误：卡上的数据已丢失</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The card slows itself down because it is too hot</source>
+        <translation>卡因温度过高而自行降频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A RoCE link of the node is down</source>
+        <translation>该节点的一条 RoCE 链路中断</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A RoCE link keeps going down and up: collectives on it stall and retry</source>
+        <translation>一条 RoCE 链路反复断开又恢复：其上的集合通信会停顿并重试</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pause frames flood the fabric: traffic behind the port is stuck</source>
+        <translation>暂停帧充斥网络：该端口后方的流量被阻塞</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A rented card has been below 5% utilisation for an hour</source>
+        <translation>一张已出租的卡利用率低于 5% 已达一小时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Customers of the inference service wait longer than its objective for the first token</source>
+        <translation>推理服务的客户等待首个 token 的时间超过目标</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The autoscaler proposes more capacity and waits for someone to approve it</source>
+        <translation>自动扩缩容提出增加容量，等待审批</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Check the data center&apos;s uplink, VPN and power first; agent alerts there are held back until it recovers</source>
+        <translation>先检查该数据中心的上联、VPN 和供电；恢复之前其代理告警暂不单独上报</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check the node is up and &apos;systemctl status meridian-agent&apos;; then the firewall, certificate and token</source>
+        <translation>确认节点在线并执行 &apos;systemctl status meridian-agent&apos;；再检查防火墙、证书和令牌</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Read the agent&apos;s journal: a hung nvidia-smi or npu-smi stops its collector; restart the agent</source>
+        <translation>查看代理日志：nvidia-smi 或 npu-smi 卡住会使采集停止；重启代理</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Look the code up in NVIDIA&apos;s Xid catalogue; drain the node if it repeats</source>
+        <translation>在 NVIDIA 的 Xid 目录中查找该代码；若重复出现则排空节点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Drain the node and reset the card; replace it if it recurs</source>
+        <translation>排空节点并重置该卡；若反复出现则更换</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check the node&apos;s fans and the rack&apos;s inlet temperature and airflow</source>
+        <translation>检查节点风扇以及机柜进风温度和气流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check the cable, the transceiver and the switch port; open the fabric view</source>
+        <translation>检查线缆、光模块和交换机端口；打开网络拓扑视图</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replace the cable or transceiver; check the switch port&apos;s error counters</source>
+        <translation>更换线缆或光模块；检查交换机端口的错误计数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Find the NIC sending the pauses (a stuck receiver) and isolate its port; check the switch&apos;s PFC watchdog</source>
+        <translation>找出发送暂停帧的网卡（接收端卡死）并隔离其端口；检查交换机的 PFC 看门狗</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tell the tenant&apos;s account manager; release the card if it stays idle</source>
+        <translation>通知租户的客户经理；若持续空闲则释放该卡</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open Scaling: approve the waiting plan or add capacity</source>
+        <translation>打开扩缩容：审批待定计划或增加容量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Scaling and approve or reject the plan</source>
+        <translation>打开扩缩容并审批或拒绝该计划</translation>
+    </message>
+</context>
+<context>
+    <name>AlertNotifier</name>
+    <message>
+        <location filename="../../models/alertnotifier.cpp" line="+70"/>
+        <source>test from the Meridian console</source>
+        <translation>来自 Meridian 控制台的测试</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A test: if you read this, the route works.</source>
+        <translation>测试：看到此消息说明该路由工作正常。</translation>
+    </message>
+</context>
+<context>
+    <name>DataCenter</name>
+    <message>
+        <location filename="../../models/metricscale.cpp" line="+119"/>
+        <source>Xiamen</source>
+        <translation>厦门</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wuhu</source>
+        <translation>芜湖</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zhongwei</source>
+        <translation>中卫</translation>
+    </message>
+</context>
+<context>
     <name>FleetHeatmap</name>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="19"/>
+        <location filename="../../widgets/fleetheatmap.cpp" line="+21"/>
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="20"/>
+        <location line="+1"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
@@ -17,32 +398,32 @@
 <context>
     <name>FleetMetric</name>
     <message>
-        <location filename="../../models/metricscale.cpp" line="12"/>
+        <location filename="../../models/metricscale.cpp" line="-111"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../models/metricscale.cpp" line="13"/>
+        <location line="+1"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../models/metricscale.cpp" line="14"/>
+        <location line="+1"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../models/metricscale.cpp" line="15"/>
+        <location line="+1"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../models/metricscale.cpp" line="16"/>
+        <location line="+1"/>
         <source>Errors</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../models/metricscale.cpp" line="24"/>
+        <location line="+8"/>
         <source>n/a</source>
         <translation>无读数</translation>
     </message>
@@ -50,322 +431,544 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="85"/>
+        <location filename="../../app/console/consolesession.cpp" line="+167"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="103"/>
+        <location line="+18"/>
         <source>Cost history: %1</source>
         <translation>成本历史：%1</translation>
     </message>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="112"/>
+        <location line="+9"/>
         <source>Cost history is off: %1</source>
         <translation>成本历史已停用：%1</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="102"/>
+        <location line="+22"/>
+        <source>Alert triage: %1</source>
+        <translation>告警处置：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Alert routing is off: %1</source>
+        <translation>告警路由已关闭：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+21"/>
+        <source>%n step(s) waiting, ¥%1/h</source>
+        <translation>
+            <numerusform>%n 个步骤待审批，每小时 ¥%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="+120"/>
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="56"/>
+        <location filename="../../widgets/reportcharts.cpp" line="+56"/>
         <source>Card-hours and cost per day</source>
         <translation>每日卡时与成本</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="57"/>
+        <location line="+1"/>
         <source>Card-hours and cost per week</source>
         <translation>每周卡时与成本</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="58"/>
+        <location line="+1"/>
         <source>Busy card-hours</source>
         <translation>忙碌卡时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="59"/>
+        <location line="+1"/>
         <source>Idle card-hours</source>
         <translation>空闲卡时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="65"/>
+        <location line="+6"/>
         <source>Cost (CNY, right)</source>
         <translation>成本（元，右轴）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="97"/>
+        <location line="+33"/>
         <source>card-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="102"/>
+        <location line="+6"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="124"/>
+        <location line="+22"/>
         <source>Cost by %1, the %2 largest of %3 (CNY)</source>
         <translation>按%1的成本，%3 个中最高的 %2 个（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="128"/>
+        <location line="+4"/>
         <source>Cost by %1 (CNY)</source>
         <translation>按%1的成本（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="129"/>
-        <location filename="../../widgets/reportpdf.cpp" line="179"/>
+        <location line="+1"/>
+        <location filename="../../widgets/reportpdf.cpp" line="+202"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="130"/>
+        <location line="+1"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="124"/>
+        <location filename="../../widgets/reportpdf.cpp" line="-51"/>
         <source>%1 – %2 UTC (%3 days)</source>
         <translation>%1 – %2 UTC（%3 天）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="134"/>
+        <location line="+115"/>
         <source>Meridian utilisation and cost report</source>
         <translation>Meridian 利用率与成本报告</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="138"/>
-        <location filename="../../widgets/reportpdf.cpp" line="236"/>
+        <location line="+16"/>
+        <source>%1: cannot lay out the PDF</source>
+        <translation>%1：无法排版 PDF</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+3"/>
         <source>%1: cannot write the PDF</source>
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="141"/>
+        <location line="-129"/>
         <source>Utilisation and cost</source>
         <translation>利用率与成本</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="142"/>
+        <location line="-46"/>
+        <source>Page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Page %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <location line="+46"/>
         <source>%1, by %2</source>
         <translation>%1，按%2</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="147"/>
+        <location line="+5"/>
         <source>Cost of own cards: %1 CNY, of which idle cards %2 CNY (%3%).</source>
         <translation>自有卡成本：%1 元，其中空闲卡 %2 元（%3%）。</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="150"/>
+        <location line="+3"/>
         <source>%1 cards, %2 card-hours observed: %3 busy, %4 idle (busy %5%); energy %6 kWh.</source>
         <translation>%1 张卡，观测 %2 卡时：忙碌 %3，空闲 %4（忙碌 %5%）；能耗 %6 千瓦时。</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="158"/>
+        <location line="+8"/>
         <source>No cloud capacity was rented in this period.</source>
         <translation>本期间未租用云端算力。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/reportpdf.cpp" line="160"/>
+        <location line="+2"/>
         <source>Cloud bursts: %1 CNY over %n lease(s).</source>
         <translation>
             <numerusform>云端扩容：%n 个租约共 %1 元。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="166"/>
+        <location line="+6"/>
         <source>%1 card-hours had no price in the price book and are not in the cost.</source>
         <translation>%1 卡时在价格表中没有价格，未计入成本。</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="177"/>
-        <location filename="../../widgets/reportpdf.cpp" line="223"/>
+        <location line="+11"/>
+        <location line="+46"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="178"/>
+        <location line="-45"/>
         <source>Card-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="180"/>
+        <location line="+2"/>
         <source>Mean util.</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="181"/>
+        <location line="+1"/>
         <source>Idle (h)</source>
         <translation>空闲（时）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="182"/>
-        <location filename="../../widgets/reportpdf.cpp" line="224"/>
+        <location line="+1"/>
+        <location line="+42"/>
         <source>Cost (CNY)</source>
         <translation>成本（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="183"/>
+        <location line="-41"/>
         <source>Idle (CNY)</source>
         <translation>空闲（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="198"/>
-        <location filename="../../widgets/reportpdf.cpp" line="220"/>
+        <location line="+15"/>
+        <location line="+22"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="209"/>
+        <location line="-11"/>
         <source>Cloud leases</source>
         <translation>云端租约</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="222"/>
+        <location line="+13"/>
         <source>Lease</source>
         <translation>租约</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="222"/>
+        <location line="+0"/>
         <source>Region</source>
         <translation>区域</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="222"/>
+        <location line="+0"/>
         <source>Card model</source>
         <translation>卡型号</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="223"/>
+        <location line="+1"/>
         <source>CNY/card-h</source>
         <translation>元/卡时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="223"/>
+        <location line="+0"/>
         <source>Billed h</source>
         <translation>计费小时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="230"/>
+        <location line="+7"/>
         <source>Generated %1 UTC by Meridian. Own cards are priced by the price book in force at each minute; rented cloud capacity at what the pool charged, per started billing increment.</source>
         <translation>由 Meridian 于 %1 UTC 生成。自有卡按每分钟生效的价格表计价；租用的云端算力按资源池收取的价格、按已开始的计费周期计价。</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="58"/>
+        <location filename="../../widgets/reportswindow.cpp" line="+59"/>
         <source>no price book: costs are not known</source>
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="38"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="+40"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="39"/>
+        <location line="+1"/>
         <source>DOWN</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="40"/>
+        <location line="+1"/>
         <source>FLAPPING</source>
         <translation>抖动</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="41"/>
+        <location line="+1"/>
         <source>up</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="43"/>
+        <location line="+2"/>
         <source>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;uplink, %3 Gb/s; load %4 (estimated from the hosts below)</source>
         <translation>&lt;b&gt;%1 → %2&lt;/b&gt;&lt;br/&gt;上联链路，%3 Gb/s；负载 %4（由下挂主机估算）</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="48"/>
+        <location line="+5"/>
         <source>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;rail %5, %6 Gb/s, %7; load %8&lt;br/&gt;PFC pauses %9/s · ECN + CNP %10/s%11</source>
         <translation>&lt;b&gt;%1 %2 → %3 %4&lt;/b&gt;&lt;br/&gt;轨道 %5，%6 Gb/s，%7；负载 %8&lt;br/&gt;PFC 暂停 %9/秒 · ECN + CNP %10/秒%11</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="57"/>
+        <location line="+9"/>
         <source>&lt;br/&gt;neighbour not reported lately: as last seen</source>
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
 </context>
 <context>
+    <name>meridian::AlertNotifier</name>
+    <message>
+        <location filename="../../models/alertnotifier.cpp" line="+56"/>
+        <source>%1
+Next: %2</source>
+        <translation>%1
+下一步：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n more alert(s)</source>
+        <translation>
+            <numerusform>另有 %n 条告警</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Meridian&apos;s alert list (Ctrl+L)</source>
+        <translation>打开 Meridian 告警列表（Ctrl+L）</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::AlertRoutingDialog</name>
+    <message>
+        <location filename="../../widgets/alertroutingdialog.cpp" line="+27"/>
+        <source>critical only</source>
+        <translation>仅严重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warning and critical</source>
+        <translation>警告和严重</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Alert routing</source>
+        <translation>告警路由</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Routes from &lt;b&gt;%1&lt;/b&gt; (docs/alerting.md). Desktop notifications: %2.</source>
+        <translation>路由来自 &lt;b&gt;%1&lt;/b&gt;（见 docs/alerting.md）。桌面通知：%2。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Takes</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Delivered</source>
+        <translation>已送达</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Last problem</source>
+        <translation>最近问题</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Send test to route</source>
+        <translation>向路由发送测试</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Test desktop notification</source>
+        <translation>测试桌面通知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Meridian test notification</source>
+        <translation>Meridian 测试通知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>If you read this, desktop notifications work.</source>
+        <translation>看到此消息说明桌面通知正常。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Desktop notification sent.</source>
+        <translation>桌面通知已发送。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>, %1 waiting</source>
+        <translation>，%1 条等待中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, %1 given up</source>
+        <translation>，%1 条已放弃</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Sending a test to %1…</source>
+        <translation>正在向 %1 发送测试…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 took the test alert.</source>
+        <translation>%1 已收到测试告警。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Test failed: %1</source>
+        <translation>测试失败：%1</translation>
+    </message>
+</context>
+<context>
     <name>meridian::AlertsModel</name>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="54"/>
+        <location filename="../../models/alertsmodel.cpp" line="+66"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>resolved</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="56"/>
+        <location line="+5"/>
         <source>silenced until %1</source>
         <translation>静默至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="60"/>
+        <location line="+1"/>
+        <source>silenced by %1 until %2</source>
+        <translation>已由 %1 静默至 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>acknowledged by %1</source>
         <translation>已由 %1 确认</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="61"/>
+        <location line="+1"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="84"/>
+        <location line="+24"/>
         <source>critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="84"/>
+        <location line="+0"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="116"/>
+        <location line="+23"/>
+        <source>Next: %1</source>
+        <translation>下一步：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Silenced: %1</source>
+        <translation>静默原因：%1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="117"/>
+        <location line="+1"/>
         <source>What</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="118"/>
+        <location line="+1"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="119"/>
+        <location line="+1"/>
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="120"/>
+        <location line="+1"/>
+        <source>For</source>
+        <translation>持续</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>First seen</source>
         <translation>首次出现</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="121"/>
+        <location line="+1"/>
         <source>Last seen</source>
         <translation>最近出现</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="122"/>
+        <location line="+1"/>
         <source>Count</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="123"/>
+        <location line="+1"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="124"/>
+        <location line="+1"/>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -373,37 +976,78 @@
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="68"/>
+        <location filename="../../widgets/alertspanel.cpp" line="+79"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="69"/>
-        <source>Silence 1 h</source>
-        <translation>静默 1 小时</translation>
+        <location line="+1"/>
+        <source>Silence…</source>
+        <translation>静默…</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="70"/>
-        <source>Silence 8 h</source>
-        <translation>静默 8 小时</translation>
+        <location line="+2"/>
+        <source>Silence this alert, its kind on its node or in its data center, or everything there, for a while</source>
+        <translation>在一段时间内静默此告警、该节点或该数据中心的同类告警，或其全部告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="71"/>
+        <location line="+4"/>
+        <source>Silences in force, shared by every console on this history file; lift one here</source>
+        <translation>生效中的静默，由使用此历史文件的所有控制台共享；可在此解除</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Note…</source>
         <translation>备注…</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="72"/>
+        <location line="+1"/>
         <source>Open only</source>
         <translation>仅未处理</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="124"/>
+        <location line="+9"/>
+        <location line="+2"/>
+        <source>Silences (%1)</source>
+        <translation>静默（%1）</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Silences</source>
+        <translation>静默</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Until</source>
+        <translation>截止</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>By</source>
+        <translation>设置人</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Lift</source>
+        <translation>解除</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="124"/>
+        <location line="+0"/>
         <source>Note for %1:</source>
         <translation>%1 的备注：</translation>
     </message>
@@ -411,69 +1055,77 @@
 <context>
     <name>meridian::CardDetailPanel</name>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="33"/>
+        <location filename="../../widgets/carddetailpanel.cpp" line="+36"/>
         <source>Select a card in the fleet to see its history.</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="51"/>
+        <location line="+42"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="79"/>
+        <location line="+30"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="83"/>
+        <location line="+4"/>
         <source>stale</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="83"/>
+        <location line="+0"/>
         <source>live</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="85"/>
+        <location line="+2"/>
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
+        <location line="-60"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Last hour</source>
         <translation>最近 1 小时</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Last 6 hours</source>
         <translation>最近 6 小时</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Last 24 hours</source>
         <translation>最近 24 小时</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>Longer periods come from the Prometheus-compatible store that holds the card; agents&apos; cards show the last 15 minutes</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
+        <location line="+55"/>
         <source>, reading %1 s old</source>
         <translation>，读数已过 %1 秒</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>; store history: %1</source>
         <translation>；存储历史：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="87"/>
+        <location line="+2"/>
         <source>UUID %1&lt;br&gt;%2 · rack %3 · %4 · agent %5 (%6)</source>
         <translation>UUID %1&lt;br&gt;%2 · 机架 %3 · %4 · 代理 %5（%6）</translation>
     </message>
@@ -481,160 +1133,271 @@
 <context>
     <name>meridian::DataCenterSummaryModel</name>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="110"/>
+        <location filename="../../models/datacentersummarymodel.cpp" line="+119"/>
+        <source>%1 of %2, %3 connecting</source>
+        <translation>%1 / %2，%3 个连接中</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="120"/>
+        <location line="+15"/>
         <source>%1 of %2 reporting cards at or above %3% utilisation</source>
         <translation>%2 张上报卡中有 %1 张利用率不低于 %3%</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="134"/>
+        <location line="+18"/>
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="135"/>
+        <location line="+1"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="136"/>
+        <location line="+1"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="137"/>
+        <location line="+1"/>
         <source>Mean utilisation</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="138"/>
+        <location line="+1"/>
         <source>Domestic</source>
         <translation>国产占比</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="139"/>
-        <source>Nodes stale</source>
-        <translation>过期节点</translation>
+        <location line="+1"/>
+        <source>Agents live</source>
+        <translation>在线代理</translation>
     </message>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="140"/>
+        <location line="+1"/>
+        <source>Stale</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Accelerator cards in the inventory of the data center&apos;s agents</source>
+        <translation>该数据中心各代理清单中的加速卡数量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of reporting cards at or above %1% utilisation now (the line the usage ledger bills as busy)</source>
+        <translation>当前上报的卡中利用率不低于 %1% 的比例（用量台账计为繁忙的界线）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Mean utilisation of the cards reporting now</source>
+        <translation>当前上报的卡的平均利用率</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of cards made in China (Huawei Ascend, Cambricon MLU, Hygon DCU), against NVIDIA</source>
+        <translation>国产卡（华为昇腾、寒武纪 MLU、海光 DCU）相对 NVIDIA 的占比</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Agents whose telemetry arrived within three intervals</source>
+        <translation>三个周期内有遥测到达的代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Agents that reported before but have been silent for three intervals</source>
+        <translation>曾上报但已连续三个周期无数据的代理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Agents the console cannot connect to (refused, timed out, or their certificate or token was refused)</source>
+        <translation>控制台无法连接的代理（被拒绝、超时，或证书、令牌被拒）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Alerts neither acknowledged, silenced nor resolved</source>
+        <translation>未确认、未静默且未解决的告警</translation>
+    </message>
+    <message>
+        <location line="-25"/>
         <source>Open alerts</source>
         <translation>未处理告警</translation>
     </message>
 </context>
 <context>
+    <name>meridian::DesktopNotifier</name>
+    <message>
+        <location filename="../../models/desktopnotifier.cpp" line="+37"/>
+        <source>desktop notifications: %1</source>
+        <translation>桌面通知：%1</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FabricLegend</name>
+    <message>
+        <location filename="../../widgets/fabriclegend.cpp" line="+28"/>
+        <source>load &lt; 50%</source>
+        <translation>负载 &lt; 50%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>load 50–90%</source>
+        <translation>负载 50–90%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>load &gt; 90%</source>
+        <translation>负载 &gt; 90%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>load unknown</source>
+        <translation>负载未知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>down</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>flapping</source>
+        <translation>抖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not heard lately</source>
+        <translation>近期无邻居信息</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>PFC ≥ %1/s</source>
+        <translation>PFC ≥ %1/秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>ECN+CNP ≥ %1/s</source>
+        <translation>ECN+CNP ≥ %1/秒</translation>
+    </message>
+</context>
+<context>
     <name>meridian::FabricWindow</name>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="67"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="+10"/>
         <source>Meridian — RoCE fabric</source>
         <translation>Meridian — RoCE 网络</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="68"/>
+        <location line="+1"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="70"/>
+        <location line="+2"/>
         <source>Data center </source>
         <translation>数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="73"/>
+        <location line="+3"/>
         <source>  Rail </source>
         <translation>  轨道 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="75"/>
+        <location line="+2"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="79"/>
+        <location line="+4"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="81"/>
+        <location line="+2"/>
         <source>Path </source>
         <translation>路径 </translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="83"/>
+        <location line="+2"/>
         <source>from node</source>
         <translation>起点节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="85"/>
+        <location line="+2"/>
         <source>to node</source>
         <translation>终点节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="88"/>
+        <location line="+3"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="100"/>
+        <location line="+12"/>
         <source>Fabric file: %1</source>
         <translation>网络拓扑文件：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="102"/>
+        <location line="+3"/>
         <source>Findings</source>
         <translation>发现的问题</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="106"/>
+        <location line="+4"/>
         <source>Click a link, a switch or a host.</source>
         <translation>点击链路、交换机或主机。</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="110"/>
+        <location line="+4"/>
         <source>Alerts for this link</source>
         <translation>该链路的告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="119"/>
+        <location line="+9"/>
         <source>Load</source>
         <translation>负载</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="120"/>
+        <location line="+1"/>
         <source>PFC pauses</source>
         <translation>PFC 暂停</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="120"/>
+        <location line="+0"/>
         <source>per s</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="255"/>
+        <location line="+135"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="286"/>
+        <location line="+31"/>
         <source>&lt;b&gt;%1 links to %2&lt;/b&gt;&lt;br/&gt;highest load %3%, PFC %4/s, ECN + CNP %5/s. Zoom in to see each host.</source>
         <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。放大以查看每台主机。</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="307"/>
+        <location line="+22"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 links</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条链路</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="314"/>
+        <location line="+7"/>
         <source>No path: %1</source>
         <translation>没有路径：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="321"/>
+        <location line="+7"/>
         <source>&lt;b&gt;Path on rail %1&lt;/b&gt;&lt;br/&gt;%2</source>
         <translation>&lt;b&gt;轨道 %1 上的路径&lt;/b&gt;&lt;br/&gt;%2</translation>
     </message>
@@ -642,37 +1405,37 @@
 <context>
     <name>meridian::FleetHeatmap</name>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="29"/>
+        <location filename="../../widgets/fleetheatmap.cpp" line="+9"/>
         <source>%1 — %2 cards</source>
         <translation>%1 — %2 张卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="40"/>
+        <location line="+11"/>
         <source> · %1 of %2 agents unreachable</source>
         <translation> · %2 个代理中 %1 个无法连接</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="44"/>
+        <location line="+4"/>
         <source> · %1 stale</source>
         <translation> · %1 个已过期</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="254"/>
+        <location line="+236"/>
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="259"/>
+        <location line="+5"/>
         <source>stale: last seen %1</source>
         <translation>已过期：最后一次看到于 %1</translation>
     </message>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="270"/>
+        <location line="+11"/>
         <source>card %1 · %2</source>
         <translation>卡 %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/fleetheatmap.cpp" line="284"/>
+        <location line="+14"/>
         <source>%n error event(s)</source>
         <translation>
             <numerusform>%n 个错误事件</numerusform>
@@ -682,12 +1445,12 @@
 <context>
     <name>meridian::HeatmapLegend</name>
     <message>
-        <location filename="../../widgets/heatmaplegend.cpp" line="75"/>
+        <location filename="../../widgets/heatmaplegend.cpp" line="+75"/>
         <source>no reading</source>
         <translation>无读数</translation>
     </message>
     <message>
-        <location filename="../../widgets/heatmaplegend.cpp" line="76"/>
+        <location line="+1"/>
         <source>stale</source>
         <translation>已过期</translation>
     </message>
@@ -695,194 +1458,215 @@
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="44"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+55"/>
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="73"/>
+        <location line="+40"/>
         <source>Card</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="83"/>
+        <location line="+9"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="95"/>
+        <location line="+14"/>
         <source>Alerts (%1 open)</source>
         <translation>告警（%1 条未处理）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="115"/>
+        <location line="+20"/>
         <source>Fleet</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="118"/>
+        <location line="+3"/>
         <source>Colour by </source>
         <translation>着色依据 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="125"/>
+        <location line="+7"/>
         <source> Data center </source>
         <translation> 数据中心 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="127"/>
-        <location filename="../../widgets/mainwindow.cpp" line="132"/>
-        <location filename="../../widgets/mainwindow.cpp" line="141"/>
-        <location filename="../../widgets/mainwindow.cpp" line="146"/>
+        <location line="+2"/>
+        <location line="+5"/>
+        <location line="+9"/>
+        <location line="+5"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="130"/>
+        <location line="-16"/>
         <source> Vendor </source>
         <translation> 厂商 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="139"/>
+        <location line="+9"/>
         <source> Model </source>
         <translation> 型号 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="144"/>
+        <location line="+5"/>
         <source> State </source>
         <translation> 状态 </translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="147"/>
+        <location line="+3"/>
         <source>Live</source>
         <translation>在线</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="148"/>
+        <location line="+2"/>
+        <source>Idle (below %1%)</source>
+        <translation>空闲（低于 %1%）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Stale</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="149"/>
+        <location line="+1"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="150"/>
+        <location line="+1"/>
         <source>With errors</source>
         <translation>有错误</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="151"/>
+        <location line="+1"/>
         <source>No reading</source>
         <translation>无读数</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="155"/>
+        <location line="+4"/>
         <source>Search host, node or card UUID (Ctrl+F)</source>
         <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="160"/>
+        <location line="+5"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="206"/>
+        <location line="+46"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="209"/>
+        <location line="+3"/>
         <source>RoCE &amp;fabric…</source>
         <translation>RoCE 网络(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="211"/>
+        <location line="+2"/>
         <source>&amp;Alerts</source>
         <translation>告警(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="218"/>
+        <location line="+7"/>
+        <source>Alert &amp;routing…</source>
+        <translation>告警路由(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="220"/>
+        <location line="+2"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="221"/>
+        <location line="+1"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="222"/>
+        <location line="+1"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="235"/>
+        <location line="+13"/>
         <source>&amp;Reports</source>
         <translation>报告(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="237"/>
+        <location line="+2"/>
         <source>&amp;Utilisation and cost…</source>
         <translation>利用率与成本(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="239"/>
+        <location line="+2"/>
         <source>&amp;Price book…</source>
         <translation>价格表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="240"/>
+        <location line="+1"/>
         <source>&amp;Scaling</source>
         <translation>扩容(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="241"/>
+        <location line="+1"/>
         <source>&amp;Elastic scaling…</source>
         <translation>弹性扩容(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="244"/>
+        <location line="+3"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="245"/>
+        <location line="+1"/>
         <source>&amp;Diagnostics</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="289"/>
+        <location line="+44"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="314"/>
+        <location line="+25"/>
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="326"/>
+        <location line="+12"/>
         <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="409"/>
-        <source>%1 agents: %2 live, %3 stale, %4 unreachable · %5 cards</source>
-        <translation>%1 个代理：在线 %2，过期 %3，无法连接 %4 · %5 张卡</translation>
+        <location line="+78"/>
+        <source>%1 agents: %2 live, %3 stale, %4 unreachable</source>
+        <translation>%1 个代理：%2 个在线，%3 个无数据，%4 个不可达</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>, %1 connecting</source>
+        <translation>，%1 个连接中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 cards</source>
+        <translation> · %1 张卡</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source> · newest reading %1 s old</source>
         <translation> · 最新读数已过 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="416"/>
+        <location line="+3"/>
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
     </message>
@@ -890,153 +1674,153 @@
 <context>
     <name>meridian::PriceBookDialog</name>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="53"/>
+        <location filename="../../widgets/pricebookdialog.cpp" line="+54"/>
         <source>Price book</source>
         <translation>价格表</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="54"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="57"/>
+        <location line="+1"/>
+        <location line="+3"/>
         <source>Card model</source>
         <translation>卡型号</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="54"/>
+        <location line="-3"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="54"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="57"/>
+        <location line="+0"/>
+        <location line="+3"/>
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="54"/>
+        <location line="-3"/>
         <source>CNY per card-hour</source>
         <translation>每卡时价格（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="55"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="58"/>
+        <location line="+1"/>
+        <location line="+3"/>
         <source>From (UTC)</source>
         <translation>起始（UTC）</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="55"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="58"/>
+        <location line="-3"/>
+        <location line="+3"/>
         <source>To (UTC)</source>
         <translation>截止（UTC）</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="57"/>
+        <location line="-1"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="57"/>
+        <location line="+0"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="58"/>
+        <location line="+1"/>
         <source>Discount %</source>
         <translation>折扣 %</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="61"/>
+        <location line="+3"/>
         <source>The most specific price wins: a card model over a vendor, a data center over any. Prices in force are history: set an end, or add a new price from now on. Contracts of six months or more get 10% off unless they state a discount.</source>
         <translation>最具体的价格优先：卡型号优先于厂商，指定数据中心优先于任意数据中心。已生效的价格属于历史：只能设置截止时间，或从现在起新增价格。六个月及以上的合同享受 9 折，除非另有约定折扣。</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="66"/>
+        <location line="+5"/>
         <source>Add price</source>
         <translation>新增价格</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="67"/>
+        <location line="+1"/>
         <source>Add contract</source>
         <translation>新增合同</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="81"/>
+        <location line="+14"/>
         <source>&lt;b&gt;Prices&lt;/b&gt;</source>
         <translation>&lt;b&gt;价格&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="84"/>
+        <location line="+3"/>
         <source>&lt;b&gt;Contracts&lt;/b&gt;</source>
         <translation>&lt;b&gt;合同&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="88"/>
+        <location line="+4"/>
         <source>Saved to %1</source>
         <translation>保存到 %1</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="130"/>
+        <location line="+42"/>
         <source>In force since %1: only its end can change</source>
         <translation>自 %1 起生效：只能修改截止时间</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="171"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="175"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="178"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="183"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="185"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="191"/>
+        <location line="+41"/>
+        <location line="+4"/>
+        <location line="+3"/>
+        <location line="+5"/>
+        <location line="+2"/>
+        <location line="+6"/>
         <source>Prices</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="172"/>
+        <location line="-19"/>
         <source>vendor must be nvidia, huawei, cambricon or hygon</source>
         <translation>厂商必须是 nvidia、huawei、cambricon 或 hygon</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="175"/>
+        <location line="+3"/>
         <source>name a card model, a vendor or a data center</source>
         <translation>请填写卡型号、厂商或数据中心</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="179"/>
+        <location line="+4"/>
         <source>CNY per card-hour must be a number from 0 to 10000</source>
         <translation>每卡时价格必须是 0 到 10000 之间的数字</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="183"/>
+        <location line="+4"/>
         <source>From must be a date such as 2026-07-01</source>
         <translation>起始必须是日期，例如 2026-07-01</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="186"/>
+        <location line="+3"/>
         <source>a new price starts now or later; the past keeps its prices</source>
         <translation>新价格只能从现在或以后开始；过去保持原价</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="191"/>
+        <location line="+5"/>
         <source>To must be a date after From</source>
         <translation>截止必须晚于起始</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="204"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="206"/>
-        <location filename="../../widgets/pricebookdialog.cpp" line="214"/>
+        <location line="+13"/>
+        <location line="+2"/>
+        <location line="+8"/>
         <source>Contracts</source>
         <translation>合同</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="204"/>
+        <location line="-10"/>
         <source>a contract needs From and a later To</source>
         <translation>合同需要起始和更晚的截止</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="207"/>
+        <location line="+3"/>
         <source>a new contract starts now or later; the past keeps its prices</source>
         <translation>新合同只能从现在或以后开始；过去保持原价</translation>
     </message>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="214"/>
+        <location line="+7"/>
         <source>Discount % must be 0 to 100, or empty</source>
         <translation>折扣 % 必须在 0 到 100 之间，或留空</translation>
     </message>
@@ -1044,92 +1828,92 @@
 <context>
     <name>meridian::ReportTableModel</name>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="62"/>
+        <location filename="../../models/reporttablemodel.cpp" line="+62"/>
         <source>(no service)</source>
         <translation>（无服务）</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="69"/>
+        <location line="+7"/>
         <source>Data center</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="70"/>
+        <location line="+1"/>
         <source>Vendor</source>
         <translation>厂商</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="71"/>
+        <location line="+1"/>
         <source>Card model</source>
         <translation>卡型号</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="72"/>
+        <location line="+1"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="73"/>
+        <location line="+1"/>
         <source>Inference service</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="87"/>
+        <location line="+14"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="109"/>
+        <location line="+22"/>
         <source>Card-hours no price in the price book covers: counted, not billed</source>
         <translation>价格表未覆盖的卡时：计入统计，不计费</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="118"/>
+        <location line="+9"/>
         <source>Share of observed card-hours at or above 5% utilisation</source>
         <translation>利用率不低于 5% 的观测卡时占比</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="123"/>
+        <location line="+5"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="124"/>
+        <location line="+1"/>
         <source>Card-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="125"/>
+        <location line="+1"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="126"/>
+        <location line="+1"/>
         <source>Mean utilisation</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="127"/>
+        <location line="+1"/>
         <source>Idle card-hours</source>
         <translation>空闲卡时</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="128"/>
+        <location line="+1"/>
         <source>Cost (CNY)</source>
         <translation>成本（元）</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="129"/>
+        <location line="+1"/>
         <source>Idle cost (CNY)</source>
         <translation>空闲成本（元）</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="130"/>
+        <location line="+1"/>
         <source>Energy (kWh)</source>
         <translation>能耗（千瓦时）</translation>
     </message>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="131"/>
+        <location line="+1"/>
         <source>Unpriced card-hours</source>
         <translation>未计价卡时</translation>
     </message>
@@ -1137,211 +1921,264 @@
 <context>
     <name>meridian::ReportsWindow</name>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="69"/>
+        <location filename="../../widgets/reportswindow.cpp" line="+11"/>
         <source>Meridian — utilisation and cost</source>
         <translation>Meridian — 利用率与成本</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="89"/>
+        <location line="+22"/>
         <source>This month</source>
         <translation>本月</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="90"/>
+        <location line="+1"/>
         <source>Last month</source>
         <translation>上月</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="91"/>
+        <location line="-2"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="92"/>
+        <location line="+0"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Last 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="93"/>
+        <location line="+1"/>
+        <source>This quarter</source>
+        <translation>本季度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Year to date</source>
+        <translation>年初至今</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="105"/>
+        <location line="+13"/>
         <source>Daily</source>
         <translation>按日</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="106"/>
+        <location line="+1"/>
         <source>Weekly</source>
         <translation>按周</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="107"/>
+        <location line="+1"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="108"/>
+        <location line="+1"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="109"/>
+        <location line="+1"/>
         <source>Export PDF…</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="110"/>
+        <location line="+1"/>
         <source>Price book…</source>
         <translation>价格表…</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="113"/>
+        <location line="+3"/>
         <source>Period</source>
         <translation>期间</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="118"/>
+        <location line="+5"/>
         <source>UTC, by</source>
         <translation>UTC，按</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="150"/>
+        <location line="+32"/>
         <source>Cloud lease</source>
         <translation>云端租约</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="150"/>
+        <location line="+0"/>
         <source>Region</source>
         <translation>区域</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="150"/>
+        <location line="+0"/>
+        <source>Service</source>
+        <translation>服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Card model</source>
         <translation>卡型号</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="151"/>
+        <location line="+0"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="151"/>
+        <location line="+0"/>
         <source>CNY per card-hour</source>
         <translation>每卡时价格（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="151"/>
+        <location line="+1"/>
         <source>Billed hours</source>
         <translation>计费小时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="152"/>
+        <location line="+0"/>
         <source>Cost (CNY)</source>
         <translation>成本（元）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="194"/>
+        <location line="+42"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="194"/>
+        <location line="+0"/>
         <source>CSV (*.csv)</source>
         <translation>CSV（*.csv）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="198"/>
-        <location filename="../../widgets/reportswindow.cpp" line="207"/>
+        <location line="+5"/>
+        <source>Saved %1 (cloud leases, if any, beside it as …-cloud.csv)</source>
+        <translation>已保存 %1（如有云租用，另存为同目录下的 …-cloud.csv）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="203"/>
+        <location line="+137"/>
+        <source>no data for the previous period</source>
+        <translation>上一周期无数据</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none in the previous period</source>
+        <translation>上一周期为零</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 %2 points than the previous period</source>
+        <translation>较上一周期 %1 %2 个百分点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2% than the previous period</source>
+        <translation>较上一周期 %1 %2%</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Value at price-book rates</source>
+        <translation>按价目表计的价值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cards · %2</source>
+        <translation>%1 张卡 · %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Value of idle card-hours</source>
+        <translation>空闲卡时的价值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1% of the value · %2</source>
+        <translation>占价值 %1% · %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 busy, %2 idle · %3</source>
+        <translation>%1 繁忙，%2 空闲 · %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+22"/>
+        <source>(not the autoscaler&apos;s)</source>
+        <translation>（非自动扩缩容）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>values are customer prices from the price book (what a card-hour earns, contract discounts applied); idle value is revenue not earned</source>
+        <translation>金额按价目表中的客户价格计（每卡时的收入，已计合同折扣）；空闲价值即未实现的收入</translation>
+    </message>
+    <message>
+        <location line="-210"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="203"/>
+        <location line="+0"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF（*.pdf）</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="289"/>
+        <location line="+86"/>
         <source>Reports need the cost history, which is off in this session.</source>
         <translation>报告需要成本历史，本次会话中成本历史已停用。</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="303"/>
+        <location line="+14"/>
         <source>The period is empty: the last day comes before the first.</source>
         <translation>期间为空：结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="308"/>
+        <location line="+5"/>
         <source>Building the report…</source>
         <translation>正在生成报告…</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="334"/>
+        <location line="+31"/>
         <source>%1 CNY</source>
         <translation>%1 元</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="335"/>
-        <source>Cost of own cards</source>
-        <translation>自有卡成本</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/reportswindow.cpp" line="336"/>
-        <source>%1 cards</source>
-        <translation>%1 张卡</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/reportswindow.cpp" line="338"/>
-        <source>Paid for idle cards</source>
-        <translation>空闲卡花费</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/reportswindow.cpp" line="339"/>
-        <source>%1% of the cost</source>
-        <translation>占成本的 %1%</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/reportswindow.cpp" line="341"/>
+        <location line="+29"/>
         <source>Busy card-hours</source>
         <translation>忙碌卡时</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="343"/>
-        <source>%1 busy, %2 idle</source>
-        <translation>忙碌 %1，空闲 %2</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/reportswindow.cpp" line="346"/>
+        <location line="+12"/>
         <source>Cloud bursts</source>
         <translation>云端扩容</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../widgets/reportswindow.cpp" line="347"/>
-        <source>%n lease(s)</source>
-        <translation>
-            <numerusform>%n 个租约</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="375"/>
+        <location line="+36"/>
         <source>no usage recorded in this period</source>
         <translation>本期间没有用量记录</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="378"/>
+        <location line="+3"/>
         <source>%1 card-hours have no price in the price book</source>
         <translation>%1 卡时在价格表中没有价格</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="393"/>
-        <location filename="../../widgets/reportswindow.cpp" line="405"/>
+        <location line="+37"/>
+        <location line="+21"/>
         <source>No report to export yet.</source>
         <translation>还没有可导出的报告。</translation>
     </message>
@@ -1349,57 +2186,57 @@
 <context>
     <name>meridian::ScalingCharts</name>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="101"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="+101"/>
         <source>Replicas</source>
         <translation>副本</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="102"/>
+        <location line="+1"/>
         <source>serving</source>
         <translation>服务中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="103"/>
+        <location line="+1"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="104"/>
+        <location line="+1"/>
         <source>desired</source>
         <translation>期望</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="106"/>
+        <location line="+2"/>
         <source>replicas</source>
         <translation>副本数</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="110"/>
+        <location line="+4"/>
         <source>Load and latency</source>
         <translation>负载与延迟</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="111"/>
+        <location line="+1"/>
         <source>arrivals (req/s)</source>
         <translation>到达（请求/秒）</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="112"/>
+        <location line="+1"/>
         <source>TTFT p95 (s)</source>
         <translation>首字延迟 p95（秒）</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="113"/>
+        <location line="+1"/>
         <source>objective (s)</source>
         <translation>目标（秒）</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="115"/>
+        <location line="+2"/>
         <source>req/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="116"/>
+        <location line="+1"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1407,283 +2244,334 @@
 <context>
     <name>meridian::ScalingWindow</name>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="76"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="+77"/>
         <source>Meridian — Elastic scaling</source>
         <translation>Meridian — 弹性扩容</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="87"/>
+        <location line="+11"/>
         <source>Scaling</source>
         <translation>扩容</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="89"/>
+        <location line="+2"/>
         <source>Approval: </source>
         <translation>审批：</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="91"/>
+        <location line="+2"/>
         <source>Manual — plan only when asked</source>
         <translation>手动 — 仅在请求时生成计划</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="92"/>
+        <location line="+1"/>
         <source>Assisted — plans wait for one click</source>
         <translation>辅助 — 计划等待一键批准</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="94"/>
+        <location line="+2"/>
         <source>Automatic — within each service&apos;s caps</source>
         <translation>自动 — 在各服务的上限内</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="105"/>
+        <location line="+11"/>
         <source>Edit services…</source>
         <translation>编辑服务…</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="108"/>
+        <location line="+3"/>
         <source>Simulated demand (req/s): </source>
         <translation>模拟需求（请求/秒）：</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="112"/>
+        <location line="+4"/>
         <source>Puts load on the selected service in the embedded simulator</source>
         <translation>在内置模拟器中为所选服务施加负载</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="114"/>
+        <location line="+2"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
-        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <location line="+15"/>
+        <location line="+45"/>
         <source>Service</source>
         <translation>服务</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <location line="-45"/>
         <source>Serving local</source>
         <translation>本地服务中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <location line="+0"/>
         <source>Serving rented</source>
         <translation>租用服务中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="129"/>
+        <location line="+0"/>
         <source>Starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <location line="+1"/>
         <source>Desired</source>
         <translation>期望</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <location line="+0"/>
         <source>Arrivals req/s</source>
         <translation>到达 请求/秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <location line="+0"/>
         <source>Waiting</source>
         <translation>排队</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="130"/>
+        <location line="+0"/>
         <source>TTFT p95 s</source>
         <translation>首字延迟 p95 秒</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="131"/>
+        <location line="+1"/>
         <source>Rented cards</source>
         <translation>租用卡数</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="131"/>
+        <location line="+0"/>
         <source>Rented CNY/h</source>
         <translation>租用 元/时</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="131"/>
+        <location line="+0"/>
         <source>Decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="140"/>
+        <location line="+9"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="145"/>
-        <location filename="../../widgets/scalingwindow.cpp" line="162"/>
+        <location line="+5"/>
+        <location line="+76"/>
+        <location line="+5"/>
         <source>Approve plan</source>
         <translation>批准计划</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="146"/>
+        <location line="-80"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="147"/>
+        <location line="+1"/>
         <source>Plan now</source>
         <translation>立即生成计划</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="150"/>
+        <location line="+3"/>
         <source>Give back at the paid hour&apos;s end</source>
         <translation>在已付费小时结束时归还</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="169"/>
+        <location line="+15"/>
         <source>Reject plan</source>
         <translation>拒绝计划</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <location line="+9"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <location line="+0"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <location line="+0"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="178"/>
+        <location line="+0"/>
         <source>Offer</source>
         <translation>报价</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <location line="+1"/>
         <source>Lease</source>
         <translation>租约</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <location line="+0"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <location line="+0"/>
         <source>CNY/h</source>
         <translation>元/时</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
+        <location line="+0"/>
         <source>By</source>
         <translation>发起者</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="179"/>
-        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <location line="+0"/>
+        <location line="+2"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <location line="+0"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <location line="+0"/>
         <source>Who</source>
         <translation>操作者</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="181"/>
+        <location line="+0"/>
         <source>What</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="182"/>
+        <location line="+1"/>
         <source>Journal</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="183"/>
+        <location line="+1"/>
         <source>Audit log</source>
         <translation>审计日志</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="212"/>
+        <location line="+19"/>
+        <source>steady: enough replicas for the demand</source>
+        <translation>平稳：副本足以满足需求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>more demand than the replicas serve</source>
+        <translation>需求超过现有副本的服务能力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a sudden surge: adding replicas at once</source>
+        <translation>突发激增：立即增加副本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>answers too slow: time to first token over the objective</source>
+        <translation>响应过慢：首 token 时间超出目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>less demand: replicas to spare</source>
+        <translation>需求下降：副本有余</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at the service&apos;s minimum or maximum replicas</source>
+        <translation>已达到服务的最少或最多副本数</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>Scaling is off: %1</source>
         <translation>扩容已停用：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="262"/>
+        <location line="+50"/>
         <source>No inference services are declared.</source>
         <translation>未声明任何推理服务。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="274"/>
+        <location line="+12"/>
         <source>%n replica(s) on free local cards</source>
         <translation>
             <numerusform>在空闲本地卡上启动 %n 个副本</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="276"/>
+        <location line="+2"/>
         <source>%n rented node(s) for %1 CNY/h</source>
         <translation>
             <numerusform>租用 %n 个节点，每小时 %1 元</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="278"/>
-        <source>&lt;b&gt;Waiting for approval:&lt;/b&gt; %1. </source>
-        <translation>&lt;b&gt;等待批准：&lt;/b&gt;%1。</translation>
+        <location line="+2"/>
+        <source>&lt;b&gt;Plan %1 waiting for approval:&lt;/b&gt; %2. </source>
+        <translation>&lt;b&gt;计划 %1 待审批：&lt;/b&gt;%2。</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="278"/>
+        <location line="+31"/>
+        <source>nothing to change</source>
+        <translation>无需变更</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <location line="+21"/>
         <source> and </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="280"/>
+        <location line="-17"/>
+        <source>Rented nodes are paid by the started hour: %1 CNY each hour they run, at least %1 CNY.</source>
+        <translation>租用节点按开始计费的小时付费：运行期间每小时 %1 元，至少 %1 元。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>With it, %1 rents for %2 of its %3 CNY/h budget (%4%).</source>
+        <translation>审批后，%1 的租用花费为每小时 %2 元，占其每小时 %3 元预算的 %4%。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Approve plan %1 for %2: %3?
+
+%4</source>
+        <translation>审批 %2 的计划 %1：%3？
+
+%4</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>No plan waiting. </source>
         <translation>没有待批准的计划。</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="282"/>
+        <location line="+4"/>
         <source>Policy: %1 — %2</source>
         <translation>策略：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="284"/>
-        <source>steady</source>
-        <translation>平稳</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="286"/>
+        <location line="+4"/>
         <source>Held back: %1</source>
         <translation>受限：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="295"/>
+        <location line="+9"/>
         <source>%n scaling step(s) no longer needed: rented nodes go back in the two minutes before their paid hour ends, local replicas stop.</source>
         <translation>
             <numerusform>%n 个扩容步骤已不再需要：租用节点在已付费小时结束前两分钟内归还，本地副本停止。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../widgets/scalingwindow.cpp" line="298"/>
+        <location line="+3"/>
         <source>%n scaling step(s) no longer needed; rented nodes are paid to the end of their hour either way.</source>
         <translation>
             <numerusform>%n 个扩容步骤已不再需要；租用节点无论如何都已付费至本小时结束。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="302"/>
+        <location line="+4"/>
         <source>No surplus rented capacity.</source>
         <translation>没有多余的租用算力。</translation>
     </message>
@@ -1691,24 +2579,85 @@
 <context>
     <name>meridian::ServicesDialog</name>
     <message>
-        <location filename="../../widgets/servicesdialog.cpp" line="22"/>
+        <location filename="../../widgets/servicesdialog.cpp" line="+23"/>
         <source>Inference services</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../../widgets/servicesdialog.cpp" line="25"/>
+        <location line="+3"/>
         <source>Saved to %1. The autoscaler restarts with it.</source>
         <translation>保存到 %1。自动扩容将按其重新启动。</translation>
     </message>
     <message>
-        <location filename="../../widgets/servicesdialog.cpp" line="62"/>
+        <location line="+37"/>
         <source>Cannot write a scratch copy: %1</source>
         <translation>无法写入临时副本：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/servicesdialog.cpp" line="77"/>
+        <location line="+15"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::SilenceDialog</name>
+    <message>
+        <location filename="../../widgets/silencedialog.cpp" line="+17"/>
+        <location line="+21"/>
+        <source>Silence</source>
+        <translation>静默</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>This alert: %1</source>
+        <translation>此告警：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 on %2</source>
+        <translation>%2 上的%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Everything on %1</source>
+        <translation>%1 上的全部告警</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in %2</source>
+        <translation>%2 的%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Everything in %1</source>
+        <translation>%1 的全部告警</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why (seen by every console on this history file)</source>
+        <translation>原因（使用此历史文件的所有控制台都能看到）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>For</source>
+        <translation>持续</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
     </message>
 </context>
 </TS>
