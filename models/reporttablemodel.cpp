@@ -125,8 +125,8 @@ QVariant ReportTableModel::headerData(int section, Qt::Orientation orientation, 
     case BusyPercent: return tr("Busy");
     case MeanUtilization: return tr("Mean utilisation");
     case IdleCardHours: return tr("Idle card-hours");
-    case Cost: return tr("Cost (CNY)");
-    case IdleCost: return tr("Idle cost (CNY)");
+    case Cost: return tr("Value (CNY)");
+    case IdleCost: return tr("Idle value (CNY)");
     case Energy: return tr("Energy (kWh)");
     case Unpriced: return tr("Unpriced card-hours");
     default: return {};

@@ -48,13 +48,22 @@ QStringList bucketLabels(const UsageTrend &trend)
     return labels;
 }
 
+// Ticks at round figures (0, 500, 1000, not 0, 437, 874), with a decimal where the range
+// is small enough that whole numbers would repeat.
+void roundTicks(QValueAxis *axis)
+{
+    axis->applyNiceNumbers();
+    axis->setLabelFormat(axis->max() - axis->min() < 10 ? QStringLiteral("%.1f")
+                                                        : QStringLiteral("%.0f"));
+}
+
 }  // namespace
 
 QChart *makeTrendChart(const UsageTrend &trend)
 {
     QChart *chart =
-        newChart(trend.bucketSeconds == 86400 ? QObject::tr("Card-hours and cost per day")
-                                              : QObject::tr("Card-hours and cost per week"));
+        newChart(trend.bucketSeconds == 86400 ? QObject::tr("Card-hours and value per day")
+                                              : QObject::tr("Card-hours and value per week"));
     auto *busy = new QBarSet(QObject::tr("Busy card-hours"));
     auto *idle = new QBarSet(QObject::tr("Idle card-hours"));
     busy->setColor(kBusy);
@@ -62,7 +71,7 @@ QChart *makeTrendChart(const UsageTrend &trend)
     busy->setBorderColor(kBusy);
     idle->setBorderColor(kIdle);
     auto *cost = new QLineSeries;
-    cost->setName(QObject::tr("Cost (CNY, right)"));
+    cost->setName(QObject::tr("Value (CNY, right)"));
     QPen pen(kCost);
     pen.setWidthF(2.5);
     cost->setPen(pen);
@@ -93,14 +102,12 @@ QChart *makeTrendChart(const UsageTrend &trend)
         categories->setLabelsAngle(labels.size() > 40 ? -90 : -60);
     auto *hours = new QValueAxis;
     hours->setRange(0, highestHours * 1.1);
-    hours->applyNiceNumbers();  // ticks at round figures: 0, 500, 1000, not 0, 437, 874
-    hours->setLabelFormat(QStringLiteral("%.0f"));
+    roundTicks(hours);
     hours->setTitleText(QObject::tr("card-hours"));
     auto *money = new QValueAxis;
     // A little more headroom than the bars, so the line does not hide along their tops.
     money->setRange(0, highestCost * 1.25);
-    money->applyNiceNumbers();
-    money->setLabelFormat(QStringLiteral("%.0f"));
+    roundTicks(money);
     money->setTitleText(QObject::tr("CNY"));
     chart->addAxis(categories, Qt::AlignBottom);
     chart->addAxis(hours, Qt::AlignLeft);
@@ -123,11 +130,11 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     constexpr size_t kBars = 12;
     const QString groupName = ReportTableModel::groupHeader(report.group).toLower();
     QChart *chart =
-        newChart(rows.size() > kBars ? QObject::tr("Cost by %1, the %2 largest of %3 (CNY)")
+        newChart(rows.size() > kBars ? QObject::tr("Value by %1, the %2 largest of %3 (CNY)")
                                            .arg(groupName)
                                            .arg(kBars)
                                            .arg(rows.size())
-                                     : QObject::tr("Cost by %1 (CNY)").arg(groupName));
+                                     : QObject::tr("Value by %1 (CNY)").arg(groupName));
     auto *busyCost = new QBarSet(QObject::tr("Busy"));
     auto *idleCost = new QBarSet(QObject::tr("Idle"));
     busyCost->setColor(kBusy);
@@ -158,12 +165,11 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     auto *groups = new QBarCategoryAxis;
     groups->append(labels);
     auto *money = new QValueAxis;
-    money->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(groups, Qt::AlignLeft);
     chart->addAxis(money, Qt::AlignBottom);
     series->attachAxis(groups);
     series->attachAxis(money);
-    money->applyNiceNumbers();
+    roundTicks(money);
     return chart;
 }
 

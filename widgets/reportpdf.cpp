@@ -1,11 +1,11 @@
 #include "reportpdf.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QDateTime>
 #include <QGraphicsScene>
 #include <QLocale>
 #include <QPainter>
-#include <QBuffer>
 #include <QPdfWriter>
 #include <memory>
 
@@ -167,9 +167,11 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
                10, false, QColor(0x44, 0x44, 0x44));
     pages.advance(6);
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
-    pages.text(QObject::tr("Cost of own cards: %1 CNY, of which idle cards %2 CNY (%3%).")
-                   .arg(money(total.costCny), money(total.idleCostCny), number(idleShare)),
-               11, true);
+    pages.text(
+        QObject::tr(
+            "Value of own cards at price-book rates: %1 CNY, of which idle cards %2 CNY (%3%).")
+            .arg(money(total.costCny), money(total.idleCostCny), number(idleShare)),
+        11, true);
     pages.text(QObject::tr("%1 cards, %2 card-hours observed: %3 busy, %4 idle (busy %5%); "
                            "energy %6 kWh.")
                    .arg(total.cards)
@@ -233,6 +235,7 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
         QList<QStringList> leases;
         for (const CloudSpendRow &lease : report.cloud) {
             leases << QStringList{QString::fromStdString(lease.leaseId),
+                                  QString::fromStdString(lease.service),
                                   QString::fromStdString(lease.region),
                                   QString::fromStdString(lease.cardModel),
                                   QString::number(lease.cards),
@@ -240,14 +243,14 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
                                   number(lease.billedHours),
                                   money(lease.costCny)};
         }
-        leases << QStringList{QObject::tr("Total"),       {}, {}, {}, {}, {},
+        leases << QStringList{QObject::tr("Total"),       {}, {}, {}, {}, {}, {},
                               money(report.cloudSpendCny)};
-        pages.table({QObject::tr("Lease"), QObject::tr("Region"), QObject::tr("Card model"),
-                     QObject::tr("Cards"), QObject::tr("CNY/card-h"), QObject::tr("Billed h"),
-                     QObject::tr("Cost (CNY)")},
+        pages.table({QObject::tr("Lease"), QObject::tr("Service"), QObject::tr("Region"),
+                     QObject::tr("Card model"), QObject::tr("Cards"), QObject::tr("CNY/card-h"),
+                     QObject::tr("Billed h"), QObject::tr("Cost (CNY)")},
                     leases, 1,
-                    {w * 24 / 100, w * 12 / 100, w * 20 / 100, w * 8 / 100, w * 12 / 100,
-                     w * 10 / 100, w * 14 / 100});
+                    {w * 18 / 100, w * 12 / 100, w * 11 / 100, w * 17 / 100, w * 7 / 100,
+                     w * 11 / 100, w * 10 / 100, w * 14 / 100});
     }
     pages.text(
         QObject::tr("Generated %1 UTC by Meridian. Own cards are priced by the price book "

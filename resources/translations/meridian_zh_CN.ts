@@ -468,14 +468,14 @@
         <translation>Meridian 无法启动</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="+56"/>
-        <source>Card-hours and cost per day</source>
-        <translation>每日卡时与成本</translation>
+        <location filename="../../widgets/reportcharts.cpp" line="+65"/>
+        <source>Card-hours and value per day</source>
+        <translation>每日卡时与价值</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Card-hours and cost per week</source>
-        <translation>每周卡时与成本</translation>
+        <source>Card-hours and value per week</source>
+        <translation>每周卡时与价值</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -489,31 +489,31 @@
     </message>
     <message>
         <location line="+6"/>
-        <source>Cost (CNY, right)</source>
-        <translation>成本（元，右轴）</translation>
+        <source>Value (CNY, right)</source>
+        <translation>价值（元，右轴）</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+59"/>
+        <source>Value by %1, the %2 largest of %3 (CNY)</source>
+        <translation>按%1的价值，%3 项中最大的 %2 项（元）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Value by %1 (CNY)</source>
+        <translation>按%1的价值（元）</translation>
+    </message>
+    <message>
+        <location line="-31"/>
         <source>card-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>CNY</source>
         <translation>元</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Cost by %1, the %2 largest of %3 (CNY)</source>
-        <translation>按%1的成本，%3 个中最高的 %2 个（元）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Cost by %1 (CNY)</source>
-        <translation>按%1的成本（元）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+27"/>
         <location filename="../../widgets/reportpdf.cpp" line="+202"/>
         <source>Busy</source>
         <translation>忙碌</translation>
@@ -529,7 +529,12 @@
         <translation>%1 – %2 UTC（%3 天）</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+19"/>
+        <source>Value of own cards at price-book rates: %1 CNY, of which idle cards %2 CNY (%3%).</source>
+        <translation>自有卡按价目表计的价值：%1 元，其中空闲卡 %2 元（%3%）。</translation>
+    </message>
+    <message>
+        <location line="+97"/>
         <source>Meridian utilisation and cost report</source>
         <translation>Meridian 利用率与成本报告</translation>
     </message>
@@ -545,7 +550,7 @@
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-130"/>
         <source>Utilisation and cost</source>
         <translation>利用率与成本</translation>
     </message>
@@ -565,12 +570,7 @@
         <translation>%1，按%2</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Cost of own cards: %1 CNY, of which idle cards %2 CNY (%3%).</source>
-        <translation>自有卡成本：%1 元，其中空闲卡 %2 元（%3%）。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>%1 cards, %2 card-hours observed: %3 busy, %4 idle (busy %5%); energy %6 kWh.</source>
         <translation>%1 张卡，观测 %2 卡时：忙碌 %3，空闲 %4（忙碌 %5%）；能耗 %6 千瓦时。</translation>
     </message>
@@ -593,12 +593,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-46"/>
         <source>Card-hours</source>
         <translation>卡时</translation>
     </message>
@@ -614,28 +614,28 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Cost (CNY)</source>
         <translation>成本（元）</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-42"/>
         <source>Idle (CNY)</source>
         <translation>空闲（元）</translation>
     </message>
     <message>
         <location line="+15"/>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-12"/>
         <source>Cloud leases</source>
         <translation>云端租约</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Lease</source>
         <translation>租约</translation>
     </message>
@@ -646,21 +646,26 @@
     </message>
     <message>
         <location line="+0"/>
+        <source>Service</source>
+        <translation type="unfinished">服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Card model</source>
         <translation>卡型号</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>CNY/card-h</source>
         <translation>元/卡时</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Billed h</source>
         <translation>计费小时</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Generated %1 UTC by Meridian. Own cards are priced by the price book in force at each minute; rented cloud capacity at what the pool charged, per started billing increment.</source>
         <translation>由 Meridian 于 %1 UTC 生成。自有卡按每分钟生效的价格表计价；租用的云端算力按资源池收取的价格、按已开始的计费周期计价。</translation>
     </message>
@@ -1899,13 +1904,13 @@ Next: %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>Cost (CNY)</source>
-        <translation>成本（元）</translation>
+        <source>Value (CNY)</source>
+        <translation>价值（元）</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Idle cost (CNY)</source>
-        <translation>空闲成本（元）</translation>
+        <source>Idle value (CNY)</source>
+        <translation>空闲价值（元）</translation>
     </message>
     <message>
         <location line="+1"/>
