@@ -647,7 +647,7 @@
     <message>
         <location line="+0"/>
         <source>Service</source>
-        <translation type="unfinished">服务</translation>
+        <translation>服务</translation>
     </message>
     <message>
         <location line="+1"/>
