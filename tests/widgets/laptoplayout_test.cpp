@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 #include <QDockWidget>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTableView>
 
@@ -13,9 +15,12 @@
 #include "models/metricscale.h"
 #include "widgets/alertspanel.h"
 #include "widgets/carddetailpanel.h"
+#include "widgets/fabricwindow.h"
 #include "widgets/fleetheatmap.h"
 #include "widgets/heatmaplayout.h"
 #include "widgets/mainwindow.h"
+#include "widgets/reportswindow.h"
+#include "widgets/scalingwindow.h"
 
 using namespace meridian;
 
@@ -120,4 +125,48 @@ TEST(LaptopLayout, TemperatureAndErrorsReadAsAlarmNotAsUtilisation)
     EXPECT_EQ(metricColor(FleetMetric::Errors, 1.0f), hot);
     EXPECT_EQ(metricColor(FleetMetric::Utilization, 1.0f), rampColor(1.0f));
     EXPECT_NE(metricColor(FleetMetric::Utilization, 1.0f), hot);
+}
+
+TEST(LaptopLayout, SecondaryWindowsOpenNoLargerThanTheScreen)
+{
+    FleetState state;
+    test::fillFleet(state, rackedFleet(12), SystemClock::instance().nowUnixMs());
+    const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+    ReportsWindow reports(ReportSources{});
+    ScalingWindow scaling(nullptr, QStringLiteral("no capacity pool"), {});
+    FabricWindow fabric(state, std::nullopt, QString());
+    for (QWidget *window : {static_cast<QWidget *>(&reports), static_cast<QWidget *>(&scaling),
+                            static_cast<QWidget *>(&fabric)}) {
+        EXPECT_LE(window->width(), screen.width()) << window->windowTitle().toStdString();
+        EXPECT_LE(window->height(), screen.height()) << window->windowTitle().toStdString();
+        // And what they need at least fits a laptop.
+        EXPECT_LE(window->minimumSizeHint().height(), kLaptopWindow.height())
+            << window->windowTitle().toStdString();
+        EXPECT_LE(window->minimumSizeHint().width(), kLaptopWindow.width())
+            << window->windowTitle().toStdString();
+    }
+}
+
+TEST(LaptopLayout, ZeroPercentCardsStayVisibleOnADarkTheme)
+{
+    FleetState state;
+    std::vector<test::FakeNode> fleet = rackedFleet(3);
+    for (test::FakeNode &n : fleet)
+        n.utilization = 0;  // the darkest colour of the ramp
+    test::fillFleet(state, fleet, 1000);
+    FleetHeatmap heatmap;
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    heatmap.setPalette(dark);
+    heatmap.resize(600, 300);
+    heatmap.setSnapshot(std::make_shared<FleetSnapshot>(state.snapshot(1000)));
+    const QImage image = heatmap.grab().toImage();
+    const QRect card = heatmap.geometry().cardRects.front();
+    ASSERT_GE(card.width(), 6);
+    // The cell's edge stands out from the background, not only its (dark purple) fill.
+    const QColor edge = image.pixelColor(card.topLeft());
+    const QColor background = dark.color(QPalette::Base);
+    EXPECT_GT(std::abs(edge.lightnessF() - background.lightnessF()), 0.2)
+        << edge.name().toStdString();
 }
