@@ -126,7 +126,7 @@ FabricScene layoutFabricScene(const Fabric &fabric,
                      });
     // A pod's leaves spread evenly over the span of the hosts they serve.
     std::map<std::string, QRectF> switchRect;
-    const double leafWidth = 46;
+    const double leafWidth = 64;  // room for "pod1-leaf7"
     const double leafStep = leafWidth + 6;
     double leafX = 0;
     for (size_t first = 0; first < leaves.size();) {

@@ -13,6 +13,7 @@ namespace meridian {
 namespace {
 
 constexpr double kPickDistance = 6;  // px
+constexpr double kSmallestLabelPoints = 6;
 
 double distanceToSegment(QPointF p, QPointF a, QPointF b)
 {
@@ -302,13 +303,22 @@ void FabricView::paintEvent(QPaintEvent *)
                             : b.kind == FabricSceneBox::Kind::Leaf ? QColor(96, 125, 139)
                                                                    : QColor(176, 190, 197);
         p.fillRect(r, fill);
-        if (r.width() > 10 && metrics.horizontalAdvance(b.label) + 4 <= r.width() &&
-            r.height() >= metrics.height()) {
-            p.setPen(b.kind == FabricSceneBox::Kind::Spine || b.kind == FabricSceneBox::Kind::Leaf
-                         ? QColor(Qt::white)
-                         : text);
-            p.drawText(r, Qt::AlignCenter, b.label);
-        }
+        // A label that does not fit is set smaller (down to a readable size), so a fitted
+        // data center still names its switches; smaller than that, it waits for a zoom.
+        if (r.width() <= 10 || r.height() < metrics.height() * 0.7)
+            continue;
+        QFont labelFont = font();
+        const double needed = metrics.horizontalAdvance(b.label) + 4;
+        if (needed > r.width())
+            labelFont.setPointSizeF(font().pointSizeF() * r.width() / needed);
+        if (labelFont.pointSizeF() < kSmallestLabelPoints)
+            continue;
+        p.setFont(labelFont);
+        p.setPen(b.kind == FabricSceneBox::Kind::Spine || b.kind == FabricSceneBox::Kind::Leaf
+                     ? QColor(Qt::white)
+                     : text);
+        p.drawText(r, Qt::AlignCenter, b.label);
+        p.setFont(font());
     }
 }
 

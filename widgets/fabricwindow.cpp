@@ -18,6 +18,7 @@
 #include "fabricview.h"
 #include "fleet/fleetstate.h"
 #include "historychart.h"
+#include "models/metricscale.h"
 #include "screenfit.h"
 
 namespace meridian {
@@ -195,9 +196,10 @@ void FabricWindow::assembled()
     m_fabric = std::move(result.fabric);
     m_rackOfNode = std::move(result.rackOfNode);
     // Data centers in the fleet's own order (the first is the one shown first).
+    // Shown by the name people use, kept by the one the agents report.
     for (const FabricLink &l : m_fabric.links) {
-        if (m_dataCenter->findText(text(l.dataCenter)) < 0)
-            m_dataCenter->addItem(text(l.dataCenter));
+        if (m_dataCenter->findData(text(l.dataCenter)) < 0)
+            m_dataCenter->addItem(dataCenterTitle(l.dataCenter), text(l.dataCenter));
     }
     showHistory();
     // Findings: rebuilt only when they change, so a selection in the list holds.
@@ -251,7 +253,7 @@ void FabricWindow::showHistory()
 void FabricWindow::relayout()
 {
     FabricSceneOptions options;
-    options.dataCenter = m_dataCenter->currentText().toStdString();
+    options.dataCenter = m_dataCenter->currentData().toString().toStdString();
     options.rail = rail();
     options.expandRacks = m_view->racksExpanded();
     FabricScene scene = layoutFabricScene(m_fabric, m_rackOfNode, options);
@@ -348,7 +350,7 @@ bool FabricWindow::focusNic(const std::string &nodeId, const std::string &netdev
         const FabricLink &l = m_fabric.links[i];
         if (l.hostNode != nodeId || (!netdev.empty() && l.netdev != netdev))
             continue;
-        m_dataCenter->setCurrentText(text(l.dataCenter));
+        m_dataCenter->setCurrentIndex(m_dataCenter->findData(text(l.dataCenter)));
         select({i}, describe(l));
         zoomToLink(i);
         return true;
