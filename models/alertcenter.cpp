@@ -72,12 +72,7 @@ void AlertCenter::acknowledge(const QString &key)
         return;
     m_acknowledgements[k] = {m_user, m_nowMs};
     publish();
-    TriageAction action;
-    action.atUnixMs = m_nowMs;
-    action.alertKey = k;
-    action.kind = TriageAction::Kind::Acknowledge;
-    action.who = m_user;
-    write([action](AlertTriageLog &log) { return log.record(action).error().message; });
+    record(TriageAction::Kind::Acknowledge, k, {});
 }
 
 void AlertCenter::setNote(const QString &key, const QString &note)
@@ -87,12 +82,17 @@ void AlertCenter::setNote(const QString &key, const QString &note)
         return;
     m_notes[k] = note.toStdString();
     publish();
+    record(TriageAction::Kind::Note, k, note.toStdString());
+}
+
+void AlertCenter::record(TriageAction::Kind kind, const std::string &key, const std::string &text)
+{
     TriageAction action;
     action.atUnixMs = m_nowMs;
-    action.alertKey = k;
-    action.kind = TriageAction::Kind::Note;
+    action.alertKey = key;
+    action.kind = kind;
     action.who = m_user;
-    action.text = note.toStdString();
+    action.text = text;
     write([action](AlertTriageLog &log) { return log.record(action).error().message; });
 }
 

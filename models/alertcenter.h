@@ -14,11 +14,9 @@
 
 #include "alerts/alertengine.h"
 #include "alertsmodel.h"
+#include "store/alerttriagelog.h"
 
 namespace meridian {
-
-class AlertTriageLog;
-struct TriageAction;
 
 class AlertCenter final : public QObject {
     Q_OBJECT
@@ -67,6 +65,8 @@ private:
                                  int64_t nowMs);
     void publish();
     void write(std::function<std::string(AlertTriageLog &)> change);
+    // Writes what this console's user did to the history file.
+    void record(TriageAction::Kind kind, const std::string &key, const std::string &text);
     void applyTriage(const TriageRead &read);
     void applyKnownTriage();
 

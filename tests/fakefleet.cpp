@@ -38,4 +38,19 @@ void fillFleet(FleetState &state, const std::vector<FakeNode> &nodes, int64_t no
     }
 }
 
+std::vector<FakeNode> threeDataCenters(int nodes, int perRack)
+{
+    std::vector<FakeNode> fleet;
+    const char *dcs[] = {"xiamen", "wuhu", "zhongwei"};
+    for (int i = 0; i < nodes; ++i) {
+        FakeNode n;
+        n.dataCenter = dcs[i % 3];
+        n.nodeId = "n" + std::to_string(i);
+        n.rack = n.dataCenter.substr(0, 2) + "-r" + std::to_string(i / perRack);
+        n.utilization = i % 100;
+        fleet.push_back(n);
+    }
+    return fleet;
+}
+
 }  // namespace meridian::test

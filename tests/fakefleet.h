@@ -19,6 +19,10 @@ struct FakeNode {
     bool reports = true;      // false: the agent never answered
 };
 
+// `nodes` nodes spread over Xiamen, Wuhu and Zhongwei in turn, `perRack` to a rack
+// ("xi-r0", "wu-r0", …), each node's cards at a utilisation from 0 to 99.
+std::vector<FakeNode> threeDataCenters(int nodes, int perRack);
+
 // Adds the nodes to `state` and records one telemetry batch at `nowMs` for those that report.
 void fillFleet(FleetState &state, const std::vector<FakeNode> &nodes, int64_t nowMs);
 

@@ -20,29 +20,10 @@
 
 using namespace meridian;
 
-namespace {
-
-std::vector<test::FakeNode> bigFleet(int nodes)
-{
-    std::vector<test::FakeNode> fleet;
-    const char *dcs[] = {"xiamen", "wuhu", "zhongwei"};
-    for (int i = 0; i < nodes; ++i) {
-        test::FakeNode n;
-        n.dataCenter = dcs[i % 3];
-        n.nodeId = "n" + std::to_string(i);
-        n.rack = "r" + std::to_string(i / 12);
-        n.utilization = i % 100;
-        fleet.push_back(n);
-    }
-    return fleet;
-}
-
-}  // namespace
-
 TEST(HeatmapLayout, SixThousandCardsFitA1080pScreenWithoutOverlap)
 {
     FleetState state;
-    test::fillFleet(state, bigFleet(750), 1000);
+    test::fillFleet(state, test::threeDataCenters(750, 12), 1000);
     const FleetSnapshot s = state.snapshot(1000);
     const QSize viewport(1880, 780);  // what is left of 1920×1080 under toolbar and summary
     const int cell = fittingCellSize(*s.layout, viewport);

@@ -28,21 +28,6 @@ namespace {
 
 constexpr QSize kLaptopWindow(1366, 768 - 48);  // the screen less a panel and a title bar
 
-std::vector<test::FakeNode> rackedFleet(int nodes)
-{
-    std::vector<test::FakeNode> fleet;
-    const char *dcs[] = {"xiamen", "wuhu", "zhongwei"};
-    for (int i = 0; i < nodes; ++i) {
-        test::FakeNode n;
-        n.dataCenter = dcs[i % 3];
-        n.nodeId = "n" + std::to_string(i);
-        n.rack = std::string(dcs[i % 3]).substr(0, 2) + "-r" + std::to_string(i / 24);
-        n.utilization = i % 100;
-        fleet.push_back(n);
-    }
-    return fleet;
-}
-
 QDockWidget *dockNamed(MainWindow &window, const char *name)
 {
     return window.findChild<QDockWidget *>(QString::fromLatin1(name));
@@ -53,7 +38,7 @@ QDockWidget *dockNamed(MainWindow &window, const char *name)
 TEST(LaptopLayout, OpeningACardKeepsAlertsStatusAndHeatmapInPlace)
 {
     FleetState state;
-    test::fillFleet(state, rackedFleet(48), SystemClock::instance().nowUnixMs());
+    test::fillFleet(state, test::threeDataCenters(48, 24), SystemClock::instance().nowUnixMs());
     FleetSnapshotSource source(state, SystemClock::instance(), 100000);
     MainWindow window(source);
     window.resize(kLaptopWindow);
@@ -96,7 +81,7 @@ TEST(LaptopLayout, OpeningACardKeepsAlertsStatusAndHeatmapInPlace)
 TEST(LaptopLayout, RacksAreLabelledWhenCellsAreReadable)
 {
     FleetState state;
-    test::fillFleet(state, rackedFleet(48), 1000);
+    test::fillFleet(state, test::threeDataCenters(48, 24), 1000);
     const FleetSnapshot s = state.snapshot(1000);
     const HeatmapGeometry readable = layoutHeatmap(*s.layout, 900, 12);
     ASSERT_EQ(readable.rackNames.size(), readable.rackRects.size());
@@ -130,7 +115,7 @@ TEST(LaptopLayout, TemperatureAndErrorsReadAsAlarmNotAsUtilisation)
 TEST(LaptopLayout, SecondaryWindowsOpenNoLargerThanTheScreen)
 {
     FleetState state;
-    test::fillFleet(state, rackedFleet(12), SystemClock::instance().nowUnixMs());
+    test::fillFleet(state, test::threeDataCenters(12, 24), SystemClock::instance().nowUnixMs());
     const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
     ReportsWindow reports(ReportSources{});
     ScalingWindow scaling(nullptr, QStringLiteral("no capacity pool"), {});
@@ -150,7 +135,7 @@ TEST(LaptopLayout, SecondaryWindowsOpenNoLargerThanTheScreen)
 TEST(LaptopLayout, ZeroPercentCardsStayVisibleOnADarkTheme)
 {
     FleetState state;
-    std::vector<test::FakeNode> fleet = rackedFleet(3);
+    std::vector<test::FakeNode> fleet = test::threeDataCenters(3, 24);
     for (test::FakeNode &n : fleet)
         n.utilization = 0;  // the darkest colour of the ramp
     test::fillFleet(state, fleet, 1000);
