@@ -60,6 +60,8 @@ QString ReportTableModel::groupTitle(ReportGroup group, const std::string &name)
         return dataCenterTitle(name);
     if (group == ReportGroup::Service && name == "(no service)")
         return tr("(no service)");
+    if (group == ReportGroup::Customer && name == "(no contract)")
+        return tr("(no contract: list price)");
     return QString::fromStdString(name);
 }
 
@@ -71,6 +73,7 @@ QString ReportTableModel::groupHeader(ReportGroup group)
     case ReportGroup::Model: return tr("Card model");
     case ReportGroup::Node: return tr("Node");
     case ReportGroup::Service: return tr("Inference service");
+    case ReportGroup::Customer: return tr("Customer");
     }
     return {};
 }

@@ -104,7 +104,7 @@ void ReportsWindow::buildControls()
     }
     m_group = new QComboBox(this);
     for (ReportGroup group : {ReportGroup::DataCenter, ReportGroup::Vendor, ReportGroup::Model,
-                              ReportGroup::Node, ReportGroup::Service})
+                              ReportGroup::Node, ReportGroup::Service, ReportGroup::Customer})
         m_group->addItem(ReportTableModel::groupHeader(group), static_cast<int>(group));
     m_bucket = new QComboBox(this);
     m_bucket->addItem(tr("Daily"), 86400);

@@ -82,7 +82,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
     if (!group || (format != "csv" && format != "json" && format != "pdf") ||
         (options.table != "groups" && options.table != "cloud")) {
         std::fprintf(stderr,
-                     "meridian report: --group-by dc|vendor|model|node|service, "
+                     "meridian report: --group-by dc|vendor|model|node|service|customer, "
                      "--format csv|json|pdf, --table groups|cloud\n");
         return 2;
     }

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     report->add_option("--to", reportOptions.to, "end (exclusive): a date or an ISO 8601 time")
         ->required();
     report->add_option("--group-by", reportOptions.groupBy,
-                       "dc | vendor | model | node | service (default dc)");
+                       "dc | vendor | model | node | service | customer (default dc)");
     report->add_option("--format", reportOptions.format, "csv | json | pdf (default csv)");
     report->add_option("--table", reportOptions.table,
                        "csv: groups (default) or cloud, the rented leases and their spend");

@@ -514,7 +514,7 @@
     </message>
     <message>
         <location line="+27"/>
-        <location filename="../../widgets/reportpdf.cpp" line="+202"/>
+        <location filename="../../widgets/reportpdf.cpp" line="+204"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
@@ -524,17 +524,17 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="-51"/>
+        <location filename="../../widgets/reportpdf.cpp" line="-53"/>
         <source>%1 – %2 UTC (%3 days)</source>
         <translation>%1 – %2 UTC（%3 天）</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Value of own cards at price-book rates: %1 CNY, of which idle cards %2 CNY (%3%).</source>
         <translation>自有卡按价目表计的价值：%1 元，其中空闲卡 %2 元（%3%）。</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>Meridian utilisation and cost report</source>
         <translation>Meridian 利用率与成本报告</translation>
     </message>
@@ -550,7 +550,7 @@
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-132"/>
         <source>Utilisation and cost</source>
         <translation>利用率与成本</translation>
     </message>
@@ -570,7 +570,7 @@
         <translation>%1，按%2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>%1 cards, %2 card-hours observed: %3 busy, %4 idle (busy %5%); energy %6 kWh.</source>
         <translation>%1 张卡，观测 %2 卡时：忙碌 %3，空闲 %4（忙碌 %5%）；能耗 %6 千瓦时。</translation>
     </message>
@@ -675,7 +675,7 @@
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="+40"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="+41"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1382,7 +1382,7 @@ Next: %2</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+136"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>
@@ -1838,6 +1838,11 @@ Next: %2</source>
         <translation>（无服务）</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>(no contract: list price)</source>
+        <translation>（无合同：按目录价）</translation>
+    </message>
+    <message>
         <location line="+7"/>
         <source>Data center</source>
         <translation>数据中心</translation>
@@ -1861,6 +1866,11 @@ Next: %2</source>
         <location line="+1"/>
         <source>Inference service</source>
         <translation>推理服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Customer</source>
+        <translation>客户</translation>
     </message>
     <message>
         <location line="+14"/>

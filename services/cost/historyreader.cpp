@@ -195,10 +195,11 @@ void HistoryReader::load()
             leasedNodes.getColumn(1).getDouble();
 }
 
-std::string HistoryReader::groupKey(ReportGroup group, const CardPlace &card,
-                                    int64_t serviceId) const
+std::string HistoryReader::groupKey(ReportGroup group, const CardPlace &card, int64_t serviceId,
+                                    const Contract *contract) const
 {
     switch (group) {
+    case ReportGroup::Customer: return contract ? contract->customer : std::string("(no contract)");
     case ReportGroup::DataCenter: return card.dataCenter;
     case ReportGroup::Vendor: return std::string(vendorName(card.vendor));
     case ReportGroup::Model: return card.model;
@@ -225,8 +226,8 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
     std::vector<ReportRow> rows;
     std::vector<std::vector<bool>> cardSeen;  // per group, by card id
     std::vector<bool> anySeen(cardSlots);
-    const auto groupOf = [&](size_t cardId, int64_t serviceId) {
-        const std::string key = groupKey(request.group, *m_cards[cardId], serviceId);
+    const auto groupOf = [&](size_t cardId, int64_t serviceId, const Contract *contract) {
+        const std::string key = groupKey(request.group, *m_cards[cardId], serviceId, contract);
         auto [it, fresh] = groupIndex.try_emplace(key, rows.size());
         if (fresh) {
             rows.emplace_back().group = key;
@@ -242,6 +243,10 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
         const std::vector<int64_t> edges =
             priceSegments(prices, request.fromUnixS, request.toUnixS);
         for (size_t i = 0; i + 1 < edges.size(); ++i) {
+            // Contracts begin and end on segment edges: by customer, a card's group is
+            // decided afresh each segment.
+            if (request.group == ReportGroup::Customer)
+                std::fill(groupOfCard.begin(), groupOfCard.end(), std::nullopt);
             // Prices hold still within a segment: each card is priced once, at its start.
             std::vector<std::optional<std::optional<double>>> priceOfCard(cardSlots);
             for (const RollupRead &read : planRollupReads(edges[i], edges[i + 1], m_kept)) {
@@ -264,10 +269,11 @@ Result<UsageReport> HistoryReader::report(const PriceBook &prices, const ReportR
                         const auto it = groupOfService.find(serviceId);
                         g = it != groupOfService.end()
                                 ? it->second
-                                : (groupOfService[serviceId] = groupOf(cardId, serviceId));
+                                : (groupOfService[serviceId] = groupOf(cardId, serviceId, nullptr));
                     } else {
                         if (!groupOfCard[cardId])
-                            groupOfCard[cardId] = groupOf(cardId, 0);
+                            groupOfCard[cardId] =
+                                groupOf(cardId, 0, prices.contractFor(card, edges[i]));
                         g = *groupOfCard[cardId];
                     }
                     ReportRow &row = rows[g];

@@ -30,7 +30,8 @@ public:
 private:
     HistoryReader(std::unique_ptr<SQLite::Database> db, std::string path);
     void load();
-    std::string groupKey(ReportGroup group, const CardPlace &card, int64_t serviceId) const;
+    std::string groupKey(ReportGroup group, const CardPlace &card, int64_t serviceId,
+                         const Contract *contract) const;
 
     std::unique_ptr<SQLite::Database> m_db;
     std::string m_path;

@@ -55,15 +55,22 @@ std::optional<double> PriceBook::price(const CardPlace &card, int64_t unixS) con
     auto list = listPrice(card, unixS);
     if (!list)
         return std::nullopt;
-    double discount = 0;
+    const Contract *contract = contractFor(card, unixS);
+    return *list * (1.0 - (contract ? contract->discountPercent : 0.0) / 100.0);
+}
+
+const Contract *PriceBook::contractFor(const CardPlace &card, int64_t unixS) const
+{
+    const Contract *best = nullptr;
     for (const Contract &c : m_contracts) {
         if (unixS >= c.fromUnixS && unixS < c.toUnixS &&
             (c.dataCenter.empty() || c.dataCenter == card.dataCenter) &&
             (c.nodeId.empty() || c.nodeId == card.nodeId) &&
-            (c.model.empty() || c.model == card.model))
-            discount = std::max(discount, c.discountPercent);
+            (c.model.empty() || c.model == card.model) &&
+            (!best || c.discountPercent > best->discountPercent))
+            best = &c;
     }
-    return *list * (1.0 - discount / 100.0);
+    return best;
 }
 
 Result<PriceBook> PriceBook::load(const std::string &path)

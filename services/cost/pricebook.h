@@ -64,6 +64,9 @@ public:
     std::optional<double> listPrice(const CardPlace &card, int64_t unixS) const;
     // What the card-hour earns at that moment after any contract discount.
     std::optional<double> price(const CardPlace &card, int64_t unixS) const;
+    // The contract the card is sold under at that moment (the largest discount wins, as
+    // in price()); null at list price.
+    const Contract *contractFor(const CardPlace &card, int64_t unixS) const;
 
 private:
     std::vector<PriceRule> m_rules;

@@ -16,7 +16,7 @@ namespace {
 constexpr std::pair<ReportGroup, std::string_view> kGroupNames[] = {
     {ReportGroup::DataCenter, "dc"},   {ReportGroup::Vendor, "vendor"},
     {ReportGroup::Model, "model"},     {ReportGroup::Node, "node"},
-    {ReportGroup::Service, "service"},
+    {ReportGroup::Service, "service"}, {ReportGroup::Customer, "customer"},
 };
 
 constexpr const char *kEmptyPeriod = "the period is empty: --to must be after --from";

@@ -15,9 +15,11 @@
 
 namespace meridian {
 
-enum class ReportGroup { DataCenter, Vendor, Model, Node, Service };
+// Customer: the contract a card-hour was sold under ("(no contract)" at list price), so
+// the value column is each tenant's revenue.
+enum class ReportGroup { DataCenter, Vendor, Model, Node, Service, Customer };
 
-std::optional<ReportGroup> reportGroupFromName(std::string_view name);  // dc|vendor|...
+std::optional<ReportGroup> reportGroupFromName(std::string_view name);  // dc|vendor|...|customer
 std::string_view reportGroupName(ReportGroup group);
 
 struct ReportRow {

@@ -77,6 +77,43 @@ contracts:
     EXPECT_NEAR(before->total.costCny, 4 * 2 * 2.0 + 2 * 2 * 2.0 * 0.9, 1e-9);
 }
 
+TEST(UsageReport, RevenuePerCustomerFollowsTheirContractsInTime)
+{
+    test::TempDir dir;
+    // Acme takes Wuhu from midnight on; before, its cards sold at list price.
+    std::ofstream(dir.file("prices.yaml")) << R"(prices:
+  - {model: A100-SXM4-80GB, cny_per_card_hour: 2.0, from: 2026-01-01}
+contracts:
+  - {customer: acme, data_center: wuhu, from: 2026-07-01, to: 2027-07-01}
+)";
+    auto prices = PriceBook::load(dir.file("prices.yaml"));
+    ASSERT_TRUE(prices.ok()) << prices.error().message;
+    {
+        auto store = HistoryStore::open(dir.file("history.db"));
+        ASSERT_TRUE(store.ok());
+        store.value()->submit(
+            test::a100Minutes("wh-1", "wuhu", 2, kJuly1 - 2 * 3600, 4 * 60, 30, 0));
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 1, kJuly1 - 2 * 3600, 4 * 60, 30, 0));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    auto report = buildUsageReport(dir.file("history.db"), prices.value(),
+                                   {kJuly1 - 86400, kJuly1 + 86400, ReportGroup::Customer});
+    ASSERT_TRUE(report.ok()) << report.error().message;
+    ASSERT_EQ(report->rows.size(), 2u);
+    const ReportRow &listPrice = report->rows[0];
+    const ReportRow &acme = report->rows[1];
+    EXPECT_EQ(listPrice.group, "(no contract)");
+    EXPECT_EQ(acme.group, "acme");
+    // Acme: 2 cards × 2 h after midnight × 2.0 less the year-long contract's 10%.
+    EXPECT_NEAR(acme.costCny, 2 * 2 * 2.0 * 0.9, 1e-9);
+    EXPECT_NEAR(acme.cardHours, 4.0, 1e-9);
+    // List price: Wuhu's 2 h before midnight and Xiamen's 4 h.
+    EXPECT_NEAR(listPrice.costCny, (2 * 2 + 1 * 4) * 2.0, 1e-9);
+    EXPECT_NEAR(report->total.costCny, acme.costCny + listPrice.costCny, 1e-9);
+    EXPECT_EQ(reportGroupFromName("customer"), ReportGroup::Customer);
+}
+
 TEST(UsageReport, NoHistoryYetAndEmptyPeriodsAreSaidPlainly)
 {
     test::TempDir dir;
