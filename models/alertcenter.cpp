@@ -80,7 +80,7 @@ void AlertCenter::setNote(const QString &key, const QString &note)
     const std::string k = key.toStdString();
     if (!m_engine.setNote(k, note.toStdString()))
         return;
-    m_notes[k] = note.toStdString();
+    m_notes[k] = {note.toStdString(), m_nowMs};
     publish();
     record(TriageAction::Kind::Note, k, note.toStdString());
 }
@@ -206,11 +206,11 @@ void AlertCenter::applyTriage(const TriageRead &read)
             continue;
         m_lastActionId = a.id;
         if (a.kind == TriageAction::Kind::Acknowledge) {
-            Acknowledgement &known = m_acknowledgements[a.alertKey];
+            Done &known = m_acknowledgements[a.alertKey];
             if (a.atUnixMs >= known.atMs)
                 known = {a.who, a.atUnixMs};
         } else {
-            m_notes[a.alertKey] = a.text;
+            m_notes[a.alertKey] = {a.text, a.atUnixMs};
         }
     }
     m_sharedSilences = read.silences;
@@ -221,12 +221,19 @@ void AlertCenter::applyTriage(const TriageRead &read)
 
 void AlertCenter::applyKnownTriage()
 {
+    // What the file says of alerts long gone is no use any more.
+    const auto forgotten = [&](const std::string &key, int64_t atMs) {
+        return !m_engine.find(key) && m_nowMs - atMs > kTriageKeptMs;
+    };
+    for (auto *done : {&m_acknowledgements, &m_notes})
+        std::erase_if(*done,
+                      [&](const auto &entry) { return forgotten(entry.first, entry.second.atMs); });
     for (const auto &[key, ack] : m_acknowledgements)
-        m_engine.applyAcknowledgement(key, ack.who, ack.atMs);
+        m_engine.applyAcknowledgement(key, ack.text, ack.atMs);
     for (const auto &[key, note] : m_notes) {
         const Alert *a = m_engine.find(key);
-        if (a && a->note != note)
-            m_engine.setNote(key, note);
+        if (a && a->note != note.text)
+            m_engine.setNote(key, note.text);
     }
 }
 

@@ -85,12 +85,15 @@ private:
     int64_t m_lastActionId = 0;
     uint64_t m_readsAsked = 0;
     uint64_t m_readsApplied = 0;
-    struct Acknowledgement {
-        std::string who;
+    // What the file says was done to each alert (by key), kept while the alert may still
+    // be listed: one it does not know yet may arrive from another console's fleet view.
+    struct Done {
+        std::string text;  // who acknowledged, or the note
         int64_t atMs = 0;
     };
-    std::map<std::string, Acknowledgement> m_acknowledgements;  // by alert key, from the file
-    std::map<std::string, std::string> m_notes;
+    std::map<std::string, Done> m_acknowledgements;
+    std::map<std::string, Done> m_notes;
+    static constexpr int64_t kTriageKeptMs = 24 * 3600'000LL;
 };
 
 }  // namespace meridian

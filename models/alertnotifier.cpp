@@ -31,7 +31,7 @@ AlertNotifier::AlertNotifier(AlertCenter &center, AlertRouting routing, const Cl
 
 AlertNotifier::~AlertNotifier() = default;
 
-AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved, int64_t nowMs)
+AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved)
 {
     AlertNotice n;
     n.key = alert.key;
@@ -47,16 +47,13 @@ AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved, int64_t 
     n.netdev = alert.netdev;
     n.service = alert.service;
     n.xid = alert.xid;
-    const size_t cardAt = alert.subject.rfind(" card ");
-    if (cardAt != std::string::npos)
-        n.card = static_cast<uint32_t>(std::atoi(alert.subject.c_str() + cardAt + 6));
+    n.card = alert.cardIndex;
     n.meaning = alertMeaning(alert).toStdString();
     n.nextStep = alertNextStep(alert).toStdString();
     n.message = alert.message;
     n.startsAtMs = alert.activeSinceMs ? alert.activeSinceMs : alert.firstSeenMs;
     n.endsAtMs = resolved ? std::max(alert.lastSeenMs, n.startsAtMs) : 0;
     n.console = QSysInfo::machineHostName().toStdString();
-    (void)nowMs;
     return n;
 }
 
@@ -74,7 +71,7 @@ AlertNotice AlertNotifier::testNotice(int64_t nowMs)
             .toStdString();
     a.firstSeenMs = nowMs;
     a.activeSinceMs = nowMs;
-    return noticeFor(a, false, nowMs);
+    return noticeFor(a, false);
 }
 
 void AlertNotifier::review()
@@ -89,14 +86,14 @@ void AlertNotifier::review()
         auto sent = m_notified.find(a.key);
         if (wanted && sent == m_notified.end()) {
             m_notified.emplace(a.key, true);
-            changes.push_back(noticeFor(a, false, now));
+            changes.push_back(noticeFor(a, false));
             opened.push_back(&a);
         } else if (!a.active && sent != m_notified.end()) {
             m_notified.erase(sent);
-            changes.push_back(noticeFor(a, true, now));
+            changes.push_back(noticeFor(a, true));
         }
         if (wanted)
-            firing.push_back(noticeFor(a, false, now));
+            firing.push_back(noticeFor(a, false));
     }
     // Alerts forgotten by the engine while firing are over too.
     std::erase_if(m_notified, [&](const auto &entry) {

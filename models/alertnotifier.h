@@ -26,7 +26,7 @@ public:
     AlertDispatcher &dispatcher() { return *m_dispatcher; }
     DesktopNotifier *desktop() const { return m_desktop; }
     // The notice an alert becomes, in the console's language.
-    static AlertNotice noticeFor(const Alert &alert, bool resolved, int64_t nowMs);
+    static AlertNotice noticeFor(const Alert &alert, bool resolved);
     // A made-up alert for the routing dialog's test button.
     static AlertNotice testNotice(int64_t nowMs);
     // Looks at the alerts now (also called on every change of them).

@@ -139,8 +139,27 @@ void FleetHeatmap::relayout()
     const QSize viewport = m_viewport.isValid() ? m_viewport : size();
     const int cell = fittingCellSize(*m_snapshot->layout, viewport);
     m_geometry = layoutHeatmap(*m_snapshot->layout, std::max(200, viewport.width()), cell);
+    // Rack labels are laid out once here, not on every paint: text layout is what costs.
+    m_rackLabels.clear();
+    if (!m_geometry.rackLabelRects.empty() && m_geometry.rackLabelRects.front().height() > 0) {
+        const QFontMetrics metrics(rackLabelFont());
+        for (size_t r = 0; r < m_geometry.rackLabelRects.size(); ++r) {
+            QStaticText label(metrics.elidedText(m_geometry.rackNames[r], Qt::ElideMiddle,
+                                                 m_geometry.rackLabelRects[r].width()));
+            label.setTextFormat(Qt::PlainText);
+            label.prepare(QTransform(), rackLabelFont());
+            m_rackLabels.push_back(std::move(label));
+        }
+    }
     updateGeometry();
     setMinimumHeight(m_geometry.size.height());
+}
+
+QFont FleetHeatmap::rackLabelFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.75);
+    return small;
 }
 
 QSize FleetHeatmap::sizeHint() const
@@ -194,24 +213,21 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
             painter.drawText(section.titleRect.adjusted(2, 0, 0, -4),
                              Qt::AlignLeft | Qt::AlignBottom, sectionTitle(section));
     }
-    if (!m_geometry.rackLabelRects.empty() && m_geometry.rackLabelRects.front().height() > 0) {
-        QFont rackFont = font();
-        rackFont.setPointSizeF(rackFont.pointSizeF() * 0.75);
-        painter.setFont(rackFont);
-        const QFontMetrics metrics(rackFont);
+    if (!m_rackLabels.empty()) {
+        painter.setFont(rackLabelFont());
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        for (size_t r = 0; r < m_geometry.rackLabelRects.size(); ++r) {
+        for (size_t r = 0; r < m_rackLabels.size(); ++r) {
             const QRect &strip = m_geometry.rackLabelRects[r];
             if (strip.intersects(exposed))
-                painter.drawText(
-                    strip, Qt::AlignLeft | Qt::AlignVCenter,
-                    metrics.elidedText(m_geometry.rackNames[r], Qt::ElideMiddle, strip.width()));
+                painter.drawStaticText(strip.topLeft(), m_rackLabels[r]);
         }
     }
     // Dark cells (0% on the ramp) on a dark background get an outline, or they vanish.
     const QColor background = palette().color(QPalette::Base);
     QColor outline = palette().color(QPalette::Text);
     outline.setAlphaF(0.35f);
+    const float backgroundLightness = background.lightnessF();
+    const bool outlineDark = m_geometry.cell >= 6;  // below that, cells touch: no room
     std::vector<bool> stale(l.nodeCount());
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         stale[n] = s.nodeStale(n);
@@ -237,8 +253,7 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
             painter.drawRect(r.adjusted(0, 0, -1, -1));
         } else {
             painter.fillRect(r, color);
-            if (std::abs(color.lightnessF() - background.lightnessF()) < 0.15f &&
-                m_geometry.cell >= 6) {
+            if (outlineDark && std::abs(color.lightnessF() - backgroundLightness) < 0.15f) {
                 painter.setPen(QPen(outline, 1));
                 painter.drawRect(r.adjusted(0, 0, -1, -1));
             }

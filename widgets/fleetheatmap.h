@@ -4,6 +4,7 @@
 // Lives on the UI thread.
 #pragma once
 
+#include <QStaticText>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -62,6 +63,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
 private:
+    QFont rackLabelFont() const;
     void relayout();
     void recomputeMatches();
     bool stateMatches(CardHandle card) const;
@@ -71,6 +73,7 @@ private:
     std::shared_ptr<const FleetSnapshot> m_snapshot;
     uint64_t m_layoutGeneration = 0;
     HeatmapGeometry m_geometry;
+    std::vector<QStaticText> m_rackLabels;  // beside m_geometry.rackLabelRects
     FleetMetric m_metric = FleetMetric::Utilization;
     HeatmapFilter m_filter;
     std::vector<bool> m_matches;  // by CardHandle

@@ -41,11 +41,12 @@ struct Alert {
     std::optional<NodeHandle> node;
     std::optional<CardHandle> card;
     std::string netdev;
-    std::string nodeName;         // the node's id (or address), for silences and routing labels
-    std::string service;          // inference service, for the scaling kinds
-    std::optional<uint32_t> xid;  // the latest Xid code, for Xid alerts
-    std::string subject;          // "xm-r01-n1 card 3", "Wuhu"
-    std::string message;          // the latest detail
+    std::string nodeName;  // the node's id (or address), for silences and routing labels
+    std::string service;   // inference service, for the scaling kinds
+    std::optional<uint32_t> cardIndex;  // the card's index on its node, for card alerts
+    std::optional<uint32_t> xid;        // the latest Xid code, for Xid alerts
+    std::string subject;                // "xm-r01-n1 card 3", "Wuhu"
+    std::string message;                // the latest detail
     int64_t firstSeenMs = 0;
     int64_t activeSinceMs = 0;  // when this occurrence began (it may have cleared before)
     int64_t lastSeenMs = 0;

@@ -123,6 +123,7 @@ void AlertEngine::applyEvent(const FleetSnapshot &s, const FleetEvent &fleetEven
         a.card = card;
         a.netdev = e.netdev;
         a.nodeName = node;
+        a.cardIndex = e.cardIndex;
         a.subject = subject();
         a.message = e.message;
         if (e.xid)
@@ -260,6 +261,7 @@ void AlertEngine::evaluateIdleCards(const FleetSnapshot &s)
             a.node = n;
             a.card = c;
             a.nodeName = nodeName(l, n);
+            a.cardIndex = l.cardIndex[c];
             a.subject = fmt::format("{} card {}", a.nodeName, l.cardIndex[c]);
             a.message = fmt::format("below {:.0f}% utilisation for {:.0f} min",
                                     m_rules.idleUtilizationPercent, idleFor / 60000.0);
@@ -282,6 +284,7 @@ void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<Flee
 
 void AlertEngine::forgetSettled(int64_t nowMs)
 {
+    std::erase_if(m_localSilences, [&](const SilenceRule &r) { return r.untilMs <= nowMs; });
     // Forget what has been resolved (or acknowledged and quiet) for a while.
     std::erase_if(m_alerts, [&](const auto &entry) {
         const Alert &a = entry.second;
