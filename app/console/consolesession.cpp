@@ -202,26 +202,34 @@ Status ConsoleSession::start()
 void ConsoleSession::startAlertSharing()
 {
     AlertCenter *alerts = m_window->alerts();
+    // A broken routing file is said where people look (the desktop still gets alerts);
+    // it stays said while the triage's own state comes and goes beside it.
+    const std::string routingFile = alertRoutingInForce(m_options.alertRoutingFile.toStdString());
+    auto routing = loadAlertRouting(routingFile);
+    const QString routingProblem = routing
+                                       ? QString()
+                                       : QObject::tr("Alert routing is off: %1")
+                                             .arg(QString::fromStdString(routing.error().message));
+    const auto showProblems = [this, routingProblem](const QString &triage) {
+        QStringList problems;
+        if (!routingProblem.isEmpty())
+            problems << routingProblem;
+        if (!triage.isEmpty())
+            problems << QObject::tr("Alert triage: %1").arg(triage);
+        m_window->showTriageProblem(problems.join(QStringLiteral("; ")));
+    };
+    QObject::connect(alerts, &AlertCenter::triageProblem, m_window.get(), showProblems);
+    showProblems({});
     // Acknowledgements, notes and silences live in the history file, shared by every
     // console that opens it.
     if (m_history) {
         if (auto log = AlertTriageLog::open(m_history->path()))
             alerts->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
         else
-            m_window->showTriageProblem(QString::fromStdString(log.error().message));
+            showProblems(QString::fromStdString(log.error().message));
     }
-    QObject::connect(
-        alerts, &AlertCenter::triageProblem, m_window.get(), [this](const QString &text) {
-            m_window->showTriageProblem(text.isEmpty() ? text
-                                                       : QObject::tr("Alert triage: %1").arg(text));
-        });
     // Alerts reach people away from the window: the desktop, and the routing file's
-    // receivers. A broken file is said where people look; the desktop still works.
-    const std::string routingFile = alertRoutingInForce(m_options.alertRoutingFile.toStdString());
-    auto routing = loadAlertRouting(routingFile);
-    if (!routing)
-        m_window->showTriageProblem(QObject::tr("Alert routing is off: %1")
-                                        .arg(QString::fromStdString(routing.error().message)));
+    // receivers.
     auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());
     auto *notifier =
         new AlertNotifier(*alerts, routing ? std::move(routing).value() : AlertRouting{},
