@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "metricscale.h"
+
 namespace meridian {
 
 namespace {
@@ -91,18 +93,25 @@ const XidEntry *xidEntry(const Alert &alert)
 QString alertKindTitle(AlertKind kind)
 {
     switch (kind) {
-    case AlertKind::DataCenterDark: return QCoreApplication::translate("AlertGuidance", "Data center dark");
-    case AlertKind::AgentUnreachable: return QCoreApplication::translate("AlertGuidance", "Agent unreachable");
+    case AlertKind::DataCenterDark:
+        return QCoreApplication::translate("AlertGuidance", "Data center dark");
+    case AlertKind::AgentUnreachable:
+        return QCoreApplication::translate("AlertGuidance", "Agent unreachable");
     case AlertKind::AgentStale: return QCoreApplication::translate("AlertGuidance", "Agent silent");
     case AlertKind::Xid: return QCoreApplication::translate("AlertGuidance", "Xid");
-    case AlertKind::EccDoubleBit: return QCoreApplication::translate("AlertGuidance", "ECC double-bit");
-    case AlertKind::ThermalThrottle: return QCoreApplication::translate("AlertGuidance", "Thermal throttling");
+    case AlertKind::EccDoubleBit:
+        return QCoreApplication::translate("AlertGuidance", "ECC double-bit");
+    case AlertKind::ThermalThrottle:
+        return QCoreApplication::translate("AlertGuidance", "Thermal throttling");
     case AlertKind::LinkDown: return QCoreApplication::translate("AlertGuidance", "Link down");
     case AlertKind::LinkFlap: return QCoreApplication::translate("AlertGuidance", "Link flapping");
     case AlertKind::PfcStorm: return QCoreApplication::translate("AlertGuidance", "PFC storm");
-    case AlertKind::PaidButIdle: return QCoreApplication::translate("AlertGuidance", "Paid but idle");
-    case AlertKind::ServiceOverObjective: return QCoreApplication::translate("AlertGuidance", "Service over objective");
-    case AlertKind::PlanAwaitingApproval: return QCoreApplication::translate("AlertGuidance", "Plan awaiting approval");
+    case AlertKind::PaidButIdle:
+        return QCoreApplication::translate("AlertGuidance", "Paid but idle");
+    case AlertKind::ServiceOverObjective:
+        return QCoreApplication::translate("AlertGuidance", "Service over objective");
+    case AlertKind::PlanAwaitingApproval:
+        return QCoreApplication::translate("AlertGuidance", "Plan awaiting approval");
     }
     return QCoreApplication::translate("AlertGuidance", "Alert");
 }
@@ -111,10 +120,23 @@ QString alertTitle(const Alert &alert)
 {
     if (alert.kind == AlertKind::Xid && alert.xid) {
         if (const XidEntry *entry = xidEntry(alert))
-            return QCoreApplication::translate("AlertGuidance", "%1 (Xid %2)").arg(translated(entry->meaning)).arg(*alert.xid);
+            return QCoreApplication::translate("AlertGuidance", "%1 (Xid %2)")
+                .arg(translated(entry->meaning))
+                .arg(*alert.xid);
         return QCoreApplication::translate("AlertGuidance", "Xid %1").arg(*alert.xid);
     }
     return alertKindTitle(alert.kind);
+}
+
+QString alertWhere(const Alert &alert)
+{
+    if (alert.kind == AlertKind::DataCenterDark)
+        return dataCenterTitle(alert.subject);
+    if (alert.cardIndex && !alert.nodeName.empty())
+        return QCoreApplication::translate("AlertGuidance", "%1 card %2")
+            .arg(QString::fromStdString(alert.nodeName))
+            .arg(*alert.cardIndex);
+    return QString::fromStdString(alert.subject);
 }
 
 QString alertMeaning(const Alert &alert)
@@ -123,29 +145,47 @@ QString alertMeaning(const Alert &alert)
         return translated(entry->meaning);
     switch (alert.kind) {
     case AlertKind::DataCenterDark:
-        return QCoreApplication::translate("AlertGuidance", 
+        return QCoreApplication::translate(
+            "AlertGuidance",
             "Most of the data center's agents stopped reporting at once: its uplink, "
             "power or the console's route to it, not the nodes one by one");
-    case AlertKind::AgentUnreachable: return QCoreApplication::translate("AlertGuidance", "The console cannot reach the node's agent");
+    case AlertKind::AgentUnreachable:
+        return QCoreApplication::translate("AlertGuidance",
+                                           "The console cannot reach the node's agent");
     case AlertKind::AgentStale:
-        return QCoreApplication::translate("AlertGuidance", "The agent is connected but has sent no telemetry for three intervals");
-    case AlertKind::Xid: return QCoreApplication::translate("AlertGuidance", "The NVIDIA driver reported an error on the card");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "The agent is connected but has sent no telemetry for three intervals");
+    case AlertKind::Xid:
+        return QCoreApplication::translate("AlertGuidance",
+                                           "The NVIDIA driver reported an error on the card");
     case AlertKind::EccDoubleBit:
-        return QCoreApplication::translate("AlertGuidance", "Uncorrectable memory error: data on the card was lost");
-    case AlertKind::ThermalThrottle: return QCoreApplication::translate("AlertGuidance", "The card slows itself down because it is too hot");
-    case AlertKind::LinkDown: return QCoreApplication::translate("AlertGuidance", "A RoCE link of the node is down");
+        return QCoreApplication::translate("AlertGuidance",
+                                           "Uncorrectable memory error: data on the card was lost");
+    case AlertKind::ThermalThrottle:
+        return QCoreApplication::translate("AlertGuidance",
+                                           "The card slows itself down because it is too hot");
+    case AlertKind::LinkDown:
+        return QCoreApplication::translate("AlertGuidance", "A RoCE link of the node is down");
     case AlertKind::LinkFlap:
-        return QCoreApplication::translate("AlertGuidance", "A RoCE link keeps going down and up: collectives on it stall and retry");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "A RoCE link keeps going down and up: collectives on it stall and retry");
     case AlertKind::PfcStorm:
-        return QCoreApplication::translate("AlertGuidance", "Pause frames flood the fabric: traffic behind the port is stuck");
+        return QCoreApplication::translate(
+            "AlertGuidance", "Pause frames flood the fabric: traffic behind the port is stuck");
     case AlertKind::PaidButIdle:
-        return QCoreApplication::translate("AlertGuidance", "A rented card has been below 5% utilisation for an hour");
+        return QCoreApplication::translate(
+            "AlertGuidance", "A rented card has been below 5% utilisation for an hour");
     case AlertKind::ServiceOverObjective:
-        return QCoreApplication::translate("AlertGuidance", 
+        return QCoreApplication::translate(
+            "AlertGuidance",
             "Customers of the inference service wait longer than its objective for the "
             "first token");
     case AlertKind::PlanAwaitingApproval:
-        return QCoreApplication::translate("AlertGuidance", "The autoscaler proposes more capacity and waits for someone to approve it");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "The autoscaler proposes more capacity and waits for someone to approve it");
     }
     return {};
 }
@@ -156,36 +196,53 @@ QString alertNextStep(const Alert &alert)
         return translated(entry->nextStep);
     switch (alert.kind) {
     case AlertKind::DataCenterDark:
-        return QCoreApplication::translate("AlertGuidance", 
+        return QCoreApplication::translate(
+            "AlertGuidance",
             "Check the data center's uplink, VPN and power first; agent alerts there "
             "are held back until it recovers");
     case AlertKind::AgentUnreachable:
-        return QCoreApplication::translate("AlertGuidance", 
+        return QCoreApplication::translate(
+            "AlertGuidance",
             "Check the node is up and 'systemctl status meridian-agent'; then the "
             "firewall, certificate and token");
     case AlertKind::AgentStale:
-        return QCoreApplication::translate("AlertGuidance", 
+        return QCoreApplication::translate(
+            "AlertGuidance",
             "Read the agent's journal: a hung nvidia-smi or npu-smi stops its "
             "collector; restart the agent");
     case AlertKind::Xid:
-        return QCoreApplication::translate("AlertGuidance", "Look the code up in NVIDIA's Xid catalogue; drain the node if it repeats");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "Look the code up in NVIDIA's Xid catalogue; drain the node if it repeats");
     case AlertKind::EccDoubleBit:
-        return QCoreApplication::translate("AlertGuidance", "Drain the node and reset the card; replace it if it recurs");
+        return QCoreApplication::translate(
+            "AlertGuidance", "Drain the node and reset the card; replace it if it recurs");
     case AlertKind::ThermalThrottle:
-        return QCoreApplication::translate("AlertGuidance", "Check the node's fans and the rack's inlet temperature and airflow");
+        return QCoreApplication::translate(
+            "AlertGuidance", "Check the node's fans and the rack's inlet temperature and airflow");
     case AlertKind::LinkDown:
-        return QCoreApplication::translate("AlertGuidance", "Check the cable, the transceiver and the switch port; open the fabric view");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "Check the cable, the transceiver and the switch port; open the fabric view");
     case AlertKind::LinkFlap:
-        return QCoreApplication::translate("AlertGuidance", "Replace the cable or transceiver; check the switch port's error counters");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "Replace the cable or transceiver; check the switch port's error counters");
     case AlertKind::PfcStorm:
-        return QCoreApplication::translate("AlertGuidance", 
+        return QCoreApplication::translate(
+            "AlertGuidance",
             "Find the NIC sending the pauses (a stuck receiver) and isolate its port; "
             "check the switch's PFC watchdog");
     case AlertKind::PaidButIdle:
-        return QCoreApplication::translate("AlertGuidance", "Tell the tenant's account manager; release the card if it stays idle");
+        return QCoreApplication::translate(
+            "AlertGuidance",
+            "Tell the tenant's account manager; release the card if it stays idle");
     case AlertKind::ServiceOverObjective:
-        return QCoreApplication::translate("AlertGuidance", "Open Scaling: approve the waiting plan or add capacity");
-    case AlertKind::PlanAwaitingApproval: return QCoreApplication::translate("AlertGuidance", "Open Scaling and approve or reject the plan");
+        return QCoreApplication::translate(
+            "AlertGuidance", "Open Scaling: approve the waiting plan or add capacity");
+    case AlertKind::PlanAwaitingApproval:
+        return QCoreApplication::translate("AlertGuidance",
+                                           "Open Scaling and approve or reject the plan");
     }
     return {};
 }

@@ -6,7 +6,6 @@
 #include "alertcenter.h"
 #include "alertguidance.h"
 #include "desktopnotifier.h"
-#include "metricscale.h"
 
 namespace meridian {
 
@@ -39,9 +38,7 @@ AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved)
     n.severity = alert.severity;
     n.resolved = resolved;
     n.title = alertTitle(alert).toStdString();
-    n.subject = alert.kind == AlertKind::DataCenterDark
-                    ? dataCenterTitle(alert.subject).toStdString()
-                    : alert.subject;
+    n.subject = alertWhere(alert).toStdString();
     n.dataCenter = alert.dataCenter;
     n.node = alert.nodeName;
     n.netdev = alert.netdev;
@@ -119,9 +116,7 @@ void AlertNotifier::review()
             if (shown == kDesktopNotificationsPerBatch)
                 break;
             ++shown;
-            const QString where = a->kind == AlertKind::DataCenterDark
-                                      ? dataCenterTitle(a->subject)
-                                      : QString::fromStdString(a->subject);
+            const QString where = alertWhere(*a);
             m_desktop->notify(QStringLiteral("%1: %2").arg(alertTitle(*a), where),
                               tr("%1\nNext: %2").arg(alertMeaning(*a), alertNextStep(*a)),
                               a->severity == AlertSeverity::Critical);

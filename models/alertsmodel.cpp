@@ -112,9 +112,7 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
         case Severity:
             return a.severity == AlertSeverity::Critical ? tr("critical") : tr("warning");
         case What: return alertTitle(a);
-        case Where:
-            return a.kind == AlertKind::DataCenterDark ? dataCenterTitle(a.subject)
-                                                       : QString::fromStdString(a.subject);
+        case Where: return alertWhere(a);
         case DataCenter: return dataCenterTitle(a.dataCenter);
         case Since: return durationText(sinceMs(a, m_nowMs));
         case FirstSeen: return timeText(a.firstSeenMs);

@@ -202,9 +202,9 @@ void AlertsPanel::noteSelected()
         return;
     const QString key = QString::fromStdString(a->key);
     bool ok = false;
-    const QString text = QInputDialog::getText(
-        this, tr("Note"), tr("Note for %1:").arg(QString::fromStdString(a->subject)),
-        QLineEdit::Normal, QString::fromStdString(a->note), &ok);
+    const QString text =
+        QInputDialog::getText(this, tr("Note"), tr("Note for %1:").arg(alertWhere(*a)),
+                              QLineEdit::Normal, QString::fromStdString(a->note), &ok);
     if (ok)
         m_center.setNote(key, text);
 }

@@ -19,7 +19,7 @@ SilenceDialog::SilenceDialog(const Alert &alert, int64_t nowMs, QWidget *parent)
     const QString node = QString::fromStdString(alert.nodeName);
     const QString dc = dataCenterTitle(alert.dataCenter);
     m_scope = new QComboBox(this);
-    m_scope->addItem(tr("This alert: %1").arg(QString::fromStdString(alert.subject)),
+    m_scope->addItem(tr("This alert: %1").arg(alertWhere(alert)),
                      static_cast<int>(Scope::ThisAlert));
     if (!alert.nodeName.empty()) {
         m_scope->addItem(tr("%1 on %2").arg(kind, node), static_cast<int>(Scope::KindOnNode));

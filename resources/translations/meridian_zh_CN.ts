@@ -4,7 +4,7 @@
 <context>
     <name>AlertGuidance</name>
     <message>
-        <location filename="../../models/alertguidance.cpp" line="+24"/>
+        <location filename="../../models/alertguidance.cpp" line="+26"/>
         <source>Graphics engine exception: usually the job&apos;s own code</source>
         <translation>图形引擎异常：通常是作业自身代码的问题</translation>
     </message>
@@ -156,12 +156,12 @@
         <translation>GSP 固件错误</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Data center dark</source>
         <translation>数据中心失联</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Agent unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -176,12 +176,12 @@
         <translation>Xid</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>ECC double-bit</source>
         <translation>ECC 双比特错误</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Thermal throttling</source>
         <translation>过热降频</translation>
     </message>
@@ -201,17 +201,17 @@
         <translation>PFC 风暴</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Paid but idle</source>
         <translation>付费但空闲</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Service over objective</source>
         <translation>服务超出目标</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Plan awaiting approval</source>
         <translation>计划待审批</translation>
     </message>
@@ -226,42 +226,47 @@
         <translation>%1（Xid %2）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Xid %1</source>
         <translation>Xid %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
+        <source>%1 card %2</source>
+        <translation>%1 卡 %2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Most of the data center&apos;s agents stopped reporting at once: its uplink, power or the console&apos;s route to it, not the nodes one by one</source>
         <translation>该数据中心的大部分代理同时停止上报：问题在于其上联、供电或控制台到它的路由，而非逐个节点</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>The console cannot reach the node&apos;s agent</source>
         <translation>控制台无法连接该节点的代理</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>The agent is connected but has sent no telemetry for three intervals</source>
         <translation>代理已连接，但已连续三个周期未发送遥测数据</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>The NVIDIA driver reported an error on the card</source>
         <translation>NVIDIA 驱动报告该卡出错</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Uncorrectable memory error: data on the card was lost</source>
         <translation>不可纠正的显存错误：卡上的数据已丢失</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>The card slows itself down because it is too hot</source>
         <translation>卡因温度过高而自行降频</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>A RoCE link of the node is down</source>
         <translation>该节点的一条 RoCE 链路中断</translation>
     </message>
@@ -271,82 +276,82 @@
         <translation>一条 RoCE 链路反复断开又恢复：其上的集合通信会停顿并重试</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Pause frames flood the fabric: traffic behind the port is stuck</source>
         <translation>暂停帧充斥网络：该端口后方的流量被阻塞</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>A rented card has been below 5% utilisation for an hour</source>
         <translation>一张已出租的卡利用率低于 5% 已达一小时</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Customers of the inference service wait longer than its objective for the first token</source>
         <translation>推理服务的客户等待首个 token 的时间超过目标</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>The autoscaler proposes more capacity and waits for someone to approve it</source>
         <translation>自动扩缩容提出增加容量，等待审批</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Check the data center&apos;s uplink, VPN and power first; agent alerts there are held back until it recovers</source>
         <translation>先检查该数据中心的上联、VPN 和供电；恢复之前其代理告警暂不单独上报</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Check the node is up and &apos;systemctl status meridian-agent&apos;; then the firewall, certificate and token</source>
         <translation>确认节点在线并执行 &apos;systemctl status meridian-agent&apos;；再检查防火墙、证书和令牌</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Read the agent&apos;s journal: a hung nvidia-smi or npu-smi stops its collector; restart the agent</source>
         <translation>查看代理日志：nvidia-smi 或 npu-smi 卡住会使采集停止；重启代理</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Look the code up in NVIDIA&apos;s Xid catalogue; drain the node if it repeats</source>
         <translation>在 NVIDIA 的 Xid 目录中查找该代码；若重复出现则排空节点</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Drain the node and reset the card; replace it if it recurs</source>
         <translation>排空节点并重置该卡；若反复出现则更换</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Check the node&apos;s fans and the rack&apos;s inlet temperature and airflow</source>
         <translation>检查节点风扇以及机柜进风温度和气流</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Check the cable, the transceiver and the switch port; open the fabric view</source>
         <translation>检查线缆、光模块和交换机端口；打开网络拓扑视图</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Replace the cable or transceiver; check the switch port&apos;s error counters</source>
         <translation>更换线缆或光模块；检查交换机端口的错误计数</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Find the NIC sending the pauses (a stuck receiver) and isolate its port; check the switch&apos;s PFC watchdog</source>
         <translation>找出发送暂停帧的网卡（接收端卡死）并隔离其端口；检查交换机的 PFC 看门狗</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Tell the tenant&apos;s account manager; release the card if it stays idle</source>
         <translation>通知租户的客户经理；若持续空闲则释放该卡</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Open Scaling: approve the waiting plan or add capacity</source>
         <translation>打开扩缩容：审批待定计划或增加容量</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Open Scaling and approve or reject the plan</source>
         <translation>打开扩缩容并审批或拒绝该计划</translation>
     </message>
@@ -354,7 +359,7 @@
 <context>
     <name>AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+70"/>
+        <location filename="../../models/alertnotifier.cpp" line="+64"/>
         <source>test from the Meridian console</source>
         <translation>来自 Meridian 控制台的测试</translation>
     </message>
@@ -446,17 +451,17 @@
         <translation>成本历史已停用：%1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Alert triage: %1</source>
         <translation>告警处置：%1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-7"/>
         <source>Alert routing is off: %1</source>
         <translation>告警路由已关闭：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+21"/>
+        <location line="+41"/>
         <source>%n step(s) waiting, ¥%1/h</source>
         <translation>
             <numerusform>%n 个步骤待审批，每小时 ¥%1</numerusform>
@@ -713,7 +718,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+56"/>
+        <location filename="../../models/alertnotifier.cpp" line="+54"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -913,7 +918,7 @@ Next: %2</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Next: %1</source>
         <translation>下一步：%1</translation>
     </message>
@@ -1425,7 +1430,7 @@ Next: %2</source>
         <translation> · %1 个已过期</translation>
     </message>
     <message>
-        <location line="+236"/>
+        <location line="+251"/>
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
