@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QSysInfo>
+#include <set>
 
 #include "alertcenter.h"
 #include "alertguidance.h"
@@ -74,33 +75,35 @@ AlertNotice AlertNotifier::testNotice(int64_t nowMs)
 void AlertNotifier::review()
 {
     const int64_t now = m_clock.nowUnixMs();
+    const AlertRouting &routing = m_dispatcher->routing();
+    // Runs on every change of the alerts (once a second): notices are made only for what
+    // changed, and for the firing ones only when Alertmanager is due to hear them again.
+    const bool resend = now - m_lastResendMs >= routing.resendMs;
     std::vector<AlertNotice> changes;
     std::vector<AlertNotice> firing;
     std::vector<const Alert *> opened;
+    std::set<std::string> listed;
     const std::vector<Alert> alerts = m_center.engine().alerts();
     for (const Alert &a : alerts) {
+        listed.insert(a.key);
         const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
-        auto sent = m_notified.find(a.key);
-        if (wanted && sent == m_notified.end()) {
-            m_notified.emplace(a.key, true);
+        const bool sent = m_notified.count(a.key) > 0;
+        if (wanted && !sent) {
+            m_notified.insert(a.key);
             changes.push_back(noticeFor(a, false));
             opened.push_back(&a);
-        } else if (!a.active && sent != m_notified.end()) {
-            m_notified.erase(sent);
+        } else if (!a.active && sent) {
+            m_notified.erase(a.key);
             changes.push_back(noticeFor(a, true));
         }
-        if (wanted)
+        if (wanted && resend)
             firing.push_back(noticeFor(a, false));
     }
     // Alerts forgotten by the engine while firing are over too.
-    std::erase_if(m_notified, [&](const auto &entry) {
-        return std::none_of(alerts.begin(), alerts.end(),
-                            [&](const Alert &a) { return a.key == entry.first; });
-    });
+    std::erase_if(m_notified, [&](const std::string &key) { return !listed.count(key); });
     if (!changes.empty())
         m_dispatcher->submit(changes);
-    const AlertRouting &routing = m_dispatcher->routing();
-    if (now - m_lastResendMs >= routing.resendMs) {
+    if (resend) {
         m_lastResendMs = now;
         if (!firing.empty())
             m_dispatcher->submit(firing, RouteKind::Alertmanager);

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <QObject>
-#include <map>
 #include <memory>
+#include <set>
 
 #include "alerts/alertdispatcher.h"
 
@@ -41,7 +41,7 @@ private:
     const Clock &m_clock;
     DesktopNotifier *m_desktop;
     std::unique_ptr<AlertDispatcher> m_dispatcher;
-    std::map<std::string, bool> m_notified;  // keys sent as firing, not yet as resolved
+    std::set<std::string> m_notified;  // keys sent as firing, not yet as resolved
     int64_t m_lastResendMs = 0;
 };
 
