@@ -99,14 +99,11 @@ void AlertCenter::record(TriageAction::Kind kind, const std::string &key, const 
 void AlertCenter::silence(SilenceRule rule)
 {
     rule.by = m_user;
-    if (!m_log) {
-        // Without a history file the silence lives in this console only.
-        m_sharedSilences.push_back(rule);
-        m_engine.setSharedSilences(m_sharedSilences);
-        publish();
-        return;
-    }
-    m_sharedSilences.push_back(rule);  // shown at once; the next read replaces it
+    // Shown at once. With a history file the next read brings it back with its id;
+    // without one it lives in this console only, under an id of its own.
+    if (!m_log)
+        rule.id = --m_unsharedSilenceId;
+    m_sharedSilences.push_back(rule);
     m_engine.setSharedSilences(m_sharedSilences);
     publish();
     const int64_t now = m_nowMs;

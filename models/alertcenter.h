@@ -77,6 +77,7 @@ private:
     int64_t m_nowMs = 0;
     std::string m_user;
     std::vector<SilenceRule> m_sharedSilences;
+    int64_t m_unsharedSilenceId = 0;  // counts down: never an id the file gives
 
     std::shared_ptr<AlertTriageLog> m_log;
     QThreadPool m_logThread;  // one thread: writes land in the order they were made

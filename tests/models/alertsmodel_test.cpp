@@ -209,3 +209,25 @@ TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
     // The acknowledgement still holds here.
     EXPECT_TRUE(center.engine().find("xid/xm-1/card1")->acknowledgedMs.has_value());
 }
+
+TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
+{
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"xiamen", "xm-2", "r1"}}, 10'000);
+    state.recordEvent(0, xidOnCard(1, 10'100));
+    state.recordEvent(1, xidOnCard(2, 10'100));
+    AlertCenter center(state);
+    center.update(state.snapshot(10'200));
+    for (const char *node : {"xm-1", "xm-2"}) {
+        SilenceRule rule;
+        rule.node = node;
+        rule.untilMs = 10'000'000;
+        center.silence(rule);
+    }
+    ASSERT_EQ(center.silences().size(), 2u);
+    center.liftSilence(center.silences().front().id);
+    ASSERT_EQ(center.silences().size(), 1u);
+    EXPECT_EQ(center.silences().front().node, "xm-2");
+    EXPECT_FALSE(center.engine().find("xid/xm-1/card1")->silenced(20'000));
+    EXPECT_TRUE(center.engine().find("xid/xm-2/card2")->silenced(20'000));
+}
