@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTimer>
 #include <algorithm>
 
@@ -231,6 +232,12 @@ void ConsoleSession::startAlertSharing()
     // Alerts reach people away from the window: the desktop, and the routing file's
     // receivers.
     auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());
+    // No notification daemon on this desktop: say so where people look, for a while.
+    QObject::connect(desktop, &DesktopNotifier::problem, m_window.get(),
+                     [this](const QString &text) {
+                         if (!text.isEmpty())
+                             m_window->statusBar()->showMessage(text, 15'000);
+                     });
     auto *notifier =
         new AlertNotifier(*alerts, routing ? std::move(routing).value() : AlertRouting{},
                           SystemClock::instance(), desktop, m_window.get());

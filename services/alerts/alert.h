@@ -26,6 +26,7 @@ enum class AlertKind {
     ServiceOverObjective,  // customers wait: a service's TTFT p95 above its objective
     PlanAwaitingApproval   // a scaling plan someone has to approve or reject
 };
+constexpr AlertKind kLastAlertKind = AlertKind::PlanAwaitingApproval;  // keep it the last
 
 enum class AlertSeverity { Warning, Critical };
 

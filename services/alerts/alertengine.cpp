@@ -29,7 +29,7 @@ const char *alertKindName(AlertKind kind)
 
 std::optional<AlertKind> alertKindFromName(std::string_view name)
 {
-    for (int k = 0; k <= static_cast<int>(AlertKind::PlanAwaitingApproval); ++k) {
+    for (int k = 0; k <= static_cast<int>(kLastAlertKind); ++k) {
         if (name == alertKindName(static_cast<AlertKind>(k)))
             return static_cast<AlertKind>(k);
     }
