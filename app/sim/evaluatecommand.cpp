@@ -5,13 +5,13 @@
 #include <fstream>
 
 #include "scaling/evaluation.h"
-#include "scaling/requesttrace.h"
+#include "scaling/tracefile.h"
 
 namespace meridian {
 
 int runEvaluate(const EvaluateCommand &command)
 {
-    auto trace = loadRequestTrace(command.trace, command.hours * 3600, command.seed);
+    auto trace = TraceFileSource::open(command.trace, command.hours * 3600, command.seed);
     if (!trace) {
         fmt::print(stderr, "meridian-sim evaluate: {}\n", trace.error().message);
         return 2;
@@ -32,13 +32,21 @@ int runEvaluate(const EvaluateCommand &command)
         }
         options.policy = policy.value();
     }
-    const EvaluationRun run = evaluateScaling(trace.value(), options);
-    fmt::print("{}", evaluationTable(run));
-    if (!command.json.empty()) {
-        std::ofstream out(command.json);
-        out << evaluationJson(run);
+    const auto run = evaluateScaling(**trace, (*trace)->name(), options);
+    if (!run) {
+        fmt::print(stderr, "meridian-sim evaluate: {}\n", run.error().message);
+        return 2;
+    }
+    fmt::print("{}", evaluationTable(*run));
+    const std::pair<const std::string &, std::string (*)(const EvaluationRun &)> outputs[] = {
+        {command.json, evaluationJson}, {command.minutes, evaluationMinutesCsv}};
+    for (const auto &[path, write] : outputs) {
+        if (path.empty())
+            continue;
+        std::ofstream out(path);
+        out << write(*run);
         if (!out) {
-            fmt::print(stderr, "meridian-sim evaluate: {}: cannot write\n", command.json);
+            fmt::print(stderr, "meridian-sim evaluate: {}: cannot write\n", path);
             return 1;
         }
     }

@@ -1,5 +1,6 @@
 // `meridian-sim evaluate`: a request trace through simulated replicas and the scaling
-// policy in virtual time, beside the baselines; a table on stdout, JSON on request.
+// policy in virtual time, beside the baselines; a table on stdout, JSON and the p95 TTFT
+// of every minute on request. The trace is streamed, so a fortnight of traffic fits.
 #pragma once
 
 #include <string>
@@ -12,7 +13,8 @@ struct EvaluateCommand {
     double localCards = -1;
     double hours = 0;  // 0: the whole trace
     std::string json;
-    std::string policy;  // a policy file; empty: the defaults
+    std::string minutes;  // CSV: per minute, each autoscaler's p95 TTFT
+    std::string policy;   // a policy file; empty: the defaults
     uint64_t seed = 1;
 };
 

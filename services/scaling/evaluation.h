@@ -1,14 +1,23 @@
 // The scaling policy judged on a real trace in virtual time, beside the baselines: the
 // same simulated replicas and the same trace for each, fifteen-second decisions, and
 // the figures an operator decides by (requests inside the objective, card-hours local
-// and rented, cost, occupancy, actions, how fast a load step is answered). The oracle
-// row has perfect foresight: per minute exactly the replicas the demand needs, ready in
-// advance, rented in one-hour leases only while needed.
+// and rented, cost, occupancy, actions, how fast a load step is answered). Every row
+// follows the same billing rules: rented replicas are paid per started hour, so each
+// autoscaler keeps a rented replica serving to the end of the hour it has paid for.
+// The oracle row has perfect foresight and is simulated like the rest: the cheapest
+// schedule, of those that start each minute's replicas ahead of its demand with a
+// common headroom, that the simulator shows keeping 99% of requests inside the
+// objective (or, where no headroom does, the best it reaches, said so).
+//
+// The trace is streamed, pass after pass, never held: first to learn its shape, then
+// once per autoscaler.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "core/result.h"
+#include "requestsource.h"
 #include "requesttrace.h"
 #include "scalingpolicy.h"
 #include "servingsim.h"
@@ -37,6 +46,7 @@ struct EvaluationResult {
     double ttftP99S = 0;
     double worstMinuteP95S = 0;
     double minutesMeetingSloShare = 0;  // minutes whose p95 TTFT is inside the objective
+    std::vector<float> minuteP95S;      // by minute of arrival; < 0: no request then
     double e2eP95S = 0;
     double localCardHours = 0;
     double rentedCardHours = 0;
@@ -47,7 +57,6 @@ struct EvaluationResult {
     int loadSteps = 0;
     double stepDecisionS = 0;  // median time from a load step to the first scale-up
     double stepServingS = 0;   // median time until ready capacity covers the new load
-    bool simulated = true;     // false for the oracle
 };
 
 struct EvaluationRun {
@@ -55,12 +64,21 @@ struct EvaluationRun {
     double scaleFactor = 1;
     double replicaRps = 0;  // what one replica sustains inside the objective on this mix
     int localReplicas = 0;
+    double oracleHeadroom = 1;        // demand × this, in replicas, is what the oracle starts
+    double oracleTargetShare = 0.99;  // what the oracle was asked to keep inside the objective
     std::vector<EvaluationResult> results;  // meridian, baselines, the oracle last
 };
 
-EvaluationRun evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);
+// Replays `trace` (named `name` in the figures); fails when the source breaks (with its
+// file and line) or holds no requests, or when scaled to the asked peak it would be
+// longer than a replay can finish.
+Result<EvaluationRun> evaluateScaling(RequestSource &trace, const std::string &name,
+                                      const EvaluationOptions &options);
+Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);
 
 std::string evaluationTable(const EvaluationRun &run);
 std::string evaluationJson(const EvaluationRun &run);
+// One row per minute: the p95 TTFT of each autoscaler's replay (empty: no request).
+std::string evaluationMinutesCsv(const EvaluationRun &run);
 
 }  // namespace meridian

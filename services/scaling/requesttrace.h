@@ -1,8 +1,5 @@
-// LLM request traces for the scaling evaluation, read from the real captures in their
-// own formats: Azure LLM inference 2023 (CSV: time, prompt and output tokens), Mooncake
-// (JSON lines: ms from start, input and output length) and ServeGen (aggregate request
-// rate per 10-minute window, turned into Poisson arrivals with prompt and output lengths
-// drawn from the Azure conversation mix, seeded, so every run is the same).
+// A request trace held whole in memory: for tests and short traces. Replays read the
+// file as they go instead (tracefile.h).
 #pragma once
 
 #include <cstdint>
@@ -10,14 +7,9 @@
 #include <vector>
 
 #include "core/result.h"
+#include "requestsource.h"
 
 namespace meridian {
-
-struct TraceRequest {
-    double arrivalS = 0;  // from the start of the trace
-    int inputTokens = 0;
-    int outputTokens = 0;
-};
 
 struct RequestTrace {
     std::string name;
@@ -25,13 +17,13 @@ struct RequestTrace {
     double durationS = 0;
 };
 
-// Reads any of the three by its content; errors name the file and line. A ServeGen
-// rate file is cut to `maxSeconds` (0: all of it).
+// Reads any of the trace formats (tracefile.h); errors name the file and line. At most
+// 50 million requests are held: a longer trace is refused, to be replayed in part or
+// streamed. `maxSeconds` > 0 ends the trace there.
 Result<RequestTrace> loadRequestTrace(const std::string &path, double maxSeconds = 0,
                                       uint64_t seed = 1);
 
-// The same trace with its arrival rate multiplied by `factor` (> 0): requests are
-// repeated or dropped at random, keeping the shape over time.
+// The same trace with its arrival rate multiplied by `factor` (> 0), as ScaledSource does.
 RequestTrace scaleTrace(const RequestTrace &trace, double factor, uint64_t seed = 1);
 
 }  // namespace meridian

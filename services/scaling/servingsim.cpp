@@ -5,16 +5,32 @@
 
 namespace meridian {
 
-ServingSim::ServingSim(const RequestTrace &trace, ReplicaPerformance performance,
-                       StartupTimes startup, int localReplicas, int initialReplicas, uint64_t seed)
-    : m_trace(trace)
+namespace {
+
+int64_t minuteOf(double seconds)
+{
+    return static_cast<int64_t>(std::floor(seconds / 60));
+}
+
+// Signals look back at most this far.
+constexpr double kRecentS = 300;
+
+}  // namespace
+
+ServingSim::ServingSim(RequestSource &requests, ReplicaPerformance performance,
+                       StartupTimes startup, int localReplicas, int initialReplicas, double sloS,
+                       uint64_t seed)
+    : m_source(requests)
     , m_perf(performance)
     , m_startup(startup)
     , m_localReplicas(localReplicas)
+    , m_sloS(sloS)
     , m_rng(seed)
 {
-    m_firstTokenAt.assign(trace.requests.size(), -1);
-    m_doneAt.assign(trace.requests.size(), -1);
+    m_source.rewind();
+    TraceRequest first;
+    if (m_source.next(first))
+        m_nextArrival = first;
     for (int i = 0; i < initialReplicas; ++i) {
         Replica r;
         r.rented = i >= localReplicas;
@@ -24,18 +40,51 @@ ServingSim::ServingSim(const RequestTrace &trace, ReplicaPerformance performance
 
 bool ServingSim::finished() const
 {
-    return m_nextArrival >= m_trace.requests.size() && m_queue.empty() &&
+    return !m_nextArrival && m_queue.empty() &&
            std::all_of(m_replicas.begin(), m_replicas.end(),
                        [](const Replica &r) { return r.active.empty(); });
 }
 
+void ServingSim::arrive(double untilS)
+{
+    while (m_nextArrival && m_nextArrival->arrivalS < untilS) {
+        const TraceRequest &r = *m_nextArrival;
+        m_queue.push_back(
+            {r.arrivalS, static_cast<double>(r.inputTokens), static_cast<double>(r.outputTokens)});
+        m_recentArrivals.push_back(r.arrivalS);
+        m_minutes.arrived(minuteOf(r.arrivalS));
+        ++m_totals.requests;
+        TraceRequest next;
+        if (m_source.next(next))
+            m_nextArrival = next;
+        else
+            m_nextArrival.reset();
+    }
+    while (!m_recentArrivals.empty() && m_recentArrivals.front() < untilS - kRecentS)
+        m_recentArrivals.pop_front();
+}
+
+void ServingSim::firstToken(const Request &request, double atS)
+{
+    const double ttft = atS - request.arrivalS;
+    m_recentTtft.emplace_back(atS, ttft);
+    m_totals.ttft.add(ttft);
+    m_totals.withinSlo += ttft <= m_sloS;
+    m_minutes.answered(minuteOf(request.arrivalS), ttft);
+}
+
+void ServingSim::neverAnswered(double arrivalS)
+{
+    constexpr double kNever = 1e9;  // outside any objective
+    m_totals.ttft.add(kNever);
+    m_minutes.answered(minuteOf(arrivalS), kNever);
+}
+
 void ServingSim::runUntil(double untilS, double dtS)
 {
-    const auto &requests = m_trace.requests;
     while (m_now < untilS) {
         const double end = m_now + dtS;
-        while (m_nextArrival < requests.size() && requests[m_nextArrival].arrivalS < end)
-            m_queue.push_back(static_cast<int>(m_nextArrival++));
+        arrive(end);
         admit();
         for (Replica &r : m_replicas) {
             if (r.releaseAtS >= 0 && end >= r.releaseAtS)
@@ -57,14 +106,13 @@ void ServingSim::runUntil(double untilS, double dtS)
                 budget -= take;
                 if (q.prefillLeft <= 0) {
                     q.prefilled = true;
-                    m_firstTokenAt[q.index] = end;
-                    m_recentTtft.emplace_back(end, end - requests[q.index].arrivalS);
+                    firstToken(q, end);
                 }
             }
             m_totals.busyRequestSeconds += static_cast<double>(r.active.size()) * dtS;
             std::erase_if(r.active, [&](const Request &q) {
                 if (q.prefilled && q.decodeLeft <= 0) {
-                    m_doneAt[q.index] = end;
+                    m_totals.e2e.add(end - q.arrivalS);
                     return true;
                 }
                 return false;
@@ -72,15 +120,17 @@ void ServingSim::runUntil(double untilS, double dtS)
         }
         for (auto it = m_replicas.begin(); it != m_replicas.end();) {
             if (it->draining && it->active.empty()) {
-                it->releaseAtS = end;
-                m_retired.push_back(std::move(*it));
+                if (it->rented)
+                    m_totals.rentedBilledSeconds += billedSeconds(*it, end);
                 it = m_replicas.erase(it);
             } else {
                 ++it;
             }
         }
-        while (!m_recentTtft.empty() && m_recentTtft.front().first < end - 120)
+        while (!m_recentTtft.empty() && m_recentTtft.front().first < end - kRecentS)
             m_recentTtft.pop_front();
+        if (minuteOf(end) != minuteOf(m_now))
+            m_minutes.closeBefore(minuteOf(end));
         m_now = end;
     }
 }
@@ -89,7 +139,6 @@ void ServingSim::admit()
 {
     // The router sends each waiting request to the ready replica with the least prefill
     // still to do (then the fewest in flight), as a KV-aware gateway would.
-    const auto &requests = m_trace.requests;
     std::vector<Replica *> open;
     for (Replica &r : m_replicas) {
         if (!r.draining && r.readyAtS <= m_now)
@@ -115,22 +164,18 @@ void ServingSim::admit()
         }
         if (best == open.size())
             return;  // every batch is full: the request waits
-        const int index = m_queue.front();
+        load[best] += m_queue.front().prefillLeft;
+        open[best]->active.push_back(m_queue.front());
         m_queue.pop_front();
-        open[best]->active.push_back({index, static_cast<double>(requests[index].inputTokens),
-                                      static_cast<double>(requests[index].outputTokens)});
-        load[best] += requests[index].inputTokens;
     }
 }
 
 IntervalSignals ServingSim::signals(double windowS) const
 {
     IntervalSignals s;
-    const auto &requests = m_trace.requests;
-    size_t first = m_nextArrival;
-    while (first > 0 && requests[first - 1].arrivalS >= m_now - windowS)
-        --first;
-    s.arrivalRps = static_cast<double>(m_nextArrival - first) / windowS;
+    const auto since = std::lower_bound(m_recentArrivals.begin(), m_recentArrivals.end(),
+                                        m_now - std::min(windowS, kRecentS));
+    s.arrivalRps = static_cast<double>(m_recentArrivals.end() - since) / windowS;
     s.waiting = static_cast<int>(m_queue.size());
     int servingReplicas = 0;
     for (const Replica &r : m_replicas) {
@@ -227,34 +272,36 @@ double ServingSim::billedSeconds(const Replica &replica, double endS) const
     return std::max(1.0, std::ceil(lived / 3600 - 1e-9)) * 3600;
 }
 
-ServingSim::Totals ServingSim::finish(double sloS)
+ServingSim::Totals ServingSim::finish()
 {
-    for (Replica &r : m_replicas)
-        m_retired.push_back(std::move(r));
-    m_replicas.clear();
-    for (const Replica &r : m_retired) {
+    for (const Replica &r : m_replicas) {
         if (r.rented) {
             const double end = r.releaseAtS >= 0 && r.releaseAtS <= m_now ? r.releaseAtS : m_now;
             m_totals.rentedBilledSeconds += billedSeconds(r, end);
         }
-    }
-    const auto &requests = m_trace.requests;
-    m_totals.requests = static_cast<int64_t>(requests.size());
-    for (size_t i = 0; i < requests.size(); ++i) {
-        if (m_firstTokenAt[i] < 0) {
-            m_totals.ttftS.push_back(1e9);  // never answered: outside any objective
-            m_totals.ttftMinute.push_back(std::floor(requests[i].arrivalS / 60));
-            continue;
+        for (const Request &q : r.active) {
+            if (!q.prefilled)
+                neverAnswered(q.arrivalS);
         }
-        const double ttft = m_firstTokenAt[i] - requests[i].arrivalS;
-        m_totals.ttftS.push_back(ttft);
-        m_totals.ttftMinute.push_back(std::floor(requests[i].arrivalS / 60));
-        if (ttft <= sloS)
-            ++m_totals.withinSlo;
-        if (m_doneAt[i] >= 0)
-            m_totals.e2eS.push_back(m_doneAt[i] - requests[i].arrivalS);
     }
-    return m_totals;
+    m_replicas.clear();
+    for (const Request &q : m_queue)
+        neverAnswered(q.arrivalS);
+    m_queue.clear();
+    // What never arrived before the replay was stopped.
+    while (m_nextArrival) {
+        m_minutes.arrived(minuteOf(m_nextArrival->arrivalS));
+        ++m_totals.requests;
+        neverAnswered(m_nextArrival->arrivalS);
+        TraceRequest next;
+        if (m_source.next(next))
+            m_nextArrival = next;
+        else
+            m_nextArrival.reset();
+    }
+    m_minutes.closeAll();
+    m_totals.ttftP95ByMinute = m_minutes.p95ByMinute();
+    return std::move(m_totals);
 }
 
 }  // namespace meridian

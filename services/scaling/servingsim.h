@@ -3,7 +3,9 @@
 // order, then decode at a per-sequence rate, at most maxConcurrency requests at once),
 // one queue in front of a router that picks the replica with the least prefill to do,
 // cold starts and cloud provisioning before a new replica serves, draining before one
-// goes, and rented replicas billed per started hour.
+// goes, and rented replicas billed per started hour. Requests are pulled from their
+// source as they arrive and forgotten once answered, so memory follows what is in
+// flight, not the length of the trace.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "requesttrace.h"
+#include "latencystats.h"
+#include "requestsource.h"
 
 namespace meridian {
 
@@ -40,8 +43,10 @@ struct IntervalSignals {
 
 class ServingSim {
 public:
-    ServingSim(const RequestTrace &trace, ReplicaPerformance performance, StartupTimes startup,
-               int localReplicas, int initialReplicas, uint64_t seed = 1);
+    // Replays `requests` from their first (the source must outlive the replay); answers
+    // within `sloS` count as inside the objective.
+    ServingSim(RequestSource &requests, ReplicaPerformance performance, StartupTimes startup,
+               int localReplicas, int initialReplicas, double sloS, uint64_t seed = 1);
 
     // Advances to `untilS` in steps of `dtS`.
     void runUntil(double untilS, double dtS = 0.5);
@@ -59,17 +64,18 @@ public:
         double rentedBilledSeconds = 0;  // per started hour, per rented replica
         double busyRequestSeconds = 0;   // request-slots in use, for occupancy
         double readyReplicaSeconds = 0;
-        std::vector<double> ttftS;  // per completed request
-        std::vector<double> e2eS;
-        std::vector<double> ttftMinute;  // the minute of each ttft, for per-minute percentiles
+        LatencyHistogram ttft;               // never answered counts as 1e9 s
+        LatencyHistogram e2e;                // of the requests that completed
+        std::vector<float> ttftP95ByMinute;  // by arrival minute; < 0: no request then
     };
-    // Closes the books at the end: unfinished requests count as outside the objective,
-    // rented replicas are billed to their release.
-    Totals finish(double sloS);
+    // Closes the books at the end: requests not answered (still queued, in prefill or
+    // never arrived) count as outside the objective, rented replicas are billed to the
+    // end of their last paid hour.
+    Totals finish();
 
 private:
     struct Request {
-        int index;  // into the trace
+        double arrivalS;
         double prefillLeft;
         double decodeLeft;
         bool prefilled = false;
@@ -82,24 +88,26 @@ private:
         double releaseAtS = -1;  // billing-aware: kept, serving, until its paid hour ends
         std::vector<Request> active;
     };
+    void arrive(double untilS);
     void admit();
     void addReplica();
-    void retire(Replica &replica);
+    void firstToken(const Request &request, double atS);
+    void neverAnswered(double arrivalS);
     double billedSeconds(const Replica &replica, double endS) const;
 
-    const RequestTrace &m_trace;
+    RequestSource &m_source;
     ReplicaPerformance m_perf;
     StartupTimes m_startup;
     int m_localReplicas;
+    double m_sloS;
     std::mt19937_64 m_rng;
     double m_now = 0;
-    size_t m_nextArrival = 0;
-    std::deque<int> m_queue;
+    std::optional<TraceRequest> m_nextArrival;  // pulled from the source, not yet arrived
+    std::deque<Request> m_queue;
     std::vector<Replica> m_replicas;
-    std::vector<Replica> m_retired;
-    std::vector<double> m_firstTokenAt;  // per request; -1 until it comes
-    std::vector<double> m_doneAt;
+    std::deque<double> m_recentArrivals;                 // times, for the arrival rate
     std::deque<std::pair<double, double>> m_recentTtft;  // (time, ttft)
+    MinuteLatency m_minutes;
     Totals m_totals;
 };
 

@@ -1,0 +1,71 @@
+#include "requestsource.h"
+
+#include <cmath>
+
+namespace meridian {
+
+std::unique_ptr<RequestSource> RequestSource::scaled(double factor, uint64_t seed)
+{
+    return std::make_unique<ScaledSource>(*this, factor, seed);
+}
+
+bool MemorySource::next(TraceRequest &out)
+{
+    if (m_next >= m_requests.size())
+        return false;
+    out = m_requests[m_next++];
+    return true;
+}
+
+ScaledSource::ScaledSource(RequestSource &base, double factor, uint64_t seed)
+    : m_base(base)
+    , m_whole(static_cast<int>(std::floor(factor)))
+    , m_fraction(factor - std::floor(factor))
+    , m_seed(seed)
+    , m_rng(seed)
+{}
+
+void ScaledSource::rewind()
+{
+    m_base.rewind();
+    m_rng.seed(m_seed);
+    m_pending = {};
+    m_order = 0;
+    m_lastBaseArrivalS = 0;
+    m_baseDone = false;
+}
+
+bool ScaledSource::pull()
+{
+    TraceRequest request;
+    if (!m_base.next(request)) {
+        m_baseDone = true;
+        return false;
+    }
+    m_lastBaseArrivalS = request.arrivalS;
+    std::uniform_real_distribution<double> unit(0, 1);
+    const int copies = m_whole + (unit(m_rng) < m_fraction ? 1 : 0);
+    for (int c = 0; c < copies; ++c) {
+        TraceRequest copy = request;
+        if (c > 0)
+            copy.arrivalS += unit(m_rng);
+        m_pending.push({copy, m_order++});
+    }
+    return true;
+}
+
+bool ScaledSource::next(TraceRequest &out)
+{
+    // A pending copy may go once the base has moved past it: every later base request,
+    // and so every later copy, arrives no earlier than the last one pulled.
+    while (!m_baseDone &&
+           (m_pending.empty() || m_pending.top().request.arrivalS > m_lastBaseArrivalS))
+        pull();
+    if (m_pending.empty())
+        return false;
+    out = m_pending.top().request;
+    m_pending.pop();
+    return true;
+}
+
+}  // namespace meridian

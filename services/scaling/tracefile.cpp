@@ -1,0 +1,257 @@
+#include "tracefile.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/textutil.h"
+
+namespace meridian {
+
+namespace {
+
+// What a trace may hold, so a typo or a hostile file is refused instead of turning into
+// a replay that never ends.
+constexpr double kMaxTraceSeconds = 366 * 24 * 3600.0;
+constexpr uint64_t kDefaultRequestLimit = 1'000'000'000;
+constexpr uint64_t kMaxTokens = 10'000'000;
+// Azure traces are stamped with wall-clock times; anything outside this is a broken row.
+constexpr int64_t kEarliestUnixS = 946'684'800;  // 2000-01-01
+constexpr int64_t kLatestUnixS = 4'102'444'800;  // 2100-01-01
+constexpr double kServeGenWindowS = 600;
+
+// "2023-11-16 18:15:46.6805900" in seconds, with the fraction.
+std::optional<double> azureTime(std::string_view text)
+{
+    const size_t dot = text.find('.');
+    const auto whole = parseUtcTime(text.substr(0, dot));
+    if (!whole)
+        return std::nullopt;
+    double fraction = 0;
+    if (dot != std::string_view::npos) {
+        const std::string_view digits = text.substr(dot + 1);
+        if (digits.empty() ||
+            !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::nullopt;
+        fraction = parseNumber(std::string("0.") + std::string(digits)).value_or(0);
+    }
+    return static_cast<double>(*whole) + fraction;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(const std::string &path,
+                                                               double maxSeconds, uint64_t seed)
+{
+    std::ifstream in(path);
+    if (!in)
+        return Error{fmt::format("{}: cannot read", path)};
+    std::string first;
+    std::getline(in, first);
+    Format format;
+    if (startsWith(first, "TIMESTAMP,ContextTokens,GeneratedTokens"))
+        format = Format::Azure;
+    else if (startsWith(first, "window_start_s,total_rate_rps"))
+        format = Format::ServeGen;
+    else if (startsWith(trim(first), "{"))
+        format = Format::Mooncake;
+    else
+        return Error{fmt::format("{}:1: not an Azure, Mooncake or ServeGen trace", path)};
+    return std::unique_ptr<TraceFileSource>(
+        new TraceFileSource(path, format, maxSeconds, seed, 1.0));
+}
+
+TraceFileSource::TraceFileSource(std::string path, Format format, double maxSeconds, uint64_t seed,
+                                 double rateFactor)
+    : m_path(std::move(path))
+    , m_format(format)
+    , m_maxSeconds(maxSeconds)
+    , m_seed(seed)
+    , m_rateFactor(rateFactor)
+    , m_requestLimit(kDefaultRequestLimit)
+{
+    rewind();
+}
+
+std::string TraceFileSource::name() const
+{
+    const size_t slash = m_path.find_last_of('/');
+    return slash == std::string::npos ? m_path : m_path.substr(slash + 1);
+}
+
+void TraceFileSource::rewind()
+{
+    m_in.close();
+    m_in.clear();
+    m_in.open(m_path);
+    m_line = 0;
+    m_count = 0;
+    m_previousS = 0;
+    m_azureStartS.reset();
+    m_rng.seed(m_seed);
+    m_windowEndS = m_rate = m_nextS = m_nextWindowS = 0;
+    m_error.reset();
+    m_done = false;
+    if (!m_in) {
+        fail("cannot read");
+        return;
+    }
+    // Mooncake has no header; the others' first line names the columns.
+    std::string header;
+    if (m_format != Format::Mooncake)
+        readLine(header);
+}
+
+std::unique_ptr<RequestSource> TraceFileSource::scaled(double factor, uint64_t seed)
+{
+    if (m_format != Format::ServeGen)
+        return RequestSource::scaled(factor, seed);
+    std::unique_ptr<TraceFileSource> scaled(
+        new TraceFileSource(m_path, m_format, m_maxSeconds, seed, m_rateFactor * factor));
+    scaled->setRequestLimit(m_requestLimit);
+    return scaled;
+}
+
+bool TraceFileSource::fail(const std::string &what)
+{
+    m_error = Error{m_line > 0 ? fmt::format("{}:{}: {}", m_path, m_line, what)
+                               : fmt::format("{}: {}", m_path, what)};
+    m_done = true;
+    return false;
+}
+
+bool TraceFileSource::tooManyRequests()
+{
+    return fail(
+        fmt::format("more than {} requests; replay a part of it (--hours)", m_requestLimit));
+}
+
+bool TraceFileSource::readLine(std::string &line)
+{
+    while (std::getline(m_in, line)) {
+        ++m_line;
+        if (!trim(line).empty())
+            return true;
+    }
+    if (m_in.bad())
+        return fail("read error");
+    return false;
+}
+
+bool TraceFileSource::next(TraceRequest &out)
+{
+    if (m_done)
+        return false;
+    bool got = false;
+    switch (m_format) {
+    case Format::Azure: got = nextAzure(out); break;
+    case Format::Mooncake: got = nextMooncake(out); break;
+    case Format::ServeGen: got = nextServeGen(out); break;
+    }
+    if (!got)
+        m_done = true;
+    return got;
+}
+
+// The checks every row passes, whatever its format.
+bool TraceFileSource::accept(double arrivalS, uint64_t input, uint64_t output, TraceRequest &out)
+{
+    if (input < 1 || output < 1 || input > kMaxTokens || output > kMaxTokens)
+        return fail(m_format == Format::Mooncake
+                        ? "input_length and output_length must be 1..10000000"
+                        : "token counts must be 1..10000000");
+    if (!std::isfinite(arrivalS))
+        return fail("the time is not a number");
+    if (arrivalS < m_previousS)
+        return fail("rows out of order: this request is earlier than the one before it");
+    if (arrivalS > kMaxTraceSeconds)
+        return fail("more than 366 days after the trace's first request");
+    if (++m_count > m_requestLimit)
+        return tooManyRequests();
+    if (m_maxSeconds > 0 && arrivalS >= m_maxSeconds)
+        return false;  // the part asked for is over
+    m_previousS = arrivalS;
+    out = {arrivalS, static_cast<int>(input), static_cast<int>(output)};
+    return true;
+}
+
+bool TraceFileSource::nextAzure(TraceRequest &out)
+{
+    std::string line;
+    if (!readLine(line))
+        return false;
+    const auto fields = split(trim(line), ',');
+    if (fields.size() != 3)
+        return fail("expected TIMESTAMP,ContextTokens,GeneratedTokens");
+    const auto at = azureTime(trim(fields[0]));
+    const auto input = parseUnsigned(trim(fields[1]));
+    const auto output = parseUnsigned(trim(fields[2]));
+    if (!at || !input || !output)
+        return fail("a time and two token counts expected");
+    if (*at < kEarliestUnixS || *at >= kLatestUnixS)
+        return fail("a time between the years 2000 and 2100 expected");
+    if (!m_azureStartS)
+        m_azureStartS = *at;
+    return accept(*at - *m_azureStartS, *input, *output, out);
+}
+
+bool TraceFileSource::nextMooncake(TraceRequest &out)
+{
+    std::string line;
+    if (!readLine(line))
+        return false;
+    const auto doc = nlohmann::json::parse(line, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("timestamp") ||
+        !doc["timestamp"].is_number() || !doc.contains("input_length") ||
+        !doc["input_length"].is_number_unsigned() || !doc.contains("output_length") ||
+        !doc["output_length"].is_number_unsigned())
+        return fail("expected {timestamp, input_length, output_length}");
+    return accept(doc["timestamp"].get<double>() / 1000.0, doc["input_length"].get<uint64_t>(),
+                  doc["output_length"].get<uint64_t>(), out);
+}
+
+bool TraceFileSource::nextServeGen(TraceRequest &out)
+{
+    while (m_nextS >= m_windowEndS) {
+        std::string line;
+        if (!readLine(line))
+            return false;
+        const auto fields = split(trim(line), ',');
+        if (fields.size() < 2)
+            return fail("expected window_start_s,total_rate_rps,...");
+        const auto start = parseNumber(trim(fields[0]));
+        const auto rate = parseNumber(trim(fields[1]));
+        if (!start || !rate || !std::isfinite(*start) || *start < 0 || !(*rate >= 0) || *rate > 1e6)
+            return fail("a window start and a rate (0..1000000 per second) expected");
+        if (*start < m_nextWindowS)
+            return fail("windows out of order: each starts 600 s or more after the one before");
+        if (*start > kMaxTraceSeconds)
+            return fail("more than 366 days after the trace's start");
+        if (m_maxSeconds > 0 && *start >= m_maxSeconds)
+            return false;
+        m_nextWindowS = *start + kServeGenWindowS;
+        m_windowEndS = *start + kServeGenWindowS;
+        m_rate = *rate * m_rateFactor;
+        // The mean count, with room for Poisson noise, must fit before drawing any.
+        if (m_count + static_cast<uint64_t>(m_rate * kServeGenWindowS * 1.1 + 100) > m_requestLimit)
+            return tooManyRequests();
+        m_nextS = *start;
+        if (m_rate <= 0)
+            m_nextS = m_windowEndS;  // a silent window
+        else
+            m_nextS += std::exponential_distribution<double>(m_rate)(m_rng);
+    }
+    // Poisson arrivals at the window's rate, with lengths like the Azure conversation
+    // trace (log-normal fits of it).
+    std::lognormal_distribution<double> input(std::log(1020.0), 0.95);
+    std::lognormal_distribution<double> output(std::log(130.0), 1.0);
+    const double at = m_nextS;
+    const auto in = static_cast<uint64_t>(std::clamp(input(m_rng), 8.0, 16'000.0));
+    const auto outTokens = static_cast<uint64_t>(std::clamp(output(m_rng), 1.0, 2'000.0));
+    m_nextS += std::exponential_distribution<double>(m_rate)(m_rng);
+    return accept(at, in, outTokens, out);
+}
+
+}  // namespace meridian
