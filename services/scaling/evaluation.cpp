@@ -310,13 +310,14 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
 struct OracleResult {
     EvaluationResult result;
     double headroom;
+    double target;  // the share of requests it was held to
 };
 
 // The cheapest foresight schedule the simulator shows keeping `target` of requests
 // inside the objective: its headroom found by bisection (more headroom never costs
 // less, and rarely keeps fewer requests). Where even the largest headroom falls short
-// (requests whose prefill alone outlasts the objective), that schedule is the oracle,
-// and its attainment says how far short.
+// (requests whose prefill alone outlasts the objective), the target becomes what that
+// schedule keeps, less 0.2 points, and the cheapest schedule keeping that is the oracle.
 OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double target)
 {
     const StartupTimes &startup = replay.options.startup;
@@ -329,12 +330,14 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
         for (size_t m = 0; m <= static_cast<size_t>(std::ceil(leadS / 60)) && m < need.size(); ++m)
             initial = std::max(initial, need[m]);
         ForesightScaler foresight(std::move(need), leadS);
-        return OracleResult{simulate("oracle", foresight, replay, initial), headroom};
+        return OracleResult{simulate("oracle", foresight, replay, initial), headroom, target};
     };
     constexpr double kMostHeadroom = 3.0;
     OracleResult best = attempt(kMostHeadroom);
-    if (best.result.withinSloShare < target)
-        return best;
+    if (best.result.withinSloShare < target) {
+        target = best.result.withinSloShare - 0.002;
+        best.target = target;
+    }
     double low = 0.5, high = kMostHeadroom;
     for (int i = 0; i < 7; ++i) {
         const double middle = (low + high) / 2;
@@ -349,6 +352,8 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
     }
     return best;
 }
+
+constexpr double kOracleTargetShare = 0.99;
 
 // A replay has to finish: this many requests take minutes per autoscaler already.
 constexpr double kMostReplayedRequests = 200'000'000;
@@ -421,8 +426,9 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
         if (auto error = trace->error())
             return *error;
     }
-    OracleResult best = oracle(rps, replay, run.oracleTargetShare);
+    OracleResult best = oracle(rps, replay, kOracleTargetShare);
     run.oracleHeadroom = best.headroom;
+    run.oracleTargetShare = best.target;
     run.results.push_back(std::move(best.result));
     return run;
 }
@@ -440,16 +446,16 @@ std::string evaluationTable(const EvaluationRun &run)
         "{}: scaled ×{:.3f} ({} requests), {:.2f} req/s per replica, {} local replicas\n",
         run.trace, run.scaleFactor, run.results.front().requests, run.replicaRps,
         run.localReplicas);
-    out +=
-        lowerBound.withinSloShare >= run.oracleTargetShare
-            ? fmt::format(
-                  "oracle: the cheapest foresight schedule keeping {:.0f}% inside the "
-                  "objective (demand × {:.2f})\n",
-                  100 * run.oracleTargetShare, run.oracleHeadroom)
-            : fmt::format(
-                  "oracle: no foresight schedule keeps {:.0f}% inside the objective "
-                  "on this trace; with demand × {:.2f} it keeps {:.2f}%\n",
-                  100 * run.oracleTargetShare, run.oracleHeadroom, 100 * lowerBound.withinSloShare);
+    out += run.oracleTargetShare >= kOracleTargetShare
+               ? fmt::format(
+                     "oracle: the cheapest foresight schedule keeping {:.0f}% inside the "
+                     "objective (demand × {:.2f})\n",
+                     100 * kOracleTargetShare, run.oracleHeadroom)
+               : fmt::format(
+                     "oracle: no foresight schedule keeps {:.0f}% inside the objective on "
+                     "this trace; the cheapest keeping {:.1f}% (within 0.2 points of the "
+                     "most any keeps) orders demand × {:.2f}\n",
+                     100 * kOracleTargetShare, 100 * run.oracleTargetShare, run.oracleHeadroom);
     out += fmt::format(
         "{:<16}{:>9}{:>8}{:>9}{:>10}{:>10}{:>11}{:>8}{:>9}{:>6}{:>8}{:>6}{:>9}{:>8}\n",
         "autoscaler", "in SLO", "p95 s", "min. ok", "worst p95", "local c-h", "rented c-h",
