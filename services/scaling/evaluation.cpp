@@ -82,11 +82,12 @@ private:
 // Meridian's own policy, fed as the live controller feeds it.
 class MeridianScaler final : public Autoscaler {
 public:
-    MeridianScaler(double replicaRps, double sloS, ScalingPolicyConfig config) : m_config(config)
+    MeridianScaler(double replicaRps, double sloS, int warmReplicas, ScalingPolicyConfig config)
+        : m_config(config)
     {
         m_input.replicaRps = replicaRps;
         m_input.ttftObjectiveSeconds = sloS;
-        m_input.minReplicas = 1;
+        m_input.minReplicas = std::max(1, warmReplicas);
         m_input.maxReplicas = 100'000;
     }
     int desired(const IntervalSignals &s, double nowS, int current) override
@@ -409,7 +410,7 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     const Replay replay{*trace,         scaledProfile->durationS, options,
                         run.replicaRps, run.localReplicas,        steps};
 
-    MeridianScaler meridian(run.replicaRps, options.sloTtftS, options.policy);
+    MeridianScaler meridian(run.replicaRps, options.sloTtftS, run.localReplicas, options.policy);
     StaticScaler staticPeak(replicasFor(peak, run.replicaRps, options.policy.targetOccupancy));
     StaticScaler staticMean(replicasFor(mean, run.replicaRps, options.policy.targetOccupancy));
     HpaScaler hpa(p.maxConcurrency);
