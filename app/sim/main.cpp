@@ -2,6 +2,8 @@
 //   meridian-sim [--nodes N | --cards N] [--inventory-out FILE] [--quit-after S]
 //   meridian-sim fault --control ADDR --node ID --kind KIND [--card N] [--duration S]
 //   meridian-sim load --control ADDR --service NAME (--rps R | --daily)
+//   meridian-sim serve-replica --port P [--model M] [--cold-start-seconds S]
+//   meridian-sim drive --url http://HOST:PORT --rps R --seconds S
 #include <fmt/format.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
@@ -16,7 +18,9 @@
 
 #include "core/openfiles.h"
 #include "evaluatecommand.h"
+#include "httpdriver.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
+#include "replicaserver.h"
 #include "sim/scrapetargets.h"
 #include "sim/simcontrolservice.h"
 #include "sim/simfleet.h"
@@ -175,7 +179,51 @@ int main(int argc, char **argv)
                          "also write each minute's p95 TTFT per autoscaler here (CSV)");
     evaluate->add_option("--policy", evaluation.policy, "scaling policy settings (YAML)");
     evaluate->add_option("--seed", evaluation.seed, "the same seed gives the same run");
+    auto *replica = app.add_subcommand(
+        "serve-replica", "a stand-in OpenAI-compatible inference server with vLLM's /metrics");
+    ReplicaServerOptions replicaOptions;
+    replica->add_option("--host", replicaOptions.host, "address to listen on (127.0.0.1)");
+    replica->add_option("--port", replicaOptions.port, "port to listen on")
+        ->required()
+        ->check(CLI::Range(1, 65535));
+    replica->add_option("--model", replicaOptions.model, "the model name it answers with");
+    replica
+        ->add_option("--prefill-tokens-per-second", replicaOptions.prefillTokensPerSecond,
+                     "prompt tokens it reads per second, shared by the batch (8000)")
+        ->check(CLI::Range(1.0, 1e7));
+    replica
+        ->add_option("--decode-tokens-per-second", replicaOptions.decodeTokensPerSecond,
+                     "tokens each sequence generates per second (35)")
+        ->check(CLI::Range(0.1, 1e5));
+    replica->add_option("--max-concurrency", replicaOptions.maxConcurrency, "batch size (32)")
+        ->check(CLI::Range(1, 4096));
+    replica
+        ->add_option("--cold-start-seconds", replicaOptions.coldStartSeconds,
+                     "answers /health with 503 this long, as if loading weights")
+        ->check(CLI::Range(0.0, 3600.0));
+    replica->add_option("--crash-after-requests", replicaOptions.crashAfterRequests,
+                        "exit with status 3 on this request (for crash drills)");
+
+    auto *driveCommand =
+        app.add_subcommand("drive", "send Poisson load to an OpenAI-compatible server over HTTP");
+    DriveOptions driveOptions;
+    driveCommand->add_option("--url", driveOptions.url, "http://HOST:PORT")->required();
+    driveCommand->add_option("--rps", driveOptions.rps, "requests per second")
+        ->check(CLI::Range(0.001, 1e5));
+    driveCommand->add_option("--seconds", driveOptions.seconds, "how long")
+        ->check(CLI::Range(0.1, 86400.0));
+    driveCommand->add_option("--prompt-tokens", driveOptions.promptTokens, "per request (512)")
+        ->check(CLI::Range(1, 1'000'000));
+    driveCommand->add_option("--max-tokens", driveOptions.maxTokens, "per request (64)")
+        ->check(CLI::Range(1, 100'000));
+    driveCommand->add_option("--connections", driveOptions.connections, "in flight at most (64)")
+        ->check(CLI::Range(1, 4096));
+
     CLI11_PARSE(app, argc, argv);
+    if (*replica)
+        return serveReplica(replicaOptions);
+    if (*driveCommand)
+        return drive(driveOptions);
     if (*fault)
         return sendFault(control, node, dataCenter, kind, card, duration, delayMs);
     if (*evaluate)

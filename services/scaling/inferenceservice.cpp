@@ -17,6 +17,54 @@ double InferenceService::replicaRequestsPerSecond(const std::string &cardModel) 
     return 0;
 }
 
+namespace {
+
+Result<ServingCommand> readServing(const std::string &path, const YAML::Node &node)
+{
+    if (!node.IsMap())
+        return yamlError(path, node, "serving: command:, engine:, port: ...");
+    ServingCommand c;
+    const YAML::Node command = node["command"];
+    if (!command || !command.IsSequence() || command.size() == 0)
+        return yamlError(path, command ? command : node,
+                         "serving: command: the program and its arguments, as a list");
+    c.command = command.as<std::vector<std::string>>();
+    if (c.command.front().empty())
+        return yamlError(path, command, "serving: command: the program is empty");
+    if (const YAML::Node environment = node["environment"]) {
+        if (!environment.IsMap())
+            return yamlError(path, environment, "serving: environment: NAME: value pairs");
+        c.environment = environment.as<std::map<std::string, std::string>>();
+    }
+    const std::string engine = yamlValue<std::string>(node, "engine", "vllm");
+    const auto known = servingEngineNamed(engine);
+    if (!known)
+        return yamlError(path, node["engine"],
+                         "serving: engine: " + engine + " (vllm, mindie, tgi or llamacpp)");
+    c.engine = *known;
+    c.port = yamlValue<int>(node, "port", 8000);
+    if (c.port < 1 || c.port > 65'000)
+        return yamlError(path, node["port"], "serving: port: 1..65000");
+    c.healthPath = yamlValue<std::string>(node, "health_path", "/health");
+    c.metricsPath = yamlValue<std::string>(node, "metrics_path", "/metrics");
+    if (c.healthPath.rfind('/', 0) != 0 || c.metricsPath.rfind('/', 0) != 0)
+        return yamlError(path, node, "serving: health_path and metrics_path start with /");
+    c.startupTimeoutSeconds = yamlValue<double>(node, "startup_timeout_seconds", 900);
+    c.drainGraceSeconds = yamlValue<double>(node, "drain_grace_seconds", 30);
+    c.restartLimit = yamlValue<int>(node, "restart_limit", 3);
+    if (!(c.startupTimeoutSeconds >= 1 && c.startupTimeoutSeconds <= 7200))
+        return yamlError(path, node["startup_timeout_seconds"],
+                         "serving: startup_timeout_seconds: 1..7200");
+    if (!(c.drainGraceSeconds >= 0 && c.drainGraceSeconds <= 3600))
+        return yamlError(path, node["drain_grace_seconds"],
+                         "serving: drain_grace_seconds: 0..3600");
+    if (c.restartLimit < 0 || c.restartLimit > 100)
+        return yamlError(path, node["restart_limit"], "serving: restart_limit: 0..100");
+    return c;
+}
+
+}  // namespace
+
 Result<std::vector<InferenceService>> loadInferenceServices(const std::string &path)
 {
     auto loaded = loadYamlFile(path);
@@ -87,6 +135,12 @@ Result<std::vector<InferenceService>> loadInferenceServices(const std::string &p
                         return yamlError(path, rent["card_models"],
                                          "rent: " + model + " is not in runs_on");
                 }
+            }
+            if (const YAML::Node serving = entry["serving"]) {
+                auto command = readServing(path, serving);
+                if (!command)
+                    return command.error();
+                s.serving = std::move(command).value();
             }
             services.push_back(std::move(s));
         }

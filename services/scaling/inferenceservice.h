@@ -16,13 +16,27 @@
 //       local_pool: [xm-r01-n3, xm-r01-n4]   # our nodes it may start replicas on
 //       rent: {card_models: [A100-SXM4-80GB], max_cards: 64, max_cny_per_card_hour: 3.0,
 //              budget_cny_per_hour: 150}
+//       serving:                           # how a node's agent starts a replica
+//         command: [vllm, serve, /models/qwen2-72b, --port, "{port}",
+//                   --tensor-parallel-size, "{cards}"]
+//         engine: vllm                     # vllm | mindie | tgi | llamacpp: its metric names
+//         port: 8000                       # the first replica's; the next takes 8001 ...
+//         health_path: /health
+//         metrics_path: /metrics
+//         environment: {VLLM_LOGGING_LEVEL: WARNING}
+//         startup_timeout_seconds: 900
+//         drain_grace_seconds: 30
+//         restart_limit: 3
 // Errors name the file and line.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "core/servingengine.h"
 
 namespace meridian {
 
@@ -39,6 +53,21 @@ struct RentLimits {
     double budgetCnyPerHour = 0;
 };
 
+// How a replica of the service is started on a real node. The agent runs only what its
+// own copy of the services file declares; the network names a service, never a command.
+struct ServingCommand {
+    // argv; "{model}", "{port}", "{cards}" (how many) and "{replica}" are filled in.
+    std::vector<std::string> command;
+    std::map<std::string, std::string> environment;
+    ServingEngine engine = ServingEngine::Vllm;
+    int port = 8000;
+    std::string healthPath = "/health";
+    std::string metricsPath = "/metrics";
+    double startupTimeoutSeconds = 900;  // loading weights included
+    double drainGraceSeconds = 30;       // SIGTERM, then this long, then SIGKILL
+    int restartLimit = 3;                // crashes restarted before it is reported failed
+};
+
 struct InferenceService {
     std::string name;
     std::string model;
@@ -52,6 +81,7 @@ struct InferenceService {
     // before anything is rented (they are paid for either way).
     std::vector<std::string> localPool;
     RentLimits rent;
+    std::optional<ServingCommand> serving;
 
     // What one replica on this card model serves per second; 0 when it cannot run there.
     double replicaRequestsPerSecond(const std::string &cardModel) const;

@@ -23,14 +23,10 @@
 #include <vector>
 
 #include "core/nodetypes.h"
+#include "core/servingengine.h"
 #include "expositionreader.h"
 
 namespace meridian {
-
-enum class ServingEngine { Vllm, MindIe, Tgi, LlamaCpp };
-
-std::optional<ServingEngine> servingEngineNamed(std::string_view name);
-std::string_view servingEngineName(ServingEngine engine);
 
 struct ReplicaScrape {
     std::optional<double> waiting;

@@ -1,0 +1,334 @@
+#include "replicaserver.h"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace meridian {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t g_draining = 0;
+void onTerm(int)
+{
+    g_draining = 1;
+}
+
+// vLLM's TTFT bucket bounds.
+constexpr std::array<double, 22> kTtftBounds = {0.001, 0.005, 0.01, 0.02,  0.04,  0.06,  0.08, 0.1,
+                                                0.25,  0.5,   0.75, 1.0,   2.5,   5.0,   7.5,  10.0,
+                                                20.0,  40.0,  80.0, 160.0, 640.0, 2560.0};
+
+struct Request {
+    double prefillLeft;
+    double decodeLeft;
+    int promptTokens;
+    int completionTokens;
+    SteadyClock::time_point arrived;
+    bool prefilled = false;
+    bool done = false;
+};
+
+// The batching engine: one thread advances every request in 10 ms steps.
+class Engine {
+public:
+    explicit Engine(const ReplicaServerOptions &options) : m_options(options)
+    {
+        m_thread = std::thread([this] { run(); });
+    }
+    ~Engine()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_thread.join();
+    }
+
+    // Blocks until the first token (then `onFirstToken`) and the last.
+    void serve(const std::shared_ptr<Request> &request,
+               const std::function<void()> &onFirstToken = {})
+    {
+        std::unique_lock lock(m_mutex);
+        m_waiting.push_back(request);
+        m_changed.wait(lock, [&] { return request->prefilled || m_stop; });
+        if (onFirstToken) {
+            lock.unlock();
+            onFirstToken();
+            lock.lock();
+        }
+        m_changed.wait(lock, [&] { return request->done || m_stop; });
+    }
+
+    size_t inFlight()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_waiting.size() + m_running.size();
+    }
+
+    std::string metrics()
+    {
+        std::lock_guard lock(m_mutex);
+        const std::string labels = fmt::format("model_name=\"{}\"", m_options.model);
+        std::string out;
+        const auto gauge = [&](const char *name, const char *help, double value) {
+            out += fmt::format("# HELP {0} {1}\n# TYPE {0} gauge\n{0}{{{2}}} {3}\n", name, help,
+                               labels, value);
+        };
+        gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.",
+              static_cast<double>(m_waiting.size()));
+        gauge("vllm:num_requests_running", "Number of requests in model execution batches.",
+              static_cast<double>(m_running.size()));
+        gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.",
+              static_cast<double>(m_running.size()) / m_options.maxConcurrency);
+        out +=
+            "# HELP vllm:time_to_first_token_seconds Histogram of time to first token in "
+            "seconds.\n# TYPE vllm:time_to_first_token_seconds histogram\n";
+        uint64_t cumulative = 0;
+        for (size_t i = 0; i < kTtftBounds.size(); ++i) {
+            cumulative += m_ttftBuckets[i];
+            out += fmt::format("vllm:time_to_first_token_seconds_bucket{{{},le=\"{}\"}} {}\n",
+                               labels, kTtftBounds[i], cumulative);
+        }
+        cumulative += m_ttftBuckets.back();
+        out += fmt::format("vllm:time_to_first_token_seconds_bucket{{{},le=\"+Inf\"}} {}\n", labels,
+                           cumulative);
+        out += fmt::format("vllm:time_to_first_token_seconds_count{{{}}} {}\n", labels, cumulative);
+        out += fmt::format("vllm:time_to_first_token_seconds_sum{{{}}} {}\n", labels, m_ttftSum);
+        out += fmt::format(
+            "# HELP vllm:request_success_total Count of successfully processed requests.\n"
+            "# TYPE vllm:request_success_total counter\n"
+            "vllm:request_success_total{{{},finished_reason=\"length\"}} {}\n",
+            labels, m_finished);
+        out += fmt::format(
+            "# TYPE vllm:prompt_tokens_total counter\n"
+            "vllm:prompt_tokens_total{{{}}} {}\n"
+            "# TYPE vllm:generation_tokens_total counter\n"
+            "vllm:generation_tokens_total{{{}}} {}\n",
+            labels, m_promptTokens, labels, m_generationTokens);
+        return out;
+    }
+
+    uint64_t finished()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_finished;
+    }
+
+private:
+    void run()
+    {
+        constexpr double kStepS = 0.01;
+        auto next = SteadyClock::now();
+        std::unique_lock lock(m_mutex);
+        while (!m_stop) {
+            lock.unlock();
+            next += std::chrono::milliseconds(10);
+            std::this_thread::sleep_until(next);
+            lock.lock();
+            step(kStepS);
+        }
+        m_changed.notify_all();
+    }
+
+    void step(double dtS)
+    {
+        while (!m_waiting.empty() &&
+               static_cast<int>(m_running.size()) < m_options.maxConcurrency) {
+            m_running.push_back(m_waiting.front());
+            m_waiting.pop_front();
+        }
+        double budget = m_options.prefillTokensPerSecond * dtS;
+        const auto now = SteadyClock::now();
+        bool changed = false;
+        for (const auto &r : m_running) {
+            if (r->prefilled) {
+                r->decodeLeft -= m_options.decodeTokensPerSecond * dtS;
+                if (r->decodeLeft <= 0) {
+                    r->done = true;
+                    changed = true;
+                }
+                continue;
+            }
+            const double take = std::min(budget, r->prefillLeft);
+            r->prefillLeft -= take;
+            budget -= take;
+            if (r->prefillLeft <= 0) {
+                r->prefilled = true;
+                changed = true;
+                const double ttft = std::chrono::duration<double>(now - r->arrived).count();
+                const auto bucket = static_cast<size_t>(
+                    std::lower_bound(kTtftBounds.begin(), kTtftBounds.end(), ttft) -
+                    kTtftBounds.begin());
+                ++m_ttftBuckets[bucket];
+                m_ttftSum += ttft;
+            }
+        }
+        for (const auto &r : m_running) {
+            if (r->done) {
+                ++m_finished;
+                m_promptTokens += r->promptTokens;
+                m_generationTokens += r->completionTokens;
+            }
+        }
+        std::erase_if(m_running, [](const auto &r) { return r->done; });
+        if (changed)
+            m_changed.notify_all();
+    }
+
+    const ReplicaServerOptions &m_options;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<std::shared_ptr<Request>> m_waiting;
+    std::vector<std::shared_ptr<Request>> m_running;
+    std::array<uint64_t, kTtftBounds.size() + 1> m_ttftBuckets{};
+    double m_ttftSum = 0;
+    uint64_t m_finished = 0;
+    uint64_t m_promptTokens = 0;
+    uint64_t m_generationTokens = 0;
+    bool m_stop = false;
+    std::thread m_thread;
+};
+
+// Tokens in an OpenAI prompt: a string (about four characters a token) or token ids.
+int promptTokens(const nlohmann::json &body)
+{
+    const auto prompt = body.find("prompt");
+    if (prompt == body.end())
+        return 1;
+    if (prompt->is_string())
+        return std::max<int>(1, static_cast<int>(prompt->get<std::string>().size() / 4));
+    if (prompt->is_array())
+        return std::max<int>(1, static_cast<int>(prompt->size()));
+    return 1;
+}
+
+nlohmann::json completionBody(const std::string &model, const Request &r, const std::string &id)
+{
+    return {{"id", id},
+            {"object", "text_completion"},
+            {"model", model},
+            {"choices",
+             {{{"index", 0},
+               {"text", std::string(r.completionTokens, 'x')},
+               {"finish_reason", "length"}}}},
+            {"usage",
+             {{"prompt_tokens", r.promptTokens},
+              {"completion_tokens", r.completionTokens},
+              {"total_tokens", r.promptTokens + r.completionTokens}}}};
+}
+
+}  // namespace
+
+int serveReplica(const ReplicaServerOptions &options)
+{
+    std::signal(SIGTERM, onTerm);
+    std::signal(SIGINT, onTerm);
+    Engine engine(options);
+    const auto started = SteadyClock::now();
+    std::atomic<uint64_t> accepted{0};
+    std::atomic<uint64_t> nextId{1};
+    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    httplib::Server server;
+    server.new_task_queue = [] { return new httplib::ThreadPool(128); };
+    const auto loading = [&] {
+        return std::chrono::duration<double>(SteadyClock::now() - started).count() <
+               options.coldStartSeconds;
+    };
+    server.Get("/health", [&](const httplib::Request &, httplib::Response &res) {
+        const bool ready = !loading() && !g_draining;
+        res.status = ready ? 200 : 503;
+        res.set_content(
+            nlohmann::json({{"status", ready ? "ok" : (g_draining ? "draining" : "loading")},
+                            {"model", options.model},
+                            {"visible_devices", visible ? visible : ""}})
+                .dump(),
+            "application/json");
+    });
+    server.Get("/metrics", [&](const httplib::Request &, httplib::Response &res) {
+        res.set_content(engine.metrics(), "text/plain; version=0.0.4");
+    });
+    server.Post("/v1/completions", [&](const httplib::Request &req, httplib::Response &res) {
+        if (loading() || g_draining) {
+            res.status = 503;
+            res.set_content(R"({"error":"not serving"})", "application/json");
+            return;
+        }
+        const auto body = nlohmann::json::parse(req.body, nullptr, false);
+        if (body.is_discarded() || !body.is_object()) {
+            res.status = 400;
+            res.set_content(R"({"error":"a JSON object expected"})", "application/json");
+            return;
+        }
+        auto r = std::make_shared<Request>();
+        r->promptTokens = promptTokens(body);
+        r->completionTokens = std::clamp(body.value("max_tokens", 16), 1, 100'000);
+        r->prefillLeft = r->promptTokens;
+        r->decodeLeft = r->completionTokens;
+        r->arrived = SteadyClock::now();
+        const std::string id = fmt::format("cmpl-{}", nextId++);
+        if (options.crashAfterRequests > 0 &&
+            ++accepted > static_cast<uint64_t>(options.crashAfterRequests))
+            std::_Exit(3);
+        if (!body.value("stream", false)) {
+            engine.serve(r);
+            res.set_content(completionBody(options.model, *r, id).dump(), "application/json");
+            return;
+        }
+        // Streamed: the first chunk leaves with the first token, as a real server's does.
+        res.set_chunked_content_provider(
+            "text/event-stream", [&engine, &options, r, id](size_t, httplib::DataSink &sink) {
+                engine.serve(r, [&] {
+                    const std::string first =
+                        "data: " +
+                        nlohmann::json({{"id", id},
+                                        {"object", "text_completion"},
+                                        {"model", options.model},
+                                        {"choices", {{{"index", 0}, {"text", "x"}}}}})
+                            .dump() +
+                        "\n\n";
+                    sink.write(first.data(), first.size());
+                });
+                const std::string last = "data: " + completionBody(options.model, *r, id).dump() +
+                                         "\n\ndata: [DONE]\n\n";
+                sink.write(last.data(), last.size());
+                sink.done();
+                return true;
+            });
+    });
+    if (!server.bind_to_port(options.host, options.port)) {
+        fmt::print(stderr, "meridian-sim serve-replica: cannot listen on {}:{}\n", options.host,
+                   options.port);
+        return 2;
+    }
+    std::thread listener([&] { server.listen_after_bind(); });
+    fmt::print("serving {} on {}:{} (devices {})\n", options.model, options.host, options.port,
+               visible ? visible : "all");
+    std::fflush(stdout);
+    while (!g_draining)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Drain: what is in flight finishes; new requests have been refused since SIGTERM.
+    while (engine.inFlight() > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the last answers leave
+    server.stop();
+    listener.join();
+    fmt::print("drained after {} requests\n", engine.finished());
+    return 0;
+}
+
+}  // namespace meridian
