@@ -81,4 +81,13 @@ std::string httpGet(int port, const std::string &path)
     return response && response->status == 200 ? response->body : std::string();
 }
 
+int httpPost(int port, const std::string &path, const std::string &json)
+{
+    httplib::Client client("127.0.0.1", port);
+    client.set_connection_timeout(2, 0);
+    client.set_read_timeout(10, 0);
+    auto response = client.Post(path.c_str(), json, "application/json");
+    return response ? response->status : 0;
+}
+
 }  // namespace meridian::test

@@ -36,5 +36,7 @@ bool waitUntil(const std::function<bool()> &ready,
 
 // The whole body of http://127.0.0.1:port/path, or "" when it does not answer 200.
 std::string httpGet(int port, const std::string &path);
+// POSTs JSON to http://127.0.0.1:port/path; the status, or 0 when nothing answered.
+int httpPost(int port, const std::string &path, const std::string &json);
 
 }  // namespace meridian::test

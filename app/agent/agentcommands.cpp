@@ -6,10 +6,13 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 
+#include "scaling/inferenceservice.h"
 #include "store/agentledger.h"
 #include "telemetry/nvmlcollector.h"
+#include "telemetry/replicarunner.h"
 #include "telemetry/simcollector.h"
 #include "telemetry/smicollector.h"
 #include "telemetry/snapshotjson.h"
@@ -112,7 +115,31 @@ int serveAgent(const AgentConfig &config)
         fmt::print(stderr, "meridian-agent: {}\n", status.message());
         return 2;
     }
-    WorkloadManager workloads(replicas, SystemClock::instance(), monitor.inventory().cards.size());
+    // A real node starts the replicas its services file declares; a simulated one plays
+    // them on its simulated cards.
+    std::unique_ptr<ReplicaRunner> runner;
+    if (!replicas && !config.servicesFile.empty()) {
+        auto services = loadInferenceServices(config.servicesFile);
+        if (!services) {
+            fmt::print(stderr, "meridian-agent: {}\n", services.error().message);
+            monitor.stop();
+            return 2;
+        }
+        ReplicaRunnerOptions runnerOptions;
+        for (const InferenceService &s : *services) {
+            if (s.serving)
+                runnerOptions.services[s.name] = *s.serving;
+        }
+        runnerOptions.logDirectory = (std::filesystem::path(config.dataDir) / "replicas").string();
+        runner =
+            std::make_unique<ReplicaRunner>(std::move(runnerOptions), monitor.inventory().cards,
+                                            *ledger.value(), SystemClock::instance());
+        runner->setEventSink([&events](const Event &event) { events.append(event); });
+        monitor.setReplicaSignals([&runner] { return runner->signals(); });
+        replicas = runner.get();
+    }
+    WorkloadManager workloads(replicas, SystemClock::instance(), monitor.inventory().cards.size(),
+                              runner ? static_cast<NodeRecords *>(ledger->get()) : nullptr);
     monitor.setServiceOfCard([&workloads](uint32_t card) { return workloads.serviceOnCard(card); });
     NodeRuntime runtime;
     runtime.monitor = &monitor;
@@ -167,7 +194,17 @@ int serveAgent(const AgentConfig &config)
                 next = Scheduler::nowMs();  // fell far behind (suspend): do not catch up
         }
     });
+    // Replicas are checked on their own thread: a replica slow to answer its health or
+    // metrics URL never delays a sample.
+    std::thread replicaChecks([&] {
+        while (runner && !g_stop) {
+            runner->tick();
+            for (int i = 0; i < 20 && !g_stop; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
     sampler.join();
+    replicaChecks.join();
     fmt::print("meridian-agent: stopping\n");
     if (metrics)
         metrics->stop();

@@ -20,12 +20,16 @@ int main(int argc, char **argv)
     std::string metricsListen;
     std::string collector;
     std::string dataDir;
+    std::string servicesFile;
     app.add_option("--config", configFile, "YAML configuration file");
     app.add_option("--listen", listen, "address to serve on (default 127.0.0.1:50051)");
     app.add_option("--metrics-listen", metricsListen,
                    "serve /metrics for Prometheus here, e.g. 127.0.0.1:9400 (default: off)");
     app.add_option("--collector", collector, "sim | nvml | smi | auto (default auto)");
     app.add_option("--data-dir", dataDir, "where the usage ledger and events are kept");
+    app.add_option("--services", servicesFile,
+                   "inference services (YAML): their serving: commands are the replicas this "
+                   "agent may start");
 
     auto *collect = app.add_subcommand("collect", "print the normalised view of this node once");
     collect->fallthrough();  // `collect --collector sim` reads as naturally as the other order
@@ -55,6 +59,8 @@ int main(int argc, char **argv)
         config.collector = collector;
     if (!dataDir.empty())
         config.dataDir = dataDir;
+    if (!servicesFile.empty())
+        config.servicesFile = servicesFile;
     if (*collect)
         return collectOnce(config, from);
     return serveAgent(config);

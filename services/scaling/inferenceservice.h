@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "core/servingengine.h"
+#include "core/servingcommand.h"
 
 namespace meridian {
 
@@ -51,21 +51,6 @@ struct RentLimits {
     int maxCards = 0;
     double maxCnyPerCardHour = 0;
     double budgetCnyPerHour = 0;
-};
-
-// How a replica of the service is started on a real node. The agent runs only what its
-// own copy of the services file declares; the network names a service, never a command.
-struct ServingCommand {
-    // argv; "{model}", "{port}", "{cards}" (how many) and "{replica}" are filled in.
-    std::vector<std::string> command;
-    std::map<std::string, std::string> environment;
-    ServingEngine engine = ServingEngine::Vllm;
-    int port = 8000;
-    std::string healthPath = "/health";
-    std::string metricsPath = "/metrics";
-    double startupTimeoutSeconds = 900;  // loading weights included
-    double drainGraceSeconds = 30;       // SIGTERM, then this long, then SIGKILL
-    int restartLimit = 3;                // crashes restarted before it is reported failed
 };
 
 struct InferenceService {

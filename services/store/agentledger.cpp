@@ -4,6 +4,7 @@
 #include "sqlitefile.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <SQLiteCpp/VariadicBind.h>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -42,6 +43,15 @@ const SqliteSchema kSchema{kApplicationId,
                             R"(
     -- The inference service that held the card during the minute; '' for none.
     ALTER TABLE usage_minute ADD COLUMN service TEXT NOT NULL DEFAULT '';
+)",
+                            R"(
+    -- Workloads, idempotency answers and replica processes, as JSON by kind and key.
+    CREATE TABLE node_record (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (kind, key)
+    ) WITHOUT ROWID;
 )"}};
 
 }  // namespace
@@ -213,6 +223,48 @@ std::vector<Event> AgentLedger::loadRecent(size_t count)
     } catch (const SQLite::Exception &) {
     }
     return out;
+}
+
+Status AgentLedger::put(const std::string &kind, const std::string &key, const std::string &value)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement upsert(*m_db, "INSERT OR REPLACE INTO node_record VALUES (?1, ?2, ?3)");
+        SQLite::bind(upsert, kind, key, value);
+        upsert.exec();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot keep {} {}: {}", m_path, kind, key, e.what())};
+    }
+}
+
+Status AgentLedger::remove(const std::string &kind, const std::string &key)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement drop(*m_db, "DELETE FROM node_record WHERE kind = ?1 AND key = ?2");
+        SQLite::bind(drop, kind, key);
+        drop.exec();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot forget {} {}: {}", m_path, kind, key, e.what())};
+    }
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> AgentLedger::all(const std::string &kind)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db,
+                                "SELECT key, value FROM node_record WHERE kind = ?1 ORDER BY key");
+        query.bind(1, kind);
+        std::vector<std::pair<std::string, std::string>> out;
+        while (query.executeStep())
+            out.emplace_back(query.getColumn(0).getString(), query.getColumn(1).getString());
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read {} records: {}", m_path, kind, e.what())};
+    }
 }
 
 }  // namespace meridian

@@ -1,7 +1,8 @@
 // The agent's own SQLite file under --data-dir: per-card per-minute usage (served by
-// GetUsage so the console can backfill) and the event ring (so sequences keep rising
-// across restarts). WAL mode: a kill -9 loses at most the minute in progress.
-// Thread-safe: one connection behind a mutex; writes are a few rows a minute.
+// GetUsage so the console can backfill), the event ring (so sequences keep rising
+// across restarts), and the node's records: workloads, idempotency answers and replica
+// processes, so a restarted agent adopts what it was running. WAL mode: a kill -9 loses at most the
+// minute in progress. Thread-safe: one connection behind a mutex; writes are a few rows a minute.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "core/result.h"
 #include "telemetry/eventlog.h"
+#include "telemetry/noderecords.h"
 #include "telemetry/usageledger.h"
 
 namespace SQLite {
@@ -18,7 +20,7 @@ class Database;
 
 namespace meridian {
 
-class AgentLedger final : public UsageLedger, public EventStore {
+class AgentLedger final : public UsageLedger, public EventStore, public NodeRecords {
 public:
     // Opens or creates DIR/agent.db. A file that is not ours, or is corrupt, is an
     // error naming it; it is never overwritten.
@@ -32,6 +34,10 @@ public:
 
     void append(const Event &event) override;
     std::vector<Event> loadRecent(size_t count) override;
+
+    Status put(const std::string &kind, const std::string &key, const std::string &value) override;
+    Status remove(const std::string &kind, const std::string &key) override;
+    Result<std::vector<std::pair<std::string, std::string>>> all(const std::string &kind) override;
 
     const std::string &path() const { return m_path; }
 

@@ -94,6 +94,15 @@ void NodeMonitor::tick()
     if (collected) {
         sample.cards = std::move(collected->cards);
         sample.replicas = std::move(collected->replicas);
+        ReplicaSignalsSource replicaSignals;
+        {
+            std::lock_guard lock(m_mutex);
+            replicaSignals = m_replicaSignals;
+        }
+        if (replicaSignals) {
+            for (ReplicaSignals &s : replicaSignals())
+                sample.replicas.push_back(std::move(s));
+        }
         for (const NicCounters &counters : collected->nics)
             sample.nics.push_back(m_rates.update(counters, now));
         for (Event &event : collected->events) {
@@ -261,6 +270,12 @@ void NodeMonitor::setServiceOfCard(ServiceOfCard lookup)
 {
     std::lock_guard lock(m_mutex);
     m_serviceOfCard = std::move(lookup);
+}
+
+void NodeMonitor::setReplicaSignals(ReplicaSignalsSource source)
+{
+    std::lock_guard lock(m_mutex);
+    m_replicaSignals = std::move(source);
 }
 
 }  // namespace meridian

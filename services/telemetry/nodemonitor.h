@@ -63,6 +63,10 @@ public:
     // Who holds each card, so the usage ledger can bill minutes to an inference service.
     using ServiceOfCard = std::function<std::string(uint32_t cardIndex)>;
     void setServiceOfCard(ServiceOfCard lookup);
+    // Signals of replicas the collector does not know (a real node's replica runner),
+    // added to every sample.
+    using ReplicaSignalsSource = std::function<std::vector<ReplicaSignals>()>;
+    void setReplicaSignals(ReplicaSignalsSource source);
 
 private:
     void detectCardChanges(const std::vector<CardSample> &cards, int64_t now);
@@ -84,6 +88,7 @@ private:
     mutable std::mutex m_mutex;
     NodeInventory m_inventory;
     ServiceOfCard m_serviceOfCard;
+    ReplicaSignalsSource m_replicaSignals;
     TelemetrySample m_latest;
 
     // Held for a whole tick: the accumulator and change detection below are not

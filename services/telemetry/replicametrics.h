@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "core/nodetypes.h"
-#include "core/servingengine.h"
+#include "core/servingcommand.h"
 #include "expositionreader.h"
 
 namespace meridian {

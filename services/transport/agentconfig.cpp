@@ -40,7 +40,7 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
     if (Status s = checkKeys(
             path, root,
             {"listen", "metrics_listen", "collector", "data_dir", "node_id", "data_center", "rack",
-             "nvml_library", "sample_interval_ms", "sim", "tls", "tokens"});
+             "nvml_library", "sample_interval_ms", "sim", "tls", "tokens", "services_file"});
         !s) {
         return s;
     }
@@ -52,6 +52,7 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
     read(root, "data_center", config.dataCenter);
     read(root, "rack", config.rack);
     read(root, "nvml_library", config.nvmlLibrary);
+    read(root, "services_file", config.servicesFile);
     read(root, "sample_interval_ms", config.sampleIntervalMs);
     if (config.sampleIntervalMs < 100 || config.sampleIntervalMs > 60'000)
         return yamlError(path, root["sample_interval_ms"], "sample_interval_ms must be 100..60000");

@@ -23,6 +23,9 @@ struct AgentConfig {
     int sampleIntervalMs = 1000;
     uint64_t simSeed = 1;
     std::string simKind = "hybrid";  // which simulated node this agent plays
+    // Inference services (the console's format); their serving: sections are what this
+    // agent may start as replicas. Empty: it starts none (except simulated ones).
+    std::string servicesFile;
     ServerSecurity security;
 };
 

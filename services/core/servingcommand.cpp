@@ -1,4 +1,4 @@
-#include "servingengine.h"
+#include "servingcommand.h"
 
 namespace meridian {
 

@@ -1,0 +1,516 @@
+#include "replicarunner.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "expositionreader.h"
+
+extern char **environ;
+
+namespace meridian {
+
+namespace {
+
+const std::string kProcessRecord = "replica-process";
+
+// The variable that pins a process to some of a vendor's cards.
+const char *visibleDevicesVariable(Vendor vendor)
+{
+    switch (vendor) {
+    case Vendor::Nvidia: return "CUDA_VISIBLE_DEVICES";
+    case Vendor::Huawei: return "ASCEND_RT_VISIBLE_DEVICES";
+    case Vendor::Cambricon: return "MLU_VISIBLE_DEVICES";
+    case Vendor::Hygon: return "HIP_VISIBLE_DEVICES";
+    case Vendor::Unknown: break;
+    }
+    return nullptr;
+}
+
+// Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot.
+uint64_t processStartTicks(int pid)
+{
+    std::ifstream in(fmt::format("/proc/{}/stat", pid));
+    std::string stat;
+    std::getline(in, stat);
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos)
+        return 0;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && fields >> field; ++i) {
+        if (i == 22)
+            return std::strtoull(field.c_str(), nullptr, 10);
+    }
+    return 0;
+}
+
+std::string describeExit(int status)
+{
+    if (WIFEXITED(status))
+        return fmt::format("exited with status {}", WEXITSTATUS(status));
+    if (WIFSIGNALED(status))
+        return fmt::format("was killed by signal {} ({})", WTERMSIG(status),
+                           strsignal(WTERMSIG(status)));
+    return "ended";
+}
+
+std::string replace(std::string text, const std::string &from, const std::string &to)
+{
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+bool portIsFree(const std::string &host, int port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(host == "127.0.0.1" ? INADDR_LOOPBACK : INADDR_ANY);
+    const bool free = ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+    ::close(fd);
+    return free;
+}
+
+}  // namespace
+
+ReplicaRunner::ReplicaRunner(ReplicaRunnerOptions options, std::vector<CardInfo> cards,
+                             NodeRecords &records, const Clock &clock)
+    : m_options(std::move(options)), m_cards(std::move(cards)), m_records(records), m_clock(clock)
+{
+    adopt();
+}
+
+ReplicaRunner::~ReplicaRunner() = default;
+
+void ReplicaRunner::setEventSink(std::function<void(const Event &)> sink)
+{
+    std::lock_guard lock(m_mutex);
+    m_events = std::move(sink);
+}
+
+void ReplicaRunner::emit(const Replica &replica, Severity severity, const std::string &message)
+{
+    if (!m_events)
+        return;
+    Event event;
+    event.timeUnixMs = m_clock.nowUnixMs();
+    event.kind = EventKind::Workload;
+    event.severity = severity;
+    if (!replica.workload.cardIndices.empty())
+        event.cardIndex = replica.workload.cardIndices.front();
+    event.message = fmt::format("replica {} ({}): {}", replica.workload.replicaId,
+                                replica.workload.service, message);
+    m_events(event);
+}
+
+void ReplicaRunner::keep(const Replica &r)
+{
+    const nlohmann::json record = {{"workload", workloadToJson(r.workload)},
+                                   {"port", r.port},
+                                   {"pid", r.pid},
+                                   {"start_ticks", r.startTicks},
+                                   {"phase", static_cast<int>(r.phase)},
+                                   {"phase_since_unix_ms", r.phaseSinceMs},
+                                   {"restarts", r.restarts},
+                                   {"failure", r.failure}};
+    (void)m_records.put(kProcessRecord, r.workload.replicaId, record.dump());
+}
+
+void ReplicaRunner::adopt()
+{
+    auto saved = m_records.all(kProcessRecord);
+    if (!saved)
+        return;
+    for (const auto &[id, text] : *saved) {
+        const auto j = nlohmann::json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object())
+            continue;
+        const auto workload = workloadFromJson(j.value("workload", ""));
+        if (!workload)
+            continue;
+        Replica r;
+        r.workload = *workload;
+        r.port = j.value("port", 0);
+        r.pid = j.value("pid", 0);
+        r.startTicks = j.value("start_ticks", uint64_t{0});
+        r.phase = static_cast<Phase>(std::clamp(j.value("phase", 0), 0, 3));
+        r.phaseSinceMs = j.value("phase_since_unix_ms", int64_t{0});
+        r.restarts = j.value("restarts", 0);
+        r.failure = j.value("failure", "");
+        // Whether it still runs is the next check's question: a replica that died while
+        // the agent was away is restarted (or failed) like any other crash.
+        m_replicas.emplace(id, std::move(r));
+    }
+}
+
+const ServingCommand *ReplicaRunner::commandOf(const Replica &replica) const
+{
+    const auto it = m_options.services.find(replica.workload.service);
+    return it == m_options.services.end() ? nullptr : &it->second;
+}
+
+int ReplicaRunner::freePort(int basePort) const
+{
+    for (int port = basePort; port < basePort + 256 && port <= 65'535; ++port) {
+        const bool ours = std::any_of(m_replicas.begin(), m_replicas.end(),
+                                      [&](const auto &entry) { return entry.second.port == port; });
+        if (!ours && portIsFree(m_options.host, port))
+            return port;
+    }
+    return 0;
+}
+
+Status ReplicaRunner::spawn(Replica &replica)
+{
+    const ServingCommand *command = commandOf(replica);
+    if (!command)
+        return Error{fmt::format("service {} has no serving: section in this agent's services file",
+                                 replica.workload.service)};
+    std::string cards;
+    for (uint32_t card : replica.workload.cardIndices)
+        cards += (cards.empty() ? "" : ",") + std::to_string(card);
+    std::vector<std::string> argv;
+    for (const std::string &part : command->command) {
+        std::string filled = replace(part, "{model}", replica.workload.model);
+        filled = replace(filled, "{port}", std::to_string(replica.port));
+        filled = replace(filled, "{cards}", std::to_string(replica.workload.cardIndices.size()));
+        argv.push_back(replace(filled, "{replica}", replica.workload.replicaId));
+    }
+    std::map<std::string, std::string> environment;
+    for (char **entry = environ; entry && *entry; ++entry) {
+        const std::string text(*entry);
+        const size_t equals = text.find('=');
+        if (equals != std::string::npos)
+            environment[text.substr(0, equals)] = text.substr(equals + 1);
+    }
+    for (const auto &[key, value] : command->environment)
+        environment[key] = value;
+    const Vendor vendor = m_cards.at(replica.workload.cardIndices.front()).vendor;
+    if (const char *variable = visibleDevicesVariable(vendor))
+        environment[variable] = cards;
+    environment["MERIDIAN_REPLICA_ID"] = replica.workload.replicaId;
+
+    // Everything the child needs is made before fork: after it, only system calls.
+    std::vector<char *> args;
+    for (std::string &a : argv)
+        args.push_back(a.data());
+    args.push_back(nullptr);
+    std::vector<std::string> envText;
+    for (const auto &[key, value] : environment)
+        envText.push_back(key + "=" + value);
+    std::vector<char *> envp;
+    for (std::string &e : envText)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::error_code ec;
+    std::filesystem::create_directories(m_options.logDirectory, ec);
+    const std::string logPath =
+        (std::filesystem::path(m_options.logDirectory) / (replica.workload.replicaId + ".log"))
+            .string();
+    const int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    if (log < 0)
+        return Error{
+            fmt::format("{}: cannot write the replica's log: {}", logPath, std::strerror(errno))};
+    int failurePipe[2];
+    if (::pipe2(failurePipe, O_CLOEXEC) != 0) {
+        ::close(log);
+        return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(errno))};
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        // A session of its own: the replica outlives the agent and is stopped as a group.
+        ::setsid();
+        ::dup2(log, STDOUT_FILENO);
+        ::dup2(log, STDERR_FILENO);
+        const int devnull = ::open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            ::dup2(devnull, STDIN_FILENO);
+        ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+        std::signal(SIGPIPE, SIG_DFL);
+        ::execvpe(args[0], args.data(), envp.data());
+        const int error = errno;
+        (void)!::write(failurePipe[1], &error, sizeof error);
+        ::_exit(127);
+    }
+    ::close(failurePipe[1]);
+    ::close(log);
+    if (pid < 0) {
+        ::close(failurePipe[0]);
+        return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(errno))};
+    }
+    int execError = 0;
+    const ssize_t got = ::read(failurePipe[0], &execError, sizeof execError);
+    ::close(failurePipe[0]);
+    if (got == sizeof execError) {
+        ::waitpid(pid, nullptr, 0);
+        return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(execError))};
+    }
+    replica.pid = pid;
+    replica.startTicks = processStartTicks(pid);
+    replica.phase = Phase::Starting;
+    replica.phaseSinceMs = m_clock.nowUnixMs();
+    replica.tracker = {};
+    replica.latest.reset();
+    keep(replica);
+    return {};
+}
+
+Status ReplicaRunner::startReplica(const Workload &workload)
+{
+    std::lock_guard lock(m_mutex);
+    if (const auto it = m_replicas.find(workload.replicaId); it != m_replicas.end()) {
+        if (it->second.phase != Phase::Failed)
+            return Error{fmt::format("replica {} is already running", workload.replicaId)};
+        m_replicas.erase(it);
+    }
+    Vendor vendor = Vendor::Unknown;
+    for (uint32_t card : workload.cardIndices) {
+        if (card >= m_cards.size())
+            return Error{fmt::format("start: card {} does not exist on this node", card)};
+        if (vendor != Vendor::Unknown && m_cards[card].vendor != vendor)
+            return Error{"start: one replica's cards must be of one vendor"};
+        vendor = m_cards[card].vendor;
+    }
+    Replica replica;
+    replica.workload = workload;
+    const auto command = m_options.services.find(workload.service);
+    if (command == m_options.services.end())
+        return Error{fmt::format("service {} has no serving: section in this agent's services file",
+                                 workload.service)};
+    replica.port = freePort(command->second.port);
+    if (replica.port == 0)
+        return Error{fmt::format("no free port from {} for replica {}", command->second.port,
+                                 workload.replicaId)};
+    if (Status started = spawn(replica); !started)
+        return started;
+    emit(replica, Severity::Info,
+         fmt::format("started on port {} (pid {})", replica.port, replica.pid));
+    m_replicas.emplace(workload.replicaId, std::move(replica));
+    return {};
+}
+
+Status ReplicaRunner::stopReplica(const std::string &replicaId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(replicaId);
+    if (it == m_replicas.end())
+        return {};  // gone already: stopping it again is done
+    Replica &r = it->second;
+    if (r.phase == Phase::Failed || r.pid <= 0) {
+        (void)m_records.remove(kProcessRecord, replicaId);
+        m_replicas.erase(it);
+        return {};
+    }
+    if (r.phase != Phase::Draining) {
+        ::kill(-r.pid, SIGTERM);
+        r.phase = Phase::Draining;
+        r.phaseSinceMs = m_clock.nowUnixMs();
+        keep(r);
+    }
+    return {};
+}
+
+bool ReplicaRunner::replicaServing(const std::string &replicaId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(replicaId);
+    return it != m_replicas.end() && it->second.phase == Phase::Serving;
+}
+
+std::optional<std::string> ReplicaRunner::replicaFailure(const std::string &replicaId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(replicaId);
+    if (it == m_replicas.end() || it->second.phase != Phase::Failed)
+        return std::nullopt;
+    return it->second.failure;
+}
+
+bool ReplicaRunner::replicaDraining(const std::string &replicaId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(replicaId);
+    return it != m_replicas.end() && it->second.phase == Phase::Draining;
+}
+
+int ReplicaRunner::portOf(const std::string &replicaId) const
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(replicaId);
+    return it == m_replicas.end() ? 0 : it->second.port;
+}
+
+bool ReplicaRunner::alive(Replica &r, std::string &howItEnded)
+{
+    if (r.pid <= 0) {
+        howItEnded = "is not running";
+        return false;
+    }
+    // Reaped when it is this process's child: started by this agent, or by an earlier
+    // runner in the same process.
+    int status = 0;
+    const pid_t reaped = ::waitpid(r.pid, &status, WNOHANG);
+    if (reaped == r.pid) {
+        howItEnded = describeExit(status);
+        r.pid = 0;
+        return false;
+    }
+    if (reaped == 0)
+        return true;
+    // Adopted from an earlier agent: alive if the pid runs and is still the same process.
+    if ((::kill(r.pid, 0) == 0 || errno == EPERM) && r.startTicks != 0 &&
+        processStartTicks(r.pid) == r.startTicks)
+        return true;
+    howItEnded = "ended while the agent was not watching";
+    r.pid = 0;
+    return false;
+}
+
+void ReplicaRunner::tick()
+{
+    struct Probe {
+        std::string id;
+        std::string url;
+        std::string path;
+        bool health;
+        ServingEngine engine;
+    };
+    std::vector<Probe> probes;
+    const int64_t now = m_clock.nowUnixMs();
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_replicas.begin(); it != m_replicas.end();) {
+            Replica &r = it->second;
+            const ServingCommand *command = commandOf(r);
+            std::string howItEnded;
+            if (r.phase == Phase::Failed) {
+                if (r.pid > 0 && ::waitpid(r.pid, nullptr, WNOHANG) == r.pid)
+                    r.pid = 0;  // reaped: no zombie is left behind
+                ++it;
+                continue;
+            }
+            const bool running = alive(r, howItEnded);
+            if (r.phase == Phase::Draining) {
+                if (!running) {
+                    emit(r, Severity::Info, "drained and stopped");
+                    (void)m_records.remove(kProcessRecord, r.workload.replicaId);
+                    it = m_replicas.erase(it);
+                    continue;
+                }
+                const double grace = command ? command->drainGraceSeconds : 30;
+                if (now - r.phaseSinceMs > grace * 1000)
+                    ::kill(-r.pid, SIGKILL);
+                ++it;
+                continue;
+            }
+            if (!running) {
+                const int limit = command ? command->restartLimit : 0;
+                if (r.restarts < limit) {
+                    ++r.restarts;
+                    const Status restarted = spawn(r);
+                    emit(r, Severity::Warning,
+                         restarted ? fmt::format("{}; restarted ({} of {})", howItEnded, r.restarts,
+                                                 limit)
+                                   : fmt::format("{}; cannot restart: {}", howItEnded,
+                                                 restarted.message()));
+                    if (!restarted) {
+                        r.phase = Phase::Failed;
+                        r.failure = restarted.message();
+                        keep(r);
+                    }
+                } else {
+                    r.phase = Phase::Failed;
+                    r.failure = r.restarts > 0
+                                    ? fmt::format("{} after {} restarts", howItEnded, r.restarts)
+                                    : howItEnded;
+                    r.latest.reset();
+                    keep(r);
+                    emit(r, Severity::Critical, r.failure);
+                }
+                ++it;
+                continue;
+            }
+            if (r.phase == Phase::Starting && command &&
+                now - r.phaseSinceMs > command->startupTimeoutSeconds * 1000) {
+                ::kill(-r.pid, SIGKILL);
+                r.phase = Phase::Failed;
+                r.failure = fmt::format("did not answer {} within {:.0f} s of starting",
+                                        command->healthPath, command->startupTimeoutSeconds);
+                keep(r);
+                emit(r, Severity::Critical, r.failure);
+                ++it;
+                continue;
+            }
+            if (command) {
+                const std::string url = fmt::format("http://{}:{}", m_options.host, r.port);
+                const bool starting = r.phase == Phase::Starting;
+                probes.push_back({it->first, url,
+                                  starting ? command->healthPath : command->metricsPath, starting,
+                                  command->engine});
+            }
+            ++it;
+        }
+    }
+    // The replicas are asked outside the lock: a slow one does not hold up start or stop.
+    for (const Probe &probe : probes) {
+        httplib::Client client(probe.url);
+        client.set_connection_timeout(1);
+        client.set_read_timeout(2);
+        const auto answer = client.Get(probe.path);
+        std::lock_guard lock(m_mutex);
+        const auto it = m_replicas.find(probe.id);
+        if (it == m_replicas.end())
+            continue;
+        Replica &r = it->second;
+        if (probe.health) {
+            if (answer && answer->status == 200 && r.phase == Phase::Starting) {
+                r.phase = Phase::Serving;
+                r.phaseSinceMs = m_clock.nowUnixMs();
+                keep(r);
+                emit(r, Severity::Info, "serving");
+            }
+            continue;
+        }
+        if (!answer || answer->status != 200 || r.phase != Phase::Serving)
+            continue;
+        auto samples = readExposition(answer->body, probe.url + probe.path);
+        if (!samples)
+            continue;  // the replica still serves; only its signals are missing this round
+        ReplicaSignals signals =
+            r.tracker.update(readReplicaScrape(*samples, probe.engine), m_clock.nowUnixMs());
+        signals.replicaId = r.workload.replicaId;
+        signals.service = r.workload.service;
+        r.latest = std::move(signals);
+    }
+}
+
+std::vector<ReplicaSignals> ReplicaRunner::signals() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<ReplicaSignals> out;
+    for (const auto &[id, r] : m_replicas) {
+        if (r.phase == Phase::Serving && r.latest)
+            out.push_back(*r.latest);
+    }
+    return out;
+}
+
+}  // namespace meridian

@@ -1,0 +1,235 @@
+// Replicas as real processes: the runner starts meridian-sim's stand-in server (an
+// OpenAI-compatible server with vLLM's /metrics) pinned to its cards, waits for its
+// health, reads its metrics under load from a real HTTP load generator, drains it on
+// stop, restarts it when it crashes and fails it past the limit, kills what ignores
+// SIGTERM after the grace, and a new runner on the same records adopts a replica
+// instead of starting a second. Time the runner judges by (startup timeout, drain
+// grace) is a virtual clock; the processes themselves run in real time.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "childprocess.h"
+#include "telemetry/replicarunner.h"
+#include "testsupport.h"
+
+using namespace meridian;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::vector<CardInfo> hybridCards()
+{
+    std::vector<CardInfo> cards;
+    for (uint32_t i = 0; i < 8; ++i)
+        cards.push_back({i, i < 4 ? Vendor::Nvidia : Vendor::Huawei, i < 4 ? "A100" : "910B"});
+    return cards;
+}
+
+ServingCommand standIn(int port, std::vector<std::string> extra = {})
+{
+    ServingCommand c;
+    c.command = {MERIDIAN_SIM_BIN, "serve-replica",        "--port", "{port}", "--model",
+                 "{model}",        "--cold-start-seconds", "0.3"};
+    c.command.insert(c.command.end(), extra.begin(), extra.end());
+    c.port = port;
+    c.drainGraceSeconds = 30;
+    c.restartLimit = 1;
+    c.startupTimeoutSeconds = 60;
+    return c;
+}
+
+Workload workload(const std::string &id, const std::string &service, std::vector<uint32_t> cards)
+{
+    Workload w;
+    w.replicaId = id;
+    w.service = service;
+    w.model = "qwen";
+    w.cardIndices = std::move(cards);
+    return w;
+}
+
+// A free base port for this test's replicas (the runner takes the next ones).
+int basePort()
+{
+    return 21000 + static_cast<int>(::getpid() % 2000) * 8;
+}
+
+struct Fixture {
+    test::TempDir dir;
+    ManualClock clock;
+    MemoryNodeRecords records;
+    std::vector<Event> events;
+
+    std::unique_ptr<ReplicaRunner> runner(std::map<std::string, ServingCommand> services)
+    {
+        auto r = std::make_unique<ReplicaRunner>(
+            ReplicaRunnerOptions{std::move(services), dir.file("replicas")}, hybridCards(), records,
+            clock);
+        r->setEventSink([this](const Event &e) { events.push_back(e); });
+        return r;
+    }
+    bool tickUntil(ReplicaRunner &runner, const std::function<bool()> &done)
+    {
+        return test::waitUntil([&] {
+            runner.tick();
+            return done();
+        });
+    }
+};
+
+}  // namespace
+
+TEST(ReplicaRunner, StartsPinnedServesMetricsUnderLoadAndDrainsOnStop)
+{
+    Fixture f;
+    const int port = basePort();
+    auto runner = f.runner({{"chat", standIn(port)}, {"npu-chat", standIn(port)}});
+    ASSERT_TRUE(runner->startReplica(workload("r1", "chat", {2, 3})).ok());
+    ASSERT_TRUE(runner->startReplica(workload("r2", "npu-chat", {4, 5, 6, 7})).ok());
+    EXPECT_FALSE(runner->replicaServing("r1")) << "not before its health answers";
+    ASSERT_TRUE(f.tickUntil(*runner, [&] {
+        return runner->replicaServing("r1") && runner->replicaServing("r2");
+    })) << test::readFile(f.dir.file("replicas/r1.log"));
+    // Each on a port of its own, pinned to its cards by its vendor's variable.
+    const int p1 = runner->portOf("r1"), p2 = runner->portOf("r2");
+    EXPECT_EQ(p1, port);
+    EXPECT_EQ(p2, port + 1);
+    EXPECT_NE(test::httpGet(p1, "/health").find("\"visible_devices\":\"2,3\""), std::string::npos);
+    EXPECT_NE(test::readFile(f.dir.file("replicas/r2.log")).find("serving qwen"),
+              std::string::npos);
+
+    // Real HTTP load, more than one replica batches: requests queue, and the runner
+    // reads waiting, running and the TTFT p95 from the replica's own /metrics.
+    test::ChildProcess load(
+        {MERIDIAN_SIM_BIN, "drive", "--url", "http://127.0.0.1:" + std::to_string(p1), "--rps",
+         "60", "--seconds", "2", "--prompt-tokens", "400", "--max-tokens", "60"},
+        f.dir.file("drive.log"));
+    std::optional<ReplicaSignals> busy;
+    ASSERT_TRUE(f.tickUntil(*runner, [&] {
+        f.clock.advanceMs(1000);
+        for (const ReplicaSignals &s : runner->signals()) {
+            if (s.replicaId == "r1" && s.waitingRequests.value_or(0) > 0 && s.ttftP95Seconds)
+                busy = s;
+        }
+        return busy.has_value();
+    }));
+    EXPECT_EQ(busy->service, "chat");
+    EXPECT_GT(busy->runningRequests.value_or(0), 0u);
+    EXPECT_LE(busy->runningRequests.value_or(99), 32u) << "at most its batch";
+    EXPECT_GT(*busy->ttftP95Seconds, 0);
+
+    // Stopped while requests are in flight: it drains, answering them, then exits.
+    ASSERT_TRUE(runner->stopReplica("r1").ok());
+    EXPECT_TRUE(runner->replicaDraining("r1"));
+    ASSERT_TRUE(test::waitUntil([&] {
+        runner->tick();
+        return !runner->replicaDraining("r1");
+    })) << test::readFile(f.dir.file("replicas/r1.log"));
+    EXPECT_EQ(runner->portOf("r1"), 0);
+    EXPECT_TRUE(test::readFile(f.dir.file("replicas/r1.log")).find("drained after") !=
+                std::string::npos);
+    ASSERT_TRUE(runner->stopReplica("r2").ok());
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return !runner->replicaDraining("r2"); }));
+}
+
+TEST(ReplicaRunner, ACrashIsRestartedThenFailedPastTheLimit)
+{
+    Fixture f;
+    auto runner = f.runner({{"chat", standIn(basePort() + 4, {"--crash-after-requests", "1"})}});
+    ASSERT_TRUE(runner->startReplica(workload("r1", "chat", {0})).ok());
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaServing("r1"); }));
+    const int port = runner->portOf("r1");
+    const auto crash = [&] {
+        for (int i = 0; i < 2; ++i)
+            test::httpPost(port, "/v1/completions", R"({"prompt":"hi","max_tokens":1})");
+    };
+    crash();
+    ASSERT_TRUE(f.tickUntil(*runner, [&] {
+        return !f.events.empty() &&
+               f.events.back().message.find("restarted (1 of 1)") != std::string::npos;
+    }));
+    EXPECT_EQ(f.events.back().severity, Severity::Warning);
+    EXPECT_NE(f.events.back().message.find("exited with status 3"), std::string::npos)
+        << f.events.back().message;
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaServing("r1"); }));
+    crash();
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaFailure("r1").has_value(); }));
+    EXPECT_EQ(*runner->replicaFailure("r1"), "exited with status 3 after 1 restarts");
+    EXPECT_EQ(f.events.back().severity, Severity::Critical);
+}
+
+TEST(ReplicaRunner, AnAgentRestartAdoptsTheReplicaInsteadOfStartingASecond)
+{
+    Fixture f;
+    const std::map<std::string, ServingCommand> services = {{"chat", standIn(basePort() + 6)}};
+    WorkloadRequest start{"scale-up-7-step-1", true, workload("r1", "chat", {0, 1}), "ops", "peak"};
+    bool answered = false;
+    {
+        auto first = f.runner(services);
+        WorkloadManager manager(first.get(), f.clock, 8, &f.records);
+        ASSERT_TRUE(manager.apply(start).ok());
+        ASSERT_TRUE(f.tickUntil(*first, [&] { return first->replicaServing("r1"); }));
+        answered = !test::httpGet(first->portOf("r1"), "/health").empty();
+    }  // the agent goes; its replica does not
+    ASSERT_TRUE(answered) << "the replica answered before the agent went";
+    auto second = f.runner(services);
+    WorkloadManager manager(second.get(), f.clock, 8, &f.records);
+    second->tick();
+    EXPECT_TRUE(second->replicaServing("r1")) << "adopted, still serving";
+    const auto again = manager.apply(start);
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_TRUE(again->replayed) << "the same key is answered from the record";
+    const auto listed = manager.list();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].state, WorkloadState::Serving);
+    EXPECT_EQ(std::count_if(f.events.begin(), f.events.end(),
+                            [](const Event &e) {
+                                return e.message.find("started on port") != std::string::npos;
+                            }),
+              1)
+        << "started once, by the first agent";
+    // The adopted replica stops like any other.
+    ASSERT_TRUE(manager.apply({"scale-down-8", false, workload("r1", "chat", {}), "ops", ""}).ok());
+    ASSERT_TRUE(f.tickUntil(*second, [&] { return !second->replicaDraining("r1"); }));
+    EXPECT_TRUE(manager.list().front().state == WorkloadState::Stopped);
+}
+
+TEST(ReplicaRunner, NeverHealthyIsFailedAndWhatIgnoresSigtermIsKilledAfterTheGrace)
+{
+    Fixture f;
+    ServingCommand silent;
+    silent.command = {"sh", "-c", "trap '' TERM; while true; do sleep 1; done"};
+    silent.port = basePort() + 7;
+    silent.startupTimeoutSeconds = 120;
+    silent.drainGraceSeconds = 10;
+    silent.restartLimit = 0;
+    auto runner = f.runner({{"stuck", silent}, {"missing", ServingCommand{{"/nonexistent/vllm"}}}});
+    // A program that is not there is an error at once, with its name and why.
+    const Status missing = runner->startReplica(workload("m", "missing", {0}));
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.message(), "cannot start /nonexistent/vllm: No such file or directory");
+    const Status unknown = runner->startReplica(workload("u", "nobody", {0}));
+    EXPECT_NE(unknown.message().find("no serving: section"), std::string::npos);
+
+    ASSERT_TRUE(runner->startReplica(workload("s1", "stuck", {1})).ok());
+    std::this_thread::sleep_for(300ms);  // until its shell has set the trap
+    runner->tick();
+    ASSERT_TRUE(runner->stopReplica("s1").ok());
+    runner->tick();
+    std::this_thread::sleep_for(300ms);
+    runner->tick();
+    EXPECT_TRUE(runner->replicaDraining("s1")) << "SIGTERM ignored, inside the grace";
+    f.clock.advanceMs(11'000);
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return !runner->replicaDraining("s1"); }));
+
+    ASSERT_TRUE(runner->startReplica(workload("s2", "stuck", {2})).ok());
+    runner->tick();
+    f.clock.advanceMs(121'000);
+    runner->tick();
+    ASSERT_TRUE(runner->replicaFailure("s2").has_value());
+    EXPECT_EQ(*runner->replicaFailure("s2"), "did not answer /health within 120 s of starting");
+}
