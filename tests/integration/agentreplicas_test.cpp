@@ -1,0 +1,159 @@
+// Replicas through a real meridian-agent over gRPC, as the scaling controller drives
+// them: ApplyWorkload starts the service's declared command on the node (the stand-in
+// server here, on an NVML node faked at the library), ListWorkloads shows it serving,
+// its own /metrics reach StreamTelemetry while real HTTP load runs, and after the
+// agent is killed with kill -9 and started again the same idempotency key is answered
+// from the agent's SQLite and the replica, never restarted, is adopted and stopped.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "agentprocess.h"
+#include "childprocess.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+std::vector<std::string> agentArgs(const test::TempDir &dir, const std::string &address,
+                                   int replicaPort)
+{
+    std::ofstream(dir.file("services.yaml"))
+        << "services:\n"
+           "  - name: chat\n"
+           "    model: qwen\n"
+           "    cards_per_replica: 2\n"
+           "    runs_on: [{card_model: A100, requests_per_second_per_card: 1}]\n"
+           "    serving:\n"
+           "      command: ["
+        << MERIDIAN_SIM_BIN
+        << ", serve-replica, --port, \"{port}\", --model, \"{model}\"]\n"
+           "      port: "
+        << replicaPort << "\n";
+    std::ofstream(dir.file("agent.yaml")) << "collector: nvml\n"
+                                          << "nvml_library: " << MERIDIAN_FAKE_NVML << "\n"
+                                          << "services_file: " << dir.file("services.yaml") << "\n";
+    return {"--config", dir.file("agent.yaml"), "--listen",
+            address,    "--data-dir",           dir.file("data")};
+}
+
+v1::ApplyWorkloadRequest startRequest()
+{
+    v1::ApplyWorkloadRequest request;
+    request.set_idempotency_key("scale-up-41-step-1");
+    request.set_requested_by("controller");
+    auto *start = request.mutable_start();
+    start->set_replica_id("chat-r1");
+    start->set_service("chat");
+    start->set_model("qwen");
+    start->add_card_indices(0);
+    start->add_card_indices(1);
+    return request;
+}
+
+std::optional<v1::Workload> workloadOf(v1::NodeAgent::Stub &stub, const std::string &id)
+{
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ListWorkloadsResponse response;
+    if (!stub.ListWorkloads(&context, {}, &response).ok())
+        return std::nullopt;
+    for (const v1::Workload &w : response.workloads()) {
+        if (w.replica_id() == id)
+            return w;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
+{
+    test::TempDir dir;
+    const std::string address = "127.0.0.1:" + std::to_string(test::freePort());
+    const int replicaPort = test::freePort();
+    auto agent = std::make_unique<test::AgentProcess>(agentArgs(dir, address, replicaPort));
+    auto stub = test::connect(address);
+    ASSERT_TRUE(test::untilAnswering(*stub));
+
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ApplyWorkloadResponse response;
+        const grpc::Status status = stub->ApplyWorkload(&context, startRequest(), &response);
+        ASSERT_TRUE(status.ok()) << status.error_message();
+        EXPECT_FALSE(response.replayed());
+    }
+    ASSERT_TRUE(test::waitUntil([&] {
+        const auto w = workloadOf(*stub, "chat-r1");
+        return w && w->state() == v1::WORKLOAD_STATE_SERVING;
+    })) << test::readFile(dir.file("data/replicas/chat-r1.log"));
+    EXPECT_NE(test::httpGet(replicaPort, "/health").find("\"visible_devices\":\"0,1\""),
+              std::string::npos);
+
+    // Under real load, the replica's own signals arrive in the node's telemetry.
+    test::ChildProcess load(
+        {MERIDIAN_SIM_BIN, "drive", "--url", "http://127.0.0.1:" + std::to_string(replicaPort),
+         "--rps", "40", "--seconds", "4", "--prompt-tokens", "400", "--max-tokens", "40"},
+        dir.file("drive.log"));
+    bool sawSignals = false;
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context, std::chrono::seconds(20));
+        v1::StreamTelemetryRequest request;
+        request.set_interval_ms(500);
+        auto stream = stub->StreamTelemetry(&context, request);
+        v1::TelemetryBatch batch;
+        while (!sawSignals && stream->Read(&batch)) {
+            for (const v1::ReplicaTelemetry &r : batch.replicas()) {
+                if (r.replica_id() == "chat-r1" && r.service() == "chat" &&
+                    r.has_running_requests() && r.running_requests() > 0 &&
+                    r.has_ttft_p95_seconds())
+                    sawSignals = true;
+            }
+        }
+        context.TryCancel();
+    }
+    EXPECT_TRUE(sawSignals) << "the replica's running requests and TTFT p95 in telemetry";
+
+    // kill -9: the replica keeps serving; the restarted agent adopts it.
+    agent->stop(SIGKILL);
+    agent->waitExit();
+    EXPECT_FALSE(test::httpGet(replicaPort, "/health").empty()) << "outlives its agent";
+    agent = std::make_unique<test::AgentProcess>(agentArgs(dir, address, replicaPort));
+    stub = test::connect(address);
+    ASSERT_TRUE(test::untilAnswering(*stub));
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ApplyWorkloadResponse response;
+        ASSERT_TRUE(stub->ApplyWorkload(&context, startRequest(), &response).ok());
+        EXPECT_TRUE(response.replayed()) << "answered from the agent's SQLite";
+    }
+    const auto adopted = workloadOf(*stub, "chat-r1");
+    ASSERT_TRUE(adopted.has_value());
+    EXPECT_EQ(adopted->state(), v1::WORKLOAD_STATE_SERVING);
+    const std::string log = test::readFile(dir.file("data/replicas/chat-r1.log"));
+    size_t starts = 0;
+    for (size_t at = log.find("serving qwen"); at != std::string::npos;
+         at = log.find("serving qwen", at + 1))
+        ++starts;
+    EXPECT_EQ(starts, 1u) << "one process, never a second:\n" << log;
+
+    // Stopped through the new agent: drained, and the cards are free again.
+    v1::ApplyWorkloadRequest stop;
+    stop.set_idempotency_key("scale-down-42");
+    stop.mutable_stop()->set_replica_id("chat-r1");
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ApplyWorkloadResponse response;
+        ASSERT_TRUE(stub->ApplyWorkload(&context, stop, &response).ok());
+    }
+    ASSERT_TRUE(test::waitUntil([&] {
+        const auto w = workloadOf(*stub, "chat-r1");
+        return w && w->state() == v1::WORKLOAD_STATE_STOPPED;
+    }));
+    EXPECT_TRUE(test::httpGet(replicaPort, "/health").empty()) << "the process is gone";
+}
