@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +20,7 @@
 #include <sstream>
 
 #include "expositionreader.h"
+#include "toolrunner.h"
 
 extern char **environ;
 
@@ -89,6 +92,31 @@ bool portIsFree(const std::string &host, int port)
     return free;
 }
 
+// A replica id as a file or unit name: ids may hold '/' (the controller's "step/r1").
+std::string safeName(const std::string &replicaId)
+{
+    std::string name;
+    for (char c : replicaId)
+        name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+    return name;
+}
+
+// A unit name systemd accepts, one per start so a restart never meets the old unit.
+std::string unitName(const std::string &replicaId, int restarts)
+{
+    return "meridian-replica-" + safeName(replicaId) + "-" + std::to_string(restarts);
+}
+
+bool useSystemd(const ReplicaRunnerOptions &options)
+{
+    using Launcher = ReplicaRunnerOptions::Launcher;
+    if (options.launcher != Launcher::Auto)
+        return options.launcher == Launcher::Systemd;
+    std::error_code ec;
+    return ::geteuid() == 0 && std::filesystem::exists("/run/systemd/system", ec) &&
+           toolOnPath(options.systemdRun);
+}
+
 }  // namespace
 
 ReplicaRunner::ReplicaRunner(ReplicaRunnerOptions options, std::vector<CardInfo> cards,
@@ -130,6 +158,7 @@ void ReplicaRunner::keep(const Replica &r)
                                    {"phase", static_cast<int>(r.phase)},
                                    {"phase_since_unix_ms", r.phaseSinceMs},
                                    {"restarts", r.restarts},
+                                   {"unit", r.unit},
                                    {"failure", r.failure}};
     (void)m_records.put(kProcessRecord, r.workload.replicaId, record.dump());
 }
@@ -154,6 +183,7 @@ void ReplicaRunner::adopt()
         r.phase = static_cast<Phase>(std::clamp(j.value("phase", 0), 0, 3));
         r.phaseSinceMs = j.value("phase_since_unix_ms", int64_t{0});
         r.restarts = j.value("restarts", 0);
+        r.unit = j.value("unit", "");
         r.failure = j.value("failure", "");
         // Whether it still runs is the next check's question: a replica that died while
         // the agent was away is restarted (or failed) like any other crash.
@@ -207,7 +237,74 @@ Status ReplicaRunner::spawn(Replica &replica)
     if (const char *variable = visibleDevicesVariable(vendor))
         environment[variable] = cards;
     environment["MERIDIAN_REPLICA_ID"] = replica.workload.replicaId;
+    std::error_code ec;
+    std::filesystem::create_directories(m_options.logDirectory, ec);
+    const std::string logPath = (std::filesystem::path(m_options.logDirectory) /
+                                 (safeName(replica.workload.replicaId) + ".log"))
+                                    .string();
+    const Status started =
+        useSystemd(m_options)
+            ? spawnUnit(replica, argv, command->environment, logPath, command->drainGraceSeconds)
+            : spawnChild(replica, std::move(argv), environment, logPath);
+    if (!started)
+        return started;
+    replica.startTicks = processStartTicks(replica.pid);
+    replica.phase = Phase::Starting;
+    replica.phaseSinceMs = m_clock.nowUnixMs();
+    replica.tracker = {};
+    replica.latest.reset();
+    keep(replica);
+    return {};
+}
 
+Status ReplicaRunner::spawnUnit(Replica &replica, const std::vector<std::string> &argv,
+                                const std::map<std::string, std::string> &environment,
+                                const std::string &logPath, double graceSeconds)
+{
+    // A unit of its own starts from systemd's environment, not the agent's: it gets the
+    // service's variables, the cards it may use and its replica id.
+    const std::string unit = unitName(replica.workload.replicaId, replica.restarts);
+    std::vector<std::string> run = {
+        m_options.systemdRun,
+        "--unit=" + unit,
+        "--collect",
+        "--quiet",
+        "--property=KillMode=mixed",
+        fmt::format("--property=TimeoutStopSec={:.0f}s", std::ceil(graceSeconds)),
+        "--property=StandardOutput=append:" + logPath,
+        "--property=StandardError=append:" + logPath};
+    std::map<std::string, std::string> variables = environment;
+    std::string cards;
+    for (uint32_t card : replica.workload.cardIndices)
+        cards += (cards.empty() ? "" : ",") + std::to_string(card);
+    const Vendor vendor = m_cards.at(replica.workload.cardIndices.front()).vendor;
+    if (const char *variable = visibleDevicesVariable(vendor))
+        variables[variable] = cards;
+    variables["MERIDIAN_REPLICA_ID"] = replica.workload.replicaId;
+    for (const auto &[key, value] : variables)
+        run.push_back("--setenv=" + key + "=" + value);
+    run.push_back("--");
+    run.insert(run.end(), argv.begin(), argv.end());
+    if (auto launched = runTool({run, 15'000}); !launched)
+        return Error{
+            fmt::format("cannot start {} as {}: {}", argv.front(), unit, launched.error().message)};
+    auto shown =
+        runTool({{m_options.systemctl, "show", "--property=MainPID", "--value", unit}, 5'000});
+    const int pid = shown ? std::atoi(shown->c_str()) : 0;
+    if (pid <= 0)
+        return Error{
+            fmt::format("{} has no running process: it ended at once (see journalctl "
+                        "-u {} and {})",
+                        unit, unit, logPath)};
+    replica.pid = pid;
+    replica.unit = unit;
+    return {};
+}
+
+Status ReplicaRunner::spawnChild(Replica &replica, std::vector<std::string> argv,
+                                 const std::map<std::string, std::string> &environment,
+                                 const std::string &logPath)
+{
     // Everything the child needs is made before fork: after it, only system calls.
     std::vector<char *> args;
     for (std::string &a : argv)
@@ -220,11 +317,6 @@ Status ReplicaRunner::spawn(Replica &replica)
     for (std::string &e : envText)
         envp.push_back(e.data());
     envp.push_back(nullptr);
-    std::error_code ec;
-    std::filesystem::create_directories(m_options.logDirectory, ec);
-    const std::string logPath =
-        (std::filesystem::path(m_options.logDirectory) / (replica.workload.replicaId + ".log"))
-            .string();
     const int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
     if (log < 0)
         return Error{
@@ -264,12 +356,7 @@ Status ReplicaRunner::spawn(Replica &replica)
         return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(execError))};
     }
     replica.pid = pid;
-    replica.startTicks = processStartTicks(pid);
-    replica.phase = Phase::Starting;
-    replica.phaseSinceMs = m_clock.nowUnixMs();
-    replica.tracker = {};
-    replica.latest.reset();
-    keep(replica);
+    replica.unit.clear();
     return {};
 }
 

@@ -10,7 +10,10 @@
 //     event; past the limit the replica is failed, with the reason;
 //   - drains a stopped one: SIGTERM to its process group, SIGKILL after the grace;
 //   - reads a serving replica's /metrics into its signals (replicametrics.h).
-// Replicas run in sessions of their own and are recorded (pid and its start time) in
+// Where systemd runs (and the agent is root), each replica is a transient unit of its own
+// (systemd-run): its own control group, so the agent unit's memory limit and restarts
+// do not reach it. Elsewhere it is the agent's child. Either way it runs in a session
+// of its own, stopped as a process group, and is recorded (pid and its start time) in
 // the node's records, so an agent restart adopts them instead of starting them again;
 // a recorded pid that now belongs to another program is not mistaken for the replica.
 #pragma once
@@ -36,6 +39,10 @@ struct ReplicaRunnerOptions {
     std::map<std::string, ServingCommand> services;  // by service name
     std::string logDirectory;                        // DIR/<replica>.log
     std::string host = "127.0.0.1";                  // where its health and metrics answer
+    enum class Launcher { Auto, Child, Systemd };
+    Launcher launcher = Launcher::Auto;  // Auto: systemd when it runs and the agent is root
+    std::string systemdRun = "systemd-run";
+    std::string systemctl = "systemctl";
 };
 
 class ReplicaRunner final : public ReplicaBackend {
@@ -71,12 +78,19 @@ private:
         Phase phase = Phase::Starting;
         int64_t phaseSinceMs = 0;
         int restarts = 0;
+        std::string unit;  // the systemd unit it runs as; empty: the agent's child
         std::string failure;
         ReplicaSignalsTracker tracker;
         std::optional<ReplicaSignals> latest;
     };
 
     Status spawn(Replica &replica);
+    Status spawnChild(Replica &replica, std::vector<std::string> argv,
+                      const std::map<std::string, std::string> &environment,
+                      const std::string &logPath);
+    Status spawnUnit(Replica &replica, const std::vector<std::string> &argv,
+                     const std::map<std::string, std::string> &environment,
+                     const std::string &logPath, double graceSeconds);
     void keep(const Replica &replica);
     void adopt();
     bool alive(Replica &replica, std::string &howItEnded);

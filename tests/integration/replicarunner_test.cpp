@@ -10,6 +10,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "childprocess.h"
@@ -232,4 +233,55 @@ TEST(ReplicaRunner, NeverHealthyIsFailedAndWhatIgnoresSigtermIsKilledAfterTheGra
     runner->tick();
     ASSERT_TRUE(runner->replicaFailure("s2").has_value());
     EXPECT_EQ(*runner->replicaFailure("s2"), "did not answer /health within 120 s of starting");
+}
+
+TEST(ReplicaRunner, WhereSystemdRunsEachReplicaIsATransientUnitOfItsOwn)
+{
+    // systemd-run and systemctl as small scripts that do what systemd would: start the
+    // command in a session of its own with the given variables and output, and tell
+    // the unit's main pid. The test checks what the runner asks of them.
+    Fixture f;
+    const std::string run = f.dir.file("systemd-run"), ctl = f.dir.file("systemctl");
+    {
+        std::ofstream(run) << "#!/bin/sh\n"
+                              "echo \"$@\" > "
+                           << f.dir.file("asked")
+                           << "\n"
+                              "unit=''; out=/dev/null\n"
+                              "while [ \"$1\" != -- ]; do case \"$1\" in\n"
+                              "  --unit=*) unit=${1#--unit=} ;;\n"
+                              "  --setenv=*) export \"${1#--setenv=}\" ;;\n"
+                              "  --property=StandardOutput=append:*) out=${1#*append:} ;;\n"
+                              "esac; shift; done; shift\n"
+                              "setsid \"$@\" >> \"$out\" 2>&1 < /dev/null &\n"
+                              "echo $! > "
+                           << f.dir.path() << "/$unit.pid\n";
+        std::ofstream(ctl) << "#!/bin/sh\ncat " << f.dir.path() << "/$4.pid\n";
+    }
+    std::filesystem::permissions(run, std::filesystem::perms::owner_all);
+    std::filesystem::permissions(ctl, std::filesystem::perms::owner_all);
+    ReplicaRunnerOptions options{{{"chat", standIn(basePort() + 5)}}, f.dir.file("replicas")};
+    options.launcher = ReplicaRunnerOptions::Launcher::Systemd;
+    options.systemdRun = run;
+    options.systemctl = ctl;
+    ReplicaRunner runner(options, hybridCards(), f.records, f.clock);
+    const Status started = runner.startReplica(workload("chat/r1", "chat", {2, 3}));
+    ASSERT_TRUE(started.ok()) << started.message();
+    const std::string asked = test::readFile(f.dir.file("asked"));
+    EXPECT_NE(asked.find("--unit=meridian-replica-chat_r1-0 --collect"), std::string::npos)
+        << asked;
+    EXPECT_NE(asked.find("--property=KillMode=mixed --property=TimeoutStopSec=30s"),
+              std::string::npos);
+    EXPECT_NE(asked.find("--setenv=CUDA_VISIBLE_DEVICES=2,3"), std::string::npos);
+    EXPECT_NE(asked.find("-- " + std::string(MERIDIAN_SIM_BIN) + " serve-replica"),
+              std::string::npos);
+    ASSERT_TRUE(f.tickUntil(runner, [&] { return runner.replicaServing("chat/r1"); }));
+    EXPECT_NE(
+        test::httpGet(runner.portOf("chat/r1"), "/health").find("\"visible_devices\":\"2,3\""),
+        std::string::npos);
+    // Its output in a file named for it, though its id holds a slash.
+    EXPECT_NE(test::readFile(f.dir.file("replicas/chat_r1.log")).find("serving qwen"),
+              std::string::npos);
+    ASSERT_TRUE(runner.stopReplica("chat/r1").ok());
+    ASSERT_TRUE(f.tickUntil(runner, [&] { return !runner.replicaDraining("chat/r1"); }));
 }
