@@ -12,22 +12,11 @@
 #include <thread>
 #include <vector>
 
+#include "core/percentile.h"
+
 namespace meridian {
 
-namespace {
-
 using SteadyClock = std::chrono::steady_clock;
-
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return 0;
-    const size_t k = std::min(values.size() - 1, static_cast<size_t>(p * values.size()));
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(k), values.end());
-    return values[k];
-}
-
-}  // namespace
 
 int drive(const DriveOptions &options)
 {
@@ -89,8 +78,9 @@ int drive(const DriveOptions &options)
         w.join();
     fmt::print("sent {}  answered {}  failed {}{}\n", due.size(), e2e.size(), failed,
                firstProblem.empty() ? "" : fmt::format(" (first: {})", firstProblem));
-    fmt::print("ttft p50 {:.3f} s  p95 {:.3f} s  end-to-end p95 {:.3f} s\n", percentile(ttft, 0.5),
-               percentile(ttft, 0.95), percentile(e2e, 0.95));
+    fmt::print("ttft p50 {:.3f} s  p95 {:.3f} s  end-to-end p95 {:.3f} s\n",
+               nearestRankPercentile(ttft, 0.5), nearestRankPercentile(ttft, 0.95),
+               nearestRankPercentile(e2e, 0.95));
     return failed == 0 ? 0 : 1;
 }
 

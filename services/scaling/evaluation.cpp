@@ -10,18 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include "core/percentile.h"
+
 namespace meridian {
 
 namespace {
-
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return 0;
-    const size_t k = std::min(values.size() - 1, static_cast<size_t>(p * values.size()));
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(k), values.end());
-    return values[k];
-}
 
 // What one pass over a trace learns: enough to size replicas and scale the load.
 struct TraceProfile {
@@ -303,8 +296,8 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
         serving.push_back(covered);
     }
     r.loadSteps = static_cast<int>(replay.steps.size());
-    r.stepDecisionS = percentile(decision, 0.5);
-    r.stepServingS = percentile(serving, 0.5);
+    r.stepDecisionS = nearestRankPercentile(decision, 0.5);
+    r.stepServingS = nearestRankPercentile(serving, 0.5);
     return r;
 }
 

@@ -79,6 +79,15 @@ RequestTrace stepTrace(int low, int high, int inputTokens = 800)
     return trace;
 }
 
+// A Mooncake trace of `count` requests `gapMs` apart, prompts of varied length.
+void writeMooncake(std::ostream &out, int count, int gapMs)
+{
+    for (int i = 0; i < count; ++i)
+        out << fmt::format(R"({{"timestamp": {}, "input_length": {}, "output_length": 90}})",
+                           i * gapMs, 300 + (i * 37) % 2000)
+            << '\n';
+}
+
 }  // namespace
 
 TEST(ScalingEvaluation, AStreamedTraceReplaysAsOneHeldInMemory)
@@ -87,10 +96,7 @@ TEST(ScalingEvaluation, AStreamedTraceReplaysAsOneHeldInMemory)
     const std::string path = dir.file("trace.jsonl");
     {
         std::ofstream out(path);
-        for (int i = 0; i < 4000; ++i)
-            out << fmt::format(R"({{"timestamp": {}, "input_length": {}, "output_length": 90}})",
-                               i * 440, 300 + (i * 37) % 2000)
-                << '\n';
+        writeMooncake(out, 4000, 440);
     }
     EvaluationOptions options;
     options.peakCards = 32;
@@ -123,10 +129,7 @@ TEST(ScalingEvaluation, ATraceBrokenPartWayIsNamedNotReplayed)
     const std::string path = dir.file("broken.jsonl");
     {
         std::ofstream out(path);
-        for (int i = 0; i < 500; ++i)
-            out << fmt::format(R"({{"timestamp": {}, "input_length": 500, "output_length": 90}})",
-                               i * 1000)
-                << '\n';
+        writeMooncake(out, 500, 1000);
         out << R"({"timestamp": 1, "input_length": 500, "output_length": 90})" << '\n';
     }
     auto file = TraceFileSource::open(path);
