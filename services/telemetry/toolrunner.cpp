@@ -65,15 +65,22 @@ Result<std::string> runTool(const ToolRun &run)
     if (run.argv.empty())
         return Error{"no command given"};
     const std::string &program = run.argv.front();
+    if (run.input.size() > 60 * 1024)
+        return Error{fmt::format("{}: more than 60 KB of input", program)};
     int out[2];
     int err[2];
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+    int in[2] = {-1, -1};
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+        (!run.input.empty() && pipe2(in, O_CLOEXEC) != 0))
         return Error{fmt::format("{}: cannot create a pipe: {}", program, std::strerror(errno))};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (in[0] >= 0)
+        posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    else
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     // Its own process group, so a timeout kills the tool and whatever it spawned.
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
@@ -90,10 +97,20 @@ Result<std::string> runTool(const ToolRun &run)
     posix_spawnattr_destroy(&attributes);
     close(out[1]);
     close(err[1]);
+    if (in[0] >= 0)
+        close(in[0]);
     if (spawned != 0) {
         close(out[0]);
         close(err[0]);
+        if (in[1] >= 0)
+            close(in[1]);
         return Error{fmt::format("{}: cannot run it: {}", program, std::strerror(spawned))};
+    }
+    if (in[1] >= 0) {
+        // Fits the pipe's buffer: written whole whether or not the tool reads it.
+        signal(SIGPIPE, SIG_IGN);
+        (void)!write(in[1], run.input.data(), run.input.size());
+        close(in[1]);
     }
 
     std::string stdoutText;

@@ -13,6 +13,9 @@ struct ToolRun {
     std::vector<std::string> argv;
     int timeoutMs = 5000;
     size_t maxOutputBytes = 16 * 1024 * 1024;
+    // Given to the tool on stdin (at most 60 KB, so it fits a pipe and the write never
+    // waits on the tool); empty: stdin is /dev/null.
+    std::string input;
 };
 
 Result<std::string> runTool(const ToolRun &run);

@@ -6,6 +6,7 @@
 
 #include "core/textfile.h"
 #include "core/yamlfile.h"
+#include "securityconfig.h"
 
 namespace meridian {
 
@@ -17,18 +18,6 @@ template <typename T>
 void read(const YAML::Node &parent, const char *key, T &out)
 {
     out = yamlValue<T>(parent, key, out);
-}
-
-Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)
-{
-    if (!map.IsMap())
-        return yamlError(path, map, "expected a mapping of settings here");
-    for (const auto &entry : map) {
-        const std::string key = entry.first.as<std::string>();
-        if (!known.count(key))
-            return yamlError(path, entry.first, fmt::format("unknown key '{}'", key));
-    }
-    return {};
 }
 
 Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentConfig &config)
@@ -62,48 +51,7 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
         read(sim, "seed", config.simSeed);
         read(sim, "kind", config.simKind);
     }
-    if (const YAML::Node tls = root["tls"]) {
-        if (Status s = checkKeys(path, tls, {"cert_file", "key_file", "client_ca_file"}); !s)
-            return s;
-        read(tls, "cert_file", config.security.certFile);
-        read(tls, "key_file", config.security.keyFile);
-        read(tls, "client_ca_file", config.security.clientCaFile);
-        if (config.security.certFile.empty() != config.security.keyFile.empty())
-            return yamlError(path, tls, "tls needs both cert_file and key_file");
-    }
-    if (const YAML::Node tokens = root["tokens"]) {
-        if (!tokens.IsSequence())
-            return yamlError(path, tokens,
-                             "tokens must be a list of {name, role, token | token_file}");
-        for (const YAML::Node &entry : tokens) {
-            if (Status s = checkKeys(path, entry, {"name", "role", "token", "token_file"}); !s)
-                return s;
-            TokenGrant grant;
-            std::string role = "read-only";
-            std::string tokenFile;
-            read(entry, "name", grant.name);
-            read(entry, "role", role);
-            read(entry, "token", grant.token);
-            read(entry, "token_file", tokenFile);
-            if (role != "read-only" && role != "operator")
-                return yamlError(path, entry,
-                                 fmt::format("role '{}': use read-only or operator", role));
-            grant.role = role == "operator" ? Role::Operator : Role::ReadOnly;
-            if (!tokenFile.empty()) {
-                auto secret = readTextFile(tokenFile, 4096);
-                if (!secret)
-                    return yamlError(path, entry, secret.error().message);
-                grant.token = secret.value();
-                while (!grant.token.empty() &&
-                       (grant.token.back() == '\n' || grant.token.back() == '\r'))
-                    grant.token.pop_back();
-            }
-            if (grant.token.size() < 16)
-                return yamlError(path, entry, "a token must be at least 16 characters");
-            config.security.tokens.push_back(std::move(grant));
-        }
-    }
-    return {};
+    return readServerSecurity(path, root, config.security);
 }
 
 }  // namespace
