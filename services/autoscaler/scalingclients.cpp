@@ -39,9 +39,10 @@ struct GrpcCapacityPool::Stub {
 };
 
 GrpcCapacityPool::GrpcCapacityPool(std::string address, ClientSecurity security,
-                                   int64_t callTimeoutMs)
+                                   int64_t callTimeoutMs, std::string owner)
     : m_address(std::move(address))
     , m_callTimeoutMs(callTimeoutMs)
+    , m_owner(std::move(owner))
     , m_stub(
           std::make_unique<Stub>(Stub{v1::CapacityPool::NewStub(makeChannel(m_address, security))}))
 {}
@@ -107,6 +108,7 @@ Status GrpcCapacityPool::release(const std::string &leaseId)
     setDeadline(context, m_callTimeoutMs);
     v1::ReleaseRequest request;
     request.set_lease_id(leaseId);
+    request.set_requested_by(m_owner);
     v1::ReleaseResponse response;
     const grpc::Status status = m_stub->stub->Release(&context, request, &response);
     if (!status.ok())

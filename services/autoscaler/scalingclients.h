@@ -20,7 +20,10 @@ namespace meridian {
 
 class GrpcCapacityPool final : public CapacityPoolApi {
 public:
-    GrpcCapacityPool(std::string address, ClientSecurity security, int64_t callTimeoutMs = 5000);
+    // `owner` (the controller's requested-by) goes with each release, so a pool shared by
+    // several controllers can refuse to release another's lease.
+    GrpcCapacityPool(std::string address, ClientSecurity security, int64_t callTimeoutMs = 5000,
+                     std::string owner = {});
     ~GrpcCapacityPool() override;
 
     Result<std::vector<PoolLeaseView>> leases() override;
@@ -38,6 +41,7 @@ private:
     struct Stub;
     std::string m_address;
     int64_t m_callTimeoutMs;
+    std::string m_owner;
     std::unique_ptr<Stub> m_stub;
     PoolLeases m_last;
 };

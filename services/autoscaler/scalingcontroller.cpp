@@ -55,7 +55,7 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
 {
     m_rentedClient = std::make_unique<FleetClient>(*m_rentedFleet, clock, m_options.rentedAgents);
     m_pool = std::make_unique<GrpcCapacityPool>(std::move(poolAddress), security,
-                                                m_options.callTimeoutMs);
+                                                m_options.callTimeoutMs, m_options.requestedBy);
     m_replicas =
         std::make_unique<GrpcReplicas>(security, m_options.requestedBy, m_options.callTimeoutMs);
     m_security = std::move(security);

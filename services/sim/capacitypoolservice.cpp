@@ -160,6 +160,13 @@ grpc::ServerUnaryReactor *CapacityPoolService::Release(grpc::CallbackServerConte
             return reactor;
         }
         v1::Lease &lease = it->second;
+        if (!request->requested_by().empty() && request->requested_by() != lease.requested_by()) {
+            reactor->Finish({grpc::StatusCode::PERMISSION_DENIED,
+                             fmt::format("lease {} belongs to {}; a controller releases only its "
+                                         "own leases",
+                                         lease.lease_id(), lease.requested_by())});
+            return reactor;
+        }
         if (lease.state() != v1::LEASE_STATE_RELEASED) {
             hadNodes = lease.state() == v1::LEASE_STATE_READY;
             lease.set_state(v1::LEASE_STATE_RELEASED);
@@ -186,7 +193,8 @@ grpc::ServerUnaryReactor *CapacityPoolService::ListLeases(grpc::CallbackServerCo
 {
     std::lock_guard lock(m_mutex);
     for (const auto &[id, lease] : m_leases) {
-        if (request->include_released() || lease.state() != v1::LEASE_STATE_RELEASED)
+        if ((request->include_released() || lease.state() != v1::LEASE_STATE_RELEASED) &&
+            (request->owner().empty() || request->owner() == lease.requested_by()))
             *response->add_leases() = lease;
     }
     auto *reactor = context->DefaultReactor();
