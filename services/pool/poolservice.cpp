@@ -1,0 +1,381 @@
+#include "poolservice.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "providerplugin.h"
+
+namespace meridian {
+
+namespace {
+
+v1::Vendor vendorToProto(Vendor vendor)
+{
+    switch (vendor) {
+    case Vendor::Nvidia: return v1::VENDOR_NVIDIA;
+    case Vendor::Huawei: return v1::VENDOR_HUAWEI;
+    case Vendor::Cambricon: return v1::VENDOR_CAMBRICON;
+    case Vendor::Hygon: return v1::VENDOR_HYGON;
+    case Vendor::Unknown: break;
+    }
+    return v1::VENDOR_UNSPECIFIED;
+}
+
+bool holdsNodes(const v1::Lease &lease)
+{
+    return lease.state() == v1::LEASE_STATE_PROVISIONING || lease.state() == v1::LEASE_STATE_READY;
+}
+
+}  // namespace
+
+PoolService::PoolService(PoolConfig config, LeaseBook &book, const Clock &clock)
+    : m_config(std::move(config))
+    , m_book(book)
+    , m_clock(clock)
+    , m_authorizer(m_config.security.tokens)
+{}
+
+PoolService::~PoolService()
+{
+    std::vector<std::thread> workers;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        workers.swap(m_workers);
+    }
+    for (std::thread &w : workers)
+        w.join();
+}
+
+Status PoolService::resume()
+{
+    auto booked = m_book.all();
+    if (!booked)
+        return booked.error();
+    std::vector<std::pair<void (PoolService::*)(const std::string &), std::string>> owed;
+    {
+        std::lock_guard lock(m_mutex);
+        for (BookedLease &b : *booked) {
+            const std::string id = b.lease.lease_id();
+            m_byKey[b.lease.idempotency_key()] = id;
+            const int number = std::atoi(id.c_str() + std::min<size_t>(id.size(), 6));
+            m_nextLease = std::max(m_nextLease, number + 1);
+            if (b.releaseOwed)
+                owed.emplace_back(&PoolService::release, id);
+            else if (b.lease.state() == v1::LEASE_STATE_PROVISIONING)
+                owed.emplace_back(&PoolService::provision, id);
+            m_leases[id] = std::move(b);
+        }
+    }
+    for (const auto &[job, id] : owed)
+        runLater(job, id);
+    return {};
+}
+
+const ProviderConfig *PoolService::providerOf(const std::string &offerId,
+                                              const PoolOffer **offer) const
+{
+    for (const ProviderConfig &p : m_config.providers) {
+        for (const PoolOffer &o : p.offers) {
+            if (o.offerId == offerId) {
+                if (offer)
+                    *offer = &o;
+                return &p;
+            }
+        }
+    }
+    return nullptr;
+}
+
+int PoolService::nodesLeased(const std::string &offerId) const
+{
+    int nodes = 0;
+    for (const auto &[id, b] : m_leases) {
+        if (b.lease.offer_id() == offerId && holdsNodes(b.lease))
+            nodes += static_cast<int>(b.lease.nodes());
+    }
+    return nodes;
+}
+
+void PoolService::book(const BookedLease &booked)
+{
+    // The pool's answers stand on the book: a write that fails is said in the lease.
+    if (Status s = m_book.put(booked); !s)
+        fmt::print(stderr, "meridian-pool: {}\n", s.message());
+}
+
+void PoolService::runLater(void (PoolService::*job)(const std::string &),
+                           const std::string &leaseId)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_stopping)
+        return;
+    m_workers.emplace_back([this, job, leaseId] { (this->*job)(leaseId); });
+}
+
+grpc::ServerUnaryReactor *PoolService::ListOffers(grpc::CallbackServerContext *context,
+                                                  const v1::ListOffersRequest *request,
+                                                  v1::ListOffersResponse *response)
+{
+    auto *reactor = context->DefaultReactor();
+    if (grpc::Status denied = m_authorizer.check(*context, Role::ReadOnly); !denied.ok()) {
+        reactor->Finish(denied);
+        return reactor;
+    }
+    std::lock_guard lock(m_mutex);
+    for (const ProviderConfig &p : m_config.providers) {
+        for (const PoolOffer &o : p.offers) {
+            if (!request->region().empty() && request->region() != o.region)
+                continue;
+            v1::Offer *offer = response->add_offers();
+            offer->set_offer_id(o.offerId);
+            offer->set_region(o.region);
+            offer->set_vendor(vendorToProto(o.vendor));
+            offer->set_card_model(o.cardModel);
+            offer->set_cards_per_node(static_cast<uint32_t>(o.cardsPerNode));
+            offer->set_available_nodes(
+                static_cast<uint32_t>(std::max(0, o.nodes - nodesLeased(o.offerId))));
+            offer->set_price_cny_per_card_hour(o.priceCnyPerCardHour);
+            offer->set_billing_increment_seconds(static_cast<uint32_t>(o.billingIncrementSeconds));
+            offer->set_typical_provisioning_seconds(static_cast<uint32_t>(o.provisioningSeconds));
+        }
+    }
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+}
+
+grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *context,
+                                             const v1::LeaseRequest *request,
+                                             v1::LeaseResponse *response)
+{
+    auto *reactor = context->DefaultReactor();
+    if (grpc::Status denied = m_authorizer.check(*context, Role::Operator); !denied.ok()) {
+        reactor->Finish(denied);
+        return reactor;
+    }
+    if (request->idempotency_key().empty() || request->nodes() < 1 || request->nodes() > 64) {
+        reactor->Finish({grpc::StatusCode::INVALID_ARGUMENT,
+                         "a lease needs an idempotency_key and 1..64 nodes"});
+        return reactor;
+    }
+    std::string leaseId;
+    {
+        std::lock_guard lock(m_mutex);
+        if (const auto known = m_byKey.find(request->idempotency_key()); known != m_byKey.end()) {
+            *response->mutable_lease() = m_leases.at(known->second).lease;
+            response->set_replayed(true);
+            reactor->Finish(grpc::Status::OK);
+            return reactor;
+        }
+        const PoolOffer *offer = nullptr;
+        const ProviderConfig *provider = providerOf(request->offer_id(), &offer);
+        if (!provider) {
+            reactor->Finish(
+                {grpc::StatusCode::NOT_FOUND, fmt::format("no offer '{}'", request->offer_id())});
+            return reactor;
+        }
+        const int free = offer->nodes - nodesLeased(offer->offerId);
+        if (static_cast<int>(request->nodes()) > free) {
+            reactor->Finish({grpc::StatusCode::RESOURCE_EXHAUSTED,
+                             fmt::format("offer {}: {} nodes asked, {} free", offer->offerId,
+                                         request->nodes(), std::max(0, free))});
+            return reactor;
+        }
+        BookedLease booked;
+        booked.provider = provider->name;
+        v1::Lease &lease = booked.lease;
+        leaseId = fmt::format("lease-{}", m_nextLease++);
+        lease.set_lease_id(leaseId);
+        lease.set_idempotency_key(request->idempotency_key());
+        lease.set_offer_id(offer->offerId);
+        lease.set_region(offer->region);
+        lease.set_card_model(offer->cardModel);
+        lease.set_nodes(request->nodes());
+        lease.set_cards_per_node(static_cast<uint32_t>(offer->cardsPerNode));
+        lease.set_price_cny_per_card_hour(offer->priceCnyPerCardHour);
+        lease.set_billing_increment_seconds(static_cast<uint32_t>(offer->billingIncrementSeconds));
+        lease.set_state(v1::LEASE_STATE_PROVISIONING);
+        lease.set_created_unix_ms(m_clock.nowUnixMs());
+        lease.set_requested_by(request->requested_by());
+        // Booked before anything is asked of the provider: a crash from here on finds it.
+        if (Status s = m_book.put(booked); !s) {
+            reactor->Finish({grpc::StatusCode::UNAVAILABLE, s.message()});
+            return reactor;
+        }
+        m_byKey[lease.idempotency_key()] = leaseId;
+        *response->mutable_lease() = lease;
+        m_leases[leaseId] = std::move(booked);
+    }
+    runLater(&PoolService::provision, leaseId);
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+}
+
+void PoolService::provision(const std::string &leaseId)
+{
+    nlohmann::json input;
+    const ProviderConfig *provider = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        const v1::Lease &lease = m_leases.at(leaseId).lease;
+        provider = providerOf(lease.offer_id(), nullptr);
+        input = {{"lease_id", lease.lease_id()},
+                 {"idempotency_key", lease.idempotency_key()},
+                 {"offer_id", lease.offer_id()},
+                 {"nodes", lease.nodes()},
+                 {"owner", lease.requested_by()}};
+    }
+    auto answer = provider ? callProvider(*provider, "lease", input)
+                           : Result<nlohmann::json>(Error{"its offer is no longer configured"});
+    std::vector<v1::LeasedNode> nodes;
+    std::string problem;
+    if (answer) {
+        const auto list = answer->find("nodes");
+        if (list == answer->end() || !list->is_array())
+            problem = "the provider's answer has no nodes list";
+        for (const auto &n : list != answer->end() && list->is_array() ? *list : nlohmann::json()) {
+            if (!n.is_object() || !n.contains("node_id") || !n.contains("agent_address") ||
+                !n["node_id"].is_string() || !n["agent_address"].is_string()) {
+                problem = "a node in the provider's answer lacks node_id or agent_address";
+                break;
+            }
+            v1::LeasedNode node;
+            node.set_node_id(n["node_id"].get<std::string>());
+            node.set_agent_address(n["agent_address"].get<std::string>());
+            nodes.push_back(std::move(node));
+        }
+    } else {
+        problem = answer.error().message;
+    }
+    bool releaseNow = false;
+    {
+        std::lock_guard lock(m_mutex);
+        BookedLease &booked = m_leases.at(leaseId);
+        v1::Lease &lease = booked.lease;
+        if (problem.empty() && nodes.size() != lease.nodes())
+            problem =
+                fmt::format("the provider leased {} nodes of {}", nodes.size(), lease.nodes());
+        if (problem.empty()) {
+            lease.set_state(v1::LEASE_STATE_READY);
+            lease.set_ready_unix_ms(m_clock.nowUnixMs());
+            for (const v1::LeasedNode &n : nodes)
+                *lease.add_leased_nodes() = n;
+            lease.set_message("");
+            releaseNow = booked.releaseOwed;  // released while it was provisioning
+        } else {
+            lease.set_state(v1::LEASE_STATE_FAILED);
+            lease.set_message(problem);
+            // A provider that failed part-way may hold something: it is asked to let go.
+            booked.releaseOwed = true;
+            releaseNow = true;
+        }
+        book(booked);
+    }
+    if (releaseNow)
+        release(leaseId);
+}
+
+grpc::ServerUnaryReactor *PoolService::Release(grpc::CallbackServerContext *context,
+                                               const v1::ReleaseRequest *request,
+                                               v1::ReleaseResponse *response)
+{
+    auto *reactor = context->DefaultReactor();
+    if (grpc::Status denied = m_authorizer.check(*context, Role::Operator); !denied.ok()) {
+        reactor->Finish(denied);
+        return reactor;
+    }
+    bool startRelease = false;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_leases.find(request->lease_id());
+        if (it == m_leases.end()) {
+            reactor->Finish(
+                {grpc::StatusCode::NOT_FOUND, fmt::format("no lease '{}'", request->lease_id())});
+            return reactor;
+        }
+        BookedLease &booked = it->second;
+        if (!request->requested_by().empty() &&
+            request->requested_by() != booked.lease.requested_by()) {
+            reactor->Finish({grpc::StatusCode::PERMISSION_DENIED,
+                             fmt::format("lease {} belongs to {}; a controller releases only its "
+                                         "own leases",
+                                         booked.lease.lease_id(), booked.lease.requested_by())});
+            return reactor;
+        }
+        if (booked.lease.state() != v1::LEASE_STATE_RELEASED && !booked.releaseOwed) {
+            booked.releaseOwed = true;
+            book(booked);
+            // One still provisioning is let go when its provider answers.
+            startRelease = booked.lease.state() != v1::LEASE_STATE_PROVISIONING;
+        }
+        *response->mutable_lease() = booked.lease;
+    }
+    if (startRelease)
+        runLater(&PoolService::release, request->lease_id());
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+}
+
+void PoolService::release(const std::string &leaseId)
+{
+    nlohmann::json input;
+    const ProviderConfig *provider = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        const v1::Lease &lease = m_leases.at(leaseId).lease;
+        provider = providerOf(lease.offer_id(), nullptr);
+        nlohmann::json nodes = nlohmann::json::array();
+        for (const v1::LeasedNode &n : lease.leased_nodes())
+            nodes.push_back({{"node_id", n.node_id()}, {"agent_address", n.agent_address()}});
+        input = {{"lease_id", lease.lease_id()},
+                 {"idempotency_key", lease.idempotency_key()},
+                 {"owner", lease.requested_by()},
+                 {"nodes", nodes}};
+    }
+    auto answer = provider ? callProvider(*provider, "release", input)
+                           : Result<nlohmann::json>(Error{"its offer is no longer configured"});
+    std::lock_guard lock(m_mutex);
+    BookedLease &booked = m_leases.at(leaseId);
+    // Why it failed, if it did, stays first; what the release met follows it.
+    constexpr std::string_view kNotConfirmed = "release not confirmed: ";
+    std::string message = booked.lease.message();
+    if (const size_t earlier = message.find(kNotConfirmed); earlier != std::string::npos)
+        message.erase(earlier >= 2 ? earlier - 2 : earlier);
+    if (!answer) {
+        // Still owed: the next start of the pool asks again.
+        booked.lease.set_message((message.empty() ? "" : message + "; ") +
+                                 std::string(kNotConfirmed) + answer.error().message);
+        book(booked);
+        return;
+    }
+    booked.lease.set_message(message);
+    booked.releaseOwed = false;
+    if (booked.lease.state() != v1::LEASE_STATE_FAILED)
+        booked.lease.set_state(v1::LEASE_STATE_RELEASED);
+    booked.lease.set_released_unix_ms(m_clock.nowUnixMs());
+    book(booked);
+}
+
+grpc::ServerUnaryReactor *PoolService::ListLeases(grpc::CallbackServerContext *context,
+                                                  const v1::ListLeasesRequest *request,
+                                                  v1::ListLeasesResponse *response)
+{
+    auto *reactor = context->DefaultReactor();
+    if (grpc::Status denied = m_authorizer.check(*context, Role::ReadOnly); !denied.ok()) {
+        reactor->Finish(denied);
+        return reactor;
+    }
+    std::lock_guard lock(m_mutex);
+    for (const auto &[id, booked] : m_leases) {
+        const bool gone = booked.lease.state() == v1::LEASE_STATE_RELEASED ||
+                          (booked.lease.state() == v1::LEASE_STATE_FAILED && !booked.releaseOwed);
+        if ((request->include_released() || !gone) &&
+            (request->owner().empty() || request->owner() == booked.lease.requested_by()))
+            *response->add_leases() = booked.lease;
+    }
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+}
+
+}  // namespace meridian

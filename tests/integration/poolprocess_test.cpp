@@ -1,0 +1,261 @@
+// meridian-pool over loopback gRPC with TLS and a token, its `local` provider run as an exec
+// plugin, and real meridian-agent processes as the spare nodes: "power on" starts a
+// node's agent, "power off" stops it. A lease is booked, provisioned and answered with
+// agents that answer; the same key is answered from the books; another controller may
+// not release it; the owner's release powers the node off. Killed with kill -9 while a
+// node is still coming up, the pool comes back, finishes that lease, and no node is
+// taken twice. A provider that fails, hangs or prints garbage fails the lease with the
+// provider's words.
+#include <fmt/format.h>
+#include <grpcpp/channel.h>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "agentprocess.h"
+#include "childprocess.h"
+#include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "testsupport.h"
+#include "transport/security.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr const char *kToken = "pool-operator-token-0123456789";
+
+struct Pool {
+    test::TempDir dir;
+    std::string address = "127.0.0.1:" + std::to_string(test::freePort());
+    std::vector<std::string> agentAddresses;
+    std::unique_ptr<test::ChildProcess> process;
+
+    // Two spare nodes whose power-on starts a real agent after `bootSeconds`.
+    explicit Pool(int bootSeconds = 0, const std::string &extraProviders = "")
+    {
+        std::ofstream nodes(dir.file("nodes.yaml"));
+        nodes << "ready_timeout_seconds: 30\nnodes:\n";
+        for (int i = 1; i <= 2; ++i) {
+            const std::string node = "spare-" + std::to_string(i);
+            agentAddresses.push_back("127.0.0.1:" + std::to_string(test::freePort()));
+            const std::string start = fmt::format(
+                "sleep {}; echo on >> {}; {} --listen {} --collector sim --data-dir {} > {} "
+                "2>&1 & echo $! > {}",
+                bootSeconds, dir.file(node + ".powered"), MERIDIAN_AGENT_BIN, agentAddresses.back(),
+                dir.file(node + "-data"), dir.file(node + ".log"), dir.file(node + ".pid"));
+            nodes << "  - node_id: " << node << "\n"
+                  << "    agent_address: " << agentAddresses.back() << "\n"
+                  << "    power_on: [sh, -c, " << nlohmann::json(start).dump() << "]\n"
+                  << "    power_off: [sh, -c, "
+                  << nlohmann::json("kill $(cat " + dir.file(node + ".pid") + ")").dump() << "]\n";
+        }
+        test::makeLocalhostCertificate(dir.file("pool.key"), dir.file("pool.crt"));
+        std::ofstream(dir.file("pool.yaml"))
+            << "listen: " << address << "\n"
+            << "tls: {cert_file: " << dir.file("pool.crt") << ", key_file: " << dir.file("pool.key")
+            << "}\n"
+            << "data_dir: " << dir.file("books") << "\n"
+            << "tokens: [{name: scaled, role: operator, token: " << kToken << "}]\n"
+            << "providers:\n"
+            << "  - name: spare\n"
+            << "    command: [" << MERIDIAN_POOL_BIN << ", local-provider, --nodes, "
+            << dir.file("nodes.yaml") << ", --state, " << dir.file("state.json") << "]\n"
+            << "    timeout_seconds: 60\n"
+            << "    offers:\n"
+            << "      - {offer_id: spare-a100, region: xiamen, vendor: nvidia, card_model: A100, "
+               "cards_per_node: 8, nodes: 2, price_cny_per_card_hour: 0}\n"
+            << extraProviders;
+        start();
+    }
+    ~Pool()
+    {
+        process.reset();
+        for (int i = 1; i <= 2; ++i) {
+            const std::string pid = test::readFile(dir.file("spare-" + std::to_string(i) + ".pid"));
+            if (!pid.empty())
+                ::kill(std::stoi(pid), SIGTERM);
+        }
+    }
+    void start()
+    {
+        process = std::make_unique<test::ChildProcess>(
+            std::vector<std::string>{MERIDIAN_POOL_BIN, "--config", dir.file("pool.yaml")},
+            dir.file("pool.log"));
+    }
+    std::unique_ptr<v1::CapacityPool::Stub> stub(const std::string &token = kToken) const
+    {
+        ClientSecurity security;
+        security.caFile = dir.file("pool.crt");
+        security.token = token;
+        return v1::CapacityPool::NewStub(makeChannel(address, security));
+    }
+};
+
+grpc::Status lease(v1::CapacityPool::Stub &stub, const std::string &key, const std::string &offer,
+                   const std::string &owner, v1::LeaseResponse &response)
+{
+    grpc::ClientContext context;
+    test::withDeadline(context, std::chrono::seconds(10));
+    context.set_wait_for_ready(true);
+    v1::LeaseRequest request;
+    request.set_idempotency_key(key);
+    request.set_offer_id(offer);
+    request.set_nodes(1);
+    request.set_requested_by(owner);
+    return stub.Lease(&context, request, &response);
+}
+
+std::optional<v1::Lease> leaseNamed(v1::CapacityPool::Stub &stub, const std::string &id)
+{
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    context.set_wait_for_ready(true);
+    v1::ListLeasesRequest request;
+    request.set_include_released(true);
+    v1::ListLeasesResponse response;
+    if (!stub.ListLeases(&context, request, &response).ok())
+        return std::nullopt;
+    for (const v1::Lease &l : response.leases()) {
+        if (l.lease_id() == id)
+            return l;
+    }
+    return std::nullopt;
+}
+
+bool reaches(const v1::CapacityPool::Stub &, v1::CapacityPool::Stub &stub, const std::string &id,
+             v1::LeaseState state)
+{
+    return test::waitUntil([&] {
+        const auto l = leaseNamed(stub, id);
+        return l && l->state() == state;
+    });
+}
+
+}  // namespace
+
+TEST(PoolProcess, LeasesARealNodeOnceReleasesOnlyToItsOwnerAndNeedsAToken)
+{
+    Pool pool;
+    auto stub = pool.stub();
+    v1::LeaseResponse first;
+    const grpc::Status status = lease(*stub, "scale-up-9-step-1", "spare-a100", "scaled@xm", first);
+    ASSERT_TRUE(status.ok()) << status.error_message() << "\n" << pool.process->log();
+    EXPECT_EQ(first.lease().state(), v1::LEASE_STATE_PROVISIONING) << "answered at once";
+    const std::string id = first.lease().lease_id();
+    ASSERT_TRUE(reaches(*stub, *stub, id, v1::LEASE_STATE_READY)) << pool.process->log();
+    const auto ready = leaseNamed(*stub, id);
+    ASSERT_EQ(ready->leased_nodes_size(), 1);
+    // The node it names is a real agent that answers.
+    auto agent = test::connect(ready->leased_nodes(0).agent_address());
+    EXPECT_TRUE(test::untilAnswering(*agent));
+
+    v1::LeaseResponse again;
+    ASSERT_TRUE(lease(*stub, "scale-up-9-step-1", "spare-a100", "scaled@xm", again).ok());
+    EXPECT_TRUE(again.replayed());
+    EXPECT_EQ(again.lease().lease_id(), id);
+
+    // Another controller may not give it back; its owner may.
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ReleaseRequest request;
+        request.set_lease_id(id);
+        request.set_requested_by("scaled@wuhu");
+        v1::ReleaseResponse response;
+        const grpc::Status refused = stub->Release(&context, request, &response);
+        EXPECT_EQ(refused.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+        EXPECT_NE(refused.error_message().find("belongs to scaled@xm"), std::string::npos);
+    }
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ReleaseRequest request;
+        request.set_lease_id(id);
+        request.set_requested_by("scaled@xm");
+        v1::ReleaseResponse response;
+        ASSERT_TRUE(stub->Release(&context, request, &response).ok());
+    }
+    ASSERT_TRUE(reaches(*stub, *stub, id, v1::LEASE_STATE_RELEASED));
+    EXPECT_TRUE(test::waitUntil([&] {
+        grpc::ClientContext context;
+        test::withDeadline(context, std::chrono::seconds(1));
+        v1::NodeInventory inventory;
+        return !agent->GetInventory(&context, {}, &inventory).ok();
+    })) << "powered off";
+
+    // Without the token nothing is leased.
+    auto stranger = pool.stub("not-the-pool-token-at-all-000");
+    v1::LeaseResponse refused;
+    EXPECT_EQ(lease(*stranger, "k-stranger", "spare-a100", "x", refused).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST(PoolProcess, KilledWhileANodeComesUpItFinishesThatLeaseAndTakesNoNodeTwice)
+{
+    Pool pool(/*bootSeconds=*/2);
+    auto stub = pool.stub();
+    v1::LeaseResponse first;
+    ASSERT_TRUE(lease(*stub, "scale-up-10-step-1", "spare-a100", "scaled@xm", first).ok())
+        << pool.process->log();
+    const std::string id = first.lease().lease_id();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    pool.process->kill(SIGKILL);  // the provider is powering a node on
+    pool.start();
+    stub = pool.stub();
+    ASSERT_TRUE(reaches(*stub, *stub, id, v1::LEASE_STATE_READY)) << pool.process->log();
+    v1::LeaseResponse again;
+    ASSERT_TRUE(lease(*stub, "scale-up-10-step-1", "spare-a100", "scaled@xm", again).ok());
+    EXPECT_TRUE(again.replayed());
+    EXPECT_EQ(again.lease().lease_id(), id);
+    // One lease in the provider's state, holding one node, and a second node still free.
+    const auto state = nlohmann::json::parse(test::readFile(pool.dir.file("state.json")));
+    ASSERT_EQ(state["leases"].size(), 1u) << state.dump();
+    EXPECT_EQ(state["leases"][id]["nodes"].size(), 1u);
+    v1::LeaseResponse second;
+    ASSERT_TRUE(lease(*stub, "scale-up-11-step-1", "spare-a100", "scaled@xm", second).ok());
+    ASSERT_TRUE(reaches(*stub, *stub, second.lease().lease_id(), v1::LEASE_STATE_READY));
+    EXPECT_NE(leaseNamed(*stub, second.lease().lease_id())->leased_nodes(0).node_id(),
+              leaseNamed(*stub, id)->leased_nodes(0).node_id());
+    // Both taken: a third is refused by the pool, naming the offer.
+    v1::LeaseResponse third;
+    const grpc::Status full = lease(*stub, "scale-up-12-step-1", "spare-a100", "scaled@xm", third);
+    EXPECT_EQ(full.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_NE(full.error_message().find("spare-a100: 1 nodes asked, 0 free"), std::string::npos)
+        << full.error_message();
+}
+
+TEST(PoolProcess, AProviderThatFailsHangsOrPrintsGarbageFailsTheLeaseWithItsWords)
+{
+    const std::string broken =
+        "  - name: broken\n"
+        "    command: [sh, -c, 'echo quota exceeded in cn-wulanchabu >&2; exit 2', plugin]\n"
+        "    offers: [{offer_id: broken-h100, vendor: nvidia, card_model: H100, nodes: 4}]\n"
+        "  - name: slow\n"
+        "    command: [sh, -c, 'sleep 30', plugin]\n"
+        "    timeout_seconds: 1\n"
+        "    offers: [{offer_id: slow-h100, vendor: nvidia, card_model: H100, nodes: 4}]\n"
+        "  - name: chatty\n"
+        "    command: [sh, -c, 'echo Welcome to the cloud CLI', plugin]\n"
+        "    offers: [{offer_id: chatty-h100, vendor: nvidia, card_model: H100, nodes: 4}]\n";
+    Pool pool(0, broken);
+    auto stub = pool.stub();
+    const std::pair<std::string, std::string> cases[] = {
+        {"broken-h100",
+         "provider broken: lease: sh: exit status 2: quota exceeded in cn-wulanchabu"},
+        {"slow-h100", "provider slow: lease: sh: no answer within 1000 ms; killed it"},
+        {"chatty-h100",
+         "provider chatty: lease: answered with no JSON object: 'Welcome to the cloud CLI"},
+    };
+    for (const auto &[offer, words] : cases) {
+        v1::LeaseResponse response;
+        ASSERT_TRUE(lease(*stub, "key-" + offer, offer, "scaled@xm", response).ok())
+            << pool.process->log();
+        const std::string id = response.lease().lease_id();
+        ASSERT_TRUE(reaches(*stub, *stub, id, v1::LEASE_STATE_FAILED)) << offer;
+        EXPECT_EQ(leaseNamed(*stub, id)->message().rfind(words, 0), 0u)
+            << leaseNamed(*stub, id)->message();
+    }
+}
