@@ -38,14 +38,14 @@ PoolService::PoolService(PoolConfig config, LeaseBook &book, const Clock &clock)
 
 PoolService::~PoolService()
 {
-    std::vector<std::thread> workers;
+    std::vector<Worker> workers;
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
         workers.swap(m_workers);
     }
-    for (std::thread &w : workers)
-        w.join();
+    for (Worker &w : workers)
+        w.thread.join();
 }
 
 Status PoolService::resume()
@@ -111,7 +111,22 @@ void PoolService::runLater(void (PoolService::*job)(const std::string &),
     std::lock_guard lock(m_mutex);
     if (m_stopping)
         return;
-    m_workers.emplace_back([this, job, leaseId] { (this->*job)(leaseId); });
+    // Workers that have finished are joined here, so a pool that runs for months does
+    // not keep a finished thread per lease it ever made.
+    for (auto it = m_workers.begin(); it != m_workers.end();) {
+        if (it->done->load()) {
+            it->thread.join();
+            it = m_workers.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    m_workers.push_back({std::thread([this, job, leaseId, done] {
+                             (this->*job)(leaseId);
+                             *done = true;
+                         }),
+                         done});
 }
 
 grpc::ServerUnaryReactor *PoolService::ListOffers(grpc::CallbackServerContext *context,
@@ -368,8 +383,7 @@ grpc::ServerUnaryReactor *PoolService::ListLeases(grpc::CallbackServerContext *c
     }
     std::lock_guard lock(m_mutex);
     for (const auto &[id, booked] : m_leases) {
-        const bool gone = booked.lease.state() == v1::LEASE_STATE_RELEASED ||
-                          (booked.lease.state() == v1::LEASE_STATE_FAILED && !booked.releaseOwed);
+        const bool gone = booked.lease.state() == v1::LEASE_STATE_RELEASED;
         if ((request->include_released() || !gone) &&
             (request->owner().empty() || request->owner() == booked.lease.requested_by()))
             *response->add_leases() = booked.lease;

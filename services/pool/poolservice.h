@@ -8,7 +8,9 @@
 // and key (providers are idempotent by them), and owed releases are retried.
 #pragma once
 
+#include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -58,7 +60,11 @@ private:
     std::map<std::string, BookedLease> m_leases;
     std::map<std::string, std::string> m_byKey;  // idempotency key → lease id
     int m_nextLease = 1;
-    std::vector<std::thread> m_workers;
+    struct Worker {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    std::vector<Worker> m_workers;
     bool m_stopping = false;
 };
 
