@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "providerplugin.h"
 
@@ -70,7 +71,40 @@ Status PoolService::resume()
     }
     for (const auto &[job, id] : owed)
         runLater(job, id);
+    for (const ProviderConfig &provider : m_config.providers)
+        runLater(&PoolService::checkHeld, provider.name);
     return {};
+}
+
+void PoolService::checkHeld(const std::string &providerName)
+{
+    // What the provider says it holds, against what the books say is ready: a node
+    // someone gave back by hand, or a provider's state lost, is not capacity.
+    const ProviderConfig *provider = nullptr;
+    for (const ProviderConfig &p : m_config.providers) {
+        if (p.name == providerName)
+            provider = &p;
+    }
+    if (!provider)
+        return;
+    auto answer = callProvider(*provider, "list", nlohmann::json::object());
+    if (!answer || !answer->contains("leases") || !(*answer)["leases"].is_array())
+        return;  // a provider that cannot list is not proof of anything lost
+    std::set<std::string> held;
+    for (const auto &lease : (*answer)["leases"]) {
+        if (lease.is_object() && lease.contains("lease_id") && lease["lease_id"].is_string())
+            held.insert(lease["lease_id"].get<std::string>());
+    }
+    std::lock_guard lock(m_mutex);
+    for (auto &[id, booked] : m_leases) {
+        if (booked.provider == providerName && booked.lease.state() == v1::LEASE_STATE_READY &&
+            !booked.releaseOwed && !held.count(id)) {
+            booked.lease.set_state(v1::LEASE_STATE_FAILED);
+            booked.lease.set_message(fmt::format(
+                "provider {} no longer holds it (its list has no {})", providerName, id));
+            book(booked);
+        }
+    }
 }
 
 const ProviderConfig *PoolService::providerOf(const std::string &offerId,

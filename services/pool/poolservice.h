@@ -5,7 +5,9 @@
 // the lease already booked. Release is allowed to the lease's owner only; the release
 // is booked as owed, and the provider's `release` runs on a worker. After a restart,
 // leases still provisioning are asked of their provider again with the same lease id
-// and key (providers are idempotent by them), and owed releases are retried.
+// and key (providers are idempotent by them), owed releases are retried, and each
+// provider's list is checked: a lease the books call ready that its provider no longer
+// holds is failed, saying so.
 #pragma once
 
 #include <atomic>
@@ -48,6 +50,7 @@ private:
     const ProviderConfig *providerOf(const std::string &offerId, const PoolOffer **offer) const;
     void provision(const std::string &leaseId);
     void release(const std::string &leaseId);
+    void checkHeld(const std::string &providerName);
     void runLater(void (PoolService::*job)(const std::string &), const std::string &leaseId);
     void book(const BookedLease &booked);
     int nodesLeased(const std::string &offerId) const;

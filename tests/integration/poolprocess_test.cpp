@@ -4,7 +4,8 @@
 // agents that answer; the same key is answered from the books; another controller may
 // not release it; the owner's release powers the node off. Killed with kill -9 while a
 // node is still coming up, the pool comes back, finishes that lease, and no node is
-// taken twice. A provider that fails, hangs or prints garbage fails the lease with the
+// taken twice; a lease its provider has lost is failed when the pool next starts. A
+// provider that fails, hangs or prints garbage fails the lease with the
 // provider's words.
 #include <fmt/format.h>
 #include <grpcpp/channel.h>
@@ -219,9 +220,25 @@ TEST(PoolProcess, KilledWhileANodeComesUpItFinishesThatLeaseAndTakesNoNodeTwice)
     ASSERT_TRUE(reaches(*stub, *stub, second.lease().lease_id(), v1::LEASE_STATE_READY));
     EXPECT_NE(leaseNamed(*stub, second.lease().lease_id())->leased_nodes(0).node_id(),
               leaseNamed(*stub, id)->leased_nodes(0).node_id());
-    // Both taken: a third is refused by the pool, naming the offer.
+    // A lease its provider has lost (its state edited by hand here) is failed, saying so,
+    // when the pool next starts: it is not capacity.
+    pool.process->kill(SIGTERM);
+    auto edited = nlohmann::json::parse(test::readFile(pool.dir.file("state.json")));
+    edited["leases"].erase(id);
+    std::ofstream(pool.dir.file("state.json")) << edited.dump();
+    pool.start();
+    stub = pool.stub();
+    ASSERT_TRUE(reaches(*stub, *stub, id, v1::LEASE_STATE_FAILED)) << pool.process->log();
+    EXPECT_NE(leaseNamed(*stub, id)->message().find("provider spare no longer holds it"),
+              std::string::npos);
+    EXPECT_EQ(leaseNamed(*stub, second.lease().lease_id())->state(), v1::LEASE_STATE_READY);
+    // The node it lost is free to lease again; with it taken, a fourth is refused,
+    // naming the offer.
     v1::LeaseResponse third;
-    const grpc::Status full = lease(*stub, "scale-up-12-step-1", "spare-a100", "scaled@xm", third);
+    ASSERT_TRUE(lease(*stub, "scale-up-12-step-1", "spare-a100", "scaled@xm", third).ok());
+    ASSERT_TRUE(reaches(*stub, *stub, third.lease().lease_id(), v1::LEASE_STATE_READY));
+    v1::LeaseResponse fourth;
+    const grpc::Status full = lease(*stub, "scale-up-13-step-1", "spare-a100", "scaled@xm", fourth);
     EXPECT_EQ(full.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
     EXPECT_NE(full.error_message().find("spare-a100: 1 nodes asked, 0 free"), std::string::npos)
         << full.error_message();
