@@ -6,22 +6,11 @@
 #include <set>
 
 #include "providerplugin.h"
+#include "transport/protoconvert.h"
 
 namespace meridian {
 
 namespace {
-
-v1::Vendor vendorToProto(Vendor vendor)
-{
-    switch (vendor) {
-    case Vendor::Nvidia: return v1::VENDOR_NVIDIA;
-    case Vendor::Huawei: return v1::VENDOR_HUAWEI;
-    case Vendor::Cambricon: return v1::VENDOR_CAMBRICON;
-    case Vendor::Hygon: return v1::VENDOR_HYGON;
-    case Vendor::Unknown: break;
-    }
-    return v1::VENDOR_UNSPECIFIED;
-}
 
 bool holdsNodes(const v1::Lease &lease)
 {

@@ -2,8 +2,6 @@
 
 namespace meridian {
 
-namespace {
-
 v1::Vendor vendorToProto(Vendor v)
 {
     switch (v) {
@@ -15,6 +13,8 @@ v1::Vendor vendorToProto(Vendor v)
     }
     return v1::VENDOR_UNSPECIFIED;
 }
+
+namespace {
 
 Vendor vendorFromProto(v1::Vendor v)
 {

@@ -1,5 +1,6 @@
-// Between plain value types (services/core) and the wire messages. Private to
-// services/transport: nothing above it sees a *.pb.h.
+// Between plain value types (services/core) and the wire messages. For the gRPC side
+// only (services/transport and the pool that serves the same contract): nothing above
+// it sees a *.pb.h.
 #pragma once
 
 #include "core/nodetypes.h"
@@ -14,6 +15,7 @@ void toProto(const NicSample &in, v1::NicTelemetry *out);
 void toProto(const Event &in, v1::Event *out);
 void toProto(const UsageMinute &in, v1::UsageMinute *out);
 void toProto(const Workload &in, v1::Workload *out);
+v1::Vendor vendorToProto(Vendor vendor);
 
 NodeInventory fromProto(const v1::NodeInventory &in);
 NicInfo fromProto(const v1::Nic &in);
