@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPalette>
 #include <QProcess>
 #include <QScreen>
@@ -561,8 +562,29 @@ void MainWindow::restoreLayout()
     m_metric->setCurrentIndex(settings.value(QStringLiteral("fleet/metric"), 0).toInt());
 }
 
+void MainWindow::setCloseWarning(std::function<QString()> warning)
+{
+    m_closeWarning = std::move(warning);
+}
+
+bool MainWindow::confirmClose()
+{
+    const QString warning = m_closeWarning ? m_closeWarning() : QString();
+    if (warning.isEmpty())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Close Meridian?"), warning,
+                    QMessageBox::Close | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("closeWarning"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    return box.exec() == QMessageBox::Close;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!confirmClose()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -67,6 +67,9 @@ public:
     QWidget *showToolWindow(ToolWindow which);
     // The fabric window, focused on one NIC's link (from a link alert).
     void showLinkInFabric(NodeHandle node, const QString &netdev);
+    // Asked when the window is about to close: what closing would leave undone (rented
+    // nodes this console's autoscaler holds), to be confirmed; empty closes at once.
+    void setCloseWarning(std::function<QString()> warning);
 
 Q_SIGNALS:
     void pricesSaved(const QString &path);
@@ -76,6 +79,7 @@ protected:
 
 private:
     void showLastingProblem(QLabel *&label, const QString &text);
+    bool confirmClose();
     void buildToolbar();
     void buildMenus();
     void showDiagnostics();
@@ -111,6 +115,7 @@ private:
         QPointer<QWidget> window;
     };
     std::map<ToolWindow, ToolWindowSlot> m_toolWindows;
+    std::function<QString()> m_closeWarning;
     QLabel *m_historyProblem = nullptr;
     QLabel *m_sourceProblem = nullptr;
     QLabel *m_triageProblem = nullptr;

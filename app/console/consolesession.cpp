@@ -304,6 +304,27 @@ void ConsoleSession::startScaling(const std::string &servicesFile)
         else
             off = journal.error().message;
     }
+    // Closing the console stops its autoscaler: rented nodes would then stay leased, and
+    // paid for, until someone starts it again.
+    m_window->setCloseWarning([this]() -> QString {
+        if (!m_scaling)
+            return {};
+        int cards = 0;
+        double cnyPerHour = 0;
+        for (const ServiceScalingView &s : m_scaling->view().services) {
+            cards += s.rentedCards;
+            cnyPerHour += s.rentedCnyPerHour;
+        }
+        if (cards == 0)
+            return {};
+        return QObject::tr(
+                   "The autoscaler in this console holds %n rented card(s) (%1 CNY an "
+                   "hour). Closing stops it: nobody gives them back at the end of their "
+                   "paid hour, and no plan goes on, until a console with the autoscaler "
+                   "runs again.",
+                   "", cards)
+            .arg(cnyPerHour, 0, 'f', 1);
+    });
     if (off.empty()) {
         ScalingControllerOptions options;
         const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();

@@ -359,7 +359,7 @@
 <context>
     <name>AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+64"/>
+        <location filename="../../models/alertnotifier.cpp" line="+65"/>
         <source>test from the Meridian console</source>
         <translation>来自 Meridian 控制台的测试</translation>
     </message>
@@ -436,7 +436,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="+167"/>
+        <location filename="../../app/console/consolesession.cpp" line="+168"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
@@ -455,13 +455,20 @@
         <source>Alert triage: %1</source>
         <translation>告警处置：%1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+101"/>
+        <source>The autoscaler in this console holds %n rented card(s) (%1 CNY an hour). Closing stops it: nobody gives them back at the end of their paid hour, and no plan goes on, until a console with the autoscaler runs again.</source>
+        <translation>
+            <numerusform>此控制台的自动扩缩容正持有 %n 张租用卡（每小时 %1 元）。关闭会使其停止：在再次运行带自动扩缩容的控制台之前，无人会在计费小时结束时归还这些卡，也不会继续执行任何计划。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-7"/>
+        <location line="-108"/>
         <source>Alert routing is off: %1</source>
         <translation>告警路由已关闭：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+47"/>
         <source>%n step(s) waiting, ¥%1/h</source>
         <translation>
             <numerusform>%n 个步骤待审批，每小时 ¥%1</numerusform>
@@ -718,7 +725,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+54"/>
+        <location filename="../../models/alertnotifier.cpp" line="+56"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -1468,7 +1475,7 @@ Next: %2</source>
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+55"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+56"/>
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
@@ -1679,6 +1686,11 @@ Next: %2</source>
         <location line="+3"/>
         <source> · %1 match the filter</source>
         <translation> · %1 张符合筛选</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <source>Close Meridian?</source>
+        <translation>关闭 Meridian？</translation>
     </message>
 </context>
 <context>
