@@ -1,6 +1,5 @@
 #include "replicarunner.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <httplib.h>
 #include <netinet/in.h>
@@ -11,18 +10,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cmath>
-#include <csignal>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "expositionreader.h"
+#include "replicalaunch.h"
 #include "toolrunner.h"
-
-extern char **environ;
 
 namespace meridian {
 
@@ -41,34 +34,6 @@ const char *visibleDevicesVariable(Vendor vendor)
     case Vendor::Unknown: break;
     }
     return nullptr;
-}
-
-// Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot.
-uint64_t processStartTicks(int pid)
-{
-    std::ifstream in(fmt::format("/proc/{}/stat", pid));
-    std::string stat;
-    std::getline(in, stat);
-    const size_t close = stat.rfind(')');
-    if (close == std::string::npos)
-        return 0;
-    std::istringstream fields(stat.substr(close + 2));
-    std::string field;
-    for (int i = 3; i <= 22 && fields >> field; ++i) {
-        if (i == 22)
-            return std::strtoull(field.c_str(), nullptr, 10);
-    }
-    return 0;
-}
-
-std::string describeExit(int status)
-{
-    if (WIFEXITED(status))
-        return fmt::format("exited with status {}", WEXITSTATUS(status));
-    if (WIFSIGNALED(status))
-        return fmt::format("was killed by signal {} ({})", WTERMSIG(status),
-                           strsignal(WTERMSIG(status)));
-    return "ended";
 }
 
 std::string replace(std::string text, const std::string &from, const std::string &to)
@@ -214,149 +179,41 @@ Status ReplicaRunner::spawn(Replica &replica)
     if (!command)
         return Error{fmt::format("service {} has no serving: section in this agent's services file",
                                  replica.workload.service)};
-    std::string cards;
-    for (uint32_t card : replica.workload.cardIndices)
-        cards += (cards.empty() ? "" : ",") + std::to_string(card);
-    std::vector<std::string> argv;
+    ReplicaLaunch launch;
     for (const std::string &part : command->command) {
         std::string filled = replace(part, "{model}", replica.workload.model);
         filled = replace(filled, "{port}", std::to_string(replica.port));
         filled = replace(filled, "{cards}", std::to_string(replica.workload.cardIndices.size()));
-        argv.push_back(replace(filled, "{replica}", replica.workload.replicaId));
+        launch.argv.push_back(replace(filled, "{replica}", replica.workload.replicaId));
     }
-    std::map<std::string, std::string> environment;
-    for (char **entry = environ; entry && *entry; ++entry) {
-        const std::string text(*entry);
-        const size_t equals = text.find('=');
-        if (equals != std::string::npos)
-            environment[text.substr(0, equals)] = text.substr(equals + 1);
-    }
-    for (const auto &[key, value] : command->environment)
-        environment[key] = value;
+    launch.variables = command->environment;
+    std::string cards;
+    for (uint32_t card : replica.workload.cardIndices)
+        cards += (cards.empty() ? "" : ",") + std::to_string(card);
     const Vendor vendor = m_cards.at(replica.workload.cardIndices.front()).vendor;
     if (const char *variable = visibleDevicesVariable(vendor))
-        environment[variable] = cards;
-    environment["MERIDIAN_REPLICA_ID"] = replica.workload.replicaId;
+        launch.variables[variable] = cards;
+    launch.variables["MERIDIAN_REPLICA_ID"] = replica.workload.replicaId;
     std::error_code ec;
     std::filesystem::create_directories(m_options.logDirectory, ec);
-    const std::string logPath = (std::filesystem::path(m_options.logDirectory) /
-                                 (safeName(replica.workload.replicaId) + ".log"))
-                                    .string();
-    const Status started =
-        useSystemd(m_options)
-            ? spawnUnit(replica, argv, command->environment, logPath, command->drainGraceSeconds)
-            : spawnChild(replica, std::move(argv), environment, logPath);
-    if (!started)
-        return started;
+    launch.logPath = (std::filesystem::path(m_options.logDirectory) /
+                      (safeName(replica.workload.replicaId) + ".log"))
+                         .string();
+    launch.unit = unitName(replica.workload.replicaId, replica.restarts);
+    launch.graceSeconds = command->drainGraceSeconds;
+    auto launched = useSystemd(m_options)
+                        ? launchAsUnit(launch, m_options.systemdRun, m_options.systemctl)
+                        : launchAsChild(launch);
+    if (!launched)
+        return launched.error();
+    replica.pid = launched->pid;
+    replica.unit = launched->unit;
     replica.startTicks = processStartTicks(replica.pid);
     replica.phase = Phase::Starting;
     replica.phaseSinceMs = m_clock.nowUnixMs();
     replica.tracker = {};
     replica.latest.reset();
     keep(replica);
-    return {};
-}
-
-Status ReplicaRunner::spawnUnit(Replica &replica, const std::vector<std::string> &argv,
-                                const std::map<std::string, std::string> &environment,
-                                const std::string &logPath, double graceSeconds)
-{
-    // A unit of its own starts from systemd's environment, not the agent's: it gets the
-    // service's variables, the cards it may use and its replica id.
-    const std::string unit = unitName(replica.workload.replicaId, replica.restarts);
-    std::vector<std::string> run = {
-        m_options.systemdRun,
-        "--unit=" + unit,
-        "--collect",
-        "--quiet",
-        "--property=KillMode=mixed",
-        fmt::format("--property=TimeoutStopSec={:.0f}s", std::ceil(graceSeconds)),
-        "--property=StandardOutput=append:" + logPath,
-        "--property=StandardError=append:" + logPath};
-    std::map<std::string, std::string> variables = environment;
-    std::string cards;
-    for (uint32_t card : replica.workload.cardIndices)
-        cards += (cards.empty() ? "" : ",") + std::to_string(card);
-    const Vendor vendor = m_cards.at(replica.workload.cardIndices.front()).vendor;
-    if (const char *variable = visibleDevicesVariable(vendor))
-        variables[variable] = cards;
-    variables["MERIDIAN_REPLICA_ID"] = replica.workload.replicaId;
-    for (const auto &[key, value] : variables)
-        run.push_back("--setenv=" + key + "=" + value);
-    run.push_back("--");
-    run.insert(run.end(), argv.begin(), argv.end());
-    if (auto launched = runTool({run, 15'000}); !launched)
-        return Error{
-            fmt::format("cannot start {} as {}: {}", argv.front(), unit, launched.error().message)};
-    auto shown =
-        runTool({{m_options.systemctl, "show", "--property=MainPID", "--value", unit}, 5'000});
-    const int pid = shown ? std::atoi(shown->c_str()) : 0;
-    if (pid <= 0)
-        return Error{
-            fmt::format("{} has no running process: it ended at once (see journalctl "
-                        "-u {} and {})",
-                        unit, unit, logPath)};
-    replica.pid = pid;
-    replica.unit = unit;
-    return {};
-}
-
-Status ReplicaRunner::spawnChild(Replica &replica, std::vector<std::string> argv,
-                                 const std::map<std::string, std::string> &environment,
-                                 const std::string &logPath)
-{
-    // Everything the child needs is made before fork: after it, only system calls.
-    std::vector<char *> args;
-    for (std::string &a : argv)
-        args.push_back(a.data());
-    args.push_back(nullptr);
-    std::vector<std::string> envText;
-    for (const auto &[key, value] : environment)
-        envText.push_back(key + "=" + value);
-    std::vector<char *> envp;
-    for (std::string &e : envText)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    const int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-    if (log < 0)
-        return Error{
-            fmt::format("{}: cannot write the replica's log: {}", logPath, std::strerror(errno))};
-    int failurePipe[2];
-    if (::pipe2(failurePipe, O_CLOEXEC) != 0) {
-        ::close(log);
-        return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(errno))};
-    }
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        // A session of its own: the replica outlives the agent and is stopped as a group.
-        ::setsid();
-        ::dup2(log, STDOUT_FILENO);
-        ::dup2(log, STDERR_FILENO);
-        const int devnull = ::open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            ::dup2(devnull, STDIN_FILENO);
-        ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-        std::signal(SIGPIPE, SIG_DFL);
-        ::execvpe(args[0], args.data(), envp.data());
-        const int error = errno;
-        (void)!::write(failurePipe[1], &error, sizeof error);
-        ::_exit(127);
-    }
-    ::close(failurePipe[1]);
-    ::close(log);
-    if (pid < 0) {
-        ::close(failurePipe[0]);
-        return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(errno))};
-    }
-    int execError = 0;
-    const ssize_t got = ::read(failurePipe[0], &execError, sizeof execError);
-    ::close(failurePipe[0]);
-    if (got == sizeof execError) {
-        ::waitpid(pid, nullptr, 0);
-        return Error{fmt::format("cannot start {}: {}", argv.front(), std::strerror(execError))};
-    }
-    replica.pid = pid;
-    replica.unit.clear();
     return {};
 }
 

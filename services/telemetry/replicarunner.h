@@ -85,12 +85,6 @@ private:
     };
 
     Status spawn(Replica &replica);
-    Status spawnChild(Replica &replica, std::vector<std::string> argv,
-                      const std::map<std::string, std::string> &environment,
-                      const std::string &logPath);
-    Status spawnUnit(Replica &replica, const std::vector<std::string> &argv,
-                     const std::map<std::string, std::string> &environment,
-                     const std::string &logPath, double graceSeconds);
     void keep(const Replica &replica);
     void adopt();
     bool alive(Replica &replica, std::string &howItEnded);
