@@ -70,4 +70,13 @@ T yamlValue(const YAML::Node &parent, std::string_view key, T fallback)
     return yamlScalar<T>(node, key);
 }
 
+// Sets `out` from parent[key] when the key is there, and leaves it as it is when not (a
+// default set before, or a value an earlier file gave). A value of the wrong type
+// throws, for the reader's catch to report with its line.
+template <typename T>
+void yamlRead(const YAML::Node &parent, std::string_view key, T &out)
+{
+    out = yamlValue<T>(parent, key, out);
+}
+
 }  // namespace meridian

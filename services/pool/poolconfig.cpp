@@ -11,12 +11,6 @@ namespace meridian {
 
 namespace {
 
-template <typename T>
-void read(const YAML::Node &parent, const char *key, T &out)
-{
-    out = yamlValue<T>(parent, key, out);
-}
-
 Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
 {
     if (Status s = checkKeys(
@@ -27,15 +21,15 @@ Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
         return s.error();
     PoolOffer o;
     std::string vendor;
-    read(node, "offer_id", o.offerId);
-    read(node, "region", o.region);
-    read(node, "vendor", vendor);
-    read(node, "card_model", o.cardModel);
-    read(node, "cards_per_node", o.cardsPerNode);
-    read(node, "nodes", o.nodes);
-    read(node, "price_cny_per_card_hour", o.priceCnyPerCardHour);
-    read(node, "billing_increment_seconds", o.billingIncrementSeconds);
-    read(node, "provisioning_seconds", o.provisioningSeconds);
+    yamlRead(node, "offer_id", o.offerId);
+    yamlRead(node, "region", o.region);
+    yamlRead(node, "vendor", vendor);
+    yamlRead(node, "card_model", o.cardModel);
+    yamlRead(node, "cards_per_node", o.cardsPerNode);
+    yamlRead(node, "nodes", o.nodes);
+    yamlRead(node, "price_cny_per_card_hour", o.priceCnyPerCardHour);
+    yamlRead(node, "billing_increment_seconds", o.billingIncrementSeconds);
+    yamlRead(node, "provisioning_seconds", o.provisioningSeconds);
     o.vendor = vendorFromName(vendor);
     if (o.offerId.empty() || o.cardModel.empty())
         return yamlError(path, node, "an offer needs offer_id and card_model");
@@ -53,8 +47,8 @@ Status readPoolConfig(const std::string &path, const YAML::Node &root, PoolConfi
 {
     if (Status s = checkKeys(path, root, {"listen", "data_dir", "tls", "tokens", "providers"}); !s)
         return s;
-    read(root, "listen", config.listen);
-    read(root, "data_dir", config.dataDir);
+    yamlRead(root, "listen", config.listen);
+    yamlRead(root, "data_dir", config.dataDir);
     if (Status s = readServerSecurity(path, root, config.security); !s)
         return s;
     const YAML::Node providers = root["providers"];
@@ -66,8 +60,8 @@ Status readPoolConfig(const std::string &path, const YAML::Node &root, PoolConfi
         if (Status s = checkKeys(path, entry, {"name", "command", "timeout_seconds", "offers"}); !s)
             return s;
         ProviderConfig p;
-        read(entry, "name", p.name);
-        read(entry, "timeout_seconds", p.timeoutSeconds);
+        yamlRead(entry, "name", p.name);
+        yamlRead(entry, "timeout_seconds", p.timeoutSeconds);
         if (entry["command"] && entry["command"].IsSequence())
             p.command = entry["command"].as<std::vector<std::string>>();
         if (p.name.empty() || p.command.empty() || p.command.front().empty())

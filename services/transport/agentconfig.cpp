@@ -12,14 +12,6 @@ namespace meridian {
 
 namespace {
 
-// Leaves `out` as it is when the key is absent; a value of the wrong type throws, for
-// loadAgentConfig to report with its line.
-template <typename T>
-void read(const YAML::Node &parent, const char *key, T &out)
-{
-    out = yamlValue<T>(parent, key, out);
-}
-
 Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentConfig &config)
 {
     if (root.IsNull())
@@ -33,23 +25,23 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
         !s) {
         return s;
     }
-    read(root, "listen", config.listen);
-    read(root, "metrics_listen", config.metricsListen);
-    read(root, "collector", config.collector);
-    read(root, "data_dir", config.dataDir);
-    read(root, "node_id", config.nodeId);
-    read(root, "data_center", config.dataCenter);
-    read(root, "rack", config.rack);
-    read(root, "nvml_library", config.nvmlLibrary);
-    read(root, "services_file", config.servicesFile);
-    read(root, "sample_interval_ms", config.sampleIntervalMs);
+    yamlRead(root, "listen", config.listen);
+    yamlRead(root, "metrics_listen", config.metricsListen);
+    yamlRead(root, "collector", config.collector);
+    yamlRead(root, "data_dir", config.dataDir);
+    yamlRead(root, "node_id", config.nodeId);
+    yamlRead(root, "data_center", config.dataCenter);
+    yamlRead(root, "rack", config.rack);
+    yamlRead(root, "nvml_library", config.nvmlLibrary);
+    yamlRead(root, "services_file", config.servicesFile);
+    yamlRead(root, "sample_interval_ms", config.sampleIntervalMs);
     if (config.sampleIntervalMs < 100 || config.sampleIntervalMs > 60'000)
         return yamlError(path, root["sample_interval_ms"], "sample_interval_ms must be 100..60000");
     if (const YAML::Node sim = root["sim"]) {
         if (Status s = checkKeys(path, sim, {"seed", "kind"}); !s)
             return s;
-        read(sim, "seed", config.simSeed);
-        read(sim, "kind", config.simKind);
+        yamlRead(sim, "seed", config.simSeed);
+        yamlRead(sim, "kind", config.simKind);
     }
     return readServerSecurity(path, root, config.security);
 }

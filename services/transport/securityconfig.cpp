@@ -7,16 +7,6 @@
 
 namespace meridian {
 
-namespace {
-
-template <typename T>
-void read(const YAML::Node &parent, const char *key, T &out)
-{
-    out = yamlValue<T>(parent, key, out);
-}
-
-}  // namespace
-
 Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)
 {
     if (!map.IsMap())
@@ -34,9 +24,9 @@ Status readServerSecurity(const std::string &path, const YAML::Node &root, Serve
     if (const YAML::Node tls = root["tls"]) {
         if (Status s = checkKeys(path, tls, {"cert_file", "key_file", "client_ca_file"}); !s)
             return s;
-        read(tls, "cert_file", security.certFile);
-        read(tls, "key_file", security.keyFile);
-        read(tls, "client_ca_file", security.clientCaFile);
+        yamlRead(tls, "cert_file", security.certFile);
+        yamlRead(tls, "key_file", security.keyFile);
+        yamlRead(tls, "client_ca_file", security.clientCaFile);
         if (security.certFile.empty() != security.keyFile.empty())
             return yamlError(path, tls, "tls needs both cert_file and key_file");
     }
@@ -50,10 +40,10 @@ Status readServerSecurity(const std::string &path, const YAML::Node &root, Serve
             TokenGrant grant;
             std::string role = "read-only";
             std::string tokenFile;
-            read(entry, "name", grant.name);
-            read(entry, "role", role);
-            read(entry, "token", grant.token);
-            read(entry, "token_file", tokenFile);
+            yamlRead(entry, "name", grant.name);
+            yamlRead(entry, "role", role);
+            yamlRead(entry, "token", grant.token);
+            yamlRead(entry, "token_file", tokenFile);
             if (role != "read-only" && role != "operator")
                 return yamlError(path, entry,
                                  fmt::format("role '{}': use read-only or operator", role));
