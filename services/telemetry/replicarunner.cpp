@@ -134,25 +134,34 @@ void ReplicaRunner::adopt()
     if (!saved)
         return;
     for (const auto &[id, text] : *saved) {
+        // A damaged record (cut short, edited by hand, from a node with other cards)
+        // costs that replica only: it is not adopted, and the rest are.
         const auto j = nlohmann::json::parse(text, nullptr, false);
-        if (j.is_discarded() || !j.is_object())
+        if (j.is_discarded() || !j.is_object() || !j.contains("workload") ||
+            !j["workload"].is_string())
             continue;
-        const auto workload = workloadFromJson(j.value("workload", ""));
-        if (!workload)
+        const auto workload = workloadFromJson(j["workload"].get<std::string>());
+        if (!workload || workload->cardIndices.empty() ||
+            std::any_of(workload->cardIndices.begin(), workload->cardIndices.end(),
+                        [&](uint32_t card) { return card >= m_cards.size(); }))
             continue;
-        Replica r;
-        r.workload = *workload;
-        r.port = j.value("port", 0);
-        r.pid = j.value("pid", 0);
-        r.startTicks = j.value("start_ticks", uint64_t{0});
-        r.phase = static_cast<Phase>(std::clamp(j.value("phase", 0), 0, 3));
-        r.phaseSinceMs = j.value("phase_since_unix_ms", int64_t{0});
-        r.restarts = j.value("restarts", 0);
-        r.unit = j.value("unit", "");
-        r.failure = j.value("failure", "");
-        // Whether it still runs is the next check's question: a replica that died while
-        // the agent was away is restarted (or failed) like any other crash.
-        m_replicas.emplace(id, std::move(r));
+        try {
+            Replica r;
+            r.workload = *workload;
+            r.port = j.value("port", 0);
+            r.pid = j.value("pid", 0);
+            r.startTicks = j.value("start_ticks", uint64_t{0});
+            r.phase = static_cast<Phase>(std::clamp(j.value("phase", 0), 0, 3));
+            r.phaseSinceMs = j.value("phase_since_unix_ms", int64_t{0});
+            r.restarts = j.value("restarts", 0);
+            r.unit = j.value("unit", "");
+            r.failure = j.value("failure", "");
+            // Whether it still runs is the next check's question: a replica that died
+            // while the agent was away is restarted (or failed) like any other crash.
+            m_replicas.emplace(id, std::move(r));
+        } catch (const nlohmann::json::exception &) {
+            continue;
+        }
     }
 }
 

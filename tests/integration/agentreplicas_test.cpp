@@ -157,3 +157,29 @@ TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
     }));
     EXPECT_TRUE(test::httpGet(replicaPort, "/health").empty()) << "the process is gone";
 }
+
+TEST(AgentReplicas, ABrokenServicesFileStopsTheAgentWithItsLine)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("services.yaml")) << "services:\n"
+                                                "  - name: chat\n"
+                                                "    model: qwen\n"
+                                                "    runs_on: [{card_model: A100, "
+                                                "requests_per_second_per_card: 1}]\n"
+                                                "    serving:\n"
+                                                "      command: [vllm, serve]\n"
+                                                "      engine: sglang\n";
+    std::ofstream(dir.file("agent.yaml")) << "collector: nvml\n"
+                                          << "nvml_library: " << MERIDIAN_FAKE_NVML << "\n"
+                                          << "services_file: " << dir.file("services.yaml") << "\n";
+    test::ChildProcess agent(
+        {MERIDIAN_AGENT_BIN, "--config", dir.file("agent.yaml"), "--listen",
+         "127.0.0.1:" + std::to_string(test::freePort()), "--data-dir", dir.file("data")},
+        dir.file("agent.log"));
+    ASSERT_TRUE(
+        test::waitUntil([&] { return agent.log().find("services.yaml:") != std::string::npos; },
+                        std::chrono::seconds(10)))
+        << agent.log();
+    EXPECT_NE(agent.log().find("engine: sglang (vllm, mindie, tgi or llamacpp)"), std::string::npos)
+        << agent.log();
+}

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "childprocess.h"
@@ -284,4 +285,32 @@ TEST(ReplicaRunner, WhereSystemdRunsEachReplicaIsATransientUnitOfItsOwn)
               std::string::npos);
     ASSERT_TRUE(runner.stopReplica("chat/r1").ok());
     ASSERT_TRUE(f.tickUntil(runner, [&] { return !runner.replicaDraining("chat/r1"); }));
+}
+
+TEST(ReplicaRunner, DamagedRecordsAreSkippedAndTheRestComeBack)
+{
+    // A record cut short (a disk that filled mid-write, a hand edit) costs that record
+    // only: the others are taken up, and nothing crashes.
+    Fixture f;
+    Workload kept = workload("r-good", "chat", {0});
+    kept.state = WorkloadState::Serving;
+    ASSERT_TRUE(f.records.put("workload", "r-good", workloadToJson(kept)).ok());
+    ASSERT_TRUE(
+        f.records.put("workload", "r-bad", "{\"replica_id\": \"r-bad\", \"cards\": [").ok());
+    ASSERT_TRUE(f.records.put("workload-answer", "k1", "not json").ok());
+    ASSERT_TRUE(f.records.put("replica-process", "r-bad", "{\"workload\": 5}").ok());
+    Workload elsewhere = workload("r-cards", "chat", {12});  // a card this node lacks
+    ASSERT_TRUE(
+        f.records
+            .put("replica-process", "r-cards",
+                 nlohmann::json({{"workload", workloadToJson(elsewhere)}, {"pid", "x"}}).dump())
+            .ok());
+    auto runner = f.runner({{"chat", standIn(basePort() + 3)}});
+    WorkloadManager manager(runner.get(), f.clock, 8, &f.records);
+    const auto listed = manager.list();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].replicaId, "r-good");
+    EXPECT_EQ(runner->portOf("r-bad"), 0);
+    EXPECT_EQ(runner->portOf("r-cards"), 0);
+    runner->tick();  // nothing adopted from them to restart
 }
