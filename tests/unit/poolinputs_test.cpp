@@ -1,0 +1,123 @@
+// What an operator can get wrong around the pool: its configuration file, a books file
+// that is not ours or is damaged, the local provider's nodes file and what it is handed
+// on stdin. Each is refused with the file and line (or what was wrong), never guessed.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "childprocess.h"
+#include "pool/leasebook.h"
+#include "pool/localprovider.h"
+#include "pool/poolconfig.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+std::string configError(const test::TempDir &dir, const std::string &text)
+{
+    const std::string path = dir.file("pool.yaml");
+    std::ofstream(path) << text;
+    PoolConfig config;
+    const Status status = loadPoolConfig(path, config);
+    EXPECT_FALSE(status.ok()) << text;
+    return status.ok() ? std::string() : status.message();
+}
+
+constexpr const char *kProvider =
+    "providers:\n"
+    "  - name: spare\n"
+    "    command: [meridian-pool, local-provider]\n"
+    "    offers:\n";
+
+}  // namespace
+
+TEST(PoolInputs, ABrokenConfigurationIsNamedByLine)
+{
+    test::TempDir dir;
+    EXPECT_NE(configError(dir, "listen: 0.0.0.0:50071\nlisten_port: 5\n").find("pool.yaml:2"),
+              std::string::npos);
+    EXPECT_NE(configError(dir, "data_dir: /tmp\n").find("providers:"), std::string::npos);
+    EXPECT_NE(configError(dir, "providers:\n  - name: spare\n    offers: []\n")
+                  .find("a provider needs name: and command:"),
+              std::string::npos);
+    EXPECT_NE(configError(dir, std::string(kProvider) +
+                                   "      - {offer_id: a, vendor: intel, card_model: X}\n")
+                  .find("pool.yaml:5"),
+              std::string::npos);
+    EXPECT_NE(configError(dir, std::string(kProvider) +
+                                   "      - {offer_id: a, vendor: nvidia, card_model: X}\n"
+                                   "      - {offer_id: a, vendor: nvidia, card_model: Y}\n")
+                  .find("a second offer a"),
+              std::string::npos);
+    EXPECT_NE(configError(dir, std::string(kProvider) +
+                                   "      - {offer_id: a, vendor: nvidia, card_model: X, "
+                                   "cards_per_node: eight}\n")
+                  .find("pool.yaml:5"),
+              std::string::npos);
+    EXPECT_NE(configError(dir, std::string(kProvider) +
+                                   "      - {offer_id: a, vendor: nvidia, card_model: X}\n"
+                                   "tokens: [{name: x, role: operator, token: short}]\n")
+                  .find("at least 16 characters"),
+              std::string::npos);
+}
+
+TEST(PoolInputs, BooksThatAreNotOursOrDamagedAreNamedAndLeftAlone)
+{
+    test::TempDir dir;
+    const std::string garbage = "this is not a database, it is a shopping list\n";
+    std::ofstream(dir.file("pool.db")) << garbage;
+    auto book = LeaseBook::open(dir.path());
+    ASSERT_FALSE(book.ok());
+    EXPECT_NE(book.error().message.find(dir.file("pool.db")), std::string::npos)
+        << book.error().message;
+    EXPECT_EQ(test::readFile(dir.file("pool.db")), garbage) << "never overwritten";
+}
+
+TEST(PoolInputs, TheLocalProviderRefusesWhatItCannotUse)
+{
+    test::TempDir dir;
+    const std::string nodes = dir.file("nodes.yaml"), state = dir.file("state.json");
+    std::ofstream(nodes) << "nodes:\n  - {node_id: n1, agent_address: 127.0.0.1:1}\n";
+    const auto run = [&](const std::string &verb, const std::string &input, std::string &err) {
+        std::istringstream in(input);
+        std::ostringstream out, errors;
+        const int status = runLocalProvider(nodes, state, verb, in, out, errors);
+        err = errors.str();
+        return status;
+    };
+    std::string err;
+    EXPECT_EQ(run("lease", "Welcome!", err), 2);
+    EXPECT_NE(err.find("not a JSON object"), std::string::npos);
+    EXPECT_EQ(run("lease", "{}", err), 2);
+    EXPECT_NE(err.find("lease_id is required"), std::string::npos);
+    EXPECT_EQ(run("lease", R"({"lease_id": "L1", "nodes": 2})", err), 3);
+    EXPECT_NE(err.find("only 1 of 2 spare nodes are free"), std::string::npos);
+    EXPECT_EQ(run("reboot", R"({"lease_id": "L1"})", err), 2);
+    EXPECT_NE(err.find("unknown verb 'reboot'"), std::string::npos);
+    std::ofstream(nodes) << "nodes:\n  - {node_id: n1}\n";
+    EXPECT_EQ(run("list", "{}", err), 2);
+    EXPECT_NE(err.find("nodes.yaml:2"), std::string::npos) << err;
+    // A damaged state file is read as empty, not a crash: nothing was leased from it.
+    std::ofstream(nodes) << "nodes:\n  - {node_id: n1, agent_address: 127.0.0.1:1}\n";
+    std::ofstream(state) << "{\"leases\": [truncated";
+    EXPECT_EQ(run("list", "{}", err), 0) << err;
+}
+
+TEST(PoolInputs, ThePoolDoesNotStartOnDamagedBooksAndSaysWhichFile)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("pool.yaml"))
+        << "listen: 127.0.0.1:0\ndata_dir: " << dir.path() << "\n"
+        << kProvider << "      - {offer_id: a, vendor: nvidia, card_model: X}\n";
+    std::ofstream(dir.file("pool.db")) << "not sqlite";
+    test::ChildProcess pool({MERIDIAN_POOL_BIN, "--config", dir.file("pool.yaml")},
+                            dir.file("pool.log"));
+    ASSERT_TRUE(
+        test::waitUntil([&] { return pool.log().find("meridian-pool:") != std::string::npos; },
+                        std::chrono::seconds(10)));
+    EXPECT_NE(pool.log().find(dir.file("pool.db")), std::string::npos) << pool.log();
+    EXPECT_EQ(pool.log().find("serving on"), std::string::npos);
+}
