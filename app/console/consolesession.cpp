@@ -318,11 +318,11 @@ void ConsoleSession::startScaling(const std::string &servicesFile)
         if (cards == 0)
             return {};
         return QObject::tr(
-                   "The autoscaler in this console holds %n rented card(s) (%1 CNY an "
+                   "Rented cards the autoscaler in this console holds: %1 (%2 CNY an "
                    "hour). Closing stops it: nobody gives them back at the end of their "
                    "paid hour, and no plan goes on, until a console with the autoscaler "
-                   "runs again.",
-                   "", cards)
+                   "runs again.")
+            .arg(cards)
             .arg(cnyPerHour, 0, 'f', 1);
     });
     if (off.empty()) {

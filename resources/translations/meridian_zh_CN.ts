@@ -455,12 +455,10 @@
         <source>Alert triage: %1</source>
         <translation>告警处置：%1</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+101"/>
-        <source>The autoscaler in this console holds %n rented card(s) (%1 CNY an hour). Closing stops it: nobody gives them back at the end of their paid hour, and no plan goes on, until a console with the autoscaler runs again.</source>
-        <translation>
-            <numerusform>此控制台的自动扩缩容正持有 %n 张租用卡（每小时 %1 元）。关闭会使其停止：在再次运行带自动扩缩容的控制台之前，无人会在计费小时结束时归还这些卡，也不会继续执行任何计划。</numerusform>
-        </translation>
+        <source>Rented cards the autoscaler in this console holds: %1 (%2 CNY an hour). Closing stops it: nobody gives them back at the end of their paid hour, and no plan goes on, until a console with the autoscaler runs again.</source>
+        <translation>此控制台的自动扩缩容持有的租用卡：%1 张（每小时 %2 元）。关闭会使其停止：在再次运行带自动扩缩容的控制台之前，无人会在计费小时结束时归还这些卡，也不会继续执行任何计划。</translation>
     </message>
     <message>
         <location line="-108"/>
