@@ -48,6 +48,10 @@ std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
     auto node = std::make_unique<Node>();
     node->plan = plan;
     auto collector = std::make_unique<SimCollector>(plan.spec);
+    std::map<std::string, double> coldStarts;
+    for (const InferenceService &service : m_options.services)
+        coldStarts[service.name] = service.coldStartSeconds;
+    collector->setColdStarts(std::move(coldStarts));
     node->collector = collector.get();
     node->events = std::make_unique<EventLog>();
     node->usage = std::make_unique<MemoryUsageLedger>();

@@ -340,13 +340,24 @@ std::vector<FaultKind> SimCollector::activeFaults() const
     return kinds;
 }
 
+void SimCollector::setColdStarts(std::map<std::string, double> secondsByService)
+{
+    std::lock_guard lock(m_mutex);
+    m_coldStartSeconds = std::move(secondsByService);
+}
+
 Status SimCollector::startReplica(const Workload &workload)
 {
     std::lock_guard lock(m_mutex);
     Replica replica;
     replica.workload = workload;
-    // Cold start: loading weights and warming up, 30-180 s.
-    replica.coldStartMs = 30'000 + static_cast<int64_t>(noise(workload.startedUnixMs, 7) * 150'000);
+    // Cold start: loading weights and warming up; the service's declared time, give or
+    // take a quarter, else 30-180 s.
+    const double r = noise(workload.startedUnixMs, 7);
+    const auto declared = m_coldStartSeconds.find(workload.service);
+    replica.coldStartMs = declared != m_coldStartSeconds.end()
+                              ? static_cast<int64_t>(declared->second * (750 + 500 * r))
+                              : 30'000 + static_cast<int64_t>(r * 150'000);
     m_replicas[workload.replicaId] = std::move(replica);
     return {};
 }

@@ -63,6 +63,10 @@ public:
     int clearFaults();
     std::vector<FaultKind> activeFaults() const;
 
+    // How long a replica of each service takes to load before it serves (the services'
+    // cold_start_seconds); a service not named here takes 30-180 s.
+    void setColdStarts(std::map<std::string, double> secondsByService);
+
     Status startReplica(const Workload &workload) override;
     Status stopReplica(const std::string &replicaId) override;
     bool replicaServing(const std::string &replicaId) override;
@@ -105,6 +109,7 @@ private:
     double noise(uint64_t a, uint64_t b) const;
 
     SimNodeSpec m_spec;
+    std::map<std::string, double> m_coldStartSeconds;  // by service
     mutable std::mutex m_mutex;
     std::vector<CardState> m_cards;
     std::vector<NicState> m_nics;
