@@ -2,9 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "core/textfile.h"
 
 namespace meridian {
+
+std::string besideFile(const std::string &file, const std::string &path)
+{
+    if (path.empty() || std::filesystem::path(path).is_absolute())
+        return path;
+    return (std::filesystem::path(file).parent_path() / path).string();
+}
 
 Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes)
 {

@@ -26,6 +26,10 @@ constexpr std::string_view yamlTypeName()
         return "text";
 }
 
+// A path written in `file`: relative paths are relative to the file, as a person writing
+// it expects; empty and absolute ones are kept.
+std::string besideFile(const std::string &file, const std::string &path);
+
 Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes = 4 << 20);
 
 // "FILE:LINE: what" for the node's place in the file.

@@ -13,14 +13,6 @@ namespace meridian {
 
 namespace {
 
-// Relative paths in the file are relative to the file, as a person writing it expects.
-std::string besideFile(const std::string &inventory, const std::string &path)
-{
-    if (path.empty() || std::filesystem::path(path).is_absolute())
-        return path;
-    return (std::filesystem::path(inventory).parent_path() / path).string();
-}
-
 std::string readSecretFile(const YAML::Node &at, const std::string &inventory)
 {
     auto secret = readTextFile(besideFile(inventory, yamlScalar<std::string>(at, "file")), 4096);
@@ -74,6 +66,11 @@ Result<FleetInventory> loadInventory(const std::string &path)
     try {
         if (root["capacity_pool"])
             inventory.capacityPool = root["capacity_pool"].as<std::string>();
+        yamlRead(root, "scaling_controller", inventory.scalingController);
+        if (!inventory.scalingController.empty()) {
+            if (auto parsed = parseHostPort(inventory.scalingController); !parsed)
+                return yamlError(path, root["scaling_controller"], parsed.error().message);
+        }
         if (const YAML::Node tls = root["tls"]) {
             inventory.security.caFile =
                 besideFile(path, yamlValue<std::string>(tls, "ca_file", ""));

@@ -1,5 +1,6 @@
 // The console's inventory: data centers, their agents, and how to reach them.
 //   capacity_pool: 127.0.0.1:40000          # optional
+//   scaling_controller: scaled.xm:50081      # optional: a headless autoscaler to show
 //   tls: {ca_file: ca.crt, cert_file: console.crt, key_file: console.key}   # optional
 //   token_file: ~/.config/meridian/token      # optional
 //   data_centers:
@@ -40,6 +41,9 @@ struct FleetInventory {
     std::vector<InventoryAgent> agents;
     std::vector<StoreSource> stores;
     std::string capacityPool;
+    // meridian-scaled's address: the console shows (and approves) its plans instead of
+    // running an autoscaler of its own.
+    std::string scalingController;
     ClientSecurity security;
 };
 

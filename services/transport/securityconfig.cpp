@@ -27,6 +27,9 @@ Status readServerSecurity(const std::string &path, const YAML::Node &root, Serve
         yamlRead(tls, "cert_file", security.certFile);
         yamlRead(tls, "key_file", security.keyFile);
         yamlRead(tls, "client_ca_file", security.clientCaFile);
+        security.certFile = besideFile(path, security.certFile);
+        security.keyFile = besideFile(path, security.keyFile);
+        security.clientCaFile = besideFile(path, security.clientCaFile);
         if (security.certFile.empty() != security.keyFile.empty())
             return yamlError(path, tls, "tls needs both cert_file and key_file");
     }
@@ -49,7 +52,7 @@ Status readServerSecurity(const std::string &path, const YAML::Node &root, Serve
                                  fmt::format("role '{}': use read-only or operator", role));
             grant.role = role == "operator" ? Role::Operator : Role::ReadOnly;
             if (!tokenFile.empty()) {
-                auto secret = readTextFile(tokenFile, 4096);
+                auto secret = readTextFile(besideFile(path, tokenFile), 4096);
                 if (!secret)
                     return yamlError(path, entry, secret.error().message);
                 grant.token = secret.value();

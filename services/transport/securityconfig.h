@@ -3,7 +3,8 @@
 //   tls: {cert_file: F, key_file: F, client_ca_file: F}
 //   tokens:
 //     - {name: console, role: operator, token_file: /etc/meridian/console.token}
-// Errors name the file and line; a token shorter than 16 characters is refused.
+// Relative paths are relative to the file. Errors name the file and line; a token
+// shorter than 16 characters is refused.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
