@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "autoscaler/scalingcontroller.h"
+#include "autoscaler/scalingcontrol.h"
 
 namespace meridian {
 

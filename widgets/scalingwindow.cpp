@@ -66,7 +66,7 @@ QString orDash(const std::optional<double> &v, int decimals)
 
 }  // namespace
 
-ScalingWindow::ScalingWindow(ScalingController *controller, QString offReason,
+ScalingWindow::ScalingWindow(ScalingControl *controller, QString offReason,
                              ScalingWindowHooks hooks, QWidget *parent)
     : QMainWindow(parent)
     , m_controller(controller)
@@ -99,11 +99,16 @@ void ScalingWindow::buildUi()
         const int mode = m_mode->itemData(index).toInt();
         QSettings().setValue(QStringLiteral("scaling/mode"), mode);  // the next start keeps it
         if (m_controller)
-            m_controller->setMode(static_cast<ApprovalMode>(mode),
-                                  m_hooks.operatorName.toStdString());
+            command(tr("Approval mode"), [this, mode] {
+                return m_controller->setMode(static_cast<ApprovalMode>(mode),
+                                             m_hooks.operatorName.toStdString());
+            });
     });
     bar->addSeparator();
-    bar->addAction(tr("Edit services…"), this, &ScalingWindow::editServices);
+    if (!m_hooks.servicesFile.isEmpty())
+        bar->addAction(tr("Edit services…"), this, &ScalingWindow::editServices);
+    if (!m_hooks.controllerPlace.isEmpty())
+        bar->addWidget(new QLabel(m_hooks.controllerPlace, bar));
     if (m_hooks.setSimulatedDemand) {
         bar->addSeparator();
         bar->addWidget(new QLabel(tr("Simulated demand (req/s): "), bar));
@@ -160,16 +165,20 @@ void ScalingWindow::buildUi()
     const auto who = [this] { return m_hooks.operatorName.toStdString(); };
     connect(m_approve, &QPushButton::clicked, this, &ScalingWindow::approveShownPlan);
     connect(m_reject, &QPushButton::clicked, this, [this, who] {
-        if (Status s = m_controller->rejectPlan(selectedService().toStdString(), who(),
-                                                "rejected in the console");
-            !s)
-            QMessageBox::warning(this, tr("Reject plan"), text(s.message()));
-        refresh();
+        command(tr("Reject plan"), [&] {
+            return m_controller->rejectPlan(selectedService().toStdString(), who(),
+                                            "rejected in the console");
+        });
     });
-    connect(m_planNow, &QPushButton::clicked, this,
-            [this, who] { m_controller->requestPlan(selectedService().toStdString(), who()); });
-    connect(m_release, &QPushButton::clicked, this,
-            [this, who] { m_controller->approveRelease(selectedService().toStdString(), who()); });
+    connect(m_planNow, &QPushButton::clicked, this, [this, who] {
+        command(tr("Plan now"),
+                [&] { return m_controller->requestPlan(selectedService().toStdString(), who()); });
+    });
+    connect(m_release, &QPushButton::clicked, this, [this, who] {
+        command(tr("Give back surplus nodes"), [&] {
+            return m_controller->approveRelease(selectedService().toStdString(), who());
+        });
+    });
 
     auto *tabs = new QTabWidget(central);
     m_journal = table({tr("Step"), tr("Created"), tr("Service"), tr("State"), tr("Offer"),
@@ -221,10 +230,17 @@ void ScalingWindow::approveShownPlan()
     const ShownPlan shown = m_shownPlan;  // what the operator saw, not what may come next
     if (!confirm(tr("Approve plan"), shown.summary))
         return;
-    if (Status s = m_controller->approvePlan(shown.service.toStdString(),
-                                             m_hooks.operatorName.toStdString(), shown.version);
-        !s)
-        QMessageBox::warning(this, tr("Approve plan"), text(s.message()));
+    command(tr("Approve plan"), [&] {
+        return m_controller->approvePlan(shown.service.toStdString(),
+                                         m_hooks.operatorName.toStdString(), shown.version);
+    });
+}
+
+void ScalingWindow::command(const QString &title, const std::function<Status()> &call)
+{
+    if (Status s = call(); !s)
+        QMessageBox::warning(this, title, text(s.message()));
+    m_shownAt = -1;  // show what the command changed (a refused plan: the new one) at once
     refresh();
 }
 

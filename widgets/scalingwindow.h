@@ -8,7 +8,7 @@
 #include <QMainWindow>
 #include <functional>
 
-#include "autoscaler/scalingcontroller.h"
+#include "autoscaler/scalingcontrol.h"
 
 class QComboBox;
 class QLabel;
@@ -25,8 +25,9 @@ struct ScalingWindowHooks {
     // Set with the embedded simulator: the operator can put load on a service.
     std::function<bool(const std::string &service, double requestsPerSecond)> setSimulatedDemand;
     std::function<double(const std::string &service)> simulatedDemand;
-    QString servicesFile;      // what the controller runs with
+    QString servicesFile;      // what the controller runs with; empty: not editable here
     QString userServicesFile;  // where the editor saves
+    QString controllerPlace;   // where a headless controller runs, for the toolbar
     QString operatorName;      // who approvals are audited as
     // Asks the operator to confirm; a message box unless set (tests answer here).
     std::function<bool(const QString &title, const QString &question)> confirm;
@@ -35,8 +36,9 @@ struct ScalingWindowHooks {
 class ScalingWindow final : public QMainWindow {
     Q_OBJECT
 public:
-    // `controller` may be null: the window then says why scaling is off.
-    ScalingWindow(ScalingController *controller, QString offReason, ScalingWindowHooks hooks,
+    // `controller` (in this console or meridian-scaled's) may be null: the window then
+    // says why scaling is off.
+    ScalingWindow(ScalingControl *controller, QString offReason, ScalingWindowHooks hooks,
                   QWidget *parent = nullptr);
 
     void refresh();
@@ -60,8 +62,10 @@ private:
     void approveShownPlan();
     bool confirm(const QString &title, const QString &question);
     void editServices();
+    // Runs an operator's command; a refusal is shown in a message box titled `title`.
+    void command(const QString &title, const std::function<Status()> &call);
 
-    ScalingController *m_controller;
+    ScalingControl *m_controller;
     QString m_offReason;
     ScalingWindowHooks m_hooks;
     QComboBox *m_mode = nullptr;

@@ -18,6 +18,7 @@ namespace {
 
 constexpr size_t kJournalShown = 60;
 constexpr size_t kAuditShown = 80;
+constexpr const char *kModeSetting = "approval_mode";
 
 bool inFlight(StepState s)
 {
@@ -31,6 +32,15 @@ bool holdsCapacity(StepState s)
 }
 
 }  // namespace
+
+std::optional<ApprovalMode> approvalModeFromName(std::string_view name)
+{
+    for (ApprovalMode mode :
+         {ApprovalMode::Manual, ApprovalMode::Assisted, ApprovalMode::Automatic})
+        if (approvalModeName(mode) == name)
+            return mode;
+    return std::nullopt;
+}
 
 std::string_view approvalModeName(ApprovalMode mode)
 {
@@ -67,6 +77,13 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
         state->view.service = s;
         state->service = std::move(s);
         m_services.push_back(std::move(state));
+    }
+    if (m_options.modeInJournal) {
+        auto kept = m_journal.setting(kModeSetting);
+        if (kept && kept.value()) {
+            if (auto mode = approvalModeFromName(*kept.value()))
+                m_mode = *mode;
+        }
     }
     m_view.mode = m_mode;
     for (const auto &s : m_services)
@@ -117,35 +134,56 @@ void ScalingController::audit(const std::string &who, const std::string &what,
         .ok();  // a failure shows in the next pass
 }
 
-void ScalingController::setMode(ApprovalMode mode, const std::string &who)
+Status ScalingController::setMode(ApprovalMode mode, const std::string &who)
 {
     {
         std::lock_guard lock(m_mutex);
         if (m_mode == mode)
-            return;
+            return {};
         m_mode = mode;
         m_view.mode = mode;
     }
-    audit(who, fmt::format("approval mode {}", approvalModeName(mode)), "set in the console");
+    const int64_t now = m_clock.nowUnixMs();
+    if (m_options.modeInJournal) {
+        if (Status kept =
+                m_journal.setSetting(kModeSetting, std::string(approvalModeName(mode)), now);
+            !kept)
+            return kept;
+    }
+    return m_journal.audit(
+        {now, who, fmt::format("approval mode {}", approvalModeName(mode)), "set by an operator"});
 }
 
-void ScalingController::requestPlan(const std::string &service, const std::string &who)
+Status ScalingController::requestPlan(const std::string &service, const std::string &who)
 {
+    if (!knows(service))
+        return Error{fmt::format("no inference service is named {}", service)};
     {
         std::lock_guard lock(m_mutex);
         m_planRequested.insert(service);
     }
     audit(who, fmt::format("asked for a plan for {}", service), "manual mode");
+    return {};
 }
 
-void ScalingController::approveRelease(const std::string &service, const std::string &who)
+Status ScalingController::approveRelease(const std::string &service, const std::string &who)
 {
+    if (!knows(service))
+        return Error{fmt::format("no inference service is named {}", service)};
     {
         std::lock_guard lock(m_mutex);
         m_releaseApproved.insert(service);
     }
     audit(who, fmt::format("approved giving back surplus rented nodes of {}", service),
           "at the end of their paid hour");
+    return {};
+}
+
+bool ScalingController::knows(const std::string &service) const
+{
+    // m_services is fixed after construction.
+    return std::any_of(m_services.begin(), m_services.end(),
+                       [&](const auto &s) { return s->service.name == service; });
 }
 
 std::optional<int64_t> ScalingController::planVersion(const std::vector<JournalStep> &open,

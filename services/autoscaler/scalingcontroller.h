@@ -11,7 +11,7 @@
 // is in the audit log with who and why.
 //
 // tick() runs on the controller's own thread (start()); the other calls come from the UI
-// thread and only touch the journal and a few flags.
+// thread (or meridian-scaled's gRPC threads) and only touch the journal and a few flags.
 #pragma once
 
 #include <atomic>
@@ -28,11 +28,8 @@
 
 #include "core/clock.h"
 #include "fleet/fleetstate.h"
-#include "scaling/inferenceservice.h"
 #include "scaling/placement.h"
-#include "scaling/reconcile.h"
-#include "scaling/scalingpolicy.h"
-#include "store/scalingjournal.h"
+#include "scalingcontrol.h"
 #include "transport/agentconnection.h"
 #include "transport/security.h"
 
@@ -45,49 +42,6 @@ class GrpcCapacityPool;
 class GrpcReplicas;
 class StepExecutor;
 
-enum class ApprovalMode { Manual, Assisted, Automatic };
-std::string_view approvalModeName(ApprovalMode mode);
-
-struct ServicePoint {
-    int64_t atMs = 0;
-    double arrivalRps = 0;
-    double waitingRequests = 0;
-    std::optional<double> ttftP95Seconds;
-    std::optional<double> e2eP95Seconds;
-    int readyReplicas = 0;
-    int startingReplicas = 0;
-    int desiredReplicas = 0;
-};
-
-struct ServiceScalingView {
-    InferenceService service;
-    std::vector<ServicePoint> history;  // oldest first, the last hour
-    int localReplicas = 0;              // serving on our own cards
-    int rentedReplicas = 0;             // serving on rented cards
-    int startingReplicas = 0;           // ordered or cold-starting
-    int desiredReplicas = 0;
-    ScalingReason reason = ScalingReason::Hold;
-    std::string why;
-    int rentedCards = 0;
-    double rentedCnyPerHour = 0;
-    int64_t planVersion = 0;    // names the plan waiting (0: none); approval must name it
-    int pendingSteps = 0;       // planned, waiting for approval ...
-    int pendingLocalSteps = 0;  // ... of which replicas on free local cards
-    double pendingCnyPerHour = 0;
-    int surplusSteps = 0;            // rented nodes the policy no longer needs
-    bool releaseApproved = false;    // they go back at the end of their paid hour
-    std::vector<std::string> notes;  // caps and shortages behind the last plan
-};
-
-struct ScalingView {
-    int64_t atMs = 0;
-    ApprovalMode mode = ApprovalMode::Assisted;
-    std::vector<ServiceScalingView> services;
-    std::vector<JournalStep> journal;  // the newest steps, oldest first
-    std::vector<AuditEntry> audit;     // the newest entries, oldest first
-    std::string problem;               // why the last pass could not do everything
-};
-
 struct ScalingControllerOptions {
     ApprovalMode mode = ApprovalMode::Assisted;
     ScalingPolicyConfig policy;
@@ -99,15 +53,18 @@ struct ScalingControllerOptions {
     // report: replicas not heard from yet are not replicas that are missing.
     int64_t warmUpMs = 15'000;
     ConnectionOptions rentedAgents;  // how the rented nodes' telemetry is followed
+    // The approval mode an operator sets is kept in the journal (an own journal file,
+    // meridian-scaled's) and wins over `mode` at the next start.
+    bool modeInJournal = false;
 };
 
-class ScalingController {
+class ScalingController final : public ScalingControl {
 public:
     ScalingController(std::vector<InferenceService> services, ScalingJournal &journal,
                       const FleetState &localFleet, std::string poolAddress,
                       ClientSecurity security, const Clock &clock,
                       ScalingControllerOptions options = {});
-    ~ScalingController();
+    ~ScalingController() override;
 
     // Runs tick() every interval on a thread of its own until stop().
     void start();
@@ -115,21 +72,19 @@ public:
 
     // One pass: signals, decisions, plans, and the executor. Errors are in the view too.
     Status tick();
-    ScalingView view() const;
 
-    void setMode(ApprovalMode mode, const std::string &who);
-    // Manual mode: plan for this service at the next pass, as if assisted.
-    void requestPlan(const std::string &service, const std::string &who);
-    // The service's planned steps go ahead (approve) or are dropped (reject). Approval
-    // names the plan version the approver saw: a plan replaced since is refused.
+    ScalingView view() const override;
+    Status setMode(ApprovalMode mode, const std::string &who) override;
+    Status requestPlan(const std::string &service, const std::string &who) override;
     Status approvePlan(const std::string &service, const std::string &who,
-                       std::optional<int64_t> shownVersion = std::nullopt);
-    Status rejectPlan(const std::string &service, const std::string &who, const std::string &why);
-    // Lets the surplus rented nodes go at the end of their paid hour.
-    void approveRelease(const std::string &service, const std::string &who);
+                       std::optional<int64_t> shownVersion = std::nullopt) override;
+    Status rejectPlan(const std::string &service, const std::string &who,
+                      const std::string &why) override;
+    Status approveRelease(const std::string &service, const std::string &who) override;
 
 private:
     struct ServiceState;
+    bool knows(const std::string &service) const;
     static std::optional<int64_t> planVersion(const std::vector<JournalStep> &open,
                                               const std::string &service);
     // Moves the service's planned steps to `to` (rejected or superseded); how many.

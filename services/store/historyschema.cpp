@@ -204,6 +204,16 @@ const char *const kScalingJournal = R"(
     );
 )";
 
+// A headless controller's own journal file, schema 2: what operators set that must
+// outlive a restart (the approval mode).
+const char *const kControllerSetting = R"(
+    CREATE TABLE controller_setting (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_unix_ms INTEGER NOT NULL
+    );
+)";
+
 // Schema 4: what people did about alerts (acknowledged, noted) and the silences they set,
 // shared by every console on the file.
 const char *const kAlertTriage = R"(
@@ -277,6 +287,14 @@ const SqliteSchema kSchema{kHistoryApplicationId,
 const SqliteSchema &historySchema()
 {
     return kSchema;
+}
+
+const SqliteSchema &scalingJournalSchema()
+{
+    static const SqliteSchema schema{kScalingJournalApplicationId,
+                                     "Meridian scaling journal",
+                                     {kScalingJournal, kControllerSetting}};
+    return schema;
 }
 
 }  // namespace meridian

@@ -11,4 +11,8 @@ constexpr int kHistoryApplicationId = 1296388424;  // "MERH"
 
 const SqliteSchema &historySchema();
 
+// meridian-scaled's journal file: the history file's scaling tables, and its settings.
+constexpr int kScalingJournalApplicationId = 1296388435;  // "MERS"
+const SqliteSchema &scalingJournalSchema();
+
 }  // namespace meridian

@@ -18,6 +18,8 @@ constexpr std::pair<StepState, std::string_view> kStateNames[] = {
     {StepState::Superseded, "superseded"},
 };
 
+}  // namespace
+
 std::optional<StepState> stepStateFromName(std::string_view name)
 {
     for (const auto &[state, stateName] : kStateNames) {
@@ -26,8 +28,6 @@ std::optional<StepState> stepStateFromName(std::string_view name)
     }
     return std::nullopt;
 }
-
-}  // namespace
 
 std::string_view stepStateName(StepState state)
 {
@@ -40,12 +40,23 @@ std::string_view stepStateName(StepState state)
 
 Result<std::unique_ptr<ScalingJournal>> ScalingJournal::open(const std::string &historyFile)
 {
-    auto db = openSqliteFile(historyFile, historySchema());
+    return openFile(historyFile, historySchema());
+}
+
+Result<std::unique_ptr<ScalingJournal>> ScalingJournal::openOwn(const std::string &journalFile)
+{
+    return openFile(journalFile, scalingJournalSchema());
+}
+
+Result<std::unique_ptr<ScalingJournal>> ScalingJournal::openFile(const std::string &path,
+                                                                 const SqliteSchema &schema)
+{
+    auto db = openSqliteFile(path, schema);
     if (!db)
         return db.error();
     // Every step must be on disk before the call it stands for is made.
     db.value()->exec("PRAGMA synchronous = FULL");
-    return std::unique_ptr<ScalingJournal>(new ScalingJournal(std::move(db).value(), historyFile));
+    return std::unique_ptr<ScalingJournal>(new ScalingJournal(std::move(db).value(), path));
 }
 
 ScalingJournal::ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path)
@@ -74,7 +85,10 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
         insert.bind(9, nowUnixMs);
         insert.bind(10, step.cnyPerHour);
         insert.exec();
-        return m_db->getLastInsertRowid();
+        const int64_t id = m_db->getLastInsertRowid();
+        if (m_stepObserver)
+            m_stepObserver(id, step.state);
+        return id;
     } catch (const SQLite::Exception &e) {
         return Error{
             fmt::format("{}: cannot journal step {}: {}", m_path, step.idempotencyKey, e.what())};
@@ -99,9 +113,49 @@ Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &
         update.bind(5, nowUnixMs);
         if (update.exec() != 1)
             return Error{fmt::format("{}: no scaling step {}", m_path, id)};
-        return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot move scaling step {}: {}", m_path, id, e.what())};
+    }
+    if (m_stepObserver)
+        m_stepObserver(id, state);
+    return {};
+}
+
+void ScalingJournal::setStepObserver(std::function<void(int64_t, StepState)> observer)
+{
+    std::lock_guard lock(m_mutex);
+    m_stepObserver = std::move(observer);
+}
+
+Status ScalingJournal::setSetting(const std::string &name, const std::string &value,
+                                  int64_t nowUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement upsert(*m_db, R"(
+            INSERT INTO controller_setting (name, value, updated_unix_ms) VALUES (?1, ?2, ?3)
+            ON CONFLICT (name) DO UPDATE SET value = ?2, updated_unix_ms = ?3)");
+        upsert.bind(1, name);
+        upsert.bind(2, value);
+        upsert.bind(3, nowUnixMs);
+        upsert.exec();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot keep the setting {}: {}", m_path, name, e.what())};
+    }
+}
+
+Result<std::optional<std::string>> ScalingJournal::setting(const std::string &name)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, "SELECT value FROM controller_setting WHERE name = ?1");
+        query.bind(1, name);
+        if (!query.executeStep())
+            return std::optional<std::string>();
+        return std::optional<std::string>(query.getColumn(0).getString());
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read the setting {}: {}", m_path, name, e.what())};
     }
 }
 

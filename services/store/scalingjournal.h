@@ -4,8 +4,10 @@
 // Thread-safe; one connection of its own.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,8 @@ class Database;
 
 namespace meridian {
 
+struct SqliteSchema;
+
 struct AuditEntry {
     int64_t atUnixMs = 0;
     std::string who;
@@ -27,7 +31,10 @@ struct AuditEntry {
 
 class ScalingJournal final : public StepJournal {
 public:
+    // The journal in the console's history file.
     static Result<std::unique_ptr<ScalingJournal>> open(const std::string &historyFile);
+    // A journal file of its own (meridian-scaled), with settings that outlive a restart.
+    static Result<std::unique_ptr<ScalingJournal>> openOwn(const std::string &journalFile);
     ~ScalingJournal() override;
 
     // A new step in state Planned; its id. The key must be new (it names the step to the
@@ -45,15 +52,28 @@ public:
     Status audit(const AuditEntry &entry);
     Result<std::vector<AuditEntry>> recentAudit(size_t count);
 
+    // Own journal files only (openOwn): a setting and its value; nullopt if never set.
+    Status setSetting(const std::string &name, const std::string &value, int64_t nowUnixMs);
+    Result<std::optional<std::string>> setting(const std::string &name);
+
+    // Called after a step is written or moved and committed, on the writer's thread and
+    // with the journal locked (it must not call back). For crash drills
+    // (meridian-scaled's MERIDIAN_SCALED_KILL_AFTER): nothing else may rely on it.
+    void setStepObserver(std::function<void(int64_t id, StepState state)> observer);
+
 private:
     ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path);
+    static Result<std::unique_ptr<ScalingJournal>> openFile(const std::string &path,
+                                                            const SqliteSchema &schema);
     Result<std::vector<JournalStep>> steps(const char *where);
 
     std::unique_ptr<SQLite::Database> m_db;
     std::string m_path;
     std::mutex m_mutex;
+    std::function<void(int64_t, StepState)> m_stepObserver;
 };
 
 std::string_view stepStateName(StepState state);
+std::optional<StepState> stepStateFromName(std::string_view name);
 
 }  // namespace meridian
