@@ -175,6 +175,17 @@ bool Authorizer::acceptsBearer(std::string_view authorizationHeader) const
            grantFor(authorizationHeader.substr(7)) != nullptr;
 }
 
+std::string Authorizer::callerName(const grpc::ServerContextBase &context) const
+{
+    const auto &metadata = context.client_metadata();
+    const auto it = metadata.find("authorization");
+    if (it == metadata.end())
+        return {};
+    const std::string_view value(it->second.data(), it->second.size());
+    const TokenGrant *grant = startsWith(value, "Bearer ") ? grantFor(value.substr(7)) : nullptr;
+    return grant ? grant->name : std::string();
+}
+
 const TokenGrant *Authorizer::grantFor(std::string_view token) const
 {
     const TokenGrant *found = nullptr;

@@ -71,6 +71,8 @@ public:
     // For readers outside gRPC (the /metrics endpoint): does this Authorization header
     // value carry a known token? Always true when no tokens are configured.
     bool acceptsBearer(std::string_view authorizationHeader) const;
+    // The name of the caller's token, for the audit trail; empty without tokens.
+    std::string callerName(const grpc::ServerContextBase &context) const;
 
 private:
     const TokenGrant *grantFor(std::string_view token) const;

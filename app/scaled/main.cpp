@@ -1,0 +1,122 @@
+// meridian-scaled: the autoscaler as a service of its own, so rented capacity is looked
+// after (and given back at the end of its paid hour) whether or not a console runs.
+//   meridian-scaled --config /etc/meridian/scaled.yaml
+// Consoles whose inventory names `scaling_controller:` show its plans and send
+// approvals through its ScalingControl service.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "autoscaler/scaledconfig.h"
+#include "autoscaler/scalingcontroller.h"
+#include "autoscaler/scalingcontrolservice.h"
+#include "core/clock.h"
+#include "core/openfiles.h"
+#include "crashdrill.h"
+#include "fleet/fleetstate.h"
+#include "transport/fleetclient.h"
+#include "transport/grpcserver.h"
+#include "transport/inventoryfile.h"
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void onSignal(int)
+{
+    g_stop = 1;
+}
+
+int fail(const std::string &message)
+{
+    fmt::print(stderr, "meridian-scaled: {}\n", message);
+    return 2;
+}
+
+int serve(const std::string &configFile, const std::string &listen)
+{
+    using namespace meridian;
+    ScaledConfig config;
+    if (Status s = loadScaledConfig(configFile, config); !s)
+        return fail(s.message());
+    if (!listen.empty())
+        config.listen = listen;
+    auto inventory = loadInventory(config.inventoryFile);
+    if (!inventory)
+        return fail(inventory.error().message);
+    if (inventory->capacityPool.empty())
+        return fail(config.inventoryFile + ": names no capacity_pool, and scaling rents from it");
+    if (Status room = checkRoomForAgents(inventory->agents.size(), raiseOpenFileLimit(), false);
+        !room)
+        return fail(config.inventoryFile + ": " + room.message());
+    auto services = loadInferenceServices(config.servicesFile);
+    if (!services)
+        return fail(services.error().message);
+    auto journal = ScalingJournal::openOwn(config.journalFile);
+    if (!journal)
+        return fail(journal.error().message);
+    if (Status drill = armCrashDrill(**journal); !drill)
+        return fail(drill.message());
+
+    const Clock &clock = SystemClock::instance();
+    FleetState local;
+    FleetClient client(local, clock);
+    client.connect(inventory.value());
+    ScalingControllerOptions options;
+    options.mode = config.mode;
+    options.modeInJournal = true;
+    options.requestedBy = config.controllerId;
+    options.intervalMs = static_cast<int64_t>(config.intervalSeconds * 1000);
+    options.warmUpMs = static_cast<int64_t>(config.warmUpSeconds * 1000);
+    ScalingController controller(std::move(services).value(), **journal, local,
+                                 inventory->capacityPool, inventory->security, clock, options);
+    ScalingControlService service(controller, config.controllerId, config.security.tokens);
+    int port = 0;
+    auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
+    if (!server) {
+        client.stop();
+        return fail(server.error().message);
+    }
+    (*journal)
+        ->audit({clock.nowUnixMs(), config.controllerId,
+                 fmt::format("meridian-scaled started, approval mode {}",
+                             approvalModeName(controller.view().mode)),
+                 "journal " + config.journalFile})
+        .ok();  // a journal that cannot be written shows in the first pass
+    controller.start();
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    fmt::print("meridian-scaled: {} serving on {}:{}{}; {} agents, pool {}, journal {}\n",
+               config.controllerId, config.listen.substr(0, config.listen.rfind(':')), port,
+               config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
+               inventory->agents.size(), inventory->capacityPool, config.journalFile);
+    std::fflush(stdout);
+    while (!g_stop)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    fmt::print("meridian-scaled: stopping\n");
+    std::fflush(stdout);
+    // The pass under way finishes; the journal already says what each step is, so the
+    // next start carries on from there.
+    server.value()->stop(2000);
+    controller.stop();
+    client.stop();
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    CLI::App app{
+        "Meridian autoscaler, headless: plans, leases and replicas for inference "
+        "services, with consoles to approve"};
+    std::string configFile = "/etc/meridian/scaled.yaml";
+    std::string listen;
+    app.add_option("--config", configFile, "YAML configuration file");
+    app.add_option("--listen", listen, "address to serve on (overrides the file's listen:)");
+    CLI11_PARSE(app, argc, argv);
+    return serve(configFile, listen);
+}
