@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "alerts/alertrouting.h"
+#include "autoscaler/remotescalingcontrol.h"
 #include "autoscaler/scalingcontroller.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
@@ -119,6 +120,7 @@ Status ConsoleSession::start()
     m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
     m_client->connect(inventory);
     m_poolAddress = inventory.capacityPool;
+    m_scalingController = inventory.scalingController;
     m_security = inventory.security;
     // The cost history is filled in the background; without it the console still runs.
     const std::string historyPath = m_options.historyFile.isEmpty()
@@ -284,30 +286,55 @@ void ConsoleSession::startFabric()
                                    });
 }
 
+Status ConsoleSession::startOwnScaling(const std::string &servicesFile)
+{
+    auto services = loadInferenceServices(servicesFile);
+    if (!services)
+        return services.error();
+    if (m_poolAddress.empty())
+        return Error{"the inventory names no capacity_pool"};
+    if (!m_history)
+        return Error{"the history file, which holds the scaling journal, is not open: " +
+                     m_historyProblem};
+    if (!m_journal) {
+        auto journal = ScalingJournal::open(m_history->path());
+        if (!journal)
+            return journal.error();
+        m_journal = std::move(journal).value();
+    }
+    ScalingControllerOptions options;
+    const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
+    options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));
+    auto controller = std::make_unique<ScalingController>(std::move(services).value(), *m_journal,
+                                                          m_state, m_poolAddress, m_security,
+                                                          SystemClock::instance(), options);
+    controller->start();
+    m_scaling = std::move(controller);
+    return {};
+}
+
 void ConsoleSession::startScaling(const std::string &servicesFile)
 {
     m_window->setToolWindowFactory(MainWindow::ToolWindow::Scaling,
                                    {});  // the old window holds the old controller
     m_scaling.reset();
+    m_scalingHeadless = false;
     std::string off;
-    auto services = loadInferenceServices(servicesFile);
-    if (!services) {
-        off = services.error().message;
-    } else if (m_poolAddress.empty()) {
-        off = "the inventory names no capacity_pool";
-    } else if (!m_history) {
-        off = "the history file, which holds the scaling journal, is not open: " + m_historyProblem;
-    } else if (!m_journal) {
-        auto journal = ScalingJournal::open(m_history->path());
-        if (journal)
-            m_journal = std::move(journal).value();
-        else
-            off = journal.error().message;
+    if (!m_scalingController.empty()) {
+        // The controller runs headless: this console shows it and sends approvals, and
+        // closing the console leaves it running.
+        auto remote = std::make_unique<RemoteScalingControl>(m_scalingController, m_security,
+                                                             SystemClock::instance());
+        remote->start();
+        m_scaling = std::move(remote);
+        m_scalingHeadless = true;
+    } else if (Status own = startOwnScaling(servicesFile); !own) {
+        off = own.message();
     }
-    // Closing the console stops its autoscaler: rented nodes would then stay leased, and
-    // paid for, until someone starts it again.
+    // Closing the console stops its own autoscaler: rented nodes would then stay leased,
+    // and paid for, until someone starts it again.
     m_window->setCloseWarning([this]() -> QString {
-        if (!m_scaling)
+        if (!m_scaling || m_scalingHeadless)
             return {};
         int cards = 0;
         double cnyPerHour = 0;
@@ -325,15 +352,6 @@ void ConsoleSession::startScaling(const std::string &servicesFile)
             .arg(cards)
             .arg(cnyPerHour, 0, 'f', 1);
     });
-    if (off.empty()) {
-        ScalingControllerOptions options;
-        const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
-        options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));
-        m_scaling = std::make_unique<ScalingController>(std::move(services).value(), *m_journal,
-                                                        m_state, m_poolAddress, m_security,
-                                                        SystemClock::instance(), options);
-        m_scaling->start();
-    }
     ScalingWindowHooks hooks;
     if (m_sim) {
         hooks.setSimulatedDemand = [this](const std::string &service, double rps) {
@@ -343,8 +361,14 @@ void ConsoleSession::startScaling(const std::string &servicesFile)
             return m_sim->serviceDemand(service);
         };
     }
-    hooks.servicesFile = QString::fromStdString(servicesFile);
-    hooks.userServicesFile = QString::fromStdString(userServicesPath());
+    if (m_scalingHeadless) {
+        // Its services file lives beside it, on its host.
+        hooks.controllerPlace = QObject::tr("Runs headless: meridian-scaled at %1")
+                                    .arg(QString::fromStdString(m_scalingController));
+    } else {
+        hooks.servicesFile = QString::fromStdString(servicesFile);
+        hooks.userServicesFile = QString::fromStdString(userServicesPath());
+    }
     hooks.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
     const QString offReason = QString::fromStdString(off);
     m_window->setToolWindowFactory(

@@ -22,7 +22,7 @@ class UsageBackfill;
 class FleetSnapshotSource;
 class MainWindow;
 class ScalingJournal;
-class ScalingController;
+class ScalingControl;
 class AlertNotifier;
 class DesktopNotifier;
 struct InferenceService;
@@ -56,6 +56,8 @@ private:
     void recordPrices(const std::string &priceBook);
     // (Re)starts the autoscaler with the services file; the reason it is off, if it is.
     void startScaling(const std::string &servicesFile);
+    // The autoscaler inside this console, with its journal in the history file.
+    Status startOwnScaling(const std::string &servicesFile);
     // View → RoCE fabric, with the fabric file named, or the simulator's.
     void startFabric();
     void startAlertSharing();
@@ -76,7 +78,9 @@ private:
     std::string m_poolAddress;
     ClientSecurity m_security;
     std::unique_ptr<ScalingJournal> m_journal;
-    std::unique_ptr<ScalingController> m_scaling;
+    std::unique_ptr<ScalingControl> m_scaling;
+    std::string m_scalingController;  // a headless controller's address; empty: our own
+    bool m_scalingHeadless = false;
 };
 
 }  // namespace meridian
