@@ -56,6 +56,16 @@ void ChildProcess::kill(int signal)
     m_pid = -1;
 }
 
+bool ChildProcess::ended()
+{
+    if (m_pid <= 0)
+        return true;
+    if (waitpid(m_pid, &m_waitStatus, WNOHANG) != m_pid)
+        return false;
+    m_pid = -1;
+    return true;
+}
+
 std::string ChildProcess::log() const
 {
     return readFile(m_logFile);

@@ -22,10 +22,14 @@ public:
     bool started() const { return m_pid > 0; }
     pid_t pid() const { return m_pid; }
     void kill(int signal);
+    // True once the process has ended by itself; waitStatus() then says how.
+    bool ended();
+    int waitStatus() const { return m_waitStatus; }
     std::string log() const;
 
 private:
     pid_t m_pid = -1;
+    int m_waitStatus = 0;
     std::string m_logFile;
 };
 

@@ -1,0 +1,430 @@
+// meridian-scaled as operators run it: a real process with its own journal file, the
+// fleet and the capacity pool of a real meridian-sim process, and the console's client
+// (RemoteScalingControl) over loopback gRPC with TLS and tokens.
+// - Killed with SIGKILL at every step of a scale-up (approved, leasing, a lease asked
+//   for but not yet journalled, provisioned, starting, a replica started but not yet
+//   journalled, serving) and started again, it finishes what was begun: each step holds
+//   exactly one lease and its two replicas, and nothing is leased or started that no
+//   step owns.
+// - A console approves the plan it shows; a plan replaced since is refused with the new
+//   version named; a read-only token may look but not approve; the approval is audited
+//   with the operator and the token; the approval mode an operator sets outlives a
+//   kill -9; a controller that does not answer is said to be so, and commands are
+//   refused without waiting.
+// - A broken configuration stops the start with the file and line.
+#include <fmt/format.h>
+#include <grpcpp/channel.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "agentprocess.h"
+#include "autoscaler/remotescalingcontrol.h"
+#include "childprocess.h"
+#include "core/clock.h"
+#include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "meridian/v1/sim_control.grpc.pb.h"
+#include "store/scalingjournal.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr const char *kOperatorToken = "ops-console-token-0123456789";
+constexpr const char *kWatcherToken = "watch-only-token-0123456789";
+constexpr const char *kControllerId = "scaled-test@xiamen";
+
+// One A100 node holds two replicas of four cards.
+constexpr const char *kServices = R"(services:
+  - name: chat
+    model: qwen2-72b-instruct
+    cards_per_replica: 4
+    slo: {ttft_p95_seconds: 5}
+    replicas: {min: 1, max: 64}
+    cold_start_seconds: 1
+    runs_on:
+      - {card_model: A100-SXM4-80GB, requests_per_second_per_card: 0.9, max_concurrency_per_card: 16}
+      - {card_model: Ascend 910B, requests_per_second_per_card: 0.9, max_concurrency_per_card: 16}
+    rent: {card_models: [A100-SXM4-80GB, Ascend 910B], max_cards: 256, max_cny_per_card_hour: 3.0,
+           budget_cny_per_hour: 800}
+)";
+
+bool inFlight(StepState s)
+{
+    return s == StepState::Approved || s == StepState::Leasing || s == StepState::Provisioned ||
+           s == StepState::Starting;
+}
+
+class Rig {
+public:
+    explicit Rig(const std::string &mode, bool secure = false) : m_secure(secure)
+    {
+        std::ofstream(dir.file("services.yaml")) << kServices;
+        sim = std::make_unique<test::ChildProcess>(
+            std::vector<std::string>{MERIDIAN_SIM_BIN, "--nodes", "4", "--provisioning-seconds",
+                                     "1", "--services", dir.file("services.yaml"),
+                                     "--inventory-out", dir.file("inventory.yaml")},
+            dir.file("sim.log"));
+        EXPECT_TRUE(test::waitUntil([&] {
+            return test::readFile(dir.file("inventory.yaml")).find("capacity_pool") !=
+                   std::string::npos;
+        })) << sim->log();
+        const std::string inventory = test::readFile(dir.file("inventory.yaml"));
+        const size_t at = inventory.find("capacity_pool: ") + 15;
+        control = inventory.substr(at, inventory.find('\n', at) - at);
+        std::ofstream config(dir.file("scaled.yaml"));
+        config << "listen: " << address << "\n"
+               << "controller_id: " << kControllerId << "\n"
+               << "journal: journal.sqlite\n"
+               << "inventory: inventory.yaml\n"
+               << "services: services.yaml\n"
+               << "mode: " << mode << "\n"
+               << "interval_seconds: 0.3\n"
+               << "warm_up_seconds: 2\n";
+        if (secure) {
+            EXPECT_TRUE(
+                test::makeLocalhostCertificate(dir.file("scaled.key"), dir.file("scaled.crt")));
+            config << "tls: {cert_file: scaled.crt, key_file: scaled.key}\n"
+                   << "tokens:\n"
+                   << "  - {name: ops-console, role: operator, token: " << kOperatorToken << "}\n"
+                   << "  - {name: wallboard, role: read-only, token: " << kWatcherToken << "}\n";
+        }
+    }
+    ~Rig()
+    {
+        scaled.reset();
+        sim.reset();
+    }
+
+    // Starts meridian-scaled; with a drill, it kills itself at that step.
+    void startScaled(const std::string &drill = {})
+    {
+        std::vector<std::string> argv{MERIDIAN_SCALED_BIN, "--config", dir.file("scaled.yaml")};
+        if (!drill.empty())
+            argv.insert(argv.begin(), {"env", "MERIDIAN_SCALED_KILL_AFTER=" + drill});
+        scaled = std::make_unique<test::ChildProcess>(
+            argv, dir.file(fmt::format("scaled-{}.log", ++m_starts)));
+        ASSERT_TRUE(scaled->started());
+    }
+
+    // Every start's output, oldest first.
+    std::string logs() const
+    {
+        std::string text;
+        for (int i = 1; i <= m_starts; ++i)
+            text += fmt::format("--- start {}:\n{}", i,
+                                test::readFile(dir.file(fmt::format("scaled-{}.log", i))));
+        return text;
+    }
+
+    ClientSecurity consoleSecurity(const std::string &token) const
+    {
+        ClientSecurity security;
+        if (m_secure) {
+            security.caFile = dir.file("scaled.crt");
+            security.token = token;
+        }
+        return security;
+    }
+
+    void setLoad(double rps)
+    {
+        auto stub = v1::SimControl::NewStub(makeChannel(control, {}));
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::SetServiceLoadRequest request;
+        request.set_service("chat");
+        request.set_requests_per_second(rps);
+        v1::SetServiceLoadResponse response;
+        ASSERT_TRUE(stub->SetServiceLoad(&context, request, &response).ok());
+    }
+
+    // The journal as the controller left it, read as an operator's sqlite3 shell would:
+    // a read-only connection of its own each time.
+    std::vector<JournalStep> steps()
+    {
+        std::vector<JournalStep> out;
+        try {
+            SQLite::Database db(dir.file("journal.sqlite"), SQLite::OPEN_READONLY);
+            SQLite::Statement query(db,
+                                    "SELECT id, idempotency_key, state, offer_id, lease_id, "
+                                    "node_id FROM scaling_step ORDER BY id");
+            while (query.executeStep()) {
+                JournalStep s;
+                s.id = query.getColumn(0).getInt64();
+                s.idempotencyKey = query.getColumn(1).getString();
+                s.state = stepStateFromName(query.getColumn(2).getString()).value();
+                s.offerId = query.getColumn(3).getString();
+                s.leaseId = query.getColumn(4).getString();
+                s.nodeId = query.getColumn(5).getString();
+                out.push_back(std::move(s));
+            }
+        } catch (const SQLite::Exception &) {
+            // Not written yet.
+        }
+        return out;
+    }
+    std::vector<AuditEntry> audit()
+    {
+        std::vector<AuditEntry> out;
+        try {
+            SQLite::Database db(dir.file("journal.sqlite"), SQLite::OPEN_READONLY);
+            SQLite::Statement query(db,
+                                    "SELECT at_unix_ms, who, what, why FROM audit_log "
+                                    "ORDER BY id");
+            while (query.executeStep())
+                out.push_back({query.getColumn(0).getInt64(), query.getColumn(1).getString(),
+                               query.getColumn(2).getString(), query.getColumn(3).getString()});
+        } catch (const SQLite::Exception &) {
+        }
+        return out;
+    }
+    std::string journalText()
+    {
+        std::string text;
+        for (const JournalStep &s : steps())
+            text += fmt::format("  step {} {} {} lease={} node={}\n", s.id, s.idempotencyKey,
+                                stepStateName(s.state), s.leaseId, s.nodeId);
+        for (const AuditEntry &e : audit())
+            text += fmt::format("  {} {}: {} ({})\n", e.atUnixMs % 1'000'000, e.who, e.what, e.why);
+        return text;
+    }
+
+    std::vector<v1::Lease> leases()
+    {
+        auto stub = v1::CapacityPool::NewStub(makeChannel(control, {}));
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ListLeasesRequest request;
+        request.set_include_released(true);
+        v1::ListLeasesResponse response;
+        if (!stub->ListLeases(&context, request, &response).ok())
+            return {};
+        return {response.leases().begin(), response.leases().end()};
+    }
+
+    std::vector<v1::Workload> workloads(const std::string &agent)
+    {
+        auto stub = test::connect(agent);
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ListWorkloadsResponse response;
+        if (!stub->ListWorkloads(&context, v1::ListWorkloadsRequest{}, &response).ok())
+            return {};
+        return {response.workloads().begin(), response.workloads().end()};
+    }
+
+    test::TempDir dir;
+    std::string address = "127.0.0.1:" + std::to_string(test::freePort());
+    std::string control;
+    std::unique_ptr<test::ChildProcess> sim;
+    std::unique_ptr<test::ChildProcess> scaled;
+
+private:
+    bool m_secure;
+    int m_starts = 0;
+};
+
+// Every rented step that serves holds exactly one lease of ours and, on its node, its two
+// replicas; no lease and no replica on a rented node belongs to no step.
+void expectOneLeaseAndTwoReplicasPerStep(Rig &rig, const std::string &drill)
+{
+    SCOPED_TRACE("after the drill " + drill + "\n" + rig.journalText());
+    std::map<std::string, JournalStep> byKey;
+    for (const JournalStep &s : rig.steps()) {
+        EXPECT_NE(s.state, StepState::Failed) << s.idempotencyKey;
+        byKey[s.idempotencyKey] = s;
+    }
+    std::set<std::string> leasedKeys;
+    for (const v1::Lease &lease : rig.leases()) {
+        EXPECT_EQ(lease.requested_by(), kControllerId);
+        EXPECT_EQ(lease.state(), v1::LEASE_STATE_READY) << lease.lease_id();
+        EXPECT_TRUE(leasedKeys.insert(lease.idempotency_key()).second)
+            << "two leases for " << lease.idempotency_key();
+        const auto step = byKey.find(lease.idempotency_key());
+        ASSERT_NE(step, byKey.end()) << "lease " << lease.lease_id() << " belongs to no step";
+        EXPECT_EQ(step->second.state, StepState::Serving);
+        EXPECT_EQ(step->second.leaseId, lease.lease_id());
+        ASSERT_EQ(lease.leased_nodes_size(), 1);
+        std::set<std::string> replicas;
+        for (const v1::Workload &w : rig.workloads(lease.leased_nodes(0).agent_address())) {
+            EXPECT_EQ(w.replica_id().rfind(lease.idempotency_key() + "/", 0), 0u)
+                << "replica " << w.replica_id() << " on " << lease.leased_nodes(0).node_id()
+                << " belongs to no step of this node";
+            EXPECT_TRUE(replicas.insert(w.replica_id()).second);
+        }
+        EXPECT_EQ(replicas.size(), 2u) << "on " << lease.leased_nodes(0).node_id();
+    }
+    for (const auto &[key, step] : byKey) {
+        if (step.state == StepState::Serving && step.offerId != "local")
+            EXPECT_TRUE(leasedKeys.count(key)) << key << " serves without a lease";
+    }
+}
+
+// Waits until a step beyond `before` serves and nothing is in flight for a while.
+bool settles(Rig &rig, size_t servingBefore)
+{
+    int quiet = 0;
+    return test::waitUntil(
+        [&] {
+            size_t serving = 0;
+            bool moving = false;
+            for (const JournalStep &s : rig.steps()) {
+                serving += s.state == StepState::Serving;
+                moving |= inFlight(s.state) || s.state == StepState::Planned;
+            }
+            quiet = (!moving && serving > servingBefore) ? quiet + 1 : 0;
+            return quiet >= 15;  // 1.5 s with nothing planned or under way
+        },
+        std::chrono::seconds(60));
+}
+
+// What the controller shows, for failure messages.
+std::string describe(const ScalingView &view)
+{
+    std::string text = "problem: " + view.problem + "\n";
+    for (const ServiceScalingView &s : view.services) {
+        text += fmt::format("{}: local {} rented {} starting {} desired {} plan {} why: {}\n",
+                            s.service.name, s.localReplicas, s.rentedReplicas, s.startingReplicas,
+                            s.desiredReplicas, s.planVersion, s.why);
+        for (const std::string &note : s.notes)
+            text += "  note: " + note + "\n";
+        if (!s.history.empty())
+            text += fmt::format("  last point: {} req/s, {} ready\n", s.history.back().arrivalRps,
+                                s.history.back().readyReplicas);
+    }
+    return text;
+}
+
+size_t servingSteps(Rig &rig)
+{
+    size_t n = 0;
+    for (const JournalStep &s : rig.steps())
+        n += s.state == StepState::Serving;
+    return n;
+}
+
+}  // namespace
+
+TEST(ScaledProcess, KilledAtEveryStepOfAScaleUpItFinishesWithOneLeaseAndTwoReplicasPerStep)
+{
+    Rig rig("automatic");
+    rig.setLoad(2);
+    for (const std::string drill : {"approved", "leasing", "leasing+400", "provisioned", "starting",
+                                    "starting+300", "serving"}) {
+        const size_t before = servingSteps(rig);
+        rig.startScaled(drill);
+        // A replica serves 3.6 req/s; one and a half replicas' more than there are asks
+        // for another node.
+        const double replicas = 1 + 2.0 * static_cast<double>(before);
+        rig.setLoad((replicas + 1.5) * 3.6);
+        ASSERT_TRUE(test::waitUntil([&] { return rig.scaled->ended(); }, std::chrono::seconds(60)))
+            << "the drill " << drill << " never fired\n"
+            << rig.logs() << rig.journalText();
+        ASSERT_TRUE(WIFSIGNALED(rig.scaled->waitStatus()));
+        EXPECT_EQ(WTERMSIG(rig.scaled->waitStatus()), SIGKILL);
+
+        rig.startScaled();
+        ASSERT_TRUE(settles(rig, before)) << "after the drill " << drill << "\n"
+                                          << rig.logs() << rig.journalText();
+        expectOneLeaseAndTwoReplicasPerStep(rig, drill);
+        rig.scaled->kill(SIGTERM);  // the next drill starts its own controller
+        EXPECT_TRUE(WIFEXITED(rig.scaled->waitStatus()) || rig.scaled->ended());
+    }
+    EXPECT_GE(servingSteps(rig), 7u);
+}
+
+TEST(ScaledProcess, AConsoleApprovesThePlanItShowsAndAReplacedPlanIsRefused)
+{
+    Rig rig("assisted", /*secure=*/true);
+    rig.startScaled();
+    RemoteScalingControl console(rig.address, rig.consoleSecurity(kOperatorToken),
+                                 SystemClock::instance());
+    ASSERT_TRUE(test::waitUntil([&] { return console.poll().ok(); }))
+        << rig.scaled->log() << console.view().problem;
+    EXPECT_EQ(console.controllerId(), kControllerId);
+    ASSERT_EQ(console.view().services.size(), 1u);
+    EXPECT_EQ(console.view().services[0].service.name, "chat");
+    EXPECT_EQ(console.view().mode, ApprovalMode::Assisted);
+
+    const auto plan = [&] {
+        console.poll().ok();
+        return console.view().services.at(0).planVersion;
+    };
+    rig.setLoad(8);
+    ASSERT_TRUE(test::waitUntil([&] { return plan() > 0; }, std::chrono::seconds(30)))
+        << rig.scaled->log() << describe(console.view());
+    const int64_t shown = plan();
+    rig.setLoad(40);  // the need outgrows the plan on screen: a larger one replaces it
+    ASSERT_TRUE(test::waitUntil([&] { return plan() > shown; }, std::chrono::seconds(30)));
+    const int64_t replacement = plan();
+
+    const Status stale = console.approvePlan("chat", "alice", shown);
+    ASSERT_FALSE(stale.ok());
+    EXPECT_NE(stale.message().find(fmt::format("plan {}", shown)), std::string::npos)
+        << stale.message();
+    EXPECT_NE(stale.message().find(fmt::format("plan {}", console.view().services[0].planVersion)),
+              std::string::npos)
+        << stale.message();
+
+    RemoteScalingControl wallboard(rig.address, rig.consoleSecurity(kWatcherToken),
+                                   SystemClock::instance());
+    ASSERT_TRUE(wallboard.poll().ok());  // it may look ...
+    const Status refused = wallboard.approvePlan("chat", "mallory", replacement);
+    ASSERT_FALSE(refused.ok());  // ... but not approve
+    EXPECT_NE(refused.message().find("read-only"), std::string::npos) << refused.message();
+
+    const int64_t current = plan();
+    ASSERT_TRUE(console.approvePlan("chat", "alice", current).ok());
+    ASSERT_TRUE(test::waitUntil([&] { return servingSteps(rig) > 0; }, std::chrono::seconds(60)))
+        << rig.journalText();
+    bool audited = false;
+    for (const AuditEntry &e : rig.audit())
+        audited |= e.who == "alice (token ops-console)" &&
+                   e.what.find(fmt::format("approved plan {}", current)) != std::string::npos;
+    EXPECT_TRUE(audited);
+
+    // The mode an operator sets is the controller's, kept across a kill -9.
+    ASSERT_TRUE(console.setMode(ApprovalMode::Manual, "alice").ok());
+    rig.scaled->kill(SIGKILL);
+    rig.startScaled();
+    ASSERT_TRUE(test::waitUntil([&] { return console.poll().ok(); })) << rig.scaled->log();
+    EXPECT_EQ(console.view().mode, ApprovalMode::Manual);
+
+    // A controller that does not answer: the view says so, commands are not sent.
+    rig.scaled->kill(SIGKILL);
+    EXPECT_FALSE(console.poll().ok());
+    EXPECT_NE(console.view().problem.find(rig.address), std::string::npos)
+        << console.view().problem;
+    EXPECT_FALSE(console.view().services.empty());  // the last view stays, marked stale
+    const Status unsent = console.requestPlan("chat", "alice");
+    ASSERT_FALSE(unsent.ok());
+    EXPECT_NE(unsent.message().find("not sent"), std::string::npos) << unsent.message();
+}
+
+TEST(ScaledProcess, ABrokenConfigurationStopsTheStartWithFileAndLine)
+{
+    test::TempDir dir;
+    const auto run = [&](const std::string &yaml) {
+        std::ofstream(dir.file("scaled.yaml")) << yaml;
+        test::ChildProcess scaled({MERIDIAN_SCALED_BIN, "--config", dir.file("scaled.yaml")},
+                                  dir.file("scaled.log"));
+        EXPECT_TRUE(test::waitUntil([&] { return scaled.ended(); }, std::chrono::seconds(10)));
+        EXPECT_TRUE(WIFEXITED(scaled.waitStatus()) && WEXITSTATUS(scaled.waitStatus()) == 2);
+        return scaled.log();
+    };
+    EXPECT_NE(run("listen: 127.0.0.1:0\nmode: yolo\n").find("scaled.yaml:2"), std::string::npos);
+    EXPECT_NE(run("listen: 127.0.0.1:0\nintervals: 5\n").find("scaled.yaml:2"), std::string::npos);
+    const std::string missing = run("inventory: nowhere.yaml\n");
+    EXPECT_NE(missing.find("nowhere.yaml"), std::string::npos) << missing;
+    std::ofstream(dir.file("inventory.yaml"))
+        << "data_centers:\n  - name: xiamen\n    agents: [{node: n1, address: 127.0.0.1:1}]\n";
+    const std::string noPool = run("inventory: inventory.yaml\n");
+    EXPECT_NE(noPool.find("capacity_pool"), std::string::npos) << noPool;
+}
