@@ -436,7 +436,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="+168"/>
+        <location filename="../../app/console/consolesession.cpp" line="+170"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
@@ -456,12 +456,17 @@
         <translation>告警处置：%1</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+126"/>
         <source>Rented cards the autoscaler in this console holds: %1 (%2 CNY an hour). Closing stops it: nobody gives them back at the end of their paid hour, and no plan goes on, until a console with the autoscaler runs again.</source>
         <translation>此控制台的自动扩缩容持有的租用卡：%1 张（每小时 %2 元）。关闭会使其停止：在再次运行带自动扩缩容的控制台之前，无人会在计费小时结束时归还这些卡，也不会继续执行任何计划。</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="+19"/>
+        <source>Runs headless: meridian-scaled at %1</source>
+        <translation>独立运行：meridian-scaled 位于 %1</translation>
+    </message>
+    <message>
+        <location line="-152"/>
         <source>Alert routing is off: %1</source>
         <translation>告警路由已关闭：%1</translation>
     </message>
@@ -2304,12 +2309,17 @@ Next: %2</source>
         <translation>自动 — 在各服务的上限内</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>Approval mode</source>
+        <translation>审批模式</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Edit services…</source>
         <translation>编辑服务…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Simulated demand (req/s): </source>
         <translation>模拟需求（请求/秒）：</translation>
     </message>
@@ -2325,12 +2335,12 @@ Next: %2</source>
     </message>
     <message>
         <location line="+15"/>
-        <location line="+45"/>
+        <location line="+49"/>
         <source>Service</source>
         <translation>服务</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-49"/>
         <source>Serving local</source>
         <translation>本地服务中</translation>
     </message>
@@ -2386,33 +2396,39 @@ Next: %2</source>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+76"/>
-        <location line="+5"/>
+        <location line="+80"/>
+        <location line="+2"/>
         <source>Approve plan</source>
         <translation>批准计划</translation>
     </message>
     <message>
-        <location line="-80"/>
+        <location line="-81"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+21"/>
         <source>Plan now</source>
         <translation>立即生成计划</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-18"/>
         <source>Give back at the paid hour&apos;s end</source>
         <translation>在已付费小时结束时归还</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+12"/>
         <source>Reject plan</source>
         <translation>拒绝计划</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
+        <source>Give back surplus nodes</source>
+        <translation>归还多余节点</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Step</source>
         <translation>步骤</translation>
     </message>
@@ -2513,7 +2529,7 @@ Next: %2</source>
         <translation>已达到服务的最少或最多副本数</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+46"/>
         <source>Scaling is off: %1</source>
         <translation>扩容已停用：%1</translation>
     </message>
