@@ -6,6 +6,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 namespace meridian {
 
 namespace {
@@ -14,12 +16,13 @@ namespace {
 // operations, and between them SQLite's own locks let a second process opening the same
 // new file (four `meridian sync` from cron) see it half made, or answer "database is
 // locked" without waiting. So processes take turns for the opening, holding an advisory
-// flock on the file (independent of SQLite's fcntl locks); once open, SQLite's locks
-// serve as before.
+// flock on the file's folder; once open, SQLite's locks serve as before. Not on the file
+// itself: closing any descriptor of a database file drops every fcntl lock the process
+// holds on it, the locks SQLite's open connections rely on.
 class OpeningTurn {
 public:
     explicit OpeningTurn(const std::string &path)
-        : m_fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644))
+        : m_fd(::open(folderOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC))
     {
         for (int waitedMs = 0; m_fd >= 0 && waitedMs < 10'000; waitedMs += 20) {
             if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0)
@@ -36,8 +39,13 @@ public:
     OpeningTurn &operator=(const OpeningTurn &) = delete;
 
 private:
-    // -1 where the file cannot be opened for writing: SQLite then says why. After 10 s
-    // without a turn, opening goes on anyway, relying on SQLite's locks.
+    static std::string folderOf(const std::string &path)
+    {
+        const std::string folder = std::filesystem::path(path).parent_path().string();
+        return folder.empty() ? std::string(".") : folder;
+    }
+    // -1 where the folder cannot be opened: SQLite then says why. After 10 s without a
+    // turn, opening goes on anyway, relying on SQLite's locks.
     int m_fd;
 };
 

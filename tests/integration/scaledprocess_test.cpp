@@ -145,30 +145,21 @@ public:
         ASSERT_TRUE(stub->SetServiceLoad(&context, request, &response).ok());
     }
 
-    // The journal as the controller left it, read as an operator's sqlite3 shell would:
-    // a read-only connection of its own each time.
+    // The journal as the controller left it, read through a connection kept open from
+    // the first look on, as a console keeps its history file open while other processes
+    // come and go. (Opening a file once closed a descriptor of it, which dropped the
+    // process's SQLite locks: a controller stopping cleanly then deleted the write-ahead
+    // log under this connection, which saw nothing written after that.)
     std::vector<JournalStep> steps()
     {
-        std::vector<JournalStep> out;
-        try {
-            SQLite::Database db(dir.file("journal.sqlite"), SQLite::OPEN_READONLY);
-            SQLite::Statement query(db,
-                                    "SELECT id, idempotency_key, state, offer_id, lease_id, "
-                                    "node_id FROM scaling_step ORDER BY id");
-            while (query.executeStep()) {
-                JournalStep s;
-                s.id = query.getColumn(0).getInt64();
-                s.idempotencyKey = query.getColumn(1).getString();
-                s.state = stepStateFromName(query.getColumn(2).getString()).value();
-                s.offerId = query.getColumn(3).getString();
-                s.leaseId = query.getColumn(4).getString();
-                s.nodeId = query.getColumn(5).getString();
-                out.push_back(std::move(s));
-            }
-        } catch (const SQLite::Exception &) {
-            // Not written yet.
+        if (!m_kept) {
+            auto opened = ScalingJournal::openOwn(dir.file("journal.sqlite"));
+            if (!opened)
+                return {};
+            m_kept = std::move(opened).value();
         }
-        return out;
+        auto steps = m_kept->recentSteps(1000);
+        return steps ? steps.value() : std::vector<JournalStep>{};
     }
     std::vector<AuditEntry> audit()
     {
@@ -229,6 +220,7 @@ public:
 private:
     bool m_secure;
     int m_starts = 0;
+    std::unique_ptr<ScalingJournal> m_kept;
 };
 
 // Every rented step that serves holds exactly one lease of ours and, on its node, its two
