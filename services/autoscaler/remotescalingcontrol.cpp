@@ -135,53 +135,52 @@ ScalingView RemoteScalingControl::view() const
     return m_view;
 }
 
-Status RemoteScalingControl::send(const char *what,
-                                  const std::function<Status(Stub &, int64_t)> &call)
+Status RemoteScalingControl::send(
+    const char *what, const std::function<grpc::Status(Stub &, grpc::ClientContext &)> &call)
 {
     {
         std::lock_guard lock(m_mutex);
         if (!m_unreachable.empty())
             return Error{fmt::format("{}: not sent, {}", what, m_unreachable)};
     }
-    const Status sent = call(*m_stub, m_options.callTimeoutMs);
+    grpc::ClientContext context;
+    setDeadline(context, m_options.callTimeoutMs);
+    const grpc::Status status = call(*m_stub, context);
     poll().ok();
-    return sent;
+    if (status.ok())
+        return {};
+    return Error{failureText(m_address, status)};
 }
 
 namespace {
 
-Status answer(const std::string &address, const grpc::Status &status)
+v1::ServiceCommandRequest serviceRequest(const std::string &service, const std::string &who)
 {
-    if (status.ok())
-        return {};
-    return Error{failureText(address, status)};
+    v1::ServiceCommandRequest request;
+    request.set_service(service);
+    request.set_operator_name(who);
+    return request;
 }
 
 }  // namespace
 
 Status RemoteScalingControl::setMode(ApprovalMode mode, const std::string &who)
 {
-    return send("approval mode", [&](Stub &stub, int64_t timeoutMs) {
-        grpc::ClientContext context;
-        setDeadline(context, timeoutMs);
-        v1::SetApprovalModeRequest request;
-        request.set_mode(static_cast<v1::ApprovalMode>(approvalModeToWire(mode)));
-        request.set_operator_name(who);
+    v1::SetApprovalModeRequest request;
+    request.set_mode(static_cast<v1::ApprovalMode>(approvalModeToWire(mode)));
+    request.set_operator_name(who);
+    return send("approval mode", [&](Stub &stub, grpc::ClientContext &context) {
         v1::ScalingCommandReply reply;
-        return answer(m_address, stub.stub->SetApprovalMode(&context, request, &reply));
+        return stub.stub->SetApprovalMode(&context, request, &reply);
     });
 }
 
 Status RemoteScalingControl::requestPlan(const std::string &service, const std::string &who)
 {
-    return send("plan now", [&](Stub &stub, int64_t timeoutMs) {
-        grpc::ClientContext context;
-        setDeadline(context, timeoutMs);
-        v1::ServiceCommandRequest request;
-        request.set_service(service);
-        request.set_operator_name(who);
+    const v1::ServiceCommandRequest request = serviceRequest(service, who);
+    return send("plan now", [&](Stub &stub, grpc::ClientContext &context) {
         v1::ScalingCommandReply reply;
-        return answer(m_address, stub.stub->RequestPlan(&context, request, &reply));
+        return stub.stub->RequestPlan(&context, request, &reply);
     });
 }
 
@@ -190,43 +189,35 @@ Status RemoteScalingControl::approvePlan(const std::string &service, const std::
 {
     if (!shownVersion)
         return Error{"approval names the plan shown; no plan was shown"};
-    return send("approval", [&](Stub &stub, int64_t timeoutMs) {
-        grpc::ClientContext context;
-        setDeadline(context, timeoutMs);
-        v1::ApprovePlanRequest request;
-        request.set_service(service);
-        request.set_operator_name(who);
-        request.set_plan_version(*shownVersion);
+    v1::ApprovePlanRequest request;
+    request.set_service(service);
+    request.set_operator_name(who);
+    request.set_plan_version(*shownVersion);
+    return send("approval", [&](Stub &stub, grpc::ClientContext &context) {
         v1::ScalingCommandReply reply;
-        return answer(m_address, stub.stub->ApprovePlan(&context, request, &reply));
+        return stub.stub->ApprovePlan(&context, request, &reply);
     });
 }
 
 Status RemoteScalingControl::rejectPlan(const std::string &service, const std::string &who,
                                         const std::string &why)
 {
-    return send("rejection", [&](Stub &stub, int64_t timeoutMs) {
-        grpc::ClientContext context;
-        setDeadline(context, timeoutMs);
-        v1::RejectPlanRequest request;
-        request.set_service(service);
-        request.set_operator_name(who);
-        request.set_why(why);
+    v1::RejectPlanRequest request;
+    request.set_service(service);
+    request.set_operator_name(who);
+    request.set_why(why);
+    return send("rejection", [&](Stub &stub, grpc::ClientContext &context) {
         v1::ScalingCommandReply reply;
-        return answer(m_address, stub.stub->RejectPlan(&context, request, &reply));
+        return stub.stub->RejectPlan(&context, request, &reply);
     });
 }
 
 Status RemoteScalingControl::approveRelease(const std::string &service, const std::string &who)
 {
-    return send("release", [&](Stub &stub, int64_t timeoutMs) {
-        grpc::ClientContext context;
-        setDeadline(context, timeoutMs);
-        v1::ServiceCommandRequest request;
-        request.set_service(service);
-        request.set_operator_name(who);
+    const v1::ServiceCommandRequest request = serviceRequest(service, who);
+    return send("release", [&](Stub &stub, grpc::ClientContext &context) {
         v1::ScalingCommandReply reply;
-        return answer(m_address, stub.stub->ApproveRelease(&context, request, &reply));
+        return stub.stub->ApproveRelease(&context, request, &reply);
     });
 }
 

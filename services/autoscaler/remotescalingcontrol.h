@@ -5,6 +5,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,6 +14,11 @@
 #include "core/clock.h"
 #include "scalingcontrol.h"
 #include "transport/security.h"
+
+namespace grpc {
+class ClientContext;
+class Status;
+}  // namespace grpc
 
 namespace meridian {
 
@@ -48,9 +54,10 @@ public:
 
 private:
     struct Stub;
-    // Runs `call` if the controller answered the last poll, then fetches the view again
-    // so what the command changed shows at once.
-    Status send(const char *what, const std::function<Status(Stub &, int64_t deadlineMs)> &call);
+    // Makes `call` with a deadline if the controller answered the last poll, then fetches
+    // the view again so what the command changed shows at once.
+    Status send(const char *what,
+                const std::function<grpc::Status(Stub &, grpc::ClientContext &)> &call);
 
     std::string m_address;
     const Clock &m_clock;
