@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include "fleet/fleetstate.h"
@@ -138,6 +139,22 @@ void ScalingController::releaseSurplus(ServiceState &state, const std::vector<Jo
             serving.push_back(&step);
     }
     std::reverse(serving.begin(), serving.end());  // the newest first: the oldest are proven
+    // ... but first the lease whose paid hour ends soonest: the others' hours are paid
+    // for anyway, and may yet be needed.
+    const auto leaseOf = [&](const JournalStep *step) -> const CloudLease * {
+        const auto &leases = m_pool->lastLeases().leases;
+        const auto it = std::find_if(leases.begin(), leases.end(), [&](const CloudLease &l) {
+            return l.leaseId == step->leaseId;
+        });
+        return it == leases.end() ? nullptr : &*it;
+    };
+    const auto paidEnd = [&](const JournalStep *step) {
+        const CloudLease *lease = step->offerId == kLocalOffer ? nullptr : leaseOf(step);
+        return lease ? paidUntil(*lease, now / 1000) : std::numeric_limits<int64_t>::max();
+    };
+    std::stable_sort(
+        serving.begin(), serving.end(),
+        [&](const JournalStep *a, const JournalStep *b) { return paidEnd(a) < paidEnd(b); });
     bool approved;
     {
         std::lock_guard lock(m_mutex);
@@ -149,10 +166,8 @@ void ScalingController::releaseSurplus(ServiceState &state, const std::vector<Jo
         if (step->offerId == kLocalOffer)
             continue;
         rentedLeft = true;
-        const auto lease =
-            std::find_if(m_pool->lastLeases().leases.begin(), m_pool->lastLeases().leases.end(),
-                         [&](const CloudLease &l) { return l.leaseId == step->leaseId; });
-        if (lease == m_pool->lastLeases().leases.end())
+        const CloudLease *lease = leaseOf(step);
+        if (!lease)
             continue;
         const int replicas =
             replicasPerNode(service, lease->cardModel, static_cast<int>(lease->cardsPerNode));

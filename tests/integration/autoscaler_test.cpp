@@ -211,6 +211,56 @@ TEST(Autoscaler, ALoadStepRentsANodeThatServesAndTheNodeGoesBackAtTheEndOfItsHou
     }
 }
 
+// Rented nodes leased at two times, one node's worth now surplus: the node whose paid
+// hour ends first goes back at that hour's end, the newer ones' hours being paid for
+// anyway. (Taking the newest first would let the oldest lease roll into a new paid hour
+// before anything went back.)
+TEST(Autoscaler, TheSurplusLeaseWhosePaidHourEndsFirstGoesBackFirst)
+{
+    Harness h(chatService());
+    warmUp(h);
+    const auto serveAll = [&] {
+        for (int i = 0, quiet = 0; i < 40 && quiet < 2; ++i) {
+            h.controller->tick().ok();
+            quiet = !h.steps().empty() &&
+                            h.stepsIn(StepState::Serving) == static_cast<int>(h.steps().size())
+                        ? quiet + 1
+                        : 0;
+            h.pass(i < 3 ? 1 : 60);
+        }
+    };
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 7.0));
+    serveAll();
+    const size_t first = h.steps().size();
+    ASSERT_GE(first, 1u);
+    h.pass(20 * 60);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 24.0));
+    serveAll();
+    const std::vector<JournalStep> steps = h.steps();
+    const int rented = h.stepsIn(StepState::Serving);
+    ASSERT_GT(steps.size(), first);
+    ASSERT_EQ(rented, static_cast<int>(steps.size()));
+    // Demand for all but one node (two replicas of 3.6 req/s at 80% each), and the local
+    // replica: one node is surplus.
+    const int keep = 1 + 2 * (rented - 1);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", keep * 3.6 * 0.8 * 0.95));
+    h.pass(11 * 60);  // past the no-reversal and scale-down windows
+    const auto stateOf = [&](int64_t id) {
+        for (const JournalStep &s : h.steps())
+            if (s.id == id)
+                return s.state;
+        return StepState::Failed;
+    };
+    for (int i = 0; i < 30 && stateOf(steps[0].id) == StepState::Serving; ++i) {
+        h.controller->tick().ok();
+        h.pass(90);
+    }
+    EXPECT_NE(stateOf(steps[0].id), StepState::Serving) << "the oldest lease rolled over";
+    for (size_t i = first; i < steps.size(); ++i)
+        EXPECT_EQ(stateOf(steps[i].id), StepState::Serving) << "a newer lease, still paid, went";
+    EXPECT_EQ(h.stepsIn(StepState::Serving), rented - 1);
+}
+
 TEST(Autoscaler, AssistedModeWaitsForOneClickAndARejectedPlanRentsNothing)
 {
     Harness h(chatService());
