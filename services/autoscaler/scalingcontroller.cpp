@@ -74,6 +74,7 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
         std::make_unique<StepExecutor>(m_journal, *m_pool, *m_replicas, m_options.requestedBy);
     for (InferenceService &s : services) {
         auto state = std::make_unique<ServiceState>();
+        state->profile = DailyProfile(std::max(1, m_options.policy.forecastDays));
         state->view.service = s;
         state->service = std::move(s);
         m_services.push_back(std::move(state));
@@ -434,6 +435,11 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     input.replicaRps = replicaRps > 0 ? replicaRps : 1;
     input.ttftObjectiveSeconds = service.ttftP95Seconds;
     input.lastScaleUpMs = lastUp;
+    state.profile.record(now, signals.arrivalRps);
+    if (m_options.policy.forecastDays > 0) {
+        input.forecastRps = state.profile.forecast(now, m_options.policy.forecastLeadMs);
+        input.forecastHourRps = state.profile.forecast(now, 3'600'000);
+    }
     const ScalingDecision decision = decideReplicas(input, m_options.policy);
 
     v.localReplicas = ready - readyRented;

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "scaling/dailyprofile.h"
 #include "scalingcontroller.h"
 
 namespace meridian {
@@ -11,6 +12,8 @@ namespace meridian {
 struct ScalingController::ServiceState {
     InferenceService service;
     std::vector<ServiceSignals> signals;  // what the policy reads, oldest first
+    // The daily shape of its demand, from this run's passes (a restart starts it again).
+    DailyProfile profile;
     ServiceScalingView view;
 };
 

@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "core/percentile.h"
+#include "dailyprofile.h"
 
 namespace meridian {
 
@@ -75,8 +76,9 @@ private:
 // Meridian's own policy, fed as the live controller feeds it.
 class MeridianScaler final : public Autoscaler {
 public:
-    MeridianScaler(double replicaRps, double sloS, int warmReplicas, ScalingPolicyConfig config)
-        : m_config(config)
+    MeridianScaler(double replicaRps, double sloS, int warmReplicas, double intervalS,
+                   ScalingPolicyConfig config)
+        : m_intervalS(intervalS), m_config(config)
     {
         m_input.replicaRps = replicaRps;
         m_input.ttftObjectiveSeconds = sloS;
@@ -93,15 +95,29 @@ public:
             m_input.history.erase(m_input.history.begin());
         m_input.readyReplicas = s.ready;
         m_input.startingReplicas = s.starting;
-        const int d = decideReplicas(m_input, m_config).desiredReplicas;
+        m_profile.record(nowMs, s.arrivalRps);
+        if (m_config.forecastDays > 0) {
+            m_input.forecastRps = m_profile.forecast(nowMs, m_config.forecastLeadMs);
+            m_input.forecastHourRps = m_profile.forecast(nowMs, 3'600'000);
+        }
+        const ScalingDecision decision = decideReplicas(m_input, m_config);
+        int d = decision.desiredReplicas;
+        if (d < current) {
+            // As the live controller does: surplus goes back when its paid hour ends, all
+            // of it at once, down to what the scale-down window needs. Shedding earlier
+            // would only mark replicas to go that a returning demand then takes back.
+            d = s.paidHourEndsInS <= m_intervalS ? std::min(d, decision.neededReplicas) : current;
+        }
         if (d > current)
             m_input.lastScaleUpMs = nowMs;
         return d;
     }
 
 private:
+    double m_intervalS;
     PolicyInput m_input;
     ScalingPolicyConfig m_config;
+    DailyProfile m_profile{m_config.forecastDays};
 };
 
 // Kubernetes HPA on requests per replica, in flight and queued, against its batch
@@ -403,7 +419,8 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     const Replay replay{*trace,         scaledProfile->durationS, options,
                         run.replicaRps, run.localReplicas,        steps};
 
-    MeridianScaler meridian(run.replicaRps, options.sloTtftS, run.localReplicas, options.policy);
+    MeridianScaler meridian(run.replicaRps, options.sloTtftS, run.localReplicas, options.intervalS,
+                            options.policy);
     StaticScaler staticPeak(replicasFor(peak, run.replicaRps, options.policy.targetOccupancy));
     StaticScaler staticMean(replicasFor(mean, run.replicaRps, options.policy.targetOccupancy));
     HpaScaler hpa(p.maxConcurrency);

@@ -79,7 +79,8 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
         double low, high;
     };
     double panicS = c.panicWindowMs / 1000.0, stableS = c.stableWindowMs / 1000.0,
-           downS = c.scaleDownWindowMs / 1000.0, reversalS = c.noReversalMs / 1000.0;
+           downS = c.scaleDownWindowMs / 1000.0, reversalS = c.noReversalMs / 1000.0,
+           forecastDays = c.forecastDays, leadS = c.forecastLeadMs / 1000.0;
     const Field fields[] = {
         {"target_occupancy", &c.targetOccupancy, 0.1, 1.0},
         {"panic_window_seconds", &panicS, 1, 600},
@@ -93,6 +94,8 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
         {"queue_drain_while_starting_seconds", &c.queueDrainWhileStartingSeconds, 1, 3600},
         {"up_headroom", &c.upHeadroom, 0, 1},
         {"down_hysteresis", &c.downHysteresis, 0, 0.9},
+        {"forecast_days", &forecastDays, 0, 28},
+        {"forecast_lead_seconds", &leadS, 0, 7200},
     };
     try {
         for (const auto &entry : root) {
@@ -117,6 +120,8 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
     c.stableWindowMs = static_cast<int64_t>(stableS * 1000);
     c.scaleDownWindowMs = static_cast<int64_t>(downS * 1000);
     c.noReversalMs = static_cast<int64_t>(reversalS * 1000);
+    c.forecastDays = static_cast<int>(forecastDays);
+    c.forecastLeadMs = static_cast<int64_t>(leadS * 1000);
     return c;
 }
 
@@ -141,13 +146,18 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     const double stableDemand = windowDemand(in, config.stableWindowMs, config);
     const int shortNeed = replicasFor(shortDemand, in, config);
     const int stableNeed = replicasFor(stableDemand, in, config);
+    const int forecastNeed = in.forecastRps ? replicasFor(*in.forecastRps, in, config) : 0;
 
+    // Capacity is paid by the hour: a scale-up orders at once what the daily shape says
+    // the coming hour needs, rather than a replica at a time as the demand climbs.
+    const int hourNeed = in.forecastHourRps ? replicasFor(*in.forecastHourRps, in, config) : 0;
     if (shortNeed > current && shortNeed >= config.panicFactor * current) {
         d = {shortNeed, shortNeed, ScalingReason::Panic,
              fmt::format("burst: {:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          shortDemand, config.panicWindowMs / 1000, shortNeed, current)};
     } else if (stableNeed > current) {
-        const int withHeadroom = static_cast<int>(std::ceil(stableNeed * (1 + config.upHeadroom)));
+        const int withHeadroom =
+            std::max(hourNeed, static_cast<int>(std::ceil(stableNeed * (1 + config.upHeadroom))));
         d = {withHeadroom, withHeadroom, ScalingReason::Up,
              fmt::format("{:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          stableDemand, config.stableWindowMs / 1000, stableNeed, current)};
@@ -166,7 +176,8 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
                              newest->waitingRequests)};
         } else if (!atRisk) {
             const double downDemand = peakDemand(in, config.scaleDownWindowMs, config);
-            const int downNeed = std::max(stableNeed, replicasFor(downDemand, in, config));
+            const int downNeed =
+                std::max({stableNeed, replicasFor(downDemand, in, config), forecastNeed});
             const bool recentlyUp =
                 in.lastScaleUpMs && in.nowMs - *in.lastScaleUpMs < config.noReversalMs;
             const bool spare = downNeed <= current * (1 - config.downHysteresis);

@@ -8,7 +8,9 @@
 // a fraction at a time, never soon after a scale-up). Replicas still provisioning or
 // cold-starting count as capacity, so a slow start never cascades into more orders. A
 // latency guard rail adds capacity when the objective is at risk although the demand
-// estimate says there is enough (longer prompts than usual, a slow card).
+// estimate says there is enough (longer prompts than usual, a slow card). The daily
+// shape keeps capacity the same time on earlier days needed soon after, and a scale-up
+// orders what the coming paid hour needed on those days.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,11 @@ struct ScalingPolicyConfig {
     double queueDrainWhileStartingSeconds = 300;  // ... or this, while capacity is starting
     double upHeadroom = 0.0;                      // an ordinary scale-up orders this share more
     double downHysteresis = 0.0;                  // shed only when this share of capacity is spare
+    // The daily shape (DailyProfile): capacity the same time on earlier days needed
+    // within the lead (provisioning plus cold start) is not shed, and a scale-up orders
+    // what they needed in the coming hour.
+    int forecastDays = 0;              // 0: no forecast (measured, not better here)
+    int64_t forecastLeadMs = 330'000;  // the slowest provisioning plus cold start
 };
 
 // Reads a policy file (YAML keys as in ScalingPolicyConfig, snake_case, windows in
@@ -58,6 +65,10 @@ struct PolicyInput {
     double replicaRps = 1;  // what one replica serves per second inside the objective
     double ttftObjectiveSeconds = 5;
     std::optional<int64_t> lastScaleUpMs;
+    // The highest arrival rate the daily shape expects from now to the forecast lead,
+    // and within the next paid hour.
+    std::optional<double> forecastRps;
+    std::optional<double> forecastHourRps;
 };
 
 enum class ScalingReason { Hold, Up, Panic, LatencyGuard, Down, Bounds };

@@ -185,6 +185,8 @@ IntervalSignals ServingSim::signals(double windowS) const
         if (r.readyAtS <= m_now) {
             ++s.ready;
             ++servingReplicas;
+            if (r.rented)
+                s.paidHourEndsInS = std::min(s.paidHourEndsInS, paidHourEnd(r) - m_now);
         } else {
             ++s.starting;
         }
@@ -249,9 +251,7 @@ void ServingSim::setDesired(int replicas, bool billingAware)
             if (!ready) {
                 it->draining = true;  // nothing admitted yet: retired at the next step
             } else if (rented && billingAware) {
-                const double hour = 3600;
-                it->releaseAtS =
-                    it->createdS + std::ceil((m_now - it->createdS + 1e-9) / hour) * hour - 60;
+                it->releaseAtS = paidHourEnd(*it);
                 if (it->releaseAtS <= m_now)
                     it->draining = true;
             } else {
@@ -264,6 +264,13 @@ void ServingSim::setDesired(int replicas, bool billingAware)
     pick(false, false);
     pick(true, true);
     pick(false, true);
+}
+
+double ServingSim::paidHourEnd(const Replica &replica) const
+{
+    // A minute before the hour turns, so the next hour is not started.
+    constexpr double hour = 3600;
+    return replica.createdS + std::ceil((m_now - replica.createdS + 1e-9) / hour) * hour - 60;
 }
 
 double ServingSim::billedSeconds(const Replica &replica, double endS) const

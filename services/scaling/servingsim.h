@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct IntervalSignals {
     std::optional<double> ttftP95S;
     int ready = 0;
     int starting = 0;
+    // Until the soonest paid hour of a serving rented replica ends (infinite: none).
+    double paidHourEndsInS = std::numeric_limits<double>::infinity();
 };
 
 class ServingSim {
@@ -94,6 +97,8 @@ private:
     void firstToken(const Request &request, double atS);
     void neverAnswered(double arrivalS);
     double billedSeconds(const Replica &replica, double endS) const;
+    // When the replica's current paid hour should end it (a minute before it turns).
+    double paidHourEnd(const Replica &replica) const;
 
     RequestSource &m_source;
     ReplicaPerformance m_perf;

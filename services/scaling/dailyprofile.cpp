@@ -1,0 +1,70 @@
+#include "dailyprofile.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace meridian {
+
+namespace {
+
+constexpr int64_t kMinuteMs = 60'000;
+constexpr int64_t kDayMinutes = 1440;
+
+}  // namespace
+
+void DailyProfile::record(int64_t atMs, double arrivalRps)
+{
+    const int64_t index = atMs / kMinuteMs;
+    if (!m_minutes.empty() && index < m_minutes.back().index)
+        return;  // time does not run backwards; a late sample is dropped
+    // Minutes without a sample are kept as gaps, so a day back is always a fixed offset.
+    while (!m_minutes.empty() && m_minutes.back().index < index - 1)
+        m_minutes.push_back({m_minutes.back().index + 1, 0, 0});
+    if (m_minutes.empty() || m_minutes.back().index != index)
+        m_minutes.push_back({index, 0, 0});
+    m_minutes.back().sum += arrivalRps;
+    ++m_minutes.back().samples;
+    while (m_minutes.size() > static_cast<size_t>((m_days + 1) * kDayMinutes))
+        m_minutes.pop_front();
+}
+
+const DailyProfile::Minute *DailyProfile::minuteAt(int64_t index) const
+{
+    if (m_minutes.empty() || index < m_minutes.front().index || index > m_minutes.back().index)
+        return nullptr;
+    const Minute &m = m_minutes[static_cast<size_t>(index - m_minutes.front().index)];
+    return m.samples > 0 ? &m : nullptr;
+}
+
+std::optional<double> DailyProfile::forecast(int64_t nowMs, int64_t horizonMs) const
+{
+    const int64_t now = nowMs / kMinuteMs;
+    const int64_t span = std::max<int64_t>(0, horizonMs / kMinuteMs);
+    std::vector<double> peaks;
+    for (int day = 1; day <= m_days; ++day) {
+        const int64_t from = now - day * kDayMinutes;
+        // The busiest ten minutes of the span: single minutes are mostly noise.
+        double peak = -1;
+        for (int64_t start = from; start <= from + std::max<int64_t>(0, span - 9); ++start) {
+            double sum = 0;
+            int minutes = 0;
+            for (int64_t m = start; m < start + std::min<int64_t>(10, span + 1); ++m) {
+                if (const Minute *minute = minuteAt(m)) {
+                    sum += minute->sum / minute->samples;
+                    ++minutes;
+                }
+            }
+            if (minutes > 0)
+                peak = std::max(peak, sum / minutes);
+        }
+        if (peak >= 0)
+            peaks.push_back(peak);
+    }
+    if (peaks.empty())
+        return std::nullopt;
+    std::sort(peaks.begin(), peaks.end());
+    const size_t n = peaks.size();
+    return n % 2 ? peaks[n / 2] : (peaks[n / 2 - 1] + peaks[n / 2]) / 2;
+}
+
+}  // namespace meridian
