@@ -72,27 +72,13 @@ RemoteScalingControl::~RemoteScalingControl()
 
 void RemoteScalingControl::start()
 {
-    m_thread = std::thread([this] {
-        std::unique_lock lock(m_runMutex);
-        while (!m_stopping) {
-            lock.unlock();
-            poll().ok();  // a failure is in the view
-            lock.lock();
-            m_wake.wait_for(lock, std::chrono::milliseconds(m_options.pollIntervalMs),
-                            [this] { return m_stopping; });
-        }
-    });
+    // A failure is in the view.
+    m_polls.start(std::chrono::milliseconds(m_options.pollIntervalMs), [this] { poll().ok(); });
 }
 
 void RemoteScalingControl::stop()
 {
-    {
-        std::lock_guard lock(m_runMutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_polls.stop();
 }
 
 Status RemoteScalingControl::poll()

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/periodicthread.h"
 #include "scalingcontrol.h"
 #include "transport/security.h"
 
@@ -70,10 +71,7 @@ private:
     std::string m_unreachable;  // why the last poll failed; empty once it answers
     int64_t m_unreachableSinceMs = 0;
 
-    std::mutex m_runMutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false;
-    std::thread m_thread;
+    PeriodicThread m_polls;
 };
 
 }  // namespace meridian

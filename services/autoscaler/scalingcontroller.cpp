@@ -98,27 +98,13 @@ ScalingController::~ScalingController()
 
 void ScalingController::start()
 {
-    m_thread = std::thread([this] {
-        std::unique_lock lock(m_runMutex);
-        while (!m_stopping) {
-            lock.unlock();
-            tick().ok();  // a failed pass is in the view; the next one tries again
-            lock.lock();
-            m_wake.wait_for(lock, std::chrono::milliseconds(m_options.intervalMs),
-                            [this] { return m_stopping; });
-        }
-    });
+    // A failed pass is in the view; the next one tries again.
+    m_passes.start(std::chrono::milliseconds(m_options.intervalMs), [this] { tick().ok(); });
 }
 
 void ScalingController::stop()
 {
-    {
-        std::lock_guard lock(m_runMutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_passes.stop();
     m_rentedClient->stop();
 }
 
@@ -232,7 +218,7 @@ Status ScalingController::approvePlan(const std::string &service, const std::str
           fmt::format("approved plan {} for {}: {} step(s), {:.2f} CNY/h", *current, service,
                       approved, cnyPerHour),
           "one click");
-    m_wake.notify_all();  // go ahead now, not at the next interval
+    m_passes.wake();  // go ahead now, not at the next interval
     return {};
 }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/periodicthread.h"
 #include "fleet/fleetstate.h"
 #include "scaling/placement.h"
 #include "scalingcontrol.h"
@@ -147,10 +148,7 @@ private:
     std::set<std::string> m_releaseApproved;  // services
     std::map<std::string, int64_t> m_lastScaleUpMs;
 
-    std::mutex m_runMutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false;
-    std::thread m_thread;
+    PeriodicThread m_passes;
 };
 
 }  // namespace meridian

@@ -89,37 +89,22 @@ Status PrometheusSource::start()
 {
     if (Status made = makeClient(m_client); !made)
         return made;
-    m_thread = std::thread([this] { run(); });
+    m_polls.start(std::chrono::milliseconds(m_options.pollIntervalMs), [this] { pollRound(); });
     return {};
 }
 
 void PrometheusSource::stop()
 {
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_polls.stop();
 }
 
-void PrometheusSource::run()
+void PrometheusSource::pollRound()
 {
-    std::unique_lock lock(m_wakeMutex);
-    while (!m_stopping) {
-        lock.unlock();
-        // A failed round is shown on the nodes it serves and by lastProblem(); the next
-        // round tries again.
-        const Status round = pollOnce();
-        {
-            std::lock_guard problemLock(m_problemMutex);
-            m_lastProblem = round ? std::string() : round.message();
-        }
-        lock.lock();
-        m_wake.wait_for(lock, std::chrono::milliseconds(m_options.pollIntervalMs),
-                        [this] { return m_stopping; });
-    }
+    // A failed round is shown on the nodes it serves and by lastProblem(); the next round
+    // tries again.
+    const Status round = pollOnce();
+    std::lock_guard problemLock(m_problemMutex);
+    m_lastProblem = round ? std::string() : round.message();
 }
 
 std::string PrometheusSource::lastProblem() const

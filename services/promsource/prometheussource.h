@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/periodicthread.h"
 #include "exporterdialects.h"
 #include "fleet/fleetstate.h"
 #include "promclient.h"
@@ -77,7 +78,7 @@ private:
     Status readSnapshots();
     void recordNewXids(Node &node, const std::vector<CardSample> &cards, int64_t timeMs);
     void markUnreachable(const std::string &why);
-    void run();
+    void pollRound();
 
     FleetState &m_state;
     const Clock &m_clock;
@@ -95,10 +96,7 @@ private:
     std::atomic<HistoryStore *> m_usageHistory{nullptr};
     int64_t m_usageFromS = 0;  // the next usage minute to read
 
-    std::mutex m_wakeMutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false;
-    std::thread m_thread;
+    PeriodicThread m_polls;
 };
 
 }  // namespace meridian
