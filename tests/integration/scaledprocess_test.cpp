@@ -11,7 +11,8 @@
 //   with the operator and the token; the approval mode an operator sets outlives a
 //   kill -9; a controller that does not answer is said to be so, and commands are
 //   refused without waiting.
-// - A broken configuration stops the start with the file and line.
+// - A broken configuration stops the start with the file and line; a damaged or foreign
+//   journal file is named and left untouched.
 #include <fmt/format.h>
 #include <grpcpp/channel.h>
 #include <gtest/gtest.h>
@@ -400,7 +401,7 @@ TEST(ScaledProcess, AConsoleApprovesThePlanItShowsAndAReplacedPlanIsRefused)
     EXPECT_NE(unsent.message().find("not sent"), std::string::npos) << unsent.message();
 }
 
-TEST(ScaledProcess, ABrokenConfigurationStopsTheStartWithFileAndLine)
+TEST(ScaledProcess, ABrokenConfigurationOrJournalStopsTheStartNamingIt)
 {
     test::TempDir dir;
     const auto run = [&](const std::string &yaml) {
@@ -419,4 +420,25 @@ TEST(ScaledProcess, ABrokenConfigurationStopsTheStartWithFileAndLine)
         << "data_centers:\n  - name: xiamen\n    agents: [{node: n1, address: 127.0.0.1:1}]\n";
     const std::string noPool = run("inventory: inventory.yaml\n");
     EXPECT_NE(noPool.find("capacity_pool"), std::string::npos) << noPool;
+
+    // A journal that is damaged, or is some other file, is named and left untouched.
+    std::ofstream(dir.file("inventory.yaml"))
+        << "capacity_pool: 127.0.0.1:1\n"
+        << "data_centers:\n  - name: xiamen\n    agents: [{node: n1, address: 127.0.0.1:1}]\n";
+    std::ofstream(dir.file("services.yaml")) << kServices;
+    const std::string garbage(4096, 'x');
+    std::ofstream(dir.file("journal.sqlite")) << "SQLite format 3" << garbage;
+    const std::string damaged =
+        run("inventory: inventory.yaml\nservices: services.yaml\njournal: journal.sqlite\n");
+    EXPECT_NE(damaged.find("journal.sqlite"), std::string::npos) << damaged;
+    EXPECT_NE(damaged.find("left untouched"), std::string::npos) << damaged;
+    EXPECT_EQ(test::readFile(dir.file("journal.sqlite")), "SQLite format 3" + garbage);
+    {
+        SQLite::Database other(dir.file("other.sqlite"),
+                               SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        other.exec("CREATE TABLE t (x); PRAGMA application_id = 42");
+    }
+    const std::string foreign =
+        run("inventory: inventory.yaml\nservices: services.yaml\njournal: other.sqlite\n");
+    EXPECT_NE(foreign.find("is not a Meridian scaling journal"), std::string::npos) << foreign;
 }
