@@ -81,7 +81,12 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
     }
     if (m_options.modeInJournal) {
         auto kept = m_journal.setting(kModeSetting);
-        if (kept && kept.value()) {
+        if (!kept) {
+            m_view.problem =
+                "the approval mode an operator set could not be read, so the "
+                "configured one is used: " +
+                kept.error().message;
+        } else if (kept.value()) {
             if (auto mode = approvalModeFromName(*kept.value()))
                 m_mode = *mode;
         }
@@ -421,8 +426,8 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     input.replicaRps = replicaRps > 0 ? replicaRps : 1;
     input.ttftObjectiveSeconds = service.ttftP95Seconds;
     input.lastScaleUpMs = lastUp;
-    state.profile.record(now, signals.arrivalRps);
     if (m_options.policy.forecastDays > 0) {
+        state.profile.record(now, signals.arrivalRps);
         input.forecastRps = state.profile.forecast(now, m_options.policy.forecastLeadMs);
         input.forecastHourRps = state.profile.forecast(now, 3'600'000);
     }
