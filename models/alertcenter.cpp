@@ -4,7 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cstdlib>
 
-#include "store/alerttriagelog.h"
+#include "history/alerttriagelog.h"
 
 namespace meridian {
 

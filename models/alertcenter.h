@@ -14,7 +14,7 @@
 
 #include "alerts/alertengine.h"
 #include "alertsmodel.h"
-#include "store/alerttriagelog.h"
+#include "history/alerttriagelog.h"
 
 namespace meridian {
 

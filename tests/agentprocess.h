@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "meridian/v1/node_agent.grpc.pb.h"
-#include "transport/security.h"
+#include "wire/security.h"
 
 namespace meridian::test {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "store/historystore.h"
+#include "history/historystore.h"
 
 namespace meridian::test {
 

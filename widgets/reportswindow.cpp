@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "history/historyreader.h"
 #include "models/reporttablemodel.h"
 #include "pricebookdialog.h"
 #include "reportcharts.h"

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QVBoxLayout>
 
-#include "scaling/inferenceservice.h"
+#include "core/inferenceservice.h"
 #include "screenfit.h"
 
 namespace meridian {

@@ -9,17 +9,17 @@
 #include <filesystem>
 #include <thread>
 
-#include "scaling/inferenceservice.h"
-#include "store/agentledger.h"
+#include "agent/agentledger.h"
+#include "agent/metricsserver.h"
+#include "agent/nodeagentservice.h"
+#include "core/inferenceservice.h"
+#include "core/scheduler.h"
 #include "telemetry/nvmlcollector.h"
 #include "telemetry/replicarunner.h"
 #include "telemetry/simcollector.h"
 #include "telemetry/smicollector.h"
 #include "telemetry/snapshotjson.h"
-#include "transport/grpcserver.h"
-#include "transport/metricsserver.h"
-#include "transport/nodeagentservice.h"
-#include "transport/scheduler.h"
+#include "wire/grpcserver.h"
 
 namespace meridian {
 

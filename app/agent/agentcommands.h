@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "transport/agentconfig.h"
+#include "agent/agentconfig.h"
 
 namespace meridian {
 

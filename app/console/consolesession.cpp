@@ -13,6 +13,10 @@
 #include "core/clock.h"
 #include "core/openfiles.h"
 #include "cost/pricebookfile.h"
+#include "fleetlink/fleetclient.h"
+#include "fleetlink/usagebackfill.h"
+#include "history/alerttriagelog.h"
+#include "history/historystore.h"
 #include "models/alertcenter.h"
 #include "models/alertnotifier.h"
 #include "models/consolediagnostics.h"
@@ -22,10 +26,6 @@
 #include "pricebooklocation.h"
 #include "promsource/prometheussource.h"
 #include "sim/simfleet.h"
-#include "store/alerttriagelog.h"
-#include "store/historystore.h"
-#include "transport/fleetclient.h"
-#include "transport/usagebackfill.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/fabricwindow.h"
 #include "widgets/mainwindow.h"
@@ -392,8 +392,16 @@ void ConsoleSession::recordPrices(const std::string &priceBook)
     // the book itself, so a book that does not load only leaves the views as they were.
     if (!m_history)
         return;
-    if (auto prices = PriceBook::load(priceBook))
-        m_history->recordPrices(prices.value()).ok();
+    auto prices = PriceBook::load(priceBook);
+    if (!prices)
+        return;
+    if (Status recorded = m_history->recordPrices(prices.value()); !recorded) {
+        const QString problem = QObject::tr("The history's cost views keep their old prices: %1")
+                                    .arg(QString::fromStdString(recorded.error().message));
+        qWarning("%s", qPrintable(problem));
+        if (m_window)
+            m_window->statusBar()->showMessage(problem);
+    }
 }
 
 Status ConsoleSession::writeDiagnostics() const

@@ -9,7 +9,7 @@
 
 #include "core/result.h"
 #include "fleet/fleetstate.h"
-#include "transport/security.h"
+#include "wire/security.h"
 
 namespace meridian {
 

@@ -5,9 +5,10 @@
 
 #include "core/textutil.h"
 #include "cost/usagereport.h"
+#include "fleetlink/usagesync.h"
+#include "history/historyreader.h"
+#include "history/historystore.h"
 #include "pricebooklocation.h"
-#include "store/historystore.h"
-#include "transport/usagesync.h"
 #include "widgets/reportpdf.h"
 
 namespace meridian {

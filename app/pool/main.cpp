@@ -16,7 +16,7 @@
 #include "pool/localprovider.h"
 #include "pool/poolconfig.h"
 #include "pool/poolservice.h"
-#include "transport/grpcserver.h"
+#include "wire/grpcserver.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "store/scalingjournal.h"
+#include "history/scalingjournal.h"
 
 namespace meridian {
 

@@ -18,9 +18,9 @@
 #include "core/openfiles.h"
 #include "crashdrill.h"
 #include "fleet/fleetstate.h"
-#include "transport/fleetclient.h"
-#include "transport/grpcserver.h"
-#include "transport/inventoryfile.h"
+#include "fleetlink/fleetclient.h"
+#include "fleetlink/inventoryfile.h"
+#include "wire/grpcserver.h"
 
 namespace {
 
@@ -80,12 +80,15 @@ int serve(const std::string &configFile, const std::string &listen)
         client.stop();
         return fail(server.error().message);
     }
-    (*journal)
-        ->audit({clock.nowUnixMs(), config.controllerId,
-                 fmt::format("meridian-scaled started, approval mode {}",
-                             approvalModeName(controller.view().mode)),
-                 "journal " + config.journalFile})
-        .ok();  // a journal that cannot be written shows in the first pass
+    if (Status audited = (*journal)->audit({clock.nowUnixMs(), config.controllerId,
+                                            fmt::format("meridian-scaled started, approval mode {}",
+                                                        approvalModeName(controller.view().mode)),
+                                            "journal " + config.journalFile});
+        !audited) {
+        // Not fatal: the first pass writes the journal too and shows its problem.
+        fmt::print(stderr, "meridian-scaled: {}: {}\n", config.journalFile,
+                   audited.error().message);
+    }
     controller.start();
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);

@@ -16,6 +16,7 @@
 #include <map>
 #include <thread>
 
+#include "agent/metricsserver.h"
 #include "core/openfiles.h"
 #include "evaluatecommand.h"
 #include "httpdriver.h"
@@ -24,7 +25,6 @@
 #include "sim/scrapetargets.h"
 #include "sim/simcontrolservice.h"
 #include "sim/simfleet.h"
-#include "transport/metricsserver.h"
 
 namespace {
 

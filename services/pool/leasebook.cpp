@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "store/sqlitefile.h"
+#include "sqlite/sqlitefile.h"
 
 namespace meridian {
 

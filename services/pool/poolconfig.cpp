@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/yamlfile.h"
-#include "transport/securityconfig.h"
+#include "wire/securityconfig.h"
 
 namespace meridian {
 

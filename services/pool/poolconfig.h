@@ -23,7 +23,7 @@
 
 #include "core/result.h"
 #include "core/vendor.h"
-#include "transport/security.h"
+#include "wire/security.h"
 
 namespace meridian {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "providerplugin.h"
-#include "transport/protoconvert.h"
+#include "wire/protoconvert.h"
 
 namespace meridian {
 

@@ -21,7 +21,7 @@
 #include "leasebook.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "poolconfig.h"
-#include "transport/security.h"
+#include "wire/security.h"
 
 namespace meridian {
 

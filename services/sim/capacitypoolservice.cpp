@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/scheduler.h"
 #include "simfleet.h"
-#include "transport/scheduler.h"
 
 namespace meridian {
 

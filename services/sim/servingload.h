@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/inferenceservice.h"
 #include "core/nodetypes.h"
-#include "scaling/inferenceservice.h"
 
 namespace meridian {
 

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <set>
 
+#include "agent/nodeagentservice.h"
 #include "capacitypoolservice.h"
+#include "core/scheduler.h"
 #include "servingload.h"
 #include "simcontrolservice.h"
-#include "transport/grpcserver.h"
-#include "transport/nodeagentservice.h"
-#include "transport/scheduler.h"
+#include "wire/grpcserver.h"
 
 namespace meridian {
 
@@ -60,7 +60,9 @@ std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
     node->monitor = std::make_unique<NodeMonitor>(
         NodeIdentity{plan.spec.nodeId, plan.spec.dataCenter, plan.rack, plan.hostname},
         std::move(collector), *node->events, *node->usage, m_clock, options);
-    node->monitor->start().ok();  // the simulated collector cannot fail discovery
+    // The simulated collector has nothing to discover; a failure here is a simulator bug.
+    if (Status started = node->monitor->start(); !started)
+        fmt::print(stderr, "meridian-sim: {}: {}\n", plan.spec.nodeId, started.error().message);
     node->workloads = std::make_unique<WorkloadManager>(node->collector, m_clock, 8);
     node->monitor->setServiceOfCard([workloads = node->workloads.get()](uint32_t card) {
         return workloads->serviceOnCard(card);
@@ -132,7 +134,9 @@ void SimFleet::startServiceReplicas()
                     cards.begin() + static_cast<long>(first + perReplica));
                 request.requestedBy = "meridian-sim";
                 request.reason = "the service's minimum replicas";
-                node.workloads->apply(request).ok();
+                if (auto applied = node.workloads->apply(request); !applied)
+                    fmt::print(stderr, "meridian-sim: {} on {}: {}\n", service.name,
+                               node.plan.spec.nodeId, applied.error().message);
             }
         }
     }

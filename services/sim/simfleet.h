@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "agent/noderuntime.h"
 #include "core/clock.h"
+#include "core/inferenceservice.h"
 #include "fabric/fabricfile.h"
 #include "faultplan.h"
-#include "fleetlayout.h"
-#include "scaling/inferenceservice.h"
-#include "transport/noderuntime.h"
+#include "simnodeplan.h"
 
 namespace grpc {
 class Server;

@@ -9,7 +9,8 @@
 #include <string>
 
 #include "cost/usagereport.h"
-#include "store/historystore.h"
+#include "history/historyreader.h"
+#include "history/historystore.h"
 
 using namespace meridian;
 using Clock = std::chrono::steady_clock;

@@ -19,7 +19,7 @@
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "testsupport.h"
-#include "transport/security.h"
+#include "wire/security.h"
 
 extern char **environ;
 

@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "autoscaler/scalingcontroller.h"
+#include "fleetlink/fleetclient.h"
 #include "sim/simfleet.h"
-#include "transport/fleetclient.h"
 
 using namespace meridian;
 using namespace std::chrono_literals;

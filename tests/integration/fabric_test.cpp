@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "fabric/fabricmodel.h"
+#include "fleetlink/fleetclient.h"
 #include "sim/simfleet.h"
-#include "transport/fleetclient.h"
 
 using namespace meridian;
 using namespace std::chrono_literals;

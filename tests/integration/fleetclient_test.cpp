@@ -11,14 +11,15 @@
 
 #include "alerts/alertengine.h"
 #include "cost/usagereport.h"
+#include "fleetlink/fleetclient.h"
+#include "fleetlink/usagebackfill.h"
+#include "fleetlink/usagesync.h"
+#include "history/historyreader.h"
+#include "history/historystore.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "sim/simfleet.h"
-#include "store/historystore.h"
 #include "testsupport.h"
-#include "transport/fleetclient.h"
-#include "transport/usagebackfill.h"
-#include "transport/usagesync.h"
 
 using namespace meridian;
 using namespace std::chrono_literals;

@@ -20,7 +20,7 @@
 #include "childprocess.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "testsupport.h"
-#include "transport/security.h"
+#include "wire/security.h"
 
 using namespace meridian;
 

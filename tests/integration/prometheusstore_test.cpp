@@ -17,8 +17,8 @@
 #include "agentprocess.h"
 #include "childprocess.h"
 #include "core/clock.h"
+#include "history/historystore.h"
 #include "promsource/prometheussource.h"
-#include "store/historystore.h"
 #include "testsupport.h"
 
 namespace meridian {

@@ -26,9 +26,9 @@
 #include "autoscaler/remotescalingcontrol.h"
 #include "childprocess.h"
 #include "core/clock.h"
+#include "history/scalingjournal.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
-#include "store/scalingjournal.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include "testsupport.h"

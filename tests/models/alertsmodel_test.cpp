@@ -10,9 +10,9 @@
 #include <QSignalSpy>
 
 #include "fakefleet.h"
+#include "history/alerttriagelog.h"
 #include "models/alertcenter.h"
 #include "models/alertsmodel.h"
-#include "store/alerttriagelog.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "store/agentledger.h"
+#include "agent/agentledger.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -3,7 +3,7 @@
 
 #include <grpcpp/support/status.h>
 
-#include "transport/callfailure.h"
+#include "wire/callfailure.h"
 
 using namespace meridian;
 

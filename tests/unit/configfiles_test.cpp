@@ -9,14 +9,14 @@
 #include <ctime>
 #include <fstream>
 
+#include "agent/agentconfig.h"
 #include "core/openfiles.h"
 #include "cost/pricebook.h"
+#include "fleetlink/inventoryfile.h"
 #include "testsupport.h"
-#include "transport/agentconfig.h"
-#include "transport/certificatedates.h"
-#include "transport/hostport.h"
-#include "transport/inventoryfile.h"
-#include "transport/security.h"
+#include "wire/certificatedates.h"
+#include "wire/hostport.h"
+#include "wire/security.h"
 
 using namespace meridian;
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "fleet/fleetstate.h"
-#include "transport/backoff.h"
+#include "wire/backoff.h"
 
 using namespace meridian;
 

@@ -15,7 +15,8 @@
 
 #include "cost/pricebook.h"
 #include "cost/usagereport.h"
-#include "store/historystore.h"
+#include "history/historyreader.h"
+#include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 

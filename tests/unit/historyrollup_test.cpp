@@ -6,8 +6,9 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include "cost/usagereport.h"
-#include "store/historystore.h"
-#include "store/scalingjournal.h"
+#include "history/historyreader.h"
+#include "history/historystore.h"
+#include "history/scalingjournal.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 

@@ -6,8 +6,8 @@
 
 #include <fstream>
 
-#include "store/historyschema.h"
-#include "store/historystore.h"
+#include "history/historyschema.h"
+#include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 

@@ -54,9 +54,11 @@ TEST(TextUtil, TimesAreIso8601AndUtcUnlessTheySayOtherwise)
     EXPECT_EQ(parseUtcTime("2026-07-01T08:00:30.250Z"), july1 + 8 * 3600 + 30);
     EXPECT_EQ(parseUtcTime("2026-07-01T08:00:00+08:00"), july1);  // Beijing time
     EXPECT_EQ(parseUtcTime("2026-06-30T19:00:00-0500"), july1);
-    for (const char *bad : {"", "2026-7-1", "2026-07-01T8:00", "2026-07-01T08:00:00Zjunk",
+    EXPECT_EQ(parseUtcTime("2026-7-1 8:00"), july1 + 8 * 3600);  // unpadded, as people type
+    EXPECT_EQ(parseUtcTime("2024-02-29"), 1'709'164'800);        // a leap day
+    for (const char *bad : {"", "2026-02-29", "2026-02-31", "2026-07-01T08:00:00Zjunk",
                             "2026-13-01", "2026-07-01T24:00", "2026-07-01T08:00+25:00",
-                            "2026-07-01T08:00:00.Z", "yesterday", "2026-07-01x"})
+                            "2026-07-01T08:00:00.Z", "yesterday", "2026-07-01x", "2026/07/01"})
         EXPECT_FALSE(parseUtcTime(bad).has_value()) << "'" << bad << "'";
 }
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "transport/http2guard.h"
+#include "wire/http2guard.h"
 
 using namespace meridian;
 

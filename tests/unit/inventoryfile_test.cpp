@@ -3,8 +3,8 @@
 
 #include <fstream>
 
+#include "fleetlink/inventoryfile.h"
 #include "testsupport.h"
-#include "transport/inventoryfile.h"
 
 using namespace meridian;
 

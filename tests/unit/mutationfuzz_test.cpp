@@ -12,9 +12,11 @@
 #include <functional>
 #include <random>
 
+#include "agent/agentconfig.h"
+#include "core/inferenceservice.h"
 #include "cost/pricebook.h"
 #include "fabric/fabricfile.h"
-#include "scaling/inferenceservice.h"
+#include "fleetlink/inventoryfile.h"
 #include "scaling/requesttrace.h"
 #include "scaling/scalingpolicy.h"
 #include "sim/faultplan.h"
@@ -23,8 +25,6 @@
 #include "telemetry/nicparsers.h"
 #include "telemetry/topoparser.h"
 #include "testsupport.h"
-#include "transport/agentconfig.h"
-#include "transport/inventoryfile.h"
 
 using namespace meridian;
 

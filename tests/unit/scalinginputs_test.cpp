@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "scaling/inferenceservice.h"
+#include "core/inferenceservice.h"
 #include "scaling/requesttrace.h"
 #include "testsupport.h"
 

@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "store/scalingjournal.h"
+#include "history/scalingjournal.h"
 #include "testsupport.h"
 
 using namespace meridian;

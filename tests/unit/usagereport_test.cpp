@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cost/usagereport.h"
-#include "store/historystore.h"
+#include "history/historyreader.h"
+#include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 

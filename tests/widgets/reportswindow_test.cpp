@@ -11,8 +11,8 @@
 #include <fstream>
 
 #include "cost/pricebook.h"
+#include "history/historystore.h"
 #include "models/reporttablemodel.h"
-#include "store/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 #include "widgets/pricebookdialog.h"

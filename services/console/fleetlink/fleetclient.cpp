@@ -1,0 +1,57 @@
+#include "fleetclient.h"
+
+#include <grpcpp/channel.h>
+
+#include <functional>
+
+#include "core/scheduler.h"
+
+namespace meridian {
+
+FleetClient::FleetClient(FleetState &state, const Clock &clock, ConnectionOptions options)
+    : m_state(state), m_clock(clock), m_options(options), m_scheduler(std::make_unique<Scheduler>())
+{}
+
+FleetClient::~FleetClient()
+{
+    stop();
+}
+
+void FleetClient::connect(const FleetInventory &inventory)
+{
+    std::vector<AgentConnection *> added;
+    for (const InventoryAgent &agent : inventory.agents) {
+        if (m_connections.count(agent.address))
+            continue;
+        const NodeHandle node = m_state.addNode(agent.address, agent.dataCenter);
+        auto channel = makeChannel(agent.address, inventory.security);
+        // Seeded per agent so reconnects after a data-center outage spread out.
+        const uint64_t seed = std::hash<std::string>{}(agent.address);
+        auto connection = std::make_unique<AgentConnection>(m_state, node, std::move(channel),
+                                                            *m_scheduler, m_clock, m_options, seed);
+        added.push_back(connection.get());
+        m_connections.emplace(agent.address, std::move(connection));
+    }
+    for (AgentConnection *connection : added)
+        connection->start();
+}
+
+void FleetClient::disconnect(const std::string &address)
+{
+    const auto it = m_connections.find(address);
+    if (it == m_connections.end())
+        return;
+    it->second->stop();
+    // Kept until the scheduler stops: a reconnect it already holds still names it.
+    m_stopped.push_back(std::move(it->second));
+    m_connections.erase(it);
+}
+
+void FleetClient::stop()
+{
+    for (auto &[address, connection] : m_connections)
+        connection->stop();
+    m_scheduler->stop();
+}
+
+}  // namespace meridian

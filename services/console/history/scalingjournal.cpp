@@ -1,0 +1,233 @@
+#include "scalingjournal.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <SQLiteCpp/VariadicBind.h>
+#include <fmt/format.h>
+
+#include "historyschema.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr std::pair<StepState, std::string_view> kStateNames[] = {
+    {StepState::Planned, "planned"},       {StepState::Approved, "approved"},
+    {StepState::Leasing, "leasing"},       {StepState::Provisioned, "provisioned"},
+    {StepState::Starting, "starting"},     {StepState::Serving, "serving"},
+    {StepState::Releasing, "releasing"},   {StepState::Done, "done"},
+    {StepState::Failed, "failed"},         {StepState::Rejected, "rejected"},
+    {StepState::Superseded, "superseded"},
+};
+
+}  // namespace
+
+std::optional<StepState> stepStateFromName(std::string_view name)
+{
+    for (const auto &[state, stateName] : kStateNames) {
+        if (stateName == name)
+            return state;
+    }
+    return std::nullopt;
+}
+
+std::string_view stepStateName(StepState state)
+{
+    for (const auto &[candidate, name] : kStateNames) {
+        if (candidate == state)
+            return name;
+    }
+    return "failed";
+}
+
+Result<std::unique_ptr<ScalingJournal>> ScalingJournal::open(const std::string &historyFile)
+{
+    return openFile(historyFile, historySchema());
+}
+
+Result<std::unique_ptr<ScalingJournal>> ScalingJournal::openOwn(const std::string &journalFile)
+{
+    return openFile(journalFile, scalingJournalSchema());
+}
+
+Result<std::unique_ptr<ScalingJournal>> ScalingJournal::openFile(const std::string &path,
+                                                                 const SqliteSchema &schema)
+{
+    auto db = openSqliteFile(path, schema);
+    if (!db)
+        return db.error();
+    // Every step must be on disk before the call it stands for is made.
+    db.value()->exec("PRAGMA synchronous = FULL");
+    return std::unique_ptr<ScalingJournal>(new ScalingJournal(std::move(db).value(), path));
+}
+
+ScalingJournal::ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path)
+    : m_db(std::move(db)), m_path(std::move(path))
+{}
+
+ScalingJournal::~ScalingJournal() = default;
+
+Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::string &requestedBy,
+                                        const std::string &reason, int64_t nowUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement insert(*m_db, R"(
+            INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
+                node_id, requested_by, reason, created_unix_ms, updated_unix_ms, cny_per_hour)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10))");
+        SQLite::bind(insert, step.service, step.idempotencyKey,
+                     std::string(stepStateName(step.state)), step.offerId, step.leaseId,
+                     step.nodeId, requestedBy, reason, nowUnixMs, step.cnyPerHour);
+        insert.exec();
+        const int64_t id = m_db->getLastInsertRowid();
+        if (m_stepObserver)
+            m_stepObserver(id, step.state);
+        return id;
+    } catch (const SQLite::Exception &e) {
+        return Error{
+            fmt::format("{}: cannot journal step {}: {}", m_path, step.idempotencyKey, e.what())};
+    }
+}
+
+Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &leaseId,
+                                const std::string &nodeId, int64_t nowUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement update(*m_db, R"(
+            UPDATE scaling_step SET state = ?2,
+                lease_id = CASE WHEN ?3 = '' THEN lease_id ELSE ?3 END,
+                node_id = CASE WHEN ?4 = '' THEN node_id ELSE ?4 END,
+                updated_unix_ms = ?5
+            WHERE id = ?1)");
+        SQLite::bind(update, id, std::string(stepStateName(state)), leaseId, nodeId, nowUnixMs);
+        if (update.exec() != 1)
+            return Error{fmt::format("{}: no scaling step {}", m_path, id)};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot move scaling step {}: {}", m_path, id, e.what())};
+    }
+    if (m_stepObserver)
+        m_stepObserver(id, state);
+    return {};
+}
+
+void ScalingJournal::setStepObserver(std::function<void(int64_t, StepState)> observer)
+{
+    std::lock_guard lock(m_mutex);
+    m_stepObserver = std::move(observer);
+}
+
+Status ScalingJournal::setSetting(const std::string &name, const std::string &value,
+                                  int64_t nowUnixMs)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement upsert(*m_db, R"(
+            INSERT INTO controller_setting (name, value, updated_unix_ms) VALUES (?1, ?2, ?3)
+            ON CONFLICT (name) DO UPDATE SET value = ?2, updated_unix_ms = ?3)");
+        SQLite::bind(upsert, name, value, nowUnixMs);
+        upsert.exec();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot keep the setting {}: {}", m_path, name, e.what())};
+    }
+}
+
+Result<std::optional<std::string>> ScalingJournal::setting(const std::string &name)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, "SELECT value FROM controller_setting WHERE name = ?1");
+        query.bind(1, name);
+        if (!query.executeStep())
+            return std::optional<std::string>();
+        return std::optional<std::string>(query.getColumn(0).getString());
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read the setting {}: {}", m_path, name, e.what())};
+    }
+}
+
+Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, fmt::format(R"(
+            SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
+                   updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
+            FROM scaling_step {})",
+                                                   where));
+        std::vector<JournalStep> out;
+        while (query.executeStep()) {
+            JournalStep s;
+            s.id = query.getColumn(0).getInt64();
+            s.service = query.getColumn(1).getString();
+            s.idempotencyKey = query.getColumn(2).getString();
+            const auto state = stepStateFromName(query.getColumn(3).getString());
+            if (!state)
+                return Error{fmt::format("{}: scaling step {} has an unknown state '{}'", m_path,
+                                         s.id, query.getColumn(3).getString())};
+            s.state = *state;
+            s.offerId = query.getColumn(4).getString();
+            s.leaseId = query.getColumn(5).getString();
+            s.nodeId = query.getColumn(6).getString();
+            s.updatedUnixMs = query.getColumn(7).getInt64();
+            s.createdUnixMs = query.getColumn(8).getInt64();
+            s.cnyPerHour = query.getColumn(9).getDouble();
+            s.requestedBy = query.getColumn(10).getString();
+            s.reason = query.getColumn(11).getString();
+            out.push_back(std::move(s));
+        }
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read the scaling journal: {}", m_path, e.what())};
+    }
+}
+
+Result<std::vector<JournalStep>> ScalingJournal::openSteps()
+{
+    return steps("WHERE state NOT IN ('done', 'failed', 'rejected', 'superseded') ORDER BY id");
+}
+
+Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
+{
+    return steps(fmt::format("WHERE id IN (SELECT id FROM scaling_step ORDER BY id DESC LIMIT {}) "
+                             "ORDER BY id",
+                             count)
+                     .c_str());
+}
+
+Status ScalingJournal::audit(const AuditEntry &entry)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement insert(*m_db,
+                                 "INSERT INTO audit_log (at_unix_ms, who, what, why) "
+                                 "VALUES (?1, ?2, ?3, ?4)");
+        SQLite::bind(insert, entry.atUnixMs, entry.who, entry.what, entry.why);
+        insert.exec();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot write the audit log: {}", m_path, e.what())};
+    }
+}
+
+Result<std::vector<AuditEntry>> ScalingJournal::recentAudit(size_t count)
+{
+    std::lock_guard lock(m_mutex);
+    try {
+        SQLite::Statement query(*m_db, R"(
+            SELECT at_unix_ms, who, what, why FROM (
+                SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1) ORDER BY id)");
+        query.bind(1, static_cast<int64_t>(count));
+        std::vector<AuditEntry> out;
+        while (query.executeStep()) {
+            out.push_back({query.getColumn(0).getInt64(), query.getColumn(1).getString(),
+                           query.getColumn(2).getString(), query.getColumn(3).getString()});
+        }
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read the audit log: {}", m_path, e.what())};
+    }
+}
+
+}  // namespace meridian

@@ -1,0 +1,144 @@
+#include "metricsserver.h"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include "telemetry/metricsexposition.h"
+#include "wire/hostport.h"
+
+namespace meridian {
+
+namespace {
+
+bool acceptsGzip(const httplib::Request &request)
+{
+    return request.get_header_value("Accept-Encoding").find("gzip") != std::string::npos;
+}
+
+// httplib compresses text/* bodies itself; OpenMetrics's content type is not text/*, so
+// its body is compressed here.
+void setBody(const httplib::Request &request, httplib::Response &response, std::string body,
+             ExpositionFormat format)
+{
+    const std::string contentType(expositionContentType(format));
+    if (format == ExpositionFormat::OpenMetrics && acceptsGzip(request)) {
+        std::string compressed;
+        httplib::detail::gzip_compressor gzip;
+        const bool ok = gzip.compress(body.data(), body.size(), true,
+                                      [&compressed](const char *data, size_t size) {
+                                          compressed.append(data, size);
+                                          return true;
+                                      });
+        if (ok) {
+            response.set_header("Content-Encoding", "gzip");
+            response.set_content(std::move(compressed), contentType.c_str());
+            return;
+        }
+    }
+    response.set_content(std::move(body), contentType.c_str());
+}
+
+void answer(NodeRuntime *node, const httplib::Request &request, httplib::Response &response)
+{
+    if (!node || !node->monitor) {
+        response.status = 404;
+        response.set_content("no such node\n", "text/plain");
+        return;
+    }
+    // The simulator's dead and hung agents must look dead to the scraper too (up = 0).
+    if (node->down || node->hung) {
+        response.status = 503;
+        response.set_content("agent is not serving\n", "text/plain");
+        return;
+    }
+    const ExpositionFormat format = negotiateExposition(request.get_header_value("Accept"));
+    setBody(request, response,
+            renderExposition(node->monitor->inventory(), node->monitor->latest(), format), format);
+}
+
+std::unique_ptr<httplib::Server> makeServer(const ServerSecurity &security)
+{
+    if (!security.tlsEnabled())
+        return std::make_unique<httplib::Server>();
+    return std::make_unique<httplib::SSLServer>(
+        security.certFile.c_str(), security.keyFile.c_str(),
+        security.clientCaFile.empty() ? nullptr : security.clientCaFile.c_str());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const MetricsServerOptions &options,
+                                                            NodeLookup lookup)
+{
+    const std::string place = fmt::format("metrics endpoint {}", options.listen);
+    if (Status policy = checkListenPolicy(options.listen, options.security); !policy)
+        return Error{fmt::format("{}: {}", place, policy.message())};
+    if (options.security.tlsEnabled()) {
+        if (auto files = readServerTlsFiles(options.security); !files)
+            return Error{fmt::format("{}: {}", place, files.error().message)};
+    }
+    auto address = parseHostPort(options.listen);
+    if (!address)
+        return Error{fmt::format("{}: {}", place, address.error().message)};
+
+    std::unique_ptr<MetricsServer> self(new MetricsServer);
+    self->m_server = makeServer(options.security);
+    httplib::Server &server = *self->m_server;
+    if (!server.is_valid())
+        return Error{fmt::format("{}: the TLS certificate or key could not be loaded", place)};
+
+    const int threads = std::max(1, options.threads);
+    server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    // A scraper sends a short GET; anything slow or large is not one.
+    server.set_read_timeout(5, 0);
+    server.set_write_timeout(10, 0);
+    server.set_payload_max_length(4096);
+    server.set_keep_alive_timeout(30);
+    if (!options.keepAlive)
+        server.set_keep_alive_max_count(1);
+
+    auto authorizer = std::make_shared<Authorizer>(options.security.tokens);
+    server.set_pre_routing_handler(
+        [authorizer](const httplib::Request &request, httplib::Response &response) {
+            if (authorizer->acceptsBearer(request.get_header_value("Authorization")))
+                return httplib::Server::HandlerResponse::Unhandled;
+            response.status = 401;
+            response.set_header("WWW-Authenticate", "Bearer");
+            response.set_content("a bearer token is needed\n", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        });
+    server.Get("/metrics", [lookup](const httplib::Request &request, httplib::Response &response) {
+        answer(lookup({}), request, response);
+    });
+    server.Get(R"(/nodes/([^/]+)/metrics)",
+               [lookup](const httplib::Request &request, httplib::Response &response) {
+                   answer(lookup(request.matches[1].str()), request, response);
+               });
+
+    if (address->port == 0)
+        self->m_port = server.bind_to_any_port(address->host);
+    else
+        self->m_port = server.bind_to_port(address->host, address->port) ? address->port : -1;
+    if (self->m_port <= 0)
+        return Error{
+            fmt::format("{}: cannot listen there (in use, or not an address of this "
+                        "machine)",
+                        place)};
+    self->m_thread = std::thread([&server] { server.listen_after_bind(); });
+    return self;
+}
+
+MetricsServer::~MetricsServer()
+{
+    stop();
+}
+
+void MetricsServer::stop()
+{
+    if (m_server)
+        m_server->stop();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+}  // namespace meridian
