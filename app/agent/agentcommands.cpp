@@ -13,6 +13,7 @@
 #include "agent/metricsserver.h"
 #include "agent/nodeagentservice.h"
 #include "core/inferenceservice.h"
+#include "core/periodicthread.h"
 #include "core/scheduler.h"
 #include "telemetry/nvmlcollector.h"
 #include "telemetry/replicarunner.h"
@@ -145,7 +146,7 @@ int serveAgent(const AgentConfig &config)
     runtime.monitor = &monitor;
     runtime.workloads = &workloads;
     SingleNodeDirectory directory(runtime);
-    Scheduler scheduler;
+    Scheduler scheduler(SystemClock::instance());
     NodeAgentService service(directory, Authorizer(config.security.tokens), scheduler);
     int port = 0;
     auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
@@ -181,30 +182,19 @@ int serveAgent(const AgentConfig &config)
     }
     std::fflush(stdout);
 
-    // Sampling runs on its own thread so a slow vendor tool never delays the streams.
-    std::thread sampler([&] {
-        int64_t next = Scheduler::nowMs();
-        while (!g_stop) {
-            monitor.tick();
-            next += config.sampleIntervalMs;
-            while (!g_stop && Scheduler::nowMs() < next)
-                std::this_thread::sleep_for(
-                    std::chrono::milliseconds(std::min<int64_t>(50, next - Scheduler::nowMs())));
-            if (Scheduler::nowMs() - next > 5 * config.sampleIntervalMs)
-                next = Scheduler::nowMs();  // fell far behind (suspend): do not catch up
-        }
-    });
-    // Replicas are checked on their own thread: a replica slow to answer its health or
-    // metrics URL never delays a sample.
-    std::thread replicaChecks([&] {
-        while (runner && !g_stop) {
-            runner->tick();
-            for (int i = 0; i < 20 && !g_stop; ++i)
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    });
-    sampler.join();
-    replicaChecks.join();
+    // Sampling runs on its own thread so a slow vendor tool never delays the streams;
+    // replicas are checked on another, so one slow to answer its health or metrics URL
+    // never delays a sample.
+    PeriodicThread sampler(SystemClock::instance());
+    sampler.start(std::chrono::milliseconds(config.sampleIntervalMs),
+                  [&monitor] { monitor.tick(); });
+    PeriodicThread replicaChecks(SystemClock::instance());
+    if (runner)
+        replicaChecks.start(std::chrono::seconds(1), [&runner] { runner->tick(); });
+    while (!g_stop)  // set by SIGINT and SIGTERM
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sampler.stop();
+    replicaChecks.stop();
     fmt::print("meridian-agent: stopping\n");
     if (metrics)
         metrics->stop();

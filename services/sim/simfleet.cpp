@@ -34,7 +34,7 @@ struct SimFleet::Node {
 SimFleet::SimFleet(SimFleetOptions options, const Clock &clock)
     : m_options(std::move(options))
     , m_clock(clock)
-    , m_scheduler(std::make_unique<Scheduler>())
+    , m_scheduler(std::make_unique<Scheduler>(clock))
     , m_servingLoad(std::make_unique<ServingLoad>(m_options.services))
 {}
 
@@ -246,7 +246,7 @@ void SimFleet::scheduleSampling()
 
 void SimFleet::sampleAll()
 {
-    const int64_t now = Scheduler::nowMs();
+    const int64_t now = m_scheduler->nowMs();
     std::vector<Node *> nodes;
     {
         std::lock_guard lock(m_mutex);
@@ -402,7 +402,7 @@ Result<int> SimFleet::inject(const FaultSpec &fault)
 
 void SimFleet::injectInto(Node &node, const FaultSpec &fault)
 {
-    const int64_t steadyUntil = fault.durationMs > 0 ? Scheduler::nowMs() + fault.durationMs : 0;
+    const int64_t steadyUntil = fault.durationMs > 0 ? m_scheduler->nowMs() + fault.durationMs : 0;
     switch (fault.kind) {
     case FaultKind::Crash:
         node.monitor->stop();  // what it had written survives; the minute in progress too

@@ -3,8 +3,9 @@
 // serve; the console dies half-way and a new one finishes without renting twice; when the
 // load is gone the node goes back at the end of its paid hour. Also: caps that allow no
 // offer, a pool that is sold out, and a lease that never becomes ready.
-// Time is a ManualClock (cold starts and billing hours pass at once); the simulator's
-// sampling and the pool's provisioning run in real time, in short steps.
+// Time is a ManualClock for everything: cold starts, billing hours, the simulator's
+// sampling, the pool's provisioning and the agents' telemetry streams run when the test
+// moves the clock, and the test then waits for the batches, not for real seconds.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -89,11 +90,35 @@ public:
                                                          sim->controlAddress(), ClientSecurity{},
                                                          clock, options);
     }
-    // Lets `seconds` of virtual time pass, with fresh samples from every agent.
+    // Lets `seconds` of virtual time pass, with fresh samples from every agent: the last
+    // second in a step of its own, so what the streams carry was sampled after the jump.
     void pass(int seconds)
     {
-        clock.advanceMs(seconds * 1000LL);
-        std::this_thread::sleep_for(1300ms);
+        for (const int64_t stepMs : {seconds * 1000LL - 1000, 1000LL}) {
+            clock.advanceMs(std::max<int64_t>(stepMs, 0));
+            const int64_t now = clock.nowUnixMs();
+            EXPECT_TRUE(waitFor([&] {
+                return heardFromAllSince(local, now) &&
+                       (!controller || heardFromAllSince(controller->rentedFleet(), now));
+            })) << "an agent's telemetry did not arrive after the clock moved";
+        }
+    }
+    // Every connected agent has sent a batch stamped at `unixMs` or later.
+    static bool heardFromAllSince(const FleetState &fleet, int64_t unixMs)
+    {
+        const FleetSnapshot s = fleet.snapshot(unixMs);
+        for (size_t n = 0; n < s.nodeConnection.size(); ++n) {
+            if (s.nodeConnection[n] == ConnectionState::Connected && s.nodeLastSeenMs[n] < unixMs)
+                return false;
+        }
+        return true;
+    }
+    // Batches cross loopback in milliseconds; ten seconds is for a loaded machine.
+    static bool waitFor(const std::function<bool()> &done)
+    {
+        for (int i = 0; i < 2000 && !done(); ++i)
+            std::this_thread::sleep_for(5ms);
+        return done();
     }
     std::vector<JournalStep> steps() { return journal->recentSteps(100).value(); }
     int stepsIn(StepState state)

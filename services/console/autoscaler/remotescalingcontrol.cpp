@@ -58,6 +58,7 @@ RemoteScalingControl::RemoteScalingControl(std::string address, ClientSecurity s
     , m_options(options)
     , m_stub(std::make_unique<Stub>(
           Stub{v1::ScalingControl::NewStub(makeChannel(m_address, security))}))
+    , m_polls(clock)
 {
     m_unreachable = "not heard from yet";
     m_unreachableSinceMs = clock.nowUnixMs();

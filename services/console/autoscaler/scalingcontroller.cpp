@@ -43,6 +43,7 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
     , m_options(std::move(options))
     , m_rentedFleet(std::make_unique<FleetState>())
     , m_mode(m_options.mode)
+    , m_passes(clock)
 {
     m_rentedClient = std::make_unique<FleetClient>(*m_rentedFleet, clock, m_options.rentedAgents);
     m_pool = std::make_unique<GrpcCapacityPool>(std::move(poolAddress), security,

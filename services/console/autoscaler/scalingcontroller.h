@@ -75,6 +75,8 @@ public:
     Status tick();
 
     ScalingView view() const override;
+    // The rented nodes' agents as this controller follows them (their replicas' signals).
+    const FleetState &rentedFleet() const { return *m_rentedFleet; }
     Status setMode(ApprovalMode mode, const std::string &who) override;
     Status requestPlan(const std::string &service, const std::string &who) override;
     Status approvePlan(const std::string &service, const std::string &who,

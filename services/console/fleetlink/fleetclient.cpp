@@ -9,7 +9,10 @@
 namespace meridian {
 
 FleetClient::FleetClient(FleetState &state, const Clock &clock, ConnectionOptions options)
-    : m_state(state), m_clock(clock), m_options(options), m_scheduler(std::make_unique<Scheduler>())
+    : m_state(state)
+    , m_clock(clock)
+    , m_options(options)
+    , m_scheduler(std::make_unique<Scheduler>(clock))
 {}
 
 FleetClient::~FleetClient()

@@ -91,7 +91,7 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
 }  // namespace
 
 SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int parallel,
-                     int64_t callTimeoutMs)
+                     int64_t callTimeoutMs, const Clock &clock)
 {
     SyncReport report;
     std::vector<InventoryAgent> agents = inventory.agents;
@@ -134,10 +134,7 @@ SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int p
         worker.join();
     if (Status written = store.flush(); !written)
         report.failures.push_back(written.message());
-    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-    if (Status kept = store.applyRetention(now); !kept)
+    if (Status kept = store.applyRetention(clock.nowUnixMs() / 1000); !kept)
         report.failures.push_back(kept.message());
     return report;
 }

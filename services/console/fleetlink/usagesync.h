@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "inventoryfile.h"
 
 namespace meridian {
@@ -22,7 +23,8 @@ struct SyncReport {
     std::vector<std::string> failures;  // "address: why", one per agent that failed
 };
 
+// `clock` dates the retention pass that ends the sync.
 SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int parallel = 8,
-                     int64_t callTimeoutMs = 30'000);
+                     int64_t callTimeoutMs = 30'000, const Clock &clock = SystemClock::instance());
 
 }  // namespace meridian

@@ -62,7 +62,7 @@ struct Reading {
 
 PrometheusSource::PrometheusSource(FleetState &state, const Clock &clock,
                                    PrometheusSourceOptions options)
-    : m_state(state), m_clock(clock), m_options(std::move(options))
+    : m_state(state), m_clock(clock), m_options(std::move(options)), m_polls(clock)
 {
     if (m_options.pollIntervalMs <= 0)
         m_options.pollIntervalMs = m_options.scrapeIntervalMs;

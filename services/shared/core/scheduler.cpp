@@ -1,10 +1,13 @@
 #include "scheduler.h"
 
-#include <chrono>
+#include "clockwait.h"
 
 namespace meridian {
 
-Scheduler::Scheduler() : m_thread([this] { run(); })
+Scheduler::Scheduler(const Clock &clock)
+    : m_clock(clock)
+    , m_wait(std::make_unique<ClockWait>(clock, m_mutex))
+    , m_thread([this] { run(); })
 {}
 
 Scheduler::~Scheduler()
@@ -12,21 +15,15 @@ Scheduler::~Scheduler()
     stop();
 }
 
-int64_t Scheduler::nowMs()
-{
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-}
-
-void Scheduler::at(int64_t dueSteadyMs, Task task)
+void Scheduler::at(int64_t dueMs, Task task)
 {
     {
         std::lock_guard lock(m_mutex);
         if (m_stopping)
             return;
-        m_queue.push(Entry{dueSteadyMs, m_order++, std::move(task)});
+        m_queue.push(Entry{dueMs, m_order++, std::move(task)});
     }
-    m_wake.notify_one();
+    m_wait->notify();
 }
 
 void Scheduler::stop()
@@ -37,7 +34,7 @@ void Scheduler::stop()
             return;
         m_stopping = true;
     }
-    m_wake.notify_one();
+    m_wait->notify();
     if (m_thread.joinable() && m_thread.get_id() != std::this_thread::get_id())
         m_thread.join();
 }
@@ -47,12 +44,11 @@ void Scheduler::run()
     std::unique_lock lock(m_mutex);
     while (!m_stopping) {
         if (m_queue.empty()) {
-            m_wake.wait(lock);
+            m_wait->wait(lock);
             continue;
         }
-        const int64_t now = nowMs();
-        if (m_queue.top().due > now) {
-            m_wake.wait_for(lock, std::chrono::milliseconds(m_queue.top().due - now));
+        if (m_queue.top().due > m_clock.steadyMs()) {
+            m_wait->waitUntil(lock, m_queue.top().due);
             continue;
         }
         Task task = std::move(const_cast<Entry &>(m_queue.top()).task);

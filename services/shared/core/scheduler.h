@@ -1,30 +1,36 @@
-// One thread that runs small tasks at given times: telemetry ticks for every stream,
-// late answers of a slow simulated agent, periodic checks. Tasks must be short and
-// never block; they run in due order.
+// One thread that runs small tasks at given times on a Clock: telemetry ticks for every
+// stream, late answers of a slow simulated agent, reconnects, periodic checks. Tasks
+// must be short and never block; they run in due order. On a test's ManualClock a task
+// runs when the test moves the time past it, never by itself.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <queue>
 #include <thread>
 #include <vector>
 
+#include "clock.h"
+
 namespace meridian {
+
+class ClockWait;
 
 class Scheduler {
 public:
     using Task = std::function<void()>;
 
-    Scheduler();
+    explicit Scheduler(const Clock &clock = SystemClock::instance());
     ~Scheduler();
     Scheduler(const Scheduler &) = delete;
     Scheduler &operator=(const Scheduler &) = delete;
 
-    // dueSteadyMs on the steady clock (nowMs()).
-    void at(int64_t dueSteadyMs, Task task);
+    // dueMs on the clock's steady time (nowMs()).
+    void at(int64_t dueMs, Task task);
     void after(int64_t delayMs, Task task) { at(nowMs() + delayMs, std::move(task)); }
-    static int64_t nowMs();
+    int64_t nowMs() const { return m_clock.steadyMs(); }
+    const Clock &clock() const { return m_clock; }
 
     // Runs nothing more; pending tasks are dropped.
     void stop();
@@ -41,8 +47,9 @@ private:
     };
     void run();
 
+    const Clock &m_clock;
     std::mutex m_mutex;
-    std::condition_variable m_wake;
+    std::unique_ptr<ClockWait> m_wait;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> m_queue;
     uint64_t m_order = 0;
     bool m_stopping = false;
