@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDoubleSpinBox>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -15,6 +16,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "scalingcharts.h"
 #include "screenfit.h"
@@ -83,6 +85,12 @@ ScalingWindow::ScalingWindow(ScalingControl *controller, QString offReason,
     fitToScreen(this, QSize(1280, 860));
 }
 
+ScalingWindow::~ScalingWindow()
+{
+    // The call holds the controller, which may go right after this window.
+    m_sending.waitForFinished();
+}
+
 void ScalingWindow::buildUi()
 {
     QToolBar *bar = addToolBar(tr("Scaling"));
@@ -99,10 +107,10 @@ void ScalingWindow::buildUi()
         const int mode = m_mode->itemData(index).toInt();
         QSettings().setValue(QStringLiteral("scaling/mode"), mode);  // the next start keeps it
         if (m_controller)
-            command(tr("Approval mode"), [this, mode] {
-                return m_controller->setMode(static_cast<ApprovalMode>(mode),
-                                             m_hooks.operatorName.toStdString());
-            });
+            command(tr("Approval mode"),
+                    [control = m_controller, mode, who = m_hooks.operatorName.toStdString()] {
+                        return control->setMode(static_cast<ApprovalMode>(mode), who);
+                    });
     });
     bar->addSeparator();
     if (!m_hooks.servicesFile.isEmpty())
@@ -160,23 +168,30 @@ void ScalingWindow::buildUi()
     planLayout->addWidget(m_reject, 0, 3);
     planLayout->addWidget(m_surplus, 1, 0);
     planLayout->addWidget(m_release, 1, 2, 1, 2);
+    m_sendingLabel = new QLabel(planBox);
+    m_sendingLabel->setStyleSheet(QStringLiteral("color: #1565c0;"));
+    m_sendingLabel->hide();
+    planLayout->addWidget(m_sendingLabel, 2, 0, 1, 4);
     planLayout->setColumnStretch(0, 1);
     layout->addWidget(planBox);
-    const auto who = [this] { return m_hooks.operatorName.toStdString(); };
+    // What the operator chose, read here on the UI thread; the call runs elsewhere.
+    const auto chosen = [this] {
+        return std::make_pair(selectedService().toStdString(), m_hooks.operatorName.toStdString());
+    };
     connect(m_approve, &QPushButton::clicked, this, &ScalingWindow::approveShownPlan);
-    connect(m_reject, &QPushButton::clicked, this, [this, who] {
-        command(tr("Reject plan"), [&] {
-            return m_controller->rejectPlan(selectedService().toStdString(), who(),
-                                            "rejected in the console");
+    connect(m_reject, &QPushButton::clicked, this, [this, chosen] {
+        command(tr("Reject plan"), [control = m_controller, c = chosen()] {
+            return control->rejectPlan(c.first, c.second, "rejected in the console");
         });
     });
-    connect(m_planNow, &QPushButton::clicked, this, [this, who] {
-        command(tr("Plan now"),
-                [&] { return m_controller->requestPlan(selectedService().toStdString(), who()); });
+    connect(m_planNow, &QPushButton::clicked, this, [this, chosen] {
+        command(tr("Plan now"), [control = m_controller, c = chosen()] {
+            return control->requestPlan(c.first, c.second);
+        });
     });
-    connect(m_release, &QPushButton::clicked, this, [this, who] {
-        command(tr("Give back surplus nodes"), [&] {
-            return m_controller->approveRelease(selectedService().toStdString(), who());
+    connect(m_release, &QPushButton::clicked, this, [this, chosen] {
+        command(tr("Give back surplus nodes"), [control = m_controller, c = chosen()] {
+            return control->approveRelease(c.first, c.second);
         });
     });
 
@@ -230,18 +245,44 @@ void ScalingWindow::approveShownPlan()
     const ShownPlan shown = m_shownPlan;  // what the operator saw, not what may come next
     if (!confirm(tr("Approve plan"), shown.summary))
         return;
-    command(tr("Approve plan"), [&] {
-        return m_controller->approvePlan(shown.service.toStdString(),
-                                         m_hooks.operatorName.toStdString(), shown.version);
-    });
+    command(tr("Approve plan"),
+            [control = m_controller, service = shown.service.toStdString(),
+             who = m_hooks.operatorName.toStdString(),
+             version = shown.version] { return control->approvePlan(service, who, version); });
 }
 
-void ScalingWindow::command(const QString &title, const std::function<Status()> &call)
+void ScalingWindow::command(const QString &title, std::function<Status()> call)
 {
-    if (Status s = call(); !s)
-        QMessageBox::warning(this, title, text(s.message()));
-    m_shownAt = -1;  // show what the command changed (a refused plan: the new one) at once
-    refresh();
+    if (!m_controller || sending())
+        return;
+    m_sendingLabel->setText(tr("Sending: %1…").arg(title));
+    m_sendingLabel->show();
+    m_sending = QtConcurrent::run(std::move(call));
+    holdCommandsWhileSending();
+    auto *watcher = new QFutureWatcher<Status>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, title] {
+        watcher->deleteLater();
+        const Status s = watcher->result();
+        m_sendingLabel->hide();
+        m_shownAt = -1;  // show what the command changed (a refused plan: the new one) at once
+        refresh();
+        if (!s) {
+            if (m_hooks.warn)
+                m_hooks.warn(title, text(s.message()));
+            else
+                QMessageBox::warning(this, title, text(s.message()));
+        }
+    });
+    watcher->setFuture(m_sending);
+}
+
+void ScalingWindow::holdCommandsWhileSending()
+{
+    if (!sending())
+        return;
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_approve, m_reject, m_planNow, m_release, m_mode})
+        w->setEnabled(false);
 }
 
 const ServiceScalingView *ScalingWindow::selected(const ScalingView &view) const
@@ -279,6 +320,7 @@ void ScalingWindow::refresh()
     fillPlan(view);
     fillJournal(view);
     fillAudit(view);
+    holdCommandsWhileSending();
 }
 
 void ScalingWindow::fillServices(const ScalingView &view)

@@ -5,6 +5,7 @@
 // controller's view once a second; approvals go straight to the journal.
 #pragma once
 
+#include <QFuture>
 #include <QMainWindow>
 #include <functional>
 
@@ -31,6 +32,8 @@ struct ScalingWindowHooks {
     QString operatorName;      // who approvals are audited as
     // Asks the operator to confirm; a message box unless set (tests answer here).
     std::function<bool(const QString &title, const QString &question)> confirm;
+    // Shows a command the controller refused or never got; a message box unless set.
+    std::function<void(const QString &title, const QString &message)> warn;
 };
 
 class ScalingWindow final : public QMainWindow {
@@ -40,6 +43,8 @@ public:
     // says why scaling is off.
     ScalingWindow(ScalingControl *controller, QString offReason, ScalingWindowHooks hooks,
                   QWidget *parent = nullptr);
+    // Waits for a command still on its way (at most its call timeout).
+    ~ScalingWindow() override;
 
     void refresh();
     QString selectedService() const;
@@ -62,8 +67,12 @@ private:
     void approveShownPlan();
     bool confirm(const QString &title, const QString &question);
     void editServices();
-    // Runs an operator's command; a refusal is shown in a message box titled `title`.
-    void command(const QString &title, const std::function<Status()> &call);
+    // Runs an operator's command off the UI thread (a headless controller may take
+    // seconds to answer); the window stays live, its command buttons wait, and a refusal
+    // is shown titled `title`. `call` must capture what it needs by value.
+    void command(const QString &title, std::function<Status()> call);
+    bool sending() const { return m_sending.isRunning(); }
+    void holdCommandsWhileSending();
 
     ScalingControl *m_controller;
     QString m_offReason;
@@ -89,6 +98,8 @@ private:
     QTableWidget *m_audit = nullptr;
     QTimer *m_timer = nullptr;
     int64_t m_shownAt = -1;
+    QFuture<Status> m_sending;
+    QLabel *m_sendingLabel = nullptr;
 };
 
 }  // namespace meridian

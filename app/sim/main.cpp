@@ -16,6 +16,7 @@
 #include <map>
 #include <thread>
 
+#include "wire/calldeadline.h"
 #include "agent/metricsserver.h"
 #include "core/openfiles.h"
 #include "evaluatecommand.h"
@@ -41,7 +42,7 @@ int sendFault(const std::string &control, const std::string &node, const std::st
     auto stub =
         v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    setCallDeadline(context, 5000);
     grpc::Status status;
     if (kind == "clear") {
         v1::ClearFaultsRequest request;
@@ -80,7 +81,7 @@ int sendLoad(const std::string &control, const std::string &service, double rps,
     auto stub =
         v1::SimControl::NewStub(grpc::CreateChannel(control, grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    setCallDeadline(context, 5000);
     v1::SetServiceLoadRequest request;
     request.set_service(service);
     if (!daily)

@@ -1,7 +1,8 @@
 // The scaling window and the services editor, offscreen: a window without a controller
-// says why scaling is off and offers nothing to click; the editor refuses a file that
-// would not load (naming its line) without touching the saved copy, and saves one
-// that loads.
+// says why scaling is off and offers nothing to click; an approval sent to a slow
+// controller leaves the window live and shows the refusal when it comes; the editor
+// refuses a file that would not load (naming its line) without touching the saved copy,
+// and saves one that loads.
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -9,7 +10,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTest>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <mutex>
+#include <thread>
 
 #include "testsupport.h"
 #include "widgets/scalingwindow.h"
@@ -34,7 +40,87 @@ QString readAll(const std::string &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
+// A controller at the far end of a slow link: every command takes `delay` to answer, and
+// an approval is refused because the plan was replaced meanwhile.
+class SlowControl final : public ScalingControl {
+public:
+    explicit SlowControl(std::chrono::milliseconds delay) : m_delay(delay) {}
+    ScalingView view() const override
+    {
+        ScalingView view;
+        view.atMs = ++m_pass;
+        ServiceScalingView chat;
+        chat.service.name = "chat";
+        chat.planVersion = 7;
+        chat.pendingSteps = 1;
+        chat.pendingCnyPerHour = 19.2;
+        view.services.push_back(chat);
+        return view;
+    }
+    Status setMode(ApprovalMode, const std::string &) override { return answer(); }
+    Status requestPlan(const std::string &, const std::string &) override { return answer(); }
+    Status approvePlan(const std::string &service, const std::string &who,
+                       std::optional<int64_t> shownVersion) override
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            approved =
+                service + " by " + who + " at version " + std::to_string(shownVersion.value_or(0));
+        }
+        std::this_thread::sleep_for(m_delay);
+        return Error{"plan 7 was replaced by plan 8; look again"};
+    }
+    Status rejectPlan(const std::string &, const std::string &, const std::string &) override
+    {
+        return answer();
+    }
+    Status approveRelease(const std::string &, const std::string &) override { return answer(); }
+
+    std::mutex m_mutex;
+    std::string approved;
+
+private:
+    Status answer()
+    {
+        std::this_thread::sleep_for(m_delay);
+        return {};
+    }
+    std::chrono::milliseconds m_delay;
+    mutable std::atomic<int64_t> m_pass{0};
+};
+
 }  // namespace
+
+TEST(ScalingWindow, AnApprovalSentToASlowControllerLeavesTheWindowLive)
+{
+    using namespace std::chrono;
+    SlowControl control(milliseconds(1500));
+    QString warned;
+    ScalingWindowHooks hooks;
+    hooks.operatorName = QStringLiteral("alice");
+    hooks.confirm = [](const QString &, const QString &) { return true; };
+    hooks.warn = [&](const QString &, const QString &message) { warned = message; };
+    ScalingWindow window(&control, {}, hooks);
+    window.refresh();
+    ASSERT_TRUE(window.approveButton()->isEnabled());
+
+    const auto before = steady_clock::now();
+    window.approveButton()->click();
+    EXPECT_LT(steady_clock::now() - before, milliseconds(500)) << "the click waited for the answer";
+    EXPECT_FALSE(window.approveButton()->isEnabled()) << "a second click while the first is sent";
+    bool saysSending = false;
+    for (const QLabel *label : window.findChildren<QLabel *>())
+        saysSending |= !label->isHidden() && label->text().startsWith(QStringLiteral("Sending"));
+    EXPECT_TRUE(saysSending);
+
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !warned.isEmpty(); }, 10'000));
+    EXPECT_TRUE(warned.contains(QStringLiteral("replaced by plan 8"))) << warned.toStdString();
+    {
+        std::lock_guard lock(control.m_mutex);
+        EXPECT_EQ(control.approved, "chat by alice at version 7");
+    }
+    EXPECT_TRUE(window.approveButton()->isEnabled());
+}
 
 TEST(ScalingWindow, WithoutAControllerItSaysWhyAndOffersNothingToApprove)
 {

@@ -5,17 +5,13 @@
 
 #include <chrono>
 
+#include "wire/calldeadline.h"
 #include "meridian/v1/scaling_control.grpc.pb.h"
 #include "scalingviewwire.h"
 
 namespace meridian {
 
 namespace {
-
-void setDeadline(grpc::ClientContext &context, int64_t timeoutMs)
-{
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeoutMs));
-}
 
 // The controller's own refusals (a replaced plan, an unknown service) are its words to
 // the operator; anything else is about reaching it.
@@ -86,7 +82,7 @@ void RemoteScalingControl::stop()
 Status RemoteScalingControl::poll()
 {
     grpc::ClientContext context;
-    setDeadline(context, m_options.callTimeoutMs);
+    setCallDeadline(context, m_options.callTimeoutMs);
     v1::ScalingViewReply reply;
     const grpc::Status status =
         m_stub->stub->GetScalingView(&context, v1::GetScalingViewRequest{}, &reply);
@@ -132,7 +128,7 @@ Status RemoteScalingControl::send(
             return Error{fmt::format("{}: not sent, {}", what, m_unreachable)};
     }
     grpc::ClientContext context;
-    setDeadline(context, m_options.callTimeoutMs);
+    setCallDeadline(context, m_options.callTimeoutMs);
     const grpc::Status status = call(*m_stub, context);
     static_cast<void>(poll());  // the command's answer matters here; the view says the rest
     if (status.ok())

@@ -5,17 +5,13 @@
 
 #include <algorithm>
 
+#include "wire/calldeadline.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 
 namespace meridian {
 
 namespace {
-
-void setDeadline(grpc::ClientContext &context, int64_t timeoutMs)
-{
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeoutMs));
-}
 
 PoolLeaseState leaseStateOf(v1::LeaseState state)
 {
@@ -52,7 +48,7 @@ GrpcCapacityPool::~GrpcCapacityPool() = default;
 Result<std::vector<PoolLeaseView>> GrpcCapacityPool::leases()
 {
     grpc::ClientContext context;
-    setDeadline(context, m_callTimeoutMs);
+    setCallDeadline(context, m_callTimeoutMs);
     v1::ListLeasesRequest request;
     request.set_include_released(true);
     v1::ListLeasesResponse response;
@@ -80,7 +76,7 @@ Result<CapacityPoolApi::LeaseAnswer> GrpcCapacityPool::lease(const std::string &
                                                              const std::string &requestedBy)
 {
     grpc::ClientContext context;
-    setDeadline(context, m_callTimeoutMs);
+    setCallDeadline(context, m_callTimeoutMs);
     v1::LeaseRequest request;
     request.set_idempotency_key(idempotencyKey);
     request.set_offer_id(offerId);
@@ -105,7 +101,7 @@ Result<CapacityPoolApi::LeaseAnswer> GrpcCapacityPool::lease(const std::string &
 Status GrpcCapacityPool::release(const std::string &leaseId)
 {
     grpc::ClientContext context;
-    setDeadline(context, m_callTimeoutMs);
+    setCallDeadline(context, m_callTimeoutMs);
     v1::ReleaseRequest request;
     request.set_lease_id(leaseId);
     request.set_requested_by(m_owner);
@@ -120,7 +116,7 @@ Status GrpcCapacityPool::release(const std::string &leaseId)
 Result<std::vector<CloudOfferView>> GrpcCapacityPool::offers()
 {
     grpc::ClientContext context;
-    setDeadline(context, m_callTimeoutMs);
+    setCallDeadline(context, m_callTimeoutMs);
     v1::ListOffersResponse response;
     const grpc::Status status = m_stub->stub->ListOffers(&context, {}, &response);
     if (!status.ok())
@@ -192,7 +188,7 @@ struct WorkloadView {
 Result<std::vector<WorkloadView>> GrpcReplicas::workloads(const std::string &address)
 {
     grpc::ClientContext context;
-    setDeadline(context, m_callTimeoutMs);
+    setCallDeadline(context, m_callTimeoutMs);
     v1::ListWorkloadsResponse response;
     const grpc::Status status = agent(address).stub->ListWorkloads(&context, {}, &response);
     if (!status.ok())
@@ -291,7 +287,7 @@ Status GrpcReplicas::start(const std::string &nodeId, const std::string &idempot
             return Error{fmt::format("node {}: not enough free cards for replica {} of {}", nodeId,
                                      id, service)};
         grpc::ClientContext context;
-        setDeadline(context, m_callTimeoutMs);
+        setCallDeadline(context, m_callTimeoutMs);
         v1::ApplyWorkloadRequest request;
         request.set_idempotency_key(id);
         request.set_requested_by(m_requestedBy);
@@ -328,7 +324,7 @@ Status GrpcReplicas::stop(const std::string &nodeId, const std::string &idempote
         if (!running)
             continue;  // never started, or stopped already
         grpc::ClientContext context;
-        setDeadline(context, m_callTimeoutMs);
+        setCallDeadline(context, m_callTimeoutMs);
         v1::ApplyWorkloadRequest request;
         request.set_idempotency_key(id + "/stop");
         request.set_requested_by(m_requestedBy);

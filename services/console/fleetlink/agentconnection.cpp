@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "wire/calldeadline.h"
 #include "core/clock.h"
 #include "core/scheduler.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
@@ -201,8 +202,7 @@ void AgentConnection::connect()
             *this, m_attempt, [this](uint64_t attempt, const NodeInventory &inventory) {
                 inventoryArrived(attempt, inventory);
             });
-        call->context.set_deadline(std::chrono::system_clock::now() +
-                                   std::chrono::milliseconds(m_options.callTimeoutMs));
+        setCallDeadline(call->context, m_options.callTimeoutMs);
         m_calls.push_back(call);
     }
     launch(std::move(call));
@@ -237,8 +237,7 @@ void AgentConnection::scheduleFabricRefresh(uint64_t attempt)
             call = std::make_shared<FabricCall>(*this, [this](const std::vector<NicInfo> &nics) {
                 m_state.updateNics(m_node, nics, m_clock.nowUnixMs());
             });
-            call->context.set_deadline(std::chrono::system_clock::now() +
-                                       std::chrono::milliseconds(m_options.callTimeoutMs));
+            setCallDeadline(call->context, m_options.callTimeoutMs);
             m_calls.push_back(call);
         }
         launch(std::move(call));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
 
+#include "wire/calldeadline.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 
 namespace meridian {
@@ -12,8 +13,7 @@ Result<PoolLeases> fetchLeases(const std::string &poolAddress, const ClientSecur
 {
     auto stub = v1::CapacityPool::NewStub(makeChannel(poolAddress, security));
     grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::milliseconds(callTimeoutMs));
+    setCallDeadline(context, callTimeoutMs);
     v1::ListLeasesRequest request;
     request.set_include_released(true);
     v1::ListLeasesResponse response;

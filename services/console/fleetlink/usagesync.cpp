@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "wire/calldeadline.h"
 #include "history/historystore.h"
 #include "leasesync.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
@@ -37,11 +38,8 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
                           HistoryStore &store, int64_t callTimeoutMs)
 {
     auto stub = v1::NodeAgent::NewStub(makeChannel(agent.address, security));
-    const auto deadline = [&] {
-        return std::chrono::system_clock::now() + std::chrono::milliseconds(callTimeoutMs);
-    };
     grpc::ClientContext inventoryContext;
-    inventoryContext.set_deadline(deadline());
+    setCallDeadline(inventoryContext, callTimeoutMs);
     v1::NodeInventory inventoryMessage;
     const grpc::Status inventoryStatus =
         stub->GetInventory(&inventoryContext, {}, &inventoryMessage);
@@ -52,7 +50,7 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
         inventory.dataCenter = agent.dataCenter;  // the inventory file knows where it stands
 
     grpc::ClientContext usageContext;
-    usageContext.set_deadline(deadline());
+    setCallDeadline(usageContext, callTimeoutMs);
     v1::GetUsageRequest request;
     request.set_since_minute_unix_s(store.lastMinute(inventory.nodeId));
     auto reader = stub->GetUsage(&usageContext, request);

@@ -8,9 +8,9 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 
+#include "core/clock.h"
 #include "cost/usagetally.h"
 
 namespace meridian {
@@ -82,11 +82,10 @@ std::unique_ptr<SQLite::Database> openForReading(const std::string &path)
 
 constexpr const char *kEmptyPeriod = "the period is empty: --to must be after --from";
 
+// Leases still running are billed up to now when the request names no moment.
 int64_t wallClockUnixS()
 {
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    return SystemClock::instance().nowUnixMs() / 1000;
 }
 
 }  // namespace
