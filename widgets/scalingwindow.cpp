@@ -1,7 +1,6 @@
 #include "scalingwindow.h"
 
 #include <QComboBox>
-#include <QDateTime>
 #include <QDoubleSpinBox>
 #include <QFutureWatcher>
 #include <QGridLayout>
@@ -11,8 +10,9 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -31,39 +31,24 @@ QString text(const std::string &s)
     return QString::fromStdString(s);
 }
 
-QString timeOf(int64_t unixMs)
+// A read-only table over `model`, sortable by the model's SortRole, first sorted by
+// `column` in `order`.
+QTableView *table(QAbstractItemModel *model, int sortRole, int column, Qt::SortOrder order,
+                  QWidget *parent)
 {
-    return QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("MM-dd HH:mm:ss"));
-}
-
-QTableWidget *table(const QStringList &headers, QWidget *parent)
-{
-    auto *t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
-    t->setHorizontalHeaderLabels(headers);
+    auto *proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(sortRole);
+    auto *t = new QTableView(parent);
+    t->setModel(proxy);
     t->verticalHeader()->hide();
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setAlternatingRowColors(true);
     t->horizontalHeader()->setStretchLastSection(true);
+    t->setSortingEnabled(true);
+    t->sortByColumn(column, order);
     return t;
-}
-
-void setRow(QTableWidget *t, int row, const QStringList &cells)
-{
-    for (int c = 0; c < cells.size(); ++c) {
-        auto *item = t->item(row, c);
-        if (!item) {
-            item = new QTableWidgetItem;
-            t->setItem(row, c, item);
-        }
-        if (item->text() != cells[c])
-            item->setText(cells[c]);
-    }
-}
-
-QString orDash(const std::optional<double> &v, int decimals)
-{
-    return v ? QString::number(*v, 'f', decimals) : QStringLiteral("–");
 }
 
 }  // namespace
@@ -140,11 +125,14 @@ void ScalingWindow::buildUi()
     m_problem->hide();
     layout->addWidget(m_problem);
 
-    m_services = table({tr("Service"), tr("Serving local"), tr("Serving rented"), tr("Starting"),
-                        tr("Desired"), tr("Arrivals req/s"), tr("Waiting"), tr("TTFT p95 s"),
-                        tr("Rented cards"), tr("Rented CNY/h"), tr("Decision")},
-                       central);
+    m_servicesModel = new ScalingServicesModel(this);
+    m_services = table(m_servicesModel, ScalingServicesModel::SortRole,
+                       ScalingServicesModel::Service, Qt::AscendingOrder, central);
     m_services->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Figures as wide as they need; the decision takes the rest (in full as a tooltip).
+    m_services->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_services->horizontalHeader()->setSectionResizeMode(ScalingServicesModel::Decision,
+                                                         QHeaderView::Stretch);
     m_services->setMaximumHeight(150);
     layout->addWidget(m_services);
 
@@ -196,15 +184,18 @@ void ScalingWindow::buildUi()
     });
 
     auto *tabs = new QTabWidget(central);
-    m_journal = table({tr("Step"), tr("Created"), tr("Service"), tr("State"), tr("Offer"),
-                       tr("Lease"), tr("Node"), tr("CNY/h"), tr("By"), tr("Why")},
-                      tabs);
-    m_audit = table({tr("When"), tr("Who"), tr("What"), tr("Why")}, tabs);
+    // The newest on top, until the operator sorts otherwise.
+    m_journalModel = new ScalingJournalModel(this);
+    m_journal = table(m_journalModel, ScalingJournalModel::SortRole, ScalingJournalModel::Step,
+                      Qt::DescendingOrder, tabs);
+    m_auditModel = new ScalingAuditModel(this);
+    m_audit = table(m_auditModel, ScalingAuditModel::SortRole, ScalingAuditModel::When,
+                    Qt::DescendingOrder, tabs);
     tabs->addTab(m_journal, tr("Journal"));
     tabs->addTab(m_audit, tr("Audit log"));
     layout->addWidget(tabs, 2);
     setCentralWidget(central);
-    connect(m_services, &QTableWidget::itemSelectionChanged, this, [this] {
+    connect(m_services->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         m_shownAt = -1;
         refresh();
     });
@@ -212,23 +203,17 @@ void ScalingWindow::buildUi()
 
 QString ScalingWindow::selectedService() const
 {
-    const int row = m_services->currentRow();
-    const QTableWidgetItem *item = m_services->item(row < 0 ? 0 : row, 0);
-    return item ? item->text() : QString();
+    const QModelIndex current = m_services->selectionModel()->currentIndex();
+    const QModelIndex first = m_services->model()->index(0, 0);
+    const QModelIndex shown = current.isValid() ? current : first;
+    if (!shown.isValid())
+        return {};
+    return m_services->model()->index(shown.row(), ScalingServicesModel::Service).data().toString();
 }
 
 QString ScalingWindow::reasonText(ScalingReason reason)
 {
-    switch (reason) {
-    case ScalingReason::Hold: return tr("steady: enough replicas for the demand");
-    case ScalingReason::Up: return tr("more demand than the replicas serve");
-    case ScalingReason::Panic: return tr("a sudden surge: adding replicas at once");
-    case ScalingReason::LatencyGuard:
-        return tr("answers too slow: time to first token over the objective");
-    case ScalingReason::Down: return tr("less demand: replicas to spare");
-    case ScalingReason::Bounds: return tr("at the service's minimum or maximum replicas");
-    }
-    return {};
+    return scalingReasonText(reason);
 }
 
 bool ScalingWindow::confirm(const QString &title, const QString &question)
@@ -312,36 +297,19 @@ void ScalingWindow::refresh()
     m_mode->setCurrentIndex(m_mode->findData(static_cast<int>(view.mode)));
     m_problem->setVisible(!view.problem.empty());
     m_problem->setText(text(view.problem));
-    fillServices(view);
+    m_servicesModel->setServices(view.services);
+    if (!m_services->selectionModel()->currentIndex().isValid() && !view.services.empty())
+        m_services->selectRow(0);
     if (const ServiceScalingView *s = selected(view))
         m_charts->show(*s);
     else
         m_charts->clear();
     fillPlan(view);
-    fillJournal(view);
-    fillAudit(view);
+    m_journalModel->setSteps(view.journal);
+    m_auditModel->setEntries(view.audit);
+    m_journal->resizeColumnsToContents();
+    m_audit->resizeColumnsToContents();
     holdCommandsWhileSending();
-}
-
-void ScalingWindow::fillServices(const ScalingView &view)
-{
-    m_services->setRowCount(static_cast<int>(view.services.size()));
-    int row = 0;
-    for (const ServiceScalingView &s : view.services) {
-        const ServicePoint *last = s.history.empty() ? nullptr : &s.history.back();
-        setRow(m_services, row++,
-               {text(s.service.name), QString::number(s.localReplicas),
-                QString::number(s.rentedReplicas), QString::number(s.startingReplicas),
-                QString::number(s.desiredReplicas),
-                last ? QString::number(last->arrivalRps, 'f', 1) : QStringLiteral("–"),
-                last ? QString::number(last->waitingRequests, 'f', 0) : QStringLiteral("–"),
-                last ? orDash(last->ttftP95Seconds, 2) : QStringLiteral("–"),
-                QString::number(s.rentedCards), QString::number(s.rentedCnyPerHour, 'f', 2),
-                reasonText(s.reason)});
-    }
-    if (m_services->currentRow() < 0 && !view.services.empty())
-        m_services->selectRow(0);
-    m_services->resizeColumnsToContents();
 }
 
 void ScalingWindow::fillPlan(const ScalingView &view)
@@ -418,32 +386,6 @@ void ScalingWindow::fillPlan(const ScalingView &view)
     }
     m_release->setEnabled(s->surplusSteps > 0 && view.mode != ApprovalMode::Automatic &&
                           !s->releaseApproved);
-}
-
-void ScalingWindow::fillJournal(const ScalingView &view)
-{
-    const int rows = static_cast<int>(view.journal.size());
-    m_journal->setRowCount(rows);
-    for (int i = 0; i < rows; ++i) {
-        const JournalStep &s = view.journal[static_cast<size_t>(rows - 1 - i)];  // newest on top
-        setRow(m_journal, i,
-               {QString::number(s.id), timeOf(s.createdUnixMs), text(s.service),
-                text(std::string(stepStateName(s.state))), text(s.offerId), text(s.leaseId),
-                text(s.nodeId), QString::number(s.cnyPerHour, 'f', 2), text(s.requestedBy),
-                text(s.reason)});
-    }
-    m_journal->resizeColumnsToContents();
-}
-
-void ScalingWindow::fillAudit(const ScalingView &view)
-{
-    const int rows = static_cast<int>(view.audit.size());
-    m_audit->setRowCount(rows);
-    for (int i = 0; i < rows; ++i) {
-        const AuditEntry &e = view.audit[static_cast<size_t>(rows - 1 - i)];
-        setRow(m_audit, i, {timeOf(e.atUnixMs), text(e.who), text(e.what), text(e.why)});
-    }
-    m_audit->resizeColumnsToContents();
 }
 
 void ScalingWindow::editServices()

@@ -10,11 +10,13 @@
 #include <functional>
 
 #include "autoscaler/scalingcontrol.h"
+#include "models/scalingtablemodels.h"
 
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QTableWidget;
+class QTableView;
+class QSortFilterProxyModel;
 class QDoubleSpinBox;
 class QTimer;
 
@@ -48,8 +50,8 @@ public:
 
     void refresh();
     QString selectedService() const;
-    QTableWidget *servicesTable() const { return m_services; }
-    QTableWidget *journalTable() const { return m_journal; }
+    QTableView *servicesTable() const { return m_services; }
+    QTableView *journalTable() const { return m_journal; }
     QPushButton *approveButton() const { return m_approve; }
     // A policy reason in plain words ("more demand", not "up").
     static QString reasonText(ScalingReason reason);
@@ -59,10 +61,7 @@ Q_SIGNALS:
 
 private:
     void buildUi();
-    void fillServices(const ScalingView &view);
     void fillPlan(const ScalingView &view);
-    void fillJournal(const ScalingView &view);
-    void fillAudit(const ScalingView &view);
     const ServiceScalingView *selected(const ScalingView &view) const;
     void approveShownPlan();
     bool confirm(const QString &title, const QString &question);
@@ -79,7 +78,8 @@ private:
     ScalingWindowHooks m_hooks;
     QComboBox *m_mode = nullptr;
     QLabel *m_problem = nullptr;
-    QTableWidget *m_services = nullptr;
+    QTableView *m_services = nullptr;
+    ScalingServicesModel *m_servicesModel = nullptr;
     ScalingCharts *m_charts = nullptr;
     QLabel *m_plan = nullptr;
     // The plan on screen, as approval must name it.
@@ -94,8 +94,10 @@ private:
     QLabel *m_surplus = nullptr;
     QPushButton *m_release = nullptr;
     QDoubleSpinBox *m_demand = nullptr;
-    QTableWidget *m_journal = nullptr;
-    QTableWidget *m_audit = nullptr;
+    QTableView *m_journal = nullptr;
+    ScalingJournalModel *m_journalModel = nullptr;
+    QTableView *m_audit = nullptr;
+    ScalingAuditModel *m_auditModel = nullptr;
     QTimer *m_timer = nullptr;
     int64_t m_shownAt = -1;
     QFuture<Status> m_sending;
