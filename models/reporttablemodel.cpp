@@ -85,6 +85,11 @@ QVariant ReportTableModel::data(const QModelIndex &index, int role) const
     const bool isTotal = static_cast<size_t>(index.row()) >= m_report.rows.size();
     const ReportRow &row = rowAt(index.row());
     const int column = index.column();
+    if (role == TotalRole)
+        return isTotal;
+    if (role == SortRole)
+        return column == Group ? QVariant(QString::fromStdString(row.group))
+                               : QVariant(value(row, column));
     if (role == Qt::DisplayRole) {
         if (column == Group)
             return isTotal ? tr("Total") : groupTitle(m_report.group, row.group);
@@ -136,18 +141,24 @@ QVariant ReportTableModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-void ReportTableModel::sort(int column, Qt::SortOrder order)
+ReportSortProxy::ReportSortProxy(QObject *parent) : QSortFilterProxyModel(parent)
 {
-    beginResetModel();
-    std::stable_sort(m_report.rows.begin(), m_report.rows.end(),
-                     [&](const ReportRow &a, const ReportRow &b) {
-                         const bool less = column == Group ? naturalLess(a.group, b.group)
-                                                           : value(a, column) < value(b, column);
-                         const bool greater = column == Group ? naturalLess(b.group, a.group)
-                                                              : value(b, column) < value(a, column);
-                         return order == Qt::AscendingOrder ? less : greater;
-                     });
-    endResetModel();
+    setSortRole(ReportTableModel::SortRole);
+}
+
+bool ReportSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    // The total goes last whichever way the groups are sorted: descending, the proxy
+    // places `left` first when lessThan(right, left) holds.
+    const bool ascending = sortOrder() == Qt::AscendingOrder;
+    if (left.data(ReportTableModel::TotalRole).toBool())
+        return !ascending;
+    if (right.data(ReportTableModel::TotalRole).toBool())
+        return ascending;
+    const QVariant a = left.data(sortRole()), b = right.data(sortRole());
+    if (left.column() == ReportTableModel::Group)
+        return naturalLess(a.toString().toStdString(), b.toString().toStdString());
+    return a.toDouble() < b.toDouble();
 }
 
 }  // namespace meridian

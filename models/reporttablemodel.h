@@ -1,9 +1,11 @@
-// A utilisation/cost report as a table: one row per group, the total pinned last.
-// Sorting (by clicking a header) orders the groups and leaves the total at the bottom.
-// A new report replaces the table whole. Lives on the UI thread.
+// A utilisation/cost report as a table: one row per group, then the total. The view
+// sorts through ReportSortProxy, which orders the groups by a header's figure (names in
+// natural order) and leaves the total at the bottom. A new report replaces the table
+// whole. Lives on the UI thread.
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include "cost/usagereport.h"
 
@@ -26,6 +28,9 @@ public:
         ColumnCount
     };
 
+    static constexpr int SortRole = Qt::UserRole + 1;   // the figure; the group's own name
+    static constexpr int TotalRole = Qt::UserRole + 2;  // true on the total's row
+
     explicit ReportTableModel(QObject *parent = nullptr);
 
     void setReport(const UsageReport &report);
@@ -35,7 +40,6 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
-    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     // The group's name as a person reads it ("Xiamen", "(no service)").
     static QString groupTitle(ReportGroup group, const std::string &name);
@@ -46,6 +50,15 @@ private:
     static double value(const ReportRow &row, int column);
 
     UsageReport m_report;
+};
+
+class ReportSortProxy final : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit ReportSortProxy(QObject *parent = nullptr);
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 };
 
 }  // namespace meridian

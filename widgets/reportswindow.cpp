@@ -139,7 +139,9 @@ void ReportsWindow::buildControls()
         tiles->addWidget(tile, 1);
 
     m_view = new QTableView(this);
-    m_view->setModel(m_model);
+    auto *sorted = new ReportSortProxy(this);
+    sorted->setSourceModel(m_model);
+    m_view->setModel(sorted);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(ReportTableModel::Cost, Qt::DescendingOrder);
     m_view->verticalHeader()->setVisible(false);

@@ -4,6 +4,7 @@
 // `meridian report --format pdf` without a display.
 #include <gtest/gtest.h>
 
+#include <QAbstractItemModelTester>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -67,19 +68,33 @@ bool waitForReport(ReportsWindow &window)
 TEST(ReportTableModel, SortingOrdersTheGroupsAndKeepsTheTotalLast)
 {
     UsageReport report;
-    report.group = ReportGroup::DataCenter;
-    report.rows = {{"wuhu", 2, 96, 48, 172.8, 86.4}, {"xiamen", 4, 192, 144, 384, 96}};
-    report.total = {"total", 6, 288, 192, 556.8, 182.4};
+    report.group = ReportGroup::Node;
+    report.rows = {{"wh-n2", 2, 96, 48, 172.8, 86.4},
+                   {"wh-n10", 4, 192, 144, 384, 96},
+                   {"wh-n9", 1, 48, 48, 50, 0}};
+    report.total = {"total", 7, 336, 240, 606.8, 182.4};
     ReportTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.setReport(report);
-    ASSERT_EQ(model.rowCount(), 3);
-    EXPECT_EQ(model.index(0, ReportTableModel::Group).data().toString(), QStringLiteral("Wuhu"));
-    model.sort(ReportTableModel::Cost, Qt::DescendingOrder);
-    EXPECT_EQ(model.index(0, ReportTableModel::Group).data().toString(), QStringLiteral("Xiamen"));
-    EXPECT_EQ(model.index(2, ReportTableModel::Group).data().toString(), QStringLiteral("Total"));
-    EXPECT_TRUE(model.index(2, ReportTableModel::Cost).data(Qt::FontRole).value<QFont>().bold());
-    EXPECT_EQ(model.index(2, ReportTableModel::BusyPercent).data().toString(),
-              QStringLiteral("66.7%"));
+    ReportSortProxy proxy;
+    proxy.setSourceModel(&model);
+    ASSERT_EQ(proxy.rowCount(), 4);
+    const auto groupAt = [&](int row) {
+        return proxy.index(row, ReportTableModel::Group).data().toString();
+    };
+    for (const Qt::SortOrder order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+        proxy.sort(ReportTableModel::Cost, order);
+        EXPECT_EQ(groupAt(order == Qt::DescendingOrder ? 0 : 2), QStringLiteral("wh-n10"));
+        EXPECT_EQ(groupAt(3), QStringLiteral("Total")) << "the total left the bottom";
+    }
+    proxy.sort(ReportTableModel::Group, Qt::AscendingOrder);  // names in natural order
+    EXPECT_EQ(groupAt(0), QStringLiteral("wh-n2"));
+    EXPECT_EQ(groupAt(1), QStringLiteral("wh-n9"));
+    EXPECT_EQ(groupAt(2), QStringLiteral("wh-n10"));
+    EXPECT_EQ(groupAt(3), QStringLiteral("Total"));
+    EXPECT_TRUE(proxy.index(3, ReportTableModel::Cost).data(Qt::FontRole).value<QFont>().bold());
+    EXPECT_EQ(proxy.index(3, ReportTableModel::BusyPercent).data().toString(),
+              QStringLiteral("71.4%"));
 }
 
 TEST(ReportsWindow, BuildsInTheBackgroundAndExportsCsvAndPdf)
