@@ -308,10 +308,7 @@ Status HistoryStore::recordLeases(const std::vector<CloudLease> &leases)
             SQLite::bind(lease, l.leaseId, l.region, l.cardModel, l.requestedBy,
                          static_cast<int64_t>(l.nodes), static_cast<int64_t>(l.cardsPerNode),
                          l.cnyPerCardHour, l.billingIncrementSeconds, l.createdUnixS);
-            if (l.releasedUnixS)
-                lease.bind(10, *l.releasedUnixS);
-            else
-                lease.bind(10);
+            bindOptional(lease, 10, l.releasedUnixS);
             lease.exec();
             lease.reset();
             for (const std::string &nodeId : l.nodeIds) {
@@ -329,16 +326,11 @@ Status HistoryStore::recordPrices(const PriceBook &prices)
         db.exec("DELETE FROM price_rule; DELETE FROM contract;");
         SQLite::Statement rule(db, "INSERT INTO price_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
         for (const PriceRule &r : prices.rules()) {
-            rule.bind(1, r.model);
-            rule.bind(
-                2, r.vendor == Vendor::Unknown ? std::string() : std::string(vendorName(r.vendor)));
-            rule.bind(3, r.dataCenter);
-            rule.bind(4, r.cnyPerCardHour);
-            rule.bind(5, r.fromUnixS);
-            if (r.toUnixS)
-                rule.bind(6, *r.toUnixS);
-            else
-                rule.bind(6);
+            SQLite::bind(
+                rule, r.model,
+                r.vendor == Vendor::Unknown ? std::string() : std::string(vendorName(r.vendor)),
+                r.dataCenter, r.cnyPerCardHour, r.fromUnixS);
+            bindOptional(rule, 6, r.toUnixS);
             rule.exec();
             rule.reset();
         }

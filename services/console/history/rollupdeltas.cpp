@@ -4,6 +4,8 @@
 #include <SQLiteCpp/VariadicBind.h>
 #include <fmt/format.h>
 
+#include "sqlite/sqlitebind.h"
+
 namespace meridian {
 
 void RollupDeltas::add(int64_t card, int64_t minuteStartUnixS, int64_t service,
@@ -59,10 +61,7 @@ void RollupDeltas::applyTo(SQLite::Database &db, const char *table, const char *
         const auto &[card, start, service] = key;
         SQLite::bind(upsert, card, start, service, d.minutes, d.observedSeconds, d.busySeconds,
                      d.utilizationSeconds, d.utilizationPercentSeconds);
-        if (d.energyJoules)
-            upsert.bind(9, *d.energyJoules);
-        else
-            upsert.bind(9);
+        bindOptional(upsert, 9, d.energyJoules);
         upsert.exec();
         upsert.reset();
         if (d.minutes < 0) {

@@ -175,15 +175,9 @@ void AgentLedger::append(const Event &event)
         SQLite::bind(insert, static_cast<int64_t>(event.sequence),
                      static_cast<int64_t>(event.timeUnixMs), static_cast<int>(event.kind),
                      static_cast<int>(event.severity));
-        if (event.cardIndex)
-            insert.bind(5, static_cast<int64_t>(*event.cardIndex));
-        else
-            insert.bind(5);
+        bindOptional(insert, 5, event.cardIndex);
         insert.bind(6, event.netdev);
-        if (event.xid)
-            insert.bind(7, static_cast<int64_t>(*event.xid));
-        else
-            insert.bind(7);
+        bindOptional(insert, 7, event.xid);
         insert.bind(8, event.message);
         insert.exec();
     } catch (const SQLite::Exception &) {
