@@ -296,12 +296,8 @@ Status ConsoleSession::startOwnScaling(const std::string &servicesFile)
     if (!m_history)
         return Error{"the history file, which holds the scaling journal, is not open: " +
                      m_historyProblem};
-    if (!m_journal) {
-        auto journal = ScalingJournal::open(m_history->path());
-        if (!journal)
-            return journal.error();
-        m_journal = std::move(journal).value();
-    }
+    if (!m_journal)
+        m_journal = ScalingJournal::onHistory(*m_history);
     ScalingControllerOptions options;
     const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
     options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));

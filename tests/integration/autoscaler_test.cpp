@@ -14,6 +14,7 @@
 
 #include "autoscaler/scalingcontroller.h"
 #include "fleetlink/fleetclient.h"
+#include "history/historystore.h"
 #include "sim/simfleet.h"
 
 using namespace meridian;
@@ -67,9 +68,12 @@ public:
             inventory.agents.push_back({n.nodeId, n.address, n.dataCenter});
         client = std::make_unique<FleetClient>(local, clock, steadyStreams());
         client->connect(inventory);
-        auto opened = ScalingJournal::open((m_dir / "history.sqlite").string());
+        // As in the console: the journal writes through the history store's one writer
+        // connection.
+        auto opened = HistoryStore::open((m_dir / "history.sqlite").string());
         EXPECT_TRUE(opened.ok()) << opened.error().message;
-        journal = std::move(opened).value();
+        history = std::move(opened).value();
+        journal = ScalingJournal::onHistory(*history);
     }
     ~Harness()
     {
@@ -142,6 +146,7 @@ public:
     std::unique_ptr<SimFleet> sim;
     FleetState local;
     std::unique_ptr<FleetClient> client;
+    std::unique_ptr<HistoryStore> history;
     std::unique_ptr<ScalingJournal> journal;
     std::unique_ptr<ScalingController> controller;
 

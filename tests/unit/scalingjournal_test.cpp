@@ -5,8 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <thread>
+
+#include "history/historystore.h"
 #include "history/scalingjournal.h"
 #include "testsupport.h"
+#include "usagefixture.h"
 
 using namespace meridian;
 
@@ -107,4 +113,45 @@ TEST(ScalingJournal, AConsoleKilledMidStepIsReconciledOnTheNextStart)
     ASSERT_EQ(actions.size(), 1u);
     EXPECT_EQ(actions[0].kind, RecoveryKind::Adopt);
     EXPECT_EQ(actions[0].leaseId, "L-3");
+}
+
+// In a console the journal shares the history's one writer connection: steps are
+// written while usage batches stream in from another thread, every write lands, the
+// connection goes back to the batches' synchronous mode, and a separate reader of the
+// file sees the committed steps.
+TEST(ScalingJournal, InAConsoleItWritesThroughTheHistorysOwnConnection)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    auto store = HistoryStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    auto journal = ScalingJournal::onHistory(*store.value());
+    constexpr int64_t kJuly1 = 1'782'864'000;
+    std::thread usage([&] {
+        for (int i = 0; i < 200; ++i)
+            store.value()->submit(
+                test::a100Minutes("xm-n1", "xiamen", 8, kJuly1 + i * 60, 1, 30, 0));
+    });
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 40; ++i) {
+        auto id = journal->addStep(planned("plan-1-step-" + std::to_string(i)), "ops:li",
+                                   "p95 rising", kNow + i);
+        ASSERT_TRUE(id.ok()) << id.error().message;
+        ASSERT_TRUE(journal->moveStep(*id, StepState::Leasing, "", "", kNow + i).ok());
+        ASSERT_TRUE(journal->audit({kNow + i, "ops:li", "approved", "p95 rising"}).ok());
+        ids.push_back(*id);
+    }
+    usage.join();
+    ASSERT_TRUE(store.value()->flush().ok());
+    EXPECT_EQ(store.value()->minuteCount(), 200 * 8);
+    EXPECT_EQ(store.value()->writerConnection().execAndGet("PRAGMA synchronous").getInt(), 1)
+        << "the batches' connection was left in FULL";
+
+    auto reader = ScalingJournal::open(path);  // another connection, as another console
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    auto open = reader.value()->openSteps();
+    ASSERT_TRUE(open.ok());
+    ASSERT_EQ(open->size(), ids.size());
+    EXPECT_EQ(open->back().state, StepState::Leasing);
+    EXPECT_EQ(reader.value()->recentAudit(100)->size(), ids.size());
 }

@@ -66,6 +66,11 @@ public:
     int64_t lastMinute(const std::string &nodeId);
     int64_t minuteCount();
     const std::string &path() const { return m_path; }
+    // The one writer connection and the lock it is used under, for this file's other
+    // writer in this process (the scaling journal): it takes turns with the batches
+    // instead of contending for the file as a second connection.
+    SQLite::Database &writerConnection() { return *m_writer; }
+    std::mutex &writerLock() { return m_writerMutex; }
 
 private:
     HistoryStore(std::unique_ptr<SQLite::Database> writer, std::unique_ptr<SQLite::Database> reader,

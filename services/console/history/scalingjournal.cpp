@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "historyschema.h"
+#include "historystore.h"
 
 namespace meridian {
 
@@ -61,16 +62,48 @@ Result<std::unique_ptr<ScalingJournal>> ScalingJournal::openFile(const std::stri
 }
 
 ScalingJournal::ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path)
-    : m_db(std::move(db)), m_path(std::move(path))
+    : m_ownDb(std::move(db)), m_db(m_ownDb.get()), m_lock(&m_ownLock), m_path(std::move(path))
 {}
+
+ScalingJournal::ScalingJournal(SQLite::Database &shared, std::mutex &sharedLock, std::string path)
+    : m_db(&shared), m_lock(&sharedLock), m_shared(true), m_path(std::move(path))
+{}
+
+std::unique_ptr<ScalingJournal> ScalingJournal::onHistory(HistoryStore &history)
+{
+    return std::unique_ptr<ScalingJournal>(
+        new ScalingJournal(history.writerConnection(), history.writerLock(), history.path()));
+}
+
+class ScalingJournal::DurableWrite {
+public:
+    DurableWrite(SQLite::Database &db, bool shared) : m_db(shared ? &db : nullptr)
+    {
+        if (m_db)
+            m_db->exec("PRAGMA synchronous = FULL");
+    }
+    ~DurableWrite()
+    {
+        try {
+            if (m_db)
+                m_db->exec("PRAGMA synchronous = NORMAL");
+        } catch (const SQLite::Exception &) {
+            // The history's batches then commit durably too: slower, never less safe.
+        }
+    }
+
+private:
+    SQLite::Database *m_db;
+};
 
 ScalingJournal::~ScalingJournal() = default;
 
 Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::string &requestedBy,
                                         const std::string &reason, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
+        const DurableWrite durable(*m_db, m_shared);
         SQLite::Statement insert(*m_db, R"(
             INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
                 node_id, requested_by, reason, created_unix_ms, updated_unix_ms, cny_per_hour)
@@ -92,8 +125,9 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
 Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &leaseId,
                                 const std::string &nodeId, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
+        const DurableWrite durable(*m_db, m_shared);
         SQLite::Statement update(*m_db, R"(
             UPDATE scaling_step SET state = ?2,
                 lease_id = CASE WHEN ?3 = '' THEN lease_id ELSE ?3 END,
@@ -113,15 +147,16 @@ Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &
 
 void ScalingJournal::setStepObserver(std::function<void(int64_t, StepState)> observer)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     m_stepObserver = std::move(observer);
 }
 
 Status ScalingJournal::setSetting(const std::string &name, const std::string &value,
                                   int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
+        const DurableWrite durable(*m_db, m_shared);
         SQLite::Statement upsert(*m_db, R"(
             INSERT INTO controller_setting (name, value, updated_unix_ms) VALUES (?1, ?2, ?3)
             ON CONFLICT (name) DO UPDATE SET value = ?2, updated_unix_ms = ?3)");
@@ -135,7 +170,7 @@ Status ScalingJournal::setSetting(const std::string &name, const std::string &va
 
 Result<std::optional<std::string>> ScalingJournal::setting(const std::string &name)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement query(*m_db, "SELECT value FROM controller_setting WHERE name = ?1");
         query.bind(1, name);
@@ -149,7 +184,7 @@ Result<std::optional<std::string>> ScalingJournal::setting(const std::string &na
 
 Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement query(*m_db, fmt::format(R"(
             SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
@@ -198,8 +233,9 @@ Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
 
 Status ScalingJournal::audit(const AuditEntry &entry)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
+        const DurableWrite durable(*m_db, m_shared);
         SQLite::Statement insert(*m_db,
                                  "INSERT INTO audit_log (at_unix_ms, who, what, why) "
                                  "VALUES (?1, ?2, ?3, ?4)");
@@ -213,7 +249,7 @@ Status ScalingJournal::audit(const AuditEntry &entry)
 
 Result<std::vector<AuditEntry>> ScalingJournal::recentAudit(size_t count)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement query(*m_db, R"(
             SELECT at_unix_ms, who, what, why FROM (

@@ -1,7 +1,8 @@
 // The scaling journal and audit log in the history file. A step is written (and
 // committed, synchronously) before the call it stands for is made, so after a crash the
 // journal says what may have happened and reconcile() says what to do about it.
-// Thread-safe; one connection of its own.
+// Thread-safe. In a console it writes through the history's one writer connection
+// (onHistory); opened on a file, it has a connection of its own.
 #pragma once
 
 #include <functional>
@@ -20,6 +21,8 @@ class Database;
 
 namespace meridian {
 
+class HistoryStore;
+
 struct SqliteSchema;
 
 struct AuditEntry {
@@ -31,7 +34,10 @@ struct AuditEntry {
 
 class ScalingJournal final : public StepJournal {
 public:
-    // The journal in the console's history file.
+    // The journal in the console's history file, written through the store's writer
+    // connection in turn with the usage minutes. `history` must outlive it.
+    static std::unique_ptr<ScalingJournal> onHistory(HistoryStore &history);
+    // The journal in a history file no store of this process has open (tools, tests).
     static Result<std::unique_ptr<ScalingJournal>> open(const std::string &historyFile);
     // A journal file of its own (meridian-scaled), with settings that outlive a restart.
     static Result<std::unique_ptr<ScalingJournal>> openOwn(const std::string &journalFile);
@@ -63,13 +69,20 @@ public:
 
 private:
     ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path);
+    ScalingJournal(SQLite::Database &shared, std::mutex &sharedLock, std::string path);
+    // Makes the commits made while it lives reach the disk before they return: a shared
+    // connection otherwise commits as the history's batches do (synchronous NORMAL).
+    class DurableWrite;
     static Result<std::unique_ptr<ScalingJournal>> openFile(const std::string &path,
                                                             const SqliteSchema &schema);
     Result<std::vector<JournalStep>> steps(const char *where);
 
-    std::unique_ptr<SQLite::Database> m_db;
+    std::unique_ptr<SQLite::Database> m_ownDb;
+    std::mutex m_ownLock;
+    SQLite::Database *m_db;  // m_ownDb's, or the history's writer connection
+    std::mutex *m_lock;      // guards *m_db: m_ownLock, or the history's writer lock
+    bool m_shared = false;
     std::string m_path;
-    std::mutex m_mutex;
     std::function<void(int64_t, StepState)> m_stepObserver;
 };
 
