@@ -11,8 +11,8 @@ namespace {
 
 constexpr int64_t kFirstRetryMs = 2000;
 constexpr int64_t kLongestRetryMs = 5 * 60'000;
-// How often the delivery thread looks at the clock: retries are due on the injected clock,
-// which may be a test's, so the thread cannot sleep until a wall-clock deadline.
+// How often the delivery thread looks for retries that fell due (on the injected clock);
+// a new notice wakes it at once.
 constexpr auto kPollInterval = std::chrono::milliseconds(200);
 
 int64_t retryDelayMs(int attempt)
@@ -56,7 +56,7 @@ AlertDispatcher::Sender AlertDispatcher::httpSender()
 }
 
 AlertDispatcher::AlertDispatcher(AlertRouting routing, const Clock &clock, Sender sender)
-    : m_routing(std::move(routing)), m_clock(clock), m_sender(std::move(sender))
+    : m_routing(std::move(routing)), m_clock(clock), m_sender(std::move(sender)), m_rounds(clock)
 {
     for (const AlertRoute &route : m_routing.routes)
         m_status.push_back({route.name});
@@ -69,33 +69,13 @@ AlertDispatcher::~AlertDispatcher()
 
 void AlertDispatcher::start()
 {
-    std::lock_guard lock(m_mutex);
-    if (m_thread.joinable() || m_routing.routes.empty())
-        return;
-    m_stopping = false;
-    m_thread = std::thread([this] { run(); });
+    if (!m_routing.routes.empty())
+        m_rounds.start(kPollInterval, [this] { deliverDue(); });
 }
 
 void AlertDispatcher::stop()
 {
-    {
-        std::lock_guard lock(m_mutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
-void AlertDispatcher::run()
-{
-    std::unique_lock lock(m_mutex);
-    while (!m_stopping) {
-        lock.unlock();
-        deliverDue();
-        lock.lock();
-        m_wake.wait_for(lock, kPollInterval);
-    }
+    m_rounds.stop();
 }
 
 void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optional<RouteKind> only)
@@ -118,7 +98,7 @@ void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optio
             ++m_status[r].waiting;
         }
     }
-    m_wake.notify_all();
+    m_rounds.wake();
 }
 
 int AlertDispatcher::deliverDue()

@@ -4,17 +4,16 @@
 // the route's status says so. Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "alertpayloads.h"
 #include "core/clock.h"
+#include "core/periodicthread.h"
 
 namespace meridian {
 
@@ -62,17 +61,13 @@ private:
         int attempt = 0;
         int64_t dueMs = 0;
     };
-    void run();
-
     const AlertRouting m_routing;
     const Clock &m_clock;
     Sender m_sender;
-    mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
+    mutable std::mutex m_mutex;  // guards the queue and the status
     std::deque<Delivery> m_queue;
     std::vector<RouteStatus> m_status;  // by route
-    bool m_stopping = false;
-    std::thread m_thread;
+    PeriodicThread m_rounds;
 };
 
 }  // namespace meridian
