@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -13,10 +12,8 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "scalingcharts.h"
 #include "screenfit.h"
@@ -56,24 +53,46 @@ QTableView *table(QAbstractItemModel *model, int sortRole, int column, Qt::SortO
 ScalingWindow::ScalingWindow(ScalingControl *controller, QString offReason,
                              ScalingWindowHooks hooks, QWidget *parent)
     : QMainWindow(parent)
-    , m_controller(controller)
+    , m_model(new ScalingViewModel(controller, this))
     , m_offReason(std::move(offReason))
     , m_hooks(std::move(hooks))
 {
     setWindowFlag(Qt::Window);
     setWindowTitle(tr("Meridian — Elastic scaling"));
     buildUi();
-    m_timer = new QTimer(this);
-    connect(m_timer, &QTimer::timeout, this, &ScalingWindow::refresh);
-    m_timer->start(1000);
+    connect(m_model, &ScalingViewModel::viewChanged, this, &ScalingWindow::showView);
+    connect(m_model, &ScalingViewModel::sendingStarted, this,
+            [this](ScalingViewModel::Command command) {
+                m_sendingLabel->setText(tr("Sending: %1…").arg(commandTitle(command)));
+                m_sendingLabel->show();
+                holdCommandsWhileSending();
+            });
+    connect(m_model, &ScalingViewModel::commandFinished, this,
+            [this](ScalingViewModel::Command command, const QString &error) {
+                m_sendingLabel->hide();
+                m_shownAt = -1;
+                showView();
+                if (error.isEmpty())
+                    return;
+                if (m_hooks.warn)
+                    m_hooks.warn(commandTitle(command), error);
+                else
+                    QMessageBox::warning(this, commandTitle(command), error);
+            });
     refresh();
     fitToScreen(this, QSize(1280, 860));
 }
 
-ScalingWindow::~ScalingWindow()
+QString ScalingWindow::commandTitle(ScalingViewModel::Command command)
 {
-    // The call holds the controller, which may go right after this window.
-    m_sending.waitForFinished();
+    switch (command) {
+    case ScalingViewModel::Command::SetMode: return tr("Approval mode");
+    case ScalingViewModel::Command::PlanNow: return tr("Plan now");
+    case ScalingViewModel::Command::Approve: return tr("Approve plan");
+    case ScalingViewModel::Command::Reject: return tr("Reject plan");
+    case ScalingViewModel::Command::Release: return tr("Give back surplus nodes");
+    }
+    return {};
 }
 
 void ScalingWindow::buildUi()
@@ -91,11 +110,7 @@ void ScalingWindow::buildUi()
     connect(m_mode, &QComboBox::activated, this, [this](int index) {
         const int mode = m_mode->itemData(index).toInt();
         QSettings().setValue(QStringLiteral("scaling/mode"), mode);  // the next start keeps it
-        if (m_controller)
-            command(tr("Approval mode"),
-                    [control = m_controller, mode, who = m_hooks.operatorName.toStdString()] {
-                        return control->setMode(static_cast<ApprovalMode>(mode), who);
-                    });
+        m_model->setMode(static_cast<ApprovalMode>(mode), m_hooks.operatorName.toStdString());
     });
     bar->addSeparator();
     if (!m_hooks.servicesFile.isEmpty())
@@ -162,26 +177,15 @@ void ScalingWindow::buildUi()
     planLayout->addWidget(m_sendingLabel, 2, 0, 1, 4);
     planLayout->setColumnStretch(0, 1);
     layout->addWidget(planBox);
-    // What the operator chose, read here on the UI thread; the call runs elsewhere.
-    const auto chosen = [this] {
-        return std::make_pair(selectedService().toStdString(), m_hooks.operatorName.toStdString());
-    };
     connect(m_approve, &QPushButton::clicked, this, &ScalingWindow::approveShownPlan);
-    connect(m_reject, &QPushButton::clicked, this, [this, chosen] {
-        command(tr("Reject plan"), [control = m_controller, c = chosen()] {
-            return control->rejectPlan(c.first, c.second, "rejected in the console");
-        });
+    const auto who = [this] { return m_hooks.operatorName.toStdString(); };
+    connect(m_reject, &QPushButton::clicked, this, [this, who] {
+        m_model->rejectPlan(selectedService().toStdString(), who(), "rejected in the console");
     });
-    connect(m_planNow, &QPushButton::clicked, this, [this, chosen] {
-        command(tr("Plan now"), [control = m_controller, c = chosen()] {
-            return control->requestPlan(c.first, c.second);
-        });
-    });
-    connect(m_release, &QPushButton::clicked, this, [this, chosen] {
-        command(tr("Give back surplus nodes"), [control = m_controller, c = chosen()] {
-            return control->approveRelease(c.first, c.second);
-        });
-    });
+    connect(m_planNow, &QPushButton::clicked, this,
+            [this, who] { m_model->requestPlan(selectedService().toStdString(), who()); });
+    connect(m_release, &QPushButton::clicked, this,
+            [this, who] { m_model->approveRelease(selectedService().toStdString(), who()); });
 
     auto *tabs = new QTabWidget(central);
     // The newest on top, until the operator sorts otherwise.
@@ -225,45 +229,18 @@ bool ScalingWindow::confirm(const QString &title, const QString &question)
 
 void ScalingWindow::approveShownPlan()
 {
-    if (!m_controller || m_shownPlan.version == 0)
+    if (!m_model->hasController() || m_shownPlan.version == 0)
         return;
     const ShownPlan shown = m_shownPlan;  // what the operator saw, not what may come next
     if (!confirm(tr("Approve plan"), shown.summary))
         return;
-    command(tr("Approve plan"),
-            [control = m_controller, service = shown.service.toStdString(),
-             who = m_hooks.operatorName.toStdString(),
-             version = shown.version] { return control->approvePlan(service, who, version); });
-}
-
-void ScalingWindow::command(const QString &title, std::function<Status()> call)
-{
-    if (!m_controller || sending())
-        return;
-    m_sendingLabel->setText(tr("Sending: %1…").arg(title));
-    m_sendingLabel->show();
-    m_sending = QtConcurrent::run(std::move(call));
-    holdCommandsWhileSending();
-    auto *watcher = new QFutureWatcher<Status>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, title] {
-        watcher->deleteLater();
-        const Status s = watcher->result();
-        m_sendingLabel->hide();
-        m_shownAt = -1;  // show what the command changed (a refused plan: the new one) at once
-        refresh();
-        if (!s) {
-            if (m_hooks.warn)
-                m_hooks.warn(title, text(s.message()));
-            else
-                QMessageBox::warning(this, title, text(s.message()));
-        }
-    });
-    watcher->setFuture(m_sending);
+    m_model->approvePlan(shown.service.toStdString(), m_hooks.operatorName.toStdString(),
+                         shown.version);
 }
 
 void ScalingWindow::holdCommandsWhileSending()
 {
-    if (!sending())
+    if (!m_model->sending())
         return;
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_approve, m_reject, m_planNow, m_release, m_mode})
@@ -282,7 +259,13 @@ const ServiceScalingView *ScalingWindow::selected(const ScalingView &view) const
 
 void ScalingWindow::refresh()
 {
-    if (!m_controller) {
+    m_model->refresh();
+    showView();
+}
+
+void ScalingWindow::showView()
+{
+    if (!m_model->hasController()) {
         m_problem->setText(tr("Scaling is off: %1").arg(m_offReason));
         m_problem->show();
         for (QWidget *w :
@@ -290,7 +273,7 @@ void ScalingWindow::refresh()
             w->setEnabled(false);
         return;
     }
-    const ScalingView view = m_controller->view();
+    const ScalingView &view = m_model->view();
     if (view.atMs == m_shownAt)
         return;
     m_shownAt = view.atMs;

@@ -5,12 +5,12 @@
 // controller's view once a second; approvals go straight to the journal.
 #pragma once
 
-#include <QFuture>
 #include <QMainWindow>
 #include <functional>
 
 #include "autoscaler/scalingcontrol.h"
 #include "models/scalingtablemodels.h"
+#include "models/scalingviewmodel.h"
 
 class QComboBox;
 class QLabel;
@@ -18,7 +18,6 @@ class QPushButton;
 class QTableView;
 class QSortFilterProxyModel;
 class QDoubleSpinBox;
-class QTimer;
 
 namespace meridian {
 
@@ -45,8 +44,6 @@ public:
     // says why scaling is off.
     ScalingWindow(ScalingControl *controller, QString offReason, ScalingWindowHooks hooks,
                   QWidget *parent = nullptr);
-    // Waits for a command still on its way (at most its call timeout).
-    ~ScalingWindow() override;
 
     void refresh();
     QString selectedService() const;
@@ -66,14 +63,13 @@ private:
     void approveShownPlan();
     bool confirm(const QString &title, const QString &question);
     void editServices();
-    // Runs an operator's command off the UI thread (a headless controller may take
-    // seconds to answer); the window stays live, its command buttons wait, and a refusal
-    // is shown titled `title`. `call` must capture what it needs by value.
-    void command(const QString &title, std::function<Status()> call);
-    bool sending() const { return m_sending.isRunning(); }
+    // Shows the model's latest view (if it is not on screen already).
+    void showView();
+    // While a command is on its way (off the UI thread), its buttons wait.
     void holdCommandsWhileSending();
+    static QString commandTitle(ScalingViewModel::Command command);
 
-    ScalingControl *m_controller;
+    ScalingViewModel *m_model;
     QString m_offReason;
     ScalingWindowHooks m_hooks;
     QComboBox *m_mode = nullptr;
@@ -98,9 +94,7 @@ private:
     ScalingJournalModel *m_journalModel = nullptr;
     QTableView *m_audit = nullptr;
     ScalingAuditModel *m_auditModel = nullptr;
-    QTimer *m_timer = nullptr;
     int64_t m_shownAt = -1;
-    QFuture<Status> m_sending;
     QLabel *m_sendingLabel = nullptr;
 };
 
