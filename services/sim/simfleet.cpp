@@ -100,6 +100,7 @@ Status SimFleet::start()
         }
     }
     startServiceReplicas();
+    m_nextSampleMs = m_scheduler->nowMs();
     scheduleSampling();
     return {};
 }
@@ -238,7 +239,13 @@ void SimFleet::stop()
 
 void SimFleet::scheduleSampling()
 {
-    m_scheduler->after(m_options.sampleIntervalMs, [this] {
+    // Each round keeps the cadence, whenever the last one ran (a test's clock may have
+    // moved on meanwhile); one far behind starts afresh.
+    const int64_t interval = m_options.sampleIntervalMs;
+    m_nextSampleMs += interval;
+    if (const int64_t now = m_scheduler->nowMs(); m_nextSampleMs < now - 5 * interval)
+        m_nextSampleMs = now;
+    m_scheduler->at(m_nextSampleMs, [this] {
         sampleAll();
         scheduleSampling();
     });

@@ -106,6 +106,7 @@ private:
     SimFleetOptions m_options;
     const Clock &m_clock;
     std::unique_ptr<Scheduler> m_scheduler;
+    int64_t m_nextSampleMs = 0;  // the scheduler's time of the next sampling round
     std::unique_ptr<NodeAgentService> m_agentService;
     std::unique_ptr<CapacityPoolService> m_poolService;
     std::unique_ptr<SimControlService> m_controlService;

@@ -104,7 +104,9 @@ public:
             EXPECT_TRUE(waitFor([&] {
                 return heardFromAllSince(local, now) &&
                        (!controller || heardFromAllSince(controller->rentedFleet(), now));
-            })) << "an agent's telemetry did not arrive after the clock moved";
+            })) << "telemetry did not arrive after the clock moved to "
+                << now << " from:" << silentSince(local, now)
+                << (controller ? silentSince(controller->rentedFleet(), now) : "");
         }
     }
     // Every connected agent has sent a batch stamped at `unixMs` or later.
@@ -116,6 +118,17 @@ public:
                 return false;
         }
         return true;
+    }
+    static std::string silentSince(const FleetState &fleet, int64_t unixMs)
+    {
+        const FleetSnapshot s = fleet.snapshot(unixMs);
+        std::string out;
+        for (size_t n = 0; n < s.nodeConnection.size(); ++n) {
+            if (s.nodeConnection[n] == ConnectionState::Connected && s.nodeLastSeenMs[n] < unixMs)
+                out += " " + s.layout->nodeId[n] + " (last at " +
+                       std::to_string(s.nodeLastSeenMs[n]) + ")";
+        }
+        return out;
     }
     // Batches cross loopback in milliseconds; ten seconds is for a loaded machine.
     static bool waitFor(const std::function<bool()> &done)
@@ -249,10 +262,13 @@ TEST(Autoscaler, TheSurplusLeaseWhosePaidHourEndsFirstGoesBackFirst)
 {
     Harness h(chatService());
     warmUp(h);
+    // Passes until the new demand has been planned for (more steps than before) and every
+    // step serves, twice in a row.
     const auto serveAll = [&] {
+        const size_t before = h.steps().size();
         for (int i = 0, quiet = 0; i < 40 && quiet < 2; ++i) {
             h.controller->tick().ok();
-            quiet = !h.steps().empty() &&
+            quiet = h.steps().size() > before &&
                             h.stepsIn(StepState::Serving) == static_cast<int>(h.steps().size())
                         ? quiet + 1
                         : 0;

@@ -82,15 +82,15 @@ private:
 class TelemetryStream final : public StreamReactor<v1::TelemetryBatch> {
 public:
     TelemetryStream(NodeRuntime &node, Scheduler &scheduler, uint32_t intervalMs)
-        : m_node(node), m_scheduler(scheduler), m_intervalMs(intervalMs)
+        : m_node(node), m_scheduler(scheduler), m_intervalMs(intervalMs), m_dueMs(scheduler.nowMs())
     {
-        scheduleTick(m_cell, 0);
+        scheduleTick(m_cell);
     }
 
 private:
-    void scheduleTick(const std::shared_ptr<Cell> &cell, int64_t delayMs)
+    void scheduleTick(const std::shared_ptr<Cell> &cell)
     {
-        m_scheduler.after(delayMs, [cell] {
+        m_scheduler.at(m_dueMs, [cell] {
             std::lock_guard lock(cell->mutex);
             if (cell->reactor)
                 static_cast<TelemetryStream *>(cell->reactor)->tickLocked();
@@ -116,7 +116,13 @@ private:
                 writeNextLocked();
             }
         }
-        scheduleTick(m_cell, m_intervalMs + m_node.delayMs.load());
+        // The next tick keeps this one's cadence, whenever this one ran: a late tick
+        // neither drifts nor makes the next one late (on a test's clock, time may have
+        // moved on while it ran). One far behind (a suspended machine) starts afresh.
+        m_dueMs += m_intervalMs + m_node.delayMs.load();
+        if (const int64_t now = m_scheduler.nowMs(); m_dueMs < now - 5 * int64_t{m_intervalMs})
+            m_dueMs = now;
+        scheduleTick(m_cell);
     }
 
     // A slow client gets the newest batch when it is ready again, not a backlog.
@@ -131,6 +137,7 @@ private:
     NodeRuntime &m_node;
     Scheduler &m_scheduler;
     uint32_t m_intervalMs;
+    int64_t m_dueMs;  // of the next tick, on the scheduler's clock
     v1::TelemetryBatch m_pending;
     bool m_hasPending = false;
 };
