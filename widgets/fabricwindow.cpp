@@ -158,6 +158,11 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     refresh();
 }
 
+FabricWindow::~FabricWindow()
+{
+    m_assembling.waitForFinished();
+}
+
 std::optional<uint32_t> FabricWindow::rail() const
 {
     const int r = m_rail->currentData().toInt();

@@ -30,6 +30,8 @@ public:
     // `file` is optional; `fileProblem` says why there is none when one was asked for.
     FabricWindow(const FleetState &state, std::optional<FabricFile> file, QString fileProblem,
                  QWidget *parent = nullptr);
+    // Waits for an assembly under way: it reads the FleetState, which may go next.
+    ~FabricWindow() override;
 
     // Reassembles the fabric in the background; the view follows when it is done.
     void refresh();

@@ -13,13 +13,14 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "history/historyreader.h"
+#include "models/cloudspendmodel.h"
 #include "models/reporttablemodel.h"
 #include "pricebookdialog.h"
 #include "reportcharts.h"
@@ -154,10 +155,14 @@ void ReportsWindow::buildControls()
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumHeight(260);
     }
-    m_leases = new QTableWidget(0, 8, this);
-    m_leases->setHorizontalHeaderLabels({tr("Cloud lease"), tr("Service"), tr("Region"),
-                                         tr("Card model"), tr("Cards"), tr("CNY per card-hour"),
-                                         tr("Billed hours"), tr("Cost (CNY)")});
+    m_leasesModel = new CloudSpendModel(this);
+    auto *leasesSorted = new QSortFilterProxyModel(this);
+    leasesSorted->setSourceModel(m_leasesModel);
+    leasesSorted->setSortRole(CloudSpendModel::SortRole);
+    m_leases = new QTableView(this);
+    m_leases->setModel(leasesSorted);
+    m_leases->setSortingEnabled(true);
+    m_leases->sortByColumn(CloudSpendModel::Cost, Qt::DescendingOrder);
     m_leases->verticalHeader()->setVisible(false);
     m_leases->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_leases->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -401,21 +406,7 @@ void ReportsWindow::showBuilt()
     if (m_built.trend)
         setChart(m_trendView, makeTrendChart(m_built.trend.value()));
     setChart(m_costView, makeCostByGroupChart(report));
-    m_leases->setRowCount(static_cast<int>(report.cloud.size()));
-    for (int r = 0; r < static_cast<int>(report.cloud.size()); ++r) {
-        const CloudSpendRow &lease = report.cloud[static_cast<size_t>(r)];
-        const QStringList cells = {QString::fromStdString(lease.leaseId),
-                                   lease.service.empty() ? tr("(not the autoscaler's)")
-                                                         : QString::fromStdString(lease.service),
-                                   QString::fromStdString(lease.region),
-                                   QString::fromStdString(lease.cardModel),
-                                   QString::number(lease.cards),
-                                   locale.toString(lease.cnyPerCardHour, 'f', 2),
-                                   locale.toString(lease.billedHours, 'f', 0),
-                                   locale.toString(lease.costCny, 'f', 2)};
-        for (int c = 0; c < cells.size(); ++c)
-            m_leases->setItem(r, c, new QTableWidgetItem(cells[c]));
-    }
+    m_leasesModel->setLeases(report.cloud);
     m_leases->setVisible(!report.cloud.empty());
     // What the money figures are, plainly: the price book holds customer prices.
     QString status = periodText(report) + QStringLiteral(" — ") +

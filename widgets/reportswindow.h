@@ -19,10 +19,10 @@ class QDateEdit;
 class QLabel;
 class QPushButton;
 class QTableView;
-class QTableWidget;
 
 namespace meridian {
 
+class CloudSpendModel;
 class ReportTableModel;
 
 struct BuiltReport {
@@ -100,7 +100,8 @@ private:
     QWidget *m_charts = nullptr;
     QChartView *m_trendView = nullptr;
     QChartView *m_costView = nullptr;
-    QTableWidget *m_leases = nullptr;
+    QTableView *m_leases = nullptr;
+    CloudSpendModel *m_leasesModel = nullptr;
     QFutureWatcher<BuiltReport> m_watcher;
     BuiltReport m_built;
     bool m_refreshAgain = false;

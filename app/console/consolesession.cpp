@@ -225,12 +225,10 @@ void ConsoleSession::startAlertSharing()
     showProblems({});
     // Acknowledgements, notes and silences live in the history file, shared by every
     // console that opens it.
-    if (m_history) {
-        if (auto log = AlertTriageLog::open(m_history->path()))
-            alerts->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
-        else
-            showProblems(QString::fromStdString(log.error().message));
-    }
+    // It writes through the history's own connection; the window (and its alert center,
+    // which waits for its writes) goes before the history does.
+    if (m_history)
+        alerts->setTriageLog(AlertTriageLog::onHistory(*m_history));
     // Alerts reach people away from the window: the desktop, and the routing file's
     // receivers.
     auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());

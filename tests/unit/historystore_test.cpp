@@ -5,7 +5,9 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <fstream>
+#include <thread>
 
+#include "history/alerttriagelog.h"
 #include "history/historyschema.h"
 #include "history/historystore.h"
 #include "testsupport.h"
@@ -108,4 +110,41 @@ TEST(HistoryStore, AFileFromThePreviousReleaseIsMigratedWithItsRollups)
     EXPECT_DOUBLE_EQ(db.execAndGet("SELECT energy_joules FROM usage_day").getDouble(), 1500);
     EXPECT_DOUBLE_EQ(db.execAndGet("SELECT busy_card_hours FROM v_usage_by_dc_day").getDouble(),
                      90 / 3600.0);
+}
+
+// In a console the triage log writes through the history's one writer connection while
+// the usage minutes stream in; another console reading the file sees every action.
+TEST(HistoryStore, TheTriageLogTakesTurnsOnTheStoresConnection)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("history.db");
+    auto store = HistoryStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    auto log = AlertTriageLog::onHistory(*store.value());
+    constexpr int64_t kJuly1 = 1'782'864'000;
+    std::thread usage([&] {
+        for (int i = 0; i < 200; ++i)
+            store.value()->submit(
+                test::a100Minutes("xm-n1", "xiamen", 8, kJuly1 + i * 60, 1, 30, 0));
+    });
+    for (int i = 0; i < 30; ++i) {
+        TriageAction ack;
+        ack.atUnixMs = kJuly1 * 1000 + i;
+        ack.alertKey = "xid:xm-n1:" + std::to_string(i);
+        ack.who = "ops:li";
+        ASSERT_TRUE(log->record(ack).ok());
+    }
+    SilenceRule silence;
+    silence.node = "xm-n1";
+    silence.untilMs = kJuly1 * 1000 + 3'600'000;
+    silence.by = "ops:li";
+    ASSERT_TRUE(log->addSilence(silence, kJuly1 * 1000).ok());
+    usage.join();
+    ASSERT_TRUE(store.value()->flush().ok());
+    EXPECT_EQ(store.value()->minuteCount(), 200 * 8);
+
+    auto other = AlertTriageLog::open(path);  // another console's connection
+    ASSERT_TRUE(other.ok()) << other.error().message;
+    EXPECT_EQ(other.value()->actionsAfter(0)->size(), 30u);
+    EXPECT_EQ(other.value()->activeSilences(kJuly1 * 1000 + 1)->size(), 1u);
 }

@@ -8,11 +8,13 @@
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTableWidget>
 #include <fstream>
 
 #include "cost/pricebook.h"
 #include "history/historystore.h"
+#include "models/cloudspendmodel.h"
 #include "models/reporttablemodel.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -95,6 +97,26 @@ TEST(ReportTableModel, SortingOrdersTheGroupsAndKeepsTheTotalLast)
     EXPECT_TRUE(proxy.index(3, ReportTableModel::Cost).data(Qt::FontRole).value<QFont>().bold());
     EXPECT_EQ(proxy.index(3, ReportTableModel::BusyPercent).data().toString(),
               QStringLiteral("71.4%"));
+}
+
+TEST(CloudSpendModel, LeasesMergeByIdAndSortByCostAsANumber)
+{
+    CloudSpendModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setLeases({{"l-1", "cn-east", "A100-SXM4-80GB", "scaler", 8, 3.0, 2, 48, "chat"},
+                     {"l-2", "cn-east", "A100-SXM4-80GB", "scaler", 8, 3.0, 10, 240, ""}});
+    const QPersistentModelIndex first = model.index(0, CloudSpendModel::Cost);
+    model.setLeases({{"l-1", "cn-east", "A100-SXM4-80GB", "scaler", 8, 3.0, 3, 72, "chat"},
+                     {"l-2", "cn-east", "A100-SXM4-80GB", "scaler", 8, 3.0, 10, 240, ""}});
+    ASSERT_TRUE(first.isValid()) << "a new report reset the table";
+    EXPECT_EQ(first.data(CloudSpendModel::SortRole).toDouble(), 72.0);
+    EXPECT_EQ(model.index(1, CloudSpendModel::Service).data().toString(),
+              QStringLiteral("(not the autoscaler's)"));
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(CloudSpendModel::SortRole);
+    proxy.sort(CloudSpendModel::Cost, Qt::DescendingOrder);  // "240.00" < "72.00" as text
+    EXPECT_EQ(proxy.index(0, CloudSpendModel::Lease).data().toString(), QStringLiteral("l-2"));
 }
 
 TEST(ReportsWindow, BuildsInTheBackgroundAndExportsCsvAndPdf)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "historyschema.h"
+#include "historystore.h"
 
 namespace meridian {
 
@@ -26,14 +27,24 @@ Result<std::unique_ptr<AlertTriageLog>> AlertTriageLog::open(const std::string &
 }
 
 AlertTriageLog::AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path)
-    : m_db(std::move(db)), m_path(std::move(path))
+    : m_ownDb(std::move(db)), m_db(m_ownDb.get()), m_lock(&m_ownLock), m_path(std::move(path))
 {}
+
+AlertTriageLog::AlertTriageLog(SQLite::Database &shared, std::mutex &sharedLock, std::string path)
+    : m_db(&shared), m_lock(&sharedLock), m_path(std::move(path))
+{}
+
+std::unique_ptr<AlertTriageLog> AlertTriageLog::onHistory(HistoryStore &history)
+{
+    return std::unique_ptr<AlertTriageLog>(
+        new AlertTriageLog(history.writerConnection(), history.writerLock(), history.path()));
+}
 
 AlertTriageLog::~AlertTriageLog() = default;
 
 Status AlertTriageLog::record(const TriageAction &action)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement insert(*m_db, R"(
             INSERT INTO alert_action (at_unix_ms, alert_key, action, who, text)
@@ -50,7 +61,7 @@ Status AlertTriageLog::record(const TriageAction &action)
 
 Result<std::vector<TriageAction>> AlertTriageLog::actionsAfter(int64_t lastId)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement query(*m_db, R"(
             SELECT id, at_unix_ms, alert_key, action, who, text FROM alert_action
@@ -76,7 +87,7 @@ Result<std::vector<TriageAction>> AlertTriageLog::actionsAfter(int64_t lastId)
 
 Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement insert(*m_db, R"(
             INSERT INTO alert_silence (created_unix_ms, alert_key, kind, node, data_center,
@@ -93,7 +104,7 @@ Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowU
 
 Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement update(
             *m_db,
@@ -109,7 +120,7 @@ Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
 
 Result<std::vector<SilenceRule>> AlertTriageLog::activeSilences(int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_mutex);
+    std::lock_guard lock(*m_lock);
     try {
         SQLite::Statement query(*m_db, R"(
             SELECT id, alert_key, kind, node, data_center, until_unix_ms, who, reason

@@ -1,6 +1,7 @@
 // What people did about alerts, in the history file: acknowledgements and notes with who
 // and when, and silences. Every console on the same file reads them back, so the night
-// shift and the day shift see one triage. Thread-safe; one connection of its own.
+// shift and the day shift see one triage. Thread-safe. In a console it writes through the
+// history's one writer connection (onHistory); opened on a file, it has its own.
 #pragma once
 
 #include <memory>
@@ -17,6 +18,8 @@ class Database;
 
 namespace meridian {
 
+class HistoryStore;
+
 struct TriageAction {
     enum class Kind { Acknowledge, Note };
     int64_t id = 0;  // increasing: read on from the last one seen
@@ -29,6 +32,10 @@ struct TriageAction {
 
 class AlertTriageLog final {
 public:
+    // Through the store's writer connection, in turn with the usage minutes. `history`
+    // must outlive it.
+    static std::unique_ptr<AlertTriageLog> onHistory(HistoryStore &history);
+    // On a history file no store of this process has open.
     static Result<std::unique_ptr<AlertTriageLog>> open(const std::string &historyFile);
     ~AlertTriageLog();
 
@@ -47,10 +54,13 @@ public:
 
 private:
     AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path);
+    AlertTriageLog(SQLite::Database &shared, std::mutex &sharedLock, std::string path);
 
-    std::unique_ptr<SQLite::Database> m_db;
+    std::unique_ptr<SQLite::Database> m_ownDb;
+    std::mutex m_ownLock;
+    SQLite::Database *m_db;  // m_ownDb's, or the history's writer connection
+    std::mutex *m_lock;      // guards *m_db
     std::string m_path;
-    std::mutex m_mutex;
 };
 
 }  // namespace meridian
