@@ -24,4 +24,12 @@ UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, i
     return batch;
 }
 
+std::thread streamUsage(HistoryStore &store, int minutes)
+{
+    return std::thread([&store, minutes] {
+        for (int i = 0; i < minutes; ++i)
+            store.submit(a100Minutes("xm-n1", "xiamen", 8, kUsageJuly1 + i * 60, 1, 30, 0));
+    });
+}
+
 }  // namespace meridian::test

@@ -121,12 +121,8 @@ TEST(HistoryStore, TheTriageLogTakesTurnsOnTheStoresConnection)
     auto store = HistoryStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error().message;
     auto log = AlertTriageLog::onHistory(*store.value());
-    constexpr int64_t kJuly1 = 1'782'864'000;
-    std::thread usage([&] {
-        for (int i = 0; i < 200; ++i)
-            store.value()->submit(
-                test::a100Minutes("xm-n1", "xiamen", 8, kJuly1 + i * 60, 1, 30, 0));
-    });
+    constexpr int64_t kJuly1 = test::kUsageJuly1;
+    std::thread usage = test::streamUsage(*store.value(), 200);
     for (int i = 0; i < 30; ++i) {
         TriageAction ack;
         ack.atUnixMs = kJuly1 * 1000 + i;

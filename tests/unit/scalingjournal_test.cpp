@@ -126,12 +126,7 @@ TEST(ScalingJournal, InAConsoleItWritesThroughTheHistorysOwnConnection)
     auto store = HistoryStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error().message;
     auto journal = ScalingJournal::onHistory(*store.value());
-    constexpr int64_t kJuly1 = 1'782'864'000;
-    std::thread usage([&] {
-        for (int i = 0; i < 200; ++i)
-            store.value()->submit(
-                test::a100Minutes("xm-n1", "xiamen", 8, kJuly1 + i * 60, 1, 30, 0));
-    });
+    std::thread usage = test::streamUsage(*store.value(), 200);
     std::vector<int64_t> ids;
     for (int i = 0; i < 40; ++i) {
         auto id = journal->addStep(planned("plan-1-step-" + std::to_string(i)), "ops:li",

@@ -27,11 +27,11 @@ Result<std::unique_ptr<AlertTriageLog>> AlertTriageLog::open(const std::string &
 }
 
 AlertTriageLog::AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path)
-    : m_ownDb(std::move(db)), m_db(m_ownDb.get()), m_lock(&m_ownLock), m_path(std::move(path))
+    : m_connection(std::move(db)), m_path(std::move(path))
 {}
 
 AlertTriageLog::AlertTriageLog(SQLite::Database &shared, std::mutex &sharedLock, std::string path)
-    : m_db(&shared), m_lock(&sharedLock), m_path(std::move(path))
+    : m_connection(shared, sharedLock), m_path(std::move(path))
 {}
 
 std::unique_ptr<AlertTriageLog> AlertTriageLog::onHistory(HistoryStore &history)
@@ -44,9 +44,9 @@ AlertTriageLog::~AlertTriageLog() = default;
 
 Status AlertTriageLog::record(const TriageAction &action)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement insert(*m_db, R"(
+        SQLite::Statement insert(m_connection.db(), R"(
             INSERT INTO alert_action (at_unix_ms, alert_key, action, who, text)
             VALUES (?, ?, ?, ?, ?))");
         SQLite::bind(insert, action.atUnixMs, action.alertKey, actionName(action.kind), action.who,
@@ -61,9 +61,9 @@ Status AlertTriageLog::record(const TriageAction &action)
 
 Result<std::vector<TriageAction>> AlertTriageLog::actionsAfter(int64_t lastId)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(*m_db, R"(
+        SQLite::Statement query(m_connection.db(), R"(
             SELECT id, at_unix_ms, alert_key, action, who, text FROM alert_action
             WHERE id > ? ORDER BY id)");
         query.bind(1, lastId);
@@ -87,16 +87,16 @@ Result<std::vector<TriageAction>> AlertTriageLog::actionsAfter(int64_t lastId)
 
 Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowUnixMs)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement insert(*m_db, R"(
+        SQLite::Statement insert(m_connection.db(), R"(
             INSERT INTO alert_silence (created_unix_ms, alert_key, kind, node, data_center,
                 until_unix_ms, who, reason)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?))");
         SQLite::bind(insert, nowUnixMs, rule.alertKey, rule.kind ? alertKindName(*rule.kind) : "",
                      rule.node, rule.dataCenter, rule.untilMs, rule.by, rule.reason);
         insert.exec();
-        return m_db->getLastInsertRowid();
+        return m_connection.db().getLastInsertRowid();
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot record a silence: {}", m_path, e.what())};
     }
@@ -104,10 +104,10 @@ Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowU
 
 Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
         SQLite::Statement update(
-            *m_db,
+            m_connection.db(),
             "UPDATE alert_silence SET lifted_unix_ms = ? WHERE id = ? AND lifted_unix_ms "
             "IS NULL");
         SQLite::bind(update, nowUnixMs, id);
@@ -120,9 +120,9 @@ Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
 
 Result<std::vector<SilenceRule>> AlertTriageLog::activeSilences(int64_t nowUnixMs)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(*m_db, R"(
+        SQLite::Statement query(m_connection.db(), R"(
             SELECT id, alert_key, kind, node, data_center, until_unix_ms, who, reason
             FROM alert_silence WHERE until_unix_ms > ? AND lifted_unix_ms IS NULL ORDER BY id)");
         query.bind(1, nowUnixMs);

@@ -11,6 +11,7 @@
 
 #include "alerts/alert.h"
 #include "core/result.h"
+#include "sqlite/sqliteconnection.h"
 
 namespace SQLite {
 class Database;
@@ -56,10 +57,7 @@ private:
     AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path);
     AlertTriageLog(SQLite::Database &shared, std::mutex &sharedLock, std::string path);
 
-    std::unique_ptr<SQLite::Database> m_ownDb;
-    std::mutex m_ownLock;
-    SQLite::Database *m_db;  // m_ownDb's, or the history's writer connection
-    std::mutex *m_lock;      // guards *m_db
+    SqliteConnection m_connection;  // its own, or the history's writer connection
     std::string m_path;
 };
 

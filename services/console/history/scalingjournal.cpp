@@ -62,11 +62,11 @@ Result<std::unique_ptr<ScalingJournal>> ScalingJournal::openFile(const std::stri
 }
 
 ScalingJournal::ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path)
-    : m_ownDb(std::move(db)), m_db(m_ownDb.get()), m_lock(&m_ownLock), m_path(std::move(path))
+    : m_connection(std::move(db)), m_path(std::move(path))
 {}
 
 ScalingJournal::ScalingJournal(SQLite::Database &shared, std::mutex &sharedLock, std::string path)
-    : m_db(&shared), m_lock(&sharedLock), m_shared(true), m_path(std::move(path))
+    : m_connection(shared, sharedLock), m_path(std::move(path))
 {}
 
 std::unique_ptr<ScalingJournal> ScalingJournal::onHistory(HistoryStore &history)
@@ -77,7 +77,8 @@ std::unique_ptr<ScalingJournal> ScalingJournal::onHistory(HistoryStore &history)
 
 class ScalingJournal::DurableWrite {
 public:
-    DurableWrite(SQLite::Database &db, bool shared) : m_db(shared ? &db : nullptr)
+    explicit DurableWrite(const SqliteConnection &connection)
+        : m_db(connection.borrowed() ? &connection.db() : nullptr)
     {
         if (m_db)
             m_db->exec("PRAGMA synchronous = FULL");
@@ -93,7 +94,7 @@ public:
     }
 
 private:
-    SQLite::Database *m_db;
+    SQLite::Database *m_db;  // null on a connection of the journal's own (always FULL)
 };
 
 ScalingJournal::~ScalingJournal() = default;
@@ -101,10 +102,10 @@ ScalingJournal::~ScalingJournal() = default;
 Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::string &requestedBy,
                                         const std::string &reason, int64_t nowUnixMs)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(*m_db, m_shared);
-        SQLite::Statement insert(*m_db, R"(
+        const DurableWrite durable(m_connection);
+        SQLite::Statement insert(m_connection.db(), R"(
             INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
                 node_id, requested_by, reason, created_unix_ms, updated_unix_ms, cny_per_hour)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10))");
@@ -112,7 +113,7 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
                      std::string(stepStateName(step.state)), step.offerId, step.leaseId,
                      step.nodeId, requestedBy, reason, nowUnixMs, step.cnyPerHour);
         insert.exec();
-        const int64_t id = m_db->getLastInsertRowid();
+        const int64_t id = m_connection.db().getLastInsertRowid();
         if (m_stepObserver)
             m_stepObserver(id, step.state);
         return id;
@@ -125,10 +126,10 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
 Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &leaseId,
                                 const std::string &nodeId, int64_t nowUnixMs)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(*m_db, m_shared);
-        SQLite::Statement update(*m_db, R"(
+        const DurableWrite durable(m_connection);
+        SQLite::Statement update(m_connection.db(), R"(
             UPDATE scaling_step SET state = ?2,
                 lease_id = CASE WHEN ?3 = '' THEN lease_id ELSE ?3 END,
                 node_id = CASE WHEN ?4 = '' THEN node_id ELSE ?4 END,
@@ -147,17 +148,17 @@ Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &
 
 void ScalingJournal::setStepObserver(std::function<void(int64_t, StepState)> observer)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     m_stepObserver = std::move(observer);
 }
 
 Status ScalingJournal::setSetting(const std::string &name, const std::string &value,
                                   int64_t nowUnixMs)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(*m_db, m_shared);
-        SQLite::Statement upsert(*m_db, R"(
+        const DurableWrite durable(m_connection);
+        SQLite::Statement upsert(m_connection.db(), R"(
             INSERT INTO controller_setting (name, value, updated_unix_ms) VALUES (?1, ?2, ?3)
             ON CONFLICT (name) DO UPDATE SET value = ?2, updated_unix_ms = ?3)");
         SQLite::bind(upsert, name, value, nowUnixMs);
@@ -170,9 +171,10 @@ Status ScalingJournal::setSetting(const std::string &name, const std::string &va
 
 Result<std::optional<std::string>> ScalingJournal::setting(const std::string &name)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(*m_db, "SELECT value FROM controller_setting WHERE name = ?1");
+        SQLite::Statement query(m_connection.db(),
+                                "SELECT value FROM controller_setting WHERE name = ?1");
         query.bind(1, name);
         if (!query.executeStep())
             return std::optional<std::string>();
@@ -184,13 +186,13 @@ Result<std::optional<std::string>> ScalingJournal::setting(const std::string &na
 
 Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(*m_db, fmt::format(R"(
+        SQLite::Statement query(m_connection.db(), fmt::format(R"(
             SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
                    updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
             FROM scaling_step {})",
-                                                   where));
+                                                               where));
         std::vector<JournalStep> out;
         while (query.executeStep()) {
             JournalStep s;
@@ -233,10 +235,10 @@ Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
 
 Status ScalingJournal::audit(const AuditEntry &entry)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(*m_db, m_shared);
-        SQLite::Statement insert(*m_db,
+        const DurableWrite durable(m_connection);
+        SQLite::Statement insert(m_connection.db(),
                                  "INSERT INTO audit_log (at_unix_ms, who, what, why) "
                                  "VALUES (?1, ?2, ?3, ?4)");
         SQLite::bind(insert, entry.atUnixMs, entry.who, entry.what, entry.why);
@@ -249,9 +251,9 @@ Status ScalingJournal::audit(const AuditEntry &entry)
 
 Result<std::vector<AuditEntry>> ScalingJournal::recentAudit(size_t count)
 {
-    std::lock_guard lock(*m_lock);
+    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(*m_db, R"(
+        SQLite::Statement query(m_connection.db(), R"(
             SELECT at_unix_ms, who, what, why FROM (
                 SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1) ORDER BY id)");
         query.bind(1, static_cast<int64_t>(count));

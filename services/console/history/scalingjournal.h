@@ -14,6 +14,7 @@
 
 #include "core/result.h"
 #include "scaling/stepexecutor.h"
+#include "sqlite/sqliteconnection.h"
 
 namespace SQLite {
 class Database;
@@ -77,11 +78,7 @@ private:
                                                             const SqliteSchema &schema);
     Result<std::vector<JournalStep>> steps(const char *where);
 
-    std::unique_ptr<SQLite::Database> m_ownDb;
-    std::mutex m_ownLock;
-    SQLite::Database *m_db;  // m_ownDb's, or the history's writer connection
-    std::mutex *m_lock;      // guards *m_db: m_ownLock, or the history's writer lock
-    bool m_shared = false;
+    SqliteConnection m_connection;  // its own, or the history's writer connection
     std::string m_path;
     std::function<void(int64_t, StepState)> m_stepObserver;
 };
