@@ -1,8 +1,9 @@
 // Elastic scale-up, as ops staff drive it: each inference service with its signals over
 // time, its capacity on our cards and on rented ones, desired against actual, the plan
 // waiting for approval with what it costs per hour (approve / reject), surplus rented
-// nodes that can go back, and the journal of steps and the audit log. Reads the
-// controller's view once a second; approvals go straight to the journal.
+// nodes that can go back, and the journal of steps and the audit log. It reaches the
+// controller only through ScalingViewModel: the view once a second, commands off the UI
+// thread.
 #pragma once
 
 #include <QMainWindow>
@@ -16,7 +17,6 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableView;
-class QSortFilterProxyModel;
 class QDoubleSpinBox;
 
 namespace meridian {
