@@ -158,7 +158,12 @@ bool ReportSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right
     const QVariant a = left.data(sortRole()), b = right.data(sortRole());
     if (left.column() == ReportTableModel::Group)
         return naturalLess(a.toString().toStdString(), b.toString().toStdString());
-    return a.toDouble() < b.toDouble();
+    // A group with no reading ("–", NaN) sorts below every figure: NaN compared with <
+    // would break the sort's ordering.
+    const double x = a.toDouble(), y = b.toDouble();
+    if (std::isnan(x) || std::isnan(y))
+        return std::isnan(x) && !std::isnan(y);
+    return x < y;
 }
 
 }  // namespace meridian

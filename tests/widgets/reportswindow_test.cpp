@@ -71,8 +71,8 @@ TEST(ReportTableModel, SortingOrdersTheGroupsAndKeepsTheTotalLast)
 {
     UsageReport report;
     report.group = ReportGroup::Node;
-    report.rows = {{"wh-n2", 2, 96, 48, 172.8, 86.4},
-                   {"wh-n10", 4, 192, 144, 384, 96},
+    report.rows = {{"wh-n2", 2, 96, 48, 172.8, 86.4, 0, 3600, 3600 * 40.0},
+                   {"wh-n10", 4, 192, 144, 384, 96, 0, 3600, 3600 * 60.0},
                    {"wh-n9", 1, 48, 48, 50, 0}};
     report.total = {"total", 7, 336, 240, 606.8, 182.4};
     ReportTableModel model;
@@ -88,6 +88,12 @@ TEST(ReportTableModel, SortingOrdersTheGroupsAndKeepsTheTotalLast)
         proxy.sort(ReportTableModel::Cost, order);
         EXPECT_EQ(groupAt(order == Qt::DescendingOrder ? 0 : 2), QStringLiteral("wh-n10"));
         EXPECT_EQ(groupAt(3), QStringLiteral("Total")) << "the total left the bottom";
+    }
+    // wh-n9 has no utilisation reading ("–"): it sorts below every figure, either way.
+    for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+        proxy.sort(ReportTableModel::MeanUtilization, order);
+        EXPECT_EQ(groupAt(order == Qt::AscendingOrder ? 0 : 2), QStringLiteral("wh-n9"));
+        EXPECT_EQ(groupAt(3), QStringLiteral("Total"));
     }
     proxy.sort(ReportTableModel::Group, Qt::AscendingOrder);  // names in natural order
     EXPECT_EQ(groupAt(0), QStringLiteral("wh-n2"));
