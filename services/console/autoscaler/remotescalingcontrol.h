@@ -54,7 +54,7 @@ public:
     Status approveRelease(const std::string &service, const std::string &who) override;
 
 private:
-    struct Stub;
+    struct Stub;  // the generated gRPC client, kept out of this header
     // Makes `call` with a deadline if the controller answered the last poll, then fetches
     // the view again so what the command changed shows at once.
     Status send(const char *what,

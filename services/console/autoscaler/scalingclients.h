@@ -38,7 +38,7 @@ public:
     const std::string &address() const { return m_address; }
 
 private:
-    struct Stub;
+    struct Stub;  // the generated gRPC client, kept out of this header
     std::string m_address;
     int64_t m_callTimeoutMs;
     std::string m_owner;
