@@ -112,9 +112,31 @@ TEST(HistoryStore, AFileFromThePreviousReleaseIsMigratedWithItsRollups)
                      90 / 3600.0);
 }
 
-// In a console the triage log writes through the history's one writer connection while
-// the usage minutes stream in; another console reading the file sees every action.
-TEST(HistoryStore, TheTriageLogTakesTurnsOnTheStoresConnection)
+// Other writers' work runs on the store's thread: its failure comes back to the caller
+// as the exception it was, and work that hands more work on does not wait for itself.
+TEST(HistoryStore, WorkHandedToTheWriterThreadReturnsItsFailureAndMayNest)
+{
+    test::TempDir dir;
+    auto store = HistoryStore::open(dir.file("history.db"));
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    EXPECT_THROW(store.value()->runOnWriter(
+                     [](SQLite::Database &db) { db.exec("INSERT INTO no_such_table VALUES (1)"); }),
+                 SQLite::Exception);
+    int nested = 0;
+    store.value()->runOnWriter([&](SQLite::Database &) {
+        store.value()->runOnWriter(
+            [&](SQLite::Database &db) { nested = db.execAndGet("SELECT 7").getInt(); });
+    });
+    EXPECT_EQ(nested, 7);
+    // The thread goes on writing usage after a failed piece of work.
+    test::streamUsage(*store.value(), 3).join();
+    ASSERT_TRUE(store.value()->flush().ok());
+    EXPECT_EQ(store.value()->minuteCount(), 3 * 8);
+}
+
+// In a console the triage log writes on the history's writer thread while the usage
+// minutes stream in; another console reading the file sees every action.
+TEST(HistoryStore, TheTriageLogTakesTurnsOnTheStoresWriterThread)
 {
     test::TempDir dir;
     const std::string path = dir.file("history.db");

@@ -7,6 +7,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <set>
 #include <thread>
 
 #include "history/historystore.h"
@@ -115,17 +116,24 @@ TEST(ScalingJournal, AConsoleKilledMidStepIsReconciledOnTheNextStart)
     EXPECT_EQ(actions[0].leaseId, "L-3");
 }
 
-// In a console the journal shares the history's one writer connection: steps are
-// written while usage batches stream in from another thread, every write lands, the
-// connection goes back to the batches' synchronous mode, and a separate reader of the
-// file sees the committed steps.
-TEST(ScalingJournal, InAConsoleItWritesThroughTheHistorysOwnConnection)
+// In a console the journal writes on the history store's writer thread: steps are
+// written while usage batches stream in from another thread, every write lands on that
+// one thread, the connection goes back to the batches' synchronous mode, and a separate
+// reader of the file sees the committed steps.
+TEST(ScalingJournal, InAConsoleItWritesOnTheHistorysWriterThread)
 {
     test::TempDir dir;
     const std::string path = dir.file("history.db");
     auto store = HistoryStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error().message;
+    std::thread::id writerThread;
+    store.value()->runOnWriter(
+        [&](SQLite::Database &) { writerThread = std::this_thread::get_id(); });
+    ASSERT_NE(writerThread, std::this_thread::get_id());
     auto journal = ScalingJournal::onHistory(*store.value());
+    std::set<std::thread::id> stepThreads;  // the observer runs where the step is written
+    journal->setStepObserver(
+        [&](int64_t, StepState) { stepThreads.insert(std::this_thread::get_id()); });
     std::thread usage = test::streamUsage(*store.value(), 200);
     std::vector<int64_t> ids;
     for (int i = 0; i < 40; ++i) {
@@ -139,8 +147,11 @@ TEST(ScalingJournal, InAConsoleItWritesThroughTheHistorysOwnConnection)
     usage.join();
     ASSERT_TRUE(store.value()->flush().ok());
     EXPECT_EQ(store.value()->minuteCount(), 200 * 8);
-    EXPECT_EQ(store.value()->writerConnection().execAndGet("PRAGMA synchronous").getInt(), 1)
-        << "the batches' connection was left in FULL";
+    EXPECT_EQ(stepThreads, std::set{writerThread});
+    int synchronous = -1;
+    store.value()->runOnWriter(
+        [&](SQLite::Database &db) { synchronous = db.execAndGet("PRAGMA synchronous").getInt(); });
+    EXPECT_EQ(synchronous, 1) << "the batches' connection was left in FULL";
 
     auto reader = ScalingJournal::open(path);  // another connection, as another console
     ASSERT_TRUE(reader.ok()) << reader.error().message;

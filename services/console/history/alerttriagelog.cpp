@@ -30,28 +30,28 @@ AlertTriageLog::AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string
     : m_connection(std::move(db)), m_path(std::move(path))
 {}
 
-AlertTriageLog::AlertTriageLog(SQLite::Database &shared, std::mutex &sharedLock, std::string path)
-    : m_connection(shared, sharedLock), m_path(std::move(path))
+AlertTriageLog::AlertTriageLog(SqliteWriter &writer, std::string path)
+    : m_connection(writer), m_path(std::move(path))
 {}
 
 std::unique_ptr<AlertTriageLog> AlertTriageLog::onHistory(HistoryStore &history)
 {
-    return std::unique_ptr<AlertTriageLog>(
-        new AlertTriageLog(history.writerConnection(), history.writerLock(), history.path()));
+    return std::unique_ptr<AlertTriageLog>(new AlertTriageLog(history, history.path()));
 }
 
 AlertTriageLog::~AlertTriageLog() = default;
 
 Status AlertTriageLog::record(const TriageAction &action)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement insert(m_connection.db(), R"(
-            INSERT INTO alert_action (at_unix_ms, alert_key, action, who, text)
-            VALUES (?, ?, ?, ?, ?))");
-        SQLite::bind(insert, action.atUnixMs, action.alertKey, actionName(action.kind), action.who,
-                     action.text);
-        insert.exec();
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement insert(db, R"(
+                INSERT INTO alert_action (at_unix_ms, alert_key, action, who, text)
+                VALUES (?, ?, ?, ?, ?))");
+            SQLite::bind(insert, action.atUnixMs, action.alertKey, actionName(action.kind),
+                         action.who, action.text);
+            insert.exec();
+        });
         return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot record the {} of alert {}: {}", m_path,
@@ -61,24 +61,25 @@ Status AlertTriageLog::record(const TriageAction &action)
 
 Result<std::vector<TriageAction>> AlertTriageLog::actionsAfter(int64_t lastId)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(m_connection.db(), R"(
-            SELECT id, at_unix_ms, alert_key, action, who, text FROM alert_action
-            WHERE id > ? ORDER BY id)");
-        query.bind(1, lastId);
         std::vector<TriageAction> out;
-        while (query.executeStep()) {
-            TriageAction a;
-            a.id = query.getColumn(0).getInt64();
-            a.atUnixMs = query.getColumn(1).getInt64();
-            a.alertKey = query.getColumn(2).getString();
-            a.kind = query.getColumn(3).getString() == "note" ? TriageAction::Kind::Note
-                                                              : TriageAction::Kind::Acknowledge;
-            a.who = query.getColumn(4).getString();
-            a.text = query.getColumn(5).getString();
-            out.push_back(std::move(a));
-        }
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, R"(
+                SELECT id, at_unix_ms, alert_key, action, who, text FROM alert_action
+                WHERE id > ? ORDER BY id)");
+            query.bind(1, lastId);
+            while (query.executeStep()) {
+                TriageAction a;
+                a.id = query.getColumn(0).getInt64();
+                a.atUnixMs = query.getColumn(1).getInt64();
+                a.alertKey = query.getColumn(2).getString();
+                a.kind = query.getColumn(3).getString() == "note" ? TriageAction::Kind::Note
+                                                                  : TriageAction::Kind::Acknowledge;
+                a.who = query.getColumn(4).getString();
+                a.text = query.getColumn(5).getString();
+                out.push_back(std::move(a));
+            }
+        });
         return out;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot read alert acknowledgements: {}", m_path, e.what())};
@@ -87,16 +88,20 @@ Result<std::vector<TriageAction>> AlertTriageLog::actionsAfter(int64_t lastId)
 
 Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement insert(m_connection.db(), R"(
-            INSERT INTO alert_silence (created_unix_ms, alert_key, kind, node, data_center,
-                until_unix_ms, who, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?))");
-        SQLite::bind(insert, nowUnixMs, rule.alertKey, rule.kind ? alertKindName(*rule.kind) : "",
-                     rule.node, rule.dataCenter, rule.untilMs, rule.by, rule.reason);
-        insert.exec();
-        return m_connection.db().getLastInsertRowid();
+        int64_t id = 0;
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement insert(db, R"(
+                INSERT INTO alert_silence (created_unix_ms, alert_key, kind, node, data_center,
+                    until_unix_ms, who, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?))");
+            SQLite::bind(insert, nowUnixMs, rule.alertKey,
+                         rule.kind ? alertKindName(*rule.kind) : "", rule.node, rule.dataCenter,
+                         rule.untilMs, rule.by, rule.reason);
+            insert.exec();
+            id = db.getLastInsertRowid();
+        });
+        return id;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot record a silence: {}", m_path, e.what())};
     }
@@ -104,14 +109,14 @@ Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowU
 
 Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement update(
-            m_connection.db(),
-            "UPDATE alert_silence SET lifted_unix_ms = ? WHERE id = ? AND lifted_unix_ms "
-            "IS NULL");
-        SQLite::bind(update, nowUnixMs, id);
-        update.exec();
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement update(db,
+                                     "UPDATE alert_silence SET lifted_unix_ms = ? "
+                                     "WHERE id = ? AND lifted_unix_ms IS NULL");
+            SQLite::bind(update, nowUnixMs, id);
+            update.exec();
+        });
         return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot lift silence {}: {}", m_path, id, e.what())};
@@ -120,30 +125,32 @@ Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
 
 Result<std::vector<SilenceRule>> AlertTriageLog::activeSilences(int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(m_connection.db(), R"(
-            SELECT id, alert_key, kind, node, data_center, until_unix_ms, who, reason
-            FROM alert_silence WHERE until_unix_ms > ? AND lifted_unix_ms IS NULL ORDER BY id)");
-        query.bind(1, nowUnixMs);
         std::vector<SilenceRule> out;
-        while (query.executeStep()) {
-            SilenceRule r;
-            r.id = query.getColumn(0).getInt64();
-            r.alertKey = query.getColumn(1).getString();
-            const std::string kind = query.getColumn(2).getString();
-            if (!kind.empty()) {
-                r.kind = alertKindFromName(kind);
-                if (!r.kind)
-                    continue;  // a kind this console does not know: it cannot match anything
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, R"(
+                SELECT id, alert_key, kind, node, data_center, until_unix_ms, who, reason
+                FROM alert_silence WHERE until_unix_ms > ? AND lifted_unix_ms IS NULL
+                ORDER BY id)");
+            query.bind(1, nowUnixMs);
+            while (query.executeStep()) {
+                SilenceRule r;
+                r.id = query.getColumn(0).getInt64();
+                r.alertKey = query.getColumn(1).getString();
+                const std::string kind = query.getColumn(2).getString();
+                if (!kind.empty()) {
+                    r.kind = alertKindFromName(kind);
+                    if (!r.kind)
+                        continue;  // a kind this console does not know: it cannot match
+                }
+                r.node = query.getColumn(3).getString();
+                r.dataCenter = query.getColumn(4).getString();
+                r.untilMs = query.getColumn(5).getInt64();
+                r.by = query.getColumn(6).getString();
+                r.reason = query.getColumn(7).getString();
+                out.push_back(std::move(r));
             }
-            r.node = query.getColumn(3).getString();
-            r.dataCenter = query.getColumn(4).getString();
-            r.untilMs = query.getColumn(5).getInt64();
-            r.by = query.getColumn(6).getString();
-            r.reason = query.getColumn(7).getString();
-            out.push_back(std::move(r));
-        }
+        });
         return out;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot read silences: {}", m_path, e.what())};

@@ -1,11 +1,10 @@
 // What people did about alerts, in the history file: acknowledgements and notes with who
 // and when, and silences. Every console on the same file reads them back, so the night
-// shift and the day shift see one triage. Thread-safe. In a console it writes through the
-// history's one writer connection (onHistory); opened on a file, it has its own.
+// shift and the day shift see one triage. Thread-safe. In a console it writes on the
+// history store's writer thread (onHistory); opened on a file, it has its own connection.
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,8 +32,8 @@ struct TriageAction {
 
 class AlertTriageLog final {
 public:
-    // Through the store's writer connection, in turn with the usage minutes. `history`
-    // must outlive it.
+    // On the store's writer thread, in turn with the usage minutes. `history` must outlive
+    // it.
     static std::unique_ptr<AlertTriageLog> onHistory(HistoryStore &history);
     // On a history file no store of this process has open.
     static Result<std::unique_ptr<AlertTriageLog>> open(const std::string &historyFile);
@@ -55,9 +54,9 @@ public:
 
 private:
     AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path);
-    AlertTriageLog(SQLite::Database &shared, std::mutex &sharedLock, std::string path);
+    AlertTriageLog(SqliteWriter &writer, std::string path);
 
-    SqliteConnection m_connection;  // its own, or the history's writer connection
+    SqliteConnection m_connection;  // its own, or the history's writer thread
     std::string m_path;
 };
 

@@ -97,17 +97,28 @@ Status HistoryStore::flush()
 void HistoryStore::run()
 {
     while (true) {
+        std::deque<std::packaged_task<void()>> work;
         std::vector<UsageBatch> batches;
         {
             std::unique_lock lock(m_mutex);
-            m_changed.wait(lock, [this] { return !m_queue.empty() || m_stopping; });
-            if (m_queue.empty() && m_stopping)
+            m_changed.wait(lock,
+                           [this] { return !m_work.empty() || !m_queue.empty() || m_stopping; });
+            if (m_work.empty() && m_queue.empty() && m_stopping) {
+                m_stopped = true;
                 return;
-            while (!m_queue.empty() && batches.size() < kBatchesPerTransaction) {
+            }
+            // Other writes first: a journal step is waited for by a scale-up in flight,
+            // usage only by the next report.
+            work.swap(m_work);
+            while (work.empty() && !m_queue.empty() && batches.size() < kBatchesPerTransaction) {
                 batches.push_back(std::move(m_queue.front()));
                 m_queue.pop_front();
             }
         }
+        for (auto &task : work)
+            task();  // its outcome, exceptions included, goes to whoever waits for it
+        if (batches.empty())
+            continue;
         m_changed.notify_all();  // room in the queue
         Status status = write(batches);
         {
@@ -120,10 +131,27 @@ void HistoryStore::run()
     }
 }
 
-template <typename Work>
-Status HistoryStore::onWriter(const char *what, Work work)
+void HistoryStore::runOnWriter(const std::function<void(SQLite::Database &)> &work)
 {
-    std::lock_guard lock(m_writerMutex);
+    if (std::this_thread::get_id() == m_thread.get_id()) {
+        work(*m_writer);
+        return;
+    }
+    std::packaged_task<void()> task([&] { work(*m_writer); });
+    std::future<void> done = task.get_future();
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_stopped)
+            throw SQLite::Exception(fmt::format("{}: the history store is closed", m_path));
+        m_work.push_back(std::move(task));
+    }
+    m_changed.notify_all();
+    done.get();
+}
+
+Status HistoryStore::inTransaction(const char *what,
+                                   const std::function<void(SQLite::Database &)> &work)
+{
     try {
         SQLite::Transaction tx(*m_writer);
         work(*m_writer);
@@ -136,6 +164,23 @@ Status HistoryStore::onWriter(const char *what, Work work)
         m_cardRows.clear();
         return Error{fmt::format("{}: cannot {}: {}", m_path, what, e.what())};
     }
+}
+
+Status HistoryStore::onWriterInTransaction(const char *what,
+                                           const std::function<void(SQLite::Database &)> &work,
+                                           const std::function<void()> &committed)
+{
+    Status status;
+    try {
+        runOnWriter([&](SQLite::Database &) {
+            status = inTransaction(what, work);
+            if (status && committed)
+                committed();
+        });
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("cannot {}: {}", what, e.what())};  // it names the file
+    }
+    return status;
 }
 
 int64_t HistoryStore::serviceId(const std::string &name)
@@ -192,7 +237,7 @@ int64_t HistoryStore::cardRow(const CardInfo &card, int64_t nodeRow)
 
 Status HistoryStore::write(const std::vector<UsageBatch> &batches)
 {
-    return onWriter("write usage", [&](SQLite::Database &db) {
+    return inTransaction("write usage", [&](SQLite::Database &db) {
         SQLite::Statement insertNew(db, R"(
             INSERT OR IGNORE INTO usage_minute (card, minute_start_unix_s, observed_seconds,
                 busy_seconds, mean_utilization_percent, energy_joules, service)
@@ -274,7 +319,7 @@ Status HistoryStore::applyRetention(int64_t nowUnixS)
     };
     const int64_t minuteCutoff = cutoff(m_retention.minuteDays);
     const int64_t hourCutoff = cutoff(m_retention.hourDays);
-    Status status = onWriter("apply retention", [&](SQLite::Database &db) {
+    const auto drop = [&](SQLite::Database &db) {
         SQLite::Statement dropMinutes(db,
                                       "DELETE FROM usage_minute WHERE minute_start_unix_s < ?1");
         dropMinutes.bind(1, minuteCutoff);
@@ -290,17 +335,15 @@ Status HistoryStore::applyRetention(int64_t nowUnixS)
             keep.exec();
             keep.reset();
         }
-    });
-    if (status) {
-        std::lock_guard lock(m_writerMutex);
+    };
+    return onWriterInTransaction("apply retention", drop, [&] {
         m_minuteHorizon = std::max(m_minuteHorizon, minuteCutoff);
-    }
-    return status;
+    });
 }
 
 Status HistoryStore::recordLeases(const std::vector<CloudLease> &leases)
 {
-    return onWriter("record cloud leases", [&](SQLite::Database &db) {
+    return onWriterInTransaction("record cloud leases", [&](SQLite::Database &db) {
         SQLite::Statement lease(db, R"(
             INSERT OR REPLACE INTO cloud_lease VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))");
         SQLite::Statement node(db, "INSERT OR IGNORE INTO cloud_lease_node VALUES (?1, ?2)");
@@ -322,7 +365,7 @@ Status HistoryStore::recordLeases(const std::vector<CloudLease> &leases)
 
 Status HistoryStore::recordPrices(const PriceBook &prices)
 {
-    return onWriter("record prices", [&](SQLite::Database &db) {
+    return onWriterInTransaction("record prices", [&](SQLite::Database &db) {
         db.exec("DELETE FROM price_rule; DELETE FROM contract;");
         SQLite::Statement rule(db, "INSERT INTO price_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
         for (const PriceRule &r : prices.rules()) {

@@ -1,7 +1,9 @@
 // The console's cost-monitoring history: one SQLite file in the user's data directory
 // with per-card per-minute usage from every agent, hourly and daily roll-ups kept in
 // step with the minutes, the cloud leases that were paid for, and the prices in force.
-// One writer thread drains a bounded queue in batched transactions; a minute written
+// One writer thread owns the file's writer connection: it drains a bounded queue of
+// usage in batched transactions, and runs the file's other writes (retention, leases,
+// prices, and the scaling journal's and triage log's) in turn. A minute written
 // twice replaces itself (the agent's ledger is the authority for its minutes) and its
 // hour and day are recomputed, so a backfill never counts anything twice.
 // Schema and retention: docs/history.md. Thread-safe.
@@ -9,6 +11,8 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +23,7 @@
 #include "core/cloudlease.h"
 #include "core/nodetypes.h"
 #include "core/result.h"
+#include "sqlite/sqlitewriter.h"
 
 namespace SQLite {
 class Database;
@@ -38,7 +43,7 @@ struct HistoryRetention {
     int hourDays = 400;   // hourly roll-ups; daily ones are kept forever
 };
 
-class HistoryStore {
+class HistoryStore final : public SqliteWriter {
 public:
     // The default file: $XDG_DATA_HOME/meridian/history.db (~/.local/share/...).
     static std::string defaultPath();
@@ -66,11 +71,9 @@ public:
     int64_t lastMinute(const std::string &nodeId);
     int64_t minuteCount();
     const std::string &path() const { return m_path; }
-    // The one writer connection and the lock it is used under, for this file's other
-    // writer in this process (the scaling journal): it takes turns with the batches
-    // instead of contending for the file as a second connection.
-    SQLite::Database &writerConnection() { return *m_writer; }
-    std::mutex &writerLock() { return m_writerMutex; }
+    // For this file's other writers in this process (the scaling journal, the triage
+    // log): their work runs on the writer thread, ahead of queued usage batches.
+    void runOnWriter(const std::function<void(SQLite::Database &)> &work) override;
 
 private:
     HistoryStore(std::unique_ptr<SQLite::Database> writer, std::unique_ptr<SQLite::Database> reader,
@@ -82,11 +85,14 @@ private:
     int64_t serviceId(const std::string &name);
     int64_t nodeRow(const NodeInventory &node);
     int64_t cardRow(const CardInfo &card, int64_t nodeRow);
-    template <typename Work>
-    Status onWriter(const char *what, Work work);
+    // One transaction, on the writer thread; a failure names the file and `what`.
+    Status inTransaction(const char *what, const std::function<void(SQLite::Database &)> &work);
+    // The same from any thread; `committed` then runs on the writer thread.
+    Status onWriterInTransaction(const char *what,
+                                 const std::function<void(SQLite::Database &)> &work,
+                                 const std::function<void()> &committed = {});
 
-    std::unique_ptr<SQLite::Database> m_writer;  // used under m_writerMutex only
-    std::mutex m_writerMutex;
+    std::unique_ptr<SQLite::Database> m_writer;  // used on the writer thread only
     struct KnownCard {
         int64_t row = 0;
         int64_t nodeRow = 0;
@@ -100,11 +106,11 @@ private:
         std::string rack;
         std::string hostname;
     };
-    // Writer-side caches, void after a rolled-back transaction.
+    // Writer-thread caches, void after a rolled-back transaction.
     std::map<std::string, int64_t> m_serviceIds;
     std::map<std::string, KnownNode> m_nodeRows;
     std::map<std::string, KnownCard> m_cardRows;
-    int64_t m_minuteHorizon = 0;  // minutes before it are no longer kept
+    int64_t m_minuteHorizon = 0;  // minutes before it are no longer kept; writer thread
     std::unique_ptr<SQLite::Database> m_reader;
     std::mutex m_readerMutex;
     std::string m_path;
@@ -113,10 +119,12 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<UsageBatch> m_queue;
+    std::deque<std::packaged_task<void()>> m_work;  // other writes, run before batches
     uint64_t m_submitted = 0;
     uint64_t m_written = 0;
     Status m_firstError;
     bool m_stopping = false;
+    bool m_stopped = false;  // the writer thread has ended: nothing more runs
     std::thread m_thread;
 };
 

@@ -65,20 +65,19 @@ ScalingJournal::ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string
     : m_connection(std::move(db)), m_path(std::move(path))
 {}
 
-ScalingJournal::ScalingJournal(SQLite::Database &shared, std::mutex &sharedLock, std::string path)
-    : m_connection(shared, sharedLock), m_path(std::move(path))
+ScalingJournal::ScalingJournal(SqliteWriter &writer, std::string path)
+    : m_connection(writer), m_path(std::move(path))
 {}
 
 std::unique_ptr<ScalingJournal> ScalingJournal::onHistory(HistoryStore &history)
 {
-    return std::unique_ptr<ScalingJournal>(
-        new ScalingJournal(history.writerConnection(), history.writerLock(), history.path()));
+    return std::unique_ptr<ScalingJournal>(new ScalingJournal(history, history.path()));
 }
 
 class ScalingJournal::DurableWrite {
 public:
-    explicit DurableWrite(const SqliteConnection &connection)
-        : m_db(connection.borrowed() ? &connection.db() : nullptr)
+    DurableWrite(SQLite::Database &db, const SqliteConnection &connection)
+        : m_db(connection.onSharedWriter() ? &db : nullptr)
     {
         if (m_db)
             m_db->exec("PRAGMA synchronous = FULL");
@@ -102,20 +101,22 @@ ScalingJournal::~ScalingJournal() = default;
 Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::string &requestedBy,
                                         const std::string &reason, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(m_connection);
-        SQLite::Statement insert(m_connection.db(), R"(
-            INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
-                node_id, requested_by, reason, created_unix_ms, updated_unix_ms, cny_per_hour)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10))");
-        SQLite::bind(insert, step.service, step.idempotencyKey,
-                     std::string(stepStateName(step.state)), step.offerId, step.leaseId,
-                     step.nodeId, requestedBy, reason, nowUnixMs, step.cnyPerHour);
-        insert.exec();
-        const int64_t id = m_connection.db().getLastInsertRowid();
-        if (m_stepObserver)
-            m_stepObserver(id, step.state);
+        int64_t id = 0;
+        m_connection.run([&](SQLite::Database &db) {
+            const DurableWrite durable(db, m_connection);
+            SQLite::Statement insert(db, R"(
+                INSERT INTO scaling_step (service, idempotency_key, state, offer_id, lease_id,
+                    node_id, requested_by, reason, created_unix_ms, updated_unix_ms, cny_per_hour)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10))");
+            SQLite::bind(insert, step.service, step.idempotencyKey,
+                         std::string(stepStateName(step.state)), step.offerId, step.leaseId,
+                         step.nodeId, requestedBy, reason, nowUnixMs, step.cnyPerHour);
+            insert.exec();
+            id = db.getLastInsertRowid();
+            if (m_stepObserver)
+                m_stepObserver(id, step.state);
+        });
         return id;
     } catch (const SQLite::Exception &e) {
         return Error{
@@ -126,43 +127,47 @@ Result<int64_t> ScalingJournal::addStep(const JournalStep &step, const std::stri
 Status ScalingJournal::moveStep(int64_t id, StepState state, const std::string &leaseId,
                                 const std::string &nodeId, int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(m_connection);
-        SQLite::Statement update(m_connection.db(), R"(
-            UPDATE scaling_step SET state = ?2,
-                lease_id = CASE WHEN ?3 = '' THEN lease_id ELSE ?3 END,
-                node_id = CASE WHEN ?4 = '' THEN node_id ELSE ?4 END,
-                updated_unix_ms = ?5
-            WHERE id = ?1)");
-        SQLite::bind(update, id, std::string(stepStateName(state)), leaseId, nodeId, nowUnixMs);
-        if (update.exec() != 1)
+        bool found = false;
+        m_connection.run([&](SQLite::Database &db) {
+            const DurableWrite durable(db, m_connection);
+            SQLite::Statement update(db, R"(
+                UPDATE scaling_step SET state = ?2,
+                    lease_id = CASE WHEN ?3 = '' THEN lease_id ELSE ?3 END,
+                    node_id = CASE WHEN ?4 = '' THEN node_id ELSE ?4 END,
+                    updated_unix_ms = ?5
+                WHERE id = ?1)");
+            SQLite::bind(update, id, std::string(stepStateName(state)), leaseId, nodeId, nowUnixMs);
+            found = update.exec() == 1;
+            if (found && m_stepObserver)
+                m_stepObserver(id, state);
+        });
+        if (!found)
             return Error{fmt::format("{}: no scaling step {}", m_path, id)};
+        return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot move scaling step {}: {}", m_path, id, e.what())};
     }
-    if (m_stepObserver)
-        m_stepObserver(id, state);
-    return {};
 }
 
 void ScalingJournal::setStepObserver(std::function<void(int64_t, StepState)> observer)
 {
-    std::lock_guard lock(m_connection.lock());
-    m_stepObserver = std::move(observer);
+    // Set where it is called, so no write is half way through an observer being replaced.
+    m_connection.run([&](SQLite::Database &) { m_stepObserver = std::move(observer); });
 }
 
 Status ScalingJournal::setSetting(const std::string &name, const std::string &value,
                                   int64_t nowUnixMs)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(m_connection);
-        SQLite::Statement upsert(m_connection.db(), R"(
-            INSERT INTO controller_setting (name, value, updated_unix_ms) VALUES (?1, ?2, ?3)
-            ON CONFLICT (name) DO UPDATE SET value = ?2, updated_unix_ms = ?3)");
-        SQLite::bind(upsert, name, value, nowUnixMs);
-        upsert.exec();
+        m_connection.run([&](SQLite::Database &db) {
+            const DurableWrite durable(db, m_connection);
+            SQLite::Statement upsert(db, R"(
+                INSERT INTO controller_setting (name, value, updated_unix_ms) VALUES (?1, ?2, ?3)
+                ON CONFLICT (name) DO UPDATE SET value = ?2, updated_unix_ms = ?3)");
+            SQLite::bind(upsert, name, value, nowUnixMs);
+            upsert.exec();
+        });
         return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot keep the setting {}: {}", m_path, name, e.what())};
@@ -171,14 +176,15 @@ Status ScalingJournal::setSetting(const std::string &name, const std::string &va
 
 Result<std::optional<std::string>> ScalingJournal::setting(const std::string &name)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(m_connection.db(),
-                                "SELECT value FROM controller_setting WHERE name = ?1");
-        query.bind(1, name);
-        if (!query.executeStep())
-            return std::optional<std::string>();
-        return std::optional<std::string>(query.getColumn(0).getString());
+        std::optional<std::string> value;
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, "SELECT value FROM controller_setting WHERE name = ?1");
+            query.bind(1, name);
+            if (query.executeStep())
+                value = query.getColumn(0).getString();
+        });
+        return value;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot read the setting {}: {}", m_path, name, e.what())};
     }
@@ -186,34 +192,41 @@ Result<std::optional<std::string>> ScalingJournal::setting(const std::string &na
 
 Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(m_connection.db(), fmt::format(R"(
-            SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
-                   updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
-            FROM scaling_step {})",
-                                                               where));
         std::vector<JournalStep> out;
-        while (query.executeStep()) {
-            JournalStep s;
-            s.id = query.getColumn(0).getInt64();
-            s.service = query.getColumn(1).getString();
-            s.idempotencyKey = query.getColumn(2).getString();
-            const auto state = stepStateFromName(query.getColumn(3).getString());
-            if (!state)
-                return Error{fmt::format("{}: scaling step {} has an unknown state '{}'", m_path,
-                                         s.id, query.getColumn(3).getString())};
-            s.state = *state;
-            s.offerId = query.getColumn(4).getString();
-            s.leaseId = query.getColumn(5).getString();
-            s.nodeId = query.getColumn(6).getString();
-            s.updatedUnixMs = query.getColumn(7).getInt64();
-            s.createdUnixMs = query.getColumn(8).getInt64();
-            s.cnyPerHour = query.getColumn(9).getDouble();
-            s.requestedBy = query.getColumn(10).getString();
-            s.reason = query.getColumn(11).getString();
-            out.push_back(std::move(s));
-        }
+        std::optional<Error> unknownState;
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, fmt::format(R"(
+                SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
+                       updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
+                FROM scaling_step {})",
+                                                    where));
+            while (query.executeStep()) {
+                JournalStep s;
+                s.id = query.getColumn(0).getInt64();
+                s.service = query.getColumn(1).getString();
+                s.idempotencyKey = query.getColumn(2).getString();
+                const auto state = stepStateFromName(query.getColumn(3).getString());
+                if (!state) {
+                    unknownState =
+                        Error{fmt::format("{}: scaling step {} has an unknown state '{}'", m_path,
+                                          s.id, query.getColumn(3).getString())};
+                    return;
+                }
+                s.state = *state;
+                s.offerId = query.getColumn(4).getString();
+                s.leaseId = query.getColumn(5).getString();
+                s.nodeId = query.getColumn(6).getString();
+                s.updatedUnixMs = query.getColumn(7).getInt64();
+                s.createdUnixMs = query.getColumn(8).getInt64();
+                s.cnyPerHour = query.getColumn(9).getDouble();
+                s.requestedBy = query.getColumn(10).getString();
+                s.reason = query.getColumn(11).getString();
+                out.push_back(std::move(s));
+            }
+        });
+        if (unknownState)
+            return *unknownState;
         return out;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot read the scaling journal: {}", m_path, e.what())};
@@ -235,14 +248,15 @@ Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
 
 Status ScalingJournal::audit(const AuditEntry &entry)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        const DurableWrite durable(m_connection);
-        SQLite::Statement insert(m_connection.db(),
-                                 "INSERT INTO audit_log (at_unix_ms, who, what, why) "
-                                 "VALUES (?1, ?2, ?3, ?4)");
-        SQLite::bind(insert, entry.atUnixMs, entry.who, entry.what, entry.why);
-        insert.exec();
+        m_connection.run([&](SQLite::Database &db) {
+            const DurableWrite durable(db, m_connection);
+            SQLite::Statement insert(db,
+                                     "INSERT INTO audit_log (at_unix_ms, who, what, why) "
+                                     "VALUES (?1, ?2, ?3, ?4)");
+            SQLite::bind(insert, entry.atUnixMs, entry.who, entry.what, entry.why);
+            insert.exec();
+        });
         return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot write the audit log: {}", m_path, e.what())};
@@ -251,17 +265,18 @@ Status ScalingJournal::audit(const AuditEntry &entry)
 
 Result<std::vector<AuditEntry>> ScalingJournal::recentAudit(size_t count)
 {
-    std::lock_guard lock(m_connection.lock());
     try {
-        SQLite::Statement query(m_connection.db(), R"(
-            SELECT at_unix_ms, who, what, why FROM (
-                SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1) ORDER BY id)");
-        query.bind(1, static_cast<int64_t>(count));
         std::vector<AuditEntry> out;
-        while (query.executeStep()) {
-            out.push_back({query.getColumn(0).getInt64(), query.getColumn(1).getString(),
-                           query.getColumn(2).getString(), query.getColumn(3).getString()});
-        }
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, R"(
+                SELECT at_unix_ms, who, what, why FROM (
+                    SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1) ORDER BY id)");
+            query.bind(1, static_cast<int64_t>(count));
+            while (query.executeStep()) {
+                out.push_back({query.getColumn(0).getInt64(), query.getColumn(1).getString(),
+                               query.getColumn(2).getString(), query.getColumn(3).getString()});
+            }
+        });
         return out;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot read the audit log: {}", m_path, e.what())};

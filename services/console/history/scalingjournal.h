@@ -1,13 +1,12 @@
 // The scaling journal and audit log in the history file. A step is written (and
 // committed, synchronously) before the call it stands for is made, so after a crash the
 // journal says what may have happened and reconcile() says what to do about it.
-// Thread-safe. In a console it writes through the history's one writer connection
-// (onHistory); opened on a file, it has a connection of its own.
+// Thread-safe. In a console it writes on the history store's writer thread (onHistory);
+// opened on a file, it has a connection of its own.
 #pragma once
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,8 +34,8 @@ struct AuditEntry {
 
 class ScalingJournal final : public StepJournal {
 public:
-    // The journal in the console's history file, written through the store's writer
-    // connection in turn with the usage minutes. `history` must outlive it.
+    // The journal in the console's history file, written on the store's writer thread
+    // in turn with the usage minutes. `history` must outlive it.
     static std::unique_ptr<ScalingJournal> onHistory(HistoryStore &history);
     // The journal in a history file no store of this process has open (tools, tests).
     static Result<std::unique_ptr<ScalingJournal>> open(const std::string &historyFile);
@@ -63,14 +62,15 @@ public:
     Status setSetting(const std::string &name, const std::string &value, int64_t nowUnixMs);
     Result<std::optional<std::string>> setting(const std::string &name);
 
-    // Called after a step is written or moved and committed, on the writer's thread and
-    // with the journal locked (it must not call back). For crash drills
+    // Called after a step is written or moved and committed, where the journal's writes
+    // run (the history's writer thread, or the caller's under the journal's lock): it must
+    // not call back. For crash drills
     // (meridian-scaled's MERIDIAN_SCALED_KILL_AFTER): nothing else may rely on it.
     void setStepObserver(std::function<void(int64_t id, StepState state)> observer);
 
 private:
     ScalingJournal(std::unique_ptr<SQLite::Database> db, std::string path);
-    ScalingJournal(SQLite::Database &shared, std::mutex &sharedLock, std::string path);
+    ScalingJournal(SqliteWriter &writer, std::string path);
     // Makes the commits made while it lives reach the disk before they return: a shared
     // connection otherwise commits as the history's batches do (synchronous NORMAL).
     class DurableWrite;
@@ -78,7 +78,7 @@ private:
                                                             const SqliteSchema &schema);
     Result<std::vector<JournalStep>> steps(const char *where);
 
-    SqliteConnection m_connection;  // its own, or the history's writer connection
+    SqliteConnection m_connection;  // its own, or the history's writer thread
     std::string m_path;
     std::function<void(int64_t, StepState)> m_stepObserver;
 };

@@ -2,16 +2,26 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include "sqlitewriter.h"
+
 namespace meridian {
 
-SqliteConnection::SqliteConnection(std::unique_ptr<SQLite::Database> own)
-    : m_own(std::move(own)), m_db(m_own.get()), m_lock(&m_ownLock)
+SqliteConnection::SqliteConnection(std::unique_ptr<SQLite::Database> own) : m_own(std::move(own))
 {}
 
-SqliteConnection::SqliteConnection(SQLite::Database &lender, std::mutex &lock)
-    : m_db(&lender), m_lock(&lock)
+SqliteConnection::SqliteConnection(SqliteWriter &writer) : m_writer(&writer)
 {}
 
 SqliteConnection::~SqliteConnection() = default;
+
+void SqliteConnection::run(const std::function<void(SQLite::Database &)> &work) const
+{
+    if (m_writer) {
+        m_writer->runOnWriter(work);
+        return;
+    }
+    std::lock_guard lock(m_ownLock);
+    work(*m_own);
+}
 
 }  // namespace meridian

@@ -1,9 +1,9 @@
-// A SQLite connection and the lock it is used under: one of its own, or one borrowed
-// from the file's main writer in this process (the history store lends its writer
-// connection to the scaling journal and the alert triage log, so they take turns instead
-// of contending for the file).
+// Where a SQLite user's statements run: on a connection of its own, under its own lock,
+// or on the file's writer thread in this process (the history store's, for the scaling
+// journal and the alert triage log, so the history file has one writer).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -13,24 +13,28 @@ class Database;
 
 namespace meridian {
 
+class SqliteWriter;
+
 class SqliteConnection {
 public:
     explicit SqliteConnection(std::unique_ptr<SQLite::Database> own);
-    // `lender` and `lock` must outlive this.
-    SqliteConnection(SQLite::Database &lender, std::mutex &lock);
+    // `writer` must outlive this.
+    explicit SqliteConnection(SqliteWriter &writer);
     ~SqliteConnection();
     SqliteConnection(const SqliteConnection &) = delete;
     SqliteConnection &operator=(const SqliteConnection &) = delete;
 
-    SQLite::Database &db() const { return *m_db; }
-    std::mutex &lock() const { return *m_lock; }
-    bool borrowed() const { return !m_own; }
+    // Runs `work` one at a time with every other use of the connection; what it throws
+    // is thrown here.
+    void run(const std::function<void(SQLite::Database &)> &work) const;
+    // True when the work runs on another owner's writer connection, whose settings
+    // (synchronous mode) are that owner's.
+    bool onSharedWriter() const { return m_writer != nullptr; }
 
 private:
     std::unique_ptr<SQLite::Database> m_own;
     mutable std::mutex m_ownLock;
-    SQLite::Database *m_db;
-    std::mutex *m_lock;
+    SqliteWriter *m_writer = nullptr;
 };
 
 }  // namespace meridian
