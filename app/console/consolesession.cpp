@@ -129,7 +129,9 @@ Status ConsoleSession::start()
     if (auto history = HistoryStore::open(historyPath)) {
         m_history = std::move(history).value();
         recordPrices(priceBookInForce());
-        m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history);
+        // Over the connections just opened: one channel per agent, its inventory asked once.
+        m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history, 300,
+                                                     SystemClock::instance(), m_client.get());
         for (const auto &store : m_stores)
             store->setUsageHistory(m_history.get());
     } else {

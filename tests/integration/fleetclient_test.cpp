@@ -4,8 +4,11 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -95,7 +98,7 @@ void seedUsage(SimFleet &fleet, const SimNodeView &node, int minutes)
     for (int m = 0; m < minutes; ++m) {
         for (const auto &card : inventory.cards())
             rows.push_back(
-                {kSeedMinute + m * 60, card.index(), card.uuid(), 60, 50, 83.0, 18'000.0});
+                {kSeedMinute + m * 60, card.index(), card.uuid(), 60, 50, 83.0, 18'000.0, {}});
     }
     ASSERT_TRUE(fleet.usageLedger(node.nodeId)->record(rows).ok());
 }
@@ -252,9 +255,9 @@ TEST(UsageSync, BackfillsEveryAgentOnceAndNamesTheOnesThatFail)
     // A broken agent's impossible minutes (newer than anything stored, so they are sent)
     // are named and kept out of the cost.
     ASSERT_TRUE(fleet.usageLedger(nodes[1].nodeId)
-                    ->record({{kSeedMinute + 3 * 3600, 0, "bad-0", std::nan(""), 10, {}, {}},
-                              {kSeedMinute + 3 * 3600 + 60, 0, "bad-0", 60, -5, {}, {}},
-                              {kSeedMinute + 3 * 3600 + 120, 0, "bad-0", 3600, 60, {}, {}}})
+                    ->record({{kSeedMinute + 3 * 3600, 0, "bad-0", std::nan(""), 10, {}, {}, {}},
+                              {kSeedMinute + 3 * 3600 + 60, 0, "bad-0", 60, -5, {}, {}, {}},
+                              {kSeedMinute + 3 * 3600 + 120, 0, "bad-0", 3600, 60, {}, {}, {}}})
                     .ok());
     FaultSpec crash;
     crash.nodeId = nodes[2].nodeId;
@@ -349,5 +352,70 @@ TEST(UsageBackfill, FillsTheHistoryInTheBackgroundAndStopsPromptly)
     }  // stopping must not wait for the hour-long period
     EXPECT_LT(std::chrono::steady_clock::now() - started, 8s);
     EXPECT_GE(store.value()->lastMinute(nodes[1].nodeId), kSeedMinute);
+    fleet.stop();
+}
+
+// In a console the backfill talks to each agent over the connection the console has
+// open, and takes the inventory the agent sent there. Its own inventory asks for TLS,
+// which these plaintext agents cannot speak: alone it reaches nobody, over the
+// console's links it reaches both, and the node rows carry what the links said.
+TEST(UsageBackfill, InAConsoleItUsesTheOpenConnectionsAndTheInventoryTheyWereSent)
+{
+    SimFleetOptions simOptions;
+    simOptions.nodes = 2;
+    SimFleet fleet(simOptions, SystemClock::instance());
+    ASSERT_TRUE(fleet.start().ok());
+    const auto nodes = fleet.nodes();
+    seedUsage(fleet, nodes[0], 5);
+    FleetState state;
+    FleetClient client(state, SystemClock::instance(), fastOptions());
+    client.connect(inventoryOf(fleet));
+    ASSERT_TRUE(eventually([&] {
+        return client.inventoryOf(nodes[0].address) && client.inventoryOf(nodes[1].address);
+    }));
+    EXPECT_EQ(client.inventoryOf(nodes[0].address)->nodeId, nodes[0].nodeId);
+    EXPECT_FALSE(client.inventoryOf("127.0.0.1:1"));
+
+    // What the console was told, marked so the history shows where it came from.
+    struct MarkedLinks final : AgentLinks {
+        const FleetClient &client;
+        explicit MarkedLinks(const FleetClient &c) : client(c) {}
+        std::shared_ptr<grpc::Channel> channelTo(const std::string &address) const override
+        {
+            return client.channelTo(address);
+        }
+        std::optional<NodeInventory> inventoryOf(const std::string &address) const override
+        {
+            auto inventory = client.inventoryOf(address);
+            if (inventory)
+                inventory->hostname = "as-the-console-heard-it";
+            return inventory;
+        }
+    } links(client);
+
+    test::TempDir dir;
+    FleetInventory overTls = inventoryOf(fleet);
+    overTls.security.caFile = dir.file("ca.pem");
+    std::ofstream(overTls.security.caFile) << "not a certificate\n";
+    auto store = HistoryStore::open(dir.file("history.db"));
+    ASSERT_TRUE(store.ok()) << store.error().message;
+    const SyncReport alone = syncUsage(overTls, *store.value(), 2, 3000);
+    EXPECT_EQ(alone.synced, 0) << "a channel of its own would have to speak TLS";
+    const SyncReport linked =
+        syncUsage(overTls, *store.value(), 2, 3000, SystemClock::instance(), &links);
+    EXPECT_EQ(linked.synced, 2) << (linked.failures.empty() ? "" : linked.failures[0]);
+    EXPECT_GE(store.value()->lastMinute(nodes[0].nodeId), kSeedMinute + 4 * 60);
+    store.value().reset();
+    SQLite::Database history(dir.file("history.db"));
+    EXPECT_EQ(history
+                  .execAndGet("SELECT count(*) FROM node WHERE hostname = "
+                              "'as-the-console-heard-it'")
+                  .getInt(),
+              2);
+
+    client.disconnect(nodes[1].address);
+    EXPECT_FALSE(client.channelTo(nodes[1].address));
+    EXPECT_FALSE(client.inventoryOf(nodes[1].address));
+    client.stop();
     fleet.stop();
 }

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "wire/calldeadline.h"
 #include "core/clock.h"
 #include "core/scheduler.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
+#include "wire/calldeadline.h"
 #include "wire/callfailure.h"
 #include "wire/protoconvert.h"
 
@@ -216,6 +216,7 @@ void AgentConnection::inventoryArrived(uint64_t attempt, const NodeInventory &in
         if (m_stopping || attempt != m_attempt || m_attemptFailed)
             return;
         m_state.setInventory(m_node, inventory, m_options.intervalMs, m_clock.nowUnixMs());
+        m_inventory = inventory;
         m_lastMessageMs = m_clock.nowUnixMs();
         streams = {std::make_shared<TelemetryReader>(*this), std::make_shared<EventReader>(*this)};
         m_calls.insert(m_calls.end(), streams.begin(), streams.end());
@@ -258,6 +259,7 @@ std::vector<std::shared_ptr<AgentConnection::Call>> AgentConnection::endAttemptL
     if (m_attemptFailed)
         return {};
     m_attemptFailed = true;
+    m_inventory.reset();
     m_state.setConnection(m_node, ConnectionState::Unreachable, error);
     return m_calls;
 }
@@ -300,6 +302,12 @@ void AgentConnection::scheduleWatchdog(uint64_t attempt)
         if (cancel.empty())
             scheduleWatchdog(attempt);
     });
+}
+
+std::optional<NodeInventory> AgentConnection::inventory() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_inventory;
 }
 
 void AgentConnection::stop()

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "fleet/fleetstate.h"
@@ -41,6 +42,10 @@ public:
     void start();
     void stop();
 
+    std::shared_ptr<grpc::Channel> channel() const { return m_channel; }
+    // What the agent sent on the connection now live; nullopt while it is not.
+    std::optional<NodeInventory> inventory() const;
+
     struct Call;  // one RPC in flight; owned jointly by itself and by this connection
 
     // Called by the calls (gRPC threads).
@@ -70,8 +75,9 @@ private:
     struct Stub;  // the generated stub, kept out of this header
     std::unique_ptr<Stub> m_stub;
 
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::condition_variable m_idle;
+    std::optional<NodeInventory> m_inventory;  // of the live attempt
     Backoff m_backoff;
     uint64_t m_attempt = 0;
     std::vector<std::shared_ptr<Call>> m_calls;  // in flight; stop() waits for none

@@ -23,6 +23,7 @@ FleetClient::~FleetClient()
 void FleetClient::connect(const FleetInventory &inventory)
 {
     std::vector<AgentConnection *> added;
+    std::unique_lock lock(m_mutex);
     for (const InventoryAgent &agent : inventory.agents) {
         if (m_connections.count(agent.address))
             continue;
@@ -35,26 +36,58 @@ void FleetClient::connect(const FleetInventory &inventory)
         added.push_back(connection.get());
         m_connections.emplace(agent.address, std::move(connection));
     }
+    lock.unlock();
     for (AgentConnection *connection : added)
         connection->start();
 }
 
 void FleetClient::disconnect(const std::string &address)
 {
-    const auto it = m_connections.find(address);
-    if (it == m_connections.end())
-        return;
-    it->second->stop();
-    // Kept until the scheduler stops: a reconnect it already holds still names it.
-    m_stopped.push_back(std::move(it->second));
-    m_connections.erase(it);
+    AgentConnection *leaving = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_connections.find(address);
+        if (it == m_connections.end())
+            return;
+        leaving = it->second.get();
+        // Kept until the scheduler stops: a reconnect it already holds still names it.
+        m_stopped.push_back(std::move(it->second));
+        m_connections.erase(it);
+    }
+    leaving->stop();  // unlocked: it waits for the calls, whose callbacks never lock this
 }
 
 void FleetClient::stop()
 {
-    for (auto &[address, connection] : m_connections)
+    std::vector<AgentConnection *> connections;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto &[address, connection] : m_connections)
+            connections.push_back(connection.get());
+    }
+    for (AgentConnection *connection : connections)
         connection->stop();
     m_scheduler->stop();
+}
+
+size_t FleetClient::agentCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_connections.size();
+}
+
+std::shared_ptr<grpc::Channel> FleetClient::channelTo(const std::string &address) const
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_connections.find(address);
+    return it == m_connections.end() ? nullptr : it->second->channel();
+}
+
+std::optional<NodeInventory> FleetClient::inventoryOf(const std::string &address) const
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_connections.find(address);
+    return it == m_connections.end() ? std::nullopt : it->second->inventory();
 }
 
 }  // namespace meridian

@@ -8,10 +8,10 @@
 #include <mutex>
 #include <thread>
 
-#include "wire/calldeadline.h"
 #include "history/historystore.h"
 #include "leasesync.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
+#include "wire/calldeadline.h"
 #include "wire/protoconvert.h"
 
 namespace meridian {
@@ -33,19 +33,34 @@ bool plausible(const UsageMinute &m)
            !m.cardUuid.empty() && m.service.size() <= 200;
 }
 
+Result<NodeInventory> fetchInventory(v1::NodeAgent::Stub &stub, const InventoryAgent &agent,
+                                     int64_t callTimeoutMs)
+{
+    grpc::ClientContext context;
+    setCallDeadline(context, callTimeoutMs);
+    v1::NodeInventory message;
+    const grpc::Status status = stub.GetInventory(&context, {}, &message);
+    if (!status.ok())
+        return Error{fmt::format("{}: {}", agent.address, status.error_message())};
+    return fromProto(message);
+}
+
 // One agent; minutes written, or an error that names it.
 Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &security,
-                          HistoryStore &store, int64_t callTimeoutMs)
+                          HistoryStore &store, int64_t callTimeoutMs, const AgentLinks *links)
 {
-    auto stub = v1::NodeAgent::NewStub(makeChannel(agent.address, security));
-    grpc::ClientContext inventoryContext;
-    setCallDeadline(inventoryContext, callTimeoutMs);
-    v1::NodeInventory inventoryMessage;
-    const grpc::Status inventoryStatus =
-        stub->GetInventory(&inventoryContext, {}, &inventoryMessage);
-    if (!inventoryStatus.ok())
-        return Error{fmt::format("{}: {}", agent.address, inventoryStatus.error_message())};
-    NodeInventory inventory = fromProto(inventoryMessage);
+    std::shared_ptr<grpc::Channel> channel = links ? links->channelTo(agent.address) : nullptr;
+    if (!channel)
+        channel = makeChannel(agent.address, security);
+    auto stub = v1::NodeAgent::NewStub(channel);
+    std::optional<NodeInventory> known = links ? links->inventoryOf(agent.address) : std::nullopt;
+    if (!known) {
+        auto fetched = fetchInventory(*stub, agent, callTimeoutMs);
+        if (!fetched)
+            return fetched.error();
+        known = std::move(fetched).value();
+    }
+    NodeInventory inventory = std::move(*known);
     if (inventory.dataCenter.empty() || inventory.dataCenter == "unknown")
         inventory.dataCenter = agent.dataCenter;  // the inventory file knows where it stands
 
@@ -89,7 +104,7 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
 }  // namespace
 
 SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int parallel,
-                     int64_t callTimeoutMs, const Clock &clock)
+                     int64_t callTimeoutMs, const Clock &clock, const AgentLinks *links)
 {
     SyncReport report;
     std::vector<InventoryAgent> agents = inventory.agents;
@@ -117,7 +132,7 @@ SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int p
     for (int w = 0; w < std::max(1, parallel); ++w) {
         workers.emplace_back([&] {
             for (size_t i = next++; i < agents.size(); i = next++) {
-                auto result = syncAgent(agents[i], inventory.security, store, callTimeoutMs);
+                auto result = syncAgent(agents[i], inventory.security, store, callTimeoutMs, links);
                 std::lock_guard lock(mutex);
                 if (result) {
                     ++report.synced;
