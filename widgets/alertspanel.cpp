@@ -9,12 +9,12 @@
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "models/alertcenter.h"
 #include "models/alertguidance.h"
 #include "models/metricscale.h"
+#include "models/silencesmodel.h"
 #include "screenfit.h"
 #include "silencedialog.h"
 
@@ -149,44 +149,29 @@ void AlertsPanel::showSilences()
     auto *dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Silences"));
-    auto *list = new QTableWidget(dialog);
-    list->setColumnCount(4);
-    list->setHorizontalHeaderLabels({tr("What"), tr("Until"), tr("By"), tr("Reason")});
+    auto *silences = new SilencesModel(dialog);
+    auto *list = new QTableView(dialog);
+    list->setModel(silences);
     list->horizontalHeader()->setStretchLastSection(true);
     list->verticalHeader()->hide();
     list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    list->setSelectionMode(QAbstractItemView::SingleSelection);
     list->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    const auto fill = [this, list] {
-        const std::vector<SilenceRule> rules = m_center.silences();
-        list->setRowCount(static_cast<int>(rules.size()));
-        for (int row = 0; row < static_cast<int>(rules.size()); ++row) {
-            const SilenceRule &r = rules[static_cast<size_t>(row)];
-            QStringList what;
-            if (!r.alertKey.empty())
-                what << QString::fromStdString(r.alertKey);
-            if (r.kind)
-                what << alertKindTitle(*r.kind);
-            if (!r.node.empty())
-                what << QString::fromStdString(r.node);
-            if (!r.dataCenter.empty())
-                what << dataCenterTitle(r.dataCenter);
-            auto *item = new QTableWidgetItem(what.join(QStringLiteral(" · ")));
-            item->setData(Qt::UserRole, static_cast<qlonglong>(r.id));
-            list->setItem(row, 0, item);
-            list->setItem(row, 1, new QTableWidgetItem(AlertsModel::timeText(r.untilMs)));
-            list->setItem(row, 2, new QTableWidgetItem(QString::fromStdString(r.by)));
-            list->setItem(row, 3, new QTableWidgetItem(QString::fromStdString(r.reason)));
-        }
-        list->resizeColumnsToContents();
-    };
-    fill();
+    silences->setSilences(m_center.silences());
+    list->resizeColumnsToContents();
+    // Another console's silence, or one that ran out, shows while the list is open.
+    connect(&m_center, &AlertCenter::alertsChanged, silences,
+            [this, silences] { silences->setSilences(m_center.silences()); });
     auto *lift = new QPushButton(tr("Lift"), dialog);
-    connect(lift, &QPushButton::clicked, dialog, [this, list, fill] {
-        const QTableWidgetItem *item = list->item(list->currentRow(), 0);
-        if (!item)
+    lift->setEnabled(false);
+    connect(list->selectionModel(), &QItemSelectionModel::selectionChanged, lift,
+            [list, lift] { lift->setEnabled(list->selectionModel()->hasSelection()); });
+    connect(lift, &QPushButton::clicked, dialog, [this, list, silences] {
+        const QModelIndexList rows = list->selectionModel()->selectedRows();
+        if (rows.isEmpty())
             return;
-        m_center.liftSilence(item->data(Qt::UserRole).toLongLong());
-        fill();
+        m_center.liftSilence(rows.front().data(SilencesModel::IdRole).toLongLong());
+        silences->setSilences(m_center.silences());
     });
     auto *layout = new QVBoxLayout(dialog);
     layout->addWidget(list);

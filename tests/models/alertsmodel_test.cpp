@@ -13,6 +13,7 @@
 #include "history/alerttriagelog.h"
 #include "models/alertcenter.h"
 #include "models/alertsmodel.h"
+#include "models/silencesmodel.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -230,4 +231,41 @@ TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
     EXPECT_EQ(center.silences().front().node, "xm-2");
     EXPECT_FALSE(center.engine().find("xid/xm-1/card1")->silenced(20'000));
     EXPECT_TRUE(center.engine().find("xid/xm-2/card2")->silenced(20'000));
+}
+
+// The silences list follows the center without a reset: lifting one removes its row, the
+// other keeps its place, and each row carries the id that lifts it.
+TEST(SilencesModel, FollowsTheCenterByIdWithoutResets)
+{
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"wuhu", "wh-2", "r1"}}, 10'000);
+    AlertCenter center(state);
+    for (const char *node : {"xm-1", "wh-2"}) {
+        SilenceRule rule;
+        rule.node = node;
+        rule.dataCenter = node[0] == 'x' ? "xiamen" : "";
+        rule.untilMs = 10'000'000;
+        rule.by = "ops:li";
+        rule.reason = std::string("maintenance on ") + node;
+        center.silence(rule);
+    }
+    SilencesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.setSilences(center.silences());
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_TRUE(model.index(0, SilencesModel::What)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("xm-1 · ")));
+    EXPECT_EQ(model.index(1, SilencesModel::Reason).data().toString(),
+              QStringLiteral("maintenance on wh-2"));
+    const QPersistentModelIndex second = model.index(1, SilencesModel::What);
+
+    center.liftSilence(model.index(0, 0).data(SilencesModel::IdRole).toLongLong());
+    model.setSilences(center.silences());
+    ASSERT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(second.row(), 0) << "the other silence keeps its row";
+    EXPECT_EQ(model.index(0, SilencesModel::What).data().toString(), QStringLiteral("wh-2"));
+    EXPECT_EQ(resets.count(), 0);
 }
