@@ -30,6 +30,8 @@ public:
     AlertsModel *model() { return &m_model; }
     const AlertEngine &engine() const { return m_engine; }
     int openCount(const QString &dataCenter) const;
+    // The time of the newest snapshot or service view it was given.
+    int64_t nowMs() const { return m_nowMs; }
     QString user() const { return QString::fromStdString(m_user); }
     void setUser(const QString &user) { m_user = user.toStdString(); }
 

@@ -25,6 +25,7 @@ public:
 
     AlertDispatcher &dispatcher() { return *m_dispatcher; }
     DesktopNotifier *desktop() const { return m_desktop; }
+    const Clock &clock() const { return m_clock; }
     // The notice an alert becomes, in the console's language.
     static AlertNotice noticeFor(const Alert &alert, bool resolved);
     // A made-up alert for the routing dialog's test button.

@@ -23,6 +23,8 @@ public:
 
     std::shared_ptr<const FleetSnapshot> current() const { return m_current; }
     const FleetState &state() const { return m_state; }
+    // The console's time, for the windows that ask what now is.
+    const Clock &clock() const { return m_clock; }
     // Event-loop lag samples (ms late), newest last; bounded.
     const std::vector<double> &lagSamples() const { return m_lag; }
     void refresh();

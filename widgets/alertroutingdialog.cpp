@@ -1,6 +1,5 @@
 #include "alertroutingdialog.h"
 
-#include <QDateTime>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,6 +9,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include "core/clock.h"
 
 #include "models/alertguidance.h"
 #include "models/alertnotifier.h"
@@ -136,7 +136,7 @@ void AlertRoutingDialog::testSelected()
         return;
     const std::string name = m_table->item(row, 0)->text().toStdString();
     m_result->setText(tr("Sending a test to %1…").arg(QString::fromStdString(name)));
-    const AlertNotice notice = AlertNotifier::testNotice(QDateTime::currentMSecsSinceEpoch());
+    const AlertNotice notice = AlertNotifier::testNotice(m_notifier.clock().nowUnixMs());
     auto *watcher = new QFutureWatcher<std::string>(this);
     connect(watcher, &QFutureWatcher<std::string>::finished, this, [this, watcher, name] {
         const std::string error = watcher->result();

@@ -1,7 +1,6 @@
 #include "alertspanel.h"
 
 #include <QCheckBox>
-#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -22,10 +21,12 @@ namespace meridian {
 
 namespace {
 
-// Open alerts only, when asked; sorting by the model's SortRole.
+// Open alerts only, when asked, at the center's time; sorting by the model's SortRole.
 class AlertsFilter final : public QSortFilterProxyModel {
 public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
+    AlertsFilter(const AlertCenter &center, QObject *parent)
+        : QSortFilterProxyModel(parent), m_center(center)
+    {}
     void setOpenOnly(bool openOnly)
     {
         m_openOnly = openOnly;
@@ -39,10 +40,11 @@ protected:
             return true;
         const auto *model = static_cast<const AlertsModel *>(sourceModel());
         const Alert *a = model->alertAt(row);
-        return a && a->open(QDateTime::currentMSecsSinceEpoch());
+        return a && a->open(m_center.nowMs());
     }
 
 private:
+    const AlertCenter &m_center;
     bool m_openOnly = false;
 };
 
@@ -50,7 +52,7 @@ private:
 
 AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent), m_center(center)
 {
-    auto *filter = new AlertsFilter(this);
+    auto *filter = new AlertsFilter(center, this);
     filter->setSourceModel(center.model());
     filter->setSortRole(AlertsModel::SortRole);
     filter->setDynamicSortFilter(true);
@@ -139,7 +141,7 @@ void AlertsPanel::silenceSelected()
     const Alert *a = selected();
     if (!a)
         return;
-    SilenceDialog dialog(*a, QDateTime::currentMSecsSinceEpoch(), this);
+    SilenceDialog dialog(*a, m_center.nowMs(), this);
     if (dialog.exec() == QDialog::Accepted)
         m_center.silence(dialog.rule());
 }

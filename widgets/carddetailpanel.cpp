@@ -138,7 +138,7 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     if (!fromStore || m_storeCard != l.cardUuid[c]) {
         // Until the store answers, what this console has seen itself.
         for (int i = 0; i < 4; ++i)
-            m_charts[i]->setPoints(m_state.history(c, metrics[i]));
+            m_charts[i]->setPoints(m_state.history(c, metrics[i]), s.takenUnixMs);
     }
     m_events->clear();
     for (const Event &e : m_state.recentEvents(n, kEventsShown))
@@ -158,7 +158,7 @@ void CardDetailPanel::showStoreHistory(const QString &cardUuid)
     if (history.problem.empty()) {
         m_storeCard = cardUuid.toStdString();
         for (size_t i = 0; i < history.series.size(); ++i)
-            m_charts[i]->setPoints(history.series[i]);
+            m_charts[i]->setPoints(history.series[i], m_storeAskedMs);
     }
 }
 
@@ -167,7 +167,7 @@ void CardDetailPanel::setHistoryWindow(int seconds)
     for (HistoryChart *chart : m_charts)
         chart->setWindowSeconds(seconds);
     if (m_store && !m_shownUuid.empty() && m_period->isEnabled()) {
-        m_storeAskedMs = QDateTime::currentMSecsSinceEpoch();
+        m_storeAskedMs = m_lastRefreshMs;  // the time of the snapshot shown
         m_store->request(m_shownUuid, m_storeAskedMs, seconds);
     }
 }

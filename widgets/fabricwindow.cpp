@@ -63,8 +63,8 @@ QString describe(const FabricLink &l)
 }  // namespace
 
 FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> file,
-                           QString fileProblem, QWidget *parent)
-    : QMainWindow(parent), m_state(state), m_file(std::move(file))
+                           QString fileProblem, QWidget *parent, const Clock &clock)
+    : QMainWindow(parent), m_state(state), m_clock(clock), m_file(std::move(file))
 {
     setWindowFlag(Qt::Window);
     setWindowTitle(tr("Meridian — RoCE fabric"));
@@ -182,9 +182,9 @@ void FabricWindow::refresh()
     // thread, so panning and zooming never wait for the once-a-second update.
     const FleetState &state = m_state;
     const std::optional<FabricFile> file = m_file;
-    m_assembling.setFuture(QtConcurrent::run([&state, file] {
+    const int64_t now = m_clock.nowUnixMs();
+    m_assembling.setFuture(QtConcurrent::run([&state, file, now] {
         Assembled out;
-        const int64_t now = SystemClock::instance().nowUnixMs();
         out.atMs = now;
         out.fabric = assembleFabric(state.hostNics(now), file ? &*file : nullptr, now);
         const auto snapshot = state.snapshot(now);
@@ -199,6 +199,7 @@ void FabricWindow::assembled()
 {
     Assembled result = m_assembling.result();
     m_fabric = std::move(result.fabric);
+    m_fabricAtMs = result.atMs;
     m_rackOfNode = std::move(result.rackOfNode);
     // Data centers in the fleet's own order (the first is the one shown first).
     // Shown by the name people use, kept by the one the agents report.
@@ -251,8 +252,8 @@ void FabricWindow::showHistory()
             pfc.push_back({p.timeUnixMs, p.pfcPausesPerSecond});
         }
     }
-    m_loadChart->setPoints(load);
-    m_pfcChart->setPoints(pfc);
+    m_loadChart->setPoints(load, m_fabricAtMs);
+    m_pfcChart->setPoints(pfc, m_fabricAtMs);
 }
 
 void FabricWindow::relayout()

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "core/clock.h"
 #include "fabric/fabricmodel.h"
 
 class QComboBox;
@@ -28,8 +29,9 @@ class FabricWindow final : public QMainWindow {
     Q_OBJECT
 public:
     // `file` is optional; `fileProblem` says why there is none when one was asked for.
+    // `clock` dates each assembly; it must outlive the window.
     FabricWindow(const FleetState &state, std::optional<FabricFile> file, QString fileProblem,
-                 QWidget *parent = nullptr);
+                 QWidget *parent = nullptr, const Clock &clock = SystemClock::instance());
     // Waits for an assembly under way: it reads the FleetState, which may go next.
     ~FabricWindow() override;
 
@@ -64,8 +66,10 @@ private:
     std::optional<uint32_t> rail() const;
 
     const FleetState &m_state;
+    const Clock &m_clock;
     std::optional<FabricFile> m_file;
     Fabric m_fabric;
+    int64_t m_fabricAtMs = 0;  // when the fabric shown was assembled
     std::map<std::string, std::string> m_rackOfNode;
     FabricView *m_view = nullptr;
     QComboBox *m_dataCenter = nullptr;

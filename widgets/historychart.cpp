@@ -76,7 +76,7 @@ void HistoryChart::setWindowSeconds(int seconds)
                                           : QStringLiteral("HH:mm"));
 }
 
-void HistoryChart::setPoints(const std::vector<HistoryPoint> &points)
+void HistoryChart::setPoints(const std::vector<HistoryPoint> &points, int64_t nowMs)
 {
     QList<QPointF> list;
     list.reserve(static_cast<qsizetype>(points.size()));
@@ -89,8 +89,8 @@ void HistoryChart::setPoints(const std::vector<HistoryPoint> &points)
     }
     m_series->replace(list);
     m_count = static_cast<int>(list.size());
-    const QDateTime end = points.empty() ? QDateTime::currentDateTime()
-                                         : QDateTime::fromMSecsSinceEpoch(points.back().timeUnixMs);
+    const QDateTime end =
+        QDateTime::fromMSecsSinceEpoch(points.empty() ? nowMs : points.back().timeUnixMs);
     m_time->setRange(end.addSecs(-m_windowSeconds), end);
     m_values->setRange(0, highest);
 }

@@ -24,8 +24,9 @@ public:
     HistoryChart(const QString &title, const QString &unit, double maxValue,
                  QWidget *parent = nullptr);
 
-    // One replace() per refresh; NaN points (no reading) break the line.
-    void setPoints(const std::vector<HistoryPoint> &points);
+    // One replace() per refresh; NaN points (no reading) break the line. The window ends
+    // at the newest point, or at `nowMs` when there is none.
+    void setPoints(const std::vector<HistoryPoint> &points, int64_t nowMs);
     int pointCount() const { return m_count; }
     // How far back the time axis reaches from the newest point (default 15 minutes).
     void setWindowSeconds(int seconds);

@@ -281,7 +281,7 @@ void MainWindow::setReportSources(const ReportSources &sources)
 ReportsWindow *MainWindow::showReports()
 {
     if (!m_reports) {
-        m_reports = new ReportsWindow(m_reportSources, this);
+        m_reports = new ReportsWindow(m_reportSources, this, m_source.clock());
         connect(m_reports, &ReportsWindow::pricesSaved, this, &MainWindow::pricesSaved);
     }
     m_reports->show();

@@ -253,10 +253,11 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
                      w * 11 / 100, w * 10 / 100, w * 14 / 100});
     }
     pages.text(
-        QObject::tr("Generated %1 UTC by Meridian. Own cards are priced by the price book "
+        QObject::tr("Figures as of %1 UTC, by Meridian. Own cards are priced by the price book "
                     "in force at each minute; rented cloud capacity at what the pool "
                     "charged, per started billing increment.")
-            .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
+            .arg(QDateTime::fromSecsSinceEpoch(report.asOfUnixS, Qt::UTC)
+                     .toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
         8, false, QColor(0x66, 0x66, 0x66));
     return pages.finish();
 }

@@ -64,9 +64,10 @@ Result<PriceBook> loadPrices(const QString &file)
 
 }  // namespace
 
-ReportsWindow::ReportsWindow(ReportSources sources, QWidget *parent)
+ReportsWindow::ReportsWindow(ReportSources sources, QWidget *parent, const Clock &clock)
     : QWidget(parent, Qt::Window)
     , m_sources(std::move(sources))
+    , m_clock(clock)
     , m_model(new ReportTableModel(this))
 {
     setWindowTitle(tr("Meridian — utilisation and cost"));
@@ -247,7 +248,8 @@ std::pair<QDate, QDate> ReportsWindow::presetDays(Preset preset, const QDate &to
 void ReportsWindow::setPreset(Preset preset)
 {
     if (preset != Preset::Custom) {
-        const auto [first, last] = presetDays(preset, QDateTime::currentDateTimeUtc().date());
+        const auto [first, last] =
+            presetDays(preset, QDateTime::fromMSecsSinceEpoch(m_clock.nowUnixMs(), Qt::UTC).date());
         const QSignalBlocker blockFrom(m_from);
         const QSignalBlocker blockTo(m_to);
         m_from->setDate(first);
@@ -288,7 +290,7 @@ ReportRequest ReportsWindow::request() const
     r.fromUnixS = startOfDay(m_from->date());
     r.toUnixS = startOfDay(m_to->date().addDays(1));
     r.group = static_cast<ReportGroup>(m_group->currentData().toInt());
-    r.nowUnixS = QDateTime::currentSecsSinceEpoch();
+    r.nowUnixS = m_clock.nowUnixMs() / 1000;
     return r;
 }
 
@@ -488,7 +490,7 @@ void ReportsWindow::editPrices()
     }
     auto *dialog =
         new PriceBookDialog(book ? book.value() : PriceBook{}, m_sources.userPriceBookFile,
-                            QDateTime::currentSecsSinceEpoch(), this);
+                            m_clock.nowUnixMs() / 1000, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &PriceBookDialog::saved, this, [this](const QString &path) {
         m_sources.priceBookFile = path;

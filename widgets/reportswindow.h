@@ -9,6 +9,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include "core/clock.h"
 #include "core/result.h"
 #include "cost/usagereport.h"
 #include "reportsources.h"
@@ -35,7 +36,10 @@ struct BuiltReport {
 class ReportsWindow final : public QWidget {
     Q_OBJECT
 public:
-    explicit ReportsWindow(ReportSources sources, QWidget *parent = nullptr);
+    // `clock` says what today is (the presets) and what now is (running leases billed to
+    // it); it must outlive the window.
+    explicit ReportsWindow(ReportSources sources, QWidget *parent = nullptr,
+                           const Clock &clock = SystemClock::instance());
     ~ReportsWindow() override;
 
     enum class Preset {
@@ -82,6 +86,7 @@ private:
     ReportRequest request() const;
 
     ReportSources m_sources;
+    const Clock &m_clock;
     ReportTableModel *m_model;
     QComboBox *m_preset = nullptr;
     QDateEdit *m_from = nullptr;

@@ -135,7 +135,7 @@ void ScalingCharts::clear()
         s->clear();
 }
 
-void ScalingCharts::show(const ServiceScalingView &service)
+void ScalingCharts::show(const ServiceScalingView &service, int64_t viewAtMs)
 {
     Charts &c = *m_charts;
     QList<QPointF> serving, starting, desired, arrivals, ttft;
@@ -159,8 +159,7 @@ void ScalingCharts::show(const ServiceScalingView &service)
     c.desired->replace(desired);
     c.arrivals->replace(arrivals);
     c.ttft->replace(ttft);
-    const qint64 end =
-        service.history.empty() ? QDateTime::currentMSecsSinceEpoch() : service.history.back().atMs;
+    const qint64 end = service.history.empty() ? viewAtMs : service.history.back().atMs;
     const qint64 start = std::min<qint64>(
         service.history.empty() ? end : service.history.front().atMs, end - 10 * 60'000);
     c.objective->replace({QPointF(static_cast<double>(start), service.service.ttftP95Seconds),

@@ -14,7 +14,8 @@ class ScalingCharts final : public QWidget {
 public:
     explicit ScalingCharts(QWidget *parent = nullptr);
     ~ScalingCharts() override;
-    void show(const ServiceScalingView &service);
+    // `viewAtMs` (the view's time) ends the axes when the service has no history yet.
+    void show(const ServiceScalingView &service, int64_t viewAtMs);
     void clear();
 
 private:

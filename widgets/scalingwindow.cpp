@@ -284,7 +284,7 @@ void ScalingWindow::showView()
     if (!m_services->selectionModel()->currentIndex().isValid() && !view.services.empty())
         m_services->selectRow(0);
     if (const ServiceScalingView *s = selected(view))
-        m_charts->show(*s);
+        m_charts->show(*s, view.atMs);
     else
         m_charts->clear();
     fillPlan(view);

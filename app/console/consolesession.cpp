@@ -280,10 +280,10 @@ void ConsoleSession::startFabric()
     } else if (m_sim) {
         file = m_sim->fabricFile();
     }
-    m_window->setToolWindowFactory(MainWindow::ToolWindow::Fabric,
-                                   [this, file, problem](QWidget *parent) -> QWidget * {
-                                       return new FabricWindow(m_state, file, problem, parent);
-                                   });
+    m_window->setToolWindowFactory(
+        MainWindow::ToolWindow::Fabric, [this, file, problem](QWidget *parent) -> QWidget * {
+            return new FabricWindow(m_state, file, problem, parent, SystemClock::instance());
+        });
 }
 
 Status ConsoleSession::startOwnScaling(const std::string &servicesFile)

@@ -16,7 +16,6 @@
 #include <map>
 #include <thread>
 
-#include "wire/calldeadline.h"
 #include "agent/metricsserver.h"
 #include "core/openfiles.h"
 #include "evaluatecommand.h"
@@ -26,6 +25,7 @@
 #include "sim/scrapetargets.h"
 #include "sim/simcontrolservice.h"
 #include "sim/simfleet.h"
+#include "wire/calldeadline.h"
 
 namespace {
 
@@ -331,9 +331,9 @@ int main(int argc, char **argv)
     std::fflush(stdout);
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(static_cast<int64_t>(quitAfter * 1000));
-    while (!g_stop && (quitAfter <= 0 || std::chrono::steady_clock::now() < deadline))
+    const Clock &clock = SystemClock::instance();
+    const int64_t deadlineMs = clock.steadyMs() + static_cast<int64_t>(quitAfter * 1000);
+    while (!g_stop && (quitAfter <= 0 || clock.steadyMs() < deadlineMs))
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (metrics)
         metrics->stop();

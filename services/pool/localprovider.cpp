@@ -17,6 +17,7 @@
 #include <set>
 #include <thread>
 
+#include "core/clock.h"
 #include "core/yamlfile.h"
 #include "telemetry/toolrunner.h"
 
@@ -229,10 +230,10 @@ int runLocalProvider(const std::string &nodesFile, const std::string &stateFile,
                     return 4;
                 }
             }
-            const auto deadline =
-                std::chrono::steady_clock::now() + std::chrono::seconds(spare->readyTimeoutSeconds);
+            const Clock &clock = SystemClock::instance();
+            const int64_t deadlineMs = clock.steadyMs() + spare->readyTimeoutSeconds * 1000LL;
             while (!agentAnswers(node->agentAddress)) {
-                if (std::chrono::steady_clock::now() > deadline) {
+                if (clock.steadyMs() > deadlineMs) {
                     err << fmt::format("{}: its agent did not answer at {} within {} s",
                                        node->nodeId, node->agentAddress, spare->readyTimeoutSeconds)
                         << "\n";

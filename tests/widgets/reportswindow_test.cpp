@@ -190,6 +190,22 @@ TEST(ReportsWindow, ThePreviousPeriodIsComparedAndPresetsCoverTheirDays)
               std::pair(QDate(2026, 7, 1), QDate(2026, 7, 31)));
 }
 
+// What "this month" means, and the moment running leases are billed to, are the
+// console's clock's: on 2 July the window opens on July 1-2 and stands at that moment.
+TEST(ReportsWindow, PresetsAndTheReportsMomentFollowTheConsolesClock)
+{
+    ReportFixture fixture;
+    const int64_t july2Noon = kJuly1 + 86400 + 12 * 3600;
+    ManualClock clock(july2Noon * 1000);
+    ReportsWindow window(fixture.sources(), nullptr, clock);
+    ASSERT_TRUE(waitForReport(window)) << window.statusText().toStdString();
+    const UsageReport &report = window.built().report.value();
+    EXPECT_EQ(report.fromUnixS, kJuly1);
+    EXPECT_EQ(report.toUnixS, kJuly1 + 2 * 86400);
+    EXPECT_EQ(report.asOfUnixS, july2Noon);
+    EXPECT_NEAR(report.total.costCny, 556.8, 1e-9);
+}
+
 TEST(ReportsWindow, NoHistoryAndAnEmptyPeriodAreSaidPlainly)
 {
     ReportFixture fixture;

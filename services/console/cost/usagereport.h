@@ -54,6 +54,7 @@ struct CloudSpendRow {
 struct UsageReport {
     int64_t fromUnixS = 0;
     int64_t toUnixS = 0;
+    int64_t asOfUnixS = 0;  // the moment its figures stand at (running leases billed to it)
     ReportGroup group = ReportGroup::DataCenter;
     std::vector<ReportRow> rows;  // by group name
     ReportRow total;

@@ -122,6 +122,7 @@ UsageReport UsageTally::finish() &&
 {
     UsageReport report;
     report.fromUnixS = m_request.fromUnixS;
+    report.asOfUnixS = m_request.nowUnixS;
     report.toUnixS = m_request.toUnixS;
     report.group = m_request.group;
     for (size_t g = 0; g < m_rows.size(); ++g)

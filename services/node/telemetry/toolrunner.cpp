@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+
+#include "core/clock.h"
 
 extern char **environ;
 
@@ -26,25 +27,22 @@ std::string firstLine(const std::string &text)
     return text.substr(0, std::min<size_t>(end, 200));
 }
 
-using SteadyTime = std::chrono::steady_clock::time_point;
-
-int64_t msUntil(SteadyTime deadline)
+// A tool's timeout is real time: it runs on the machine, not on a test's clock.
+int64_t msUntil(int64_t deadlineSteadyMs)
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                 std::chrono::steady_clock::now())
-        .count();
+    return deadlineSteadyMs - SystemClock::instance().steadyMs();
 }
 
 // Waits for the tool until the deadline. A tool may close its output and keep running
 // (or ignore SIGTERM), so this never blocks in waitpid: it polls, then kills the tool's
 // whole process group, which also takes any helper it started.
-bool reapBefore(pid_t pid, SteadyTime deadline, int &status)
+bool reapBefore(pid_t pid, int64_t deadlineSteadyMs, int &status)
 {
     for (int pauseMs = 1;; pauseMs = std::min(pauseMs * 2, 50)) {
         const pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid || (done < 0 && errno != EINTR))
             return true;
-        if (msUntil(deadline) <= 0)
+        if (msUntil(deadlineSteadyMs) <= 0)
             return false;
         usleep(static_cast<useconds_t>(pauseMs) * 1000);
     }
@@ -117,8 +115,7 @@ Result<std::string> runTool(const ToolRun &run)
     std::string stderrText;
     bool overflow = false;
     bool timedOut = false;
-    const SteadyTime deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(run.timeoutMs);
+    const int64_t deadline = SystemClock::instance().steadyMs() + run.timeoutMs;
     pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
     int open = 2;
     char buffer[65536];

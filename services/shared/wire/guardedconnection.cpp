@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 
+#include "core/clock.h"
 #include "tlsterminator.h"
 
 namespace meridian {
@@ -21,11 +21,10 @@ constexpr size_t kChunk = 64 * 1024;
 constexpr size_t kMaxBuffered = 4 * 1024 * 1024;
 constexpr int kPollMs = 250;
 
+// Socket guards measure real time by nature: a peer's silence is seconds on the wall.
 int64_t steadyMs()
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    return SystemClock::instance().steadyMs();
 }
 
 enum class Io { Done, WouldBlock, WantWrite, Closed, Failed };

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "core/clock.h"
 #include "guardedconnection.h"
 #include "hostport.h"
 
@@ -24,11 +25,10 @@ namespace meridian {
 
 namespace {
 
+// Socket guards measure real time by nature: a peer's silence is seconds on the wall.
 int64_t steadyMs()
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    return SystemClock::instance().steadyMs();
 }
 
 Result<int> bindListening(const std::string &address, int *selectedPort)
