@@ -147,9 +147,8 @@ void AlertRoutingDialog::testSelected()
         watcher->deleteLater();
         Q_EMIT testFinished(text);
     });
-    AlertDispatcher *dispatcher = &m_notifier.dispatcher();
-    watcher->setFuture(QtConcurrent::run(
-        [dispatcher, name, notice] { return dispatcher->sendTest(name, notice); }));
+    // Copies, not the dispatcher: the console may close while a slow route is still sending.
+    watcher->setFuture(QtConcurrent::run(m_notifier.dispatcher().testSend(name, notice)));
 }
 
 QString AlertRoutingDialog::lastTestResult() const

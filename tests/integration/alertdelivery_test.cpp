@@ -190,5 +190,23 @@ TEST(AlertDelivery, AReceiverThatIsNotThereIsGivenUpOnByName)
     EXPECT_EQ(dispatcher.sendTest("nobody", linkFlap(0)), "no route named nobody");
 }
 
+// The routing dialog's test button sends on a worker thread; the console may close
+// meanwhile. The send it was handed carries what it needs and reaches the receiver after
+// its dispatcher is gone.
+TEST(AlertDelivery, ATestSendStillReachesTheReceiverAfterItsDispatcherIsGone)
+{
+    FlakyReceiver receiver(0);  // takes everything
+    AlertRouting routing;
+    routing.routes.push_back({"wecom-oncall", RouteKind::WeCom, receiver.url()});
+    std::function<std::string()> send;
+    {
+        ManualClock clock;
+        AlertDispatcher dispatcher(routing, clock);
+        send = dispatcher.testSend("wecom-oncall", linkFlap(clock.nowUnixMs()));
+    }
+    EXPECT_EQ(send(), "");
+    EXPECT_EQ(receiver.requests(), 1);
+}
+
 }  // namespace
 }  // namespace meridian

@@ -145,12 +145,20 @@ int AlertDispatcher::deliverDue()
 
 std::string AlertDispatcher::sendTest(const std::string &routeName, const AlertNotice &notice)
 {
+    return testSend(routeName, notice)();
+}
+
+std::function<std::string()> AlertDispatcher::testSend(const std::string &routeName,
+                                                       const AlertNotice &notice) const
+{
     for (const AlertRoute &route : m_routing.routes) {
-        if (route.name == routeName)
-            return m_sender(route, alertPost(route, {notice}, m_clock.nowUnixMs()),
-                            m_routing.timeoutMs);
+        if (route.name == routeName) {
+            return
+                [sender = m_sender, route, post = alertPost(route, {notice}, m_clock.nowUnixMs()),
+                 timeoutMs = m_routing.timeoutMs] { return sender(route, post, timeoutMs); };
+        }
     }
-    return "no route named " + routeName;
+    return [routeName] { return "no route named " + routeName; };
 }
 
 std::vector<RouteStatus> AlertDispatcher::status() const

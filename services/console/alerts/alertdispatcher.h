@@ -50,6 +50,10 @@ public:
     int deliverDue();
     // Sends a test notice to one route now, bypassing the queue; the error, or empty.
     std::string sendTest(const std::string &routeName, const AlertNotice &notice);
+    // The same, made ready to send on any thread. It holds copies of what it needs, so it
+    // may run after the dispatcher is gone (a window closed during a slow test send).
+    std::function<std::string()> testSend(const std::string &routeName,
+                                          const AlertNotice &notice) const;
 
     std::vector<RouteStatus> status() const;
     const AlertRouting &routing() const { return m_routing; }
