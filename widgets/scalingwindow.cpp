@@ -348,6 +348,12 @@ void ScalingWindow::fillPlan(const ScalingView &view)
             tr("Policy: %1 — %2")
                 .arg(reasonText(s->reason),
                      s->why.empty() ? tr("nothing to change") : text(s->why).toHtmlEscaped());
+    if (s->forecastRps) {
+        plan += QStringLiteral("<br/>") +
+                tr("Daily shape: earlier days reached %1 req/s from this time of day within "
+                   "the forecast lead.")
+                    .arg(*s->forecastRps, 0, 'f', 1);
+    }
     for (const std::string &note : s->notes)
         plan += QStringLiteral("<br/>") + tr("Held back: %1").arg(text(note).toHtmlEscaped());
     m_plan->setText(plan);

@@ -13,8 +13,10 @@
 #include <thread>
 
 #include "autoscaler/scalingcontroller.h"
+#include "autoscaler/scalingviewwire.h"
 #include "fleetlink/fleetclient.h"
 #include "history/historystore.h"
+#include "meridian/v1/scaling_control.pb.h"
 #include "sim/simfleet.h"
 
 using namespace meridian;
@@ -89,6 +91,7 @@ public:
         ScalingControllerOptions options;
         options.mode = mode;
         options.warmUpMs = m_warmUpMs;
+        options.policy.forecastDays = m_forecastDays;
         options.rentedAgents = steadyStreams();
         controller = std::make_unique<ScalingController>(std::vector{m_service}, *journal, local,
                                                          sim->controlAddress(), ClientSecurity{},
@@ -168,6 +171,7 @@ private:
 
 public:
     int64_t m_warmUpMs = 0;  // the tests' consoles act at once unless a test says otherwise
+    int m_forecastDays = 0;  // the daily-shape forecast, off as by default
 
 private:
     std::filesystem::path m_dir;
@@ -452,6 +456,61 @@ TEST(Autoscaler, ARestartedConsoleWaitsForTheReplicasToReportBeforeItPlans)
     h.pass(16);
     h.controller->tick().ok();
     EXPECT_FALSE(h.steps().empty());
+}
+
+// With the daily-shape forecast on, the controller keeps each finished minute of demand
+// in the journal and a restarted console reads the kept days back: what yesterday
+// reached at this time is forecast again at once, not after another day of learning.
+TEST(Autoscaler, TheDailyShapeIsKeptInTheJournalAndOutlivesARestart)
+{
+    Harness h(chatService());
+    h.m_forecastDays = 1;
+    warmUp(h);
+    // Yesterday from now on, as an earlier run of the console kept it: 9 req/s.
+    const int64_t nowMinute = h.clock.nowUnixMs() / 60'000;
+    for (int64_t m = 0; m < 30; ++m) {
+        ASSERT_TRUE(
+            h.journal
+                ->keepDemandMinute("chat", {nowMinute - 1440 + m, 9.0 * 4, 4}, nowMinute - 2 * 1440)
+                .ok());
+    }
+    h.startConsole(ApprovalMode::Automatic);  // reads them back
+    h.controller->tick().ok();
+    ASSERT_TRUE(h.controller->view().services[0].forecastRps);
+    EXPECT_DOUBLE_EQ(*h.controller->view().services[0].forecastRps, 9.0);
+
+    // Today's minutes are kept as they finish ...
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 2.0));
+    for (int i = 0; i < 3; ++i) {
+        h.pass(60);
+        h.controller->tick().ok();
+    }
+    auto today = h.journal->demandMinutes("chat", nowMinute);
+    ASSERT_TRUE(today.ok()) << today.error().message;
+    ASSERT_GE(today->size(), 2u);
+    EXPECT_GT(today->back().sum / today->back().samples, 0.0);
+    // ... and a restart reads them with yesterday's.
+    h.startConsole(ApprovalMode::Automatic);
+    h.controller->tick().ok();
+    ASSERT_TRUE(h.controller->view().services[0].forecastRps);
+    EXPECT_DOUBLE_EQ(*h.controller->view().services[0].forecastRps, 9.0);
+    EXPECT_TRUE(h.controller->view().problem.empty()) << h.controller->view().problem;
+}
+
+// A headless controller's forecast reaches the console; none stays none, not zero.
+TEST(ScalingViewWire, TheForecastCrossesTheWireAndItsAbsenceToo)
+{
+    ScalingView view;
+    view.services.resize(2);
+    view.services[0].service.name = "chat";
+    view.services[0].forecastRps = 9.5;
+    view.services[1].service.name = "rag";
+    v1::ScalingViewReply reply;
+    toWire(view, "scaled-1", reply);
+    const ScalingView back = fromWire(reply);
+    ASSERT_EQ(back.services.size(), 2u);
+    EXPECT_EQ(back.services[0].forecastRps, std::optional(9.5));
+    EXPECT_FALSE(back.services[1].forecastRps);
 }
 
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)

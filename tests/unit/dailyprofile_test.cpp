@@ -68,6 +68,53 @@ TEST(DailyProfile, KeepsOnlyTheDaysItUsesAndIgnoresTimeRunningBackwards)
     EXPECT_DOUBLE_EQ(*f, 4.5);  // days 4 and 5 (rates 4 and 5), not the older ones
 }
 
+// What a profile hands out as minutes finish, restored into a new one, forecasts what the
+// old one did; a restore into a used profile, or out of order, is refused.
+TEST(DailyProfile, FinishedMinutesRestoredForecastAsBefore)
+{
+    DailyProfile recorded(2);
+    std::vector<DemandMinute> kept;
+    for (int day = 0; day < 2; ++day) {
+        for (int64_t m = 0; m < 1440; ++m) {
+            const bool busy = m >= 540 && m < 570;
+            for (int64_t s = 0; s < 60'000; s += 15'000) {
+                if (auto finished = recorded.record(kStart + day * kDayMs + m * kMinuteMs + s,
+                                                    busy ? 8.0 + day : 1.0))
+                    kept.push_back(*finished);
+            }
+        }
+    }
+    // Every minute but the one still open was handed out, with its four samples.
+    ASSERT_EQ(kept.size(), 2u * 1440 - 1);
+    EXPECT_EQ(kept.front().samples, 4);
+    EXPECT_DOUBLE_EQ(kept.front().sum, 4.0);
+
+    DailyProfile restored(2);
+    ASSERT_TRUE(restored.restore(kept));
+    const int64_t nextMorning = kStart + 2 * kDayMs + 530 * kMinuteMs;
+    ASSERT_TRUE(restored.forecast(nextMorning, 20 * kMinuteMs));
+    EXPECT_DOUBLE_EQ(*restored.forecast(nextMorning, 20 * kMinuteMs),
+                     *recorded.forecast(nextMorning, 20 * kMinuteMs));
+    EXPECT_DOUBLE_EQ(*restored.forecast(nextMorning, 20 * kMinuteMs), 8.5);
+
+    EXPECT_FALSE(restored.restore(kept)) << "it already holds minutes";
+    DailyProfile shuffled(2);
+    EXPECT_FALSE(shuffled.restore({kept[1], kept[0]}));
+    EXPECT_FALSE(shuffled.forecast(nextMorning, 20 * kMinuteMs));
+    // What is older than the days it uses does not count.
+    EXPECT_EQ(restored.keptFromIndex(nextMorning), nextMorning / kMinuteMs - 3 * 1440 + 1);
+}
+
+// Back after longer than the days it uses: nothing of the old days is forecast.
+TEST(DailyProfile, ALongAbsenceForgetsTheOldDays)
+{
+    DailyProfile profile(1);
+    recordDay(profile, kStart, 1.0, 9.0);
+    const int64_t muchLater = kStart + 5 * kDayMs;
+    ASSERT_TRUE(profile.record(muchLater, 1.0));  // the old last minute is handed out
+    EXPECT_FALSE(profile.forecast(muchLater + kMinuteMs, 3'600'000));
+}
+
 TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrdersTheHour)
 {
     ScalingPolicyConfig config;

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "history/historyschema.h"
 #include "history/historystore.h"
 #include "history/scalingjournal.h"
 #include "testsupport.h"
@@ -160,4 +161,35 @@ TEST(ScalingJournal, InAConsoleItWritesOnTheHistorysWriterThread)
     ASSERT_EQ(open->size(), ids.size());
     EXPECT_EQ(open->back().state, StepState::Leasing);
     EXPECT_EQ(reader.value()->recentAudit(100)->size(), ids.size());
+}
+
+// The daily shape's minutes in a controller's own journal: a file from the release before
+// (schema 2) gains the table, minutes are kept per service, a minute written again
+// replaces itself, and minutes before the kept span are dropped as new ones come.
+TEST(ScalingJournal, DemandMinutesAreKeptPerServiceAndOldOnesDropped)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("journal.db");
+    {
+        const SqliteSchema &current = scalingJournalSchema();
+        const SqliteSchema before{
+            current.applicationId, current.what, {current.migrations[0], current.migrations[1]}};
+        ASSERT_TRUE(openSqliteFile(path, before).ok());
+    }
+    auto journal = ScalingJournal::openOwn(path);
+    ASSERT_TRUE(journal.ok()) << journal.error().message;
+    for (int64_t m = 100; m < 110; ++m)
+        ASSERT_TRUE(journal.value()->keepDemandMinute("chat", {m, 4.0 * m, 4}, 0).ok());
+    ASSERT_TRUE(journal.value()->keepDemandMinute("rag", {105, 1.0, 1}, 0).ok());
+    ASSERT_TRUE(journal.value()->keepDemandMinute("chat", {109, 8.0, 2}, 0).ok());  // again
+    auto chat = journal.value()->demandMinutes("chat", 105);
+    ASSERT_TRUE(chat.ok()) << chat.error().message;
+    ASSERT_EQ(chat->size(), 5u);
+    EXPECT_EQ(chat->front().index, 105);
+    EXPECT_DOUBLE_EQ(chat->back().sum, 8.0);
+    EXPECT_EQ(chat->back().samples, 2);
+
+    ASSERT_TRUE(journal.value()->keepDemandMinute("chat", {110, 4.0, 4}, 108).ok());
+    EXPECT_EQ(journal.value()->demandMinutes("chat", 0)->size(), 3u) << "108, 109 and 110";
+    EXPECT_EQ(journal.value()->demandMinutes("rag", 0)->size(), 1u) << "another service's stay";
 }

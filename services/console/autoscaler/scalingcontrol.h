@@ -49,6 +49,9 @@ struct ServiceScalingView {
     int surplusSteps = 0;            // rented nodes the policy no longer needs
     bool releaseApproved = false;    // they go back at the end of their paid hour
     std::vector<std::string> notes;  // caps and shortages behind the last plan
+    // What the daily shape expects within the forecast lead (req/s); none without a
+    // forecast or an earlier day at this time.
+    std::optional<double> forecastRps;
 };
 
 struct ScalingView {

@@ -61,10 +61,13 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
         state->service = std::move(s);
         m_services.push_back(std::move(state));
     }
+    if (m_options.policy.forecastDays > 0)
+        restoreDemand();
     if (m_options.modeInJournal) {
         auto kept = m_journal.setting(kModeSetting);
         if (!kept) {
-            m_view.problem =
+            m_view.problem += m_view.problem.empty() ? "" : "; ";
+            m_view.problem +=
                 "the approval mode an operator set could not be read, so the "
                 "configured one is used: " +
                 kept.error().message;
@@ -421,10 +424,10 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     input.ttftObjectiveSeconds = service.ttftP95Seconds;
     input.lastScaleUpMs = journal.lastScaleUpMs;
     if (m_options.policy.forecastDays > 0) {
-        state.profile.record(nowMs, replicas.signals.arrivalRps);
         input.forecastRps = state.profile.forecast(nowMs, m_options.policy.forecastLeadMs);
         input.forecastHourRps = state.profile.forecast(nowMs, 3'600'000);
     }
+    state.view.forecastRps = input.forecastRps;
     return decideReplicas(input, m_options.policy);
 }
 
@@ -462,6 +465,8 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     v.notes.clear();
     const ReplicaCount replicas = countReplicas(state.service.name, local, rented, now);
     const JournalCount journal = countJournal(state.service, open, replicas.seenIds);
+    if (m_options.policy.forecastDays > 0)
+        rememberDemand(state, replicas.signals.arrivalRps, now, problems);
     const ScalingDecision decision = askPolicy(state, replicas, journal, now);
     showPass(state, replicas, journal, decision, open, now);
 
@@ -490,6 +495,33 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         releaseSurplus(state, open, replicas.ready - decision.neededReplicas, now, problems);
     else
         v.surplusSteps = 0;
+}
+
+void ScalingController::rememberDemand(ServiceState &state, double arrivalRps, int64_t nowMs,
+                                       std::vector<std::string> &problems)
+{
+    const std::optional<DemandMinute> finished = state.profile.record(nowMs, arrivalRps);
+    if (!finished)
+        return;
+    if (Status kept = m_journal.keepDemandMinute(state.service.name, *finished,
+                                                 state.profile.keptFromIndex(nowMs));
+        !kept)
+        problems.push_back(kept.message());
+}
+
+void ScalingController::restoreDemand()
+{
+    const int64_t nowMs = m_clock.nowUnixMs();
+    for (auto &state : m_services) {
+        auto kept =
+            m_journal.demandMinutes(state->service.name, state->profile.keptFromIndex(nowMs));
+        if (!kept) {
+            m_view.problem = "the daily shape starts again: its kept days could not be read: " +
+                             kept.error().message;
+            continue;
+        }
+        state->profile.restore(kept.value());
+    }
 }
 
 void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalStep> &open,

@@ -128,6 +128,11 @@ private:
     void showPass(ServiceState &state, const ReplicaCount &replicas, const JournalCount &journal,
                   const ScalingDecision &decision, const std::vector<JournalStep> &open,
                   int64_t nowMs) const;
+    // Adds the service's arrival rate to its daily shape and keeps each finished minute
+    // in the journal; restoreDemand() reads the kept days back at the start.
+    void rememberDemand(ServiceState &state, double arrivalRps, int64_t nowMs,
+                        std::vector<std::string> &problems);
+    void restoreDemand();
     // Places the missing replicas and plans them, superseding a smaller plan still waiting.
     void scaleUp(ServiceState &state, const std::vector<JournalStep> &open,
                  const ScalingDecision &decision, int shortReplicas, const JournalCount &journal,

@@ -76,6 +76,8 @@ void serviceToWire(const ServiceScalingView &s, v1::ScaledService &out)
     out.set_release_approved(s.releaseApproved);
     for (const std::string &note : s.notes)
         out.add_notes(note);
+    if (s.forecastRps)
+        out.set_forecast_rps(*s.forecastRps);
 }
 
 ServiceScalingView serviceFromWire(const v1::ScaledService &s, std::vector<std::string> &unknown)
@@ -109,6 +111,8 @@ ServiceScalingView serviceFromWire(const v1::ScaledService &s, std::vector<std::
     out.surplusSteps = s.surplus_steps();
     out.releaseApproved = s.release_approved();
     out.notes.assign(s.notes().begin(), s.notes().end());
+    if (s.has_forecast_rps())
+        out.forecastRps = s.forecast_rps();
     return out;
 }
 

@@ -240,9 +240,22 @@ const char *const kAlertTriage = R"(
     CREATE INDEX alert_silence_until ON alert_silence (until_unix_ms);
 )";
 
-const SqliteSchema kSchema{kHistoryApplicationId,
-                           "Meridian history file",
-                           {R"(
+// Schema 5 of the history file, 3 of a controller's own journal: the arrival rate each
+// service saw, minute by minute, so the daily-shape forecast outlives a restart.
+const char *const kDemandMinute = R"(
+    CREATE TABLE demand_minute (
+        service TEXT NOT NULL,
+        minute_index INTEGER NOT NULL,
+        arrival_rps_sum REAL NOT NULL,
+        samples INTEGER NOT NULL CHECK (samples > 0),
+        PRIMARY KEY (service, minute_index)
+    ) WITHOUT ROWID;
+)";
+
+const SqliteSchema kSchema{
+    kHistoryApplicationId,
+    "Meridian history file",
+    {R"(
     CREATE TABLE node (
         id INTEGER PRIMARY KEY,
         node_id TEXT NOT NULL UNIQUE,
@@ -280,7 +293,7 @@ const SqliteSchema kSchema{kHistoryApplicationId,
         FROM usage_minute u JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node
         GROUP BY n.data_center, day;
 )",
-                            kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage}};
+     kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage, kDemandMinute}};
 
 }  // namespace
 
@@ -293,7 +306,7 @@ const SqliteSchema &scalingJournalSchema()
 {
     static const SqliteSchema schema{kScalingJournalApplicationId,
                                      "Meridian scaling journal",
-                                     {kScalingJournal, kControllerSetting}};
+                                     {kScalingJournal, kControllerSetting, kDemandMinute}};
     return schema;
 }
 

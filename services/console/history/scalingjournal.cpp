@@ -263,6 +263,55 @@ Status ScalingJournal::audit(const AuditEntry &entry)
     }
 }
 
+Status ScalingJournal::keepDemandMinute(const std::string &service, const DemandMinute &minute,
+                                        int64_t keepFromIndex)
+{
+    try {
+        // Not durable per minute: a minute lost to a crash only thins the forecast.
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Transaction tx(db);
+            SQLite::Statement upsert(db, R"(
+                INSERT INTO demand_minute (service, minute_index, arrival_rps_sum, samples)
+                VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (service, minute_index) DO UPDATE
+                SET arrival_rps_sum = excluded.arrival_rps_sum, samples = excluded.samples)");
+            SQLite::bind(upsert, service, minute.index, minute.sum, minute.samples);
+            upsert.exec();
+            SQLite::Statement drop(
+                db, "DELETE FROM demand_minute WHERE service = ?1 AND minute_index < ?2");
+            SQLite::bind(drop, service, keepFromIndex);
+            drop.exec();
+            tx.commit();
+        });
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot keep {}'s demand for the daily forecast: {}", m_path,
+                                 service, e.what())};
+    }
+}
+
+Result<std::vector<DemandMinute>> ScalingJournal::demandMinutes(const std::string &service,
+                                                                int64_t fromIndex)
+{
+    try {
+        std::vector<DemandMinute> out;
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, R"(
+                SELECT minute_index, arrival_rps_sum, samples FROM demand_minute
+                WHERE service = ?1 AND minute_index >= ?2 ORDER BY minute_index)");
+            SQLite::bind(query, service, fromIndex);
+            while (query.executeStep()) {
+                out.push_back({query.getColumn(0).getInt64(), query.getColumn(1).getDouble(),
+                               query.getColumn(2).getInt()});
+            }
+        });
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{
+            fmt::format("{}: cannot read {}'s kept demand: {}", m_path, service, e.what())};
+    }
+}
+
 Result<std::vector<AuditEntry>> ScalingJournal::recentAudit(size_t count)
 {
     try {

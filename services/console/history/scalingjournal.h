@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "scaling/dailyprofile.h"
 #include "scaling/stepexecutor.h"
 #include "sqlite/sqliteconnection.h"
 
@@ -61,6 +62,13 @@ public:
     // Own journal files only (openOwn): a setting and its value; nullopt if never set.
     Status setSetting(const std::string &name, const std::string &value, int64_t nowUnixMs);
     Result<std::optional<std::string>> setting(const std::string &name);
+
+    // A service's finished demand minute, for the daily-shape forecast after a restart;
+    // minutes before `keepFromIndex` are dropped as it goes.
+    Status keepDemandMinute(const std::string &service, const DemandMinute &minute,
+                            int64_t keepFromIndex);
+    // The service's kept minutes from `fromIndex` on, oldest first.
+    Result<std::vector<DemandMinute>> demandMinutes(const std::string &service, int64_t fromIndex);
 
     // Called after a step is written or moved and committed, where the journal's writes
     // run (the history's writer thread, or the caller's under the journal's lock): it must

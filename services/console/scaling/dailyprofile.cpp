@@ -12,11 +12,16 @@ constexpr int64_t kDayMinutes = 1440;
 
 }  // namespace
 
-void DailyProfile::record(int64_t atMs, double arrivalRps)
+std::optional<DemandMinute> DailyProfile::record(int64_t atMs, double arrivalRps)
 {
     const int64_t index = atMs / kMinuteMs;
     if (!m_minutes.empty() && index < m_minutes.back().index)
-        return;  // time does not run backwards; a late sample is dropped
+        return std::nullopt;  // time does not run backwards; a late sample is dropped
+    std::optional<DemandMinute> closed;
+    if (!m_minutes.empty() && m_minutes.back().index < index && m_minutes.back().samples > 0)
+        closed = m_minutes.back();
+    if (!m_minutes.empty() && index - m_minutes.back().index > (m_days + 1) * kDayMinutes)
+        m_minutes.clear();  // away longer than the days it uses: nothing of them is left
     // Minutes without a sample are kept as gaps, so a day back is always a fixed offset.
     while (!m_minutes.empty() && m_minutes.back().index < index - 1)
         m_minutes.push_back({m_minutes.back().index + 1, 0, 0});
@@ -24,15 +29,45 @@ void DailyProfile::record(int64_t atMs, double arrivalRps)
         m_minutes.push_back({index, 0, 0});
     m_minutes.back().sum += arrivalRps;
     ++m_minutes.back().samples;
+    trim();
+    return closed;
+}
+
+bool DailyProfile::restore(const std::vector<DemandMinute> &minutes)
+{
+    if (!m_minutes.empty())
+        return false;
+    for (size_t i = 1; i < minutes.size(); ++i) {
+        if (minutes[i].index <= minutes[i - 1].index)
+            return false;
+    }
+    for (const DemandMinute &m : minutes) {
+        if (m.samples <= 0)
+            continue;
+        while (!m_minutes.empty() && m_minutes.back().index < m.index - 1)
+            m_minutes.push_back({m_minutes.back().index + 1, 0, 0});
+        m_minutes.push_back(m);
+    }
+    trim();
+    return true;
+}
+
+int64_t DailyProfile::keptFromIndex(int64_t nowMs) const
+{
+    return nowMs / kMinuteMs - static_cast<int64_t>(m_days + 1) * kDayMinutes + 1;
+}
+
+void DailyProfile::trim()
+{
     while (m_minutes.size() > static_cast<size_t>((m_days + 1) * kDayMinutes))
         m_minutes.pop_front();
 }
 
-const DailyProfile::Minute *DailyProfile::minuteAt(int64_t index) const
+const DemandMinute *DailyProfile::minuteAt(int64_t index) const
 {
     if (m_minutes.empty() || index < m_minutes.front().index || index > m_minutes.back().index)
         return nullptr;
-    const Minute &m = m_minutes[static_cast<size_t>(index - m_minutes.front().index)];
+    const DemandMinute &m = m_minutes[static_cast<size_t>(index - m_minutes.front().index)];
     return m.samples > 0 ? &m : nullptr;
 }
 
@@ -49,7 +84,7 @@ std::optional<double> DailyProfile::forecast(int64_t nowMs, int64_t horizonMs) c
             double sum = 0;
             int minutes = 0;
             for (int64_t m = start; m < start + std::min<int64_t>(10, span + 1); ++m) {
-                if (const Minute *minute = minuteAt(m)) {
+                if (const DemandMinute *minute = minuteAt(m)) {
                     sum += minute->sum / minute->samples;
                     ++minutes;
                 }
