@@ -1,6 +1,9 @@
 // A stand-in libnvidia-ml for tests: two A100s, the second in MIG mode (utilisation
-// NOT_SUPPORTED, as the real driver answers), and one queued Xid 79 on GPU 0.
+// NOT_SUPPORTED, as the real driver answers), and one queued Xid 79 on GPU 0. With
+// MERIDIAN_FAKE_NVML_CARDS=N (up to 16) there are N, the extra ones whole GPUs, for the
+// benchmarks that run replicas on a full node.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "nvmlapi.h"
@@ -10,7 +13,20 @@ struct FakeDevice {
     const char *uuid;
     bool mig;
 };
-FakeDevice g_devices[2] = {{"GPU-fake-0000", false}, {"GPU-fake-0001", true}};
+FakeDevice g_devices[16] = {
+    {"GPU-fake-0000", false}, {"GPU-fake-0001", true},  {"GPU-fake-0002", false},
+    {"GPU-fake-0003", false}, {"GPU-fake-0004", false}, {"GPU-fake-0005", false},
+    {"GPU-fake-0006", false}, {"GPU-fake-0007", false}, {"GPU-fake-0008", false},
+    {"GPU-fake-0009", false}, {"GPU-fake-0010", false}, {"GPU-fake-0011", false},
+    {"GPU-fake-0012", false}, {"GPU-fake-0013", false}, {"GPU-fake-0014", false},
+    {"GPU-fake-0015", false}};
+
+unsigned int deviceCount()
+{
+    const char *asked = std::getenv("MERIDIAN_FAKE_NVML_CARDS");
+    const int n = asked ? std::atoi(asked) : 2;
+    return n >= 1 && n <= 16 ? static_cast<unsigned int>(n) : 2;
+}
 bool g_xidPending = true;
 int g_eventSet = 0;
 }  // namespace
@@ -35,12 +51,12 @@ nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned int n)
 }
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *c)
 {
-    *c = 2;
+    *c = deviceCount();
     return NVML_SUCCESS;
 }
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *d)
 {
-    if (i >= 2)
+    if (i >= deviceCount())
         return NVML_ERROR_INVALID_ARGUMENT;
     *d = reinterpret_cast<nvmlDevice_t>(&g_devices[i]);
     return NVML_SUCCESS;
