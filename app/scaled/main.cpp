@@ -71,6 +71,7 @@ int serve(const std::string &configFile, const std::string &listen)
     options.requestedBy = config.controllerId;
     options.intervalMs = static_cast<int64_t>(config.intervalSeconds * 1000);
     options.warmUpMs = static_cast<int64_t>(config.warmUpSeconds * 1000);
+    options.policy = config.policy;
     ScalingController controller(std::move(services).value(), **journal, local,
                                  inventory->capacityPool, inventory->security, clock, options);
     ScalingControlService service(controller, config.controllerId, config.security.tokens);

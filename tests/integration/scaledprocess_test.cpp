@@ -79,6 +79,8 @@ public:
         const std::string inventory = test::readFile(dir.file("inventory.yaml"));
         const size_t at = inventory.find("capacity_pool: ") + 15;
         control = inventory.substr(at, inventory.find('\n', at) - at);
+        // The daily shape on: its minutes go to the journal the drills kill around.
+        std::ofstream(dir.file("policy.yaml")) << "forecast_days: 1\n";
         std::ofstream config(dir.file("scaled.yaml"));
         config << "listen: " << address << "\n"
                << "controller_id: " << kControllerId << "\n"
@@ -86,6 +88,7 @@ public:
                << "inventory: inventory.yaml\n"
                << "services: services.yaml\n"
                << "mode: " << mode << "\n"
+               << "policy: policy.yaml\n"
                << "interval_seconds: 0.3\n"
                << "warm_up_seconds: 2\n";
         if (secure) {
@@ -414,6 +417,9 @@ TEST(ScaledProcess, ABrokenConfigurationOrJournalStopsTheStartNamingIt)
     };
     EXPECT_NE(run("listen: 127.0.0.1:0\nmode: yolo\n").find("scaled.yaml:2"), std::string::npos);
     EXPECT_NE(run("listen: 127.0.0.1:0\nintervals: 5\n").find("scaled.yaml:2"), std::string::npos);
+    std::ofstream(dir.file("policy.yaml")) << "forecast_days: 7\nforecast_dayz: 7\n";
+    const std::string policy = run("policy: policy.yaml\n");
+    EXPECT_NE(policy.find("policy.yaml:2"), std::string::npos) << policy;
     const std::string missing = run("inventory: nowhere.yaml\n");
     EXPECT_NE(missing.find("nowhere.yaml"), std::string::npos) << missing;
     std::ofstream(dir.file("inventory.yaml"))

@@ -13,7 +13,7 @@ Status readScaledConfig(const std::string &path, const YAML::Node &root, ScaledC
         return yamlError(path, root, "expected a mapping with listen:, journal:, inventory:");
     if (Status s = checkKeys(path, root,
                              {"listen", "tls", "tokens", "controller_id", "journal", "inventory",
-                              "services", "mode", "interval_seconds", "warm_up_seconds"});
+                              "services", "mode", "policy", "interval_seconds", "warm_up_seconds"});
         !s)
         return s;
     yamlRead(root, "listen", config.listen);
@@ -34,6 +34,13 @@ Status readScaledConfig(const std::string &path, const YAML::Node &root, ScaledC
         if (!parsed)
             return yamlError(path, mode, "mode: manual, assisted or automatic");
         config.mode = *parsed;
+    }
+    if (const YAML::Node policy = root["policy"]) {
+        auto loaded =
+            loadScalingPolicy(besideFile(path, yamlScalar<std::string>(policy, "policy")));
+        if (!loaded)
+            return loaded.error();
+        config.policy = loaded.value();
     }
     yamlRead(root, "interval_seconds", config.intervalSeconds);
     if (!(config.intervalSeconds >= 0.1 && config.intervalSeconds <= 600))

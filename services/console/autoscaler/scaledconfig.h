@@ -10,6 +10,7 @@
 //   inventory: /etc/meridian/inventory.yaml
 //   services: /etc/meridian/services.yaml
 //   mode: assisted            # the first start's; an operator's later choice is kept
+//   policy: /etc/meridian/policy.yaml   # optional: the scaling policy's settings
 //   interval_seconds: 5
 //   warm_up_seconds: 15
 // Errors name the file and line.
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "core/result.h"
+#include "scaling/scalingpolicy.h"
 #include "scalingcontrol.h"
 #include "wire/security.h"
 
@@ -31,6 +33,9 @@ struct ScaledConfig {
     std::string inventoryFile = "/etc/meridian/inventory.yaml";
     std::string servicesFile = "/etc/meridian/services.yaml";
     ApprovalMode mode = ApprovalMode::Assisted;
+    // As `meridian-sim evaluate --policy` reads it, so what was judged on traces is
+    // what runs (forecast_days turns the daily shape on).
+    ScalingPolicyConfig policy;
     double intervalSeconds = 5;
     double warmUpSeconds = 15;
 };
