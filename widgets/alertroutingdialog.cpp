@@ -5,49 +5,18 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-#include "core/clock.h"
 
-#include "models/alertguidance.h"
+#include "core/clock.h"
 #include "models/alertnotifier.h"
+#include "models/alertroutesmodel.h"
 #include "models/desktopnotifier.h"
 #include "screenfit.h"
 
 namespace meridian {
-
-namespace {
-
-QString filterText(const AlertRoute &route)
-{
-    QStringList parts;
-    parts << (route.minimumSeverity == AlertSeverity::Critical
-                  ? AlertRoutingDialog::tr("critical only")
-                  : AlertRoutingDialog::tr("warning and critical"));
-    QStringList kinds;
-    for (AlertKind k : route.kinds)
-        kinds << alertKindTitle(k);
-    if (!kinds.isEmpty())
-        parts << kinds.join(QStringLiteral(", "));
-    QStringList dcs;
-    for (const std::string &dc : route.dataCenters)
-        dcs << QString::fromStdString(dc);
-    if (!dcs.isEmpty())
-        parts << dcs.join(QStringLiteral(", "));
-    return parts.join(QStringLiteral(" · "));
-}
-
-QString originOf(const std::string &url)
-{
-    // The key or token in a webhook's URL is a secret: show where it goes, not the key.
-    const QString text = QString::fromStdString(url);
-    const int query = text.indexOf(QLatin1Char('?'));
-    return query < 0 ? text : text.left(query) + QStringLiteral("?…");
-}
-
-}  // namespace
 
 AlertRoutingDialog::AlertRoutingDialog(AlertNotifier &notifier, DesktopNotifier *desktop,
                                        const QString &routingFile, QWidget *parent)
@@ -61,30 +30,19 @@ AlertRoutingDialog::AlertRoutingDialog(AlertNotifier &notifier, DesktopNotifier 
         this);
     file->setWordWrap(true);
     file->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_table = new QTableWidget(this);
-    m_table->setColumnCount(6);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Route"), tr("Kind"), tr("Address"), tr("Takes"), tr("Delivered"), tr("Last problem")});
+    m_routes = new AlertRoutesModel(this);
+    m_routes->setRoutes(routing.routes, notifier.dispatcher().status());
+    m_table = new QTableView(this);
+    m_table->setModel(m_routes);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setRowCount(static_cast<int>(routing.routes.size()));
-    for (int row = 0; row < m_table->rowCount(); ++row) {
-        const AlertRoute &route = routing.routes[static_cast<size_t>(row)];
-        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(route.name)));
-        m_table->setItem(row, 1,
-                         new QTableWidgetItem(QString::fromLatin1(routeKindName(route.kind))));
-        m_table->setItem(row, 2, new QTableWidgetItem(originOf(route.url)));
-        m_table->setItem(row, 3, new QTableWidgetItem(filterText(route)));
-        m_table->setItem(row, 4, new QTableWidgetItem);
-        m_table->setItem(row, 5, new QTableWidgetItem);
-    }
-    if (m_table->rowCount() > 0)
+    if (m_routes->rowCount() > 0)
         m_table->selectRow(0);
     auto *test = new QPushButton(tr("Send test to route"), this);
-    test->setEnabled(m_table->rowCount() > 0);
+    test->setEnabled(m_routes->rowCount() > 0);
     connect(test, &QPushButton::clicked, this, &AlertRoutingDialog::testSelected);
     auto *testDesktop = new QPushButton(tr("Test desktop notification"), this);
     testDesktop->setEnabled(desktop && desktop->available());
@@ -115,26 +73,16 @@ AlertRoutingDialog::AlertRoutingDialog(AlertNotifier &notifier, DesktopNotifier 
 
 void AlertRoutingDialog::refresh()
 {
-    const std::vector<RouteStatus> status = m_notifier.dispatcher().status();
-    for (int row = 0; row < m_table->rowCount() && row < static_cast<int>(status.size()); ++row) {
-        const RouteStatus &s = status[static_cast<size_t>(row)];
-        QString delivered = QString::number(s.delivered);
-        if (s.waiting > 0)
-            delivered += tr(", %1 waiting").arg(s.waiting);
-        if (s.droppedAfterRetries > 0)
-            delivered += tr(", %1 given up").arg(s.droppedAfterRetries);
-        m_table->item(row, 4)->setText(delivered);
-        m_table->item(row, 5)->setText(QString::fromStdString(s.lastError));
-        m_table->item(row, 5)->setToolTip(QString::fromStdString(s.lastError));
-    }
+    m_routes->setRoutes(m_notifier.dispatcher().routing().routes, m_notifier.dispatcher().status());
 }
 
 void AlertRoutingDialog::testSelected()
 {
-    const int row = m_table->currentRow();
-    if (row < 0)
+    const QModelIndexList picked = m_table->selectionModel()->selectedRows();
+    if (picked.isEmpty())
         return;
-    const std::string name = m_table->item(row, 0)->text().toStdString();
+    const std::string name =
+        picked.front().data(AlertRoutesModel::NameRole).toString().toStdString();
     m_result->setText(tr("Sending a test to %1…").arg(QString::fromStdString(name)));
     const AlertNotice notice = AlertNotifier::testNotice(m_notifier.clock().nowUnixMs());
     auto *watcher = new QFutureWatcher<std::string>(this);

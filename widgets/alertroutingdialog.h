@@ -6,12 +6,13 @@
 #include <QDialog>
 
 class QLabel;
-class QTableWidget;
+class QTableView;
 class QTimer;
 
 namespace meridian {
 
 class AlertNotifier;
+class AlertRoutesModel;
 class DesktopNotifier;
 
 class AlertRoutingDialog final : public QDialog {
@@ -22,7 +23,7 @@ public:
     // Sends the test notice to the selected route (off the UI thread).
     void testSelected();
     QString lastTestResult() const;
-    QTableWidget *table() const { return m_table; }
+    QTableView *table() const { return m_table; }
 
 Q_SIGNALS:
     void testFinished(const QString &result);
@@ -32,7 +33,8 @@ private:
 
     AlertNotifier &m_notifier;
     DesktopNotifier *m_desktop;
-    QTableWidget *m_table;
+    AlertRoutesModel *m_routes;
+    QTableView *m_table;
     QLabel *m_result;
 };
 

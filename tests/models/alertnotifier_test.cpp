@@ -5,19 +5,24 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTableView>
 #include <mutex>
 #include <thread>
 
+#include "agentprocess.h"
 #include "childprocess.h"
 #include "fakefleet.h"
 #include "models/alertcenter.h"
 #include "models/alertnotifier.h"
+#include "models/alertroutesmodel.h"
 #include "models/desktopnotifier.h"
+#include "widgets/alertroutingdialog.h"
 
 using namespace meridian;
 using nlohmann::json;
@@ -132,6 +137,53 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // nothing else arrives
     QCoreApplication::processEvents();
     EXPECT_EQ(receiver.alerts().size(), 3u) << "the silenced alert on wh-3 was sent";
+}
+
+// The routing dialog shows each route's deliveries as they change, hides a key in a
+// webhook's address, and tests the route picked, not the first one.
+TEST(AlertRoutingDialog, FollowsEachRoutesDeliveriesAndTestsThePickedOne)
+{
+    Receiver receiver;
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    AlertRouting routing;
+    routing.routes.push_back({"noc", RouteKind::Json, receiver.url()});
+    routing.routes.push_back(
+        {"gone", RouteKind::Json,
+         "http://127.0.0.1:" + std::to_string(test::freePort()) + "/hook?key=s3cret"});
+    routing.timeoutMs = 500;
+    ManualClock clock(10'000);
+    AlertNotifier notifier(center, routing, clock, nullptr);
+    AlertRoutingDialog dialog(notifier, nullptr, QStringLiteral("alert-routes.yaml"));
+    QAbstractItemModel *model = dialog.table()->model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    ASSERT_EQ(model->rowCount(), 2);
+    EXPECT_EQ(model->index(0, AlertRoutesModel::Delivered).data().toString(), QStringLiteral("0"));
+    EXPECT_FALSE(model->index(1, AlertRoutesModel::Address)
+                     .data()
+                     .toString()
+                     .contains(QStringLiteral("s3cret")));
+
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
+    center.update(state.snapshot(10'200));
+    ASSERT_TRUE(receiverHolds(receiver, 1));
+    EXPECT_TRUE(test::waitUntil([&] {
+        QCoreApplication::processEvents();  // the dialog refreshes every second
+        return model->index(0, AlertRoutesModel::Delivered).data().toString() ==
+                   QStringLiteral("1") &&
+               !model->index(1, AlertRoutesModel::LastProblem).data().toString().isEmpty();
+    })) << model->index(0, AlertRoutesModel::Delivered).data().toString().toStdString();
+    EXPECT_EQ(resets.count(), 0);
+
+    dialog.table()->selectRow(1);
+    QSignalSpy finished(&dialog, &AlertRoutingDialog::testFinished);
+    dialog.testSelected();
+    ASSERT_TRUE(finished.wait(5000));
+    EXPECT_TRUE(finished.at(0).at(0).toString().startsWith(QStringLiteral("Test failed")))
+        << finished.at(0).at(0).toString().toStdString();
+    EXPECT_EQ(receiver.alerts().size(), 1u) << "the test went to the route picked";
 }
 
 namespace {

@@ -1,0 +1,116 @@
+#include "alertroutesmodel.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include "alertguidance.h"
+
+namespace meridian {
+
+namespace {
+
+// The routing dialog's words, kept in its translation context.
+QString dialogText(const char *text)
+{
+    return QCoreApplication::translate("meridian::AlertRoutingDialog", text);
+}
+
+QString filterText(const AlertRoute &route)
+{
+    QStringList parts;
+    parts << (route.minimumSeverity == AlertSeverity::Critical
+                  ? dialogText("critical only")
+                  : dialogText("warning and critical"));
+    QStringList kinds;
+    for (AlertKind k : route.kinds)
+        kinds << alertKindTitle(k);
+    if (!kinds.isEmpty())
+        parts << kinds.join(QStringLiteral(", "));
+    QStringList dcs;
+    for (const std::string &dc : route.dataCenters)
+        dcs << QString::fromStdString(dc);
+    if (!dcs.isEmpty())
+        parts << dcs.join(QStringLiteral(", "));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString originOf(const std::string &url)
+{
+    // The key or token in a webhook's URL is a secret: show where it goes, not the key.
+    const QString text = QString::fromStdString(url);
+    const int query = text.indexOf(QLatin1Char('?'));
+    return query < 0 ? text : text.left(query) + QStringLiteral("?…");
+}
+
+QString deliveredText(const RouteStatus &s)
+{
+    QString delivered = QString::number(s.delivered);
+    if (s.waiting > 0)
+        delivered += dialogText(", %1 waiting").arg(s.waiting);
+    if (s.droppedAfterRetries > 0)
+        delivered += dialogText(", %1 given up").arg(s.droppedAfterRetries);
+    return delivered;
+}
+
+}  // namespace
+
+void AlertRoutesModel::setRoutes(const std::vector<AlertRoute> &routes,
+                                 const std::vector<RouteStatus> &status)
+{
+    std::vector<AlertRouteRow> rows;
+    rows.reserve(routes.size());
+    for (size_t i = 0; i < routes.size(); ++i)
+        rows.push_back({routes[i], i < status.size() ? status[i] : RouteStatus{}});
+    mergeRows(
+        std::move(rows), [](const AlertRouteRow &r) { return r.route.name; },
+        [](const AlertRouteRow &a, const AlertRouteRow &b) {
+            return a.status.delivered == b.status.delivered &&
+                   a.status.waiting == b.status.waiting &&
+                   a.status.droppedAfterRetries == b.status.droppedAfterRetries &&
+                   a.status.lastError == b.status.lastError;
+        });
+}
+
+int AlertRoutesModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant AlertRoutesModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const AlertRouteRow &r = m_rows[static_cast<size_t>(index.row())];
+    if (role == NameRole)
+        return QString::fromStdString(r.route.name);
+    if (role == Qt::ToolTipRole && index.column() == LastProblem)
+        return QString::fromStdString(r.status.lastError);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Route: return QString::fromStdString(r.route.name);
+    case Kind: return QString::fromLatin1(routeKindName(r.route.kind));
+    case Address: return originOf(r.route.url);
+    case Takes: return filterText(r.route);
+    case Delivered: return deliveredText(r.status);
+    case LastProblem: return QString::fromStdString(r.status.lastError);
+    default: return {};
+    }
+}
+
+QVariant AlertRoutesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Route: return dialogText("Route");
+    case Kind: return dialogText("Kind");
+    case Address: return dialogText("Address");
+    case Takes: return dialogText("Takes");
+    case Delivered: return dialogText("Delivered");
+    case LastProblem: return dialogText("Last problem");
+    default: return {};
+    }
+}
+
+}  // namespace meridian
