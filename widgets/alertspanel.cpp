@@ -12,7 +12,6 @@
 
 #include "models/alertcenter.h"
 #include "models/alertguidance.h"
-#include "models/metricscale.h"
 #include "models/silencesmodel.h"
 #include "screenfit.h"
 #include "silencedialog.h"
