@@ -1,16 +1,22 @@
 // The history file's budgets: usage rows written per second (a back-fill and the live
-// minute-by-minute flow), a month's report over 6,000 cards, and bytes per card-month.
+// minute-by-minute flow), a month's report over 6,000 cards, bytes per card-month, and
+// how long a scaling-journal step waits for the one writer thread while a back-fill runs.
 //   history_bench [DIR]   (default: a fresh directory under /tmp)
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cost/usagereport.h"
 #include "history/historyreader.h"
 #include "history/historystore.h"
+#include "history/scalingjournal.h"
 
 using namespace meridian;
 using Clock = std::chrono::steady_clock;
@@ -79,6 +85,48 @@ void writeThroughput(const std::string &dir)
             "= %.0f rows/s\n",
             rows, seconds(start), rows / seconds(start));
     }
+}
+
+// A step journalled and moved on (two durable writes), as a scale-up does, timed 200
+// times: on an idle file, then while a back-fill of three hours of 6,000 cards streams in.
+// The journal's work runs on the writer thread ahead of queued batches, so it waits for
+// at most the transaction in progress.
+void journalDuringBackfill(const std::string &dir)
+{
+    const auto timeSteps = [](ScalingJournal &journal, const std::string &tag) {
+        std::vector<double> ms;
+        for (int i = 0; i < 200; ++i) {
+            JournalStep step;
+            step.service = "chat";
+            step.idempotencyKey = tag + "-" + std::to_string(i);
+            step.offerId = "cn-south-910b";
+            const auto start = Clock::now();
+            auto id = journal.addStep(step, "bench", "load", 0);
+            if (!id || !journal.moveStep(*id, StepState::Leasing, "", "", 1))
+                std::printf("journal write failed\n");
+            ms.push_back(seconds(start) * 1000);
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        std::sort(ms.begin(), ms.end());
+        return std::array{ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back()};
+    };
+    auto store = HistoryStore::open(dir + "/journal.db");
+    auto journal = ScalingJournal::onHistory(*store.value());
+    const auto idle = timeSteps(*journal, "idle");
+    std::thread backfill([&] {
+        for (int hour = 0; hour < 3; ++hour) {
+            for (int node = 0; node < kNodes; ++node)
+                store.value()->submit(nodeMinutes(node, kJuly1 + hour * 3600, 60));
+        }
+    });
+    const auto busy = timeSteps(*journal, "busy");
+    backfill.join();
+    if (!store.value()->flush().ok())
+        std::printf("write failed\n");
+    std::printf("journal step (write + move), idle file: p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+                idle[0], idle[1], idle[2]);
+    std::printf("journal step during a back-fill:      p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+                busy[0], busy[1], busy[2]);
 }
 
 void monthReport(const std::string &dir)
@@ -169,6 +217,7 @@ int main(int argc, char **argv)
     }
     std::filesystem::create_directories(dir);
     writeThroughput(dir);
+    journalDuringBackfill(dir);
     sizePerCardMonth(dir);
     monthReport(dir);
     return 0;
