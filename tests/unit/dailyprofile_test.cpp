@@ -4,6 +4,8 @@
 // signal a scale-down waits for.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "scaling/dailyprofile.h"
 #include "scaling/requestsource.h"
 #include "scaling/scalingpolicy.h"
@@ -103,6 +105,20 @@ TEST(DailyProfile, FinishedMinutesRestoredForecastAsBefore)
     EXPECT_FALSE(shuffled.forecast(nextMorning, 20 * kMinuteMs));
     // What is older than the days it uses does not count.
     EXPECT_EQ(restored.keptFromIndex(nextMorning), nextMorning / kMinuteMs - 3 * 1440 + 1);
+}
+
+// A rate no replica can report (NaN, negative) is not recorded: it would poison every
+// forecast that reads its minute.
+TEST(DailyProfile, ImpossibleRatesAreNotRecorded)
+{
+    DailyProfile profile(1);
+    profile.record(kStart, 2.0);
+    EXPECT_FALSE(profile.record(kStart, std::nan("")));
+    EXPECT_FALSE(profile.record(kStart, -1.0));
+    const auto closed = profile.record(kStart + kDayMs, 0.0);
+    ASSERT_TRUE(closed);
+    EXPECT_EQ(closed->samples, 1);
+    EXPECT_EQ(profile.forecast(kStart + kDayMs, 0), std::optional(2.0));
 }
 
 // Back after longer than the days it uses: nothing of the old days is forecast.

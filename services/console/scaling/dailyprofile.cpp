@@ -1,6 +1,7 @@
 #include "dailyprofile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace meridian {
@@ -14,6 +15,8 @@ constexpr int64_t kDayMinutes = 1440;
 
 std::optional<DemandMinute> DailyProfile::record(int64_t atMs, double arrivalRps)
 {
+    if (!std::isfinite(arrivalRps) || arrivalRps < 0)
+        return std::nullopt;  // a rate that cannot be would poison every forecast after it
     const int64_t index = atMs / kMinuteMs;
     if (!m_minutes.empty() && index < m_minutes.back().index)
         return std::nullopt;  // time does not run backwards; a late sample is dropped
