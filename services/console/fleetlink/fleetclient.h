@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "agentconnection.h"
+#include "agentlinks.h"
 #include "inventoryfile.h"
-#include "usagesync.h"
 
 namespace meridian {
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
 
-#include "wire/calldeadline.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "wire/calldeadline.h"
 
 namespace meridian {
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "agentlinks.h"
 #include "history/historystore.h"
 #include "leasesync.h"
 #include "meridian/v1/node_agent.grpc.pb.h"

@@ -5,32 +5,16 @@
 // retention. Used by `meridian sync` (cron) and by the console on connect.
 #pragma once
 
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/clock.h"
-#include "core/nodetypes.h"
 #include "inventoryfile.h"
 
 namespace meridian {
 
+class AgentLinks;
 class HistoryStore;
-
-// What a running console already holds for its agents. A sync in the console talks to an
-// agent over the connection it has open and takes the inventory it was sent there,
-// instead of opening a second channel and asking again; `meridian sync` has none.
-class AgentLinks {
-public:
-    // The open channel to `address`, or null when there is none.
-    virtual std::shared_ptr<grpc::Channel> channelTo(const std::string &address) const = 0;
-    // The inventory `address` sent on its live connection; nullopt while there is none.
-    virtual std::optional<NodeInventory> inventoryOf(const std::string &address) const = 0;
-
-protected:
-    ~AgentLinks() = default;
-};
 
 struct SyncReport {
     int agents = 0;
