@@ -121,6 +121,19 @@ TEST(DailyProfile, ImpossibleRatesAreNotRecorded)
     EXPECT_EQ(profile.forecast(kStart + kDayMs, 0), std::optional(2.0));
 }
 
+// A kept record with a gap of years (a damaged or tampered journal) is not filled in
+// minute by minute: the days before the gap are dropped, the minutes after it restored.
+TEST(DailyProfile, ARestoredGapOfYearsIsNotFilled)
+{
+    DailyProfile profile(1);
+    const int64_t first = kStart / kMinuteMs;
+    const int64_t tenYearsLater = first + 10 * 365 * 1440;
+    ASSERT_TRUE(profile.restore({{first, 4.0, 1}, {first + 1, -1.0, 1}, {tenYearsLater, 6.0, 2}}));
+    EXPECT_EQ(profile.forecast((tenYearsLater + 1440) * kMinuteMs, 0), std::optional(3.0));
+    EXPECT_FALSE(profile.forecast((first + 1440) * kMinuteMs, 0));
+    EXPECT_FALSE(profile.record(tenYearsLater * kMinuteMs - kDayMs, 1.0)) << "before the last";
+}
+
 // Back after longer than the days it uses: nothing of the old days is forecast.
 TEST(DailyProfile, ALongAbsenceForgetsTheOldDays)
 {

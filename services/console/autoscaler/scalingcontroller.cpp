@@ -520,6 +520,9 @@ void ScalingController::restoreDemand()
                              kept.error().message;
             continue;
         }
+        // A minute stamped after now (a clock set back since) would stop the learning.
+        std::erase_if(kept.value(),
+                      [&](const DemandMinute &m) { return m.index > nowMs / 60'000; });
         state->profile.restore(kept.value());
     }
 }

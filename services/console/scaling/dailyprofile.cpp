@@ -45,13 +45,15 @@ bool DailyProfile::restore(const std::vector<DemandMinute> &minutes)
             return false;
     }
     for (const DemandMinute &m : minutes) {
-        if (m.samples <= 0)
-            continue;
+        if (m.samples <= 0 || !std::isfinite(m.sum) || m.sum < 0)
+            continue;  // not a minute record() could have handed out
+        if (!m_minutes.empty() && m.index - m_minutes.back().index > (m_days + 1) * kDayMinutes)
+            m_minutes.clear();  // the days before such a gap are not used: never fill it
         while (!m_minutes.empty() && m_minutes.back().index < m.index - 1)
             m_minutes.push_back({m_minutes.back().index + 1, 0, 0});
         m_minutes.push_back(m);
+        trim();
     }
-    trim();
     return true;
 }
 

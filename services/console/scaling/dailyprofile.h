@@ -28,8 +28,10 @@ public:
     // opens a new minute, the one it closes (if it had samples) is returned, to keep.
     std::optional<DemandMinute> record(int64_t atMs, double arrivalRps);
     // Minutes kept from before, oldest first, into a profile that has recorded nothing
-    // yet; ones older than the days it uses are dropped. False (and nothing restored) when
-    // it already holds minutes or the minutes are out of order.
+    // yet; ones older than the days it uses, and ones no recording could have made, are
+    // dropped. False (and nothing restored) when it already holds minutes or the minutes
+    // are out of order. Minutes after now must not be given: later samples would be
+    // dropped as late until the clock passed them.
     bool restore(const std::vector<DemandMinute> &minutes);
     // How far back restored minutes matter, from `nowMs`: the first minute index to keep.
     int64_t keptFromIndex(int64_t nowMs) const;
