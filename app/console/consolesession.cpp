@@ -66,6 +66,12 @@ Status ConsoleSession::start()
         if (auto fabric = loadFabricFile(m_options.fabricFile.toStdString()); !fabric)
             return fabric.error();
     }
+    if (!m_options.scalingPolicyFile.isEmpty()) {
+        auto policy = loadScalingPolicy(m_options.scalingPolicyFile.toStdString());
+        if (!policy)
+            return policy.error();
+        m_scalingPolicy = policy.value();
+    }
     m_openFileLimit = raiseOpenFileLimit();
     FleetInventory inventory;
     if (!m_options.prometheusUrl.isEmpty()) {
@@ -301,6 +307,7 @@ Status ConsoleSession::startOwnScaling(const std::string &servicesFile)
     ScalingControllerOptions options;
     const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
     options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));
+    options.policy = m_scalingPolicy;
     auto controller = std::make_unique<ScalingController>(std::move(services).value(), *m_journal,
                                                           m_state, m_poolAddress, m_security,
                                                           SystemClock::instance(), options);

@@ -9,6 +9,7 @@
 
 #include "core/result.h"
 #include "fleet/fleetstate.h"
+#include "scaling/scalingpolicy.h"
 #include "wire/security.h"
 
 namespace meridian {
@@ -33,8 +34,10 @@ struct ConsoleOptions {
     int scrapeIntervalS = 15;
     int simulatedNodes = 750;
     QString diagnosticsJson;
-    QString historyFile;       // empty: the user's data directory
-    QString servicesFile;      // empty: the one in force (see pricebooklocation.h)
+    QString historyFile;   // empty: the user's data directory
+    QString servicesFile;  // empty: the one in force (see pricebooklocation.h)
+    QString
+        scalingPolicyFile;     // the autoscaler's settings, as evaluate reads them; empty: defaults
     QString fabricFile;        // switches and uplinks; empty: the simulator's, or LLDP only
     QString alertRoutingFile;  // empty: the user's (see pricebooklocation.h)
 };
@@ -81,6 +84,7 @@ private:
     std::unique_ptr<ScalingControl> m_scaling;
     std::string m_scalingController;  // a headless controller's address; empty: our own
     bool m_scalingHeadless = false;
+    ScalingPolicyConfig m_scalingPolicy;  // --scaling-policy, read at start
 };
 
 }  // namespace meridian

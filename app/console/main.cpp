@@ -32,6 +32,10 @@ int main(int argc, char **argv)
     std::string services;
     cli.add_option("--services", services,
                    "inference services the autoscaler keeps (default: the file in force)");
+    std::string scalingPolicy;
+    cli.add_option("--scaling-policy", scalingPolicy,
+                   "the autoscaler's policy settings (YAML, as meridian-sim evaluate --policy "
+                   "reads them; e.g. forecast_days: 7)");
     std::string prometheus;
     int scrapeInterval = 15;
     cli.add_option("--prometheus", prometheus,
@@ -111,6 +115,7 @@ int main(int argc, char **argv)
     options.diagnosticsJson = QString::fromStdString(diagnostics);
     options.historyFile = QString::fromStdString(history);
     options.servicesFile = QString::fromStdString(services);
+    options.scalingPolicyFile = QString::fromStdString(scalingPolicy);
     options.fabricFile = QString::fromStdString(fabric);
     options.alertRoutingFile = QString::fromStdString(alertRoutes);
     meridian::ConsoleSession session(options);

@@ -30,7 +30,7 @@ ConsoleRun runConsole(const QStringList &args)
 
 }  // namespace
 
-TEST(ConsoleCommand, ABrokenServicesOrFabricFileStopsTheStartWithItsError)
+TEST(ConsoleCommand, ABrokenServicesFabricOrPolicyFileStopsTheStartWithItsError)
 {
     test::TempDir dir;
     const std::string services = dir.file("services.yaml");
@@ -51,6 +51,12 @@ TEST(ConsoleCommand, ABrokenServicesOrFabricFileStopsTheStartWithItsError)
                      QStringList{QStringLiteral("--fabric"), QString::fromStdString(fabric)});
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_TRUE(run.output.contains("fabric.yaml:1:")) << run.output.toStdString();
+    const std::string policy = dir.file("policy.yaml");
+    std::ofstream(policy) << "target_occupancy: 0.8\nforecast_days: 90\n";
+    run = runConsole(
+        common + QStringList{QStringLiteral("--scaling-policy"), QString::fromStdString(policy)});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_TRUE(run.output.contains("policy.yaml:2:")) << run.output.toStdString();
 }
 
 TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
