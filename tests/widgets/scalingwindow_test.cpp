@@ -122,6 +122,53 @@ TEST(ScalingWindow, AnApprovalSentToASlowControllerLeavesTheWindowLive)
     EXPECT_TRUE(window.approveButton()->isEnabled());
 }
 
+// A controller whose view is what the test sets; commands are accepted and do nothing.
+class FixedControl final : public ScalingControl {
+public:
+    ScalingView shown;
+    ScalingView view() const override { return shown; }
+    Status setMode(ApprovalMode, const std::string &) override { return {}; }
+    Status requestPlan(const std::string &, const std::string &) override { return {}; }
+    Status approvePlan(const std::string &, const std::string &, std::optional<int64_t>) override
+    {
+        return {};
+    }
+    Status rejectPlan(const std::string &, const std::string &, const std::string &) override
+    {
+        return {};
+    }
+    Status approveRelease(const std::string &, const std::string &) override { return {}; }
+};
+
+bool anyLabelSays(const ScalingWindow &window, const QString &text)
+{
+    for (const QLabel *label : window.findChildren<QLabel *>()) {
+        if (label->text().contains(text))
+            return true;
+    }
+    return false;
+}
+
+// With the daily shape on, what earlier days reached is said under the policy's
+// decision; without a forecast nothing is said of it.
+TEST(ScalingWindow, TheDailyShapesForecastIsShownWhenThereIsOne)
+{
+    FixedControl control;
+    control.shown.atMs = 1'800'000'000'000;
+    ServiceScalingView chat;
+    chat.service.name = "chat";
+    chat.forecastRps = 12.43;
+    control.shown.services.push_back(chat);
+    ScalingWindow window(&control, {}, {});
+    window.refresh();
+    EXPECT_TRUE(anyLabelSays(window, QStringLiteral("earlier days reached 12.4 req/s")));
+
+    control.shown.services[0].forecastRps.reset();
+    control.shown.atMs += 5000;  // the next pass's view
+    window.refresh();
+    EXPECT_FALSE(anyLabelSays(window, QStringLiteral("Daily shape")));
+}
+
 TEST(ScalingWindow, WithoutAControllerItSaysWhyAndOffersNothingToApprove)
 {
     ScalingWindow window(nullptr, QStringLiteral("the inventory names no capacity_pool"), {});
