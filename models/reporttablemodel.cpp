@@ -155,15 +155,17 @@ bool ReportSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right
         return !ascending;
     if (right.data(ReportTableModel::TotalRole).toBool())
         return ascending;
-    const QVariant a = left.data(sortRole()), b = right.data(sortRole());
+    const QVariant leftData = left.data(sortRole());
+    const QVariant rightData = right.data(sortRole());
     if (left.column() == ReportTableModel::Group)
-        return naturalLess(a.toString().toStdString(), b.toString().toStdString());
+        return naturalLess(leftData.toString().toStdString(), rightData.toString().toStdString());
     // A group with no reading ("–", NaN) sorts below every figure: NaN compared with <
     // would break the sort's ordering.
-    const double x = a.toDouble(), y = b.toDouble();
-    if (std::isnan(x) || std::isnan(y))
-        return std::isnan(x) && !std::isnan(y);
-    return x < y;
+    const double leftFigure = leftData.toDouble();
+    const double rightFigure = rightData.toDouble();
+    if (std::isnan(leftFigure) || std::isnan(rightFigure))
+        return std::isnan(leftFigure) && !std::isnan(rightFigure);
+    return leftFigure < rightFigure;
 }
 
 }  // namespace meridian

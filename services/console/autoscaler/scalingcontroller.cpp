@@ -497,36 +497,6 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
         v.surplusSteps = 0;
 }
 
-void ScalingController::rememberDemand(ServiceState &state, double arrivalRps, int64_t nowMs,
-                                       std::vector<std::string> &problems)
-{
-    const std::optional<DemandMinute> finished = state.profile.record(nowMs, arrivalRps);
-    if (!finished)
-        return;
-    if (Status kept = m_journal.keepDemandMinute(state.service.name, *finished,
-                                                 state.profile.keptFromIndex(nowMs));
-        !kept)
-        problems.push_back(kept.message());
-}
-
-void ScalingController::restoreDemand()
-{
-    const int64_t nowMs = m_clock.nowUnixMs();
-    for (auto &state : m_services) {
-        auto kept =
-            m_journal.demandMinutes(state->service.name, state->profile.keptFromIndex(nowMs));
-        if (!kept) {
-            m_view.problem = "the daily shape starts again: its kept days could not be read: " +
-                             kept.error().message;
-            continue;
-        }
-        // A minute stamped after now (a clock set back since) would stop the learning.
-        std::erase_if(kept.value(),
-                      [&](const DemandMinute &m) { return m.index > nowMs / 60'000; });
-        state->profile.restore(kept.value());
-    }
-}
-
 void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalStep> &open,
                                 const ScalingDecision &decision, int shortReplicas,
                                 const JournalCount &journal, int64_t nowMs,
