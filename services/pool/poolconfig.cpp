@@ -89,14 +89,8 @@ Status readPoolConfig(const std::string &path, const YAML::Node &root, PoolConfi
 
 Status loadPoolConfig(const std::string &path, PoolConfig &config)
 {
-    auto loaded = loadYamlFile(path, 1 << 20);
-    if (!loaded)
-        return loaded.error();
-    try {
-        return readPoolConfig(path, loaded.value(), config);
-    } catch (const YAML::Exception &e) {
-        return yamlError(path, e);
-    }
+    return readYamlConfig(
+        path, [&](const YAML::Node &root) { return readPoolConfig(path, root, config); });
 }
 
 }  // namespace meridian

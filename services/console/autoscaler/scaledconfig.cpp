@@ -55,14 +55,8 @@ Status readScaledConfig(const std::string &path, const YAML::Node &root, ScaledC
 
 Status loadScaledConfig(const std::string &path, ScaledConfig &config)
 {
-    auto loaded = loadYamlFile(path, 1 << 20);
-    if (!loaded)
-        return loaded.error();
-    try {
-        return readScaledConfig(path, loaded.value(), config);
-    } catch (const YAML::Exception &e) {
-        return yamlError(path, e);
-    }
+    return readYamlConfig(
+        path, [&](const YAML::Node &root) { return readScaledConfig(path, root, config); });
 }
 
 }  // namespace meridian

@@ -50,14 +50,8 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
 
 Status loadAgentConfig(const std::string &path, AgentConfig &config)
 {
-    auto loaded = loadYamlFile(path, 1 << 20);
-    if (!loaded)
-        return loaded.error();
-    try {
-        return readAgentConfig(path, loaded.value(), config);
-    } catch (const YAML::Exception &e) {
-        return yamlError(path, e);
-    }
+    return readYamlConfig(
+        path, [&](const YAML::Node &root) { return readAgentConfig(path, root, config); });
 }
 
 }  // namespace meridian

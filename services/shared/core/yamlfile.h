@@ -32,6 +32,12 @@ std::string besideFile(const std::string &file, const std::string &path);
 
 Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes = 4 << 20);
 
+// A service's configuration file (agent, pool, meridian-scaled): loads `path` (at most
+// 1 MiB) and hands its root to `read(root)`, which returns a Status; a yaml-cpp exception
+// it lets through becomes an error naming the file and line.
+template <typename Read>
+Status readYamlConfig(const std::string &path, Read read);
+
 // "FILE:LINE: what" for the node's place in the file.
 Error yamlError(const std::string &path, const YAML::Node &node, std::string_view what);
 
@@ -81,6 +87,19 @@ template <typename T>
 void yamlRead(const YAML::Node &parent, std::string_view key, T &out)
 {
     out = yamlValue<T>(parent, key, out);
+}
+
+template <typename Read>
+Status readYamlConfig(const std::string &path, Read read)
+{
+    auto loaded = loadYamlFile(path, 1 << 20);
+    if (!loaded)
+        return loaded.error();
+    try {
+        return read(loaded.value());
+    } catch (const YAML::Exception &e) {
+        return yamlError(path, e);
+    }
 }
 
 }  // namespace meridian
