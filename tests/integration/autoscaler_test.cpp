@@ -8,6 +8,8 @@
 // moves the clock, and the test then waits for the batches, not for real seconds.
 #include <gtest/gtest.h>
 
+#include <SQLiteCpp/Database.h>
+
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -495,6 +497,27 @@ TEST(Autoscaler, TheDailyShapeIsKeptInTheJournalAndOutlivesARestart)
     ASSERT_TRUE(h.controller->view().services[0].forecastRps);
     EXPECT_DOUBLE_EQ(*h.controller->view().services[0].forecastRps, 9.0);
     EXPECT_TRUE(h.controller->view().problem.empty()) << h.controller->view().problem;
+}
+
+// A journal whose kept days cannot be read (here: their table is gone) is said at the
+// start and on every pass that cannot keep a minute; scaling goes on without the shape.
+TEST(Autoscaler, AJournalThatCannotKeepTheDailyShapeIsSaidAndScalingGoesOn)
+{
+    Harness h(chatService());
+    h.m_forecastDays = 1;
+    warmUp(h);
+    h.history->runOnWriter([](SQLite::Database &db) { db.exec("DROP TABLE demand_minute"); });
+    h.startConsole(ApprovalMode::Automatic);
+    EXPECT_NE(h.controller->view().problem.find("daily shape starts again"), std::string::npos)
+        << h.controller->view().problem;
+    std::string problem;
+    for (int i = 0; i < 3 && problem.empty(); ++i) {
+        h.pass(60);
+        h.controller->tick().ok();
+        problem = h.controller->view().problem;
+    }
+    EXPECT_NE(problem.find("cannot keep chat's demand"), std::string::npos) << problem;
+    EXPECT_EQ(h.controller->view().services[0].localReplicas, 1) << "the pass went on";
 }
 
 // A headless controller's forecast reaches the console; none stays none, not zero.
