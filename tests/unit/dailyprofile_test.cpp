@@ -189,14 +189,38 @@ TEST(ServingSimBilling, SignalsSayWhenTheSoonestPaidHourEnds)
     MemorySource requests(none);
     StartupTimes quick{1, 1, 1, 1};
     ServingSim sim(requests, {}, quick, /*localReplicas=*/0, /*initialReplicas=*/0, 5);
-    EXPECT_EQ(sim.signals(15).paidHourEndsInS, std::numeric_limits<double>::infinity());
-    sim.setDesired(1, true);  // rented at 0 s
+    EXPECT_TRUE(sim.signals(15).paidHourEndsInS.empty());
+    sim.setDesired(1, ReleaseOrder::SoonestPaidHourFirst);  // rented at 0 s
     sim.runUntil(1200);
-    sim.setDesired(2, true);  // rented at 1200 s
+    sim.setDesired(2, ReleaseOrder::SoonestPaidHourFirst);  // rented at 1200 s
     sim.runUntil(3000);
     IntervalSignals s = sim.signals(15);
     EXPECT_EQ(s.ready, 2);
-    EXPECT_NEAR(s.paidHourEndsInS, 3540 - 3000, 1);  // the first's hour, a minute before it turns
-    sim.runUntil(3700);                              // into the first one's second hour
-    EXPECT_NEAR(sim.signals(15).paidHourEndsInS, 4740 - 3700, 1);  // now the second's is sooner
+    ASSERT_EQ(s.paidHourEndsInS.size(), 2u);
+    EXPECT_NEAR(s.paidHourEndsInS[0], 3540 - 3000, 1);  // the first's, a minute before it turns
+    EXPECT_NEAR(s.paidHourEndsInS[1], 4740 - 3000, 1);
+    EXPECT_EQ(s.paidHoursEndingWithin(600), 1);
+    sim.runUntil(3700);  // into the first one's second hour
+    EXPECT_NEAR(sim.signals(15).paidHourEndsInS.front(), 4740 - 3700, 1);  // now the second's
+}
+
+// Billing-aware, a scale-down lets go the replica whose paid hour ends soonest, not the
+// newest: the newest's hour has longest to run, and it would be paid for regardless.
+TEST(ServingSimBilling, ReleasesTheReplicaWhosePaidHourEndsSoonest)
+{
+    const std::vector<TraceRequest> none;
+    MemorySource requests(none);
+    StartupTimes quick{1, 1, 1, 1};
+    ServingSim sim(requests, {}, quick, /*localReplicas=*/0, /*initialReplicas=*/0, 5);
+    sim.setDesired(1, ReleaseOrder::SoonestPaidHourFirst);  // rented at 0 s
+    sim.runUntil(1200);
+    sim.setDesired(2, ReleaseOrder::SoonestPaidHourFirst);  // rented at 1200 s
+    sim.runUntil(3500);
+    sim.setDesired(1, ReleaseOrder::SoonestPaidHourFirst);
+    IntervalSignals s = sim.signals(15);
+    ASSERT_EQ(s.paidHourEndsInS.size(), 1u);
+    EXPECT_NEAR(s.paidHourEndsInS[0], 4740 - 3500, 1);  // the second one stays
+    sim.runUntil(3600);
+    const ServingSim::Totals totals = sim.finish();
+    EXPECT_NEAR(totals.rentedBilledSeconds, 2 * 3600, 1);  // one hour each, no second hour
 }

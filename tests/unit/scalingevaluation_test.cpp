@@ -116,10 +116,16 @@ TEST(ScalingEvaluation, AStreamedTraceReplaysAsOneHeldInMemory)
         EXPECT_DOUBLE_EQ(a.withinSloShare, b.withinSloShare) << a.autoscaler;
         EXPECT_DOUBLE_EQ(a.rentedCardHours, b.rentedCardHours) << a.autoscaler;
         EXPECT_EQ(a.minuteP95S, b.minuteP95S) << a.autoscaler;
+        EXPECT_EQ(a.minuteReplicas, b.minuteReplicas) << a.autoscaler;
     }
-    // A row for each minute with requests, a column per autoscaler.
+    // A row for each minute with requests: its arrivals, then each autoscaler's p95 and
+    // the replicas it had.
     const std::string csv = evaluationMinutesCsv(*streamed);
-    EXPECT_EQ(csv.rfind("minute,p95_ttft_s_meridian,p95_ttft_s_static_peak", 0), 0u) << csv;
+    EXPECT_EQ(csv.rfind("minute,arrivals_rps,p95_ttft_s_meridian,replicas_meridian,"
+                        "p95_ttft_s_static_peak",
+                        0),
+              0u)
+        << csv;
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 30);  // 4000 × 0.44 s is 29.3 minutes
 }
 
@@ -161,6 +167,15 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_LT(oracle.withinSloShare, 1.0 + 1e-12);
     EXPECT_LE(oracle.ttftP95S, 5.0);
     EXPECT_FALSE(oracle.minuteP95S.empty());
+    // The load steps up at minute 60: the oracle has the replicas before it, Meridian
+    // answers it.
+    ASSERT_GT(run->minuteRps.size(), 65u);
+    EXPECT_GT(run->minuteRps[62], 2 * run->minuteRps[58]);
+    const EvaluationResult &meridian = run->results.front();
+    ASSERT_GT(oracle.minuteReplicas.size(), 65u);
+    ASSERT_GT(meridian.minuteReplicas.size(), 65u);
+    EXPECT_GE(oracle.minuteReplicas[58], oracle.minuteReplicas[65]);
+    EXPECT_LT(meridian.minuteReplicas[58], meridian.minuteReplicas[65]);
     EXPECT_LT(oracle.rentedCardHours, run->results[1].rentedCardHours) << "below static peak";
     EXPECT_NE(evaluationTable(*run).find("oracle: the cheapest foresight schedule keeping 99%"),
               std::string::npos);
@@ -203,4 +218,10 @@ TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaseli
     const std::string table = evaluationTable(run);
     EXPECT_NE(table.find("knative-style"), std::string::npos);
     EXPECT_NE(evaluationJson(run).find("\"within_slo_share\""), std::string::npos);
+    // Meridian lets go the replica whose paid hour ends soonest, as the live controller
+    // does; the table says which order each autoscaler was scored with.
+    EXPECT_EQ(meridian.releaseOrder, ReleaseOrder::SoonestPaidHourFirst);
+    EXPECT_NE(table.find("lets go: meridian soonest paid hour first; hpa-style "),
+              std::string::npos)
+        << table;
 }

@@ -47,6 +47,7 @@ struct EvaluationResult {
     double worstMinuteP95S = 0;
     double minutesMeetingSloShare = 0;  // minutes whose p95 TTFT is inside the objective
     std::vector<float> minuteP95S;      // by minute of arrival; < 0: no request then
+    std::vector<int> minuteReplicas;    // serving or starting at each minute's last decision
     double e2eP95S = 0;
     double localCardHours = 0;
     double rentedCardHours = 0;
@@ -57,6 +58,9 @@ struct EvaluationResult {
     int loadSteps = 0;
     double stepDecisionS = 0;  // median time from a load step to the first scale-up
     double stepServingS = 0;   // median time until ready capacity covers the new load
+    // Which rented replica a scale-down let go (Meridian and the oracle: the one whose
+    // paid hour ends soonest; a baseline: whichever served it better).
+    ReleaseOrder releaseOrder = ReleaseOrder::SoonestPaidHourFirst;
 };
 
 struct EvaluationRun {
@@ -66,6 +70,7 @@ struct EvaluationRun {
     int localReplicas = 0;
     double oracleHeadroom = 1;        // demand × this, in replicas, is what the oracle starts
     double oracleTargetShare = 0.99;  // what the oracle was asked to keep inside the objective
+    std::vector<double> minuteRps;    // the scaled trace's arrivals, by minute
     std::vector<EvaluationResult> results;  // meridian, baselines, the oracle last
 };
 

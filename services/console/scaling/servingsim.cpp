@@ -186,11 +186,12 @@ IntervalSignals ServingSim::signals(double windowS) const
             ++s.ready;
             ++servingReplicas;
             if (r.rented)
-                s.paidHourEndsInS = std::min(s.paidHourEndsInS, paidHourEnd(r) - m_now);
+                s.paidHourEndsInS.push_back(paidHourEnd(r) - m_now);
         } else {
             ++s.starting;
         }
     }
+    std::sort(s.paidHourEndsInS.begin(), s.paidHourEndsInS.end());
     s.occupancy = servingReplicas > 0
                       ? static_cast<double>(s.running) / (servingReplicas * m_perf.maxConcurrency)
                       : 1.0;
@@ -221,7 +222,7 @@ void ServingSim::addReplica()
     m_replicas.push_back(std::move(r));
 }
 
-void ServingSim::setDesired(int replicas, bool billingAware)
+void ServingSim::setDesired(int replicas, ReleaseOrder order)
 {
     const auto serving = [](const Replica &r) { return !r.draining && r.releaseAtS < 0; };
     int current = static_cast<int>(std::count_if(m_replicas.begin(), m_replicas.end(), serving));
@@ -242,28 +243,48 @@ void ServingSim::setDesired(int replicas, bool billingAware)
     if (current <= replicas)
         return;
     // Fewer: cancel what is still starting (rented first), then let ready ones go, rented
-    // first; billing-aware, a rented one serves on to the end of the hour it is paid for.
+    // first; a rented one serves on to the end of the hour it is paid for. Local ones go
+    // newest first: the oldest are proven.
     int drop = current - replicas;
     const auto pick = [&](bool rented, bool ready) {
         for (auto it = m_replicas.rbegin(); it != m_replicas.rend() && drop > 0; ++it) {
             if (!serving(*it) || it->rented != rented || (it->readyAtS <= m_now) != ready)
                 continue;
-            if (!ready) {
-                it->draining = true;  // nothing admitted yet: retired at the next step
-            } else if (rented && billingAware) {
-                it->releaseAtS = paidHourEnd(*it);
-                if (it->releaseAtS <= m_now)
-                    it->draining = true;
-            } else {
-                it->draining = true;
-            }
+            it->draining = true;  // admits nothing more; retired once its batch is done
             --drop;
         }
     };
     pick(true, false);
     pick(false, false);
-    pick(true, true);
+    releasePaid(drop, order);
     pick(false, true);
+}
+
+void ServingSim::releasePaid(int &drop, ReleaseOrder order)
+{
+    std::vector<Replica *> paid;
+    for (auto it = m_replicas.rbegin(); it != m_replicas.rend(); ++it) {
+        if (it->rented && !it->draining && it->releaseAtS < 0 && it->readyAtS <= m_now)
+            paid.push_back(&*it);
+    }
+    if (order == ReleaseOrder::SoonestPaidHourFirst) {
+        std::stable_sort(paid.begin(), paid.end(), [&](const Replica *a, const Replica *b) {
+            return paidHourEnd(*a) < paidHourEnd(*b);
+        });
+    }
+    for (auto it = paid.begin(); it != paid.end() && drop > 0; ++it, --drop) {
+        Replica &r = **it;
+        r.releaseAtS = paidHourEnd(r);
+        if (r.releaseAtS <= m_now)
+            r.draining = true;
+    }
+}
+
+int IntervalSignals::paidHoursEndingWithin(double seconds) const
+{
+    return static_cast<int>(
+        std::upper_bound(paidHourEndsInS.begin(), paidHourEndsInS.end(), seconds) -
+        paidHourEndsInS.begin());
 }
 
 double ServingSim::paidHourEnd(const Replica &replica) const

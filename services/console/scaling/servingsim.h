@@ -40,8 +40,23 @@ struct IntervalSignals {
     std::optional<double> ttftP95S;
     int ready = 0;
     int starting = 0;
-    // Until the soonest paid hour of a serving rented replica ends (infinite: none).
-    double paidHourEndsInS = std::numeric_limits<double>::infinity();
+    // Until each serving rented replica's paid hour ends, soonest first: capacity paid by
+    // the hour is shed when its hour ends, one replica at a time.
+    std::vector<double> paidHourEndsInS;
+
+    // How many serving rented replicas' paid hours end within `seconds`.
+    int paidHoursEndingWithin(double seconds) const;
+};
+
+// Which rented replica a scale-down lets go; either serves on to the end of the hour it
+// is paid for, and is taken back first if demand returns before then.
+enum class ReleaseOrder {
+    // The newest: its hour has longest to run, so a scaler that wavers takes it back
+    // for nothing.
+    NewestFirst,
+    // The one whose paid hour ends soonest: the others' hours are paid for anyway and
+    // may yet be needed (the live controller's order).
+    SoonestPaidHourFirst,
 };
 
 class ServingSim {
@@ -54,8 +69,8 @@ public:
     // Advances to `untilS` in steps of `dtS`.
     void runUntil(double untilS, double dtS = 0.5);
     IntervalSignals signals(double windowS) const;
-    // Asks for `replicas` (ready, starting, or kept while paid); returns scale-ups and downs.
-    void setDesired(int replicas, bool billingAware);
+    // Asks for `replicas`: ready, starting, or taken back while still paid for.
+    void setDesired(int replicas, ReleaseOrder order);
 
     double nowS() const { return m_now; }
     bool finished() const;
@@ -99,6 +114,8 @@ private:
     double billedSeconds(const Replica &replica, double endS) const;
     // When the replica's current paid hour should end it (a minute before it turns).
     double paidHourEnd(const Replica &replica) const;
+    // Lets ready rented replicas go, `drop` at most: each serves to its paid hour's end.
+    void releasePaid(int &drop, ReleaseOrder order);
 
     RequestSource &m_source;
     ReplicaPerformance m_perf;
