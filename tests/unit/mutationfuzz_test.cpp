@@ -113,8 +113,9 @@ int fuzz(const std::vector<std::string> &seeds,
             const std::string mutant = mutator.mutate(seed);
             std::optional<std::string> error;
             EXPECT_NO_THROW(error = parse(mutant)) << "mutant:\n" << mutant.substr(0, 2000);
-            if (error)
+            if (error) {
                 EXPECT_FALSE(error->empty()) << "an error with no message";
+            }
             ++mutants;
         }
     }
