@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     std::string scalingPolicy;
     cli.add_option("--scaling-policy", scalingPolicy,
                    "the autoscaler's policy settings (YAML, as meridian-sim evaluate --policy "
-                   "reads them; e.g. forecast_days: 7)");
+                   "reads them; e.g. target_occupancy: 0.85)");
     std::string prometheus;
     int scrapeInterval = 15;
     cli.add_option("--prometheus", prometheus,

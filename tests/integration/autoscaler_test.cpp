@@ -173,7 +173,7 @@ private:
 
 public:
     int64_t m_warmUpMs = 0;  // the tests' consoles act at once unless a test says otherwise
-    int m_forecastDays = 0;  // the daily-shape forecast, off as by default
+    int m_forecastDays = 0;  // the daily-shape forecast: off unless a test turns it on
 
 private:
     std::filesystem::path m_dir;

@@ -147,6 +147,7 @@ TEST(DailyProfile, ALongAbsenceForgetsTheOldDays)
 TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrdersTheHour)
 {
     ScalingPolicyConfig config;
+    config.targetOccupancyWithForecast = 0.8;  // the figures below are at 80%
     PolicyInput in;
     in.nowMs = kStart;
     in.replicaRps = 1;
@@ -223,4 +224,29 @@ TEST(ServingSimBilling, ReleasesTheReplicaWhosePaidHourEndsSoonest)
     sim.runUntil(3600);
     const ServingSim::Totals totals = sim.finish();
     EXPECT_NEAR(totals.rentedBilledSeconds, 2 * 3600, 1);  // one hour each, no second hour
+}
+
+// Where the daily shape forecasts, the policy holds less headroom: the headroom is there
+// for the minutes a reaction is late, and the forecast starts capacity ahead of them.
+TEST(ScalingPolicyForecast, WhileTheDailyShapeForecastsLessHeadroomIsHeld)
+{
+    ScalingPolicyConfig config;
+    config.targetOccupancy = 0.8;
+    config.targetOccupancyWithForecast = 0.9;
+    PolicyInput in;
+    in.nowMs = kStart;
+    in.replicaRps = 1;
+    in.minReplicas = 1;
+    in.maxReplicas = 100;
+    in.readyReplicas = 10;
+    for (int i = 0; i < 40; ++i)
+        in.history.push_back({kStart - (40 - i) * 15'000, 9.0, 0, 0, std::nullopt});
+    // 9 req/s: 12 replicas at 80%, the 10 there at 90%.
+    ScalingDecision d = decideReplicas(in, config);
+    EXPECT_EQ(d.reason, ScalingReason::Up);
+    EXPECT_EQ(d.desiredReplicas, 12) << d.why;
+    in.forecastRps = 9.0;
+    d = decideReplicas(in, config);
+    EXPECT_EQ(d.reason, ScalingReason::Hold) << d.why;
+    EXPECT_EQ(d.desiredReplicas, 10);
 }

@@ -34,7 +34,7 @@ struct ScaledConfig {
     std::string servicesFile = "/etc/meridian/services.yaml";
     ApprovalMode mode = ApprovalMode::Assisted;
     // As `meridian-sim evaluate --policy` reads it, so what was judged on traces is
-    // what runs (forecast_days turns the daily shape on).
+    // what runs (forecast_days: 0 turns the daily shape off).
     ScalingPolicyConfig policy;
     double intervalSeconds = 5;
     double warmUpSeconds = 15;

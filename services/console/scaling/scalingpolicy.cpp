@@ -11,10 +11,13 @@ namespace meridian {
 
 namespace {
 
-// Replicas that serve `rps` at the target occupancy.
+// Replicas that serve `rps` at the target occupancy: closer to full where the daily shape
+// says what is coming, since the headroom is there to cover what a reaction is late for.
 int replicasFor(double rps, const PolicyInput &in, const ScalingPolicyConfig &config)
 {
-    const double perReplica = std::max(1e-9, in.replicaRps * config.targetOccupancy);
+    const double occupancy =
+        in.forecastRps ? config.targetOccupancyWithForecast : config.targetOccupancy;
+    const double perReplica = std::max(1e-9, in.replicaRps * occupancy);
     return static_cast<int>(std::ceil(std::max(0.0, rps) / perReplica - 1e-9));
 }
 
@@ -83,6 +86,7 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
            forecastDays = c.forecastDays, leadS = c.forecastLeadMs / 1000.0;
     const Field fields[] = {
         {"target_occupancy", &c.targetOccupancy, 0.1, 1.0},
+        {"target_occupancy_with_forecast", &c.targetOccupancyWithForecast, 0.1, 1.0},
         {"panic_window_seconds", &panicS, 1, 600},
         {"panic_factor", &c.panicFactor, 1.0, 10},
         {"stable_window_seconds", &stableS, 1, 3600},

@@ -32,22 +32,23 @@ struct ServiceSignals {
 };
 
 struct ScalingPolicyConfig {
-    double targetOccupancy = 0.8;         // of a replica's sustainable rate
-    int64_t panicWindowMs = 15'000;       // demand over this acts at once when it is high
-    double panicFactor = 1.3;             // ... this many times the capacity there is
-    int64_t stableWindowMs = 120'000;     // demand for ordinary scale-up is averaged over this
-    int64_t scaleDownWindowMs = 600'000;  // the highest demand in it bounds a scale-down
-    int64_t noReversalMs = 600'000;       // no scale-down this soon after a scale-up
-    double maxDownFraction = 0.25;        // at most this share of capacity shed at once
-    double latencyGuard = 0.8;            // TTFT p95 above this share of the objective ...
-    double queueDrainSeconds = 30;        // waiting requests should be admitted within this
+    double targetOccupancy = 0.8;              // of a replica's sustainable rate
+    double targetOccupancyWithForecast = 0.9;  // ... while the daily shape forecasts
+    int64_t panicWindowMs = 15'000;            // demand over this acts at once when it is high
+    double panicFactor = 1.3;                  // ... this many times the capacity there is
+    int64_t stableWindowMs = 120'000;          // demand for ordinary scale-up is averaged over this
+    int64_t scaleDownWindowMs = 600'000;       // the highest demand in it bounds a scale-down
+    int64_t noReversalMs = 600'000;            // no scale-down this soon after a scale-up
+    double maxDownFraction = 0.25;             // at most this share of capacity shed at once
+    double latencyGuard = 0.8;                 // TTFT p95 above this share of the objective ...
+    double queueDrainSeconds = 30;             // waiting requests should be admitted within this
     double queueDrainWhileStartingSeconds = 300;  // ... or this, while capacity is starting
     double upHeadroom = 0.0;                      // an ordinary scale-up orders this share more
     double downHysteresis = 0.0;                  // shed only when this share of capacity is spare
     // The daily shape (DailyProfile): capacity the same time on earlier days needed
     // within the lead (provisioning plus cold start) is not shed, and a scale-up orders
     // what they needed in the coming hour.
-    int forecastDays = 0;              // 0: no forecast (measured, not better here)
+    int forecastDays = 7;              // 0: no forecast
     int64_t forecastLeadMs = 330'000;  // the slowest provisioning plus cold start
 };
 
