@@ -178,6 +178,7 @@ TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrder
     d = decideReplicas(in, config);
     EXPECT_EQ(d.reason, ScalingReason::Up);
     EXPECT_EQ(d.desiredReplicas, 12);
+    EXPECT_NE(d.why.find("earlier days needed 12 in the coming hour"), std::string::npos) << d.why;
     in.forecastHourRps.reset();
     EXPECT_EQ(decideReplicas(in, config).desiredReplicas, 6);
 }
@@ -245,8 +246,17 @@ TEST(ScalingPolicyForecast, WhileTheDailyShapeForecastsLessHeadroomIsHeld)
     ScalingDecision d = decideReplicas(in, config);
     EXPECT_EQ(d.reason, ScalingReason::Up);
     EXPECT_EQ(d.desiredReplicas, 12) << d.why;
+    EXPECT_EQ(d.why.find("occupancy"), std::string::npos) << d.why;
     in.forecastRps = 9.0;
     d = decideReplicas(in, config);
     EXPECT_EQ(d.reason, ScalingReason::Hold) << d.why;
     EXPECT_EQ(d.desiredReplicas, 10);
+    // 11 req/s needs 13 at 90%; the decision says which occupancy it was sized at.
+    for (ServiceSignals &s : in.history)
+        s.arrivalRps = 11.0;
+    d = decideReplicas(in, config);
+    EXPECT_EQ(d.desiredReplicas, 13) << d.why;
+    EXPECT_NE(d.why.find("sized at 90% occupancy while the daily shape forecasts"),
+              std::string::npos)
+        << d.why;
 }

@@ -165,6 +165,8 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
         d = {withHeadroom, withHeadroom, ScalingReason::Up,
              fmt::format("{:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          stableDemand, config.stableWindowMs / 1000, stableNeed, current)};
+        if (hourNeed > stableNeed && hourNeed == withHeadroom)
+            d.why += fmt::format("; earlier days needed {} in the coming hour", hourNeed);
     } else {
         const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();
         const bool atRisk =
@@ -194,6 +196,10 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
             }
         }
     }
+    if (in.forecastRps && d.reason != ScalingReason::Hold &&
+        d.reason != ScalingReason::LatencyGuard)
+        d.why += fmt::format(" (sized at {:.0f}% occupancy while the daily shape forecasts)",
+                             100 * config.targetOccupancyWithForecast);
     d.neededReplicas = std::clamp(d.neededReplicas, in.minReplicas, in.maxReplicas);
     const int bounded = std::clamp(d.desiredReplicas, in.minReplicas, in.maxReplicas);
     if (bounded != d.desiredReplicas) {
