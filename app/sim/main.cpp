@@ -177,7 +177,8 @@ int main(int argc, char **argv)
     evaluate->add_option("--hours", evaluation.hours, "only the first hours of the trace");
     evaluate->add_option("--json", evaluation.json, "also write the figures here as JSON");
     evaluate->add_option("--minutes", evaluation.minutes,
-                         "also write each minute's p95 TTFT per autoscaler here (CSV)");
+                         "also write each minute's arrivals and, per autoscaler, its p95 TTFT and "
+                         "replicas here (CSV)");
     evaluate->add_option("--policy", evaluation.policy, "scaling policy settings (YAML)");
     evaluate->add_option("--seed", evaluation.seed, "the same seed gives the same run");
     auto *replica = app.add_subcommand(
