@@ -28,6 +28,20 @@ void recordDay(DailyProfile &profile, int64_t dayStartMs, double base, double pe
     }
 }
 
+// Ten replicas of 1 req/s each, at `rps` for the last ten minutes.
+PolicyInput tenReplicasAt(double rps)
+{
+    PolicyInput in;
+    in.nowMs = kStart;
+    in.replicaRps = 1;
+    in.minReplicas = 1;
+    in.maxReplicas = 100;
+    in.readyReplicas = 10;
+    for (int i = 0; i < 40; ++i)
+        in.history.push_back({kStart - (40 - i) * 15'000, rps, 0, 0, std::nullopt});
+    return in;
+}
+
 }  // namespace
 
 TEST(DailyProfile, SaysNothingWithoutAnEarlierDay)
@@ -148,14 +162,7 @@ TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrder
 {
     ScalingPolicyConfig config;
     config.targetOccupancyWithForecast = 0.8;  // the figures below are at 80%
-    PolicyInput in;
-    in.nowMs = kStart;
-    in.replicaRps = 1;
-    in.minReplicas = 1;
-    in.maxReplicas = 100;
-    in.readyReplicas = 10;
-    for (int i = 0; i < 40; ++i)
-        in.history.push_back({kStart - (40 - i) * 15'000, 1.0, 0, 0, std::nullopt});
+    PolicyInput in = tenReplicasAt(1.0);
     // Ten there, 1 req/s for ten minutes: two would do. Earlier days reached 8 req/s
     // within the lead: the ten that needs are kept.
     in.forecastRps = 8.0;
@@ -234,14 +241,7 @@ TEST(ScalingPolicyForecast, WhileTheDailyShapeForecastsLessHeadroomIsHeld)
     ScalingPolicyConfig config;
     config.targetOccupancy = 0.8;
     config.targetOccupancyWithForecast = 0.9;
-    PolicyInput in;
-    in.nowMs = kStart;
-    in.replicaRps = 1;
-    in.minReplicas = 1;
-    in.maxReplicas = 100;
-    in.readyReplicas = 10;
-    for (int i = 0; i < 40; ++i)
-        in.history.push_back({kStart - (40 - i) * 15'000, 9.0, 0, 0, std::nullopt});
+    PolicyInput in = tenReplicasAt(9.0);
     // 9 req/s: 12 replicas at 80%, the 10 there at 90%.
     ScalingDecision d = decideReplicas(in, config);
     EXPECT_EQ(d.reason, ScalingReason::Up);
