@@ -8,6 +8,7 @@
 
 #include "core/inferenceservice.h"
 #include "scaling/requesttrace.h"
+#include "scaling/tracefile.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -101,6 +102,34 @@ TEST(RequestTraceInput, ZeroTokensAndMoreRequestsThanMemoryAreRefused)
     EXPECT_NE(traceError(dir, "huge.csv", "window_start_s,total_rate_rps\n0,900000\n")
                   .find("huge.csv:2: more than 50000000 requests"),
               std::string::npos);
+}
+
+// A streamed ServeGen trace whose rates add up to more than a replay finishes is refused
+// as it opens, naming the row where it goes over, before minutes of drawing requests.
+TEST(RequestTraceInput, AServeGenTraceTooLargeToReplayIsRefusedAsItOpens)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("big.csv");
+    // 600,000 requests a second is 360 million a window: the third passes a billion.
+    std::ofstream(path) << "window_start_s,total_rate_rps\n0,600000\n600,600000\n1200,600000\n";
+    auto file = TraceFileSource::open(path);
+    ASSERT_TRUE(file.ok()) << file.error().message;
+    ASSERT_TRUE((*file)->error());
+    EXPECT_NE((*file)->error()->message.find("big.csv:4: more than 1000000000 requests; replay a "
+                                             "part of it (--hours)"),
+              std::string::npos)
+        << (*file)->error()->message;
+    TraceRequest request;
+    EXPECT_FALSE((*file)->next(request));
+    // Its first two windows are a part that fits.
+    auto part = TraceFileSource::open(path, 1200);
+    ASSERT_TRUE(part.ok());
+    EXPECT_FALSE((*part)->error());
+    // A lower limit is checked from the start again.
+    (*part)->setRequestLimit(500'000'000);
+    ASSERT_TRUE((*part)->error());
+    EXPECT_NE((*part)->error()->message.find("big.csv:3: more than 500000000"), std::string::npos)
+        << (*part)->error()->message;
 }
 
 TEST(RequestTraceInput, AGoodTraceStillReads)

@@ -31,8 +31,12 @@ public:
     std::unique_ptr<RequestSource> scaled(double factor, uint64_t seed) override;
 
     // At most this many requests (a billion unless lowered): past it, the pass stops with
-    // an error rather than running for hours.
-    void setRequestLimit(uint64_t limit) { m_requestLimit = limit; }
+    // an error rather than running for hours. The pass starts again, checked against it.
+    void setRequestLimit(uint64_t limit)
+    {
+        m_requestLimit = limit;
+        rewind();
+    }
 
     // The file's name without its folder.
     std::string name() const;
@@ -44,6 +48,7 @@ private:
 
     bool fail(const std::string &what);
     bool tooManyRequests();
+    void refuseIfTooLarge();
     bool nextAzure(TraceRequest &out);
     bool nextMooncake(TraceRequest &out);
     bool nextServeGen(TraceRequest &out);
