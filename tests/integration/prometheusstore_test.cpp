@@ -326,8 +326,9 @@ TEST(PrometheusStore, UsageMinutesForTheCostHistoryComeFromTheStoresSamples)
         const bool busy = uuid == "G0" || minute >= 5;
         EXPECT_DOUBLE_EQ(rows.getColumn(3).getDouble(), busy ? 60.0 : 0.0);
         EXPECT_DOUBLE_EQ(rows.getColumn(4).getDouble(), uuid == "G0" ? 50.0 : busy ? 80.0 : 0.0);
-        if (uuid == "G0")
+        if (uuid == "G0") {
             EXPECT_DOUBLE_EQ(rows.getColumn(5).getDouble(), 200.0 * 60);
+        }
     }
     EXPECT_EQ(minutes["G0"], 10);
     EXPECT_EQ(minutes["G1"], 10);

@@ -258,8 +258,9 @@ void expectOneLeaseAndTwoReplicasPerStep(Rig &rig, const std::string &drill)
         EXPECT_EQ(replicas.size(), 2u) << "on " << lease.leased_nodes(0).node_id();
     }
     for (const auto &[key, step] : byKey) {
-        if (step.state == StepState::Serving && step.offerId != "local")
+        if (step.state == StepState::Serving && step.offerId != "local") {
             EXPECT_TRUE(leasedKeys.count(key)) << key << " serves without a lease";
+        }
     }
 }
 

@@ -109,8 +109,9 @@ TEST(FabricScene, ARailFilterKeepsOneRailsLinksAndLeaf)
     EXPECT_EQ(count(s, FabricSceneBox::Kind::Leaf), 1u);
     EXPECT_EQ(s.hostLinks, 4);
     for (const FabricSceneBox &b : s.boxes) {
-        if (b.kind == FabricSceneBox::Kind::Leaf)
+        if (b.kind == FabricSceneBox::Kind::Leaf) {
             EXPECT_EQ(b.key, "leaf-r1");
+        }
     }
     EXPECT_TRUE(layoutFabricScene(smallFabric(), kRacks, {"atlantis", {}, false}).lines.empty());
 }

@@ -284,24 +284,28 @@ Result<std::vector<SwitchPfcCounters>> parseSonicPfcCounters(std::string_view te
     if (Status s = checkToolOutput(text); !s)
         return s.error();
     std::vector<SwitchPfcCounters> out;
-    std::optional<PfcDirection> table;
+    // Which table the rows belong to; none between tables. (Two plain variables: g++
+    // wrongly thinks an optional<enum> read here may be uninitialised.)
+    bool inTable = false;
+    PfcDirection direction = PfcDirection::Rx;
     const auto lines = splitLines(text);
     for (size_t i = 0; i < lines.size(); ++i) {
         const auto words = splitWhitespace(lines[i]);
         if (words.size() == 2 + kPfcPriorities && words[0] == "Port" &&
             (words[1] == "Rx" || words[1] == "Tx") && words[2] == "PFC0") {
-            table = words[1] == "Rx" ? PfcDirection::Rx : PfcDirection::Tx;
+            inTable = true;
+            direction = words[1] == "Rx" ? PfcDirection::Rx : PfcDirection::Tx;
             continue;
         }
-        if (!table || words.empty() || startsWith(words[0], "---"))
+        if (!inTable || words.empty() || startsWith(words[0], "---"))
             continue;
         if (words.size() != 1 + kPfcPriorities) {
-            table.reset();  // the table ended (a prompt, a blank line, the next command)
+            inTable = false;  // the table ended (a prompt, a blank line, the next command)
             continue;
         }
         SwitchPfcCounters row;
         row.port = std::string(words[0]);
-        row.direction = *table;
+        row.direction = direction;
         for (int p = 0; p < kPfcPriorities; ++p) {
             const auto v = parseUnsigned(words[static_cast<size_t>(p) + 1], {}, true);
             if (!v)
