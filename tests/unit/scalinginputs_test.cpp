@@ -110,12 +110,13 @@ TEST(RequestTraceInput, AServeGenTraceTooLargeToReplayIsRefusedAsItOpens)
 {
     test::TempDir dir;
     const std::string path = dir.file("big.csv");
-    // 600,000 requests a second is 360 million a window: the third passes a billion.
-    std::ofstream(path) << "window_start_s,total_rate_rps\n0,600000\n600,600000\n1200,600000\n";
+    // 600,000 requests a second is 360 million a window: the third (after a blank line)
+    // passes a billion.
+    std::ofstream(path) << "window_start_s,total_rate_rps\n0,600000\n600,600000\n\n1200,600000\n";
     auto file = TraceFileSource::open(path);
     ASSERT_TRUE(file.ok()) << file.error().message;
     ASSERT_TRUE((*file)->error());
-    EXPECT_NE((*file)->error()->message.find("big.csv:4: more than 1000000000 requests; replay a "
+    EXPECT_NE((*file)->error()->message.find("big.csv:5: more than 1000000000 requests; replay a "
                                              "part of it (--hours)"),
               std::string::npos)
         << (*file)->error()->message;

@@ -116,6 +116,8 @@ void TraceFileSource::refuseIfTooLarge()
     std::getline(rows, line);
     double expected = 0;
     for (size_t number = 2; std::getline(rows, line); ++number) {
+        if (trim(line).empty())
+            continue;  // as the pass skips it
         const auto fields = split(trim(line), ',');
         const auto start = fields.size() >= 2 ? parseNumber(trim(fields[0])) : std::nullopt;
         const auto rate = fields.size() >= 2 ? parseNumber(trim(fields[1])) : std::nullopt;
