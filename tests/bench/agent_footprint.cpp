@@ -20,6 +20,7 @@
 
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "procstats.h"
+#include "wire/calldeadline.h"
 
 namespace {
 
@@ -63,7 +64,7 @@ bool startReplicas(v1::NodeAgent::Stub &stub, int count, int cards)
         for (int c = 0; c < cards; ++c)
             start->add_card_indices(static_cast<uint32_t>(r * cards + c));
         grpc::ClientContext context;
-        context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+        setCallDeadline(context, 10'000);
         v1::ApplyWorkloadResponse response;
         if (const grpc::Status status = stub.ApplyWorkload(&context, request, &response);
             !status.ok()) {
@@ -73,7 +74,7 @@ bool startReplicas(v1::NodeAgent::Stub &stub, int count, int cards)
     }
     for (int attempt = 0; attempt < 300; ++attempt) {
         grpc::ClientContext context;
-        context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+        setCallDeadline(context, 5'000);
         v1::ListWorkloadsResponse response;
         int serving = 0;
         if (stub.ListWorkloads(&context, {}, &response).ok()) {
