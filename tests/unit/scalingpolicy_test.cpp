@@ -112,6 +112,24 @@ TEST(ScalingPolicy, ALoadStepIsAnsweredAtTheFirstDecisionAndNeverCascades)
     EXPECT_EQ(c.actions, 1);
 }
 
+TEST(ScalingPolicy, AStepBelowPanicIsOrderedWholeNotAReplicaAtATimeAsTheMeanClimbs)
+{
+    Controller c(10, 1.0);
+    for (int i = 0; i < 40; ++i)
+        c.step(8.0);
+    // 9.6 req/s needs 12 replicas: under the panic factor, so the two-minute mean sees
+    // it first, needing 11. The order is sized on the load as it now is.
+    const ScalingDecision first = c.step(9.6);
+    EXPECT_EQ(first.reason, ScalingReason::Up) << first.why;
+    EXPECT_EQ(first.desiredReplicas, 12) << first.why;
+    EXPECT_NE(first.why.find("9.60 req/s over the last 15 s needs 12"), std::string::npos)
+        << first.why;
+    for (int i = 0; i < 16; ++i)
+        c.step(9.6);
+    EXPECT_EQ(c.capacity(), 12);
+    EXPECT_EQ(c.actions, 1);
+}
+
 TEST(ScalingPolicy, AFallIsFollowedSlowlyAndInBoundedStepsNeverRightAfterAScaleUp)
 {
     Controller c(10, 1.0, 60'000);

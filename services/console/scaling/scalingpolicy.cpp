@@ -160,12 +160,19 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
              fmt::format("burst: {:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          shortDemand, config.panicWindowMs / 1000, shortNeed, current)};
     } else if (stableNeed > current) {
+        // The stable window confirms the rise; the order is sized on the load as it now
+        // is, since a step under the panic factor would otherwise be ordered a replica at
+        // a time while the window's mean catches up, each order a lease of its own.
         const int withHeadroom =
-            std::max(hourNeed, static_cast<int>(std::ceil(stableNeed * (1 + config.upHeadroom))));
-        d = {withHeadroom, withHeadroom, ScalingReason::Up,
+            static_cast<int>(std::ceil(std::max(stableNeed, shortNeed) * (1 + config.upHeadroom)));
+        const int ordered = std::max(hourNeed, withHeadroom);
+        d = {ordered, ordered, ScalingReason::Up,
              fmt::format("{:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          stableDemand, config.stableWindowMs / 1000, stableNeed, current)};
-        if (hourNeed > stableNeed && hourNeed == withHeadroom)
+        if (shortNeed > stableNeed)
+            d.why += fmt::format("; {:.2f} req/s over the last {} s needs {}", shortDemand,
+                                 config.panicWindowMs / 1000, shortNeed);
+        if (hourNeed == ordered && hourNeed > std::max(stableNeed, shortNeed))
             d.why += fmt::format("; earlier days needed {} in the coming hour", hourNeed);
     } else {
         const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();

@@ -4,7 +4,8 @@
 //
 // Demand, not card utilisation: arrivals plus the queue that must drain, against what a
 // replica serves inside the latency objective. Fast up (a short panic window acts on a
-// burst at once), slow and bounded down (the highest demand of a long window bounds it,
+// burst at once; a rise the stable window confirms is ordered whole, sized on the newest
+// load), slow and bounded down (the highest demand of a long window bounds it,
 // a fraction at a time, never soon after a scale-up). Replicas still provisioning or
 // cold-starting count as capacity, so a slow start never cascades into more orders. A
 // latency guard rail adds capacity when the objective is at risk although the demand
