@@ -40,6 +40,21 @@ std::optional<double> azureTime(std::string_view text)
     return static_cast<double>(*whole) + fraction;
 }
 
+// A ServeGen row's first two fields: the window's start and its rate, each absent where
+// it is not a number; nothing where the row has fewer than two fields.
+struct ServeGenRow {
+    std::optional<double> startS;
+    std::optional<double> rate;
+};
+
+std::optional<ServeGenRow> serveGenRow(std::string_view line)
+{
+    const auto fields = split(trim(line), ',');
+    if (fields.size() < 2)
+        return std::nullopt;
+    return ServeGenRow{parseNumber(trim(fields[0])), parseNumber(trim(fields[1]))};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(const std::string &path,
@@ -118,12 +133,11 @@ void TraceFileSource::refuseIfTooLarge()
     for (size_t number = 2; std::getline(rows, line); ++number) {
         if (trim(line).empty())
             continue;  // as the pass skips it
-        const auto fields = split(trim(line), ',');
-        const auto start = fields.size() >= 2 ? parseNumber(trim(fields[0])) : std::nullopt;
-        const auto rate = fields.size() >= 2 ? parseNumber(trim(fields[1])) : std::nullopt;
-        if (!start || !rate || !(*rate >= 0) || (m_maxSeconds > 0 && *start >= m_maxSeconds))
+        const auto row = serveGenRow(line);
+        if (!row || !row->startS || !row->rate || !(*row->rate >= 0) ||
+            (m_maxSeconds > 0 && *row->startS >= m_maxSeconds))
             return;
-        expected += *rate * m_rateFactor * kServeGenWindowS;
+        expected += *row->rate * m_rateFactor * kServeGenWindowS;
         if (expected > static_cast<double>(m_requestLimit)) {
             m_line = number;
             tooManyRequests();
@@ -246,11 +260,10 @@ bool TraceFileSource::nextServeGen(TraceRequest &out)
         std::string line;
         if (!readLine(line))
             return false;
-        const auto fields = split(trim(line), ',');
-        if (fields.size() < 2)
+        const auto row = serveGenRow(line);
+        if (!row)
             return fail("expected window_start_s,total_rate_rps,...");
-        const auto start = parseNumber(trim(fields[0]));
-        const auto rate = parseNumber(trim(fields[1]));
+        const auto [start, rate] = *row;
         if (!start || !rate || !std::isfinite(*start) || *start < 0 || !(*rate >= 0) || *rate > 1e6)
             return fail("a window start and a rate (0..1000000 per second) expected");
         if (*start < m_nextWindowS)
