@@ -179,6 +179,18 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_LT(oracle.rentedCardHours, run->results[1].rentedCardHours) << "below static peak";
     EXPECT_NE(evaluationTable(*run).find("oracle: the cheapest foresight schedule keeping 99%"),
               std::string::npos);
+    // The paced oracle, beside it, is simulated the same way and held to 20 changes a
+    // day: its actions are counted by the replay, not by the schedule.
+    const EvaluationResult &paced = run->results[run->results.size() - 2];
+    ASSERT_EQ(paced.autoscaler, "paced oracle");
+    EXPECT_EQ(run->pacedOracleMaxActions, 20);
+    EXPECT_EQ(paced.requests, oracle.requests);
+    EXPECT_GE(paced.withinSloShare, 0.99);
+    EXPECT_GE(paced.scaleActions, 1);
+    EXPECT_LE(paced.scaleActions, run->pacedOracleMaxActions);
+    EXPECT_NE(evaluationTable(*run).find("paced oracle: the same foresight, changing replicas at "
+                                         "most 20 times"),
+              std::string::npos);
     // Prompts whose prefill alone takes 7.5 s: no schedule keeps them inside 5 s, and
     // the table says how far the best one gets instead of claiming 100%.
     const auto hopeless = evaluateScaling(stepTrace(1, 3, 60'000), EvaluationOptions{});
@@ -186,6 +198,37 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_LT(hopeless->results.back().withinSloShare, 0.5);
     EXPECT_NE(evaluationTable(*hopeless).find("no foresight schedule keeps 99%"), std::string::npos)
         << evaluationTable(*hopeless);
+}
+
+TEST(ScalingEvaluation, CostIsSetAgainstTheCheaperForesightThatKeepsAsMany)
+{
+    EvaluationRun run;
+    run.trace = "crafted";
+    run.pacedOracleMaxActions = 20;
+    const auto row = [](const char *name, double rented, double withinSlo) {
+        EvaluationResult r;
+        r.autoscaler = name;
+        r.requests = 1000;
+        r.rentedCardHours = rented;
+        r.withinSloShare = withinSlo;
+        return r;
+    };
+    run.results = {row("meridian", 20, 0.995), row("paced oracle", 8, 0.992),
+                   row("oracle", 10, 0.999)};
+    // The paced schedule rents less and keeps the 99% asked: it is the yardstick.
+    std::string table = evaluationTable(run);
+    EXPECT_NE(table.find("×oracle: against the paced oracle"), std::string::npos) << table;
+    EXPECT_NE(table.find("   2.50 "), std::string::npos) << table;
+    // Short of the 99%, it is not.
+    run.results[1].withinSloShare = 0.985;
+    table = evaluationTable(run);
+    EXPECT_EQ(table.find("×oracle: against the paced oracle"), std::string::npos) << table;
+    EXPECT_NE(table.find("   2.00 "), std::string::npos) << table;
+    // Where no schedule keeps 99%, as many as the oracle keeps will do.
+    run.oracleTargetShare = 0.947;
+    run.results[2].withinSloShare = 0.949;
+    run.results[1].withinSloShare = 0.949;
+    EXPECT_NE(evaluationTable(run).find("   2.50 "), std::string::npos);
 }
 
 TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaselinesHours)
@@ -197,7 +240,7 @@ TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaseli
     const auto evaluated = evaluateScaling(trace, options);
     ASSERT_TRUE(evaluated.ok()) << evaluated.error().message;
     const EvaluationRun &run = *evaluated;
-    ASSERT_EQ(run.results.size(), 6u);
+    ASSERT_EQ(run.results.size(), 7u);
     const EvaluationResult &meridian = run.results[0];
     const EvaluationResult &hpa = run.results[3];
     const EvaluationResult &oracle = run.results.back();

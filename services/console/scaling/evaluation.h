@@ -7,7 +7,9 @@
 // The oracle row has perfect foresight and is simulated like the rest: the cheapest
 // schedule, of those that start each minute's replicas ahead of its demand with a
 // common headroom, that the simulator shows keeping 99% of requests inside the
-// objective (or, where no headroom does, the best it reaches, said so).
+// objective (or, where no headroom does, the best it reaches, said so). The paced
+// oracle beside it is held to 20 actions a day: what the goals on cost and on actions
+// ask of a policy together, with foresight.
 //
 // The trace is streamed, pass after pass, never held: first to learn its shape, then
 // once per autoscaler.
@@ -70,8 +72,12 @@ struct EvaluationRun {
     int localReplicas = 0;
     double oracleHeadroom = 1;        // demand × this, in replicas, is what the oracle starts
     double oracleTargetShare = 0.99;  // what the oracle was asked to keep inside the objective
-    std::vector<double> minuteRps;    // the scaled trace's arrivals, by minute
-    std::vector<EvaluationResult> results;  // meridian, baselines, the oracle last
+    // The paced oracle: the same foresight, changing its replicas at most this many
+    // times (20 a day), at its own headroom.
+    int pacedOracleMaxActions = 0;
+    double pacedOracleHeadroom = 1;
+    std::vector<double> minuteRps;          // the scaled trace's arrivals, by minute
+    std::vector<EvaluationResult> results;  // meridian, baselines, paced oracle, oracle
 };
 
 // Replays `trace` (named `name` in the figures); fails when the source breaks (with its
