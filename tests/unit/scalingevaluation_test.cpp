@@ -183,6 +183,8 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     // day: its actions are counted by the replay, not by the schedule.
     const EvaluationResult &paced = run->results[run->results.size() - 2];
     ASSERT_EQ(paced.autoscaler, "paced oracle");
+    EXPECT_TRUE(paced.foresight && oracle.foresight);
+    EXPECT_FALSE(run->results.front().foresight);
     EXPECT_EQ(run->pacedOracleMaxActions, 20);
     EXPECT_EQ(paced.requests, oracle.requests);
     EXPECT_GE(paced.withinSloShare, 0.99);
@@ -215,6 +217,7 @@ TEST(ScalingEvaluation, CostIsSetAgainstTheCheaperForesightThatKeepsAsMany)
     };
     run.results = {row("meridian", 20, 0.995), row("paced oracle", 8, 0.992),
                    row("oracle", 10, 0.999)};
+    run.results[1].foresight = run.results[2].foresight = true;
     // The paced schedule rents less and keeps the 99% asked: it is the yardstick.
     std::string table = evaluationTable(run);
     EXPECT_NE(table.find("×oracle: against the paced oracle"), std::string::npos) << table;

@@ -60,6 +60,7 @@ struct EvaluationResult {
     int loadSteps = 0;
     double stepDecisionS = 0;  // median time from a load step to the first scale-up
     double stepServingS = 0;   // median time until ready capacity covers the new load
+    bool foresight = false;    // an oracle: a schedule made from the whole trace in advance
     // Which rented replica a scale-down let go (Meridian and the oracle: the one whose
     // paid hour ends soonest; a baseline: whichever served it better).
     ReleaseOrder releaseOrder = ReleaseOrder::SoonestPaidHourFirst;
