@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "scaling/evaluation.h"
+#include "scaling/evaluationreport.h"
 #include "scaling/tracefile.h"
 
 namespace meridian {

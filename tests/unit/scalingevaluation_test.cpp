@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "scaling/evaluation.h"
+#include "scaling/evaluationreport.h"
 #include "scaling/requesttrace.h"
 #include "scaling/tracefile.h"
 #include "testsupport.h"

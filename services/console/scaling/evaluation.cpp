@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "core/percentile.h"
@@ -387,7 +385,6 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
     return best;
 }
 
-constexpr double kOracleTargetShare = 0.99;
 // The goal for a policy's scaling actions, which the paced oracle is held to.
 constexpr double kMostActionsPerDay = 20;
 
@@ -502,147 +499,6 @@ Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const Evaluatio
 {
     MemorySource source(trace.requests);
     return evaluateScaling(source, trace.name, options);
-}
-
-namespace {
-
-const char *releaseOrderName(ReleaseOrder order)
-{
-    return order == ReleaseOrder::NewestFirst ? "newest first" : "soonest paid hour first";
-}
-
-// The yardstick: the cheapest foresight schedule that keeps as many requests inside the
-// objective as the oracle was held to (the paced one can be cheaper: each lease started
-// again pays a whole hour). The oracle, last, where none is.
-const EvaluationResult &cheapestForesight(const EvaluationRun &run)
-{
-    const EvaluationResult *cheapest = &run.results.back();
-    const double kept = std::min(cheapest->withinSloShare, run.oracleTargetShare);
-    for (const EvaluationResult &r : run.results) {
-        if (r.foresight && r.rentedCardHours < cheapest->rentedCardHours &&
-            r.withinSloShare >= kept)
-            cheapest = &r;
-    }
-    return *cheapest;
-}
-
-}  // namespace
-
-std::string evaluationTable(const EvaluationRun &run)
-{
-    const EvaluationResult &yardstick = cheapestForesight(run);
-    const auto answersSteps = [](const EvaluationResult &r) {
-        return r.loadSteps > 0 && !r.foresight;
-    };
-    std::string out = fmt::format(
-        "{}: scaled ×{:.3f} ({} requests), {:.2f} req/s per replica, {} local replicas\n",
-        run.trace, run.scaleFactor, run.results.front().requests, run.replicaRps,
-        run.localReplicas);
-    out += run.oracleTargetShare >= kOracleTargetShare
-               ? fmt::format(
-                     "oracle: the cheapest foresight schedule keeping {:.0f}% inside the "
-                     "objective (demand × {:.2f})\n",
-                     100 * kOracleTargetShare, run.oracleHeadroom)
-               : fmt::format(
-                     "oracle: no foresight schedule keeps {:.0f}% inside the objective on "
-                     "this trace; the cheapest keeping {:.1f}% (within 0.2 points of the "
-                     "most any keeps) orders demand × {:.2f}\n",
-                     100 * kOracleTargetShare, 100 * run.oracleTargetShare, run.oracleHeadroom);
-    out += fmt::format(
-        "paced oracle: the same foresight, changing replicas at most {} times "
-        "(demand × {:.2f})\n",
-        run.pacedOracleMaxActions, run.pacedOracleHeadroom);
-    if (&yardstick != &run.results.back())
-        out += "×oracle: against the paced oracle, the cheaper of the two\n";
-    out += fmt::format(
-        "{:<16}{:>9}{:>8}{:>9}{:>10}{:>10}{:>11}{:>8}{:>9}{:>6}{:>8}{:>6}{:>9}{:>8}\n",
-        "autoscaler", "in SLO", "p95 s", "min. ok", "worst p95", "local c-h", "rented c-h",
-        "×oracle", "cost CNY", "occ.", "actions", "rev.", "decide s", "serve s");
-    for (const EvaluationResult &r : run.results) {
-        const double ratio =
-            yardstick.rentedCardHours > 0 ? r.rentedCardHours / yardstick.rentedCardHours : 0;
-        out += fmt::format(
-            "{:<16}{:>8.2f}%{:>8.2f}{:>8.1f}%{:>10.1f}{:>10.1f}{:>11.1f}{:>8.2f}{:>9.0f}{:>5.0f}%"
-            "{:>8}{:>6}{:>9}{:>8}\n",
-            r.autoscaler, 100 * r.withinSloShare, r.ttftP95S, 100 * r.minutesMeetingSloShare,
-            r.worstMinuteP95S, r.localCardHours, r.rentedCardHours, ratio, r.costCny,
-            100 * r.occupancy, r.scaleActions, r.reversals,
-            // An oracle orders ahead of a step, so how fast it answers one says nothing.
-            answersSteps(r) ? fmt::format("{:.0f}", r.stepDecisionS) : "–",
-            answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–");
-    }
-    out += "which rented replica a scale-down lets go";
-    const char *separator = ": ";
-    for (const EvaluationResult &r : run.results) {
-        if (r.autoscaler.rfind("static", 0) == 0)
-            continue;  // never scales down
-        out += fmt::format("{}{} {}", separator, r.autoscaler, releaseOrderName(r.releaseOrder));
-        separator = "; ";
-    }
-    return out + "\n";
-}
-
-std::string evaluationJson(const EvaluationRun &run)
-{
-    nlohmann::json results = nlohmann::json::array();
-    for (const EvaluationResult &r : run.results) {
-        results.push_back({{"autoscaler", r.autoscaler},
-                           {"requests", r.requests},
-                           {"within_slo_share", r.withinSloShare},
-                           {"ttft_p95_s", r.ttftP95S},
-                           {"ttft_p99_s", r.ttftP99S},
-                           {"worst_minute_ttft_p95_s", r.worstMinuteP95S},
-                           {"minutes_meeting_slo_share", r.minutesMeetingSloShare},
-                           {"e2e_p95_s", r.e2eP95S},
-                           {"local_card_hours", r.localCardHours},
-                           {"rented_card_hours", r.rentedCardHours},
-                           {"cost_cny", r.costCny},
-                           {"occupancy", r.occupancy},
-                           {"scale_actions", r.scaleActions},
-                           {"reversals", r.reversals},
-                           {"release_order", releaseOrderName(r.releaseOrder)},
-                           {"load_steps", r.loadSteps},
-                           {"step_to_decision_s_median", r.stepDecisionS},
-                           {"step_to_serving_s_median", r.stepServingS}});
-    }
-    return nlohmann::json({{"trace", run.trace},
-                           {"scale_factor", run.scaleFactor},
-                           {"replica_rps", run.replicaRps},
-                           {"local_replicas", run.localReplicas},
-                           {"oracle_headroom", run.oracleHeadroom},
-                           {"oracle_target_share", run.oracleTargetShare},
-                           {"paced_oracle_max_actions", run.pacedOracleMaxActions},
-                           {"paced_oracle_headroom", run.pacedOracleHeadroom},
-                           {"results", results}})
-               .dump(2) +
-           "\n";
-}
-
-std::string evaluationMinutesCsv(const EvaluationRun &run)
-{
-    std::string out = "minute,arrivals_rps";
-    size_t minutes = run.minuteRps.size();
-    for (const EvaluationResult &r : run.results) {
-        out += ",p95_ttft_s_" + r.autoscaler + ",replicas_" + r.autoscaler;
-        minutes = std::max(minutes, r.minuteP95S.size());
-    }
-    std::replace(out.begin(), out.end(), ' ', '_');
-    out += '\n';
-    for (size_t m = 0; m < minutes; ++m) {
-        out += std::to_string(m) + ',';
-        if (m < run.minuteRps.size())
-            out += fmt::format("{:.2f}", run.minuteRps[m]);
-        for (const EvaluationResult &r : run.results) {
-            out += ',';
-            if (m < r.minuteP95S.size() && r.minuteP95S[m] >= 0)
-                out += fmt::format("{:.2f}", r.minuteP95S[m]);
-            out += ',';
-            if (m < r.minuteReplicas.size())
-                out += std::to_string(r.minuteReplicas[m]);
-        }
-        out += '\n';
-    }
-    return out;
 }
 
 }  // namespace meridian

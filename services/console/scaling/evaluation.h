@@ -26,6 +26,9 @@
 
 namespace meridian {
 
+// The share of requests the oracle is held to keep inside the objective.
+inline constexpr double kOracleTargetShare = 0.99;
+
 struct EvaluationOptions {
     double peakCards = 64;   // the trace is scaled so its busiest minute needs this many
     double localCards = -1;  // owned cards the service may use; < 0: half of peakCards
@@ -71,8 +74,9 @@ struct EvaluationRun {
     double scaleFactor = 1;
     double replicaRps = 0;  // what one replica sustains inside the objective on this mix
     int localReplicas = 0;
-    double oracleHeadroom = 1;        // demand × this, in replicas, is what the oracle starts
-    double oracleTargetShare = 0.99;  // what the oracle was asked to keep inside the objective
+    double oracleHeadroom = 1;  // demand × this, in replicas, is what the oracle starts
+    double oracleTargetShare =
+        kOracleTargetShare;  // what the oracle was asked to keep inside the objective
     // The paced oracle: the same foresight, changing its replicas at most this many
     // times (20 a day), at its own headroom.
     int pacedOracleMaxActions = 0;
@@ -87,10 +91,5 @@ struct EvaluationRun {
 Result<EvaluationRun> evaluateScaling(RequestSource &trace, const std::string &name,
                                       const EvaluationOptions &options);
 Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);
-
-std::string evaluationTable(const EvaluationRun &run);
-std::string evaluationJson(const EvaluationRun &run);
-// One row per minute: the p95 TTFT of each autoscaler's replay (empty: no request).
-std::string evaluationMinutesCsv(const EvaluationRun &run);
 
 }  // namespace meridian
