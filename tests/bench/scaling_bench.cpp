@@ -1,9 +1,14 @@
 // What one pass of the live autoscaler costs on the console, apart from its gRPC calls:
 // reading every replica's signals out of FleetState at fleet size, the policy over ten
-// minutes of 5-second history, and placement over the pool's offers.
+// minutes of 5-second history, and placement over the pool's offers. Beside them, the
+// evaluation's paced schedule, planned once per oracle headroom tried.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
+#include <vector>
+
 #include "fleet/fleetstate.h"
+#include "scaling/pacedschedule.h"
 #include "scaling/placement.h"
 #include "scaling/scalingpolicy.h"
 
@@ -94,6 +99,21 @@ void BM_PlacementThreeOffersTwoPools(benchmark::State &state)
         benchmark::DoNotOptimize(planPlacement(service, request).placedRps);
 }
 BENCHMARK(BM_PlacementThreeOffersTwoPools)->Unit(benchmark::kMicrosecond);
+
+// Days of a daily shape in 10-minute steps over 8 owned replicas, 20 changes a day.
+void BM_PacedSchedule(benchmark::State &state)
+{
+    const auto days = static_cast<size_t>(state.range(0));
+    std::vector<int> need(days * 1440);
+    for (size_t m = 0; m < need.size(); ++m) {
+        const double dayShare = static_cast<double>(m % 1440) / 1440;
+        need[m] = 20 + static_cast<int>(12 * std::sin(6.283 * dayShare)) +
+                  static_cast<int>((m / 10 * 7919) % 5);
+    }
+    for (auto _ : state)
+        benchmark::DoNotOptimize(pacedSchedule(need, 8, static_cast<int>(20 * days)).size());
+}
+BENCHMARK(BM_PacedSchedule)->Arg(1)->Arg(3)->Arg(14)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
