@@ -34,24 +34,27 @@ struct Pool {
     std::vector<std::string> agentAddresses;
     std::unique_ptr<test::ChildProcess> process;
 
-    // Two spare nodes whose power-on starts a real agent after `bootSeconds`.
+    // Two spare nodes whose power-on starts a real agent after `bootSeconds`. Powering on
+    // a node that is on, or still booting, does nothing, as `ipmitool power on` would: a
+    // second agent would find the port taken, and the first would outlive the test.
     explicit Pool(int bootSeconds = 0, const std::string &extraProviders = "")
     {
         std::ofstream nodes(dir.file("nodes.yaml"));
         nodes << "ready_timeout_seconds: 30\nnodes:\n";
         for (int i = 1; i <= 2; ++i) {
             const std::string node = "spare-" + std::to_string(i);
+            const std::string on = dir.file(node + ".on"), pidFile = dir.file(node + ".pid");
             agentAddresses.push_back("127.0.0.1:" + std::to_string(test::freePort()));
             const std::string start = fmt::format(
-                "sleep {}; echo on >> {}; {} --listen {} --collector sim --data-dir {} > {} "
-                "2>&1 & echo $! > {}",
-                bootSeconds, dir.file(node + ".powered"), MERIDIAN_AGENT_BIN, agentAddresses.back(),
-                dir.file(node + "-data"), dir.file(node + ".log"), dir.file(node + ".pid"));
+                "mkdir {} 2>/dev/null || exit 0; sleep {}; {} --listen {} --collector sim "
+                "--data-dir {} > {} 2>&1 & echo $! > {}",
+                on, bootSeconds, MERIDIAN_AGENT_BIN, agentAddresses.back(),
+                dir.file(node + "-data"), dir.file(node + ".log"), pidFile);
+            const std::string stop = fmt::format("kill $(cat {}); rmdir {}", pidFile, on);
             nodes << "  - node_id: " << node << "\n"
                   << "    agent_address: " << agentAddresses.back() << "\n"
                   << "    power_on: [sh, -c, " << nlohmann::json(start).dump() << "]\n"
-                  << "    power_off: [sh, -c, "
-                  << nlohmann::json("kill $(cat " + dir.file(node + ".pid") + ")").dump() << "]\n";
+                  << "    power_off: [sh, -c, " << nlohmann::json(stop).dump() << "]\n";
         }
         test::makeLocalhostCertificate(dir.file("pool.key"), dir.file("pool.crt"));
         std::ofstream(dir.file("pool.yaml"))
