@@ -248,7 +248,7 @@ TEST(UsageSync, BackfillsEveryAgentOnceAndNamesTheOnesThatFail)
     const FleetInventory fleetInventory = inventoryOf(fleet);
     SyncReport first = syncUsage(fleetInventory, *store.value());
     EXPECT_EQ(first.synced, 4);
-    EXPECT_TRUE(first.failures.empty());
+    EXPECT_TRUE(first.failures.empty()) << first.failures.front();
     EXPECT_GE(store.value()->minuteCount(), 80);
     const int64_t afterFirst = store.value()->minuteCount();
 
