@@ -3,19 +3,25 @@
 // health, reads its metrics under load from a real HTTP load generator, drains it on
 // stop, restarts it when it crashes and fails it past the limit, kills what ignores
 // SIGTERM after the grace, and a new runner on the same records adopts a replica
-// instead of starting a second. Time the runner judges by (startup timeout, drain
-// grace) is a virtual clock; the processes themselves run in real time.
+// instead of starting a second. Where systemd runs, the same under a real systemd (a
+// user manager of the test's own): each replica a transient unit. Time the runner
+// judges by (startup timeout, drain grace) is a virtual clock; the processes themselves,
+// and systemd's own grace, run in real time.
 #include <gtest/gtest.h>
 
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "childprocess.h"
+#include "systemdusermanager.h"
 #include "telemetry/replicarunner.h"
+#include "telemetry/toolrunner.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -68,11 +74,19 @@ struct Fixture {
 
     std::unique_ptr<ReplicaRunner> runner(std::map<std::string, ServingCommand> services)
     {
-        auto r = std::make_unique<ReplicaRunner>(
-            ReplicaRunnerOptions{std::move(services), dir.file("replicas")}, hybridCards(), records,
-            clock);
+        return runner(ReplicaRunnerOptions{std::move(services), dir.file("replicas")});
+    }
+    std::unique_ptr<ReplicaRunner> runner(ReplicaRunnerOptions options)
+    {
+        auto r = std::make_unique<ReplicaRunner>(std::move(options), hybridCards(), records, clock);
         r->setEventSink([this](const Event &e) { events.push_back(e); });
         return r;
+    }
+    bool sawEvent(const std::string &text) const
+    {
+        return std::any_of(events.begin(), events.end(), [&](const Event &e) {
+            return e.message.find(text) != std::string::npos;
+        });
     }
     bool tickUntil(ReplicaRunner &runner, const std::function<bool()> &done)
     {
@@ -236,55 +250,144 @@ TEST(ReplicaRunner, NeverHealthyIsFailedAndWhatIgnoresSigtermIsKilledAfterTheGra
     EXPECT_EQ(*runner->replicaFailure("s2"), "did not answer /health within 120 s of starting");
 }
 
-TEST(ReplicaRunner, WhereSystemdRunsEachReplicaIsATransientUnitOfItsOwn)
+// What the test's own systemd says of a unit's property.
+std::string unitProperty(const test::SystemdUserManager &systemd, const std::string &unit,
+                         const std::string &property)
 {
-    // systemd-run and systemctl as small scripts that do what systemd would: start the
-    // command in a session of its own with the given variables and output, and tell
-    // the unit's main pid. The test checks what the runner asks of them.
+    auto shown =
+        runTool({{systemd.systemctl(), "show", "--property=" + property, "--value", unit}, 5'000});
+    if (!shown)
+        return "(" + shown.error().message + ")";
+    std::string value = *shown;
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+        value.pop_back();
+    return value;
+}
+
+// A process that runs, not one that has ended and waits to be reaped.
+bool processRuns(int pid)
+{
+    const std::string stat = test::readFile("/proc/" + std::to_string(pid) + "/stat");
+    const size_t close = stat.rfind(')');
+    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
+
+std::vector<int> pidsIn(const std::string &file)
+{
+    std::vector<int> pids;
+    std::istringstream lines(test::readFile(file));
+    for (int pid; lines >> pid;)
+        pids.push_back(pid);
+    return pids;
+}
+
+TEST(ReplicaRunner, UnderRealSystemdAReplicaIsAUnitAndItsStopEndsAllItForked)
+{
+    // The real systemd, a user manager of the test's own. The server forks a helper into
+    // a session of its own, as engines' worker processes may: a signal to the server's
+    // process group misses it, its unit's control group does not.
     Fixture f;
-    const std::string run = f.dir.file("systemd-run"), ctl = f.dir.file("systemctl");
-    {
-        std::ofstream(run) << "#!/bin/sh\n"
-                              "echo \"$@\" > "
-                           << f.dir.file("asked")
-                           << "\n"
-                              "unit=''; out=/dev/null\n"
-                              "while [ \"$1\" != -- ]; do case \"$1\" in\n"
-                              "  --unit=*) unit=${1#--unit=} ;;\n"
-                              "  --setenv=*) export \"${1#--setenv=}\" ;;\n"
-                              "  --property=StandardOutput=append:*) out=${1#*append:} ;;\n"
-                              "esac; shift; done; shift\n"
-                              "setsid \"$@\" >> \"$out\" 2>&1 < /dev/null &\n"
-                              "echo $! > "
-                           << f.dir.path() << "/$unit.pid\n";
-        std::ofstream(ctl) << "#!/bin/sh\ncat " << f.dir.path() << "/$4.pid\n";
-    }
-    std::filesystem::permissions(run, std::filesystem::perms::owner_all);
-    std::filesystem::permissions(ctl, std::filesystem::perms::owner_all);
-    ReplicaRunnerOptions options{{{"chat", standIn(basePort() + 5)}}, f.dir.file("replicas")};
+    test::SystemdUserManager systemd(f.dir.file("systemd"));
+    ASSERT_EQ(systemd.problem(), "");
+    const std::string helpers = f.dir.file("helpers");
+    ServingCommand server = standIn(basePort() + 2);
+    server.command = {"sh", "-c",
+                      "setsid sleep 600 & echo $! >> " + helpers +
+                          "; exec " MERIDIAN_SIM_BIN
+                          " serve-replica --port {port} --model {model} --cold-start-seconds 0.3"};
+    ReplicaRunnerOptions options{{{"chat", server}}, f.dir.file("replicas")};
     options.launcher = ReplicaRunnerOptions::Launcher::Systemd;
-    options.systemdRun = run;
-    options.systemctl = ctl;
-    ReplicaRunner runner(options, hybridCards(), f.records, f.clock);
-    const Status started = runner.startReplica(workload("chat/r1", "chat", {2, 3}));
+    options.systemdRun = systemd.systemdRun();
+    options.systemctl = systemd.systemctl();
+    auto runner = f.runner(options);
+    const Status started = runner->startReplica(workload("chat/r1", "chat", {2, 3}));
     ASSERT_TRUE(started.ok()) << started.message();
-    const std::string asked = test::readFile(f.dir.file("asked"));
-    EXPECT_NE(asked.find("--unit=meridian-replica-chat_r1-0 --collect"), std::string::npos)
-        << asked;
-    EXPECT_NE(asked.find("--property=KillMode=mixed --property=TimeoutStopSec=30s"),
-              std::string::npos);
-    EXPECT_NE(asked.find("--setenv=CUDA_VISIBLE_DEVICES=2,3"), std::string::npos);
-    EXPECT_NE(asked.find("-- " + std::string(MERIDIAN_SIM_BIN) + " serve-replica"),
-              std::string::npos);
-    ASSERT_TRUE(f.tickUntil(runner, [&] { return runner.replicaServing("chat/r1"); }));
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaServing("chat/r1"); }))
+        << test::readFile(f.dir.file("replicas/chat_r1.log"));
+
+    // A unit of its own, as the runner asked for it, holding the server and its helper.
+    const std::string unit = "meridian-replica-chat_r1-0";
+    EXPECT_EQ(unitProperty(systemd, unit, "ActiveState"), "active");
+    EXPECT_EQ(unitProperty(systemd, unit, "KillMode"), "mixed");
+    EXPECT_EQ(unitProperty(systemd, unit, "TimeoutStopUSec"), "30s");
+    const int server0 = std::atoi(unitProperty(systemd, unit, "MainPID").c_str());
+    ASSERT_GT(server0, 0);
+    ASSERT_EQ(pidsIn(helpers).size(), 1u);
+    const int helper0 = pidsIn(helpers).front();
+    for (const int pid : {server0, helper0}) {
+        EXPECT_NE(
+            test::readFile("/proc/" + std::to_string(pid) + "/cgroup").find(unit + ".service"),
+            std::string::npos)
+            << pid;
+    }
     EXPECT_NE(
-        test::httpGet(runner.portOf("chat/r1"), "/health").find("\"visible_devices\":\"2,3\""),
+        test::httpGet(runner->portOf("chat/r1"), "/health").find("\"visible_devices\":\"2,3\""),
         std::string::npos);
-    // Its output in a file named for it, though its id holds a slash.
     EXPECT_NE(test::readFile(f.dir.file("replicas/chat_r1.log")).find("serving qwen"),
               std::string::npos);
-    ASSERT_TRUE(runner.stopReplica("chat/r1").ok());
-    ASSERT_TRUE(f.tickUntil(runner, [&] { return !runner.replicaDraining("chat/r1"); }));
+
+    // The agent restarts: the next runner adopts the unit and starts no second one.
+    runner.reset();
+    runner = f.runner(options);
+    runner->tick();
+    EXPECT_TRUE(runner->replicaServing("chat/r1"));
+    const auto units = runTool(
+        {{systemd.systemctl(), "list-units", "--no-legend", "--plain", "meridian-replica-*"},
+         5'000});
+    ASSERT_TRUE(units.ok()) << units.error().message;
+    EXPECT_EQ(std::count(units->begin(), units->end(), '\n'), 1) << *units;
+
+    // A crash: systemd ends what the unit had left, and the runner starts the replica
+    // again as a unit of a new name.
+    ::kill(server0, SIGKILL);
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return f.sawEvent("restarted (1 of 1)"); }));
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaServing("chat/r1"); }));
+    EXPECT_EQ(unitProperty(systemd, "meridian-replica-chat_r1-1", "ActiveState"), "active");
+    EXPECT_TRUE(test::waitUntil([&] { return !processRuns(helper0); }))
+        << "the crashed unit's helper is still running";
+
+    // Stopped: the server drains and exits, and its helper goes with its unit.
+    ASSERT_EQ(pidsIn(helpers).size(), 2u);
+    const int helper1 = pidsIn(helpers).back();
+    ASSERT_TRUE(processRuns(helper1));
+    ASSERT_TRUE(runner->stopReplica("chat/r1").ok());
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return !runner->replicaDraining("chat/r1"); }));
+    EXPECT_EQ(runner->portOf("chat/r1"), 0);
+    EXPECT_TRUE(test::waitUntil([&] { return !processRuns(helper1); }))
+        << "the stopped unit's helper is still running";
+    EXPECT_NE(test::readFile(f.dir.file("replicas/chat_r1.log")).find("drained after"),
+              std::string::npos);
+}
+
+TEST(ReplicaRunner, UnderRealSystemdTheGraceHoldsThoughTheAgentGoesMidDrain)
+{
+    // The stop is systemd's job, not the agent's alone: a replica that ignores SIGTERM
+    // is killed at the end of its grace even when the agent that stopped it has gone.
+    Fixture f;
+    test::SystemdUserManager systemd(f.dir.file("systemd"));
+    ASSERT_EQ(systemd.problem(), "");
+    ServingCommand stubborn;
+    stubborn.command = {"sh", "-c", "trap '' TERM; while true; do sleep 1; done"};
+    stubborn.port = basePort() + 1;
+    stubborn.drainGraceSeconds = 2;
+    stubborn.startupTimeoutSeconds = 600;
+    ReplicaRunnerOptions options{{{"stuck", stubborn}}, f.dir.file("replicas")};
+    options.launcher = ReplicaRunnerOptions::Launcher::Systemd;
+    options.systemdRun = systemd.systemdRun();
+    options.systemctl = systemd.systemctl();
+    auto runner = f.runner(options);
+    const Status started = runner->startReplica(workload("s1", "stuck", {0}));
+    ASSERT_TRUE(started.ok()) << started.message();
+    const std::string unit = "meridian-replica-s1-0";
+    const int pid = std::atoi(unitProperty(systemd, unit, "MainPID").c_str());
+    ASSERT_GT(pid, 0);
+    std::this_thread::sleep_for(300ms);  // until its shell has set the trap
+    ASSERT_TRUE(runner->stopReplica("s1").ok());
+    runner.reset();
+    std::this_thread::sleep_for(500ms);
+    EXPECT_TRUE(processRuns(pid)) << "SIGTERM ignored, inside the grace";
+    EXPECT_TRUE(test::waitUntil([&] { return !processRuns(pid); }, 10s))
+        << "still running past its grace: " << unitProperty(systemd, unit, "ActiveState");
 }
 
 TEST(ReplicaRunner, DamagedRecordsAreSkippedAndTheRestComeBack)

@@ -114,6 +114,20 @@ Result<LaunchedProcess> launchAsUnit(const ReplicaLaunch &launch, const std::str
     return LaunchedProcess{pid, launch.unit};
 }
 
+void signalReplica(int pid, const std::string &unit, int signal, const std::string &systemctl)
+{
+    if (!unit.empty()) {
+        const std::vector<std::string> asked =
+            signal == SIGKILL
+                ? std::vector<std::string>{systemctl, "kill", "--signal=SIGKILL", unit}
+                : std::vector<std::string>{systemctl, "stop", "--no-block", unit};
+        if (runTool({asked, 5'000}))
+            return;
+    }
+    if (pid > 0)
+        ::kill(-pid, signal);
+}
+
 uint64_t processStartTicks(int pid)
 {
     std::ifstream in(fmt::format("/proc/{}/stat", pid));

@@ -30,6 +30,13 @@ Result<LaunchedProcess> launchAsChild(const ReplicaLaunch &launch);
 Result<LaunchedProcess> launchAsUnit(const ReplicaLaunch &launch, const std::string &systemdRun,
                                      const std::string &systemctl);
 
+// Asks a replica to stop (SIGTERM) or ends it (SIGKILL). A unit goes through systemd:
+// `systemctl stop` sends SIGTERM to its main process and, once that has exited, SIGKILL
+// to whatever else its control group still holds, however it forked (KillMode=mixed);
+// `systemctl kill` ends the whole group at once. A child, or a unit systemctl cannot
+// reach, is signalled as its process group.
+void signalReplica(int pid, const std::string &unit, int signal, const std::string &systemctl);
+
 // When the process started, in clock ticks since boot (field 22 of /proc/PID/stat): a
 // pid and this tell a process from a later one given the same pid. 0: no such process.
 uint64_t processStartTicks(int pid);

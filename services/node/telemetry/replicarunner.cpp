@@ -273,7 +273,7 @@ Status ReplicaRunner::stopReplica(const std::string &replicaId)
         return {};
     }
     if (r.phase != Phase::Draining) {
-        ::kill(-r.pid, SIGTERM);
+        signalReplica(r.pid, r.unit, SIGTERM, m_options.systemctl);
         r.phase = Phase::Draining;
         r.phaseSinceMs = m_clock.nowUnixMs();
         keep(r);
@@ -370,7 +370,7 @@ void ReplicaRunner::tick()
                 }
                 const double grace = command ? command->drainGraceSeconds : 30;
                 if (now - r.phaseSinceMs > grace * 1000)
-                    ::kill(-r.pid, SIGKILL);
+                    signalReplica(r.pid, r.unit, SIGKILL, m_options.systemctl);
                 ++it;
                 continue;
             }
@@ -403,7 +403,7 @@ void ReplicaRunner::tick()
             }
             if (r.phase == Phase::Starting && command &&
                 now - r.phaseSinceMs > command->startupTimeoutSeconds * 1000) {
-                ::kill(-r.pid, SIGKILL);
+                signalReplica(r.pid, r.unit, SIGKILL, m_options.systemctl);
                 r.phase = Phase::Failed;
                 r.failure = fmt::format("did not answer {} within {:.0f} s of starting",
                                         command->healthPath, command->startupTimeoutSeconds);

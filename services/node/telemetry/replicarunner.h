@@ -8,14 +8,15 @@
 //     startup timeout;
 //   - restarts a replica that exited, up to the service's restart limit, each time an
 //     event; past the limit the replica is failed, with the reason;
-//   - drains a stopped one: SIGTERM to its process group, SIGKILL after the grace;
+//   - drains a stopped one: SIGTERM, SIGKILL after the grace (replicalaunch.h);
 //   - reads a serving replica's /metrics into its signals (replicametrics.h).
 // Where systemd runs (and the agent is root), each replica is a transient unit of its own
 // (systemd-run): its own control group, so the agent unit's memory limit and restarts
-// do not reach it. Elsewhere it is the agent's child. Either way it runs in a session
-// of its own, stopped as a process group, and is recorded (pid and its start time) in
-// the node's records, so an agent restart adopts them instead of starting them again;
-// a recorded pid that now belongs to another program is not mistaken for the replica.
+// do not reach it, and stopping it ends every process it forked. Elsewhere it is the
+// agent's child, in a session of its own, stopped as a process group. Either way it is
+// recorded (pid and its start time) in the node's records, so an agent restart adopts
+// them instead of starting them again; a recorded pid that now belongs to another
+// program is not mistaken for the replica.
 #pragma once
 
 #include <functional>
