@@ -341,6 +341,7 @@ TEST(ReplicaRunner, UnderRealSystemdAReplicaIsAUnitAndItsStopEndsAllItForked)
     // again as a unit of a new name.
     ::kill(server0, SIGKILL);
     ASSERT_TRUE(f.tickUntil(*runner, [&] { return f.sawEvent("restarted (1 of 1)"); }));
+    EXPECT_TRUE(f.sawEvent("ended; journalctl -u " + unit + " says how")) << "where to look";
     ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaServing("chat/r1"); }));
     EXPECT_EQ(unitProperty(systemd, "meridian-replica-chat_r1-1", "ActiveState"), "active");
     EXPECT_TRUE(test::waitUntil([&] { return !processRuns(helper0); }))

@@ -332,7 +332,9 @@ bool ReplicaRunner::alive(Replica &r, std::string &howItEnded)
     if ((::kill(r.pid, 0) == 0 || errno == EPERM) && r.startTicks != 0 &&
         processStartTicks(r.pid) == r.startTicks)
         return true;
-    howItEnded = "ended while the agent was not watching";
+    // systemd, not the agent, is a unit's parent: its exit status is in the journal.
+    howItEnded = r.unit.empty() ? "ended while the agent was not watching"
+                                : fmt::format("ended; journalctl -u {} says how", r.unit);
     r.pid = 0;
     return false;
 }
