@@ -9,9 +9,9 @@
 // common headroom, that the simulator shows keeping 99% of requests inside the
 // objective (or, where no headroom does, the best it reaches, said so). The paced
 // oracle beside it is held to 20 actions a day: what the goals on cost and on actions
-// ask of a policy together, with foresight. Where HPA keeps more requests inside the
-// objective, Meridian is also run with the least added headroom that keeps as many:
-// the goal against HPA is set at equal or better attainment.
+// ask of a policy together, with foresight. Meridian is also run at HPA's attainment
+// (more headroom where HPA keeps more requests inside the objective, less where it
+// keeps fewer): the goal against HPA is set at equal or better attainment.
 //
 // The trace is streamed, pass after pass, never held: first to learn its shape, then
 // once per autoscaler.
@@ -83,9 +83,8 @@ struct EvaluationRun {
     // times (20 a day), at its own headroom.
     int pacedOracleMaxActions = 0;
     double pacedOracleHeadroom = 1;
-    // Where HPA keeps more requests inside the objective than Meridian, Meridian is run
-    // again with its target occupancies scaled by this, to keep as many ("meridian
-    // tuned"); 1: no such row.
+    // Meridian at HPA's attainment ("meridian tuned"): its target occupancies scaled by
+    // this (below 1: more headroom, above: less); 1: no such row.
     double tunedOccupancyScale = 1;
     std::vector<double> minuteRps;  // the scaled trace's arrivals, by minute
     // meridian, baselines, meridian tuned (where there is one), paced oracle, oracle

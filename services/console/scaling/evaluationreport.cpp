@@ -36,8 +36,8 @@ const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &na
     return it == run.results.end() ? nullptr : &*it;
 }
 
-// The goal against HPA is set at equal or better attainment: Meridian's card-hours, or
-// the tuned row's where HPA keeps more inside the objective, set against HPA's.
+// The goal against HPA is set at equal or better attainment: the card-hours of Meridian
+// at HPA's attainment (the tuned row, where there is one) set against HPA's.
 std::string againstHpa(const EvaluationRun &run)
 {
     const EvaluationResult *hpa = rowNamed(run, "hpa-style");
