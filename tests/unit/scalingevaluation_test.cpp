@@ -203,19 +203,26 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
         << evaluationTable(*hopeless);
 }
 
+namespace {
+
+// A row of a run made up for the table's arithmetic: what it rents and keeps.
+EvaluationResult row(const char *name, double rented, double withinSlo)
+{
+    EvaluationResult r;
+    r.autoscaler = name;
+    r.requests = 1000;
+    r.rentedCardHours = rented;
+    r.withinSloShare = withinSlo;
+    return r;
+}
+
+}  // namespace
+
 TEST(ScalingEvaluation, CostIsSetAgainstTheCheaperForesightThatKeepsAsMany)
 {
     EvaluationRun run;
     run.trace = "crafted";
     run.pacedOracleMaxActions = 20;
-    const auto row = [](const char *name, double rented, double withinSlo) {
-        EvaluationResult r;
-        r.autoscaler = name;
-        r.requests = 1000;
-        r.rentedCardHours = rented;
-        r.withinSloShare = withinSlo;
-        return r;
-    };
     run.results = {row("meridian", 20, 0.995), row("paced oracle", 8, 0.992),
                    row("oracle", 10, 0.999)};
     run.results[1].foresight = run.results[2].foresight = true;
@@ -239,14 +246,6 @@ TEST(ScalingEvaluation, AgainstHpaMeridianIsSetAtEqualAttainment)
 {
     EvaluationRun run;
     run.trace = "crafted";
-    const auto row = [](const char *name, double rented, double withinSlo) {
-        EvaluationResult r;
-        r.autoscaler = name;
-        r.requests = 1000;
-        r.rentedCardHours = rented;
-        r.withinSloShare = withinSlo;
-        return r;
-    };
     // Meridian keeps as many as HPA: its own row is set against HPA's.
     run.results = {row("meridian", 60, 0.998), row("hpa-style", 100, 0.998),
                    row("oracle", 40, 0.99)};
