@@ -250,6 +250,8 @@ TEST(ReplicaRunner, NeverHealthyIsFailedAndWhatIgnoresSigtermIsKilledAfterTheGra
     EXPECT_EQ(*runner->replicaFailure("s2"), "did not answer /health within 120 s of starting");
 }
 
+namespace {
+
 // What the test's own systemd says of a unit's property.
 std::string unitProperty(const test::SystemdUserManager &systemd, const std::string &unit,
                          const std::string &property)
@@ -280,6 +282,8 @@ std::vector<int> pidsIn(const std::string &file)
         pids.push_back(pid);
     return pids;
 }
+
+}  // namespace
 
 TEST(ReplicaRunner, UnderRealSystemdAReplicaIsAUnitAndItsStopEndsAllItForked)
 {
