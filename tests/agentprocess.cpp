@@ -68,6 +68,8 @@ AgentProcess::AgentProcess(std::vector<std::string> args, AgentLimits limits)
     }
     command.push_back(binary);
     command.insert(command.end(), args.begin(), args.end());
+    if (limits.runUnder)
+        command = limits.runUnder(std::move(command));
     std::vector<char *> argv;
     for (auto &a : command)
         argv.push_back(a.data());
@@ -97,6 +99,9 @@ int AgentProcess::exitedWith()
 
 int AgentProcess::waitExit()
 {
+    // Gone already (stopped, or seen to exit): waitpid(-1) would wait for any child.
+    if (m_pid <= 0)
+        return -1;
     int status = 0;
     waitpid(m_pid, &status, 0);
     m_pid = -1;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct AgentLimits {
     int openFiles = 0;
     int threads = 0;
     std::string scratchDir;
+    // The agent's command line is passed through this (SystemdUserManager::seeingIt,
+    // say), which must exec it in place so the pid stays the agent's.
+    std::function<std::vector<std::string>(std::vector<std::string>)> runUnder;
 };
 
 class AgentProcess {
@@ -39,6 +43,7 @@ public:
     void stop(int signal);
     // Exit status if it has ended, -1 while it runs.
     int exitedWith();
+    // Waits for it to end: its exit status, or -1 (killed, or already stopped).
     int waitExit();
     pid_t pid() const { return m_pid; }
 

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "testsupport.h"
 
@@ -15,6 +17,20 @@ void writeScript(const std::string &path, const std::string &text)
 {
     std::ofstream(path) << "#!/bin/sh\n" << text;
     std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+}
+
+// The program's own path, found before the wrappers go on anyone's PATH: a wrapper that
+// called it by name would find itself.
+std::string onPath(const std::string &program)
+{
+    const char *path = std::getenv("PATH");
+    std::istringstream directories(path ? path : "/usr/bin:/bin");
+    for (std::string directory; std::getline(directories, directory, ':');) {
+        const std::string candidate = directory + "/" + program;
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return program;
 }
 
 bool bootedWithSystemd()
@@ -33,8 +49,8 @@ SystemdUserManager::SystemdUserManager(const std::string &directory) : m_directo
     // The clients find the manager by its runtime directory, never a desktop's bus.
     const std::string reach =
         "export XDG_RUNTIME_DIR=" + runtime + "; unset DBUS_SESSION_BUS_ADDRESS\n";
-    writeScript(systemdRun(), reach + "exec systemd-run --user \"$@\"\n");
-    writeScript(systemctl(), reach + "exec systemctl --user \"$@\"\n");
+    writeScript(systemdRun(), reach + "exec " + onPath("systemd-run") + " --user \"$@\"\n");
+    writeScript(systemctl(), reach + "exec " + onPath("systemctl") + " --user \"$@\"\n");
 
     std::vector<std::string> argv = {"env", "-u", "DBUS_SESSION_BUS_ADDRESS",
                                      "XDG_RUNTIME_DIR=" + runtime};
@@ -52,6 +68,7 @@ SystemdUserManager::SystemdUserManager(const std::string &directory) : m_directo
                     "mkdir -p /run/systemd/system\n"
                     "exec systemd --user\n");
         argv.insert(argv.end(), {"unshare", "--mount", "--propagation", "private", start});
+        m_privateRun = true;
     }
     m_manager = std::make_unique<ChildProcess>(argv, directory + "/manager.log");
     const bool answers = waitUntil(
@@ -64,6 +81,17 @@ SystemdUserManager::SystemdUserManager(const std::string &directory) : m_directo
         std::chrono::seconds(20));
     if (!answers || m_manager->ended())
         m_problem = "the systemd user manager did not start: " + m_manager->log();
+}
+
+std::vector<std::string> SystemdUserManager::seeingIt(const std::vector<std::string> &command) const
+{
+    std::vector<std::string> argv;
+    if (m_privateRun && m_manager && m_manager->started())
+        argv = {"nsenter", "--target", std::to_string(m_manager->pid()), "--mount", "--"};
+    const char *path = std::getenv("PATH");
+    argv.insert(argv.end(), {"env", "PATH=" + m_directory + ":" + (path ? path : "/usr/bin:/bin")});
+    argv.insert(argv.end(), command.begin(), command.end());
+    return argv;
 }
 
 SystemdUserManager::~SystemdUserManager()

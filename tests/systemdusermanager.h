@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "childprocess.h"
 
@@ -27,10 +28,15 @@ public:
     // systemd-run and systemctl that reach this manager (--user, its runtime directory).
     std::string systemdRun() const { return m_directory + "/systemd-run"; }
     std::string systemctl() const { return m_directory + "/systemctl"; }
+    // `command` as a program that looks for systemd finds this manager: those two first
+    // on its PATH and, where the manager has a private /run, inside its mount namespace.
+    // Each step execs the next, so the pid is the program's.
+    std::vector<std::string> seeingIt(const std::vector<std::string> &command) const;
 
 private:
     std::string m_directory;
     std::string m_problem;
+    bool m_privateRun = false;
     std::unique_ptr<ChildProcess> m_manager;
 };
 

@@ -4,12 +4,16 @@
 // its own /metrics reach StreamTelemetry while real HTTP load runs, and after the
 // agent is killed with kill -9 and started again the same idempotency key is answered
 // from the agent's SQLite and the replica, never restarted, is adopted and stopped.
+// Where systemd runs (a user manager of the test's own), the agent finds it and each
+// replica is a unit of its own.
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "agentprocess.h"
 #include "childprocess.h"
+#include "systemdusermanager.h"
+#include "telemetry/toolrunner.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -155,6 +159,72 @@ TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
         const auto w = workloadOf(*stub, "chat-r1");
         return w && w->state() == v1::WORKLOAD_STATE_STOPPED;
     }));
+    EXPECT_TRUE(test::httpGet(replicaPort, "/health").empty()) << "the process is gone";
+}
+
+TEST(AgentReplicas, WhereSystemdRunsTheAgentStartsEachReplicaAsAUnitOfItsOwn)
+{
+    // The agent as the packaged unit runs it: root, on a machine where systemd runs. It
+    // finds systemd for itself, and its replica becomes a unit that outlives a kill -9
+    // of the agent and stops through systemd.
+    test::TempDir dir;
+    test::SystemdUserManager systemd(dir.file("systemd"));
+    ASSERT_EQ(systemd.problem(), "");
+    const std::string address = "127.0.0.1:" + std::to_string(test::freePort());
+    const int replicaPort = test::freePort();
+    test::AgentLimits seeingSystemd;
+    seeingSystemd.runUnder = [&](std::vector<std::string> command) {
+        return systemd.seeingIt(command);
+    };
+    auto agent =
+        std::make_unique<test::AgentProcess>(agentArgs(dir, address, replicaPort), seeingSystemd);
+    auto stub = test::connect(address);
+    ASSERT_TRUE(test::untilAnswering(*stub));
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ApplyWorkloadResponse response;
+        const grpc::Status status = stub->ApplyWorkload(&context, startRequest(), &response);
+        ASSERT_TRUE(status.ok()) << status.error_message();
+    }
+    ASSERT_TRUE(test::waitUntil([&] {
+        const auto w = workloadOf(*stub, "chat-r1");
+        return w && w->state() == v1::WORKLOAD_STATE_SERVING;
+    })) << test::readFile(dir.file("data/replicas/chat-r1.log"));
+    const std::string unit = "meridian-replica-chat-r1-0";
+    const auto state = [&] {
+        auto shown = runTool(
+            {{systemd.systemctl(), "show", "--property=ActiveState", "--value", unit}, 5'000});
+        return shown ? shown->substr(0, shown->find('\n')) : shown.error().message;
+    };
+    EXPECT_EQ(state(), "active");
+    EXPECT_NE(test::httpGet(replicaPort, "/health").find("\"visible_devices\":\"0,1\""),
+              std::string::npos);
+
+    agent->stop(SIGKILL);
+    EXPECT_EQ(state(), "active") << "the unit outlives its agent";
+    agent =
+        std::make_unique<test::AgentProcess>(agentArgs(dir, address, replicaPort), seeingSystemd);
+    stub = test::connect(address);
+    ASSERT_TRUE(test::untilAnswering(*stub));
+    const auto adopted = workloadOf(*stub, "chat-r1");
+    ASSERT_TRUE(adopted.has_value());
+    EXPECT_EQ(adopted->state(), v1::WORKLOAD_STATE_SERVING);
+
+    v1::ApplyWorkloadRequest stop;
+    stop.set_idempotency_key("scale-down-42");
+    stop.mutable_stop()->set_replica_id("chat-r1");
+    {
+        grpc::ClientContext context;
+        test::withDeadline(context);
+        v1::ApplyWorkloadResponse response;
+        ASSERT_TRUE(stub->ApplyWorkload(&context, stop, &response).ok());
+    }
+    ASSERT_TRUE(test::waitUntil([&] {
+        const auto w = workloadOf(*stub, "chat-r1");
+        return w && w->state() == v1::WORKLOAD_STATE_STOPPED;
+    }));
+    EXPECT_NE(state(), "active");
     EXPECT_TRUE(test::httpGet(replicaPort, "/health").empty()) << "the process is gone";
 }
 
