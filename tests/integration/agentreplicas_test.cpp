@@ -56,6 +56,27 @@ v1::ApplyWorkloadRequest startRequest()
     return request;
 }
 
+v1::ApplyWorkloadRequest stopRequest()
+{
+    v1::ApplyWorkloadRequest request;
+    request.set_idempotency_key("scale-down-42");
+    request.mutable_stop()->set_replica_id("chat-r1");
+    return request;
+}
+
+// One ApplyWorkload; `replayed` says whether it was answered from the agent's record.
+grpc::Status apply(v1::NodeAgent::Stub &stub, const v1::ApplyWorkloadRequest &request,
+                   bool *replayed = nullptr)
+{
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ApplyWorkloadResponse response;
+    const grpc::Status status = stub.ApplyWorkload(&context, request, &response);
+    if (replayed)
+        *replayed = response.replayed();
+    return status;
+}
+
 std::optional<v1::Workload> workloadOf(v1::NodeAgent::Stub &stub, const std::string &id)
 {
     grpc::ClientContext context;
@@ -70,6 +91,15 @@ std::optional<v1::Workload> workloadOf(v1::NodeAgent::Stub &stub, const std::str
     return std::nullopt;
 }
 
+// Whether the replica reaches `state` within the wait.
+bool reaches(v1::NodeAgent::Stub &stub, v1::WorkloadState state)
+{
+    return test::waitUntil([&] {
+        const auto w = workloadOf(stub, "chat-r1");
+        return w && w->state() == state;
+    });
+}
+
 }  // namespace
 
 TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
@@ -81,18 +111,12 @@ TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
     auto stub = test::connect(address);
     ASSERT_TRUE(test::untilAnswering(*stub));
 
-    {
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ApplyWorkloadResponse response;
-        const grpc::Status status = stub->ApplyWorkload(&context, startRequest(), &response);
-        ASSERT_TRUE(status.ok()) << status.error_message();
-        EXPECT_FALSE(response.replayed());
-    }
-    ASSERT_TRUE(test::waitUntil([&] {
-        const auto w = workloadOf(*stub, "chat-r1");
-        return w && w->state() == v1::WORKLOAD_STATE_SERVING;
-    })) << test::readFile(dir.file("data/replicas/chat-r1.log"));
+    bool replayed = true;
+    const grpc::Status started = apply(*stub, startRequest(), &replayed);
+    ASSERT_TRUE(started.ok()) << started.error_message();
+    EXPECT_FALSE(replayed);
+    ASSERT_TRUE(reaches(*stub, v1::WORKLOAD_STATE_SERVING))
+        << test::readFile(dir.file("data/replicas/chat-r1.log"));
     EXPECT_NE(test::httpGet(replicaPort, "/health").find("\"visible_devices\":\"0,1\""),
               std::string::npos);
 
@@ -128,13 +152,8 @@ TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
     agent = std::make_unique<test::AgentProcess>(agentArgs(dir, address, replicaPort));
     stub = test::connect(address);
     ASSERT_TRUE(test::untilAnswering(*stub));
-    {
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ApplyWorkloadResponse response;
-        ASSERT_TRUE(stub->ApplyWorkload(&context, startRequest(), &response).ok());
-        EXPECT_TRUE(response.replayed()) << "answered from the agent's SQLite";
-    }
+    ASSERT_TRUE(apply(*stub, startRequest(), &replayed).ok());
+    EXPECT_TRUE(replayed) << "answered from the agent's SQLite";
     const auto adopted = workloadOf(*stub, "chat-r1");
     ASSERT_TRUE(adopted.has_value());
     EXPECT_EQ(adopted->state(), v1::WORKLOAD_STATE_SERVING);
@@ -146,19 +165,8 @@ TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
     EXPECT_EQ(starts, 1u) << "one process, never a second:\n" << log;
 
     // Stopped through the new agent: drained, and the cards are free again.
-    v1::ApplyWorkloadRequest stop;
-    stop.set_idempotency_key("scale-down-42");
-    stop.mutable_stop()->set_replica_id("chat-r1");
-    {
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ApplyWorkloadResponse response;
-        ASSERT_TRUE(stub->ApplyWorkload(&context, stop, &response).ok());
-    }
-    ASSERT_TRUE(test::waitUntil([&] {
-        const auto w = workloadOf(*stub, "chat-r1");
-        return w && w->state() == v1::WORKLOAD_STATE_STOPPED;
-    }));
+    ASSERT_TRUE(apply(*stub, stopRequest()).ok());
+    ASSERT_TRUE(reaches(*stub, v1::WORKLOAD_STATE_STOPPED));
     EXPECT_TRUE(test::httpGet(replicaPort, "/health").empty()) << "the process is gone";
 }
 
@@ -180,17 +188,10 @@ TEST(AgentReplicas, WhereSystemdRunsTheAgentStartsEachReplicaAsAUnitOfItsOwn)
         std::make_unique<test::AgentProcess>(agentArgs(dir, address, replicaPort), seeingSystemd);
     auto stub = test::connect(address);
     ASSERT_TRUE(test::untilAnswering(*stub));
-    {
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ApplyWorkloadResponse response;
-        const grpc::Status status = stub->ApplyWorkload(&context, startRequest(), &response);
-        ASSERT_TRUE(status.ok()) << status.error_message();
-    }
-    ASSERT_TRUE(test::waitUntil([&] {
-        const auto w = workloadOf(*stub, "chat-r1");
-        return w && w->state() == v1::WORKLOAD_STATE_SERVING;
-    })) << test::readFile(dir.file("data/replicas/chat-r1.log"));
+    const grpc::Status started = apply(*stub, startRequest());
+    ASSERT_TRUE(started.ok()) << started.error_message();
+    ASSERT_TRUE(reaches(*stub, v1::WORKLOAD_STATE_SERVING))
+        << test::readFile(dir.file("data/replicas/chat-r1.log"));
     const std::string unit = "meridian-replica-chat-r1-0";
     const auto state = [&] {
         auto shown = runTool(
@@ -211,19 +212,8 @@ TEST(AgentReplicas, WhereSystemdRunsTheAgentStartsEachReplicaAsAUnitOfItsOwn)
     ASSERT_TRUE(adopted.has_value());
     EXPECT_EQ(adopted->state(), v1::WORKLOAD_STATE_SERVING);
 
-    v1::ApplyWorkloadRequest stop;
-    stop.set_idempotency_key("scale-down-42");
-    stop.mutable_stop()->set_replica_id("chat-r1");
-    {
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ApplyWorkloadResponse response;
-        ASSERT_TRUE(stub->ApplyWorkload(&context, stop, &response).ok());
-    }
-    ASSERT_TRUE(test::waitUntil([&] {
-        const auto w = workloadOf(*stub, "chat-r1");
-        return w && w->state() == v1::WORKLOAD_STATE_STOPPED;
-    }));
+    ASSERT_TRUE(apply(*stub, stopRequest()).ok());
+    ASSERT_TRUE(reaches(*stub, v1::WORKLOAD_STATE_STOPPED));
     EXPECT_NE(state(), "active");
     EXPECT_TRUE(test::httpGet(replicaPort, "/health").empty()) << "the process is gone";
 }
