@@ -264,6 +264,11 @@ TEST(ScalingEvaluation, AgainstHpaMeridianIsSetAtEqualAttainment)
                   "more card-hours"),
               std::string::npos)
         << evaluationTable(run);
+    // HPA rents nothing (owned replicas carried the trace): no share is made up.
+    run.results[1].rentedCardHours = 0;
+    EXPECT_NE(evaluationTable(run).find("rents 110 card-hours where hpa-style rents none"),
+              std::string::npos)
+        << evaluationTable(run);
     // No headroom tried keeps as many: said so, with no saving claimed.
     run.results[2].withinSloShare = 0.995;
     EXPECT_NE(evaluationTable(run).find("keeps fewer inside the objective (99.50% against "

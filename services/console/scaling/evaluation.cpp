@@ -393,7 +393,7 @@ constexpr double kMostActionsPerDay = 20;
 // objective, or as many (within 0.1 points) for fewer rented card-hours.
 bool servesBetter(const EvaluationResult &a, const EvaluationResult &b)
 {
-    if (std::abs(a.withinSloShare - b.withinSloShare) <= 0.001)
+    if (std::abs(a.withinSloShare - b.withinSloShare) <= kSameAttainment)
         return a.rentedCardHours < b.rentedCardHours;
     return a.withinSloShare > b.withinSloShare;
 }
@@ -405,6 +405,16 @@ bool servesBetter(const EvaluationResult &a, const EvaluationResult &b)
 // cheapest, and where none of the steps does, the one keeping the most is shown.
 // Where Meridian keeps more, it is replayed with less headroom while it still keeps as
 // many, and the cheapest of those is shown. No row where nothing tried is cheaper.
+// Meridian's policy replayed as the live controller runs it, under `config`.
+EvaluationResult replayMeridian(const std::string &name, const Replay &replay, int initial,
+                                const ScalingPolicyConfig &config)
+{
+    const EvaluationOptions &options = replay.options;
+    MeridianScaler scaler(replay.replicaRps, options.sloTtftS, replay.localReplicas,
+                          options.intervalS, config);
+    return simulate(name, scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
+}
+
 struct TunedMeridian {
     EvaluationResult result;
     double occupancyScale;
@@ -414,25 +424,25 @@ std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
                                           const EvaluationResult &meridian,
                                           const EvaluationResult &hpa)
 {
-    const EvaluationOptions &options = replay.options;
+    const ScalingPolicyConfig &policy = replay.options.policy;
     const auto attempt = [&](double scale) {
-        ScalingPolicyConfig config = options.policy;
+        ScalingPolicyConfig config = policy;
         config.targetOccupancy = std::min(1.0, config.targetOccupancy * scale);
         config.targetOccupancyWithForecast =
             std::min(1.0, config.targetOccupancyWithForecast * scale);
-        MeridianScaler scaler(replay.replicaRps, options.sloTtftS, replay.localReplicas,
-                              options.intervalS, config);
-        return TunedMeridian{
-            simulate("meridian tuned", scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst),
-            scale};
+        return TunedMeridian{replayMeridian(kTunedMeridianRow, replay, initial, config), scale};
     };
     const auto keepsAsMany = [&](const EvaluationResult &r) {
-        return r.withinSloShare >= hpa.withinSloShare - 0.001;
+        return r.withinSloShare >= hpa.withinSloShare - kSameAttainment;
     };
     std::optional<TunedMeridian> found;
     if (keepsAsMany(meridian)) {
         double cheapest = meridian.rentedCardHours;
         for (double scale = 1.05; scale < 1.26; scale += 0.05) {
+            // Past a replica's full rate less headroom is the same policy again.
+            if (policy.targetOccupancy * (scale - 0.05) >= 1.0 &&
+                policy.targetOccupancyWithForecast * (scale - 0.05) >= 1.0)
+                break;
             TunedMeridian tried = attempt(scale);
             if (!keepsAsMany(tried.result))
                 break;
@@ -508,10 +518,7 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     const Replay replay{*trace,         scaledProfile->durationS, options,
                         run.replicaRps, run.localReplicas,        steps};
 
-    MeridianScaler meridian(run.replicaRps, options.sloTtftS, run.localReplicas, options.intervalS,
-                            options.policy);
-    run.results.push_back(
-        simulate("meridian", meridian, replay, initial, ReleaseOrder::SoonestPaidHourFirst));
+    run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
     if (auto error = trace->error())
         return *error;
     const std::pair<const char *, double> fixedLoads[] = {{"static peak", peak},
@@ -536,7 +543,7 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
         }
         run.results.push_back(std::move(best));
     };
-    baseline("hpa-style", [&] { return HpaScaler(p.maxConcurrency); });
+    baseline(kHpaRow, [&] { return HpaScaler(p.maxConcurrency); });
     const EvaluationResult hpa = run.results.back();
     baseline("knative-style", [&] { return KnativeScaler(p.maxConcurrency); });
     if (auto tuned = tuneMeridian(replay, initial, run.results.front(), hpa)) {

@@ -30,6 +30,12 @@ namespace meridian {
 
 // The share of requests the oracle is held to keep inside the objective.
 inline constexpr double kOracleTargetShare = 0.99;
+// Two shares of requests inside the objective this close count as keeping as many.
+inline constexpr double kSameAttainment = 0.001;
+// The rows the report sets against each other, by the names the table and JSON use.
+inline constexpr const char *kMeridianRow = "meridian";
+inline constexpr const char *kTunedMeridianRow = "meridian tuned";
+inline constexpr const char *kHpaRow = "hpa-style";
 
 struct EvaluationOptions {
     double peakCards = 64;   // the trace is scaled so its busiest minute needs this many

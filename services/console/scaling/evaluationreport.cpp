@@ -40,12 +40,12 @@ const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &na
 // at HPA's attainment (the tuned row, where there is one) set against HPA's.
 std::string againstHpa(const EvaluationRun &run)
 {
-    const EvaluationResult *hpa = rowNamed(run, "hpa-style");
-    const EvaluationResult *tuned = rowNamed(run, "meridian tuned");
-    const EvaluationResult *meridian = tuned ? tuned : rowNamed(run, "meridian");
-    if (!hpa || !meridian || hpa->rentedCardHours <= 0)
+    const EvaluationResult *hpa = rowNamed(run, kHpaRow);
+    const EvaluationResult *tuned = rowNamed(run, kTunedMeridianRow);
+    const EvaluationResult *meridian = tuned ? tuned : rowNamed(run, kMeridianRow);
+    if (!hpa || !meridian)
         return {};
-    const bool keepsAsMany = meridian->withinSloShare >= hpa->withinSloShare - 0.001;
+    const bool keepsAsMany = meridian->withinSloShare >= hpa->withinSloShare - kSameAttainment;
     std::string line = "against hpa-style: ";
     if (tuned)
         line += fmt::format("meridian tuned (target occupancy × {:.2f}) ", run.tunedOccupancyScale);
@@ -56,12 +56,17 @@ std::string againstHpa(const EvaluationRun &run)
                           "keeps fewer inside the objective ({:.2f}% against {:.2f}%) "
                           "with the most headroom tried\n",
                           100 * meridian->withinSloShare, 100 * hpa->withinSloShare);
+    line += fmt::format("keeps {} inside the objective and ",
+                        meridian->withinSloShare >= hpa->withinSloShare
+                            ? "at least as many"
+                            : "as many (within 0.1 points)");
+    // Owned replicas alone may carry a trace: then there is no share to set against.
+    if (hpa->rentedCardHours <= 0)
+        return line + fmt::format("rents {:.0f} card-hours where hpa-style rents none\n",
+                                  meridian->rentedCardHours);
     const double saved = 1 - meridian->rentedCardHours / hpa->rentedCardHours;
-    return line + fmt::format("keeps {} inside the objective and rents {:.0f}% {} card-hours\n",
-                              meridian->withinSloShare >= hpa->withinSloShare
-                                  ? "at least as many"
-                                  : "as many (within 0.1 points)",
-                              100 * std::abs(saved), saved >= 0 ? "fewer" : "more");
+    return line + fmt::format("rents {:.0f}% {} card-hours\n", 100 * std::abs(saved),
+                              saved >= 0 ? "fewer" : "more");
 }
 
 }  // namespace
