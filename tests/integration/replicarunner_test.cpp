@@ -395,6 +395,31 @@ TEST(ReplicaRunner, UnderRealSystemdTheGraceHoldsThoughTheAgentGoesMidDrain)
         << "still running past its grace: " << unitProperty(systemd, unit, "ActiveState");
 }
 
+TEST(ReplicaRunner, UnderRealSystemdAStopStillReachesAUnitSystemctlCannot)
+{
+    // systemctl failing (a hung bus, a broken install) must not leave a replica that
+    // nobody can stop: the runner falls back to the unit's process group.
+    Fixture f;
+    test::SystemdUserManager systemd(f.dir.file("systemd"));
+    ASSERT_EQ(systemd.problem(), "");
+    ReplicaRunnerOptions options{{{"chat", standIn(basePort() + 3)}}, f.dir.file("replicas")};
+    options.launcher = ReplicaRunnerOptions::Launcher::Systemd;
+    options.systemdRun = systemd.systemdRun();
+    options.systemctl = systemd.systemctl();
+    auto runner = f.runner(options);
+    ASSERT_TRUE(runner->startReplica(workload("r1", "chat", {0})).ok());
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return runner->replicaServing("r1"); }));
+    const int port = runner->portOf("r1");
+    options.systemctl = "false";  // the next agent cannot reach systemd
+    runner = f.runner(options);
+    runner->tick();
+    ASSERT_TRUE(runner->replicaServing("r1")) << "adopted";
+    ASSERT_TRUE(runner->stopReplica("r1").ok());
+    ASSERT_TRUE(f.tickUntil(*runner, [&] { return !runner->replicaDraining("r1"); }));
+    EXPECT_TRUE(test::httpGet(port, "/health").empty()) << "the server is gone";
+    EXPECT_NE(unitProperty(systemd, "meridian-replica-r1-0", "ActiveState"), "active");
+}
+
 TEST(ReplicaRunner, DamagedRecordsAreSkippedAndTheRestComeBack)
 {
     // A record cut short (a disk that filled mid-write, a hand edit) costs that record
