@@ -190,6 +190,32 @@ TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrder
     EXPECT_EQ(decideReplicas(in, config).desiredReplicas, 6);
 }
 
+// Trusted to, the forecast starts capacity before the demand comes; by default it only
+// keeps capacity, since the median of earlier days foresees too few of the rises.
+TEST(ScalingPolicyForecast, WhereTrustedTheForecastStartsCapacityAhead)
+{
+    ScalingPolicyConfig config;
+    config.targetOccupancyWithForecast = 0.8;
+    PolicyInput in = tenReplicasAt(1.0);
+    in.readyReplicas = 4;  // 1 req/s needs two: four there
+    in.forecastRps = 6.4;  // eight, within the lead
+    ScalingDecision d = decideReplicas(in, config);
+    EXPECT_EQ(d.reason, ScalingReason::Hold) << d.why;
+    EXPECT_EQ(d.desiredReplicas, 4);
+    config.forecastOrdersAhead = true;
+    d = decideReplicas(in, config);
+    EXPECT_EQ(d.reason, ScalingReason::Up);
+    EXPECT_EQ(d.desiredReplicas, 8);
+    EXPECT_NE(d.why.find("the forecast needs 8 replicas within the next 330 s, 4 there or "
+                         "starting: ordered ahead"),
+              std::string::npos)
+        << d.why;
+    // Ordered once: capacity on its way counts, so the next decision holds.
+    in.readyReplicas = 4;
+    in.startingReplicas = 4;
+    EXPECT_EQ(decideReplicas(in, config).desiredReplicas, 8);
+}
+
 // The signals say when the soonest paid hour of a serving rented replica ends, so a
 // scale-down can wait for it: shedding earlier frees nothing that is not paid for.
 TEST(ServingSimBilling, SignalsSayWhenTheSoonestPaidHourEnds)

@@ -203,6 +203,37 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
         << evaluationTable(*hopeless);
 }
 
+// Told the trace's coming load, Meridian's policy starts the step's capacity a lead ahead
+// of it and keeps what the reactive policy loses while the replicas start: the part of its
+// distance from the oracle that is not knowing the future.
+TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
+{
+    const auto run = evaluateScaling(stepTrace(10, 30), EvaluationOptions{});
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    const EvaluationResult &meridian = run->results.front();
+    const auto told = std::find_if(run->results.begin(), run->results.end(),
+                                   [](const EvaluationResult &r) { return r.toldTheLoad; });
+    ASSERT_NE(told, run->results.end());
+    EXPECT_EQ(told->autoscaler, "meridian told");
+    EXPECT_FALSE(told->foresight) << "a policy, not a yardstick";
+    EXPECT_EQ(told->requests, meridian.requests);
+    // The step comes at minute 60; the slowest start is 5.5 minutes.
+    ASSERT_GT(told->minuteReplicas.size(), 65u);
+    EXPECT_GE(told->minuteReplicas[59], told->minuteReplicas[65]);
+    EXPECT_LT(meridian.minuteReplicas[59], meridian.minuteReplicas[65]);
+    EXPECT_GE(told->withinSloShare, 0.99);
+    EXPECT_GT(told->withinSloShare, meridian.withinSloShare + 0.01);
+    const std::string table = evaluationTable(*run);
+    EXPECT_NE(table.find("meridian told: the same policy told the trace's coming load"),
+              std::string::npos)
+        << table;
+    // Ordered ahead of the step, it has no time to answer it in.
+    const size_t line = table.find("\nmeridian told ");
+    ASSERT_NE(line, std::string::npos) << table;
+    const std::string toldLine = table.substr(line + 1, table.find('\n', line + 1) - line - 1);
+    EXPECT_NE(toldLine.find("–       –"), std::string::npos) << toldLine;
+}
+
 namespace {
 
 // A row of a run made up for the table's arithmetic: what it rents and keeps.
@@ -331,7 +362,7 @@ TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaseli
     // HPA keeps more inside the objective: Meridian is replayed again with more headroom
     // until it keeps as many, which costs it more card-hours.
     ASSERT_LT(meridian.withinSloShare, hpa.withinSloShare - 0.001);
-    ASSERT_EQ(run.results.size(), 8u);
+    ASSERT_EQ(run.results.size(), 9u);
     const EvaluationResult &tuned = run.results[5];
     ASSERT_EQ(tuned.autoscaler, "meridian tuned");
     EXPECT_LT(run.tunedOccupancyScale, 1.0);

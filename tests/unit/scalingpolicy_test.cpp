@@ -225,4 +225,17 @@ TEST(ScalingPolicy, APolicyFileSetsTheKnobsAndMistakesNameTheLine)
     auto range = loadScalingPolicy(path);
     ASSERT_FALSE(range.ok());
     EXPECT_NE(range.error().message.find("target_occupancy must be"), std::string::npos);
+    EXPECT_FALSE(policy->forecastOrdersAhead);
+    std::ofstream(path) << "forecast_orders_ahead: true\n";
+    auto ahead = loadScalingPolicy(path);
+    ASSERT_TRUE(ahead.ok()) << ahead.error().message;
+    EXPECT_TRUE(ahead->forecastOrdersAhead);
+    std::ofstream(path) << "target_occupancy: 0.9\nforecast_orders_ahead: 0.5\n";
+    auto notBool = loadScalingPolicy(path);
+    ASSERT_FALSE(notBool.ok());
+    EXPECT_NE(notBool.error().message.find(path + ":2"), std::string::npos)
+        << notBool.error().message;
+    EXPECT_NE(notBool.error().message.find("forecast_orders_ahead must be true or false"),
+              std::string::npos)
+        << notBool.error().message;
 }

@@ -73,12 +73,26 @@ private:
     int m_replicas;
 };
 
-// Meridian's own policy, fed as the live controller feeds it.
+// The highest of the per-minute rates from `nowMs`'s minute to `horizonMs` later.
+double peakAhead(const std::vector<double> &minuteRps, int64_t nowMs, int64_t horizonMs)
+{
+    const auto from = static_cast<size_t>(std::max<int64_t>(0, nowMs / 60'000));
+    const size_t to =
+        std::min(minuteRps.size(), from + 1 + static_cast<size_t>(horizonMs / 60'000));
+    double peak = 0;
+    for (size_t m = from; m < to; ++m)
+        peak = std::max(peak, minuteRps[m]);
+    return peak;
+}
+
+// Meridian's own policy, fed as the live controller feeds it. Told the trace's own
+// per-minute load (`toldLoad`), it forecasts from that instead of from earlier days: what
+// the policy would do with a forecast that is never wrong.
 class MeridianScaler final : public Autoscaler {
 public:
     MeridianScaler(double replicaRps, double sloS, int warmReplicas, double intervalS,
-                   ScalingPolicyConfig config)
-        : m_intervalS(intervalS), m_config(config)
+                   ScalingPolicyConfig config, const std::vector<double> *toldLoad)
+        : m_intervalS(intervalS), m_config(config), m_toldLoad(toldLoad)
     {
         m_input.replicaRps = replicaRps;
         m_input.ttftObjectiveSeconds = sloS;
@@ -96,7 +110,10 @@ public:
         m_input.readyReplicas = s.ready;
         m_input.startingReplicas = s.starting;
         m_profile.record(nowMs, s.arrivalRps);
-        if (m_config.forecastDays > 0) {
+        if (m_toldLoad) {
+            m_input.forecastRps = peakAhead(*m_toldLoad, nowMs, m_config.forecastLeadMs);
+            m_input.forecastHourRps = peakAhead(*m_toldLoad, nowMs, 3'600'000);
+        } else if (m_config.forecastDays > 0) {
             m_input.forecastRps = m_profile.forecast(nowMs, m_config.forecastLeadMs);
             m_input.forecastHourRps = m_profile.forecast(nowMs, 3'600'000);
         }
@@ -118,6 +135,7 @@ private:
     double m_intervalS;
     PolicyInput m_input;
     ScalingPolicyConfig m_config;
+    const std::vector<double> *m_toldLoad;
     DailyProfile m_profile{m_config.forecastDays};
 };
 
@@ -398,20 +416,15 @@ bool servesBetter(const EvaluationResult &a, const EvaluationResult &b)
     return a.withinSloShare > b.withinSloShare;
 }
 
-// Meridian held to HPA's attainment, since the goal against HPA is set at equal or
-// better attainment. Where HPA keeps more requests inside the objective, Meridian is
-// replayed with more headroom (its target occupancies scaled down a step at a time)
-// until it keeps as many, within 0.1 points; the least headroom that does is the
-// cheapest, and where none of the steps does, the one keeping the most is shown.
-// Where Meridian keeps more, it is replayed with less headroom while it still keeps as
-// many, and the cheapest of those is shown. No row where nothing tried is cheaper.
-// Meridian's policy replayed as the live controller runs it, under `config`.
+// Meridian's policy replayed as the live controller runs it, under `config`; told the
+// trace's load where `toldLoad` is given.
 EvaluationResult replayMeridian(const std::string &name, const Replay &replay, int initial,
-                                const ScalingPolicyConfig &config)
+                                const ScalingPolicyConfig &config,
+                                const std::vector<double> *toldLoad = nullptr)
 {
     const EvaluationOptions &options = replay.options;
     MeridianScaler scaler(replay.replicaRps, options.sloTtftS, replay.localReplicas,
-                          options.intervalS, config);
+                          options.intervalS, config, toldLoad);
     return simulate(name, scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
 }
 
@@ -419,6 +432,14 @@ struct TunedMeridian {
     EvaluationResult result;
     double occupancyScale;
 };
+
+// Meridian held to HPA's attainment, since the goal against HPA is set at equal or
+// better attainment. Where HPA keeps more requests inside the objective, Meridian is
+// replayed with more headroom (its target occupancies scaled down a step at a time)
+// until it keeps as many, within 0.1 points; the least headroom that does is the
+// cheapest, and where none of the steps does, the one keeping the most is shown.
+// Where Meridian keeps more, it is replayed with less headroom while it still keeps as
+// many, and the cheapest of those is shown. No row where nothing tried is cheaper.
 
 std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
                                           const EvaluationResult &meridian,
@@ -550,6 +571,13 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
         run.tunedOccupancyScale = tuned->occupancyScale;
         run.results.push_back(std::move(tuned->result));
     }
+    // What of Meridian's distance from the oracle is not knowing the load ahead: its
+    // policy told the trace's own coming load, ordering capacity a lead ahead of it.
+    ScalingPolicyConfig ahead = options.policy;
+    ahead.forecastOrdersAhead = true;
+    EvaluationResult told = replayMeridian(kToldMeridianRow, replay, initial, ahead, &rps);
+    told.toldTheLoad = true;
+    run.results.push_back(std::move(told));
     // The paced oracle first: the oracle's row is the yardstick and stays last.
     const double days = std::max(1.0, std::ceil(scaledProfile->durationS / 86400 - 0.01));
     run.pacedOracleMaxActions = static_cast<int>(kMostActionsPerDay * days);

@@ -11,7 +11,9 @@
 // oracle beside it is held to 20 actions a day: what the goals on cost and on actions
 // ask of a policy together, with foresight. Meridian is also run at HPA's attainment
 // (more headroom where HPA keeps more requests inside the objective, less where it
-// keeps fewer): the goal against HPA is set at equal or better attainment.
+// keeps fewer): the goal against HPA is set at equal or better attainment. And it is
+// run told the trace's coming load as its forecast ("meridian told", ordering capacity a
+// lead ahead): the part of its distance from the oracle that is not knowing the future.
 //
 // The trace is streamed, pass after pass, never held: first to learn its shape, then
 // once per autoscaler.
@@ -35,6 +37,7 @@ inline constexpr double kSameAttainment = 0.001;
 // The rows the report sets against each other, by the names the table and JSON use.
 inline constexpr const char *kMeridianRow = "meridian";
 inline constexpr const char *kTunedMeridianRow = "meridian tuned";
+inline constexpr const char *kToldMeridianRow = "meridian told";
 inline constexpr const char *kHpaRow = "hpa-style";
 
 struct EvaluationOptions {
@@ -72,6 +75,7 @@ struct EvaluationResult {
     double stepDecisionS = 0;  // median time from a load step to the first scale-up
     double stepServingS = 0;   // median time until ready capacity covers the new load
     bool foresight = false;    // an oracle: a schedule made from the whole trace in advance
+    bool toldTheLoad = false;  // Meridian's policy given the trace's coming load as forecast
     // Which rented replica a scale-down let go (Meridian and the oracle: the one whose
     // paid hour ends soonest; a baseline: whichever served it better).
     ReleaseOrder releaseOrder = ReleaseOrder::SoonestPaidHourFirst;
@@ -93,7 +97,8 @@ struct EvaluationRun {
     // this (below 1: more headroom, above: less); 1: no such row.
     double tunedOccupancyScale = 1;
     std::vector<double> minuteRps;  // the scaled trace's arrivals, by minute
-    // meridian, baselines, meridian tuned (where there is one), paced oracle, oracle
+    // meridian, baselines, meridian tuned (where there is one), meridian told, paced
+    // oracle, oracle
     std::vector<EvaluationResult> results;
 };
 

@@ -75,7 +75,7 @@ std::string evaluationTable(const EvaluationRun &run)
 {
     const EvaluationResult &yardstick = cheapestForesight(run);
     const auto answersSteps = [](const EvaluationResult &r) {
-        return r.loadSteps > 0 && !r.foresight;
+        return r.loadSteps > 0 && !r.foresight && !r.toldTheLoad;
     };
     std::string out = fmt::format(
         "{}: scaled ×{:.3f} ({} requests), {:.2f} req/s per replica, {} local replicas\n",
@@ -95,6 +95,10 @@ std::string evaluationTable(const EvaluationRun &run)
         "paced oracle: the same foresight, changing replicas at most {} times "
         "(demand × {:.2f})\n",
         run.pacedOracleMaxActions, run.pacedOracleHeadroom);
+    if (rowNamed(run, kToldMeridianRow))
+        out +=
+            "meridian told: the same policy told the trace's coming load as its forecast, "
+            "ordering capacity a lead ahead of it\n";
     if (&yardstick != &run.results.back())
         out += "×oracle: against the paced oracle, the cheaper of the two\n";
     out += againstHpa(run);
@@ -111,7 +115,8 @@ std::string evaluationTable(const EvaluationRun &run)
             r.autoscaler, 100 * r.withinSloShare, r.ttftP95S, 100 * r.minutesMeetingSloShare,
             r.worstMinuteP95S, r.localCardHours, r.rentedCardHours, ratio, r.costCny,
             100 * r.occupancy, r.scaleActions, r.reversals,
-            // An oracle orders ahead of a step, so how fast it answers one says nothing.
+            // Ordered ahead of a step (an oracle, or Meridian told the load), how fast a
+            // step is answered says nothing.
             answersSteps(r) ? fmt::format("{:.0f}", r.stepDecisionS) : "–",
             answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–");
     }

@@ -104,6 +104,13 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
     try {
         for (const auto &entry : root) {
             const std::string key = entry.first.as<std::string>();
+            if (key == "forecast_orders_ahead") {
+                bool ahead = false;
+                if (!YAML::convert<bool>::decode(entry.second, ahead))
+                    return yamlError(path, entry.second, key + " must be true or false");
+                c.forecastOrdersAhead = ahead;
+                continue;
+            }
             const Field *field = nullptr;
             for (const Field &f : fields) {
                 if (key == f.key)
@@ -174,6 +181,12 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
                                  config.panicWindowMs / 1000, shortNeed);
         if (hourNeed == ordered && hourNeed > std::max(stableNeed, shortNeed))
             d.why += fmt::format("; earlier days needed {} in the coming hour", hourNeed);
+    } else if (config.forecastOrdersAhead && forecastNeed > current) {
+        // Started now, the capacity is ready when the forecast says the demand comes.
+        d = {forecastNeed, forecastNeed, ScalingReason::Up,
+             fmt::format("the forecast needs {} replicas within the next {} s, {} there or "
+                         "starting: ordered ahead",
+                         forecastNeed, config.forecastLeadMs / 1000, current)};
     } else {
         const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();
         const bool atRisk =

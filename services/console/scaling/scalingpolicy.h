@@ -10,8 +10,9 @@
 // cold-starting count as capacity, so a slow start never cascades into more orders. A
 // latency guard rail adds capacity when the objective is at risk although the demand
 // estimate says there is enough (longer prompts than usual, a slow card). The daily
-// shape keeps capacity the same time on earlier days needed soon after, and a scale-up
-// orders what the coming paid hour needed on those days.
+// shape keeps capacity the same time on earlier days needed soon after, a scale-up
+// orders what the coming paid hour needed on those days, and, where it is trusted to,
+// capacity is started a lead ahead of what it foresees.
 #pragma once
 
 #include <cstdint>
@@ -51,10 +52,16 @@ struct ScalingPolicyConfig {
     // what they needed in the coming hour.
     int forecastDays = 7;              // 0: no forecast
     int64_t forecastLeadMs = 330'000;  // the slowest provisioning plus cold start
+    // Whether the forecast also starts capacity before the demand comes (ordered a lead
+    // ahead), not only keeps it. Off by default: on the shared traces the median of the
+    // earlier days foresees too few of the rises for the capacity it would start
+    // (docs/PERFORMANCE.md); a service whose days repeat closely can turn it on.
+    bool forecastOrdersAhead = false;
 };
 
 // Reads a policy file (YAML keys as in ScalingPolicyConfig, snake_case, windows in
-// seconds); unknown keys and out-of-range values are named with their line.
+// seconds, forecast_orders_ahead true or false); unknown keys and out-of-range values are
+// named with their line.
 Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path);
 
 struct PolicyInput {
