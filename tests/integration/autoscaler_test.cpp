@@ -94,6 +94,7 @@ public:
         options.mode = mode;
         options.warmUpMs = m_warmUpMs;
         options.policy.forecastDays = m_forecastDays;
+        options.policy.forecastOrdersAhead = m_forecastOrdersAhead;
         options.rentedAgents = steadyStreams();
         controller = std::make_unique<ScalingController>(std::vector{m_service}, *journal, local,
                                                          sim->controlAddress(), ClientSecurity{},
@@ -174,6 +175,7 @@ private:
 public:
     int64_t m_warmUpMs = 0;  // the tests' consoles act at once unless a test says otherwise
     int m_forecastDays = 0;  // the daily-shape forecast: off unless a test turns it on
+    bool m_forecastOrdersAhead = false;
 
 private:
     std::filesystem::path m_dir;
@@ -497,6 +499,41 @@ TEST(Autoscaler, TheDailyShapeIsKeptInTheJournalAndOutlivesARestart)
     ASSERT_TRUE(h.controller->view().services[0].forecastRps);
     EXPECT_DOUBLE_EQ(*h.controller->view().services[0].forecastRps, 9.0);
     EXPECT_TRUE(h.controller->view().problem.empty()) << h.controller->view().problem;
+}
+
+// Told to trust the daily shape, the live controller orders the capacity yesterday
+// needed within the lead while today's demand is still low; by default it only keeps it.
+TEST(Autoscaler, TrustedTheDailyShapeStartsCapacityBeforeTheDemandComes)
+{
+    Harness h(chatService());
+    h.m_forecastDays = 1;
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 1.0));  // one replica's worth
+    // Yesterday, from now on for an hour: 9 req/s.
+    const int64_t nowMinute = h.clock.nowUnixMs() / 60'000;
+    for (int64_t m = 0; m < 60; ++m) {
+        ASSERT_TRUE(
+            h.journal
+                ->keepDemandMinute("chat", {nowMinute - 1440 + m, 9.0 * 4, 4}, nowMinute - 2 * 1440)
+                .ok());
+    }
+    h.startConsole(ApprovalMode::Automatic);
+    h.pass(5);
+    h.controller->tick().ok();
+    const ServiceScalingView kept = h.controller->view().services[0];
+    ASSERT_TRUE(kept.forecastRps);
+    EXPECT_DOUBLE_EQ(*kept.forecastRps, 9.0);
+    EXPECT_EQ(kept.desiredReplicas, 1) << kept.why;
+    EXPECT_TRUE(h.steps().empty());
+
+    h.m_forecastOrdersAhead = true;
+    h.startConsole(ApprovalMode::Automatic);
+    h.pass(5);
+    h.controller->tick().ok();
+    const ServiceScalingView ahead = h.controller->view().services[0];
+    EXPECT_GT(ahead.desiredReplicas, 1) << ahead.why;
+    EXPECT_NE(ahead.why.find("ordered ahead"), std::string::npos) << ahead.why;
+    EXPECT_FALSE(h.steps().empty()) << "steps are started while the demand is still low";
 }
 
 // A journal whose kept days cannot be read (here: their table is gone) is said at the

@@ -440,7 +440,6 @@ struct TunedMeridian {
 // cheapest, and where none of the steps does, the one keeping the most is shown.
 // Where Meridian keeps more, it is replayed with less headroom while it still keeps as
 // many, and the cheapest of those is shown. No row where nothing tried is cheaper.
-
 std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
                                           const EvaluationResult &meridian,
                                           const EvaluationResult &hpa)
