@@ -143,6 +143,16 @@ public:
             std::this_thread::sleep_for(5ms);
         return done();
     }
+    // Yesterday's demand of "chat" from this minute on, `minutes` of it at `rps`, as an
+    // earlier run of the console kept it in the journal.
+    void keepYesterday(double rps, int minutes)
+    {
+        const int64_t nowMinute = clock.nowUnixMs() / 60'000;
+        for (int64_t m = 0; m < minutes; ++m) {
+            const DemandMinute minute{nowMinute - 1440 + m, rps * 4, 4};
+            EXPECT_TRUE(journal->keepDemandMinute("chat", minute, nowMinute - 2 * 1440).ok());
+        }
+    }
     std::vector<JournalStep> steps() { return journal->recentSteps(100).value(); }
     int stepsIn(StepState state)
     {
@@ -470,14 +480,8 @@ TEST(Autoscaler, TheDailyShapeIsKeptInTheJournalAndOutlivesARestart)
     Harness h(chatService());
     h.m_forecastDays = 1;
     warmUp(h);
-    // Yesterday from now on, as an earlier run of the console kept it: 9 req/s.
     const int64_t nowMinute = h.clock.nowUnixMs() / 60'000;
-    for (int64_t m = 0; m < 30; ++m) {
-        ASSERT_TRUE(
-            h.journal
-                ->keepDemandMinute("chat", {nowMinute - 1440 + m, 9.0 * 4, 4}, nowMinute - 2 * 1440)
-                .ok());
-    }
+    h.keepYesterday(9.0, 30);
     h.startConsole(ApprovalMode::Automatic);  // reads them back
     h.controller->tick().ok();
     ASSERT_TRUE(h.controller->view().services[0].forecastRps);
@@ -509,14 +513,7 @@ TEST(Autoscaler, TrustedTheDailyShapeStartsCapacityBeforeTheDemandComes)
     h.m_forecastDays = 1;
     warmUp(h);
     ASSERT_TRUE(h.sim->setServiceDemand("chat", 1.0));  // one replica's worth
-    // Yesterday, from now on for an hour: 9 req/s.
-    const int64_t nowMinute = h.clock.nowUnixMs() / 60'000;
-    for (int64_t m = 0; m < 60; ++m) {
-        ASSERT_TRUE(
-            h.journal
-                ->keepDemandMinute("chat", {nowMinute - 1440 + m, 9.0 * 4, 4}, nowMinute - 2 * 1440)
-                .ok());
-    }
+    h.keepYesterday(9.0, 60);
     h.startConsole(ApprovalMode::Automatic);
     h.pass(5);
     h.controller->tick().ok();
