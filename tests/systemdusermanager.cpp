@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
+#include "telemetry/toolrunner.h"
 #include "testsupport.h"
 
 namespace meridian::test {
@@ -23,14 +23,7 @@ void writeScript(const std::string &path, const std::string &text)
 // called it by name would find itself.
 std::string onPath(const std::string &program)
 {
-    const char *path = std::getenv("PATH");
-    std::istringstream directories(path ? path : "/usr/bin:/bin");
-    for (std::string directory; std::getline(directories, directory, ':');) {
-        const std::string candidate = directory + "/" + program;
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-    }
-    return program;
+    return findOnPath(program).value_or(program);
 }
 
 bool bootedWithSystemd()

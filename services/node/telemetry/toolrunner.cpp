@@ -169,19 +169,24 @@ Result<std::string> runTool(const ToolRun &run)
     return stdoutText;
 }
 
-bool toolOnPath(const std::string &program)
+std::optional<std::string> findOnPath(const std::string &program)
 {
     const char *path = std::getenv("PATH");
     if (!path)
-        return false;
+        return std::nullopt;
     std::stringstream dirs(path);
     std::string dir;
     while (std::getline(dirs, dir, ':')) {
         const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
         if (access(candidate.c_str(), X_OK) == 0)
-            return true;
+            return candidate;
     }
-    return false;
+    return std::nullopt;
+}
+
+bool toolOnPath(const std::string &program)
+{
+    return findOnPath(program).has_value();
 }
 
 }  // namespace meridian

@@ -2,6 +2,7 @@
 // hangs (a wedged driver makes nvidia-smi hang) is killed, never waited on forever.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct ToolRun {
 
 Result<std::string> runTool(const ToolRun &run);
 
+// The first executable `program` on PATH, as a path; nothing where there is none.
+std::optional<std::string> findOnPath(const std::string &program);
 // Whether `program` is an executable on PATH.
 bool toolOnPath(const std::string &program);
 
