@@ -15,10 +15,8 @@
 #include <thread>
 
 #include "autoscaler/scalingcontroller.h"
-#include "autoscaler/scalingviewwire.h"
 #include "fleetlink/fleetclient.h"
 #include "history/historystore.h"
-#include "meridian/v1/scaling_control.pb.h"
 #include "sim/simfleet.h"
 
 using namespace meridian;
@@ -552,22 +550,6 @@ TEST(Autoscaler, AJournalThatCannotKeepTheDailyShapeIsSaidAndScalingGoesOn)
     }
     EXPECT_NE(problem.find("cannot keep chat's demand"), std::string::npos) << problem;
     EXPECT_EQ(h.controller->view().services[0].localReplicas, 1) << "the pass went on";
-}
-
-// A headless controller's forecast reaches the console; none stays none, not zero.
-TEST(ScalingViewWire, TheForecastCrossesTheWireAndItsAbsenceToo)
-{
-    ScalingView view;
-    view.services.resize(2);
-    view.services[0].service.name = "chat";
-    view.services[0].forecastRps = 9.5;
-    view.services[1].service.name = "rag";
-    v1::ScalingViewReply reply;
-    toWire(view, "scaled-1", reply);
-    const ScalingView back = fromWire(reply);
-    ASSERT_EQ(back.services.size(), 2u);
-    EXPECT_EQ(back.services[0].forecastRps, std::optional(9.5));
-    EXPECT_FALSE(back.services[1].forecastRps);
 }
 
 TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)

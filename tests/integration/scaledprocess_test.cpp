@@ -24,10 +24,12 @@
 
 #include "agentprocess.h"
 #include "autoscaler/remotescalingcontrol.h"
+#include "autoscaler/scalingviewwire.h"
 #include "childprocess.h"
 #include "core/clock.h"
 #include "history/scalingjournal.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "meridian/v1/scaling_control.pb.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -448,4 +450,20 @@ TEST(ScaledProcess, ABrokenConfigurationOrJournalStopsTheStartNamingIt)
     const std::string foreign =
         run("inventory: inventory.yaml\nservices: services.yaml\njournal: other.sqlite\n");
     EXPECT_NE(foreign.find("is not a Meridian scaling journal"), std::string::npos) << foreign;
+}
+
+// A headless controller's forecast reaches the console; none stays none, not zero.
+TEST(ScalingViewWire, TheForecastCrossesTheWireAndItsAbsenceToo)
+{
+    ScalingView view;
+    view.services.resize(2);
+    view.services[0].service.name = "chat";
+    view.services[0].forecastRps = 9.5;
+    view.services[1].service.name = "rag";
+    v1::ScalingViewReply reply;
+    toWire(view, "scaled-1", reply);
+    const ScalingView back = fromWire(reply);
+    ASSERT_EQ(back.services.size(), 2u);
+    EXPECT_EQ(back.services[0].forecastRps, std::optional(9.5));
+    EXPECT_FALSE(back.services[1].forecastRps);
 }
