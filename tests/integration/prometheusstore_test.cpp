@@ -289,8 +289,10 @@ TEST(PrometheusStore, UsageMinutesForTheCostHistoryComeFromTheStoresSamples)
         line("DCGM_FI_DEV_POWER_USAGE", 0, 200, ms);
         line("DCGM_FI_DEV_GPU_UTIL", 1, k < 20 ? 0 : 80, ms);
     }
-    line("DCGM_FI_DEV_GPU_UTIL", 0, 50, now * 1000);
-    line("DCGM_FI_DEV_GPU_UTIL", 1, 80, now * 1000);
+    // Half a second past the whole second: were `now` the first second of a minute, a
+    // sample at exactly `now` would end the finished minute before it, (now − 60 s, now].
+    line("DCGM_FI_DEV_GPU_UTIL", 0, 50, now * 1000 + 500);
+    line("DCGM_FI_DEV_GPU_UTIL", 1, 80, now * 1000 + 500);
     httplib::Client client("127.0.0.1", port);
     auto imported = client.Post("/api/v1/import/prometheus", text, "text/plain");
     ASSERT_TRUE(imported && imported->status / 100 == 2);
