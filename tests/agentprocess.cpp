@@ -16,6 +16,8 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include "core/brokenpipes.h"
+
 extern char **environ;
 
 using namespace std::chrono_literals;
@@ -74,8 +76,14 @@ AgentProcess::AgentProcess(std::vector<std::string> args, AgentLimits limits)
     for (auto &a : command)
         argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (posix_spawnp(&m_pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+    // Started as a shell starts it, whatever this process did with SIGPIPE: a test then
+    // sees an agent that does not ignore SIGPIPE itself die of it.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    restoreBrokenPipesOnSpawn(attributes);
+    if (posix_spawnp(&m_pid, argv[0], nullptr, &attributes, argv.data(), environ) != 0)
         m_pid = -1;
+    posix_spawnattr_destroy(&attributes);
 }
 
 void AgentProcess::stop(int signal)

@@ -4,12 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include "agentcommands.h"
+#include "core/brokenpipes.h"
 #include "core/openfiles.h"
 #include "telemetry/smicollector.h"
 
 int main(int argc, char **argv)
 {
     using namespace meridian;
+    ignoreBrokenPipes();  // a client gone mid-TLS costs a connection, not us
     // Consoles, Prometheus and tools each hold connections; systemd's 1024 is too few.
     raiseOpenFileLimit();
     CLI::App app{

@@ -12,11 +12,13 @@
 #include <cstdio>
 
 #include "consolesession.h"
+#include "core/brokenpipes.h"
 #include "headlesscommands.h"
 #include "widgets/mainwindow.h"
 
 int main(int argc, char **argv)
 {
+    meridian::ignoreBrokenPipes();  // a client gone mid-TLS costs a connection, not us
     CLI::App cli{"Meridian operations console"};
     std::string inventory;
     std::string diagnostics;

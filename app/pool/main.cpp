@@ -10,6 +10,7 @@
 #include <iostream>
 #include <thread>
 
+#include "core/brokenpipes.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
 #include "pool/leasebook.h"
@@ -74,6 +75,7 @@ int servePool(const std::string &configFile, const std::string &listen)
 
 int main(int argc, char **argv)
 {
+    meridian::ignoreBrokenPipes();  // a client gone mid-TLS costs a connection, not us
     meridian::raiseOpenFileLimit();
     CLI::App app{"Meridian capacity pool: leases nodes from its providers over gRPC"};
     std::string configFile = "/etc/meridian/pool.yaml";

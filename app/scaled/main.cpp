@@ -14,6 +14,7 @@
 #include "autoscaler/scaledconfig.h"
 #include "autoscaler/scalingcontroller.h"
 #include "autoscaler/scalingcontrolservice.h"
+#include "core/brokenpipes.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
 #include "crashdrill.h"
@@ -114,6 +115,7 @@ int serve(const std::string &configFile, const std::string &listen)
 
 int main(int argc, char **argv)
 {
+    meridian::ignoreBrokenPipes();  // a client gone mid-TLS costs a connection, not us
     CLI::App app{
         "Meridian autoscaler, headless: plans, leases and replicas for inference "
         "services, with consoles to approve"};

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "agent/metricsserver.h"
+#include "core/brokenpipes.h"
 #include "core/openfiles.h"
 #include "evaluatecommand.h"
 #include "httpdriver.h"
@@ -99,6 +100,7 @@ int sendLoad(const std::string &control, const std::string &service, double rps,
 
 int main(int argc, char **argv)
 {
+    meridian::ignoreBrokenPipes();  // a client gone mid-TLS costs a connection, not us
     using namespace meridian;
     CLI::App app{
         "Meridian fleet simulator: many NodeAgents and the cloud CapacityPool on loopback"};

@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <csignal>
 #include <fstream>
 #include <thread>
 
+#include "core/brokenpipes.h"
 #include "core/textfile.h"
 #include "telemetry/toolrunner.h"
 #include "testsupport.h"
@@ -53,6 +55,18 @@ TEST(ToolRunner, AToolThatAnswersIsReadWhole)
     auto failed = runTool({{"sh", "-c", "echo broken >&2; exit 3"}, 5000});
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.error().message.find("exit status 3: broken"), std::string::npos);
+}
+
+TEST(ToolRunner, AToolHasSigpipeAtItsDefaultThoughMeridianIgnoresIt)
+{
+    // Meridian's programs ignore SIGPIPE (a peer gone mid-TLS must not end them). A tool
+    // must not inherit that: a pipeline in it, `... | head`, would leave its writer
+    // failing on EPIPE instead of ending quietly as it does under a shell.
+    ignoreBrokenPipes();
+    auto status = runTool({{"grep", "^SigIgn:", "/proc/self/status"}, 5000});
+    ASSERT_TRUE(status.ok()) << status.error().message;
+    const uint64_t ignored = std::stoull(status->substr(status->find(':') + 1), nullptr, 16);
+    EXPECT_EQ(ignored & (uint64_t{1} << (SIGPIPE - 1)), 0u) << *status;
 }
 
 TEST(TextFile, AFileThatNeverEndsIsRefusedWithoutReadingIt)

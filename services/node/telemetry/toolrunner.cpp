@@ -13,6 +13,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/brokenpipes.h"
 #include "core/clock.h"
 
 extern char **environ;
@@ -84,6 +85,7 @@ Result<std::string> runTool(const ToolRun &run)
     posix_spawnattr_init(&attributes);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attributes, 0);
+    restoreBrokenPipesOnSpawn(attributes);
     std::vector<char *> argv;
     for (const std::string &arg : run.argv)
         argv.push_back(const_cast<char *>(arg.c_str()));
@@ -105,8 +107,9 @@ Result<std::string> runTool(const ToolRun &run)
         return Error{fmt::format("{}: cannot run it: {}", program, std::strerror(spawned))};
     }
     if (in[1] >= 0) {
-        // Fits the pipe's buffer: written whole whether or not the tool reads it.
-        signal(SIGPIPE, SIG_IGN);
+        // Fits the pipe's buffer: written whole whether or not the tool reads it; a tool
+        // that exits unread is an EPIPE, not the end of this process.
+        ignoreBrokenPipes();
         (void)!write(in[1], run.input.data(), run.input.size());
         close(in[1]);
     }
