@@ -17,6 +17,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "core/brokenpipes.h"
+#include "testsupport.h"
 
 extern char **environ;
 
@@ -44,6 +45,19 @@ bool makeLocalhostCertificate(const std::string &keyFile, const std::string &cer
         "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
         keyFile + " -out " + certFile + " >/dev/null 2>&1";
     return std::system(command.c_str()) == 0;
+}
+
+std::string writeTlsAgentConfig(const TempDir &dir, const std::string &moreYaml)
+{
+    const std::string key = dir.file("agent.key");
+    const std::string cert = dir.file("agent.crt");
+    if (!makeLocalhostCertificate(key, cert))
+        return {};
+    const std::string path = dir.file("agent.yaml");
+    std::ofstream(path) << "collector: sim\ndata_dir: " << dir.file("data")
+                        << "\ntls: {cert_file: " << cert << ", key_file: " << key << "}\n"
+                        << moreYaml;
+    return path;
 }
 
 AgentProcess::AgentProcess(std::vector<std::string> args, AgentLimits limits)

@@ -23,6 +23,13 @@ int freePort();
 // when openssl is missing or failed.
 bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile);
 
+class TempDir;
+
+// Writes dir/agent.yaml for a simulated agent with TLS, its certificate made fresh as
+// dir/agent.crt (the clients' CA file) and dir/agent.key, and `moreYaml` after it (its
+// listen addresses, its tokens). Returns the file's path; "" when openssl failed.
+std::string writeTlsAgentConfig(const TempDir &dir, const std::string &moreYaml);
+
 // Limits an agent runs under (0: none). A thread limit needs a user it applies to (root
 // is exempt from RLIMIT_NPROC), so with one the agent runs as nobody, from a copy of its
 // binary in `scratchDir` (the checkout may be where nobody cannot reach); the data dir

@@ -147,18 +147,14 @@ TEST(AgentProcess, PlaintextOnAPublicAddressIsRefused)
 TEST(AgentProcess, TlsWithTokensRefusesMissingAndReadOnlyTokens)
 {
     test::TempDir dir;
-    const std::string key = dir.file("agent.key");
-    const std::string cert = dir.file("agent.crt");
-    ASSERT_TRUE(makeLocalhostCertificate(key, cert)) << "openssl is needed for this test";
     const std::string address = "127.0.0.1:" + std::to_string(freePort());
-    {
-        std::ofstream config(dir.file("agent.yaml"));
-        config << "listen: " << address << "\ncollector: sim\ndata_dir: " << dir.file("data")
-               << "\ntls: {cert_file: " << cert << ", key_file: " << key << "}\n"
-               << "tokens:\n  - {name: desk, role: read-only, token: read-only-token-0123456789}\n"
-               << "  - {name: scaler, role: operator, token: operator-token-0123456789}\n";
-    }
-    AgentProcess agent({"--config", dir.file("agent.yaml")});
+    const std::string config = writeTlsAgentConfig(
+        dir, "listen: " + address +
+                 "\ntokens:\n  - {name: desk, role: read-only, token: read-only-token-0123456789}\n"
+                 "  - {name: scaler, role: operator, token: operator-token-0123456789}\n");
+    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
+    const std::string cert = dir.file("agent.crt");
+    AgentProcess agent({"--config", config});
     auto call = [&](const std::string &token, bool apply) {
         ClientSecurity security;
         security.caFile = cert;
@@ -236,18 +232,15 @@ TEST(AgentProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
     // already gone, that raised SIGPIPE, and an agent died of it (seen in CI as calls
     // answered UNAVAILABLE). One such client is all it took.
     test::TempDir dir;
-    const std::string key = dir.file("agent.key");
-    const std::string cert = dir.file("agent.crt");
-    ASSERT_TRUE(makeLocalhostCertificate(key, cert)) << "openssl is needed for this test";
     const int port = freePort();
     const std::string address = "127.0.0.1:" + std::to_string(port);
-    {
-        std::ofstream config(dir.file("agent.yaml"));
-        config << "listen: " << address << "\ncollector: sim\ndata_dir: " << dir.file("data")
-               << "\ntls: {cert_file: " << cert << ", key_file: " << key << "}\n"
-               << "tokens:\n  - {name: desk, role: read-only, token: read-only-token-0123456789}\n";
-    }
-    AgentProcess agent({"--config", dir.file("agent.yaml")});
+    const std::string config = writeTlsAgentConfig(
+        dir,
+        "listen: " + address +
+            "\ntokens:\n  - {name: desk, role: read-only, token: read-only-token-0123456789}\n");
+    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
+    const std::string cert = dir.file("agent.crt");
+    AgentProcess agent({"--config", config});
     ClientSecurity security;
     security.caFile = cert;
     security.token = "read-only-token-0123456789";

@@ -15,8 +15,8 @@ namespace {
 
 using test::AgentProcess;
 using test::freePort;
-using test::makeLocalhostCertificate;
 using test::waitUntil;
+using test::writeTlsAgentConfig;
 
 TEST(MetricsEndpoint, AgentServesDcgmNamesThatPromtoolAccepts)
 {
@@ -72,19 +72,14 @@ TEST(MetricsEndpoint, PlaintextMetricsOnAPublicAddressAreRefused)
 TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
 {
     test::TempDir dir;
-    const std::string key = dir.file("agent.key");
-    const std::string cert = dir.file("agent.crt");
-    ASSERT_TRUE(makeLocalhostCertificate(key, cert)) << "openssl is needed for this test";
     const int port = freePort();
-    {
-        std::ofstream config(dir.file("agent.yaml"));
-        config
-            << "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" << port
-            << "\ncollector: sim\ndata_dir: " << dir.file("data") << "\ntls: {cert_file: " << cert
-            << ", key_file: " << key << "}\n"
-            << "tokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n";
-    }
-    AgentProcess agent({"--config", dir.file("agent.yaml")});
+    const std::string config = writeTlsAgentConfig(
+        dir,
+        "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
+            "\ntokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n");
+    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
+    const std::string cert = dir.file("agent.crt");
+    AgentProcess agent({"--config", config});
     httplib::SSLClient client("127.0.0.1", port);
     client.set_ca_cert_path(cert.c_str());
     client.enable_server_certificate_verification(true);
