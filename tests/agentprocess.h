@@ -23,6 +23,11 @@ int freePort();
 // when openssl is missing or failed.
 bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile);
 
+// A TLS client that completes its handshake and then resets the connection, as a port
+// scanner, a load balancer's probe or a console killed while it connects does. Returns
+// whether the handshake completed.
+bool handshakeAndReset(int port, const std::string &caFile);
+
 class TempDir;
 
 // Writes dir/agent.yaml for a simulated agent with TLS, its certificate made fresh as

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <thread>
 
+#include "core/brokenpipes.h"
 #include "testsupport.h"
 
 extern char **environ;
@@ -27,9 +28,14 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::string logFile)
     for (std::string &arg : argv)
         args.push_back(arg.data());
     args.push_back(nullptr);
+    // Started as a shell starts it, whatever this process did with SIGPIPE.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    restoreBrokenPipesOnSpawn(attributes);
     // posix_spawn, not fork: gRPC's fork handlers would disturb this process's channels.
-    if (posix_spawnp(&m_pid, args[0], &actions, nullptr, args.data(), environ) != 0)
+    if (posix_spawnp(&m_pid, args[0], &actions, &attributes, args.data(), environ) != 0)
         m_pid = -1;
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
 }
 

@@ -3,7 +3,6 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <openssl/ssl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -194,37 +193,6 @@ TEST(AgentProcess, TlsWithTokensRefusesMissingAndReadOnlyTokens)
     v1::NodeInventory inventory;
     EXPECT_FALSE(plain->GetInventory(&context, {}, &inventory).ok());
 }
-
-namespace {
-
-// A TLS client that completes its handshake and then resets the connection, as a port
-// scanner, a load balancer's probe or a console killed while it connects does. Returns
-// whether the handshake completed.
-bool handshakeAndReset(int port, const std::string &caFile)
-{
-    SSL_CTX *context = SSL_CTX_new(TLS_client_method());
-    SSL_CTX_load_verify_locations(context, caFile.c_str(), nullptr);
-    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    SSL *tls = SSL_new(context);
-    bool done = false;
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
-        SSL_set_fd(tls, fd);
-        done = SSL_connect(tls) == 1;
-    }
-    const linger reset{1, 0};
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
-    SSL_free(tls);
-    ::close(fd);
-    SSL_CTX_free(context);
-    return done;
-}
-
-}  // namespace
 
 TEST(AgentProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
 {

@@ -197,6 +197,33 @@ TEST(PoolProcess, LeasesARealNodeOnceReleasesOnlyToItsOwnerAndNeedsAToken)
               grpc::StatusCode::UNAUTHENTICATED);
 }
 
+// The pool is behind the same TLS front door as the agent: a client that finishes its
+// handshake and resets at once must cost a connection, not the pool. (The pool outlived
+// it only because its first provider call, JSON on a tool's stdin, ignored SIGPIPE.)
+TEST(PoolProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
+{
+    Pool pool;
+    auto stub = pool.stub();
+    const auto answers = [&] {
+        grpc::ClientContext context;
+        test::withDeadline(context, std::chrono::seconds(10));
+        context.set_wait_for_ready(true);
+        v1::ListLeasesResponse response;
+        return stub->ListLeases(&context, {}, &response).ok();
+    };
+    ASSERT_TRUE(answers()) << pool.process->log();
+    const int port = std::stoi(pool.address.substr(pool.address.rfind(':') + 1));
+    int handshakes = 0;
+    for (int i = 0; i < 20; ++i)
+        handshakes += test::handshakeAndReset(port, pool.dir.file("pool.crt"));
+    EXPECT_GT(handshakes, 0) << "no client finished its handshake: nothing was tried";
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ASSERT_FALSE(pool.process->ended())
+        << "the pool died, wait status " << pool.process->waitStatus() << "\n"
+        << pool.process->log();
+    EXPECT_TRUE(answers());
+}
+
 TEST(PoolProcess, KilledWhileANodeComesUpItFinishesThatLeaseAndTakesNoNodeTwice)
 {
     Pool pool(/*bootSeconds=*/2);
