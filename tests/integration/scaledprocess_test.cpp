@@ -407,6 +407,27 @@ TEST(ScaledProcess, AConsoleApprovesThePlanItShowsAndAReplacedPlanIsRefused)
     EXPECT_NE(unsent.message().find("not sent"), std::string::npos) << unsent.message();
 }
 
+// Behind the same TLS front door as the agent and the pool: a client that finishes its
+// handshake and resets at once costs a connection, not the controller (SIGPIPE ended it).
+TEST(ScaledProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
+{
+    Rig rig("assisted", /*secure=*/true);
+    rig.startScaled();
+    RemoteScalingControl console(rig.address, rig.consoleSecurity(kWatcherToken),
+                                 SystemClock::instance());
+    ASSERT_TRUE(test::waitUntil([&] { return console.poll().ok(); })) << rig.scaled->log();
+    const int port = std::stoi(rig.address.substr(rig.address.rfind(':') + 1));
+    int handshakes = 0;
+    for (int i = 0; i < 20; ++i)
+        handshakes += test::handshakeAndReset(port, rig.dir.file("scaled.crt"));
+    EXPECT_GT(handshakes, 0) << "no client finished its handshake: nothing was tried";
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ASSERT_FALSE(rig.scaled->ended())
+        << "the controller died, wait status " << rig.scaled->waitStatus() << "\n"
+        << rig.logs();
+    EXPECT_TRUE(console.poll().ok()) << console.view().problem;
+}
+
 TEST(ScaledProcess, ABrokenConfigurationOrJournalStopsTheStartNamingIt)
 {
     test::TempDir dir;
