@@ -1,28 +1,34 @@
 #include "testsupport.h"
 
+#include <gtest/gtest.h>
+#include <zlib.h>
+
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace meridian::test {
 
 std::string realData(const std::string &relative)
 {
-    return std::string(MERIDIAN_REAL_DATA) + "/" + relative;
-}
-
-bool haveRealData()
-{
-    return std::filesystem::is_directory(MERIDIAN_REAL_DATA);
+    const std::string path = std::string(MERIDIAN_REAL_DATA) + "/" + relative;
+    if (!std::filesystem::is_regular_file(path))
+        ADD_FAILURE() << path << " is missing: the real captures belong in tests/data/real";
+    return path;
 }
 
 std::string readFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    // zlib reads a file without a gzip header as it is.
+    gzFile file = gzopen(path.c_str(), "rb");
+    std::string text;
+    if (!file)
+        return text;
+    char buffer[65536];
+    int n = 0;
+    while ((n = gzread(file, buffer, sizeof buffer)) > 0)
+        text.append(buffer, static_cast<size_t>(n));
+    gzclose(file);
+    return text;
 }
 
 TempDir::TempDir()

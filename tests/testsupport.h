@@ -5,9 +5,10 @@
 
 namespace meridian::test {
 
-// Path of a file under ../shared/data/real; a test that needs it fails when it is absent.
+// Path of a file under tests/data/real (the real captures and traces, kept in the
+// repository); a test that asks for one that is absent fails, it never skips.
 std::string realData(const std::string &relative);
-bool haveRealData();
+// The whole file; a gzip-compressed one (FILE.gz) as its original bytes.
 std::string readFile(const std::string &path);
 
 // A fresh directory under /tmp, removed by the destructor.
@@ -23,9 +24,3 @@ private:
 };
 
 }  // namespace meridian::test
-
-#define MERIDIAN_REQUIRE_REAL_DATA()                                               \
-    do {                                                                           \
-        if (!::meridian::test::haveRealData())                                     \
-            FAIL() << "../shared/data/real is absent; real-capture tests need it"; \
-    } while (0)

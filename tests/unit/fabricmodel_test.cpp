@@ -241,7 +241,6 @@ TEST(FabricModel, PathsOnOneLeafAndAcrossASpine)
 
 TEST(FabricModel, TheRealRailHostCaptureJoinsFourLeavesAndStorage)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto lldp = parseLldpctlJson(test::readFile(
         test::realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json")));
     ASSERT_TRUE(lldp.ok()) << lldp.error().message;

@@ -1,4 +1,4 @@
-// The fabric tools' parsers on every real capture in ../shared/data/real/fabric not
+// The fabric tools' parsers on every real capture in tests/data/real/fabric not
 // covered by parsers_test (ethtool, lldpctl JSON, topo), with values checked against the
 // capture by eye, and on broken input.
 #include <gtest/gtest.h>
@@ -12,7 +12,6 @@ using test::realData;
 
 TEST(MlnxQos, TheLastDumpSaysDscpTrustAndPfcOnPriorityThreeOnly)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto qos = parseMlnxQos(readFile(realData("fabric/mlnx_qos_pfc_dscp_att-netarbiter.md")));
     ASSERT_TRUE(qos.ok()) << qos.error().message;
     EXPECT_EQ(qos->trust, "dscp");
@@ -33,7 +32,6 @@ TEST(MlnxQos, AFlagThatIsNotZeroOrOneNamesItsLine)
 
 TEST(RdmaLink, AFlappingPortIsSeenGoingDownOnceAndComingBack)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto links =
         parseRdmaLink(readFile(realData("fabric/rdma-link_flapping-port_rocm-rccl-issue1423.txt")));
     ASSERT_TRUE(links.ok()) << links.error().message;
@@ -54,7 +52,6 @@ TEST(RdmaLink, AFlappingPortIsSeenGoingDownOnceAndComingBack)
 
 TEST(ShowGids, FourGidsOfWhichIndexThreeIsRoceV2OverIpv4)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto gids = parseShowGids(readFile(realData("fabric/show_gids_mlx5_roce_schmaustech.txt")));
     ASSERT_TRUE(gids.ok()) << gids.error().message;
     ASSERT_EQ(gids->size(), 4u);
@@ -71,7 +68,6 @@ TEST(ShowGids, FourGidsOfWhichIndexThreeIsRoceV2OverIpv4)
 
 TEST(LldpcliText, HostSeesACumulusLeafThatAdvertisesPfcOnPriorityThree)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto ifaces = parseLldpcliText(
         readFile(realData("fabric/lldpcli-show-neighbors_host-to-cumulus-sn5600_schmaustech.txt")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
@@ -92,7 +88,6 @@ TEST(LldpcliText, HostSeesACumulusLeafThatAdvertisesPfcOnPriorityThree)
 
 TEST(LldpcliText, SwitchSideWithNamelessNeighboursAndMacPortIds)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto ifaces = parseLldpcliText(
         readFile(realData("fabric/lldpctl-filtered_cumulus-sn5600-switch-side_schmaustech.txt")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
@@ -111,7 +106,6 @@ TEST(LldpcliText, SwitchSideWithNamelessNeighboursAndMacPortIds)
 
 TEST(SonicPfcCounters, ThousandsSeparatorsOnEthernetSixPriorityThreeAndFour)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto rows = parseSonicPfcCounters(
         readFile(realData("fabric/sonic_show-pfc-counters_rx_sonic-buildimage-issue9453.txt")));
     ASSERT_TRUE(rows.ok()) << rows.error().message;
@@ -132,7 +126,6 @@ TEST(SonicPfcCounters, ThousandsSeparatorsOnEthernetSixPriorityThreeAndFour)
 
 TEST(SonicPfcwd, TwoQueuesThatStormedTwiceAndRecovered)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto queues = parseSonicPfcwdStats(
         readFile(realData("fabric/sonic_show-pfcwd-stats_storm_sonic-buildimage-issue9430.txt")));
     ASSERT_TRUE(queues.ok()) << queues.error().message;

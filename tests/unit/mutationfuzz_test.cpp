@@ -1,7 +1,7 @@
 // Seeded random mutation of real inputs, for every parser and config reader: bits
 // flipped, bytes dropped and doubled, chunks cut and repeated, hostile tokens spliced
 // in. Each mutant must come back as a value or as an error with a message, never a
-// crash, a hang or an exception. Seeds are the real captures (../shared/data/real) and
+// crash, a hang or an exception. Seeds are the real captures (tests/data/real) and
 // the shipped files; the seed of the generator is fixed, so a failure is repeatable.
 // Under the asan preset this also finds memory errors the mutants provoke.
 #include <gtest/gtest.h>
@@ -137,7 +137,7 @@ std::optional<std::string> errorOf(const Status &status)
     return status.message();
 }
 
-// The real capture; a checkout without ../shared/data/real fails here, it never skips.
+// The real capture; a checkout without it fails here, it never skips.
 std::string capture(const std::string &relative)
 {
     const std::string path = test::realData(relative);
@@ -272,8 +272,8 @@ TEST(MutationFuzz, RequestTraces)
             at = text.find('\n', at + 1);
         return text.substr(0, at == std::string::npos ? text.size() : at + 1);
     };
-    EXPECT_GT(fuzz({head(capture("traces/azure_llm_2023_conv.csv"), 200),
-                    head(capture("traces/mooncake_conversation_trace.jsonl"), 100),
+    EXPECT_GT(fuzz({head(capture("traces/azure_llm_2023_conv.csv.gz"), 200),
+                    head(capture("traces/mooncake_conversation_trace.jsonl.gz"), 100),
                     head(capture("traces/servegen_deepseek-r1_agg_rate_10min.csv"), 12)},
                    viaFile(dir, "trace.txt",
                            [](const std::string &path) {

@@ -1,4 +1,4 @@
-// Every parser on every real capture in ../shared/data/real, with values checked
+// Every parser on every real capture in tests/data/real, with values checked
 // against what the capture says by eye.
 #include <gtest/gtest.h>
 
@@ -13,7 +13,6 @@ using test::realData;
 
 TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards = parseNvidiaSmiCsv(
         readFile(realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
@@ -36,7 +35,6 @@ TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
 
 TEST(NvidiaSmiCsv, MigCaptureHasNoUtilisationButHasMemory)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards =
         parseNvidiaSmiCsv(readFile(realData("telemetry/nvidia-smi-capture-h100-mig-drv590.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
@@ -65,7 +63,6 @@ TEST(NvidiaSmiCsv, NoUnitsFormatTakesUnitsFromNothingAndOrderFromHeader)
 
 TEST(NvidiaSmiXml, A100MigV12)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards =
         parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-80gb-mig.xml")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
@@ -86,7 +83,6 @@ TEST(NvidiaSmiXml, A100MigV12)
 
 TEST(NvidiaSmiXml, A100MigV11AllNa)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards =
         parseNvidiaSmiXml(readFile(realData("telemetry/nvidia-smi-q-x-a100-sxm4-40gb-mig-na.xml")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
@@ -100,7 +96,6 @@ TEST(NvidiaSmiXml, A100MigV11AllNa)
 
 TEST(NpuSmi, Ascend910B2EightCards)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards = parseNpuSmi(readFile(realData("telemetry/npu-smi-info-910b2-8card.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 8u);
@@ -145,7 +140,6 @@ TEST(NpuSmi, SecondDieWithDashPowerKeepsPowerAbsent)
 
 TEST(Cnmon, Mlu370TwoCards)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards = parseCnmon(readFile(realData("telemetry/cnmon-mlu370-x8-2card.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 2u);
@@ -162,7 +156,6 @@ TEST(Cnmon, Mlu370TwoCards)
 
 TEST(HySmi, K100FourCards)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto cards = parseHySmi(readFile(realData("telemetry/hy-smi-k100ai-4card.txt")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 4u);
@@ -175,7 +168,6 @@ TEST(HySmi, K100FourCards)
 
 TEST(Ethtool, Mlx5PortCountersPreferPhy)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto stats =
         parseEthtoolStats(readFile(realData("fabric/ethtool-S_mlx5_connectx4_isc-ethq.txt")));
     ASSERT_TRUE(stats.ok()) << stats.error().message;
@@ -193,7 +185,6 @@ TEST(Ethtool, Mlx5PortCountersPreferPhy)
 
 TEST(Lldp, Json0RailHostSeesFourLeaves)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto ifaces = parseLldpctlJson(
         readFile(realData("fabric/lldpctl-f-json0_gpu-host_4-sonic-leaves_unifabric.json")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
@@ -211,7 +202,6 @@ TEST(Lldp, Json0RailHostSeesFourLeaves)
 
 TEST(Lldp, Json0H3cAccessHostWithMacPortId)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto ifaces = parseLldpctlJson(
         readFile(realData("fabric/lldpctl-f-json0_gpu-host_h3c-access_unifabric.json")));
     ASSERT_TRUE(ifaces.ok()) << ifaces.error().message;
@@ -239,7 +229,6 @@ TEST(Lldp, KeyValueJsonFormatWithNamedChassis)
 
 TEST(NvidiaSmiTopo, EightA100FourNicsGiveEachNicItsNearestGpu)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto topo =
         parseNvidiaSmiTopo(readFile(realData("telemetry/nvidia-smi-topo-m-a100-8card-nvlink.txt")));
     ASSERT_TRUE(topo.ok()) << topo.error().message;
@@ -256,7 +245,6 @@ TEST(NvidiaSmiTopo, EightA100FourNicsGiveEachNicItsNearestGpu)
 
 TEST(NvidiaSmiTopo, SpacePaddedFourGpuAndTabbedOneGpuLayouts)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     auto four =
         parseNvidiaSmiTopo(readFile(realData("fabric/nvidia-smi_topo-m_4gpu_4mlx5_stelline.txt")));
     ASSERT_TRUE(four.ok()) << four.error().message;
@@ -272,7 +260,6 @@ TEST(NvidiaSmiTopo, SpacePaddedFourGpuAndTabbedOneGpuLayouts)
 
 TEST(NvidiaSmiTopo, UnderlinedHeaderInsideALongCapture)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     // Newer drivers underline the header with ANSI escapes even into a pipe.
     auto topo = parseNvidiaSmiTopo(
         readFile(realData("telemetry/nvidia-smi-capture-h100-80gb-hbm3-drv590.txt")));

@@ -19,13 +19,12 @@ using namespace meridian;
 
 TEST(RequestTrace, EveryRealTraceReads)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
-    auto conv = loadRequestTrace(test::realData("traces/azure_llm_2023_conv.csv"));
+    auto conv = loadRequestTrace(test::realData("traces/azure_llm_2023_conv.csv.gz"));
     ASSERT_TRUE(conv.ok()) << conv.error().message;
     EXPECT_EQ(conv->requests.size(), 19'366u);  // as SOURCES.md counts them
     EXPECT_NEAR(conv->durationS, 3'502, 2);
     EXPECT_EQ(conv->requests.front().inputTokens, 374);
-    auto mooncake = loadRequestTrace(test::realData("traces/mooncake_conversation_trace.jsonl"));
+    auto mooncake = loadRequestTrace(test::realData("traces/mooncake_conversation_trace.jsonl.gz"));
     ASSERT_TRUE(mooncake.ok()) << mooncake.error().message;
     EXPECT_EQ(mooncake->requests.size(), 12'031u);
     EXPECT_EQ(mooncake->requests.front().inputTokens, 6'758);
@@ -312,8 +311,7 @@ TEST(ScalingEvaluation, WhereMeridianKeepsMoreThanHpaItIsTriedWithLessHeadroom)
 {
     // Azure conv: HPA keeps about 95% inside the objective, Meridian nearly all. Less
     // headroom keeps as many as HPA for fewer card-hours, and that is the comparison.
-    MERIDIAN_REQUIRE_REAL_DATA();
-    auto conv = loadRequestTrace(test::realData("traces/azure_llm_2023_conv.csv"));
+    auto conv = loadRequestTrace(test::realData("traces/azure_llm_2023_conv.csv.gz"));
     ASSERT_TRUE(conv.ok()) << conv.error().message;
     const auto run = evaluateScaling(*conv, EvaluationOptions{});
     ASSERT_TRUE(run.ok()) << run.error().message;

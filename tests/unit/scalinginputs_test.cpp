@@ -4,6 +4,9 @@
 // it can become an endless loop, an allocation of gigabytes or a silent default.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <zlib.h>
+
 #include <fstream>
 
 #include "core/inferenceservice.h"
@@ -25,6 +28,23 @@ std::string traceError(const test::TempDir &dir, const std::string &name, const 
 }
 
 constexpr const char *kAzureHeader = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+
+// `text` gzip-compressed, as the big real traces are kept.
+std::string gzipped(const std::string &text)
+{
+    uLongf size = compressBound(text.size()) + 32;
+    std::string out(size, '\0');
+    z_stream stream{};
+    deflateInit2(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);  // +16: gzip
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(text.data()));
+    stream.avail_in = static_cast<uInt>(text.size());
+    stream.next_out = reinterpret_cast<Bytef *>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    EXPECT_EQ(deflate(&stream, Z_FINISH), Z_STREAM_END);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    return out;
+}
 
 std::string serviceWith(const std::string &field)
 {
@@ -144,6 +164,60 @@ TEST(RequestTraceInput, AGoodTraceStillReads)
     ASSERT_TRUE(trace.ok()) << trace.error().message;
     ASSERT_EQ(trace->requests.size(), 3u);
     EXPECT_DOUBLE_EQ(trace->requests[2].arrivalS, 3.5);
+}
+
+TEST(RequestTraceInput, ACompressedTraceReadsAsThePlainOneAndACutOneIsNamed)
+{
+    test::TempDir dir;
+    std::string text = kAzureHeader;
+    for (int i = 0; i < 2000; ++i)
+        text += "2023-11-16 18:15:" + std::to_string(10 + i / 100) + ".5,374,44\n";
+    std::ofstream(dir.file("plain.csv")) << text;
+    const std::string compressed = gzipped(text);
+    std::ofstream(dir.file("trace.csv.gz"), std::ios::binary) << compressed;
+    auto plain = loadRequestTrace(dir.file("plain.csv"));
+    auto packed = loadRequestTrace(dir.file("trace.csv.gz"));
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    ASSERT_TRUE(packed.ok()) << packed.error().message;
+    EXPECT_EQ(packed->requests.size(), 2000u);
+    EXPECT_EQ(packed->requests.size(), plain->requests.size());
+    EXPECT_DOUBLE_EQ(packed->requests.back().arrivalS, plain->requests.back().arrivalS);
+    EXPECT_EQ(packed->name, "trace.csv");  // as the reports name it, without .gz
+
+    // Cut short, as a copy interrupted half-way: refused with the file, not read as less.
+    std::ofstream(dir.file("cut.csv.gz"), std::ios::binary)
+        << compressed.substr(0, compressed.size() / 2);
+    auto truncated = loadRequestTrace(dir.file("cut.csv.gz"));
+    ASSERT_FALSE(truncated.ok());
+    EXPECT_NE(truncated.error().message.find("cut.csv.gz:"), std::string::npos)
+        << truncated.error().message;
+    EXPECT_NE(truncated.error().message.find("cut short"), std::string::npos)
+        << truncated.error().message;
+}
+
+// Files that never end are refused at once: a device, a FIFO nobody writes, one line
+// longer than any trace row.
+TEST(RequestTraceInput, FilesThatNeverEndAreRefusedAtOnce)
+{
+    auto zero = loadRequestTrace("/dev/zero");
+    ASSERT_FALSE(zero.ok());
+    EXPECT_NE(zero.error().message.find("/dev/zero: not a regular file"), std::string::npos)
+        << zero.error().message;
+
+    test::TempDir dir;
+    const std::string fifo = dir.file("trace.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto piped = loadRequestTrace(fifo);  // with no writer: must not wait for one
+    ASSERT_FALSE(piped.ok());
+    EXPECT_NE(piped.error().message.find("trace.fifo: not a regular file"), std::string::npos)
+        << piped.error().message;
+
+    std::ofstream(dir.file("long.csv")) << kAzureHeader << "2023-11-16 18:15:46.5,374,44\n"
+                                        << std::string(3 * 1024 * 1024, '7') << "\n";
+    auto endless = loadRequestTrace(dir.file("long.csv"));
+    ASSERT_FALSE(endless.ok());
+    EXPECT_NE(endless.error().message.find("long.csv:3: a line longer than"), std::string::npos)
+        << endless.error().message;
 }
 
 TEST(ServicesFile, AWordWhereANumberBelongsIsRefusedNotDefaulted)

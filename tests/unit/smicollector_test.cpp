@@ -34,7 +34,6 @@ ToolSource failing(ToolKind kind, std::string why)
 
 TEST(SmiCollector, HybridNodeFromSeveralToolsWithRails)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     const char *csv =
         "index, uuid, name, utilization.gpu [%]\n"
         "0, GPU-a, NVIDIA A100-SXM4-80GB, 10\n1, GPU-b, NVIDIA A100-SXM4-80GB, 20\n"
@@ -107,7 +106,6 @@ TEST(SmiCollector, BrokenCaptureNamesFileAndLine)
 
 TEST(SmiCollector, OutputCutShortIsAProblemNotFewerCardsInSilence)
 {
-    MERIDIAN_REQUIRE_REAL_DATA();
     const std::string whole =
         test::readFile(test::realData("telemetry/npu-smi-info-910b2-8card.txt"));
     // Cut in the middle of the table, as a tool killed mid-print leaves it.

@@ -60,11 +60,13 @@ std::optional<ServeGenRow> serveGenRow(std::string_view line)
 Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(const std::string &path,
                                                                double maxSeconds, uint64_t seed)
 {
-    std::ifstream in(path);
+    auto in = LineReader::open(path);
     if (!in)
-        return Error{fmt::format("{}: cannot read", path)};
+        return in.error();
     std::string first;
-    std::getline(in, first);
+    if (!(*in)->next(first))
+        return Error{(*in)->error() ? (*in)->error()->message
+                                    : fmt::format("{}: empty, not a trace", path)};
     Format format;
     if (startsWith(first, "TIMESTAMP,ContextTokens,GeneratedTokens"))
         format = Format::Azure;
@@ -93,14 +95,14 @@ TraceFileSource::TraceFileSource(std::string path, Format format, double maxSeco
 std::string TraceFileSource::name() const
 {
     const size_t slash = m_path.find_last_of('/');
-    return slash == std::string::npos ? m_path : m_path.substr(slash + 1);
+    std::string name = slash == std::string::npos ? m_path : m_path.substr(slash + 1);
+    if (name.ends_with(".gz"))
+        name.resize(name.size() - 3);
+    return name;
 }
 
 void TraceFileSource::rewind()
 {
-    m_in.close();
-    m_in.clear();
-    m_in.open(m_path);
     m_line = 0;
     m_count = 0;
     m_previousS = 0;
@@ -109,10 +111,14 @@ void TraceFileSource::rewind()
     m_windowEndS = m_rate = m_nextS = m_nextWindowS = 0;
     m_error.reset();
     m_done = false;
-    if (!m_in) {
-        fail("cannot read");
+    auto in = LineReader::open(m_path);
+    if (!in) {
+        m_in.reset();
+        m_error = in.error();
+        m_done = true;
         return;
     }
+    m_in = std::move(in).value();
     // Mooncake has no header; the others' first line names the columns.
     std::string header;
     if (m_format != Format::Mooncake)
@@ -126,11 +132,13 @@ void TraceFileSource::refuseIfTooLarge()
     // The rates say how many requests a pass will draw; a trace too large to replay is
     // refused now, in a blink, rather than after minutes of drawing a billion requests.
     // Rows that do not parse are left for the pass to name.
-    std::ifstream rows(m_path);
+    auto rows = LineReader::open(m_path);
+    if (!rows)
+        return;  // the pass names it
     std::string line;
-    std::getline(rows, line);
+    (*rows)->next(line);
     double expected = 0;
-    for (size_t number = 2; std::getline(rows, line); ++number) {
+    while ((*rows)->next(line)) {
         if (trim(line).empty())
             continue;  // as the pass skips it
         const auto row = serveGenRow(line);
@@ -139,7 +147,7 @@ void TraceFileSource::refuseIfTooLarge()
             return;
         expected += *row->rate * m_rateFactor * kServeGenWindowS;
         if (expected > static_cast<double>(m_requestLimit)) {
-            m_line = number;
+            m_line = (*rows)->lineNumber();
             tooManyRequests();
             return;
         }
@@ -172,13 +180,15 @@ bool TraceFileSource::tooManyRequests()
 
 bool TraceFileSource::readLine(std::string &line)
 {
-    while (std::getline(m_in, line)) {
-        ++m_line;
+    while (m_in->next(line)) {
+        m_line = m_in->lineNumber();
         if (!trim(line).empty())
             return true;
     }
-    if (m_in.bad())
-        return fail("read error");
+    if (m_in->error()) {
+        m_error = m_in->error();  // it names the file and the line
+        m_done = true;
+    }
     return false;
 }
 

@@ -4,14 +4,15 @@
 // into Poisson arrivals with prompt and output lengths drawn from the Azure conversation
 // mix, seeded, so every pass is the same). A broken row stops the pass with the file and
 // line: times out of order or outside the years 2000–2100, zero or absurd token counts,
-// traces longer than a year or larger than a replay can finish.
+// traces longer than a year or larger than a replay can finish. A trace may be
+// gzip-compressed (FILE.csv.gz), as the big ones in tests/data/real are.
 #pragma once
 
-#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
 
+#include "core/linereader.h"
 #include "requestsource.h"
 
 namespace meridian {
@@ -38,7 +39,7 @@ public:
         rewind();
     }
 
-    // The file's name without its folder.
+    // The file's name without its folder or a .gz ending.
     std::string name() const;
 
 private:
@@ -60,7 +61,7 @@ private:
     double m_maxSeconds;
     uint64_t m_seed;
     double m_rateFactor;
-    std::ifstream m_in;
+    std::unique_ptr<LineReader> m_in;
     size_t m_line = 0;
     uint64_t m_count = 0;
     uint64_t m_requestLimit;
