@@ -2,10 +2,12 @@
 // clock passes the interval, never by real time alone on a test's clock; wake() runs
 // the next round now (an approval goes ahead without waiting for the controller's next
 // pass); stop() waits for the round under way and none starts after it. The Scheduler's
-// tasks likewise run when the clock passes them, in due order.
+// tasks likewise run when the clock passes them, in due order. "Nothing more ran" is
+// asked of the clock itself (ManualClock::waitUntilIdle), not of a pause.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <vector>
 
@@ -17,13 +19,31 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Polls a condition another thread makes true; false after two seconds.
-bool eventually(const std::function<bool()> &done)
-{
-    for (int i = 0; i < 400 && !done(); ++i)
-        std::this_thread::sleep_for(5ms);
-    return done();
-}
+// Rounds counted, for a test to wait on a round that no clock move brings (a wake).
+class RoundCount {
+public:
+    void add()
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_count;
+        m_changed.notify_all();
+    }
+    bool reaches(int count)
+    {
+        std::unique_lock lock(m_mutex);
+        return m_changed.wait_for(lock, 10s, [&] { return m_count >= count; });
+    }
+    int operator()()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_count;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    int m_count = 0;
+};
 
 }  // namespace
 
@@ -33,32 +53,37 @@ TEST(PeriodicThread, RoundsFollowTheClockAndAFarBehindOneIsNotCaughtUp)
     std::atomic<int> rounds{0};
     PeriodicThread loop(clock);
     loop.start(10ms, [&] { ++rounds; });
-    ASSERT_TRUE(eventually([&] { return rounds == 1; }));
-    // Ten intervals of real time: a loop on the real clock would have run ten rounds.
-    std::this_thread::sleep_for(100ms);
+    // Its first round is done and it waits for the clock: on the real clock it would
+    // have gone on by itself.
+    ASSERT_TRUE(clock.waitUntilIdle(1));
     EXPECT_EQ(rounds, 1);
     clock.advanceMs(10);
-    ASSERT_TRUE(eventually([&] { return rounds == 2; }));
+    ASSERT_TRUE(clock.waitUntilIdle(1));
+    EXPECT_EQ(rounds, 2);
     clock.advanceMs(10 * 60);  // a suspended machine wakes up: one round, not sixty
-    ASSERT_TRUE(eventually([&] { return rounds == 3; }));
-    std::this_thread::sleep_for(50ms);
+    ASSERT_TRUE(clock.waitUntilIdle(1));
+    EXPECT_EQ(rounds, 3);
+    clock.advanceMs(9);  // short of the next round
+    ASSERT_TRUE(clock.waitUntilIdle(1));
     EXPECT_EQ(rounds, 3);
 }
 
 TEST(PeriodicThread, WakeRunsTheNextRoundNowAndStopEndsIt)
 {
     ManualClock clock;
-    std::atomic<int> rounds{0};
+    RoundCount rounds;
     PeriodicThread loop(clock);
-    loop.start(1h, [&] { ++rounds; });
-    ASSERT_TRUE(eventually([&] { return rounds == 1; }));
+    loop.start(1h, [&] { rounds.add(); });
+    ASSERT_TRUE(clock.waitUntilIdle(1));
+    EXPECT_EQ(rounds(), 1);
     loop.wake();
-    ASSERT_TRUE(eventually([&] { return rounds == 2; }));
-    loop.stop();
+    ASSERT_TRUE(rounds.reaches(2));
+    ASSERT_TRUE(clock.waitUntilIdle(1));  // back to waiting, an hour ahead
+    EXPECT_EQ(rounds(), 2);
+    loop.stop();  // joins its thread: nothing of it can run after this
     loop.wake();
     clock.advanceMs(2 * 3'600'000);
-    std::this_thread::sleep_for(20ms);
-    EXPECT_EQ(rounds, 2);
+    EXPECT_EQ(rounds(), 2);
 }
 
 TEST(Scheduler, TasksRunWhenTheClockPassesThemInDueOrder)
@@ -80,12 +105,12 @@ TEST(Scheduler, TasksRunWhenTheClockPassesThemInDueOrder)
     scheduler.after(100, record(2));
     scheduler.after(50, record(1));
     scheduler.after(0, record(0));
-    ASSERT_TRUE(eventually([&] { return ranSoFar().size() == 1; }));
+    ASSERT_TRUE(clock.waitUntilIdle(1));
+    EXPECT_EQ(ranSoFar(), (std::vector<int>{0}));
     clock.advanceMs(60);
-    ASSERT_TRUE(eventually([&] { return ranSoFar().size() == 2; }));
-    std::this_thread::sleep_for(50ms);
+    ASSERT_TRUE(clock.waitUntilIdle(1));
     EXPECT_EQ(ranSoFar(), (std::vector<int>{0, 1})) << "the task due at 100 ran at 60";
     clock.advanceMs(40);
-    ASSERT_TRUE(eventually([&] { return ranSoFar().size() == 3; }));
+    ASSERT_TRUE(clock.waitUntilIdle(1));
     EXPECT_EQ(ranSoFar(), (std::vector<int>{0, 1, 2}));
 }

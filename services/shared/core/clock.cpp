@@ -35,6 +35,35 @@ void ManualClock::setUnixMs(int64_t ms)
     moved();
 }
 
+uint64_t ManualClock::moves() const
+{
+    std::lock_guard lock(m_idleMutex);
+    return m_moves;
+}
+
+bool ManualClock::waitStarted(uint64_t movesSeen) const
+{
+    std::lock_guard lock(m_idleMutex);
+    if (movesSeen != m_moves)
+        return false;  // it may have read the time from before the move: not idle yet
+    ++m_waitingSinceMove;
+    m_idleChanged.notify_all();
+    return true;
+}
+
+void ManualClock::waitEnded(uint64_t movesSeen) const
+{
+    std::lock_guard lock(m_idleMutex);
+    if (movesSeen == m_moves && m_waitingSinceMove > 0)
+        --m_waitingSinceMove;  // a wait from before the last move no longer counts anyway
+}
+
+bool ManualClock::waitUntilIdle(size_t threads, std::chrono::milliseconds timeout) const
+{
+    std::unique_lock lock(m_idleMutex);
+    return m_idleChanged.wait_for(lock, timeout, [&] { return m_waitingSinceMove >= threads; });
+}
+
 void ManualClock::addWaiter(ClockWaiter *waiter) const
 {
     std::lock_guard lock(m_mutex);
@@ -49,6 +78,12 @@ void ManualClock::removeWaiter(ClockWaiter *waiter) const
 
 void ManualClock::moved()
 {
+    {
+        // Every wait under way began before this time: none of them counts as idle now.
+        std::lock_guard lock(m_idleMutex);
+        ++m_moves;
+        m_waitingSinceMove = 0;
+    }
     // Under the lock, so a waiter that unregisters is not called after it has gone.
     std::lock_guard lock(m_mutex);
     for (ClockWaiter *waiter : m_waiters)

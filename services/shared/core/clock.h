@@ -5,6 +5,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -29,6 +31,12 @@ public:
     virtual int64_t steadyMs() const = 0;
     virtual void addWaiter(ClockWaiter *) const {}
     virtual void removeWaiter(ClockWaiter *) const {}
+    // For a ManualClock's count of idle threads (waitUntilIdle): how often the time was
+    // moved; a thread about to wait, having read moves() before it looked at the time,
+    // and whether it is counted (not when the time moved since); and its wait's end.
+    virtual uint64_t moves() const { return 0; }
+    virtual bool waitStarted(uint64_t /*movesSeen*/) const { return false; }
+    virtual void waitEnded(uint64_t /*movesSeen*/) const {}
 };
 
 class SystemClock final : public Clock {
@@ -48,6 +56,16 @@ public:
     void setUnixMs(int64_t ms);
     void addWaiter(ClockWaiter *waiter) const override;
     void removeWaiter(ClockWaiter *waiter) const override;
+    uint64_t moves() const override;
+    bool waitStarted(uint64_t movesSeen) const override;
+    void waitEnded(uint64_t movesSeen) const override;
+
+    // Until `threads` threads (Scheduler, PeriodicThread) wait on this clock, each having
+    // looked at the time since it last moved: whatever the time made due has run, and
+    // nothing more will until the clock moves again. False after `timeout`. How a test
+    // says "nothing else happens" without sleeping on it.
+    bool waitUntilIdle(size_t threads,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) const;
 
 private:
     void moved();
@@ -55,6 +73,12 @@ private:
     std::atomic<int64_t> m_nowMs;
     mutable std::mutex m_mutex;
     mutable std::vector<ClockWaiter *> m_waiters;
+    // Waits started since the clock last moved and not yet ended; apart from m_mutex,
+    // which is held while waiters are called (they take their owners' mutexes).
+    mutable std::mutex m_idleMutex;
+    mutable std::condition_variable m_idleChanged;
+    mutable uint64_t m_moves = 0;
+    mutable size_t m_waitingSinceMove = 0;
 };
 
 }  // namespace meridian

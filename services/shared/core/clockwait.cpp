@@ -22,15 +22,23 @@ ClockWait::~ClockWait()
 
 void ClockWait::waitUntil(std::unique_lock<std::mutex> &lock, int64_t dueMs)
 {
+    const uint64_t moves = m_clock.moves();  // before the time is read
     const int64_t left = dueMs - m_clock.steadyMs();
     if (left <= 0)
         return;
+    const bool counted = m_clock.waitStarted(moves);
     m_changed.wait_for(lock, std::chrono::milliseconds(std::min(left, kLongestWaitMs)));
+    if (counted)
+        m_clock.waitEnded(moves);
 }
 
 void ClockWait::wait(std::unique_lock<std::mutex> &lock)
 {
+    const uint64_t moves = m_clock.moves();
+    const bool counted = m_clock.waitStarted(moves);
     m_changed.wait(lock);
+    if (counted)
+        m_clock.waitEnded(moves);
 }
 
 void ClockWait::clockMoved()
