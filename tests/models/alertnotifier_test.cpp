@@ -13,7 +13,6 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <mutex>
-#include <thread>
 
 #include "agentprocess.h"
 #include "childprocess.h"
@@ -134,8 +133,12 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
     center.update(state.snapshot(11'000));
     ASSERT_TRUE(receiverHolds(receiver, 3));
     EXPECT_EQ(receiver.alerts()[2]["node"], "wh-2");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // nothing else arrives
-    QCoreApplication::processEvents();
+    // Deliveries go out in order, so wh-3's would have come before wh-2's; and nothing
+    // is still on its way.
+    EXPECT_TRUE(test::waitUntil([&] {
+        const RouteStatus route = notifier.dispatcher().status()[0];
+        return route.waiting == 0 && route.delivered == 3;
+    })) << "the silenced alert on wh-3 was sent";
     EXPECT_EQ(receiver.alerts().size(), 3u) << "the silenced alert on wh-3 was sent";
 }
 

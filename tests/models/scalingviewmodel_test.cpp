@@ -6,16 +6,16 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <atomic>
-#include <chrono>
-#include <thread>
 
+#include "gate.h"
 #include "models/scalingviewmodel.h"
 
 using namespace meridian;
-using namespace std::chrono_literals;
 
 namespace {
 
+// Every command waits at the gate until the test opens it, as a controller at the far
+// end of a slow link answers when it answers.
 class CountingControl final : public ScalingControl {
 public:
     ScalingView view() const override
@@ -28,7 +28,7 @@ public:
     Status requestPlan(const std::string &, const std::string &) override { return slowly(); }
     Status approvePlan(const std::string &, const std::string &, std::optional<int64_t>) override
     {
-        std::this_thread::sleep_for(300ms);
+        gate.pass();
         ++calls;
         return Error{"plan 3 was replaced by plan 4"};
     }
@@ -38,13 +38,14 @@ public:
     }
     Status approveRelease(const std::string &, const std::string &) override { return slowly(); }
 
+    test::Gate gate;
     std::atomic<int64_t> passes{1};
     std::atomic<int> calls{0};
 
 private:
     Status slowly()
     {
-        std::this_thread::sleep_for(300ms);
+        gate.pass();
         ++calls;
         ++passes;  // the command changed what the controller shows
         return {};
@@ -66,7 +67,9 @@ TEST(ScalingViewModel, OneCommandAtATimeAndItsAnswerComesBackAsASignal)
 
     model.requestPlan("chat", "alice");
     EXPECT_TRUE(model.sending());
+    ASSERT_TRUE(control.gate.arrived(1));
     model.rejectPlan("chat", "alice", "double click");  // not sent: one is on its way
+    control.gate.open();
     ASSERT_TRUE(finished.wait(5000));
     EXPECT_EQ(control.calls, 1);
     EXPECT_EQ(finished.at(0).at(1).toString(), QString());

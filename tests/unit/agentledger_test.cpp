@@ -6,9 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <fstream>
-#include <thread>
 
 #include "agent/agentledger.h"
 #include "testsupport.h"
@@ -75,8 +73,11 @@ TEST(AgentLedger, RetentionDropsOldMinutes)
 TEST(AgentLedger, KillNineWhileWritingLosesNothingCommitted)
 {
     test::TempDir dir;
+    int written[2];
+    ASSERT_EQ(pipe(written), 0);
     const pid_t child = fork();
     if (child == 0) {
+        close(written[0]);
         auto ledger = AgentLedger::open(dir.path());
         if (!ledger)
             _exit(3);
@@ -86,10 +87,18 @@ TEST(AgentLedger, KillNineWhileWritingLosesNothingCommitted)
                 batch.push_back({minute, card, "card-" + std::to_string(card), 60, 30, 50.0, 1.0});
             if (!ledger.value()->record(batch).ok())
                 _exit(4);
+            if (minute == 60 * 20) {
+                const char committed = 1;  // twenty minutes are in: kill it any time now
+                if (write(written[1], &committed, 1) != 1)
+                    _exit(5);
+            }
         }
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    kill(child, SIGKILL);
+    close(written[1]);
+    char committed = 0;
+    ASSERT_EQ(read(written[0], &committed, 1), 1) << "the writer never committed";
+    close(written[0]);
+    kill(child, SIGKILL);  // while it goes on writing
     int status = 0;
     waitpid(child, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the writer stopped by itself";
@@ -97,7 +106,7 @@ TEST(AgentLedger, KillNineWhileWritingLosesNothingCommitted)
     ASSERT_TRUE(ledger.ok()) << ledger.error().message;
     auto minutes = ledger.value()->since(0, 1'000'000);
     ASSERT_TRUE(minutes.ok());
-    ASSERT_GT(minutes->size(), 8u);
+    ASSERT_GE(minutes->size(), 20u * 8) << "a batch committed before the kill is gone";
     // Every committed batch is whole: all eight cards of each minute, nothing torn.
     EXPECT_EQ(minutes->size() % 8, 0u);
     for (const UsageMinute &m : minutes.value())

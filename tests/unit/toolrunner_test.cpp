@@ -1,12 +1,16 @@
 // Vendor tools and files that misbehave: a tool that never exits, a file that never
 // ends. Each is cut off at its limit with an error naming it, never waited on forever.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <fstream>
-#include <thread>
 
 #include "core/brokenpipes.h"
 #include "core/textfile.h"
@@ -38,13 +42,21 @@ TEST(ToolRunner, AToolThatClosesItsOutputAndKeepsRunningIsKilledAtTheDeadline)
 TEST(ToolRunner, AHelperTheToolStartedGoesWithIt)
 {
     test::TempDir dir;
-    const std::string marker = dir.file("helper-ran");
+    const std::string pidFile = dir.file("helper.pid");
     // The helper holds the output pipe open; killing only the tool would leave it.
-    auto result = runTool({{"sh", "-c", "(sleep 1; touch " + marker + ") & sleep 30"}, 300});
+    auto result = runTool({{"sh", "-c", "sleep 30 & echo $! > " + pidFile + "; sleep 30"}, 300});
     ASSERT_FALSE(result.ok());
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    struct stat info {};
-    EXPECT_NE(stat(marker.c_str(), &info), 0) << "the helper outlived the tool";
+    const pid_t helper = std::stoi(test::readFile(pidFile));
+    ASSERT_GT(helper, 1);
+    // Waits on the helper's end itself (a pidfd turns readable when it exits).
+    const int handle = static_cast<int>(syscall(SYS_pidfd_open, helper, 0));
+    if (handle < 0) {
+        EXPECT_EQ(errno, ESRCH) << "cannot watch the helper: " << std::strerror(errno);
+        return;  // already gone and reaped
+    }
+    pollfd exited{handle, POLLIN, 0};
+    EXPECT_EQ(poll(&exited, 1, 5000), 1) << "the helper outlived the tool";
+    close(handle);
 }
 
 TEST(ToolRunner, AToolThatAnswersIsReadWhole)

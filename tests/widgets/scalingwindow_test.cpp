@@ -15,8 +15,8 @@
 #include <chrono>
 #include <fstream>
 #include <mutex>
-#include <thread>
 
+#include "gate.h"
 #include "testsupport.h"
 #include "widgets/scalingwindow.h"
 #include "widgets/servicesdialog.h"
@@ -40,11 +40,10 @@ QString readAll(const std::string &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
-// A controller at the far end of a slow link: every command takes `delay` to answer, and
-// an approval is refused because the plan was replaced meanwhile.
+// A controller at the far end of a slow link: every command waits at the gate until the
+// test opens it, and an approval is refused because the plan was replaced meanwhile.
 class SlowControl final : public ScalingControl {
 public:
-    explicit SlowControl(std::chrono::milliseconds delay) : m_delay(delay) {}
     ScalingView view() const override
     {
         ScalingView view;
@@ -67,7 +66,7 @@ public:
             approved =
                 service + " by " + who + " at version " + std::to_string(shownVersion.value_or(0));
         }
-        std::this_thread::sleep_for(m_delay);
+        gate.pass();
         return Error{"plan 7 was replaced by plan 8; look again"};
     }
     Status rejectPlan(const std::string &, const std::string &, const std::string &) override
@@ -76,16 +75,16 @@ public:
     }
     Status approveRelease(const std::string &, const std::string &) override { return answer(); }
 
+    test::Gate gate;
     std::mutex m_mutex;
     std::string approved;
 
 private:
     Status answer()
     {
-        std::this_thread::sleep_for(m_delay);
+        gate.pass();
         return {};
     }
-    std::chrono::milliseconds m_delay;
     mutable std::atomic<int64_t> m_pass{0};
 };
 
@@ -94,7 +93,7 @@ private:
 TEST(ScalingWindow, AnApprovalSentToASlowControllerLeavesTheWindowLive)
 {
     using namespace std::chrono;
-    SlowControl control(milliseconds(1500));
+    SlowControl control;
     QString warned;
     ScalingWindowHooks hooks;
     hooks.operatorName = QStringLiteral("alice");
@@ -113,6 +112,8 @@ TEST(ScalingWindow, AnApprovalSentToASlowControllerLeavesTheWindowLive)
         saysSending |= !label->isHidden() && label->text().startsWith(QStringLiteral("Sending"));
     EXPECT_TRUE(saysSending);
 
+    ASSERT_TRUE(control.gate.arrived(1));
+    control.gate.open();  // the answer comes
     ASSERT_TRUE(QTest::qWaitFor([&] { return !warned.isEmpty(); }, 10'000));
     EXPECT_TRUE(warned.contains(QStringLiteral("replaced by plan 8"))) << warned.toStdString();
     {
