@@ -88,6 +88,19 @@ struct Fixture {
             return e.message.find(text) != std::string::npos;
         });
     }
+    // A replica that takes SIGTERM and goes on (the trap writes "term" to `marker`), having
+    // written "ready" there once its trap is set.
+    std::vector<std::string> stubbornReplica(const std::string &marker) const
+    {
+        return {"sh", "-c",
+                "trap 'echo term >> " + marker + "' TERM; echo ready >> " + marker +
+                    "; while true; do sleep 1; done"};
+    }
+    bool markerSays(const std::string &marker, const std::string &word) const
+    {
+        return test::waitUntil(
+            [&] { return test::readFile(marker).find(word) != std::string::npos; });
+    }
     bool tickUntil(ReplicaRunner &runner, const std::function<bool()> &done)
     {
         return test::waitUntil([&] {
@@ -218,7 +231,8 @@ TEST(ReplicaRunner, NeverHealthyIsFailedAndWhatIgnoresSigtermIsKilledAfterTheGra
 {
     Fixture f;
     ServingCommand silent;
-    silent.command = {"sh", "-c", "trap '' TERM; while true; do sleep 1; done"};
+    const std::string marker = f.dir.file("stuck.marker");
+    silent.command = f.stubbornReplica(marker);
     silent.port = basePort() + 7;
     silent.startupTimeoutSeconds = 120;
     silent.drainGraceSeconds = 10;
@@ -232,11 +246,11 @@ TEST(ReplicaRunner, NeverHealthyIsFailedAndWhatIgnoresSigtermIsKilledAfterTheGra
     EXPECT_NE(unknown.message().find("no serving: section"), std::string::npos);
 
     ASSERT_TRUE(runner->startReplica(workload("s1", "stuck", {1})).ok());
-    std::this_thread::sleep_for(300ms);  // until its shell has set the trap
+    ASSERT_TRUE(f.markerSays(marker, "ready"));  // its trap is set
     runner->tick();
     ASSERT_TRUE(runner->stopReplica("s1").ok());
     runner->tick();
-    std::this_thread::sleep_for(300ms);
+    ASSERT_TRUE(f.markerSays(marker, "term"));  // SIGTERM came, and it went on
     runner->tick();
     EXPECT_TRUE(runner->replicaDraining("s1")) << "SIGTERM ignored, inside the grace";
     f.clock.advanceMs(11'000);
@@ -372,7 +386,8 @@ TEST(ReplicaRunner, UnderRealSystemdTheGraceHoldsThoughTheAgentGoesMidDrain)
     test::SystemdUserManager systemd(f.dir.file("systemd"));
     ASSERT_EQ(systemd.problem(), "");
     ServingCommand stubborn;
-    stubborn.command = {"sh", "-c", "trap '' TERM; while true; do sleep 1; done"};
+    const std::string marker = f.dir.file("stubborn.marker");
+    stubborn.command = f.stubbornReplica(marker);
     stubborn.port = basePort() + 1;
     stubborn.drainGraceSeconds = 2;
     stubborn.startupTimeoutSeconds = 600;
@@ -386,10 +401,10 @@ TEST(ReplicaRunner, UnderRealSystemdTheGraceHoldsThoughTheAgentGoesMidDrain)
     const std::string unit = "meridian-replica-s1-0";
     const int pid = std::atoi(unitProperty(systemd, unit, "MainPID").c_str());
     ASSERT_GT(pid, 0);
-    std::this_thread::sleep_for(300ms);  // until its shell has set the trap
+    ASSERT_TRUE(f.markerSays(marker, "ready"));  // its trap is set
     ASSERT_TRUE(runner->stopReplica("s1").ok());
     runner.reset();
-    std::this_thread::sleep_for(500ms);
+    ASSERT_TRUE(f.markerSays(marker, "term"));  // SIGTERM came, and it went on
     EXPECT_TRUE(processRuns(pid)) << "SIGTERM ignored, inside the grace";
     EXPECT_TRUE(test::waitUntil([&] { return !processRuns(pid); }, 10s))
         << "still running past its grace: " << unitProperty(systemd, unit, "ActiveState");
