@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set-up, build, and every test.
+# Set-up, build, and every test, side by side. Arguments go to ctest: `-L unit` runs one
+# tier (unit, console, integration, drill), `-R Name` the tests whose names match.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -17,4 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-cd build && ctest --output-on-failure --timeout 300
+# Most tests wait on real processes and sockets rather than compute: three at a time per
+# core keeps both cores busy. Tests that load the machine on purpose say so to ctest
+# (PROCESSORS), and those that share the machine's systemd take turns (RESOURCE_LOCK).
+cd build && ctest --output-on-failure --timeout 300 -j "$(( $(nproc) * 3 ))" "$@"

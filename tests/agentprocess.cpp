@@ -1,9 +1,12 @@
 #include "agentprocess.h"
 
+#include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <openssl/ssl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,6 +16,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include <grpcpp/grpcpp.h>
@@ -28,15 +32,43 @@ namespace meridian::test {
 
 int freePort()
 {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    close(fd);
-    return ntohs(addr.sin_port);
+    // Ports below the kernel's ephemeral range (32768 and up), so no outgoing connection
+    // of another test takes one between this check and the bind of whoever asked; each
+    // held by a file lock that this process keeps until it exits, so tests running side
+    // by side never hand out the same one.
+    constexpr int kFirst = 20000;
+    constexpr int kCount = 12000;
+    static std::mutex mutex;
+    static int next = kFirst + static_cast<int>(getpid() * 7919 % kCount);
+    std::lock_guard lock(mutex);
+    const std::filesystem::path locks =
+        std::filesystem::temp_directory_path() / "meridian-test-ports";
+    std::error_code ec;
+    std::filesystem::create_directories(locks, ec);
+    for (int tried = 0; tried < kCount; ++tried) {
+        const int port = next;
+        next = kFirst + (next - kFirst + 1) % kCount;
+        const std::string lockFile = (locks / std::to_string(port)).string();
+        const int held = ::open(lockFile.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (held < 0)
+            continue;
+        if (::flock(held, LOCK_EX | LOCK_NB) != 0) {
+            ::close(held);  // another test process has it
+            continue;
+        }
+        const int fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_ANY);
+        addr.sin_port = htons(static_cast<uint16_t>(port));
+        const bool free = bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0;
+        ::close(fd);
+        if (free)
+            return port;  // the lock stays held: this process's port from now on
+        ::close(held);
+    }
+    ADD_FAILURE() << "no free port between " << kFirst << " and " << kFirst + kCount;
+    return 0;
 }
 
 bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile)

@@ -16,7 +16,8 @@
 
 namespace meridian::test {
 
-// A loopback TCP port nobody listens on now.
+// A TCP port nobody listens on now, and that no other test running beside this one is
+// given: this process's from now on.
 int freePort();
 
 // A self-signed certificate for localhost and 127.0.0.1, made with openssl; false
