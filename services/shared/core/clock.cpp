@@ -41,27 +41,25 @@ uint64_t ManualClock::moves() const
     return m_moves;
 }
 
-bool ManualClock::waitStarted(uint64_t movesSeen) const
+void ManualClock::waitStarted(const void *waiter, uint64_t movesSeen) const
 {
     std::lock_guard lock(m_idleMutex);
     if (movesSeen != m_moves)
-        return false;  // it may have read the time from before the move: not idle yet
-    ++m_waitingSinceMove;
+        return;  // it may have read the time from before the move: not idle yet
+    m_idle.insert(waiter);
     m_idleChanged.notify_all();
-    return true;
 }
 
-void ManualClock::waitEnded(uint64_t movesSeen) const
+void ManualClock::waitEnded(const void *waiter) const
 {
     std::lock_guard lock(m_idleMutex);
-    if (movesSeen == m_moves && m_waitingSinceMove > 0)
-        --m_waitingSinceMove;  // a wait from before the last move no longer counts anyway
+    m_idle.erase(waiter);
 }
 
 bool ManualClock::waitUntilIdle(size_t threads, std::chrono::milliseconds timeout) const
 {
     std::unique_lock lock(m_idleMutex);
-    return m_idleChanged.wait_for(lock, timeout, [&] { return m_waitingSinceMove >= threads; });
+    return m_idleChanged.wait_for(lock, timeout, [&] { return m_idle.size() >= threads; });
 }
 
 void ManualClock::addWaiter(ClockWaiter *waiter) const
@@ -82,7 +80,7 @@ void ManualClock::moved()
         // Every wait under way began before this time: none of them counts as idle now.
         std::lock_guard lock(m_idleMutex);
         ++m_moves;
-        m_waitingSinceMove = 0;
+        m_idle.clear();
     }
     // Under the lock, so a waiter that unregisters is not called after it has gone.
     std::lock_guard lock(m_mutex);

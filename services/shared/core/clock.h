@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace meridian {
@@ -31,12 +32,13 @@ public:
     virtual int64_t steadyMs() const = 0;
     virtual void addWaiter(ClockWaiter *) const {}
     virtual void removeWaiter(ClockWaiter *) const {}
-    // For a ManualClock's count of idle threads (waitUntilIdle): how often the time was
-    // moved; a thread about to wait, having read moves() before it looked at the time,
-    // and whether it is counted (not when the time moved since); and its wait's end.
+    // For a ManualClock's count of idle threads (waitUntilIdle), told by ClockWait: how
+    // often the time was moved; a waiter about to wait, having read moves() before it
+    // looked at the time and at its work (it counts only if the time has not moved since);
+    // its wait's end; and news for it that is not the time (new work, a wake).
     virtual uint64_t moves() const { return 0; }
-    virtual bool waitStarted(uint64_t /*movesSeen*/) const { return false; }
-    virtual void waitEnded(uint64_t /*movesSeen*/) const {}
+    virtual void waitStarted(const void * /*waiter*/, uint64_t /*movesSeen*/) const {}
+    virtual void waitEnded(const void * /*waiter*/) const {}
 };
 
 class SystemClock final : public Clock {
@@ -57,8 +59,8 @@ public:
     void addWaiter(ClockWaiter *waiter) const override;
     void removeWaiter(ClockWaiter *waiter) const override;
     uint64_t moves() const override;
-    bool waitStarted(uint64_t movesSeen) const override;
-    void waitEnded(uint64_t movesSeen) const override;
+    void waitStarted(const void *waiter, uint64_t movesSeen) const override;
+    void waitEnded(const void *waiter) const override;
 
     // Until `threads` threads (Scheduler, PeriodicThread) wait on this clock, each having
     // looked at the time since it last moved: whatever the time made due has run, and
@@ -73,12 +75,12 @@ private:
     std::atomic<int64_t> m_nowMs;
     mutable std::mutex m_mutex;
     mutable std::vector<ClockWaiter *> m_waiters;
-    // Waits started since the clock last moved and not yet ended; apart from m_mutex,
-    // which is held while waiters are called (they take their owners' mutexes).
+    // Waiters waiting since the clock last moved, with no news since; apart from
+    // m_mutex, which is held while waiters are called (they take their owners' mutexes).
     mutable std::mutex m_idleMutex;
     mutable std::condition_variable m_idleChanged;
     mutable uint64_t m_moves = 0;
-    mutable size_t m_waitingSinceMove = 0;
+    mutable std::set<const void *> m_idle;
 };
 
 }  // namespace meridian

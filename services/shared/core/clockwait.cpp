@@ -26,19 +26,22 @@ void ClockWait::waitUntil(std::unique_lock<std::mutex> &lock, int64_t dueMs)
     const int64_t left = dueMs - m_clock.steadyMs();
     if (left <= 0)
         return;
-    const bool counted = m_clock.waitStarted(moves);
+    m_clock.waitStarted(this, moves);
     m_changed.wait_for(lock, std::chrono::milliseconds(std::min(left, kLongestWaitMs)));
-    if (counted)
-        m_clock.waitEnded(moves);
+    m_clock.waitEnded(this);
 }
 
 void ClockWait::wait(std::unique_lock<std::mutex> &lock)
 {
-    const uint64_t moves = m_clock.moves();
-    const bool counted = m_clock.waitStarted(moves);
+    m_clock.waitStarted(this, m_clock.moves());
     m_changed.wait(lock);
-    if (counted)
-        m_clock.waitEnded(moves);
+    m_clock.waitEnded(this);
+}
+
+void ClockWait::notify()
+{
+    m_clock.waitEnded(this);  // news: whatever it waits for may be due now
+    m_changed.notify_all();
 }
 
 void ClockWait::clockMoved()

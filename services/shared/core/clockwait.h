@@ -28,7 +28,7 @@ public:
     void wait(std::unique_lock<std::mutex> &lock);
     // Wakes the waiting thread; call after changing what it waits for, under or after
     // the owner's mutex.
-    void notify() { m_changed.notify_all(); }
+    void notify();
 
 private:
     void clockMoved() override;
