@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "telemetry/toolrunner.h"
+#include "core/toolrunner.h"
 #include "testsupport.h"
 
 namespace meridian::test {

@@ -19,7 +19,7 @@
 
 #include "core/clock.h"
 #include "core/yamlfile.h"
-#include "telemetry/toolrunner.h"
+#include "core/toolrunner.h"
 
 namespace meridian {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "telemetry/toolrunner.h"
+#include "core/toolrunner.h"
 
 namespace meridian {
 

@@ -13,7 +13,7 @@
 #include "agentprocess.h"
 #include "childprocess.h"
 #include "systemdusermanager.h"
-#include "telemetry/toolrunner.h"
+#include "core/toolrunner.h"
 #include "testsupport.h"
 
 using namespace meridian;

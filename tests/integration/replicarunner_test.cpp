@@ -21,7 +21,7 @@
 #include "childprocess.h"
 #include "systemdusermanager.h"
 #include "telemetry/replicarunner.h"
-#include "telemetry/toolrunner.h"
+#include "core/toolrunner.h"
 #include "testsupport.h"
 
 using namespace meridian;

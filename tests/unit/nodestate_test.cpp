@@ -8,7 +8,7 @@
 #include "telemetry/nicrates.h"
 #include "telemetry/nodemonitor.h"
 #include "telemetry/simcollector.h"
-#include "telemetry/usageledger.h"
+#include "core/usageledger.h"
 #include "telemetry/workloads.h"
 
 using namespace meridian;

@@ -14,7 +14,7 @@
 
 #include "core/brokenpipes.h"
 #include "core/textfile.h"
-#include "telemetry/toolrunner.h"
+#include "core/toolrunner.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "telemetry/usageledger.h"
+#include "core/usageledger.h"
 
 namespace meridian {
 

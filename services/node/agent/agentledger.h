@@ -12,7 +12,7 @@
 #include "core/result.h"
 #include "telemetry/eventlog.h"
 #include "telemetry/noderecords.h"
-#include "telemetry/usageledger.h"
+#include "core/usageledger.h"
 
 namespace SQLite {
 class Database;

@@ -16,7 +16,7 @@
 #include "core/clock.h"
 #include "eventlog.h"
 #include "nicrates.h"
-#include "usageledger.h"
+#include "core/usageledger.h"
 
 namespace meridian {
 

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "toolrunner.h"
+#include "core/toolrunner.h"
 
 extern char **environ;
 

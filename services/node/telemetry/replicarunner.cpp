@@ -15,7 +15,7 @@
 
 #include "expositionreader.h"
 #include "replicalaunch.h"
-#include "toolrunner.h"
+#include "core/toolrunner.h"
 
 namespace meridian {
 

@@ -11,7 +11,7 @@
 #include "core/textutil.h"
 #include "nicparsers.h"
 #include "readingcheck.h"
-#include "toolrunner.h"
+#include "core/toolrunner.h"
 #include "topoparser.h"
 
 namespace meridian {

@@ -13,8 +13,8 @@
 #include <cstring>
 #include <sstream>
 
-#include "core/brokenpipes.h"
-#include "core/clock.h"
+#include "brokenpipes.h"
+#include "clock.h"
 
 extern char **environ;
 
