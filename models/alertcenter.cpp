@@ -4,7 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cstdlib>
 
-#include "history/alerttriagelog.h"
+#include "alerts/alerttriagelog.h"
 
 namespace meridian {
 

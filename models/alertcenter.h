@@ -14,7 +14,7 @@
 
 #include "alerts/alertengine.h"
 #include "alertsmodel.h"
-#include "history/alerttriagelog.h"
+#include "alerts/alerttriagelog.h"
 
 namespace meridian {
 

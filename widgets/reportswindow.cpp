@@ -17,10 +17,9 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include "history/historyreader.h"
 #include "models/cloudspendmodel.h"
+#include "models/pricebookfiles.h"
+#include "models/reportbuilder.h"
 #include "models/reporttablemodel.h"
 #include "pricebookdialog.h"
 #include "reportcharts.h"
@@ -55,13 +54,6 @@ QString tileText(const QString &title, const QString &figure, const QString &det
         .arg(title.toHtmlEscaped(), figure.toHtmlEscaped(), detail.toHtmlEscaped());
 }
 
-Result<PriceBook> loadPrices(const QString &file)
-{
-    if (file.isEmpty())
-        return Error{QObject::tr("no price book: costs are not known").toStdString()};
-    return PriceBook::load(file.toStdString());
-}
-
 }  // namespace
 
 ReportsWindow::ReportsWindow(ReportSources sources, QWidget *parent, const Clock &clock)
@@ -69,23 +61,16 @@ ReportsWindow::ReportsWindow(ReportSources sources, QWidget *parent, const Clock
     , m_sources(std::move(sources))
     , m_clock(clock)
     , m_model(new ReportTableModel(this))
+    , m_builder(new ReportBuilder(this))
 {
     setWindowTitle(tr("Meridian — utilisation and cost"));
     buildControls();
-    connect(&m_watcher, &QFutureWatcher<BuiltReport>::finished, this, [this] {
-        m_built = m_watcher.result();
-        showBuilt();
-        if (std::exchange(m_refreshAgain, false))
-            refresh();
-    });
+    connect(m_builder, &ReportBuilder::built, this, &ReportsWindow::showBuilt);
     fitToScreen(this, QSize(1280, 860));
     setPreset(Preset::ThisMonth);
 }
 
-ReportsWindow::~ReportsWindow()
-{
-    m_watcher.waitForFinished();  // the worker reads files only; never leave it running
-}
+ReportsWindow::~ReportsWindow() = default;
 
 void ReportsWindow::buildControls()
 {
@@ -296,7 +281,12 @@ ReportRequest ReportsWindow::request() const
 
 bool ReportsWindow::building() const
 {
-    return m_watcher.isRunning();
+    return m_builder->building();
+}
+
+const LoadedReport &ReportsWindow::built() const
+{
+    return m_builder->loaded();
 }
 
 void ReportsWindow::refresh()
@@ -305,48 +295,27 @@ void ReportsWindow::refresh()
         m_status->setText(tr("Reports need the cost history, which is off in this session."));
         return;
     }
-    if (building()) {
-        m_refreshAgain = true;  // one more build with the newest choices when this one ends
-        return;
-    }
-    auto prices = loadPrices(m_sources.priceBookFile);
-    if (!prices) {
-        m_status->setText(QString::fromStdString(prices.error().message));
-        return;
-    }
     const ReportRequest r = request();
     if (r.toUnixS <= r.fromUnixS) {
         m_status->setText(tr("The period is empty: the last day comes before the first."));
         return;
     }
-    const std::string history = m_sources.historyFile.toStdString();
-    const int64_t bucket = m_bucket->currentData().toLongLong();
     m_status->setText(tr("Building the report…"));
-    m_watcher.setFuture(QtConcurrent::run([history, book = std::move(prices).value(), r, bucket] {
-        BuiltReport built;
-        built.report = buildUsageReport(history, book, r);
-        if (built.report) {
-            built.trend = buildUsageTrend(history, book, r, bucket);
-            ReportRequest before = r;
-            before.toUnixS = r.fromUnixS;
-            before.fromUnixS = r.fromUnixS - (r.toUnixS - r.fromUnixS);
-            built.previous = buildUsageReport(history, book, before);
-        }
-        return built;
-    }));
+    m_builder->build(m_sources.historyFile, m_sources.priceBookFile,
+                     {r, m_bucket->currentData().toLongLong(), /*previousPeriod=*/true});
 }
 
 void ReportsWindow::showBuilt()
 {
-    if (!m_built.report) {
-        const QString why = QString::fromStdString(m_built.report.error().message);
+    if (!built().report) {
+        const QString why = QString::fromStdString(built().report.error().message);
         m_model->setReport({});
         m_charts->setVisible(false);
         m_status->setText(why);
         Q_EMIT reportFailed(why);
         return;
     }
-    const UsageReport &report = m_built.report.value();
+    const UsageReport &report = built().report.value();
     m_model->setReport(report);
     m_view->sortByColumn(m_view->horizontalHeader()->sortIndicatorSection(),
                          m_view->horizontalHeader()->sortIndicatorOrder());
@@ -354,7 +323,7 @@ void ReportsWindow::showBuilt()
     const ReportRow &total = report.total;
     const auto money = [&](double v) { return tr("%1 CNY").arg(locale.toString(v, 'f', 0)); };
     // Against the period of the same length just before: what changed, in a word.
-    const UsageReport *previous = m_built.previous ? &m_built.previous.value() : nullptr;
+    const UsageReport *previous = built().previous ? &built().previous.value() : nullptr;
     const auto versus = [&](double now, double before, bool points) {
         if (!previous || previous->rows.empty())
             return tr("no data for the previous period");
@@ -405,8 +374,8 @@ void ReportsWindow::showBuilt()
     };
     // No usage: no empty axes, the status line says why.
     m_charts->setVisible(!report.rows.empty());
-    if (m_built.trend)
-        setChart(m_trendView, makeTrendChart(m_built.trend.value()));
+    if (built().trend)
+        setChart(m_trendView, makeTrendChart(built().trend.value()));
     setChart(m_costView, makeCostByGroupChart(report));
     m_leasesModel->setLeases(report.cloud);
     m_leases->setVisible(!report.cloud.empty());
@@ -454,17 +423,17 @@ QString ReportsWindow::defaultFileName() const
 
 Status ReportsWindow::exportCsv(const QString &path) const
 {
-    if (!m_built.report)
+    if (!built().report)
         return Error{tr("No report to export yet.").toStdString()};
-    if (Status written = writeFile(path, reportToCsv(m_built.report.value())); !written)
+    if (Status written = writeFile(path, reportToCsv(built().report.value())); !written)
         return written;
-    if (m_built.report->cloud.empty())
+    if (built().report->cloud.empty())
         return {};
     QString cloudPath = path;
     if (cloudPath.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
         cloudPath.chop(4);
     return writeFile(cloudPath + QStringLiteral("-cloud.csv"),
-                     cloudSpendToCsv(m_built.report.value()));
+                     cloudSpendToCsv(built().report.value()));
 }
 
 QString ReportsWindow::tile(int index) const
@@ -475,15 +444,15 @@ QString ReportsWindow::tile(int index) const
 
 Status ReportsWindow::exportPdf(const QString &path) const
 {
-    if (!m_built.report)
+    if (!built().report)
         return Error{tr("No report to export yet.").toStdString()};
-    return writeReportPdf(path, m_built.report.value(),
-                          m_built.trend ? m_built.trend.value() : UsageTrend{});
+    return writeReportPdf(path, built().report.value(),
+                          built().trend ? built().trend.value() : UsageTrend{});
 }
 
 void ReportsWindow::editPrices()
 {
-    auto book = loadPrices(m_sources.priceBookFile);
+    auto book = loadPriceBookFile(m_sources.priceBookFile);
     if (!book && !m_sources.priceBookFile.isEmpty()) {
         m_status->setText(QString::fromStdString(book.error().message));
         return;

@@ -6,12 +6,11 @@
 #pragma once
 
 #include <QDate>
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include "core/clock.h"
 #include "core/result.h"
-#include "cost/usagereport.h"
+#include "models/reportbuilder.h"
 #include "reportsources.h"
 
 class QChartView;
@@ -25,13 +24,6 @@ namespace meridian {
 
 class CloudSpendModel;
 class ReportTableModel;
-
-struct BuiltReport {
-    Result<UsageReport> report = Error{"not built"};
-    Result<UsageTrend> trend = Error{"not built"};
-    // The period of the same length just before, for "than the previous period".
-    Result<UsageReport> previous = Error{"not built"};
-};
 
 class ReportsWindow final : public QWidget {
     Q_OBJECT
@@ -64,7 +56,7 @@ public:
     bool building() const;
 
     ReportTableModel *table() const { return m_model; }
-    const BuiltReport &built() const { return m_built; }
+    const LoadedReport &built() const;
     QString statusText() const;
     // The groups table at `path`; with cloud leases, their table beside it
     // (name-cloud.csv). Each row carries the period.
@@ -107,9 +99,7 @@ private:
     QChartView *m_costView = nullptr;
     QTableView *m_leases = nullptr;
     CloudSpendModel *m_leasesModel = nullptr;
-    QFutureWatcher<BuiltReport> m_watcher;
-    BuiltReport m_built;
-    bool m_refreshAgain = false;
+    ReportBuilder *m_builder;
 };
 
 }  // namespace meridian

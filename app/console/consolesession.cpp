@@ -8,14 +8,15 @@
 #include <algorithm>
 
 #include "alerts/alertrouting.h"
+#include "alerts/alerttriagelog.h"
 #include "autoscaler/remotescalingcontrol.h"
 #include "autoscaler/scalingcontroller.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
+#include "cost/costrecords.h"
 #include "cost/pricebookfile.h"
 #include "fleetlink/fleetclient.h"
 #include "fleetlink/usagebackfill.h"
-#include "history/alerttriagelog.h"
 #include "history/historystore.h"
 #include "models/alertcenter.h"
 #include "models/alertnotifier.h"
@@ -236,7 +237,7 @@ void ConsoleSession::startAlertSharing()
     // It writes through the history's own connection; the window (and its alert center,
     // which waits for its writes) goes before the history does.
     if (m_history)
-        alerts->setTriageLog(AlertTriageLog::onHistory(*m_history));
+        alerts->setTriageLog(AlertTriageLog::onWriter(*m_history));
     // Alerts reach people away from the window: the desktop, and the routing file's
     // receivers.
     auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());
@@ -303,7 +304,7 @@ Status ConsoleSession::startOwnScaling(const std::string &servicesFile)
         return Error{"the history file, which holds the scaling journal, is not open: " +
                      m_historyProblem};
     if (!m_journal)
-        m_journal = ScalingJournal::onHistory(*m_history);
+        m_journal = ScalingJournal::onWriter(*m_history);
     ScalingControllerOptions options;
     const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
     options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));
@@ -398,7 +399,7 @@ void ConsoleSession::recordPrices(const std::string &priceBook)
     auto prices = PriceBook::load(priceBook);
     if (!prices)
         return;
-    if (Status recorded = m_history->recordPrices(prices.value()); !recorded) {
+    if (Status recorded = meridian::recordPrices(*m_history, prices.value()); !recorded) {
         const QString problem = QObject::tr("The history's cost views keep their old prices: %1")
                                     .arg(QString::fromStdString(recorded.error().message));
         qWarning("%s", qPrintable(problem));

@@ -4,9 +4,10 @@
 #include <cstdio>
 
 #include "core/textutil.h"
+#include "cost/costrecords.h"
+#include "cost/reportloader.h"
 #include "cost/usagereport.h"
 #include "fleetlink/usagesync.h"
-#include "history/historyreader.h"
 #include "history/historystore.h"
 #include "pricebooklocation.h"
 #include "widgets/reportpdf.h"
@@ -54,7 +55,7 @@ int runSync(const std::string &inventoryFile, const std::string &dbFile,
     if (auto prices = PriceBook::load(book); !prices) {
         std::fprintf(stderr, "meridian sync: %s (cost views keep the previous prices)\n",
                      prices.error().message.c_str());
-    } else if (Status recorded = store.value()->recordPrices(prices.value()); !recorded) {
+    } else if (Status recorded = recordPrices(*store.value(), prices.value()); !recorded) {
         std::fprintf(stderr, "meridian sync: %s\n", recorded.message().c_str());
     } else {
         pricesRecorded = true;
@@ -96,9 +97,12 @@ int runReport(const ReportOptions &options, int argc, char **argv)
         std::fprintf(stderr, "meridian report: %s\n", prices.error().message.c_str());
         return 2;
     }
-    const std::string db = historyPath(options.dbFile);
-    const ReportRequest request{*fromS, *toS, *group, 0};
-    auto report = buildUsageReport(db, prices.value(), request);
+    // Days for up to two months, weeks beyond: a chart a page wide stays readable.
+    const int64_t bucket = *toS - *fromS <= 62 * 86400 ? 86400 : 7 * 86400;
+    const LoadedReport loaded =
+        loadReport(historyPath(options.dbFile), prices.value(),
+                   {{*fromS, *toS, *group, 0}, format == "pdf" ? bucket : 0});
+    const Result<UsageReport> &report = loaded.report;
     if (!report) {
         std::fprintf(stderr, "meridian report: %s\n", report.error().message.c_str());
         return 1;
@@ -113,9 +117,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
         }
         return 0;
     }
-    // Days for up to two months, weeks beyond: a chart a page wide stays readable.
-    const int64_t bucket = *toS - *fromS <= 62 * 86400 ? 86400 : 7 * 86400;
-    auto trend = buildUsageTrend(db, prices.value(), request, bucket);
+    const Result<UsageTrend> &trend = loaded.trend;
     if (!trend) {
         std::fprintf(stderr, "meridian report: %s\n", trend.error().message.c_str());
         return 1;

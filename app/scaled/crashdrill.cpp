@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "history/scalingjournal.h"
+#include "autoscaler/scalingjournal.h"
 
 namespace meridian {
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "cost/usagereport.h"
-#include "history/historyreader.h"
+#include "cost/reportloader.h"
 #include "history/historystore.h"
-#include "history/scalingjournal.h"
+#include "autoscaler/scalingjournal.h"
 
 using namespace meridian;
 using Clock = std::chrono::steady_clock;
@@ -111,7 +111,7 @@ void journalDuringBackfill(const std::string &dir)
         return std::array{ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back()};
     };
     auto store = HistoryStore::open(dir + "/journal.db");
-    auto journal = ScalingJournal::onHistory(*store.value());
+    auto journal = ScalingJournal::onWriter(*store.value());
     const auto idle = timeSteps(*journal, "idle");
     std::thread backfill([&] {
         for (int hour = 0; hour < 3; ++hour) {

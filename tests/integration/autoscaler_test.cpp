@@ -75,7 +75,7 @@ public:
         auto opened = HistoryStore::open((m_dir / "history.sqlite").string());
         EXPECT_TRUE(opened.ok()) << opened.error().message;
         history = std::move(opened).value();
-        journal = ScalingJournal::onHistory(*history);
+        journal = ScalingJournal::onWriter(*history);
     }
     ~Harness()
     {

@@ -17,7 +17,7 @@
 #include "fleetlink/fleetclient.h"
 #include "fleetlink/usagebackfill.h"
 #include "fleetlink/usagesync.h"
-#include "history/historyreader.h"
+#include "cost/reportloader.h"
 #include "history/historystore.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"

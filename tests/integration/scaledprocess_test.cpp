@@ -25,10 +25,10 @@
 
 #include "agentprocess.h"
 #include "autoscaler/remotescalingcontrol.h"
+#include "autoscaler/scalingjournal.h"
 #include "autoscaler/scalingviewwire.h"
 #include "childprocess.h"
 #include "core/clock.h"
-#include "history/scalingjournal.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/scaling_control.pb.h"
 #include "meridian/v1/sim_control.grpc.pb.h"

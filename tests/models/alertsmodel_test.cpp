@@ -10,7 +10,7 @@
 #include <QSignalSpy>
 
 #include "fakefleet.h"
-#include "history/alerttriagelog.h"
+#include "alerts/alerttriagelog.h"
 #include "models/alertcenter.h"
 #include "models/alertsmodel.h"
 #include "models/silencesmodel.h"

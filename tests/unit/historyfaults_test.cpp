@@ -15,7 +15,7 @@
 
 #include "cost/pricebook.h"
 #include "cost/usagereport.h"
-#include "history/historyreader.h"
+#include "cost/reportloader.h"
 #include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"

@@ -5,10 +5,11 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include "autoscaler/scalingjournal.h"
+#include "cost/costrecords.h"
+#include "cost/reportloader.h"
 #include "cost/usagereport.h"
-#include "history/historyreader.h"
 #include "history/historystore.h"
-#include "history/scalingjournal.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 
@@ -115,7 +116,7 @@ TEST(HistoryRollups, TheAnalystsCostViewAgreesWithTheReport)
     {
         auto store = HistoryStore::open(path);
         ASSERT_TRUE(store.ok());
-        ASSERT_TRUE(store.value()->recordPrices(prices).ok());
+        ASSERT_TRUE(recordPrices(*store.value(), prices).ok());
         store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 2 * 1440, 20, 600));
         store.value()->submit(test::a100Minutes("wh-1", "wuhu", 3, kJuly1, 2 * 1440, 50, 600));
         ASSERT_TRUE(store.value()->flush().ok());
@@ -155,7 +156,7 @@ TEST(HistoryRollups, CostPerInferenceServiceAndCloudLeasesAtThePoolsPrice)
         lease.createdUnixS = t0 - 600;
         lease.releasedUnixS = t0 + 2 * kHour + 800;
         lease.nodeIds = {"cloud-1"};
-        ASSERT_TRUE(store.value()->recordLeases({lease}).ok());
+        ASSERT_TRUE(recordCloudLeases(*store.value(), {lease}).ok());
         ASSERT_TRUE(store.value()->flush().ok());
     }
     {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <thread>
 
-#include "history/alerttriagelog.h"
+#include "alerts/alerttriagelog.h"
 #include "history/historyschema.h"
 #include "history/historystore.h"
 #include "testsupport.h"
@@ -142,7 +142,7 @@ TEST(HistoryStore, TheTriageLogTakesTurnsOnTheStoresWriterThread)
     const std::string path = dir.file("history.db");
     auto store = HistoryStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error().message;
-    auto log = AlertTriageLog::onHistory(*store.value());
+    auto log = AlertTriageLog::onWriter(*store.value());
     constexpr int64_t kJuly1 = test::kUsageJuly1;
     std::thread usage = test::streamUsage(*store.value(), 200);
     for (int i = 0; i < 30; ++i) {

@@ -2,7 +2,7 @@
 // from minutes, and the next coarser grain where a finer one is past retention.
 #include <gtest/gtest.h>
 
-#include "cost/rollupplan.h"
+#include "history/rollupplan.h"
 
 using namespace meridian;
 

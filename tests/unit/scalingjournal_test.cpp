@@ -12,7 +12,7 @@
 
 #include "history/historyschema.h"
 #include "history/historystore.h"
-#include "history/scalingjournal.h"
+#include "autoscaler/scalingjournal.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 
@@ -131,7 +131,7 @@ TEST(ScalingJournal, InAConsoleItWritesOnTheHistorysWriterThread)
     store.value()->runOnWriter(
         [&](SQLite::Database &) { writerThread = std::this_thread::get_id(); });
     ASSERT_NE(writerThread, std::this_thread::get_id());
-    auto journal = ScalingJournal::onHistory(*store.value());
+    auto journal = ScalingJournal::onWriter(*store.value());
     std::set<std::thread::id> stepThreads;  // the observer runs where the step is written
     journal->setStepObserver(
         [&](int64_t, StepState) { stepThreads.insert(std::this_thread::get_id()); });

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cost/usagereport.h"
-#include "history/historyreader.h"
+#include "cost/reportloader.h"
 #include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"

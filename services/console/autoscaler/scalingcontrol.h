@@ -11,7 +11,7 @@
 
 #include "core/inferenceservice.h"
 #include "core/result.h"
-#include "history/scalingjournal.h"
+#include "scaling/journalstep.h"
 #include "scaling/reconcile.h"
 #include "scaling/scalingpolicy.h"
 

@@ -32,6 +32,7 @@
 #include "fleetlink/agentconnection.h"
 #include "scaling/placement.h"
 #include "scalingcontrol.h"
+#include "scalingjournal.h"
 #include "wire/security.h"
 
 namespace meridian {

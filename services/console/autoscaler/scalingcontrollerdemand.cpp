@@ -3,7 +3,7 @@
 // so a restart forecasts at once. The forecast itself is asked for in askPolicy.
 #include <algorithm>
 
-#include "history/scalingjournal.h"
+#include "autoscaler/scalingjournal.h"
 #include "scalingcontroller.h"
 #include "servicestate.h"
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cardtypes.h"
 #include "core/result.h"
 #include "core/vendor.h"
 
@@ -37,13 +38,6 @@ struct Contract {
     int64_t fromUnixS = 0;
     int64_t toUnixS = 0;  // exclusive
     double discountPercent = 0;
-};
-
-struct CardPlace {
-    std::string model;
-    Vendor vendor = Vendor::Unknown;
-    std::string dataCenter;
-    std::string nodeId;
 };
 
 class PriceBook {

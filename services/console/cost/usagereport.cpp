@@ -6,8 +6,6 @@
 #include <ctime>
 #include <map>
 
-#include "history/historyreader.h"
-
 namespace meridian {
 
 namespace {

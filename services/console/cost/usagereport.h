@@ -1,7 +1,7 @@
 // Utilisation and cost over a period, grouped by data center, vendor, model, node or
 // inference service: card-hours observed, busy and idle, what they cost at the prices
-// valid at the time, what idle cards cost, and what cloud bursts cost. Reads the
-// history file (roll-ups where whole days and hours allow); writes nothing.
+// valid at the time, what idle cards cost, and what cloud bursts cost; and its CSV and
+// JSON forms. Built from the history file by cost/reportloader.
 #pragma once
 
 #include <algorithm>
@@ -72,7 +72,7 @@ struct ReportRequest {
     int64_t nowUnixS = 0;  // leases still running are billed up to here; 0: the wall clock
 };
 
-// One report per day or week (buildUsageTrend in history/historyreader.h).
+// One report per day or week (loadReport in cost/reportloader.h).
 struct UsageTrend {
     int64_t bucketSeconds = 86400;
     std::vector<UsageReport> buckets;

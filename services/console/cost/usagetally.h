@@ -1,7 +1,7 @@
 // The usage report's arithmetic: usage rows in, each put in its group, priced at the
 // prices and contracts in force, summed, and the period's cloud spend beside them. No
-// SQL here: history/historyreader reads the rows and streams them in, one price segment
-// at a time (prices hold still within a segment).
+// SQL here: the report loader streams the history's rows in (history/usagerows), one
+// price segment at a time (prices hold still within a segment).
 #pragma once
 
 #include <cstdint>
@@ -11,29 +11,18 @@
 #include <vector>
 
 #include "core/cloudlease.h"
+#include "history/usagerows.h"
 #include "pricebook.h"
 #include "usagereport.h"
 
 namespace meridian {
 
-// What usage rows refer to, read once per report.
-struct UsageCatalog {
-    std::vector<std::optional<CardPlace>> cards;  // by card id; empty: not a card we know
-    std::map<int64_t, std::string> services;      // by service id
+// What usage rows refer to, read once per report: the history's cards and services, and
+// the cloud leases (their spend, and the price rented nodes bill at).
+struct UsageCatalog : CardCatalog {
     std::vector<CloudLease> leases;
     std::map<std::string, std::string> leaseService;  // lease id → the service it was for
     std::map<std::string, double> leasePriceByNode;   // rented nodes bill at the lease price
-};
-
-// One card's usage over one minute, hour or day.
-struct UsageRow {
-    int64_t card = 0;  // id in the catalog
-    int64_t service = 0;
-    double observedSeconds = 0;
-    double busySeconds = 0;
-    double energyJoules = 0;
-    double utilizationSeconds = 0;  // observed seconds that carried a utilisation reading
-    double utilizationPercentSeconds = 0;
 };
 
 // Where prices may change inside [from, to): the period's ends and each rule's and
@@ -56,7 +45,7 @@ private:
     std::string groupKey(const CardPlace &card, int64_t service, const Contract *contract) const;
 
     const UsageCatalog &m_catalog;  // outlives the tally (the reader's)
-    PriceBook m_prices;  // a copy: small, and callers pass temporaries
+    PriceBook m_prices;             // a copy: small, and callers pass temporaries
     ReportRequest m_request;
     int64_t m_segmentStartUnixS = 0;
     // Hundreds of thousands of rows a month: everything per row is an array index.

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "agentlinks.h"
+#include "cost/costrecords.h"
 #include "history/historystore.h"
 #include "leasesync.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
@@ -113,7 +114,7 @@ SyncReport syncUsage(const FleetInventory &inventory, HistoryStore &store, int p
         auto pool = fetchLeases(inventory.capacityPool, inventory.security, callTimeoutMs);
         if (!pool) {
             report.failures.push_back(pool.error().message);
-        } else if (Status recorded = store.recordLeases(pool->leases); !recorded) {
+        } else if (Status recorded = recordCloudLeases(store, pool->leases); !recorded) {
             report.failures.push_back(recorded.message());
         } else {
             report.leases = static_cast<int>(pool->leases.size());

@@ -10,11 +10,11 @@
 #include <utility>
 
 #include "core/userdirs.h"
-#include "cost/pricebook.h"
 #include "historyschema.h"
 #include "rollupdeltas.h"
 #include "sqlite/sqlitebind.h"
 #include "sqlite/sqlitefile.h"
+#include "sqlite/sqlitewriterthread.h"
 
 namespace meridian {
 
@@ -53,37 +53,33 @@ Result<std::unique_ptr<HistoryStore>> HistoryStore::open(const std::string &path
 HistoryStore::HistoryStore(std::unique_ptr<SQLite::Database> writer,
                            std::unique_ptr<SQLite::Database> reader, std::string path,
                            HistoryRetention retention)
-    : m_writer(std::move(writer))
-    , m_reader(std::move(reader))
-    , m_path(std::move(path))
-    , m_retention(retention)
+    : m_reader(std::move(reader)), m_path(std::move(path)), m_retention(retention)
 {
     // A month of roll-ups for 6,000 cards is tens of MB: keep the hot pages in memory.
-    for (SQLite::Database *db : {m_writer.get(), m_reader.get()})
+    for (SQLite::Database *db : {writer.get(), m_reader.get()})
         db->exec("PRAGMA cache_size = -32768");
     m_minuteHorizon =
-        m_writer->execAndGet("SELECT from_unix_s FROM kept_range WHERE level = 'minute'")
-            .getInt64();
-    m_thread = std::thread([this] { run(); });
+        writer->execAndGet("SELECT from_unix_s FROM kept_range WHERE level = 'minute'").getInt64();
+    m_writer = std::make_unique<SqliteWriterThread>(std::move(writer), m_path);
 }
 
 HistoryStore::~HistoryStore()
 {
-    {
-        std::lock_guard lock(m_mutex);
-        m_stopping = true;
-    }
-    m_changed.notify_all();
-    m_thread.join();  // drains the queue first: nothing submitted is lost on a clean exit
+    m_writer.reset();  // writes what was submitted first: nothing is lost on a clean exit
 }
 
 void HistoryStore::submit(UsageBatch batch)
 {
-    std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [this] { return m_queue.size() < kQueueLimit || m_stopping; });
-    m_queue.push_back(std::move(batch));
-    ++m_submitted;
-    m_changed.notify_all();
+    bool post = false;
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return m_queue.size() < kQueueLimit; });
+        m_queue.push_back(std::move(batch));
+        ++m_submitted;
+        post = !std::exchange(m_writePosted, true);
+    }
+    if (post)
+        m_writer->post([this](SQLite::Database &db) { writeQueued(db); });
 }
 
 Status HistoryStore::flush()
@@ -94,102 +90,44 @@ Status HistoryStore::flush()
     return std::exchange(m_firstError, Status{});
 }
 
-void HistoryStore::run()
+void HistoryStore::writeQueued(SQLite::Database &db)
 {
-    while (true) {
-        std::deque<std::packaged_task<void()>> work;
-        std::vector<UsageBatch> batches;
-        {
-            std::unique_lock lock(m_mutex);
-            m_changed.wait(lock,
-                           [this] { return !m_work.empty() || !m_queue.empty() || m_stopping; });
-            if (m_work.empty() && m_queue.empty() && m_stopping) {
-                m_stopped = true;
-                return;
-            }
-            // Other writes first: a journal step is waited for by a scale-up in flight,
-            // usage only by the next report.
-            work.swap(m_work);
-            while (work.empty() && !m_queue.empty() && batches.size() < kBatchesPerTransaction) {
-                batches.push_back(std::move(m_queue.front()));
-                m_queue.pop_front();
-            }
+    std::vector<UsageBatch> batches;
+    {
+        std::lock_guard lock(m_mutex);
+        while (!m_queue.empty() && batches.size() < kBatchesPerTransaction) {
+            batches.push_back(std::move(m_queue.front()));
+            m_queue.pop_front();
         }
-        for (auto &task : work)
-            task();  // its outcome, exceptions included, goes to whoever waits for it
-        if (batches.empty())
-            continue;
-        m_changed.notify_all();  // room in the queue
-        Status status = write(batches);
-        {
-            std::lock_guard lock(m_mutex);
-            m_written += batches.size();
-            if (!status && m_firstError.ok())
-                m_firstError = status;
-        }
-        m_changed.notify_all();
     }
+    m_changed.notify_all();  // room in the queue
+    Status status = write(db, batches);
+    bool more = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_written += batches.size();
+        if (!status && m_firstError.ok())
+            m_firstError = status;
+        // The rest in a job of its own, so urgent work waiting meanwhile goes first.
+        more = m_writePosted = !m_queue.empty();
+    }
+    m_changed.notify_all();
+    if (more)
+        m_writer->post([this](SQLite::Database &next) { writeQueued(next); });
 }
 
 void HistoryStore::runOnWriter(const std::function<void(SQLite::Database &)> &work)
 {
-    if (std::this_thread::get_id() == m_thread.get_id()) {
-        work(*m_writer);
-        return;
-    }
-    std::packaged_task<void()> task([&] { work(*m_writer); });
-    std::future<void> done = task.get_future();
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_stopped)
-            throw SQLite::Exception(fmt::format("{}: the history store is closed", m_path));
-        m_work.push_back(std::move(task));
-    }
-    m_changed.notify_all();
-    done.get();
+    m_writer->runOnWriter(work);
 }
 
-Status HistoryStore::inTransaction(const char *what,
-                                   const std::function<void(SQLite::Database &)> &work)
-{
-    try {
-        SQLite::Transaction tx(*m_writer);
-        work(*m_writer);
-        tx.commit();
-        return {};
-    } catch (const SQLite::Exception &e) {
-        // Rows written in the rolled-back transaction are gone again.
-        m_serviceIds.clear();
-        m_nodeRows.clear();
-        m_cardRows.clear();
-        return Error{fmt::format("{}: cannot {}: {}", m_path, what, e.what())};
-    }
-}
-
-Status HistoryStore::onWriterInTransaction(const char *what,
-                                           const std::function<void(SQLite::Database &)> &work,
-                                           const std::function<void()> &committed)
-{
-    Status status;
-    try {
-        runOnWriter([&](SQLite::Database &) {
-            status = inTransaction(what, work);
-            if (status && committed)
-                committed();
-        });
-    } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("cannot {}: {}", what, e.what())};  // it names the file
-    }
-    return status;
-}
-
-int64_t HistoryStore::serviceId(const std::string &name)
+int64_t HistoryStore::serviceId(SQLite::Database &db, const std::string &name)
 {
     if (name.empty())
         return 0;
     if (const auto it = m_serviceIds.find(name); it != m_serviceIds.end())
         return it->second;
-    SQLite::Statement upsert(*m_writer, R"(
+    SQLite::Statement upsert(db, R"(
         INSERT INTO service (name) VALUES (?1)
         ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id)");
     upsert.bind(1, name);
@@ -197,13 +135,13 @@ int64_t HistoryStore::serviceId(const std::string &name)
     return m_serviceIds[name] = upsert.getColumn(0).getInt64();
 }
 
-int64_t HistoryStore::nodeRow(const NodeInventory &node)
+int64_t HistoryStore::nodeRow(SQLite::Database &db, const NodeInventory &node)
 {
     const auto known = m_nodeRows.find(node.nodeId);
     if (known != m_nodeRows.end() && known->second.dataCenter == node.dataCenter &&
         known->second.rack == node.rack && known->second.hostname == node.hostname)
         return known->second.row;
-    SQLite::Statement upsert(*m_writer, R"(
+    SQLite::Statement upsert(db, R"(
         INSERT INTO node (node_id, data_center, rack, hostname) VALUES (?1, ?2, ?3, ?4)
         ON CONFLICT (node_id) DO UPDATE SET data_center = excluded.data_center,
             rack = excluded.rack, hostname = excluded.hostname
@@ -215,14 +153,14 @@ int64_t HistoryStore::nodeRow(const NodeInventory &node)
     return row;
 }
 
-int64_t HistoryStore::cardRow(const CardInfo &card, int64_t nodeRow)
+int64_t HistoryStore::cardRow(SQLite::Database &db, const CardInfo &card, int64_t nodeRow)
 {
     const auto known = m_cardRows.find(card.uuid);
     if (known != m_cardRows.end() && known->second.nodeRow == nodeRow &&
         known->second.index == card.index && known->second.vendor == card.vendor &&
         known->second.model == card.model)
         return known->second.row;
-    SQLite::Statement upsert(*m_writer, R"(
+    SQLite::Statement upsert(db, R"(
         INSERT INTO card (uuid, node, card_index, vendor, model) VALUES (?1, ?2, ?3, ?4, ?5)
         ON CONFLICT (uuid) DO UPDATE SET node = excluded.node, card_index = excluded.card_index,
             vendor = excluded.vendor, model = excluded.model
@@ -235,29 +173,83 @@ int64_t HistoryStore::cardRow(const CardInfo &card, int64_t nodeRow)
     return row;
 }
 
-Status HistoryStore::write(const std::vector<UsageBatch> &batches)
-{
-    return inTransaction("write usage", [&](SQLite::Database &db) {
-        SQLite::Statement insertNew(db, R"(
+namespace {
+
+// The statements a transaction of usage reuses for every minute.
+struct MinuteStatements {
+    explicit MinuteStatements(SQLite::Database &db)
+        : insertNew(db, R"(
             INSERT OR IGNORE INTO usage_minute (card, minute_start_unix_s, observed_seconds,
                 busy_seconds, mean_utilization_percent, energy_joules, service)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))");
-        SQLite::Statement previous(db, R"(
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))")
+        , previous(db, R"(
             SELECT observed_seconds, busy_seconds, mean_utilization_percent, energy_joules, service
-            FROM usage_minute WHERE card = ?1 AND minute_start_unix_s = ?2)");
-        SQLite::Statement replace(db, R"(
+            FROM usage_minute WHERE card = ?1 AND minute_start_unix_s = ?2)")
+        , replace(db, R"(
             UPDATE usage_minute SET observed_seconds = ?3, busy_seconds = ?4,
                 mean_utilization_percent = ?5, energy_joules = ?6, service = ?7
-            WHERE card = ?1 AND minute_start_unix_s = ?2)");
-        SQLite::Statement progress(db, R"(
+            WHERE card = ?1 AND minute_start_unix_s = ?2)")
+        , progress(db, R"(
             INSERT INTO node_progress VALUES (?1, ?2) ON CONFLICT (node) DO UPDATE
-            SET last_minute_unix_s = max(last_minute_unix_s, excluded.last_minute_unix_s))");
+            SET last_minute_unix_s = max(last_minute_unix_s, excluded.last_minute_unix_s))")
+    {}
+    SQLite::Statement insertNew;
+    SQLite::Statement previous;
+    SQLite::Statement replace;
+    SQLite::Statement progress;
+};
+
+// Writes one card's minute, new or again; its roll-up changes go to `rollups`.
+void writeMinute(MinuteStatements &sql, int64_t cardRow, int64_t service, const UsageMinute &m,
+                 RollupDeltas &rollups)
+{
+    const MinuteFigures figures{m.observedSeconds, m.busySeconds, m.meanUtilizationPercent,
+                                m.energyJoules};
+    const auto bindMinute = [&](SQLite::Statement &statement) {
+        SQLite::bind(statement, cardRow, static_cast<int64_t>(m.minuteStartUnixS),
+                     m.observedSeconds, m.busySeconds);
+        bindOptional(statement, 5, m.meanUtilizationPercent);
+        bindOptional(statement, 6, m.energyJoules);
+        statement.bind(7, service);
+    };
+    bindMinute(sql.insertNew);
+    const int inserted = sql.insertNew.exec();
+    sql.insertNew.reset();
+    if (inserted == 1) {
+        rollups.add(cardRow, m.minuteStartUnixS, service, figures, +1);
+        return;
+    }
+    // Written before: the agent's newer word replaces it, in the roll-ups too.
+    SQLite::bind(sql.previous, cardRow, static_cast<int64_t>(m.minuteStartUnixS));
+    if (!sql.previous.executeStep()) {
+        sql.previous.reset();
+        return;  // refused by a constraint (a NaN from a broken agent)
+    }
+    const MinuteFigures old{
+        sql.previous.getColumn(0).getDouble(), sql.previous.getColumn(1).getDouble(),
+        optionalDouble(sql.previous.getColumn(2)), optionalDouble(sql.previous.getColumn(3))};
+    const int64_t oldService = sql.previous.getColumn(4).getInt64();
+    sql.previous.reset();
+    rollups.add(cardRow, m.minuteStartUnixS, oldService, old, -1);
+    bindMinute(sql.replace);
+    sql.replace.exec();
+    sql.replace.reset();
+    rollups.add(cardRow, m.minuteStartUnixS, service, figures, +1);
+}
+
+}  // namespace
+
+Status HistoryStore::write(SQLite::Database &db, const std::vector<UsageBatch> &batches)
+{
+    try {
+        SQLite::Transaction transaction(db);
+        MinuteStatements sql(db);
         RollupDeltas rollups;
         for (const UsageBatch &batch : batches) {
-            const int64_t nodeRowId = nodeRow(batch.node);
+            const int64_t nodeRowId = nodeRow(db, batch.node);
             std::map<std::string, int64_t> cardRows;
             for (const CardInfo &info : batch.node.cards)
-                cardRows[info.uuid] = cardRow(info, nodeRowId);
+                cardRows[info.uuid] = cardRow(db, info, nodeRowId);
             int64_t newestMinute = -1;
             for (const UsageMinute &m : batch.minutes) {
                 const auto row = cardRows.find(m.cardUuid);
@@ -265,50 +257,25 @@ Status HistoryStore::write(const std::vector<UsageBatch> &batches)
                     continue;  // a card the inventory does not name: nothing to bill it to
                 if (m.minuteStartUnixS < m_minuteHorizon)
                     continue;  // its day is final: the other minutes of it are gone
-                const int64_t cardRow = row->second;
                 newestMinute = std::max(newestMinute, m.minuteStartUnixS);
-                const int64_t service = serviceId(m.service);
-                const MinuteFigures figures{m.observedSeconds, m.busySeconds,
-                                            m.meanUtilizationPercent, m.energyJoules};
-                const auto bindMinute = [&](SQLite::Statement &statement) {
-                    SQLite::bind(statement, cardRow, static_cast<int64_t>(m.minuteStartUnixS),
-                                 m.observedSeconds, m.busySeconds);
-                    bindOptional(statement, 5, m.meanUtilizationPercent);
-                    bindOptional(statement, 6, m.energyJoules);
-                    statement.bind(7, service);
-                };
-                bindMinute(insertNew);
-                const int inserted = insertNew.exec();
-                insertNew.reset();
-                if (inserted == 1) {
-                    rollups.add(cardRow, m.minuteStartUnixS, service, figures, +1);
-                    continue;
-                }
-                // Written before: the agent's newer word replaces it, in the roll-ups too.
-                SQLite::bind(previous, cardRow, static_cast<int64_t>(m.minuteStartUnixS));
-                if (!previous.executeStep()) {
-                    previous.reset();
-                    continue;  // refused by a constraint (a NaN from a broken agent)
-                }
-                const MinuteFigures old{
-                    previous.getColumn(0).getDouble(), previous.getColumn(1).getDouble(),
-                    optionalDouble(previous.getColumn(2)), optionalDouble(previous.getColumn(3))};
-                const int64_t oldService = previous.getColumn(4).getInt64();
-                previous.reset();
-                rollups.add(cardRow, m.minuteStartUnixS, oldService, old, -1);
-                bindMinute(replace);
-                replace.exec();
-                replace.reset();
-                rollups.add(cardRow, m.minuteStartUnixS, service, figures, +1);
+                writeMinute(sql, row->second, serviceId(db, m.service), m, rollups);
             }
             if (newestMinute >= 0) {
-                SQLite::bind(progress, nodeRowId, newestMinute);
-                progress.exec();
-                progress.reset();
+                SQLite::bind(sql.progress, nodeRowId, newestMinute);
+                sql.progress.exec();
+                sql.progress.reset();
             }
         }
         rollups.apply(db);
-    });
+        transaction.commit();
+        return {};
+    } catch (const SQLite::Exception &e) {
+        // Rows written in the rolled-back transaction are gone again.
+        m_serviceIds.clear();
+        m_nodeRows.clear();
+        m_cardRows.clear();
+        return Error{fmt::format("{}: cannot write usage: {}", m_path, e.what())};
+    }
 }
 
 Status HistoryStore::applyRetention(int64_t nowUnixS)
@@ -336,55 +303,19 @@ Status HistoryStore::applyRetention(int64_t nowUnixS)
             keep.reset();
         }
     };
-    return onWriterInTransaction("apply retention", drop, [&] {
-        m_minuteHorizon = std::max(m_minuteHorizon, minuteCutoff);
-    });
-}
-
-Status HistoryStore::recordLeases(const std::vector<CloudLease> &leases)
-{
-    return onWriterInTransaction("record cloud leases", [&](SQLite::Database &db) {
-        SQLite::Statement lease(db, R"(
-            INSERT OR REPLACE INTO cloud_lease VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))");
-        SQLite::Statement node(db, "INSERT OR IGNORE INTO cloud_lease_node VALUES (?1, ?2)");
-        for (const CloudLease &l : leases) {
-            SQLite::bind(lease, l.leaseId, l.region, l.cardModel, l.requestedBy,
-                         static_cast<int64_t>(l.nodes), static_cast<int64_t>(l.cardsPerNode),
-                         l.cnyPerCardHour, l.billingIncrementSeconds, l.createdUnixS);
-            bindOptional(lease, 10, l.releasedUnixS);
-            lease.exec();
-            lease.reset();
-            for (const std::string &nodeId : l.nodeIds) {
-                SQLite::bind(node, l.leaseId, nodeId);
-                node.exec();
-                node.reset();
-            }
-        }
-    });
-}
-
-Status HistoryStore::recordPrices(const PriceBook &prices)
-{
-    return onWriterInTransaction("record prices", [&](SQLite::Database &db) {
-        db.exec("DELETE FROM price_rule; DELETE FROM contract;");
-        SQLite::Statement rule(db, "INSERT INTO price_rule VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-        for (const PriceRule &r : prices.rules()) {
-            SQLite::bind(
-                rule, r.model,
-                r.vendor == Vendor::Unknown ? std::string() : std::string(vendorName(r.vendor)),
-                r.dataCenter, r.cnyPerCardHour, r.fromUnixS);
-            bindOptional(rule, 6, r.toUnixS);
-            rule.exec();
-            rule.reset();
-        }
-        SQLite::Statement contract(db, "INSERT INTO contract VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-        for (const Contract &c : prices.contracts()) {
-            SQLite::bind(contract, c.customer, c.dataCenter, c.nodeId, c.model, c.fromUnixS,
-                         c.toUnixS, c.discountPercent);
-            contract.exec();
-            contract.reset();
-        }
-    });
+    try {
+        runOnWriter([&](SQLite::Database &db) {
+            SQLite::Transaction transaction(db);
+            drop(db);
+            transaction.commit();
+            // In the same turn of the writer, before any later usage: minutes before
+            // the cut are final now.
+            m_minuteHorizon = std::max(m_minuteHorizon, minuteCutoff);
+        });
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot apply retention: {}", m_path, e.what())};
+    }
 }
 
 int64_t HistoryStore::lastMinute(const std::string &nodeId)

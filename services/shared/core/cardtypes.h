@@ -1,6 +1,6 @@
-// What a node knows about its accelerator cards: identity (CardInfo) and one
-// reading (CardSample). Every reading is optional: absent means the device did not
-// report it, which is common (MIG, N/A, deprecated fields).
+// What a node knows about its accelerator cards: identity (CardInfo), one reading
+// (CardSample), and where a card sits (CardPlace). Every reading is optional: absent
+// means the device did not report it, which is common (MIG, N/A, deprecated fields).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,15 @@ struct CardInfo {
     std::optional<bool> migEnabled;
     std::string driverVersion;
     std::string serial;
+};
+
+// Where a card sits, as prices and reports key on it: its model and vendor, its data
+// center and node.
+struct CardPlace {
+    std::string model;
+    Vendor vendor = Vendor::Unknown;
+    std::string dataCenter;
+    std::string nodeId;
 };
 
 struct CardSample {

@@ -4,8 +4,8 @@
 #include <SQLiteCpp/VariadicBind.h>
 #include <fmt/format.h>
 
-#include "historyschema.h"
-#include "historystore.h"
+#include "history/historyschema.h"
+#include "sqlite/sqlitewriter.h"
 
 namespace meridian {
 
@@ -34,7 +34,7 @@ AlertTriageLog::AlertTriageLog(SqliteWriter &writer, std::string path)
     : m_connection(writer), m_path(std::move(path))
 {}
 
-std::unique_ptr<AlertTriageLog> AlertTriageLog::onHistory(HistoryStore &history)
+std::unique_ptr<AlertTriageLog> AlertTriageLog::onWriter(SqliteWriter &history)
 {
     return std::unique_ptr<AlertTriageLog>(new AlertTriageLog(history, history.path()));
 }

@@ -1,8 +1,9 @@
-// The scaling journal and audit log in the history file. A step is written (and
-// committed, synchronously) before the call it stands for is made, so after a crash the
-// journal says what may have happened and reconcile() says what to do about it.
-// Thread-safe. In a console it writes on the history store's writer thread (onHistory);
-// opened on a file, it has a connection of its own.
+// The scaling journal and audit log: in the console's history file, or in a file of its
+// own for meridian-scaled. A step is written (and committed, synchronously) before the
+// call it stands for is made, so after a crash the journal says what may have happened
+// and reconcile() says what to do about it. Thread-safe. In a console it writes on the
+// history file's writer thread (onWriter); opened on a file, it has a connection of its
+// own.
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 
 #include "core/result.h"
 #include "scaling/dailyprofile.h"
+#include "scaling/journalstep.h"
 #include "scaling/stepexecutor.h"
 #include "sqlite/sqliteconnection.h"
 
@@ -22,22 +24,14 @@ class Database;
 
 namespace meridian {
 
-class HistoryStore;
-
+class SqliteWriter;
 struct SqliteSchema;
-
-struct AuditEntry {
-    int64_t atUnixMs = 0;
-    std::string who;
-    std::string what;
-    std::string why;
-};
 
 class ScalingJournal final : public StepJournal {
 public:
-    // The journal in the console's history file, written on the store's writer thread
-    // in turn with the usage minutes. `history` must outlive it.
-    static std::unique_ptr<ScalingJournal> onHistory(HistoryStore &history);
+    // The journal in the console's history file, written on the file's writer thread
+    // (the history store's) in turn with the usage minutes. `history` must outlive it.
+    static std::unique_ptr<ScalingJournal> onWriter(SqliteWriter &history);
     // The journal in a history file no store of this process has open (tools, tests).
     static Result<std::unique_ptr<ScalingJournal>> open(const std::string &historyFile);
     // A journal file of its own (meridian-scaled), with settings that outlive a restart.
@@ -90,8 +84,5 @@ private:
     std::string m_path;
     std::function<void(int64_t, StepState)> m_stepObserver;
 };
-
-std::string_view stepStateName(StepState state);
-std::optional<StepState> stepStateFromName(std::string_view name);
 
 }  // namespace meridian

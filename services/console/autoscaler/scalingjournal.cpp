@@ -4,41 +4,10 @@
 #include <SQLiteCpp/VariadicBind.h>
 #include <fmt/format.h>
 
-#include "historyschema.h"
-#include "historystore.h"
+#include "history/historyschema.h"
+#include "sqlite/sqlitewriter.h"
 
 namespace meridian {
-
-namespace {
-
-constexpr std::pair<StepState, std::string_view> kStateNames[] = {
-    {StepState::Planned, "planned"},       {StepState::Approved, "approved"},
-    {StepState::Leasing, "leasing"},       {StepState::Provisioned, "provisioned"},
-    {StepState::Starting, "starting"},     {StepState::Serving, "serving"},
-    {StepState::Releasing, "releasing"},   {StepState::Done, "done"},
-    {StepState::Failed, "failed"},         {StepState::Rejected, "rejected"},
-    {StepState::Superseded, "superseded"},
-};
-
-}  // namespace
-
-std::optional<StepState> stepStateFromName(std::string_view name)
-{
-    for (const auto &[state, stateName] : kStateNames) {
-        if (stateName == name)
-            return state;
-    }
-    return std::nullopt;
-}
-
-std::string_view stepStateName(StepState state)
-{
-    for (const auto &[candidate, name] : kStateNames) {
-        if (candidate == state)
-            return name;
-    }
-    return "failed";
-}
 
 Result<std::unique_ptr<ScalingJournal>> ScalingJournal::open(const std::string &historyFile)
 {
@@ -69,7 +38,7 @@ ScalingJournal::ScalingJournal(SqliteWriter &writer, std::string path)
     : m_connection(writer), m_path(std::move(path))
 {}
 
-std::unique_ptr<ScalingJournal> ScalingJournal::onHistory(HistoryStore &history)
+std::unique_ptr<ScalingJournal> ScalingJournal::onWriter(SqliteWriter &history)
 {
     return std::unique_ptr<ScalingJournal>(new ScalingJournal(history, history.path()));
 }

@@ -1,14 +1,14 @@
 // What people did about alerts, in the history file: acknowledgements and notes with who
 // and when, and silences. Every console on the same file reads them back, so the night
 // shift and the day shift see one triage. Thread-safe. In a console it writes on the
-// history store's writer thread (onHistory); opened on a file, it has its own connection.
+// history file's writer thread (onWriter); opened on a file, it has its own connection.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "alerts/alert.h"
+#include "alert.h"
 #include "core/result.h"
 #include "sqlite/sqliteconnection.h"
 
@@ -18,7 +18,7 @@ class Database;
 
 namespace meridian {
 
-class HistoryStore;
+class SqliteWriter;
 
 struct TriageAction {
     enum class Kind { Acknowledge, Note };
@@ -32,9 +32,9 @@ struct TriageAction {
 
 class AlertTriageLog final {
 public:
-    // On the store's writer thread, in turn with the usage minutes. `history` must outlive
-    // it.
-    static std::unique_ptr<AlertTriageLog> onHistory(HistoryStore &history);
+    // On the history file's writer thread (the history store's), in turn with the usage
+    // minutes. `history` must outlive it.
+    static std::unique_ptr<AlertTriageLog> onWriter(SqliteWriter &history);
     // On a history file no store of this process has open.
     static Result<std::unique_ptr<AlertTriageLog>> open(const std::string &historyFile);
     ~AlertTriageLog();

@@ -1,0 +1,165 @@
+#include "usagerows.h"
+
+#include <unistd.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <SQLiteCpp/VariadicBind.h>
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "historyschema.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr int kRollupSchema = 2;  // the first schema with roll-ups
+
+// Every read returns, per row: card, service, observed, busy, energy, seconds with a
+// utilisation reading, and utilisation × seconds. No GROUP BY: rows stream in key order
+// and are summed by group as they come.
+const char *readSql(Grain grain)
+{
+    switch (grain) {
+    case Grain::Day:
+        return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
+                         utilization_seconds, utilization_percent_seconds
+                  FROM usage_day WHERE day_start_unix_s >= ?1 AND day_start_unix_s < ?2)";
+    case Grain::Hour:
+        return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
+                         utilization_seconds, utilization_percent_seconds
+                  FROM usage_hour WHERE hour_start_unix_s >= ?1 AND hour_start_unix_s < ?2)";
+    case Grain::Minute:
+        return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
+                         CASE WHEN mean_utilization_percent IS NULL THEN 0
+                              ELSE observed_seconds END,
+                         coalesce(mean_utilization_percent * observed_seconds, 0)
+                  FROM usage_minute WHERE minute_start_unix_s >= ?1 AND minute_start_unix_s < ?2)";
+    }
+    return "";
+}
+
+// "file:" URI for SQLite: the characters a URI gives meaning to are escaped.
+std::string sqliteUri(const std::string &path, std::string_view query)
+{
+    std::string uri = "file:";
+    for (const char c : std::filesystem::absolute(path).string()) {
+        if (c == '%' || c == '?' || c == '#')
+            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            uri += c;
+    }
+    return uri + "?" + std::string(query);
+}
+
+// A WAL-mode file is read through a -shm file beside it, which SQLite must be able to
+// create. On a read-only mount (a backup, a copy handed to a manager) it cannot, so the
+// file is opened immutable there: read as it stands, which is right, for nothing can be
+// writing it.
+std::unique_ptr<SQLite::Database> openForReading(const std::string &path)
+{
+    try {
+        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
+        db->setBusyTimeout(5000);
+        db->execAndGet("PRAGMA user_version");
+        return db;
+    } catch (const SQLite::Exception &e) {
+        const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+        // SQLITE_READONLY(_CANTINIT) or SQLITE_CANTOPEN, depending on what is missing.
+        const bool noSharedMemory =
+            e.getErrorCode() == SQLITE_READONLY || e.getErrorCode() == SQLITE_CANTOPEN;
+        if (!noSharedMemory || access(folder.c_str(), W_OK) == 0)
+            throw;
+    }
+    return std::make_unique<SQLite::Database>(sqliteUri(path, "immutable=1"),
+                                              SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<UsageRows>> UsageRows::open(const std::string &historyFile)
+{
+    if (!std::filesystem::exists(historyFile)) {
+        return Error{fmt::format("{}: no history yet; run the console or 'meridian sync' first",
+                                 historyFile)};
+    }
+    try {
+        auto db = openForReading(historyFile);
+        const int appId = db->execAndGet("PRAGMA application_id").getInt();
+        const int version = db->execAndGet("PRAGMA user_version").getInt();
+        if (appId != kHistoryApplicationId)
+            return Error{fmt::format("{} is not a Meridian history file", historyFile)};
+        if (version < kRollupSchema) {
+            return Error{fmt::format(
+                "{} has an older schema ({}); run 'meridian sync' or the console once to "
+                "upgrade it",
+                historyFile, version)};
+        }
+        std::unique_ptr<UsageRows> reader(new UsageRows(std::move(db), historyFile));
+        reader->load();
+        return reader;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}", historyFile, e.what())};
+    }
+}
+
+UsageRows::UsageRows(std::unique_ptr<SQLite::Database> db, std::string path)
+    : m_db(std::move(db)), m_path(std::move(path))
+{}
+
+UsageRows::~UsageRows() = default;
+
+void UsageRows::load()
+{
+    SQLite::Statement cards(*m_db, R"(
+        SELECT c.id, c.model, c.vendor, n.data_center, n.node_id
+        FROM card c JOIN node n ON n.id = c.node)");
+    while (cards.executeStep()) {
+        const int64_t id = cards.getColumn(0).getInt64();
+        if (id < 0 || id > 10'000'000)
+            continue;  // not a row this program wrote
+        if (static_cast<size_t>(id) >= m_catalog.cards.size())
+            m_catalog.cards.resize(static_cast<size_t>(id) + 1);
+        m_catalog.cards[static_cast<size_t>(id)] = CardPlace{
+            cards.getColumn(1).getString(), vendorFromName(cards.getColumn(2).getString()),
+            cards.getColumn(3).getString(), cards.getColumn(4).getString()};
+    }
+    SQLite::Statement services(*m_db, "SELECT id, name FROM service");
+    while (services.executeStep())
+        m_catalog.services[services.getColumn(0).getInt64()] = services.getColumn(1).getString();
+    SQLite::Statement kept(*m_db, "SELECT level, from_unix_s FROM kept_range");
+    while (kept.executeStep()) {
+        const std::string level = kept.getColumn(0).getString();
+        if (level == "minute")
+            m_kept.minutesFromUnixS = kept.getColumn(1).getInt64();
+        else if (level == "hour")
+            m_kept.hoursFromUnixS = kept.getColumn(1).getInt64();
+    }
+}
+
+Status UsageRows::read(int64_t fromUnixS, int64_t toUnixS,
+                       const std::function<void(const UsageRow &)> &row)
+{
+    try {
+        for (const RollupRead &part : planRollupReads(fromUnixS, toUnixS, m_kept)) {
+            auto &statement = m_statements[part.grain];
+            if (!statement)
+                statement = std::make_unique<SQLite::Statement>(*m_db, readSql(part.grain));
+            statement->reset();
+            SQLite::bind(*statement, part.fromUnixS, part.toUnixS);
+            while (statement->executeStep()) {
+                row({statement->getColumn(0).getInt64(), statement->getColumn(1).getInt64(),
+                     statement->getColumn(2).getDouble(), statement->getColumn(3).getDouble(),
+                     statement->getColumn(4).getDouble(), statement->getColumn(5).getDouble(),
+                     statement->getColumn(6).getDouble()});
+            }
+        }
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}", m_path, e.what())};
+    }
+}
+
+}  // namespace meridian
