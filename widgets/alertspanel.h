@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "fleet/fleetstate.h"
+#include "models/fleetsnapshotsource.h"
 
 class QSortFilterProxyModel;
 class QTableView;

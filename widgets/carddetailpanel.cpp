@@ -29,8 +29,8 @@ QString eventLine(const Event &e)
 
 }  // namespace
 
-CardDetailPanel::CardDetailPanel(const FleetState &state, QWidget *parent)
-    : QWidget(parent), m_state(state)
+CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *parent)
+    : QWidget(parent), m_source(source)
 {
     auto *layout = new QVBoxLayout(this);
     m_title = new QLabel(tr("Select a card in the fleet to see its history."), this);
@@ -138,10 +138,10 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     if (!fromStore || m_storeCard != l.cardUuid[c]) {
         // Until the store answers, what this console has seen itself.
         for (int i = 0; i < 4; ++i)
-            m_charts[i]->setPoints(m_state.history(c, metrics[i]), s.takenUnixMs);
+            m_charts[i]->setPoints(m_source.history(c, metrics[i]), s.takenUnixMs);
     }
     m_events->clear();
-    for (const Event &e : m_state.recentEvents(n, kEventsShown))
+    for (const Event &e : m_source.recentEvents(n, kEventsShown))
         m_events->addItem(eventLine(e));
     m_events->scrollToBottom();
 }

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "fleet/fleetstate.h"
+#include "models/fleetsnapshotsource.h"
 
 class QComboBox;
 class QFormLayout;
@@ -22,7 +22,7 @@ class StoreHistoryLoader;
 class CardDetailPanel final : public QWidget {
     Q_OBJECT
 public:
-    CardDetailPanel(const FleetState &state, QWidget *parent = nullptr);
+    explicit CardDetailPanel(const FleetSnapshotSource &source, QWidget *parent = nullptr);
 
     void showCard(CardHandle card, const FleetSnapshot &snapshot);
     // Called on every snapshot; does the work at most once a second.
@@ -39,7 +39,7 @@ private:
     void showStoreHistory(const QString &cardUuid);
     void setHistoryWindow(int seconds);
 
-    const FleetState &m_state;
+    const FleetSnapshotSource &m_source;
     std::optional<CardHandle> m_card;
     int64_t m_lastRefreshMs = 0;
     StoreHistoryLoader *m_store = nullptr;

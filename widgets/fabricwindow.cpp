@@ -10,13 +10,11 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <set>
 
 #include "core/clock.h"
 #include "fabriclegend.h"
 #include "fabricview.h"
-#include "fleet/fleetstate.h"
 #include "historychart.h"
 #include "models/metricscale.h"
 #include "screenfit.h"
@@ -64,7 +62,7 @@ QString describe(const FabricLink &l)
 
 FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> file,
                            QString fileProblem, QWidget *parent, const Clock &clock)
-    : QMainWindow(parent), m_state(state), m_clock(clock), m_file(std::move(file))
+    : QMainWindow(parent), m_source(new FabricSource(state, std::move(file), clock, this))
 {
     setWindowFlag(Qt::Window);
     setWindowTitle(tr("Meridian — RoCE fabric"));
@@ -139,18 +137,18 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     connect(m_view, &FabricView::lineClicked, this, &FabricWindow::selectLine);
     connect(m_view, &FabricView::boxClicked, this, &FabricWindow::selectBox);
     connect(m_findings, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row < 0 || row >= static_cast<int>(m_fabric.findings.size()))
+        if (row < 0 || row >= static_cast<int>(fabric().findings.size()))
             return;
-        const FabricFinding &f = m_fabric.findings[static_cast<size_t>(row)];
+        const FabricFinding &f = fabric().findings[static_cast<size_t>(row)];
         std::set<size_t> lit;
-        for (size_t i = 0; i < m_fabric.links.size(); ++i) {
-            const FabricLink &l = m_fabric.links[i];
+        for (size_t i = 0; i < fabric().links.size(); ++i) {
+            const FabricLink &l = fabric().links[i];
             if (keyOf(l) == f.where || l.leaf == f.where || l.leaf + " " + l.leafPort == f.where)
                 lit.insert(i);
         }
         select(lit, text(f.what));
     });
-    connect(&m_assembling, &QFutureWatcher<Assembled>::finished, this, &FabricWindow::assembled);
+    connect(m_source, &FabricSource::assembled, this, &FabricWindow::assembled);
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, &FabricWindow::refresh);
     m_timer->start(1000);
@@ -158,10 +156,7 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     refresh();
 }
 
-FabricWindow::~FabricWindow()
-{
-    m_assembling.waitForFinished();
-}
+FabricWindow::~FabricWindow() = default;
 
 std::optional<uint32_t> FabricWindow::rail() const
 {
@@ -176,41 +171,21 @@ QString FabricWindow::details() const
 
 void FabricWindow::refresh()
 {
-    if (m_assembling.isRunning())
-        return;  // the last one is not back yet: skip a beat rather than queue up
-    // Copying 6,000 NICs out of FleetState and assembling them takes tens of ms: off the UI
-    // thread, so panning and zooming never wait for the once-a-second update.
-    const FleetState &state = m_state;
-    const std::optional<FabricFile> file = m_file;
-    const int64_t now = m_clock.nowUnixMs();
-    m_assembling.setFuture(QtConcurrent::run([&state, file, now] {
-        Assembled out;
-        out.atMs = now;
-        out.fabric = assembleFabric(state.hostNics(now), file ? &*file : nullptr, now);
-        const auto snapshot = state.snapshot(now);
-        const FleetLayout &layout = *snapshot.layout;
-        for (NodeHandle n = 0; n < layout.nodeCount(); ++n)
-            out.rackOfNode[layout.nodeId[n]] = layout.nodeRack[n];
-        return out;
-    }));
+    m_source->refresh();
 }
 
 void FabricWindow::assembled()
 {
-    Assembled result = m_assembling.result();
-    m_fabric = std::move(result.fabric);
-    m_fabricAtMs = result.atMs;
-    m_rackOfNode = std::move(result.rackOfNode);
     // Data centers in the fleet's own order (the first is the one shown first).
     // Shown by the name people use, kept by the one the agents report.
-    for (const FabricLink &l : m_fabric.links) {
+    for (const FabricLink &l : fabric().links) {
         if (m_dataCenter->findData(text(l.dataCenter)) < 0)
             m_dataCenter->addItem(dataCenterTitle(l.dataCenter), text(l.dataCenter));
     }
     showHistory();
     // Findings: rebuilt only when they change, so a selection in the list holds.
     QStringList lines;
-    for (const FabricFinding &f : m_fabric.findings)
+    for (const FabricFinding &f : fabric().findings)
         lines << QStringLiteral("[%1] %2 — %3: %4")
                      .arg(text(f.dataCenter), text(std::string(findingKindName(f.kind))),
                           text(f.where), text(f.what));
@@ -223,10 +198,10 @@ void FabricWindow::assembled()
     }
     // The selected host link follows its NIC across reassemblies.
     if (!m_selectedKey.empty()) {
-        for (size_t i = 0; i < m_fabric.links.size(); ++i) {
-            if (keyOf(m_fabric.links[i]) == m_selectedKey) {
+        for (size_t i = 0; i < fabric().links.size(); ++i) {
+            if (keyOf(fabric().links[i]) == m_selectedKey) {
                 m_selected = {i};
-                m_details->setText(describe(m_fabric.links[i]));
+                m_details->setText(describe(fabric().links[i]));
             }
         }
     }
@@ -235,25 +210,25 @@ void FabricWindow::assembled()
 
 void FabricWindow::showHistory()
 {
-    // The selected NIC's last 15 minutes, kept by FleetState since the console started.
+    // The selected NIC's last 15 minutes.
     std::vector<HistoryPoint> load, pfc;
     const size_t space = m_selectedKey.find(' ');
     if (space != std::string::npos) {
         double capacity = 0;
-        for (const FabricLink &l : m_fabric.links) {
+        for (const FabricLink &l : fabric().links) {
             if (keyOf(l) == m_selectedKey)
                 capacity = l.capacityBitsPerSecond;
         }
-        for (const NicPoint &p :
-             m_state.nicHistory(m_selectedKey.substr(0, space), m_selectedKey.substr(space + 1))) {
+        for (const NicPoint &p : m_source->nicHistory(m_selectedKey.substr(0, space),
+                                                      m_selectedKey.substr(space + 1))) {
             const float busier = std::max(p.rxBitsPerSecond, p.txBitsPerSecond);
             load.push_back({p.timeUnixMs, capacity > 0 ? static_cast<float>(busier / capacity * 100)
                                                        : std::numeric_limits<float>::quiet_NaN()});
             pfc.push_back({p.timeUnixMs, p.pfcPausesPerSecond});
         }
     }
-    m_loadChart->setPoints(load, m_fabricAtMs);
-    m_pfcChart->setPoints(pfc, m_fabricAtMs);
+    m_loadChart->setPoints(load, m_source->assembledAtMs());
+    m_pfcChart->setPoints(pfc, m_source->assembledAtMs());
 }
 
 void FabricWindow::relayout()
@@ -262,12 +237,12 @@ void FabricWindow::relayout()
     options.dataCenter = m_dataCenter->currentData().toString().toStdString();
     options.rail = rail();
     options.expandRacks = m_view->racksExpanded();
-    FabricScene scene = layoutFabricScene(m_fabric, m_rackOfNode, options);
+    FabricScene scene = layoutFabricScene(fabric(), m_source->rackOfNode(), options);
     setWindowTitle(tr("Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings")
                        .arg(m_dataCenter->currentText())
                        .arg(scene.hosts)
                        .arg(scene.hostLinks)
-                       .arg(m_fabric.findings.size()));
+                       .arg(fabric().findings.size()));
     m_view->setScene(std::move(scene));
     m_view->setHighlighted(m_selected);
 }
@@ -277,8 +252,8 @@ void FabricWindow::select(std::set<size_t> links, const QString &details)
     m_selected = std::move(links);
     m_selectedKey.clear();
     if (m_selected.size() == 1 &&
-        m_fabric.links[*m_selected.begin()].kind == FabricLink::Kind::HostToLeaf)
-        m_selectedKey = keyOf(m_fabric.links[*m_selected.begin()]);
+        fabric().links[*m_selected.begin()].kind == FabricLink::Kind::HostToLeaf)
+        m_selectedKey = keyOf(fabric().links[*m_selected.begin()]);
     m_details->setText(details);
     m_alertsButton->setEnabled(!m_selectedKey.empty());
     m_view->setHighlighted(m_selected);
@@ -289,11 +264,11 @@ void FabricWindow::selectLine(size_t index)
 {
     const FabricSceneLine &line = m_view->scene().lines.at(index);
     if (line.link != FabricSceneLine::kAggregate) {
-        select({line.link}, describe(m_fabric.links[line.link]));
+        select({line.link}, describe(fabric().links[line.link]));
         return;
     }
     std::set<size_t> lit(line.bundled.begin(), line.bundled.end());
-    const FabricLink &first = m_fabric.links[line.bundled.front()];
+    const FabricLink &first = fabric().links[line.bundled.front()];
     select(lit, tr("<b>%1 links to %2</b><br/>highest load %3%, PFC %4/s, ECN + CNP %5/s. "
                    "Zoom in to see each host.")
                     .arg(line.bundled.size())
@@ -306,13 +281,17 @@ void FabricWindow::selectLine(size_t index)
 void FabricWindow::selectBox(size_t index)
 {
     const FabricSceneBox &box = m_view->scene().boxes.at(index);
+    const auto rackOf = [this](const std::string &node) {
+        const auto it = m_source->rackOfNode().find(node);
+        return it == m_source->rackOfNode().end() ? std::string() : it->second;
+    };
     std::set<size_t> lit;
-    for (size_t i = 0; i < m_fabric.links.size(); ++i) {
-        const FabricLink &l = m_fabric.links[i];
+    for (size_t i = 0; i < fabric().links.size(); ++i) {
+        const FabricLink &l = fabric().links[i];
         const bool mine = l.hostNode == box.key || l.leaf == box.key || l.spine == box.key ||
                           ((box.kind == FabricSceneBox::Kind::Rack ||
                             box.kind == FabricSceneBox::Kind::RackLabel) &&
-                           m_rackOfNode[l.hostNode] == box.key);
+                           rackOf(l.hostNode) == box.key);
         if (mine)
             lit.insert(i);
     }
@@ -321,7 +300,7 @@ void FabricWindow::selectBox(size_t index)
 
 bool FabricWindow::showPath(const std::string &from, const std::string &to, uint32_t rail)
 {
-    const FabricPath path = pathBetween(m_fabric, from, to, rail);
+    const FabricPath path = pathBetween(fabric(), from, to, rail);
     if (path.links.empty()) {
         select({}, tr("No path: %1").arg(text(path.why)));
         return false;
@@ -352,8 +331,8 @@ void FabricWindow::zoomToLink(size_t link)
 
 bool FabricWindow::focusNic(const std::string &nodeId, const std::string &netdev)
 {
-    for (size_t i = 0; i < m_fabric.links.size(); ++i) {
-        const FabricLink &l = m_fabric.links[i];
+    for (size_t i = 0; i < fabric().links.size(); ++i) {
+        const FabricLink &l = fabric().links[i];
         if (l.hostNode != nodeId || (!netdev.empty() && l.netdev != netdev))
             continue;
         m_dataCenter->setCurrentIndex(m_dataCenter->findData(text(l.dataCenter)));

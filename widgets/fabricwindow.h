@@ -3,14 +3,13 @@
 // between two nodes, and a rail filter. Reassembled from FleetState once a second.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "core/clock.h"
-#include "fabric/fabricmodel.h"
+#include "models/fabricsource.h"
 
 class QComboBox;
 class QLabel;
@@ -22,7 +21,6 @@ class QTimer;
 namespace meridian {
 
 class FabricView;
-class FleetState;
 class HistoryChart;
 
 class FabricWindow final : public QMainWindow {
@@ -32,16 +30,15 @@ public:
     // `clock` dates each assembly; it must outlive the window.
     FabricWindow(const FleetState &state, std::optional<FabricFile> file, QString fileProblem,
                  QWidget *parent = nullptr, const Clock &clock = SystemClock::instance());
-    // Waits for an assembly under way: it reads the FleetState, which may go next.
     ~FabricWindow() override;
 
     // Reassembles the fabric in the background; the view follows when it is done.
     void refresh();
-    bool assembling() const { return m_assembling.isRunning(); }
+    bool assembling() const { return m_source->assembling(); }
     // Shows one NIC's link (from an alert): its data center, the link lit, zoomed in on it.
     bool focusNic(const std::string &nodeId, const std::string &netdev);
     FabricView *view() const { return m_view; }
-    const Fabric &fabric() const { return m_fabric; }
+    const Fabric &fabric() const { return m_source->fabric(); }
     QListWidget *findings() const { return m_findings; }
     QString details() const;
     bool showPath(const std::string &from, const std::string &to, uint32_t rail);
@@ -52,11 +49,6 @@ Q_SIGNALS:
 
 private:
     void zoomToLink(size_t link);
-    struct Assembled {
-        int64_t atMs = 0;
-        Fabric fabric;
-        std::map<std::string, std::string> rackOfNode;
-    };
     void assembled();
     void relayout();
     void select(std::set<size_t> links, const QString &details);
@@ -65,12 +57,7 @@ private:
     void showHistory();
     std::optional<uint32_t> rail() const;
 
-    const FleetState &m_state;
-    const Clock &m_clock;
-    std::optional<FabricFile> m_file;
-    Fabric m_fabric;
-    int64_t m_fabricAtMs = 0;  // when the fabric shown was assembled
-    std::map<std::string, std::string> m_rackOfNode;
+    FabricSource *m_source;
     FabricView *m_view = nullptr;
     QComboBox *m_dataCenter = nullptr;
     QComboBox *m_rail = nullptr;
@@ -83,7 +70,6 @@ private:
     HistoryChart *m_loadChart = nullptr;
     HistoryChart *m_pfcChart = nullptr;
     QTimer *m_timer = nullptr;
-    QFutureWatcher<Assembled> m_assembling;
     std::set<size_t> m_selected;
     std::string m_selectedKey;  // "node netdev" of the selected host link, to follow it
 };

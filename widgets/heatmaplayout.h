@@ -7,7 +7,7 @@
 #include <QString>
 #include <vector>
 
-#include "fleet/fleetstate.h"
+#include "models/fleetsnapshotsource.h"
 
 namespace meridian {
 

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "fleet/cardhistory.h"
+#include "models/fleetsnapshotsource.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -87,7 +87,7 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     // The card panel stays docked (a hint until a card is chosen): opening a card then
     // changes neither the heatmap's flow nor the window's size. Its content scrolls, so
     // four charts never push the alerts and the status bar off a laptop's screen.
-    m_detail = new CardDetailPanel(m_source.state());
+    m_detail = new CardDetailPanel(m_source);
     auto *detailScroll = new QScrollArea;
     detailScroll->setWidget(m_detail);
     detailScroll->setWidgetResizable(true);

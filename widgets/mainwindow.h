@@ -10,7 +10,7 @@
 #include <map>
 #include <memory>
 
-#include "fleet/fleetstate.h"
+#include "models/fleetsnapshotsource.h"
 #include "reportsources.h"
 
 class QComboBox;

@@ -8,7 +8,6 @@
 #include <QVBoxLayout>
 
 #include "core/textutil.h"
-#include "cost/pricebookfile.h"
 #include "screenfit.h"
 
 namespace meridian {
@@ -223,8 +222,7 @@ Result<PriceBook> PriceBookDialog::edited() const
 Status PriceBookDialog::save()
 {
     auto book = edited();
-    Status status =
-        book ? savePriceBook(m_saveTo.toStdString(), book.value()) : Status(book.error());
+    Status status = book ? savePriceBookFile(m_saveTo, book.value()) : Status(book.error());
     m_problem->setText(status ? QString() : QString::fromStdString(status.message()));
     if (status)
         Q_EMIT saved(m_saveTo);

@@ -7,7 +7,7 @@
 #include <QDialog>
 
 #include "core/result.h"
-#include "cost/pricebook.h"
+#include "models/pricebookfiles.h"
 
 class QLabel;
 class QTableWidget;

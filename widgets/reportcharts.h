@@ -5,7 +5,7 @@
 
 #include <QPalette>
 
-#include "cost/usagereport.h"
+#include "models/reportbuilder.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -7,7 +7,7 @@
 #include <QString>
 
 #include "core/result.h"
-#include "cost/usagereport.h"
+#include "models/reportbuilder.h"
 
 namespace meridian {
 

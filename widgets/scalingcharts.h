@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "autoscaler/scalingcontrol.h"
+#include "models/scalingviewmodel.h"
 
 namespace meridian {
 

@@ -9,7 +9,6 @@
 #include <QMainWindow>
 #include <functional>
 
-#include "autoscaler/scalingcontrol.h"
 #include "models/scalingtablemodels.h"
 #include "models/scalingviewmodel.h"
 

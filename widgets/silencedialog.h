@@ -5,7 +5,7 @@
 
 #include <QDialog>
 
-#include "alerts/alert.h"
+#include "models/alertcenter.h"
 
 class QComboBox;
 class QLineEdit;

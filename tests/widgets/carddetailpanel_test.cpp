@@ -8,6 +8,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "core/clock.h"
 #include "models/storehistoryloader.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/historychart.h"
@@ -56,7 +57,9 @@ TEST(CardDetailPanel, AStoreCardChartsTheStoresHistoryOverThePeriodPicked)
             return points;
         },
         15);
-    CardDetailPanel panel(state);
+    ManualClock clock;
+    FleetSnapshotSource source(state, clock);
+    CardDetailPanel panel(source);
     panel.setStoreHistory(&loader);
     panel.show();
     auto *period = panel.findChild<QComboBox *>();
