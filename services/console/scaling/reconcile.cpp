@@ -31,6 +31,33 @@ bool present(const ReplicaView *replica)
     return replica && replica->state != ReplicaState::Absent;
 }
 
+// What a step that starts or keeps replicas does next, by what its node reports; the same
+// for a rented node and one of our own.
+Recovery replicaRecovery(const JournalStep &step, ReplicaState state, const std::string &leaseId,
+                         const std::string &node)
+{
+    const auto recovery = [&](RecoveryKind kind, const char *why) {
+        return Recovery{kind, step.id, leaseId, node, why};
+    };
+    if (state == ReplicaState::Unknown)
+        return recovery(RecoveryKind::Wait, "the agent did not answer");
+    // It served once: a replica that is gone now is not started again with a key it has
+    // used; the step fails, its capacity goes back, a new plan asks anew.
+    if (step.state == StepState::Serving)
+        return state == ReplicaState::Serving
+                   ? recovery(RecoveryKind::Hold, "serving")
+                   : recovery(RecoveryKind::MarkFailed, "the replica stopped serving");
+    switch (state) {
+    case ReplicaState::Absent:
+    case ReplicaState::Partial:
+        return recovery(RecoveryKind::StartReplica, "replicas missing on the node");
+    case ReplicaState::Starting: return recovery(RecoveryKind::Wait, "replica starting");
+    case ReplicaState::Failed:
+        return recovery(RecoveryKind::MarkFailed, "the replica failed to start");
+    default: return recovery(RecoveryKind::MarkServing, "replica serves");
+    }
+}
+
 // A step on one of our own nodes: no lease to ask for, wait on or give back; its replica
 // is started on the node the plan chose, and stopped when the step is released.
 void reconcileLocal(const JournalStep &step, const ReplicaView *replica, std::vector<Recovery> &out)
@@ -55,25 +82,105 @@ void reconcileLocal(const JournalStep &step, const ReplicaView *replica, std::ve
         else
             out.push_back({RecoveryKind::MarkDone, step.id, {}, node, "stopped"});
         return;
-    default: break;
+    default: out.push_back(replicaRecovery(step, state, {}, node));
     }
-    if (state == ReplicaState::Unknown)
-        out.push_back({RecoveryKind::Wait, step.id, {}, node, "the agent did not answer"});
-    else if (step.state == StepState::Serving)
-        out.push_back(
-            state == ReplicaState::Serving
-                ? Recovery{RecoveryKind::Hold, step.id, {}, node, "serving"}
-                : Recovery{
-                      RecoveryKind::MarkFailed, step.id, {}, node, "the replica stopped serving"});
-    else if (state == ReplicaState::Absent || state == ReplicaState::Partial)
-        out.push_back(
-            {RecoveryKind::StartReplica, step.id, {}, node, "replicas missing on the node"});
-    else if (state == ReplicaState::Starting)
-        out.push_back({RecoveryKind::Wait, step.id, {}, node, "replica starting"});
-    else if (state == ReplicaState::Failed)
-        out.push_back({RecoveryKind::MarkFailed, step.id, {}, node, "the replica failed to start"});
-    else
-        out.push_back({RecoveryKind::MarkServing, step.id, {}, node, "replica serves"});
+}
+
+bool timedOut(const JournalStep &step, const ReconcileContext &context)
+{
+    return context.nowUnixMs - step.updatedUnixMs > context.provisioningTimeoutMs;
+}
+
+// Approved or leasing: the lease is asked for (again: the key makes it once), adopted, or
+// found failed.
+Recovery leaseRecovery(const JournalStep &step, const PoolLeaseView *lease,
+                       const ReconcileContext &context)
+{
+    if (!lease)  // the call may never have left: asking again with the same key rents once
+        return {RecoveryKind::Lease, step.id, {}, {}, "no lease with this key yet"};
+    const std::string &leaseId = lease->leaseId;
+    if (lease->state == PoolLeaseState::Failed)
+        return {RecoveryKind::MarkFailed,
+                step.id,
+                leaseId,
+                {},
+                "the pool failed the lease: " + lease->message};
+    if (lease->state == PoolLeaseState::Released)
+        return {RecoveryKind::MarkFailed,
+                step.id,
+                leaseId,
+                {},
+                "the lease was released before it was used"};
+    const bool ready = lease->state == PoolLeaseState::Ready;
+    if (!ready && timedOut(step, context))
+        return {
+            RecoveryKind::GiveUp, step.id, leaseId, {}, "the lease did not become ready in time"};
+    return {RecoveryKind::Adopt, step.id, leaseId, {}, ready ? "ready" : "provisioning", ready};
+}
+
+// Provisioned, starting or serving: the lease must still be there and ready, and its node's
+// replicas are what decide.
+Recovery onLeaseRecovery(const JournalStep &step, const PoolLeaseView *lease,
+                         const std::string &leaseId, const std::vector<ReplicaView> &replicas,
+                         const ReconcileContext &context)
+{
+    if (!lease || lease->state == PoolLeaseState::Released ||
+        lease->state == PoolLeaseState::Failed)
+        return {RecoveryKind::MarkFailed,
+                step.id,
+                leaseId,
+                {},
+                "its lease is gone; a new plan will ask again"};
+    if (lease->state == PoolLeaseState::Provisioning)
+        return timedOut(step, context)
+                   ? Recovery{RecoveryKind::GiveUp,
+                              step.id,
+                              leaseId,
+                              {},
+                              "the lease did not become ready in time"}
+                   : Recovery{RecoveryKind::Wait, step.id, leaseId, {}, "still provisioning"};
+    const std::string node = !step.nodeId.empty()      ? step.nodeId
+                             : !lease->nodeIds.empty() ? lease->nodeIds.front()
+                                                       : std::string();
+    const ReplicaView *replica = replicaFor(step, replicas);
+    return replicaRecovery(step, replica ? replica->state : ReplicaState::Absent, leaseId, node);
+}
+
+// A step on rented capacity.
+void reconcileRented(const JournalStep &step, const PoolLeaseView *lease,
+                     const std::vector<ReplicaView> &replicas, const ReconcileContext &context,
+                     std::vector<Recovery> &out)
+{
+    const std::string leaseId = lease ? lease->leaseId : step.leaseId;
+    switch (step.state) {
+    case StepState::Planned:
+    case StepState::Rejected:
+    case StepState::Superseded:
+    case StepState::Done: return;  // nothing asked of anyone, or already given back
+    case StepState::Failed:
+        // A failed step's lease serves nobody: give it back.
+        if (lease &&
+            (lease->state == PoolLeaseState::Provisioning || lease->state == PoolLeaseState::Ready))
+            out.push_back({RecoveryKind::Release,
+                           step.id,
+                           leaseId,
+                           {},
+                           "the step failed; its lease is not used"});
+        return;
+    case StepState::Approved:
+    case StepState::Leasing: out.push_back(leaseRecovery(step, lease, context)); return;
+    case StepState::Provisioned:
+    case StepState::Starting:
+    case StepState::Serving:
+        out.push_back(onLeaseRecovery(step, lease, leaseId, replicas, context));
+        return;
+    case StepState::Releasing:
+        if (!lease || lease->state == PoolLeaseState::Released)
+            out.push_back({RecoveryKind::MarkDone, step.id, leaseId, {}, "released"});
+        else
+            out.push_back({RecoveryKind::Release, step.id, leaseId, {}, "still held"});
+        return;
+    }
 }
 
 }  // namespace
@@ -93,118 +200,7 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
         const PoolLeaseView *lease = leaseFor(step, pool);
         if (lease)
             known.insert(lease->leaseId);
-        const std::string leaseId = lease ? lease->leaseId : step.leaseId;
-        switch (step.state) {
-        case StepState::Planned:
-        case StepState::Rejected:
-        case StepState::Superseded:
-        case StepState::Done: break;  // nothing asked of anyone, or already given back
-        case StepState::Failed:
-            // A failed step's lease serves nobody: give it back.
-            if (lease && (lease->state == PoolLeaseState::Provisioning ||
-                          lease->state == PoolLeaseState::Ready))
-                out.push_back({RecoveryKind::Release,
-                               step.id,
-                               leaseId,
-                               {},
-                               "the step failed; its lease is not used"});
-            break;
-        case StepState::Approved:
-        case StepState::Leasing:
-            if (!lease) {
-                // The call may never have left: asking again with the same key rents once.
-                out.push_back({RecoveryKind::Lease, step.id, {}, {}, "no lease with this key yet"});
-            } else if (lease->state == PoolLeaseState::Failed) {
-                out.push_back({RecoveryKind::MarkFailed,
-                               step.id,
-                               leaseId,
-                               {},
-                               "the pool failed the lease: " + lease->message});
-            } else if (lease->state == PoolLeaseState::Released) {
-                out.push_back({RecoveryKind::MarkFailed,
-                               step.id,
-                               leaseId,
-                               {},
-                               "the lease was released before it was used"});
-            } else {
-                const bool ready = lease->state == PoolLeaseState::Ready;
-                if (!ready &&
-                    context.nowUnixMs - step.updatedUnixMs > context.provisioningTimeoutMs)
-                    out.push_back({RecoveryKind::GiveUp,
-                                   step.id,
-                                   leaseId,
-                                   {},
-                                   "the lease did not become ready in time"});
-                else
-                    out.push_back({RecoveryKind::Adopt,
-                                   step.id,
-                                   leaseId,
-                                   {},
-                                   ready ? "ready" : "provisioning",
-                                   ready});
-            }
-            break;
-        case StepState::Provisioned:
-        case StepState::Starting:
-        case StepState::Serving: {
-            if (!lease || lease->state == PoolLeaseState::Released ||
-                lease->state == PoolLeaseState::Failed) {
-                out.push_back({RecoveryKind::MarkFailed,
-                               step.id,
-                               leaseId,
-                               {},
-                               "its lease is gone; a new plan will ask again"});
-                break;
-            }
-            if (lease->state == PoolLeaseState::Provisioning) {
-                if (context.nowUnixMs - step.updatedUnixMs > context.provisioningTimeoutMs)
-                    out.push_back({RecoveryKind::GiveUp,
-                                   step.id,
-                                   leaseId,
-                                   {},
-                                   "the lease did not become ready in time"});
-                else
-                    out.push_back({RecoveryKind::Wait, step.id, leaseId, {}, "still provisioning"});
-                break;
-            }
-            const std::string node = !step.nodeId.empty()      ? step.nodeId
-                                     : !lease->nodeIds.empty() ? lease->nodeIds.front()
-                                                               : std::string();
-            const ReplicaView *replica = replicaFor(step, replicas);
-            const ReplicaState replicaState = replica ? replica->state : ReplicaState::Absent;
-            if (replicaState == ReplicaState::Unknown) {
-                out.push_back(
-                    {RecoveryKind::Wait, step.id, leaseId, node, "the agent did not answer"});
-            } else if (step.state == StepState::Serving) {
-                // It served once: a replica that is gone now is not started again with a
-                // key it has used; the step fails, its lease goes back, a new plan asks anew.
-                if (replicaState == ReplicaState::Serving)
-                    out.push_back({RecoveryKind::Hold, step.id, leaseId, node, "serving"});
-                else
-                    out.push_back({RecoveryKind::MarkFailed, step.id, leaseId, node,
-                                   "the replica stopped serving"});
-            } else if (replicaState == ReplicaState::Absent ||
-                       replicaState == ReplicaState::Partial) {
-                out.push_back({RecoveryKind::StartReplica, step.id, leaseId, node,
-                               "replicas missing on the node"});
-            } else if (replicaState == ReplicaState::Starting) {
-                out.push_back({RecoveryKind::Wait, step.id, leaseId, node, "replica starting"});
-            } else if (replicaState == ReplicaState::Failed) {
-                out.push_back({RecoveryKind::MarkFailed, step.id, leaseId, node,
-                               "the replica failed to start"});
-            } else {
-                out.push_back(
-                    {RecoveryKind::MarkServing, step.id, leaseId, node, "replica serves"});
-            }
-            break;
-        }
-        case StepState::Releasing:
-            if (!lease || lease->state == PoolLeaseState::Released)
-                out.push_back({RecoveryKind::MarkDone, step.id, leaseId, {}, "released"});
-            else
-                out.push_back({RecoveryKind::Release, step.id, leaseId, {}, "still held"});
-            break;
-        }
+        reconcileRented(step, lease, replicas, context, out);
     }
     // Leases of ours that no step accounts for: the console died between the pool's
     // answer and the journal's write, with a key no step kept. Nobody uses them.
