@@ -51,14 +51,67 @@ uint32_t numericIndex(const std::string &index)
     return end && *end == '\0' && value < 4096 ? static_cast<uint32_t>(value) : 4096;
 }
 
+// What each round asks of a dialect: one reading per query, only the card's key labels
+// kept, so a 100,000-card answer is a few megabytes before gzip.
+enum class Field {
+    Utilization,
+    Temperature,
+    Power,
+    MemoryUsed,
+    MemoryFree,
+    MemoryTotal,
+    Xid,
+    Time
+};
+
+std::vector<std::pair<Field, std::string_view>> fieldsOf(const ExporterDialect &dialect)
+{
+    return {{Field::Utilization, dialect.utilization},
+            {Field::Temperature, dialect.temperature},
+            {Field::Power, dialect.power},
+            {Field::MemoryUsed, dialect.memoryUsed},
+            {Field::MemoryFree, dialect.memoryFree},
+            {Field::MemoryTotal, dialect.memoryTotal},
+            {Field::Xid, dialect.lastXid},
+            {Field::Time, dialect.utilization}};
+}
+
+}  // namespace
+
 // Readings of one round, per node, before they are recorded.
-struct Reading {
+struct PrometheusSource::Reading {
     std::vector<CardSample> cards;
     std::vector<double> memoryUsed, memoryFree, memoryTotal;  // in the exporter's unit
     int64_t sampleMs = 0;
-};
 
-}  // namespace
+    explicit Reading(size_t cardCount)
+        : cards(cardCount)
+        , memoryUsed(cardCount, NAN)
+        , memoryFree(cardCount, NAN)
+        , memoryTotal(cardCount, NAN)
+    {
+        for (size_t i = 0; i < cardCount; ++i)
+            cards[i].index = static_cast<uint32_t>(i);
+    }
+
+    void set(Field field, size_t position, double value)
+    {
+        CardSample &card = cards[position];
+        switch (field) {
+        case Field::Utilization: card.utilizationPercent = value; break;
+        case Field::Temperature: card.temperatureCelsius = value; break;
+        case Field::Power: card.powerWatts = value; break;
+        case Field::MemoryUsed: memoryUsed[position] = value; break;
+        case Field::MemoryFree: memoryFree[position] = value; break;
+        case Field::MemoryTotal: memoryTotal[position] = value; break;
+        case Field::Xid:
+            if (value > 0 && value < 1e6)
+                card.lastXid = static_cast<uint32_t>(value);
+            break;
+        case Field::Time: sampleMs = std::max(sampleMs, static_cast<int64_t>(value * 1000)); break;
+        }
+    }
+};
 
 PrometheusSource::PrometheusSource(FleetState &state, const Clock &clock,
                                    PrometheusSourceOptions options)
@@ -277,20 +330,7 @@ Status PrometheusSource::discoverDialect(const ExporterDialect &dialect)
 
 Status PrometheusSource::readSnapshots()
 {
-    // What each round asks of a dialect: one reading per query, only the card's key labels
-    // kept, so a 100,000-card answer is a few megabytes before gzip.
-    enum class Field {
-        Utilization,
-        Temperature,
-        Power,
-        MemoryUsed,
-        MemoryFree,
-        MemoryTotal,
-        Xid,
-        Time
-    };
     std::map<std::string, Reading> readings;  // by node key
-    std::map<std::string, double> up;         // by instance
     for (const ExporterDialect &dialect : exporterDialects()) {
         {
             std::lock_guard lock(m_mutex);
@@ -300,116 +340,99 @@ Status PrometheusSource::readSnapshots()
             if (!any)
                 continue;
         }
-        const std::pair<Field, std::string_view> fields[] = {
-            {Field::Utilization, dialect.utilization},
-            {Field::Temperature, dialect.temperature},
-            {Field::Power, dialect.power},
-            {Field::MemoryUsed, dialect.memoryUsed},
-            {Field::MemoryFree, dialect.memoryFree},
-            {Field::MemoryTotal, dialect.memoryTotal},
-            {Field::Xid, dialect.lastXid},
-            {Field::Time, dialect.utilization}};
-        for (const auto &[field, metric] : fields) {
-            if (metric.empty())
-                continue;
-            const std::string selector =
-                field == Field::Time ? fmt::format("timestamp({})", metric) : std::string(metric);
-            auto answer = m_client->instant(fmt::format("max by ({},{}) ({})", dialect.hostLabel,
-                                                        dialect.indexLabel, selector));
-            if (!answer)
-                return answer.error();
-            std::lock_guard lock(m_mutex);
-            for (const PromSample &sample : answer.value()) {
-                const std::string *host = sample.label(dialect.hostLabel);
-                const std::string *index = sample.label(dialect.indexLabel);
-                if (!host || !index)
-                    continue;
-                const auto node = m_nodes.find(nodeKey(dialect, *host));
-                if (node == m_nodes.end())
-                    continue;  // a card found after the last discovery: the next one adds it
-                const auto position = node->second->positionOf.find(*index);
-                if (position == node->second->positionOf.end())
-                    continue;
-                Reading &reading = readings[node->first];
-                const size_t cards = node->second->inventory.cards.size();
-                if (reading.cards.empty()) {
-                    reading.cards.resize(cards);
-                    for (size_t i = 0; i < cards; ++i)
-                        reading.cards[i].index = static_cast<uint32_t>(i);
-                    reading.memoryUsed.assign(cards, NAN);
-                    reading.memoryFree.assign(cards, NAN);
-                    reading.memoryTotal.assign(cards, NAN);
-                }
-                CardSample &card = reading.cards[position->second];
-                const double value = sample.value;
-                if (!std::isfinite(value))
-                    continue;
-                switch (field) {
-                case Field::Utilization: card.utilizationPercent = value; break;
-                case Field::Temperature: card.temperatureCelsius = value; break;
-                case Field::Power: card.powerWatts = value; break;
-                case Field::MemoryUsed: reading.memoryUsed[position->second] = value; break;
-                case Field::MemoryFree: reading.memoryFree[position->second] = value; break;
-                case Field::MemoryTotal: reading.memoryTotal[position->second] = value; break;
-                case Field::Xid:
-                    if (value > 0 && value < 1e6)
-                        card.lastXid = static_cast<uint32_t>(value);
-                    break;
-                case Field::Time:
-                    reading.sampleMs =
-                        std::max(reading.sampleMs, static_cast<int64_t>(value * 1000));
-                    break;
-                }
-            }
-        }
+        if (Status read = readDialect(dialect, readings); !read)
+            return read;
     }
-    auto targets = m_client->instant("up");
-    if (!targets)
-        return targets.error();
-    for (const PromSample &sample : targets.value()) {
-        if (const std::string *instance = sample.label("instance"))
-            up[*instance] = std::min(up.count(*instance) ? up[*instance] : 1.0, sample.value);
-    }
-
+    auto up = scrapeHealth();
+    if (!up)
+        return up.error();
     std::lock_guard lock(m_mutex);
     for (auto &[key, node] : m_nodes) {
         const auto found = readings.find(key);
-        if (found != readings.end() && found->second.sampleMs > node->lastRecordedMs) {
-            Reading &reading = found->second;
-            if (!node->shown) {
-                // Shown with its first readings: a node found but not yet read is not
-                // "stale", and a 12,500-node store must not raise 12,500 alerts at start.
-                node->handle =
-                    m_state.addNode(storeNodeAddress(node->host), node->inventory.dataCenter);
-                m_state.setInventory(node->handle, node->inventory, m_options.scrapeIntervalMs);
-                node->shown = true;
-            }
-            const double unit = node->dialect->memoryUnitBytes;
-            for (size_t i = 0; i < reading.cards.size(); ++i) {
-                const double used = reading.memoryUsed[i];
-                const double total = std::isfinite(reading.memoryTotal[i])
-                                         ? reading.memoryTotal[i]
-                                         : used + reading.memoryFree[i];
-                if (std::isfinite(used) && used >= 0)
-                    reading.cards[i].memoryUsedBytes = static_cast<uint64_t>(used * unit);
-                if (std::isfinite(total) && total > 0)
-                    reading.cards[i].memoryTotalBytes = static_cast<uint64_t>(total * unit);
-            }
-            recordNewXids(*node, reading.cards, reading.sampleMs);
-            TelemetrySample sample;
-            sample.sampleTimeUnixMs = reading.sampleMs;
-            sample.cards = std::move(reading.cards);
-            m_state.recordTelemetry(node->handle, sample, reading.sampleMs);
-            node->lastRecordedMs = reading.sampleMs;
-        }
-        const auto target = up.find(node->instance);
-        if (node->shown && target != up.end() && target->second < 1) {
+        if (found != readings.end() && found->second.sampleMs > node->lastRecordedMs)
+            recordReading(*node, found->second);
+        const auto target = up->find(node->instance);
+        if (node->shown && target != up->end() && target->second < 1) {
             m_state.setConnection(node->handle, ConnectionState::Unreachable,
                                   fmt::format("{}: the last scrape of {} failed (up = 0)",
                                               m_options.endpoint.url, node->instance));
         }
     }
     return {};
+}
+
+Status PrometheusSource::readDialect(const ExporterDialect &dialect,
+                                     std::map<std::string, Reading> &readings)
+{
+    for (const auto &[field, metric] : fieldsOf(dialect)) {
+        if (metric.empty())
+            continue;
+        const std::string selector =
+            field == Field::Time ? fmt::format("timestamp({})", metric) : std::string(metric);
+        auto answer = m_client->instant(
+            fmt::format("max by ({},{}) ({})", dialect.hostLabel, dialect.indexLabel, selector));
+        if (!answer)
+            return answer.error();
+        std::lock_guard lock(m_mutex);
+        for (const PromSample &sample : answer.value()) {
+            const std::string *host = sample.label(dialect.hostLabel);
+            const std::string *index = sample.label(dialect.indexLabel);
+            if (!host || !index || !std::isfinite(sample.value))
+                continue;
+            const auto node = m_nodes.find(nodeKey(dialect, *host));
+            if (node == m_nodes.end())
+                continue;  // a card found after the last discovery: the next one adds it
+            const auto position = node->second->positionOf.find(*index);
+            if (position == node->second->positionOf.end())
+                continue;
+            auto reading = readings.find(node->first);
+            if (reading == readings.end())
+                reading = readings.emplace(node->first, node->second->inventory.cards.size()).first;
+            reading->second.set(field, position->second, sample.value);
+        }
+    }
+    return {};
+}
+
+// Each scrape target's `up`, the lowest where a target has several series.
+Result<std::map<std::string, double>> PrometheusSource::scrapeHealth()
+{
+    auto targets = m_client->instant("up");
+    if (!targets)
+        return targets.error();
+    std::map<std::string, double> up;
+    for (const PromSample &sample : targets.value()) {
+        if (const std::string *instance = sample.label("instance"))
+            up[*instance] = std::min(up.count(*instance) ? up[*instance] : 1.0, sample.value);
+    }
+    return up;
+}
+
+void PrometheusSource::recordReading(Node &node, Reading &reading)
+{
+    if (!node.shown) {
+        // Shown with its first readings: a node found but not yet read is not "stale",
+        // and a 12,500-node store must not raise 12,500 alerts at start.
+        node.handle = m_state.addNode(storeNodeAddress(node.host), node.inventory.dataCenter);
+        m_state.setInventory(node.handle, node.inventory, m_options.scrapeIntervalMs);
+        node.shown = true;
+    }
+    const double unit = node.dialect->memoryUnitBytes;
+    for (size_t i = 0; i < reading.cards.size(); ++i) {
+        const double used = reading.memoryUsed[i];
+        const double total = std::isfinite(reading.memoryTotal[i]) ? reading.memoryTotal[i]
+                                                                   : used + reading.memoryFree[i];
+        if (std::isfinite(used) && used >= 0)
+            reading.cards[i].memoryUsedBytes = static_cast<uint64_t>(used * unit);
+        if (std::isfinite(total) && total > 0)
+            reading.cards[i].memoryTotalBytes = static_cast<uint64_t>(total * unit);
+    }
+    recordNewXids(node, reading.cards, reading.sampleMs);
+    TelemetrySample sample;
+    sample.sampleTimeUnixMs = reading.sampleMs;
+    sample.cards = std::move(reading.cards);
+    m_state.recordTelemetry(node.handle, sample, reading.sampleMs);
+    node.lastRecordedMs = reading.sampleMs;
 }
 
 // The store holds only each card's latest Xid; a change of it is the event an agent's

@@ -72,10 +72,16 @@ public:
 
 private:
     struct Node;
+    struct Reading;
     Status makeClient(std::unique_ptr<PromClient> &client) const;
     Status discover();
     Status discoverDialect(const ExporterDialect &dialect);
+    // A round of readings: each dialect's queries, then the scrape targets' health, then
+    // into FleetState.
     Status readSnapshots();
+    Status readDialect(const ExporterDialect &dialect, std::map<std::string, Reading> &readings);
+    Result<std::map<std::string, double>> scrapeHealth();
+    void recordReading(Node &node, Reading &reading);
     void recordNewXids(Node &node, const std::vector<CardSample> &cards, int64_t timeMs);
     void markUnreachable(const std::string &why);
     void pollRound();
