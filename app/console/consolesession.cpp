@@ -57,6 +57,36 @@ ConsoleSession::~ConsoleSession()
 
 Status ConsoleSession::start()
 {
+    if (Status named = checkNamedFiles(); !named)
+        return named;
+    m_openFileLimit = raiseOpenFileLimit();
+    auto inventory = fleetInventory();
+    if (!inventory)
+        return inventory.error();
+    if (Status stores = startStores(inventory.value()); !stores)
+        return stores;
+    m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
+    m_client->connect(inventory.value());
+    m_poolAddress = inventory->capacityPool;
+    m_scalingController = inventory->scalingController;
+    m_security = inventory->security;
+    openHistory(inventory.value());
+    m_source = std::make_unique<FleetSnapshotSource>(m_state, SystemClock::instance());
+    m_window = std::make_unique<MainWindow>(*m_source);
+    if (!m_stores.empty())
+        showStoreHistory();
+    if (m_sim)
+        m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
+    showReports();
+    watchHistory();
+    startScaling(servicesInForce(m_options.servicesFile.toStdString()));
+    startFabric();
+    startAlertSharing();
+    return {};
+}
+
+Status ConsoleSession::checkNamedFiles()
+{
     // Files named on the command line are what the operator meant to run with: a broken
     // one stops the start with its error, as a broken inventory does.
     if (!m_options.servicesFile.isEmpty()) {
@@ -73,7 +103,11 @@ Status ConsoleSession::start()
             return policy.error();
         m_scalingPolicy = policy.value();
     }
-    m_openFileLimit = raiseOpenFileLimit();
+    return {};
+}
+
+Result<FleetInventory> ConsoleSession::fleetInventory()
+{
     FleetInventory inventory;
     if (!m_options.prometheusUrl.isEmpty()) {
         StoreSource store;
@@ -81,37 +115,48 @@ Status ConsoleSession::start()
         store.scrapeIntervalS = m_options.scrapeIntervalS;
         inventory.stores.push_back(store);
     }
-    if (m_options.inventoryFile.isEmpty() && !inventory.stores.empty()) {
-        // The fleet comes from the store alone.
-    } else if (m_options.inventoryFile.isEmpty()) {
-        if (Status room = checkRoomForAgents(static_cast<size_t>(m_options.simulatedNodes),
-                                             m_openFileLimit, true);
-            !room)
-            return room;
-        // The embedded fleet is reached through the same gRPC path as a real one.
-        SimFleetOptions simOptions;
-        simOptions.nodes = m_options.simulatedNodes;
-        // The simulated replicas serve the services the console scales.
-        if (auto services =
-                loadInferenceServices(servicesInForce(m_options.servicesFile.toStdString())))
-            simOptions.services = std::move(services).value();
-        m_sim = std::make_unique<SimFleet>(simOptions, SystemClock::instance());
-        if (Status status = m_sim->start(); !status)
-            return Error{"the embedded simulated fleet did not start: " + status.message()};
-        for (const SimNodeView &node : m_sim->nodes())
-            inventory.agents.push_back({node.nodeId, node.address, node.dataCenter});
-        inventory.capacityPool = m_sim->controlAddress();
-    } else {
-        auto loaded = loadInventory(m_options.inventoryFile.toStdString());
-        if (!loaded)
-            return loaded.error();
-        auto stores = std::move(inventory.stores);
-        inventory = std::move(loaded).value();
-        inventory.stores.insert(inventory.stores.end(), stores.begin(), stores.end());
-        if (Status room = checkRoomForAgents(inventory.agents.size(), m_openFileLimit, false);
-            !room)
-            return Error{m_options.inventoryFile.toStdString() + ": " + room.message()};
+    if (m_options.inventoryFile.isEmpty() && !inventory.stores.empty())
+        return inventory;  // the fleet comes from the store alone
+    if (m_options.inventoryFile.isEmpty()) {
+        if (Status started = startEmbeddedFleet(inventory); !started)
+            return started.error();
+        return inventory;
     }
+    auto loaded = loadInventory(m_options.inventoryFile.toStdString());
+    if (!loaded)
+        return loaded.error();
+    auto stores = std::move(inventory.stores);
+    inventory = std::move(loaded).value();
+    inventory.stores.insert(inventory.stores.end(), stores.begin(), stores.end());
+    if (Status room = checkRoomForAgents(inventory.agents.size(), m_openFileLimit, false); !room)
+        return Error{m_options.inventoryFile.toStdString() + ": " + room.message()};
+    return inventory;
+}
+
+Status ConsoleSession::startEmbeddedFleet(FleetInventory &inventory)
+{
+    if (Status room = checkRoomForAgents(static_cast<size_t>(m_options.simulatedNodes),
+                                         m_openFileLimit, true);
+        !room)
+        return room;
+    // The embedded fleet is reached through the same gRPC path as a real one.
+    SimFleetOptions simOptions;
+    simOptions.nodes = m_options.simulatedNodes;
+    // The simulated replicas serve the services the console scales.
+    if (auto services =
+            loadInferenceServices(servicesInForce(m_options.servicesFile.toStdString())))
+        simOptions.services = std::move(services).value();
+    m_sim = std::make_unique<SimFleet>(simOptions, SystemClock::instance());
+    if (Status status = m_sim->start(); !status)
+        return Error{"the embedded simulated fleet did not start: " + status.message()};
+    for (const SimNodeView &node : m_sim->nodes())
+        inventory.agents.push_back({node.nodeId, node.address, node.dataCenter});
+    inventory.capacityPool = m_sim->controlAddress();
+    return {};
+}
+
+Status ConsoleSession::startStores(const FleetInventory &inventory)
+{
     for (const StoreSource &store : inventory.stores) {
         PrometheusSourceOptions storeOptions;
         storeOptions.endpoint = {store.url, store.bearerToken, store.basicUser, store.basicPassword,
@@ -124,59 +169,62 @@ Status ConsoleSession::start()
             return started;
         m_stores.push_back(std::move(source));
     }
-    m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
-    m_client->connect(inventory);
-    m_poolAddress = inventory.capacityPool;
-    m_scalingController = inventory.scalingController;
-    m_security = inventory.security;
+    return {};
+}
+
+void ConsoleSession::openHistory(const FleetInventory &inventory)
+{
     // The cost history is filled in the background; without it the console still runs.
     const std::string historyPath = m_options.historyFile.isEmpty()
                                         ? HistoryStore::defaultPath()
                                         : m_options.historyFile.toStdString();
-    if (auto history = HistoryStore::open(historyPath)) {
-        m_history = std::move(history).value();
-        recordPrices(priceBookInForce());
-        // Over the connections just opened: one channel per agent, its inventory asked once.
-        m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history, 300,
-                                                     SystemClock::instance(), m_client.get());
-        for (const auto &store : m_stores)
-            store->setUsageHistory(m_history.get());
-    } else {
+    auto history = HistoryStore::open(historyPath);
+    if (!history) {
         m_historyProblem = history.error().message;
+        return;
     }
-    m_source = std::make_unique<FleetSnapshotSource>(m_state, SystemClock::instance());
-    m_window = std::make_unique<MainWindow>(*m_source);
-    if (!m_stores.empty()) {
-        // A card's panel charts what its store kept; each store is asked until one knows it.
-        auto fetch = [this](const std::string &uuid, CardMetric metric, int64_t from, int64_t to,
-                            int64_t step) -> Result<std::vector<HistoryPoint>> {
-            Error last{"no store knows card " + uuid};
-            for (const auto &store : m_stores) {
-                auto points = store->history(uuid, metric, from, to, step);
-                if (points)
-                    return points;
-                last = points.error();
-            }
-            return last;
-        };
-        m_storeHistory = std::make_unique<StoreHistoryLoader>(
-            fetch, m_stores.front()->options().scrapeIntervalMs / 1000);
-        m_window->detail()->setStoreHistory(m_storeHistory.get());
-        // A store that does not answer (or is not one) is said in the status bar, also
-        // before any of its nodes has been shown.
-        auto *watch = new QTimer(m_window.get());
-        QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
-            QStringList problems;
-            for (const auto &store : m_stores) {
-                if (const std::string problem = store->lastProblem(); !problem.empty())
-                    problems << QString::fromStdString(problem);
-            }
-            m_window->showSourceProblem(problems.join(QStringLiteral("; ")));
-        });
-        watch->start(1000);
-    }
-    if (m_sim)
-        m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
+    m_history = std::move(history).value();
+    recordPrices(priceBookInForce());
+    // Over the connections just opened: one channel per agent, its inventory asked once.
+    m_backfill = std::make_unique<UsageBackfill>(inventory, *m_history, 300,
+                                                 SystemClock::instance(), m_client.get());
+    for (const auto &store : m_stores)
+        store->setUsageHistory(m_history.get());
+}
+
+void ConsoleSession::showStoreHistory()
+{
+    // A card's panel charts what its store kept; each store is asked until one knows it.
+    auto fetch = [this](const std::string &uuid, CardMetric metric, int64_t from, int64_t to,
+                        int64_t step) -> Result<std::vector<HistoryPoint>> {
+        Error last{"no store knows card " + uuid};
+        for (const auto &store : m_stores) {
+            auto points = store->history(uuid, metric, from, to, step);
+            if (points)
+                return points;
+            last = points.error();
+        }
+        return last;
+    };
+    m_storeHistory = std::make_unique<StoreHistoryLoader>(
+        fetch, m_stores.front()->options().scrapeIntervalMs / 1000);
+    m_window->detail()->setStoreHistory(m_storeHistory.get());
+    // A store that does not answer (or is not one) is said in the status bar, also
+    // before any of its nodes has been shown.
+    auto *watch = new QTimer(m_window.get());
+    QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
+        QStringList problems;
+        for (const auto &store : m_stores) {
+            if (const std::string problem = store->lastProblem(); !problem.empty())
+                problems << QString::fromStdString(problem);
+        }
+        m_window->showSourceProblem(problems.join(QStringLiteral("; ")));
+    });
+    watch->start(1000);
+}
+
+void ConsoleSession::showReports()
+{
     ReportSources sources;
     if (m_history)
         sources.historyFile = QString::fromStdString(m_history->path());
@@ -185,30 +233,30 @@ Status ConsoleSession::start()
     m_window->setReportSources(sources);
     QObject::connect(m_window.get(), &MainWindow::pricesSaved, m_window.get(),
                      [this](const QString &path) { recordPrices(path.toStdString()); });
-    if (m_backfill) {
-        // A full disk or a read-only file shows up where the user looks, and goes away
-        // by itself once a sync writes again.
-        auto *watch = new QTimer(m_window.get());
-        QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
-            const SyncReport last = m_backfill->lastReport();
-            QString problem;
-            for (const std::string &failure : last.failures) {
-                if (failure.find(m_history->path()) != std::string::npos)
-                    problem = QObject::tr("Cost history: %1").arg(QString::fromStdString(failure));
-            }
-            if (problem != m_window->historyProblem())
-                m_window->showHistoryProblem(problem);
-        });
-        watch->start(5000);
-    }
+}
+
+void ConsoleSession::watchHistory()
+{
     if (!m_historyProblem.empty()) {
         m_window->showHistoryProblem(
             QObject::tr("Cost history is off: %1").arg(QString::fromStdString(m_historyProblem)));
     }
-    startScaling(servicesInForce(m_options.servicesFile.toStdString()));
-    startFabric();
-    startAlertSharing();
-    return {};
+    if (!m_backfill)
+        return;
+    // A full disk or a read-only file shows up where the user looks, and goes away by
+    // itself once a sync writes again.
+    auto *watch = new QTimer(m_window.get());
+    QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
+        const SyncReport last = m_backfill->lastReport();
+        QString problem;
+        for (const std::string &failure : last.failures) {
+            if (failure.find(m_history->path()) != std::string::npos)
+                problem = QObject::tr("Cost history: %1").arg(QString::fromStdString(failure));
+        }
+        if (problem != m_window->historyProblem())
+            m_window->showHistoryProblem(problem);
+    });
+    watch->start(5000);
 }
 
 void ConsoleSession::startAlertSharing()

@@ -9,6 +9,7 @@
 
 #include "core/result.h"
 #include "fleet/fleetstate.h"
+#include "fleetlink/inventoryfile.h"
 #include "scaling/scalingpolicy.h"
 #include "wire/security.h"
 
@@ -56,6 +57,15 @@ public:
     const std::string &historyProblem() const { return m_historyProblem; }
 
 private:
+    // The steps of start(), in order.
+    Status checkNamedFiles();
+    Result<FleetInventory> fleetInventory();
+    Status startEmbeddedFleet(FleetInventory &inventory);
+    Status startStores(const FleetInventory &inventory);
+    void openHistory(const FleetInventory &inventory);
+    void showStoreHistory();
+    void showReports();
+    void watchHistory();
     void recordPrices(const std::string &priceBook);
     // (Re)starts the autoscaler with the services file; the reason it is off, if it is.
     void startScaling(const std::string &servicesFile);
