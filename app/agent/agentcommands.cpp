@@ -90,21 +90,82 @@ Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config,
     return Error{fmt::format("--collector '{}': use sim, nvml, smi or auto", config.collector)};
 }
 
+// A real node starts the replicas its services file declares (a simulated one plays them
+// on its simulated cards): the runner, or none when there is nothing to run.
+Result<std::unique_ptr<ReplicaRunner>> replicaRunner(const AgentConfig &config,
+                                                     NodeMonitor &monitor, AgentLedger &ledger,
+                                                     EventLog &events)
+{
+    if (config.servicesFile.empty())
+        return std::unique_ptr<ReplicaRunner>();
+    auto services = loadInferenceServices(config.servicesFile);
+    if (!services)
+        return services.error();
+    ReplicaRunnerOptions options;
+    for (const InferenceService &s : *services) {
+        if (s.serving)
+            options.services[s.name] = *s.serving;
+    }
+    options.logDirectory = (std::filesystem::path(config.dataDir) / "replicas").string();
+    auto runner = std::make_unique<ReplicaRunner>(std::move(options), monitor.inventory().cards,
+                                                  ledger, SystemClock::instance());
+    runner->setEventSink([&events](const Event &event) { events.append(event); });
+    monitor.setReplicaSignals([runner = runner.get()] { return runner->signals(); });
+    return runner;
+}
+
+void sayServing(const AgentConfig &config, const std::string &nodeId, const NodeMonitor &monitor,
+                int port, const AgentLedger &ledger, const MetricsServer *metrics)
+{
+    const std::string shownAddress =
+        config.listen.substr(0, config.listen.rfind(':')) + ":" + std::to_string(port);
+    fmt::print(
+        "meridian-agent: node {} ({} collector, {} cards) serving on {}{}; ledger {}\n", nodeId,
+        monitor.inventory().collector, monitor.inventory().cards.size(), shownAddress,
+        config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)", ledger.path());
+    if (metrics) {
+        fmt::print("meridian-agent: Prometheus metrics on {}:{}/metrics\n",
+                   config.metricsListen.substr(0, config.metricsListen.rfind(':')),
+                   metrics->port());
+    }
+    std::fflush(stdout);
+}
+
+// Until SIGINT or SIGTERM. Sampling runs on its own thread so a slow vendor tool never
+// delays the streams; replicas are checked on another, so one slow to answer its health
+// or metrics URL never delays a sample.
+void runUntilStopped(const AgentConfig &config, NodeMonitor &monitor, ReplicaRunner *runner)
+{
+    PeriodicThread sampler(SystemClock::instance());
+    sampler.start(std::chrono::milliseconds(config.sampleIntervalMs),
+                  [&monitor] { monitor.tick(); });
+    PeriodicThread replicaChecks(SystemClock::instance());
+    if (runner)
+        replicaChecks.start(std::chrono::seconds(1), [runner] { runner->tick(); });
+    while (!g_stop)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    sampler.stop();
+    replicaChecks.stop();
+    fmt::print("meridian-agent: stopping\n");
+}
+
+int failed(const std::string &why)
+{
+    fmt::print(stderr, "meridian-agent: {}\n", why);
+    return 2;
+}
+
 }  // namespace
 
 int serveAgent(const AgentConfig &config)
 {
     const std::string nodeId = config.nodeId.empty() ? hostName() : config.nodeId;
     auto ledger = AgentLedger::open(config.dataDir);
-    if (!ledger) {
-        fmt::print(stderr, "meridian-agent: {}\n", ledger.error().message);
-        return 2;
-    }
+    if (!ledger)
+        return failed(ledger.error().message);
     auto collector = makeCollector(config, nodeId);
-    if (!collector) {
-        fmt::print(stderr, "meridian-agent: {}\n", collector.error().message);
-        return 2;
-    }
+    if (!collector)
+        return failed(collector.error().message);
     ReplicaBackend *replicas = dynamic_cast<SimCollector *>(collector->get());
     EventLog events(10'000, ledger->get());
     NodeMonitorOptions options;
@@ -112,32 +173,18 @@ int serveAgent(const AgentConfig &config)
     NodeMonitor monitor({nodeId, config.dataCenter, config.rack, hostName()},
                         std::move(collector).value(), events, *ledger.value(),
                         SystemClock::instance(), options);
-    if (Status status = monitor.start(); !status) {
-        fmt::print(stderr, "meridian-agent: {}\n", status.message());
-        return 2;
-    }
-    // A real node starts the replicas its services file declares; a simulated one plays
-    // them on its simulated cards.
+    if (Status status = monitor.start(); !status)
+        return failed(status.message());
     std::unique_ptr<ReplicaRunner> runner;
-    if (!replicas && !config.servicesFile.empty()) {
-        auto services = loadInferenceServices(config.servicesFile);
-        if (!services) {
-            fmt::print(stderr, "meridian-agent: {}\n", services.error().message);
+    if (!replicas) {
+        auto made = replicaRunner(config, monitor, *ledger.value(), events);
+        if (!made) {
             monitor.stop();
-            return 2;
+            return failed(made.error().message);
         }
-        ReplicaRunnerOptions runnerOptions;
-        for (const InferenceService &s : *services) {
-            if (s.serving)
-                runnerOptions.services[s.name] = *s.serving;
-        }
-        runnerOptions.logDirectory = (std::filesystem::path(config.dataDir) / "replicas").string();
-        runner =
-            std::make_unique<ReplicaRunner>(std::move(runnerOptions), monitor.inventory().cards,
-                                            *ledger.value(), SystemClock::instance());
-        runner->setEventSink([&events](const Event &event) { events.append(event); });
-        monitor.setReplicaSignals([&runner] { return runner->signals(); });
-        replicas = runner.get();
+        runner = std::move(made).value();
+        if (runner)
+            replicas = runner.get();
     }
     WorkloadManager workloads(replicas, SystemClock::instance(), monitor.inventory().cards.size(),
                               runner ? static_cast<NodeRecords *>(ledger->get()) : nullptr);
@@ -150,52 +197,24 @@ int serveAgent(const AgentConfig &config)
     NodeAgentService service(directory, Authorizer(config.security.tokens), scheduler);
     int port = 0;
     auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
-    if (!server) {
-        fmt::print(stderr, "meridian-agent: {}\n", server.error().message);
-        return 2;
-    }
+    if (!server)
+        return failed(server.error().message);
     std::unique_ptr<MetricsServer> metrics;
     if (!config.metricsListen.empty()) {
         auto started = MetricsServer::start(
             {config.metricsListen, config.security},
             [&runtime](std::string_view nodeId) { return nodeId.empty() ? &runtime : nullptr; });
         if (!started) {
-            fmt::print(stderr, "meridian-agent: {}\n", started.error().message);
             server.value()->stop(0);
-            return 2;
+            return failed(started.error().message);
         }
         metrics = std::move(started).value();
     }
+    // Before it says it serves: whoever waits for that may stop it at once.
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
-    const std::string shownAddress =
-        config.listen.substr(0, config.listen.rfind(':')) + ":" + std::to_string(port);
-    fmt::print("meridian-agent: node {} ({} collector, {} cards) serving on {}{}; ledger {}\n",
-               nodeId, monitor.inventory().collector, monitor.inventory().cards.size(),
-               shownAddress,
-               config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
-               ledger.value()->path());
-    if (metrics) {
-        fmt::print("meridian-agent: Prometheus metrics on {}:{}/metrics\n",
-                   config.metricsListen.substr(0, config.metricsListen.rfind(':')),
-                   metrics->port());
-    }
-    std::fflush(stdout);
-
-    // Sampling runs on its own thread so a slow vendor tool never delays the streams;
-    // replicas are checked on another, so one slow to answer its health or metrics URL
-    // never delays a sample.
-    PeriodicThread sampler(SystemClock::instance());
-    sampler.start(std::chrono::milliseconds(config.sampleIntervalMs),
-                  [&monitor] { monitor.tick(); });
-    PeriodicThread replicaChecks(SystemClock::instance());
-    if (runner)
-        replicaChecks.start(std::chrono::seconds(1), [&runner] { runner->tick(); });
-    while (!g_stop)  // set by SIGINT and SIGTERM
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    sampler.stop();
-    replicaChecks.stop();
-    fmt::print("meridian-agent: stopping\n");
+    sayServing(config, nodeId, monitor, port, *ledger.value(), metrics.get());
+    runUntilStopped(config, monitor, runner.get());
     if (metrics)
         metrics->stop();
     monitor.stop();

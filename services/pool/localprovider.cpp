@@ -16,10 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
+#include <variant>
 
 #include "core/clock.h"
-#include "core/yamlfile.h"
 #include "core/toolrunner.h"
+#include "core/yamlfile.h"
 
 namespace meridian {
 
@@ -149,6 +150,124 @@ nlohmann::json describe(const SpareNodes &spare, const nlohmann::json &ids)
     return nodes;
 }
 
+// One call of the provider: the spare nodes, the state file, the request on stdin, and
+// where its answer and its complaints go.
+struct Call {
+    const SpareNodes &spare;
+    const std::string &stateFile;
+    const nlohmann::json &request;
+    std::ostream &out;
+    std::ostream &err;
+
+    int fail(int status, const std::string &why) const
+    {
+        err << why << "\n";
+        return status;
+    }
+};
+
+int listLeases(const Call &call)
+{
+    LockedState locked(call.stateFile);
+    nlohmann::json leases = nlohmann::json::array();
+    for (const auto &[id, lease] : locked.state["leases"].items())
+        leases.push_back({{"lease_id", id},
+                          {"owner", lease.value("owner", "")},
+                          {"nodes", describe(call.spare, lease["nodes"])}});
+    call.out << nlohmann::json({{"leases", leases}}).dump() << "\n";
+    return 0;
+}
+
+// The nodes of the lease: those it was given before (a retry), or free ones written down
+// before any is powered on, so a retry finds the same ones. An exit status on failure.
+std::variant<nlohmann::json, int> chooseNodes(const Call &call, const std::string &leaseId)
+{
+    const int wanted = call.request.value("nodes", 1);
+    LockedState locked(call.stateFile);
+    if (!locked.ok())
+        return call.fail(2, call.stateFile + ": cannot lock it");
+    auto &leases = locked.state["leases"];
+    if (leases.contains(leaseId))
+        return leases[leaseId]["nodes"];  // asked again: the same nodes
+    std::set<std::string> taken;
+    for (const auto &[id, lease] : leases.items()) {
+        for (const auto &n : lease["nodes"])
+            taken.insert(n.get<std::string>());
+    }
+    nlohmann::json ids = nlohmann::json::array();
+    for (const SpareNode &n : call.spare.nodes) {
+        if (static_cast<int>(ids.size()) < wanted && !taken.count(n.nodeId))
+            ids.push_back(n.nodeId);
+    }
+    if (static_cast<int>(ids.size()) < wanted)
+        return call.fail(3, fmt::format("only {} of {} spare nodes are free", ids.size(), wanted));
+    leases[leaseId] = {{"owner", call.request.value("owner", "")},
+                       {"idempotency_key", call.request.value("idempotency_key", "")},
+                       {"nodes", ids}};
+    if (!locked.save())
+        return call.fail(2, call.stateFile + ": cannot write it");
+    return ids;
+}
+
+// Powers the node on and waits for its agent to answer; an exit status on failure.
+int bringUp(const Call &call, const SpareNode &node)
+{
+    if (!node.powerOn.empty()) {
+        if (auto on = runTool({node.powerOn, 120'000}); !on)
+            return call.fail(4, fmt::format("{}: power on: {}", node.nodeId, on.error().message));
+    }
+    const Clock &clock = SystemClock::instance();
+    const int64_t deadlineMs = clock.steadyMs() + call.spare.readyTimeoutSeconds * 1000LL;
+    while (!agentAnswers(node.agentAddress)) {
+        if (clock.steadyMs() > deadlineMs)
+            return call.fail(
+                4, fmt::format("{}: its agent did not answer at {} within {} s", node.nodeId,
+                               node.agentAddress, call.spare.readyTimeoutSeconds));
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    return 0;
+}
+
+int leaseNodes(const Call &call, const std::string &leaseId)
+{
+    auto chosen = chooseNodes(call, leaseId);
+    if (const int *status = std::get_if<int>(&chosen))
+        return *status;
+    const nlohmann::json &ids = std::get<nlohmann::json>(chosen);
+    for (const auto &id : ids) {
+        if (const SpareNode *node = nodeNamed(call.spare, id.get<std::string>())) {
+            if (const int status = bringUp(call, *node); status != 0)
+                return status;
+        }
+    }
+    call.out << nlohmann::json({{"nodes", describe(call.spare, ids)}}).dump() << "\n";
+    return 0;
+}
+
+int releaseNodes(const Call &call, const std::string &leaseId)
+{
+    nlohmann::json ids = nlohmann::json::array();
+    {
+        LockedState locked(call.stateFile);
+        if (locked.state["leases"].contains(leaseId))
+            ids = locked.state["leases"][leaseId]["nodes"];
+    }
+    for (const auto &id : ids) {
+        const SpareNode *node = nodeNamed(call.spare, id.get<std::string>());
+        if (node && !node->powerOff.empty()) {
+            if (auto off = runTool({node->powerOff, 120'000}); !off)
+                return call.fail(
+                    4, fmt::format("{}: power off: {}", node->nodeId, off.error().message));
+        }
+    }
+    LockedState locked(call.stateFile);
+    locked.state["leases"].erase(leaseId);
+    if (!locked.save())
+        return call.fail(2, call.stateFile + ": cannot write it");
+    call.out << "{}\n";
+    return 0;
+}
+
 }  // namespace
 
 int runLocalProvider(const std::string &nodesFile, const std::string &stateFile,
@@ -166,113 +285,17 @@ int runLocalProvider(const std::string &nodesFile, const std::string &stateFile,
         err << "the request on stdin is not a JSON object\n";
         return 2;
     }
-    if (verb == "list") {
-        LockedState locked(stateFile);
-        nlohmann::json leases = nlohmann::json::array();
-        for (const auto &[id, lease] : locked.state["leases"].items())
-            leases.push_back({{"lease_id", id},
-                              {"owner", lease.value("owner", "")},
-                              {"nodes", describe(*spare, lease["nodes"])}});
-        out << nlohmann::json({{"leases", leases}}).dump() << "\n";
-        return 0;
-    }
+    const Call call{spare.value(), stateFile, request, out, err};
+    if (verb == "list")
+        return listLeases(call);
     const std::string leaseId = request.value("lease_id", "");
-    if (leaseId.empty()) {
-        err << "lease_id is required\n";
-        return 2;
-    }
-    if (verb == "lease") {
-        const int wanted = request.value("nodes", 1);
-        nlohmann::json ids;
-        {
-            LockedState locked(stateFile);
-            if (!locked.ok()) {
-                err << stateFile << ": cannot lock it\n";
-                return 2;
-            }
-            auto &leases = locked.state["leases"];
-            if (leases.contains(leaseId)) {
-                ids = leases[leaseId]["nodes"];  // asked again: the same nodes
-            } else {
-                std::set<std::string> taken;
-                for (const auto &[id, lease] : leases.items()) {
-                    for (const auto &n : lease["nodes"])
-                        taken.insert(n.get<std::string>());
-                }
-                ids = nlohmann::json::array();
-                for (const SpareNode &n : spare->nodes) {
-                    if (static_cast<int>(ids.size()) < wanted && !taken.count(n.nodeId))
-                        ids.push_back(n.nodeId);
-                }
-                if (static_cast<int>(ids.size()) < wanted) {
-                    err << fmt::format("only {} of {} spare nodes are free", ids.size(), wanted)
-                        << "\n";
-                    return 3;
-                }
-                leases[leaseId] = {{"owner", request.value("owner", "")},
-                                   {"idempotency_key", request.value("idempotency_key", "")},
-                                   {"nodes", ids}};
-                // Kept before any node is powered on: a retry finds these same nodes.
-                if (!locked.save()) {
-                    err << stateFile << ": cannot write it\n";
-                    return 2;
-                }
-            }
-        }
-        for (const auto &id : ids) {
-            const SpareNode *node = nodeNamed(*spare, id.get<std::string>());
-            if (!node)
-                continue;
-            if (!node->powerOn.empty()) {
-                if (auto on = runTool({node->powerOn, 120'000}); !on) {
-                    err << fmt::format("{}: power on: {}", node->nodeId, on.error().message)
-                        << "\n";
-                    return 4;
-                }
-            }
-            const Clock &clock = SystemClock::instance();
-            const int64_t deadlineMs = clock.steadyMs() + spare->readyTimeoutSeconds * 1000LL;
-            while (!agentAnswers(node->agentAddress)) {
-                if (clock.steadyMs() > deadlineMs) {
-                    err << fmt::format("{}: its agent did not answer at {} within {} s",
-                                       node->nodeId, node->agentAddress, spare->readyTimeoutSeconds)
-                        << "\n";
-                    return 4;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(500));
-            }
-        }
-        out << nlohmann::json({{"nodes", describe(*spare, ids)}}).dump() << "\n";
-        return 0;
-    }
-    if (verb == "release") {
-        nlohmann::json ids = nlohmann::json::array();
-        {
-            LockedState locked(stateFile);
-            if (locked.state["leases"].contains(leaseId))
-                ids = locked.state["leases"][leaseId]["nodes"];
-        }
-        for (const auto &id : ids) {
-            const SpareNode *node = nodeNamed(*spare, id.get<std::string>());
-            if (node && !node->powerOff.empty()) {
-                if (auto off = runTool({node->powerOff, 120'000}); !off) {
-                    err << fmt::format("{}: power off: {}", node->nodeId, off.error().message)
-                        << "\n";
-                    return 4;
-                }
-            }
-        }
-        LockedState locked(stateFile);
-        locked.state["leases"].erase(leaseId);
-        if (!locked.save()) {
-            err << stateFile << ": cannot write it\n";
-            return 2;
-        }
-        out << "{}\n";
-        return 0;
-    }
-    err << fmt::format("unknown verb '{}': lease, release or list", verb) << "\n";
-    return 2;
+    if (leaseId.empty())
+        return call.fail(2, "lease_id is required");
+    if (verb == "lease")
+        return leaseNodes(call, leaseId);
+    if (verb == "release")
+        return releaseNodes(call, leaseId);
+    return call.fail(2, fmt::format("unknown verb '{}': lease, release or list", verb));
 }
 
 }  // namespace meridian

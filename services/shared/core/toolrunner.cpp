@@ -57,30 +57,51 @@ void killAndReap(pid_t pid, int &status)
     }
 }
 
-}  // namespace
-
-Result<std::string> runTool(const ToolRun &run)
-{
-    if (run.argv.empty())
-        return Error{"no command given"};
-    const std::string &program = run.argv.front();
-    if (run.input.size() > 60 * 1024)
-        return Error{fmt::format("{}: more than 60 KB of input", program)};
-    int out[2];
-    int err[2];
+// The tool's stdout and stderr, and its stdin when it is given input.
+struct Pipes {
+    int out[2] = {-1, -1};
+    int err[2] = {-1, -1};
     int in[2] = {-1, -1};
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
-        (!run.input.empty() && pipe2(in, O_CLOEXEC) != 0))
-        return Error{fmt::format("{}: cannot create a pipe: {}", program, std::strerror(errno))};
+
+    bool open(bool withInput)
+    {
+        return pipe2(out, O_CLOEXEC) == 0 && pipe2(err, O_CLOEXEC) == 0 &&
+               (!withInput || pipe2(in, O_CLOEXEC) == 0);
+    }
+    // The tool's ends, once it has them (or once it failed to start).
+    void closeChildEnds()
+    {
+        closeOne(out[1]);
+        closeOne(err[1]);
+        closeOne(in[0]);
+    }
+    void closeAll()
+    {
+        closeChildEnds();
+        closeOne(out[0]);
+        closeOne(err[0]);
+        closeOne(in[1]);
+    }
+    static void closeOne(int &fd)
+    {
+        if (fd >= 0)
+            close(fd);
+        fd = -1;
+    }
+};
+
+// Started in a process group of its own, so a timeout kills the tool and whatever it
+// spawned; the spawn's error number, 0 on success.
+int spawnTool(const ToolRun &run, const Pipes &pipes, pid_t &pid)
+{
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-    if (in[0] >= 0)
-        posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, pipes.out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, pipes.err[1], STDERR_FILENO);
+    if (pipes.in[0] >= 0)
+        posix_spawn_file_actions_adddup2(&actions, pipes.in[0], STDIN_FILENO);
     else
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    // Its own process group, so a timeout kills the tool and whatever it spawned.
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
@@ -90,42 +111,32 @@ Result<std::string> runTool(const ToolRun &run)
     for (const std::string &arg : run.argv)
         argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
-    pid_t pid = 0;
     const int spawned =
-        posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+        posix_spawnp(&pid, run.argv.front().c_str(), &actions, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
-    close(out[1]);
-    close(err[1]);
-    if (in[0] >= 0)
-        close(in[0]);
-    if (spawned != 0) {
-        close(out[0]);
-        close(err[0]);
-        if (in[1] >= 0)
-            close(in[1]);
-        return Error{fmt::format("{}: cannot run it: {}", program, std::strerror(spawned))};
-    }
-    if (in[1] >= 0) {
-        // Fits the pipe's buffer: written whole whether or not the tool reads it; a tool
-        // that exits unread is an EPIPE, not the end of this process.
-        ignoreBrokenPipes();
-        (void)!write(in[1], run.input.data(), run.input.size());
-        close(in[1]);
-    }
+    return spawned;
+}
 
-    std::string stdoutText;
-    std::string stderrText;
+struct Output {
+    std::string out;
+    std::string err;
     bool overflow = false;
     bool timedOut = false;
-    const int64_t deadline = SystemClock::instance().steadyMs() + run.timeoutMs;
-    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+};
+
+// Reads both streams until the tool closes them, the deadline passes, or it prints more
+// than the cap; closes the read ends.
+Output readOutput(Pipes &pipes, int64_t deadline, size_t maxOutputBytes)
+{
+    Output output;
+    pollfd fds[2] = {{pipes.out[0], POLLIN, 0}, {pipes.err[0], POLLIN, 0}};
     int open = 2;
     char buffer[65536];
     while (open > 0) {
         const int64_t left = msUntil(deadline);
         if (left <= 0) {
-            timedOut = true;
+            output.timedOut = true;
             break;
         }
         if (poll(fds, 2, static_cast<int>(left)) < 0 && errno != EINTR)
@@ -135,41 +146,72 @@ Result<std::string> runTool(const ToolRun &run)
                 continue;
             const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
             if (n <= 0) {
-                close(fds[i].fd);
                 fds[i].fd = -1;
                 --open;
                 continue;
             }
-            std::string &sink = i == 0 ? stdoutText : stderrText;
-            if (sink.size() + static_cast<size_t>(n) > run.maxOutputBytes) {
-                overflow = true;
+            std::string &sink = i == 0 ? output.out : output.err;
+            if (sink.size() + static_cast<size_t>(n) > maxOutputBytes) {
+                output.overflow = true;
                 open = 0;
                 break;
             }
             sink.append(buffer, static_cast<size_t>(n));
         }
     }
-    for (const pollfd &fd : fds) {
-        if (fd.fd >= 0)
-            close(fd.fd);
+    Pipes::closeOne(pipes.out[0]);
+    Pipes::closeOne(pipes.err[0]);
+    return output;
+}
+
+}  // namespace
+
+Result<std::string> runTool(const ToolRun &run)
+{
+    if (run.argv.empty())
+        return Error{"no command given"};
+    const std::string &program = run.argv.front();
+    if (run.input.size() > 60 * 1024)
+        return Error{fmt::format("{}: more than 60 KB of input", program)};
+    Pipes pipes;
+    if (!pipes.open(!run.input.empty())) {
+        const int why = errno;
+        pipes.closeAll();
+        return Error{fmt::format("{}: cannot create a pipe: {}", program, std::strerror(why))};
     }
+    pid_t pid = 0;
+    const int spawned = spawnTool(run, pipes, pid);
+    pipes.closeChildEnds();
+    if (spawned != 0) {
+        pipes.closeAll();
+        return Error{fmt::format("{}: cannot run it: {}", program, std::strerror(spawned))};
+    }
+    if (pipes.in[1] >= 0) {
+        // Fits the pipe's buffer: written whole whether or not the tool reads it; a tool
+        // that exits unread is an EPIPE, not the end of this process.
+        ignoreBrokenPipes();
+        (void)!write(pipes.in[1], run.input.data(), run.input.size());
+        Pipes::closeOne(pipes.in[1]);
+    }
+    const int64_t deadline = SystemClock::instance().steadyMs() + run.timeoutMs;
+    Output output = readOutput(pipes, deadline, run.maxOutputBytes);
     int status = 0;
-    if (timedOut || overflow || !reapBefore(pid, deadline, status)) {
-        timedOut = timedOut || !overflow;
+    if (output.timedOut || output.overflow || !reapBefore(pid, deadline, status)) {
+        output.timedOut = output.timedOut || !output.overflow;
         killAndReap(pid, status);
     }
-    if (timedOut)
+    if (output.timedOut)
         return Error{fmt::format("{}: no answer within {} ms; killed it", program, run.timeoutMs)};
-    if (overflow)
+    if (output.overflow)
         return Error{
             fmt::format("{}: printed more than {} bytes; killed it", program, run.maxOutputBytes)};
     if (WIFSIGNALED(status))
         return Error{fmt::format("{}: killed by signal {}", program, WTERMSIG(status))};
     if (WEXITSTATUS(status) != 0) {
         return Error{fmt::format("{}: exit status {}: {}", program, WEXITSTATUS(status),
-                                 firstLine(stderrText.empty() ? stdoutText : stderrText))};
+                                 firstLine(output.err.empty() ? output.out : output.err))};
     }
-    return stdoutText;
+    return std::move(output.out);
 }
 
 std::optional<std::string> findOnPath(const std::string &program)
