@@ -13,9 +13,9 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/toolrunner.h"
 #include "expositionreader.h"
 #include "replicalaunch.h"
-#include "core/toolrunner.h"
 
 namespace meridian {
 
@@ -341,120 +341,122 @@ bool ReplicaRunner::alive(Replica &r, std::string &howItEnded)
 
 void ReplicaRunner::tick()
 {
-    struct Probe {
-        std::string id;
-        std::string url;
-        std::string path;
-        bool health;
-        ServingEngine engine;
-    };
     std::vector<Probe> probes;
     const int64_t now = m_clock.nowUnixMs();
     {
         std::lock_guard lock(m_mutex);
         for (auto it = m_replicas.begin(); it != m_replicas.end();) {
-            Replica &r = it->second;
-            const ServingCommand *command = commandOf(r);
-            std::string howItEnded;
-            if (r.phase == Phase::Failed) {
-                if (r.pid > 0 && ::waitpid(r.pid, nullptr, WNOHANG) == r.pid)
-                    r.pid = 0;  // reaped: no zombie is left behind
+            if (checkProcess(it->first, it->second, now, probes))
                 ++it;
-                continue;
-            }
-            const bool running = alive(r, howItEnded);
-            if (r.phase == Phase::Draining) {
-                if (!running) {
-                    emit(r, Severity::Info, "drained and stopped");
-                    (void)m_records.remove(kProcessRecord, r.workload.replicaId);
-                    it = m_replicas.erase(it);
-                    continue;
-                }
-                const double grace = command ? command->drainGraceSeconds : 30;
-                if (now - r.phaseSinceMs > grace * 1000)
-                    signalReplica(r.pid, r.unit, SIGKILL, m_options.systemctl);
-                ++it;
-                continue;
-            }
-            if (!running) {
-                const int limit = command ? command->restartLimit : 0;
-                if (r.restarts < limit) {
-                    ++r.restarts;
-                    const Status restarted = spawn(r);
-                    emit(r, Severity::Warning,
-                         restarted ? fmt::format("{}; restarted ({} of {})", howItEnded, r.restarts,
-                                                 limit)
-                                   : fmt::format("{}; cannot restart: {}", howItEnded,
-                                                 restarted.message()));
-                    if (!restarted) {
-                        r.phase = Phase::Failed;
-                        r.failure = restarted.message();
-                        keep(r);
-                    }
-                } else {
-                    r.phase = Phase::Failed;
-                    r.failure = r.restarts > 0
-                                    ? fmt::format("{} after {} restarts", howItEnded, r.restarts)
-                                    : howItEnded;
-                    r.latest.reset();
-                    keep(r);
-                    emit(r, Severity::Critical, r.failure);
-                }
-                ++it;
-                continue;
-            }
-            if (r.phase == Phase::Starting && command &&
-                now - r.phaseSinceMs > command->startupTimeoutSeconds * 1000) {
-                signalReplica(r.pid, r.unit, SIGKILL, m_options.systemctl);
-                r.phase = Phase::Failed;
-                r.failure = fmt::format("did not answer {} within {:.0f} s of starting",
-                                        command->healthPath, command->startupTimeoutSeconds);
-                keep(r);
-                emit(r, Severity::Critical, r.failure);
-                ++it;
-                continue;
-            }
-            if (command) {
-                const std::string url = fmt::format("http://{}:{}", m_options.host, r.port);
-                const bool starting = r.phase == Phase::Starting;
-                probes.push_back({it->first, url,
-                                  starting ? command->healthPath : command->metricsPath, starting,
-                                  command->engine});
-            }
-            ++it;
+            else
+                it = m_replicas.erase(it);
         }
     }
     // The replicas are asked outside the lock: a slow one does not hold up start or stop.
-    for (const Probe &probe : probes) {
-        httplib::Client client(probe.url);
-        client.set_connection_timeout(1);
-        client.set_read_timeout(2);
-        const auto answer = client.Get(probe.path);
-        std::lock_guard lock(m_mutex);
-        const auto it = m_replicas.find(probe.id);
-        if (it == m_replicas.end())
-            continue;
-        Replica &r = it->second;
-        if (probe.health) {
-            if (answer && answer->status == 200 && r.phase == Phase::Starting) {
-                r.phase = Phase::Serving;
-                r.phaseSinceMs = m_clock.nowUnixMs();
-                keep(r);
-                emit(r, Severity::Info, "serving");
-            }
-            continue;
-        }
-        if (!answer || answer->status != 200 || r.phase != Phase::Serving)
-            continue;
-        auto samples = readExposition(answer->body, probe.url + probe.path);
-        if (!samples)
-            continue;  // the replica still serves; only its signals are missing this round
-        ReplicaSignals signals =
-            r.tracker.update(readReplicaScrape(*samples, probe.engine), m_clock.nowUnixMs());
-        signals.replicaId = r.workload.replicaId;
-        signals.service = r.workload.service;
-        r.latest = std::move(signals);
+    for (const Probe &probe : probes)
+        ask(probe);
+}
+
+bool ReplicaRunner::checkProcess(const std::string &id, Replica &r, int64_t now,
+                                 std::vector<Probe> &probes)
+{
+    const ServingCommand *command = commandOf(r);
+    if (r.phase == Phase::Failed) {
+        if (r.pid > 0 && ::waitpid(r.pid, nullptr, WNOHANG) == r.pid)
+            r.pid = 0;  // reaped: no zombie is left behind
+        return true;
     }
+    std::string howItEnded;
+    const bool running = alive(r, howItEnded);
+    if (r.phase == Phase::Draining) {
+        if (!running) {
+            emit(r, Severity::Info, "drained and stopped");
+            (void)m_records.remove(kProcessRecord, r.workload.replicaId);
+            return false;
+        }
+        const double grace = command ? command->drainGraceSeconds : 30;
+        if (now - r.phaseSinceMs > grace * 1000)
+            signalReplica(r.pid, r.unit, SIGKILL, m_options.systemctl);
+        return true;
+    }
+    if (!running) {
+        restartOrFail(r, howItEnded);
+        return true;
+    }
+    if (r.phase == Phase::Starting && command &&
+        now - r.phaseSinceMs > command->startupTimeoutSeconds * 1000) {
+        signalReplica(r.pid, r.unit, SIGKILL, m_options.systemctl);
+        r.phase = Phase::Failed;
+        r.failure = fmt::format("did not answer {} within {:.0f} s of starting",
+                                command->healthPath, command->startupTimeoutSeconds);
+        keep(r);
+        emit(r, Severity::Critical, r.failure);
+        return true;
+    }
+    if (command) {
+        const std::string url = fmt::format("http://{}:{}", m_options.host, r.port);
+        const bool starting = r.phase == Phase::Starting;
+        probes.push_back({id, url, starting ? command->healthPath : command->metricsPath, starting,
+                          command->engine});
+    }
+    return true;
+}
+
+void ReplicaRunner::restartOrFail(Replica &r, const std::string &howItEnded)
+{
+    const ServingCommand *command = commandOf(r);
+    const int limit = command ? command->restartLimit : 0;
+    if (r.restarts < limit) {
+        ++r.restarts;
+        const Status restarted = spawn(r);
+        emit(r, Severity::Warning,
+             restarted ? fmt::format("{}; restarted ({} of {})", howItEnded, r.restarts, limit)
+                       : fmt::format("{}; cannot restart: {}", howItEnded, restarted.message()));
+        if (!restarted) {
+            r.phase = Phase::Failed;
+            r.failure = restarted.message();
+            keep(r);
+        }
+        return;
+    }
+    r.phase = Phase::Failed;
+    r.failure =
+        r.restarts > 0 ? fmt::format("{} after {} restarts", howItEnded, r.restarts) : howItEnded;
+    r.latest.reset();
+    keep(r);
+    emit(r, Severity::Critical, r.failure);
+}
+
+void ReplicaRunner::ask(const Probe &probe)
+{
+    httplib::Client client(probe.url);
+    client.set_connection_timeout(1);
+    client.set_read_timeout(2);
+    const auto answer = client.Get(probe.path);
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(probe.id);
+    if (it == m_replicas.end())
+        return;
+    Replica &r = it->second;
+    if (probe.health) {
+        if (answer && answer->status == 200 && r.phase == Phase::Starting) {
+            r.phase = Phase::Serving;
+            r.phaseSinceMs = m_clock.nowUnixMs();
+            keep(r);
+            emit(r, Severity::Info, "serving");
+        }
+        return;
+    }
+    if (!answer || answer->status != 200 || r.phase != Phase::Serving)
+        return;
+    auto samples = readExposition(answer->body, probe.url + probe.path);
+    if (!samples)
+        return;  // the replica still serves; only its signals are missing this round
+    ReplicaSignals signals =
+        r.tracker.update(readReplicaScrape(*samples, probe.engine), m_clock.nowUnixMs());
+    signals.replicaId = r.workload.replicaId;
+    signals.service = r.workload.service;
+    r.latest = std::move(signals);
 }
 
 std::vector<ReplicaSignals> ReplicaRunner::signals() const

@@ -85,6 +85,22 @@ private:
         std::optional<ReplicaSignals> latest;
     };
 
+    // What a tick asks a live replica over HTTP, outside the lock.
+    struct Probe {
+        std::string id;
+        std::string url;
+        std::string path;
+        bool health;  // /health while it starts; its metrics once it serves
+        ServingEngine engine;
+    };
+    // Under the lock: a replica's process looked at; false when it is gone for good (its
+    // record with it). A live one that should be asked is added to `probes`.
+    bool checkProcess(const std::string &id, Replica &replica, int64_t nowMs,
+                      std::vector<Probe> &probes);
+    // A replica whose process ended: restarted within its limit, else failed.
+    void restartOrFail(Replica &replica, const std::string &howItEnded);
+    void ask(const Probe &probe);
+
     Status spawn(Replica &replica);
     void keep(const Replica &replica);
     void adopt();
