@@ -486,61 +486,30 @@ std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
 // A replay has to finish: this many requests take minutes per autoscaler already.
 constexpr double kMostReplayedRequests = 200'000'000;
 
-}  // namespace
-
-Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string &name,
-                                      const EvaluationOptions &options)
+// What one replica sustains on this mix: decode slots and the prefill budget, with a
+// margin so the queue stays short.
+double replicaRate(const TraceProfile &profile, const EvaluationOptions &options)
 {
-    auto profile = profileTrace(original, name);
-    if (!profile)
-        return profile.error();
-    EvaluationRun run;
-    run.trace = name;
-    // What one replica sustains on this mix: decode slots and the prefill budget, with a
-    // margin so the queue stays short.
-    const double meanIn = profile->meanInputTokens;
-    const double meanOut = profile->meanOutputTokens;
     const ReplicaPerformance &p = options.performance;
-    const double bySlots =
-        p.maxConcurrency / (meanIn / p.prefillTokensPerSecond + meanOut / p.decodeTokensPerSecond);
+    const double meanIn = profile.meanInputTokens;
+    const double bySlots = p.maxConcurrency / (meanIn / p.prefillTokensPerSecond +
+                                               profile.meanOutputTokens / p.decodeTokensPerSecond);
     // Prefill is a queue per replica (M/D/1): keep the p95 wait (about three mean waits)
     // plus the prefill itself inside the objective.
     const double prefillS = meanIn / p.prefillTokensPerSecond;
     const double k = std::max(0.05, 2 * (options.sloTtftS - prefillS) / (3 * prefillS));
     const double prefillLoad = std::min(0.85, k / (1 + k));
     const double byPrefill = prefillLoad / std::max(1e-6, prefillS);
-    run.replicaRps = std::min(0.85 * bySlots, byPrefill);
-    // Scale the trace so its busiest minute needs peakCards.
-    const double rawPeak = *std::max_element(profile->rps.begin(), profile->rps.end());
-    run.scaleFactor = options.peakCards / options.cardsPerReplica * run.replicaRps / rawPeak;
-    const double expected = static_cast<double>(profile->requests) * run.scaleFactor;
-    if (expected > kMostReplayedRequests)
-        return Error{fmt::format(
-            "{}: scaled to {} cards at its peak it would hold about {:.0f} million requests, "
-            "more than a replay finishes ({:.0f} million); ask for fewer --peak-cards or "
-            "fewer --hours",
-            name, options.peakCards, expected / 1e6, kMostReplayedRequests / 1e6)};
-    const std::unique_ptr<RequestSource> trace = original.scaled(run.scaleFactor, options.seed);
-    auto scaledProfile = profileTrace(*trace, name);
-    if (!scaledProfile)
-        return scaledProfile.error();
-    const std::vector<double> &rps = scaledProfile->rps;
-    run.minuteRps = rps;
-    const double localCards = options.localCards >= 0 ? options.localCards : options.peakCards / 2;
-    run.localReplicas = static_cast<int>(localCards / options.cardsPerReplica);
+    return std::min(0.85 * bySlots, byPrefill);
+}
+
+// The static and the Kubernetes-style baselines, and Meridian at HPA's attainment.
+void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
+                     const std::vector<double> &rps)
+{
+    const EvaluationOptions &options = replay.options;
     const double peak = *std::max_element(rps.begin(), rps.end());
     const double mean = std::accumulate(rps.begin(), rps.end(), 0.0) / rps.size();
-    const double start =
-        std::accumulate(rps.begin(), rps.begin() + std::min<long>(5, rps.size()), 0.0) /
-        std::min<double>(5, rps.size());
-    const int initial = replicasFor(start, run.replicaRps, options.policy.targetOccupancy);
-    const std::vector<LoadStep> steps = loadSteps(rps, run.replicaRps);
-    const Replay replay{*trace,         scaledProfile->durationS, options,
-                        run.replicaRps, run.localReplicas,        steps};
-
-    run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
-    if (auto error = trace->error())
-        return *error;
     const std::pair<const char *, double> fixedLoads[] = {{"static peak", peak},
                                                           {"static mean", mean}};
     for (const auto &[label, load] : fixedLoads) {
@@ -563,22 +532,29 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
         }
         run.results.push_back(std::move(best));
     };
-    baseline(kHpaRow, [&] { return HpaScaler(p.maxConcurrency); });
+    const int slots = options.performance.maxConcurrency;
+    baseline(kHpaRow, [&] { return HpaScaler(slots); });
     const EvaluationResult hpa = run.results.back();
-    baseline("knative-style", [&] { return KnativeScaler(p.maxConcurrency); });
+    baseline("knative-style", [&] { return KnativeScaler(slots); });
     if (auto tuned = tuneMeridian(replay, initial, run.results.front(), hpa)) {
         run.tunedOccupancyScale = tuned->occupancyScale;
         run.results.push_back(std::move(tuned->result));
     }
+}
+
+// Meridian told the load, the paced oracle and the oracle: the yardsticks, last.
+void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
+                     const std::vector<double> &rps)
+{
     // What of Meridian's distance from the oracle is not knowing the load ahead: its
     // policy told the trace's own coming load, ordering capacity a lead ahead of it.
-    ScalingPolicyConfig ahead = options.policy;
+    ScalingPolicyConfig ahead = replay.options.policy;
     ahead.forecastOrdersAhead = true;
     EvaluationResult told = replayMeridian(kToldMeridianRow, replay, initial, ahead, &rps);
     told.toldTheLoad = true;
     run.results.push_back(std::move(told));
     // The paced oracle first: the oracle's row is the yardstick and stays last.
-    const double days = std::max(1.0, std::ceil(scaledProfile->durationS / 86400 - 0.01));
+    const double days = std::max(1.0, std::ceil(replay.durationS / 86400 - 0.01));
     run.pacedOracleMaxActions = static_cast<int>(kMostActionsPerDay * days);
     OracleResult paced = oracle(rps, replay, kOracleTargetShare, run.pacedOracleMaxActions);
     run.pacedOracleHeadroom = paced.headroom;
@@ -587,6 +563,49 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     run.oracleHeadroom = best.headroom;
     run.oracleTargetShare = best.target;
     run.results.push_back(std::move(best.result));
+}
+
+}  // namespace
+
+Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string &name,
+                                      const EvaluationOptions &options)
+{
+    auto profile = profileTrace(original, name);
+    if (!profile)
+        return profile.error();
+    EvaluationRun run;
+    run.trace = name;
+    run.replicaRps = replicaRate(profile.value(), options);
+    // Scale the trace so its busiest minute needs peakCards.
+    const double rawPeak = *std::max_element(profile->rps.begin(), profile->rps.end());
+    run.scaleFactor = options.peakCards / options.cardsPerReplica * run.replicaRps / rawPeak;
+    const double expected = static_cast<double>(profile->requests) * run.scaleFactor;
+    if (expected > kMostReplayedRequests)
+        return Error{fmt::format(
+            "{}: scaled to {} cards at its peak it would hold about {:.0f} million requests, "
+            "more than a replay finishes ({:.0f} million); ask for fewer --peak-cards or "
+            "fewer --hours",
+            name, options.peakCards, expected / 1e6, kMostReplayedRequests / 1e6)};
+    const std::unique_ptr<RequestSource> trace = original.scaled(run.scaleFactor, options.seed);
+    auto scaledProfile = profileTrace(*trace, name);
+    if (!scaledProfile)
+        return scaledProfile.error();
+    const std::vector<double> &rps = scaledProfile->rps;
+    run.minuteRps = rps;
+    const double localCards = options.localCards >= 0 ? options.localCards : options.peakCards / 2;
+    run.localReplicas = static_cast<int>(localCards / options.cardsPerReplica);
+    const double start =
+        std::accumulate(rps.begin(), rps.begin() + std::min<long>(5, rps.size()), 0.0) /
+        std::min<double>(5, rps.size());
+    const int initial = replicasFor(start, run.replicaRps, options.policy.targetOccupancy);
+    const std::vector<LoadStep> steps = loadSteps(rps, run.replicaRps);
+    const Replay replay{*trace,         scaledProfile->durationS, options,
+                        run.replicaRps, run.localReplicas,        steps};
+    run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
+    if (auto error = trace->error())
+        return *error;
+    replayBaselines(run, replay, initial, rps);
+    replayForesight(run, replay, initial, rps);
     return run;
 }
 
