@@ -44,6 +44,95 @@ bool AlertRoute::wants(AlertSeverity severity, AlertKind kind, const std::string
            std::find(dataCenters.begin(), dataCenters.end(), dataCenter) != dataCenters.end();
 }
 
+namespace {
+
+Status readDesktop(const std::string &path, const YAML::Node &desktop, AlertRouting &routing)
+{
+    routing.desktopNotifications = yamlValue<bool>(desktop, "notifications", true);
+    const std::string sound = yamlValue<std::string>(desktop, "sound", "critical");
+    if (sound == "never" || sound == "off")
+        routing.sound = SoundWhen::Never;
+    else if (sound == "critical")
+        routing.sound = SoundWhen::Critical;
+    else if (sound == "always" || sound == "all")
+        routing.sound = SoundWhen::Always;
+    else
+        return yamlError(path, desktop["sound"], "sound: never, critical or always");
+    routing.soundCommand = yamlValue<std::string>(desktop, "sound_command", "");
+    return {};
+}
+
+Status readDelivery(const std::string &path, const YAML::Node &delivery, AlertRouting &routing)
+{
+    routing.retries = yamlValue<int>(delivery, "retries", 5);
+    routing.timeoutMs = static_cast<int>(yamlValue<double>(delivery, "timeout_seconds", 5) * 1000);
+    if (routing.retries < 0 || routing.retries > 20)
+        return yamlError(path, delivery["retries"], "retries: 0..20");
+    if (routing.timeoutMs < 100 || routing.timeoutMs > 120'000)
+        return yamlError(path, delivery["timeout_seconds"], "timeout_seconds: 0.1..120");
+    return {};
+}
+
+// Which alerts a route wants: a severity, kinds, data centers.
+Status readRouteFilter(const std::string &path, const YAML::Node &entry, AlertRoute &route)
+{
+    const std::string severity = yamlValue<std::string>(entry, "min_severity", "warning");
+    if (severity == "critical")
+        route.minimumSeverity = AlertSeverity::Critical;
+    else if (severity != "warning")
+        return yamlError(path, entry["min_severity"], "min_severity: warning or critical");
+    if (const YAML::Node kinds = entry["kinds"]) {
+        if (!kinds.IsSequence())
+            return yamlError(path, kinds, "kinds: a list of alert kinds");
+        for (const YAML::Node &k : kinds) {
+            const auto parsed = alertKindFromName(yamlScalar<std::string>(k, "kinds"));
+            if (!parsed)
+                return yamlError(path, k,
+                                 "unknown alert kind (see docs/alerting.md for the names)");
+            route.kinds.push_back(*parsed);
+        }
+    }
+    if (const YAML::Node dcs = entry["data_centers"]) {
+        if (!dcs.IsSequence())
+            return yamlError(path, dcs, "data_centers: a list of data-center names");
+        for (const YAML::Node &dc : dcs)
+            route.dataCenters.push_back(yamlScalar<std::string>(dc, "data_centers"));
+    }
+    return {};
+}
+
+Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
+                             std::set<std::string> &names)
+{
+    if (!entry.IsMap())
+        return yamlError(path, entry, "a route is a mapping with name:, kind: and url:");
+    AlertRoute route;
+    route.name = yamlValue<std::string>(entry, "name", "");
+    if (route.name.empty())
+        return yamlError(path, entry, "a route needs a name:");
+    if (!names.insert(route.name).second)
+        return yamlError(path, entry["name"], "a second route named " + route.name);
+    const std::string kind = yamlValue<std::string>(entry, "kind", "");
+    const auto known = std::find_if(std::begin(kRouteKinds), std::end(kRouteKinds),
+                                    [&](const auto &k) { return kind == k.second; });
+    if (known == std::end(kRouteKinds))
+        return yamlError(path, entry["kind"] ? entry["kind"] : entry,
+                         "kind: alertmanager, wecom, dingtalk, feishu or json");
+    route.kind = known->first;
+    route.url = yamlValue<std::string>(entry, "url", "");
+    if (!isHttpUrl(route.url))
+        return yamlError(path, entry["url"] ? entry["url"] : entry,
+                         "url: an http:// or https:// address");
+    if (Status filter = readRouteFilter(path, entry, route); !filter)
+        return filter.error();
+    route.secret = yamlValue<std::string>(entry, "secret", "");
+    route.bearerToken = yamlValue<std::string>(entry, "bearer_token", "");
+    route.caFile = yamlValue<std::string>(entry, "ca_file", "");
+    return route;
+}
+
+}  // namespace
+
 Result<AlertRouting> loadAlertRouting(const std::string &path)
 {
     AlertRouting routing;
@@ -59,77 +148,22 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
         return yamlError(path, root, "expected a mapping with routes:, desktop: and delivery:");
     try {
         if (const YAML::Node desktop = root["desktop"]) {
-            routing.desktopNotifications = yamlValue<bool>(desktop, "notifications", true);
-            const std::string sound = yamlValue<std::string>(desktop, "sound", "critical");
-            if (sound == "never" || sound == "off")
-                routing.sound = SoundWhen::Never;
-            else if (sound == "critical")
-                routing.sound = SoundWhen::Critical;
-            else if (sound == "always" || sound == "all")
-                routing.sound = SoundWhen::Always;
-            else
-                return yamlError(path, desktop["sound"], "sound: never, critical or always");
-            routing.soundCommand = yamlValue<std::string>(desktop, "sound_command", "");
+            if (Status read = readDesktop(path, desktop, routing); !read)
+                return read.error();
         }
         if (const YAML::Node delivery = root["delivery"]) {
-            routing.retries = yamlValue<int>(delivery, "retries", 5);
-            routing.timeoutMs =
-                static_cast<int>(yamlValue<double>(delivery, "timeout_seconds", 5) * 1000);
-            if (routing.retries < 0 || routing.retries > 20)
-                return yamlError(path, delivery["retries"], "retries: 0..20");
-            if (routing.timeoutMs < 100 || routing.timeoutMs > 120'000)
-                return yamlError(path, delivery["timeout_seconds"], "timeout_seconds: 0.1..120");
+            if (Status read = readDelivery(path, delivery, routing); !read)
+                return read.error();
         }
         const YAML::Node routes = root["routes"];
         if (routes && !routes.IsSequence())
             return yamlError(path, routes, "routes: is a list of receivers");
         std::set<std::string> names;
         for (const YAML::Node &entry : routes ? routes : YAML::Node(YAML::NodeType::Sequence)) {
-            if (!entry.IsMap())
-                return yamlError(path, entry, "a route is a mapping with name:, kind: and url:");
-            AlertRoute route;
-            route.name = yamlValue<std::string>(entry, "name", "");
-            if (route.name.empty())
-                return yamlError(path, entry, "a route needs a name:");
-            if (!names.insert(route.name).second)
-                return yamlError(path, entry["name"], "a second route named " + route.name);
-            const std::string kind = yamlValue<std::string>(entry, "kind", "");
-            const auto known = std::find_if(std::begin(kRouteKinds), std::end(kRouteKinds),
-                                            [&](const auto &k) { return kind == k.second; });
-            if (known == std::end(kRouteKinds))
-                return yamlError(path, entry["kind"] ? entry["kind"] : entry,
-                                 "kind: alertmanager, wecom, dingtalk, feishu or json");
-            route.kind = known->first;
-            route.url = yamlValue<std::string>(entry, "url", "");
-            if (!isHttpUrl(route.url))
-                return yamlError(path, entry["url"] ? entry["url"] : entry,
-                                 "url: an http:// or https:// address");
-            const std::string severity = yamlValue<std::string>(entry, "min_severity", "warning");
-            if (severity == "critical")
-                route.minimumSeverity = AlertSeverity::Critical;
-            else if (severity != "warning")
-                return yamlError(path, entry["min_severity"], "min_severity: warning or critical");
-            if (const YAML::Node kinds = entry["kinds"]) {
-                if (!kinds.IsSequence())
-                    return yamlError(path, kinds, "kinds: a list of alert kinds");
-                for (const YAML::Node &k : kinds) {
-                    const auto parsed = alertKindFromName(yamlScalar<std::string>(k, "kinds"));
-                    if (!parsed)
-                        return yamlError(path, k,
-                                         "unknown alert kind (see docs/alerting.md for the names)");
-                    route.kinds.push_back(*parsed);
-                }
-            }
-            if (const YAML::Node dcs = entry["data_centers"]) {
-                if (!dcs.IsSequence())
-                    return yamlError(path, dcs, "data_centers: a list of data-center names");
-                for (const YAML::Node &dc : dcs)
-                    route.dataCenters.push_back(yamlScalar<std::string>(dc, "data_centers"));
-            }
-            route.secret = yamlValue<std::string>(entry, "secret", "");
-            route.bearerToken = yamlValue<std::string>(entry, "bearer_token", "");
-            route.caFile = yamlValue<std::string>(entry, "ca_file", "");
-            routing.routes.push_back(std::move(route));
+            auto route = readRoute(path, entry, names);
+            if (!route)
+                return route.error();
+            routing.routes.push_back(std::move(route).value());
         }
     } catch (const YAML::Exception &e) {
         return yamlError(path, e);

@@ -194,93 +194,107 @@ Result<NodeHardware> NvmlCollector::discover()
     return hw;
 }
 
+namespace {
+
+std::vector<ThrottleReason> throttleReasons(unsigned long long reasons)
+{
+    static const std::pair<unsigned long long, ThrottleReason> kBits[] = {
+        {nvmlClocksThrottleReasonGpuIdle, ThrottleReason::Idle},
+        {nvmlClocksThrottleReasonApplicationsClocksSetting, ThrottleReason::ApplicationClocks},
+        {nvmlClocksThrottleReasonSwPowerCap, ThrottleReason::SwPowerCap},
+        {nvmlClocksThrottleReasonHwSlowdown, ThrottleReason::HwSlowdown},
+        {nvmlClocksThrottleReasonSyncBoost, ThrottleReason::SyncBoost},
+        {nvmlClocksThrottleReasonSwThermalSlowdown, ThrottleReason::SwThermal},
+        {nvmlClocksThrottleReasonHwThermalSlowdown, ThrottleReason::HwThermal},
+        {nvmlClocksThrottleReasonHwPowerBrakeSlowdown, ThrottleReason::HwPowerBrake},
+    };
+    std::vector<ThrottleReason> active;
+    for (const auto &[bit, reason] : kBits) {
+        if (reasons & bit)
+            active.push_back(reason);
+    }
+    return active;
+}
+
+}  // namespace
+
+CardSample NvmlCollector::sampleCard(size_t i, std::vector<std::string> &problems)
+{
+    Api &api = *m_api;
+    nvmlDevice_t device = api.devices[i];
+    CardSample s;
+    s.index = static_cast<uint32_t>(i);
+    nvmlUtilization_t util{};
+    // Under MIG the whole-GPU utilisation is NOT_SUPPORTED: absent, never 0.
+    const nvmlReturn_t utilRc = api.nvmlDeviceGetUtilizationRates(device, &util);
+    s.utilizationPercent = ifOk<double>(utilRc, util.gpu);
+    if (utilRc == NVML_ERROR_GPU_IS_LOST)
+        problems.push_back(fmt::format("GPU {}: {}", i, api.errorText(utilRc)));
+    nvmlMemory_t memory{};
+    if (api.nvmlDeviceGetMemoryInfo(device, &memory) == NVML_SUCCESS) {
+        s.memoryUsedBytes = memory.used;
+        s.memoryTotalBytes = memory.total;
+    }
+    unsigned int value = 0;
+    s.temperatureCelsius =
+        ifOk<double>(api.nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, &value), value);
+    if (api.nvmlDeviceGetPowerUsage(device, &value) == NVML_SUCCESS)
+        s.powerWatts = value / 1000.0;
+    if (api.nvmlDeviceGetEnforcedPowerLimit(device, &value) == NVML_SUCCESS)
+        s.powerLimitWatts = value / 1000.0;
+    s.smClockMhz = ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &value), value);
+    s.memoryClockMhz =
+        ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_MEM, &value), value);
+    unsigned long long count = 0;
+    s.eccCorrectedVolatile =
+        ifOk<uint64_t>(api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED,
+                                                       NVML_VOLATILE_ECC, &count),
+                       count);
+    s.eccUncorrectedVolatile =
+        ifOk<uint64_t>(api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+                                                       NVML_VOLATILE_ECC, &count),
+                       count);
+    unsigned long long reasons = 0;
+    if (api.nvmlDeviceGetCurrentClocksThrottleReasons(device, &reasons) == NVML_SUCCESS)
+        s.throttleReasons = throttleReasons(reasons);
+    return s;
+}
+
+void NvmlCollector::drainEvents(int64_t nowUnixMs, CollectedSample &out)
+{
+    Api &api = *m_api;
+    nvmlEventData_t data{};
+    // Drain what is queued without waiting; bounded so a flood cannot stall sampling.
+    for (int drained = 0;
+         drained < 64 && api.nvmlEventSetWait_v2(api.events, &data, 0) == NVML_SUCCESS; ++drained) {
+        Event e;
+        e.timeUnixMs = nowUnixMs;
+        e.severity = Severity::Critical;
+        for (size_t i = 0; i < api.devices.size(); ++i) {
+            if (api.devices[i] == data.device)
+                e.cardIndex = static_cast<uint32_t>(i);
+        }
+        if (data.eventType == nvmlEventTypeXidCriticalError) {
+            e.kind = EventKind::Xid;
+            e.xid = static_cast<uint32_t>(data.eventData);
+            e.message = fmt::format("card {}: Xid {}", e.cardIndex.value_or(0), *e.xid);
+            if (e.cardIndex && *e.cardIndex < out.cards.size())
+                out.cards[*e.cardIndex].lastXid = e.xid;
+        } else {
+            e.kind = EventKind::EccUncorrected;
+            e.message = fmt::format("card {}: double-bit ECC error", e.cardIndex.value_or(0));
+        }
+        out.events.push_back(std::move(e));
+    }
+}
+
 Result<CollectedSample> NvmlCollector::sample(int64_t nowUnixMs)
 {
     CollectedSample out;
-    Api &api = *m_api;
-    for (size_t i = 0; i < api.devices.size(); ++i) {
-        nvmlDevice_t device = api.devices[i];
-        CardSample s;
-        s.index = static_cast<uint32_t>(i);
-        nvmlUtilization_t util{};
-        // Under MIG the whole-GPU utilisation is NOT_SUPPORTED: absent, never 0.
-        const nvmlReturn_t utilRc = api.nvmlDeviceGetUtilizationRates(device, &util);
-        s.utilizationPercent = ifOk<double>(utilRc, util.gpu);
-        if (utilRc == NVML_ERROR_GPU_IS_LOST)
-            out.problems.push_back(fmt::format("GPU {}: {}", i, api.errorText(utilRc)));
-        nvmlMemory_t memory{};
-        if (api.nvmlDeviceGetMemoryInfo(device, &memory) == NVML_SUCCESS) {
-            s.memoryUsedBytes = memory.used;
-            s.memoryTotalBytes = memory.total;
-        }
-        unsigned int value = 0;
-        s.temperatureCelsius =
-            ifOk<double>(api.nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, &value), value);
-        if (api.nvmlDeviceGetPowerUsage(device, &value) == NVML_SUCCESS)
-            s.powerWatts = value / 1000.0;
-        if (api.nvmlDeviceGetEnforcedPowerLimit(device, &value) == NVML_SUCCESS)
-            s.powerLimitWatts = value / 1000.0;
-        s.smClockMhz =
-            ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &value), value);
-        s.memoryClockMhz =
-            ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_MEM, &value), value);
-        unsigned long long count = 0;
-        s.eccCorrectedVolatile =
-            ifOk<uint64_t>(api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED,
-                                                           NVML_VOLATILE_ECC, &count),
-                           count);
-        s.eccUncorrectedVolatile = ifOk<uint64_t>(
-            api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-                                            NVML_VOLATILE_ECC, &count),
-            count);
-        unsigned long long reasons = 0;
-        if (api.nvmlDeviceGetCurrentClocksThrottleReasons(device, &reasons) == NVML_SUCCESS) {
-            static const std::pair<unsigned long long, ThrottleReason> kBits[] = {
-                {nvmlClocksThrottleReasonGpuIdle, ThrottleReason::Idle},
-                {nvmlClocksThrottleReasonApplicationsClocksSetting,
-                 ThrottleReason::ApplicationClocks},
-                {nvmlClocksThrottleReasonSwPowerCap, ThrottleReason::SwPowerCap},
-                {nvmlClocksThrottleReasonHwSlowdown, ThrottleReason::HwSlowdown},
-                {nvmlClocksThrottleReasonSyncBoost, ThrottleReason::SyncBoost},
-                {nvmlClocksThrottleReasonSwThermalSlowdown, ThrottleReason::SwThermal},
-                {nvmlClocksThrottleReasonHwThermalSlowdown, ThrottleReason::HwThermal},
-                {nvmlClocksThrottleReasonHwPowerBrakeSlowdown, ThrottleReason::HwPowerBrake},
-            };
-            std::vector<ThrottleReason> active;
-            for (const auto &[bit, reason] : kBits) {
-                if (reasons & bit)
-                    active.push_back(reason);
-            }
-            s.throttleReasons = std::move(active);
-        }
-        out.cards.push_back(std::move(s));
-    }
-    if (api.events) {
-        nvmlEventData_t data{};
-        // Drain what is queued without waiting; bounded so a flood cannot stall sampling.
-        for (int drained = 0;
-             drained < 64 && api.nvmlEventSetWait_v2(api.events, &data, 0) == NVML_SUCCESS;
-             ++drained) {
-            Event e;
-            e.timeUnixMs = nowUnixMs;
-            e.severity = Severity::Critical;
-            for (size_t i = 0; i < api.devices.size(); ++i) {
-                if (api.devices[i] == data.device)
-                    e.cardIndex = static_cast<uint32_t>(i);
-            }
-            if (data.eventType == nvmlEventTypeXidCriticalError) {
-                e.kind = EventKind::Xid;
-                e.xid = static_cast<uint32_t>(data.eventData);
-                e.message = fmt::format("card {}: Xid {}", e.cardIndex.value_or(0), *e.xid);
-                if (e.cardIndex && *e.cardIndex < out.cards.size())
-                    out.cards[*e.cardIndex].lastXid = e.xid;
-            } else {
-                e.kind = EventKind::EccUncorrected;
-                e.message = fmt::format("card {}: double-bit ECC error", e.cardIndex.value_or(0));
-            }
-            out.events.push_back(std::move(e));
-        }
-    }
+    for (size_t i = 0; i < m_api->devices.size(); ++i)
+        out.cards.push_back(sampleCard(i, out.problems));
+    if (m_api->events)
+        drainEvents(nowUnixMs, out);
     return out;
 }
 

@@ -23,6 +23,11 @@ public:
 
 private:
     explicit NvmlCollector(std::unique_ptr<Api> api);
+    // One card's reading; a lost GPU adds a problem.
+    CardSample sampleCard(size_t index, std::vector<std::string> &problems);
+    // The Xid and ECC events NVML queued since the last sample.
+    void drainEvents(int64_t nowUnixMs, CollectedSample &out);
+
     std::unique_ptr<Api> m_api;
 };
 

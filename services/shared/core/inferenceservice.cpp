@@ -63,6 +63,96 @@ Result<ServingCommand> readServing(const std::string &path, const YAML::Node &no
     return c;
 }
 
+// How big a replica is, its objective, its bounds and its start-up.
+Status readSizing(const std::string &path, const YAML::Node &entry, InferenceService &s)
+{
+    s.cardsPerReplica = yamlValue<int>(entry, "cards_per_replica", 1);
+    if (s.cardsPerReplica < 1 || s.cardsPerReplica > 64)
+        return yamlError(path, entry["cards_per_replica"], "cards_per_replica: 1..64");
+    if (const YAML::Node slo = entry["slo"]) {
+        s.ttftP95Seconds = yamlValue<double>(slo, "ttft_p95_seconds", 5.0);
+        if (!(s.ttftP95Seconds > 0) || s.ttftP95Seconds > 600)
+            return yamlError(path, slo, "ttft_p95_seconds must be above 0 and at most 600");
+    }
+    if (const YAML::Node replicas = entry["replicas"]) {
+        s.minReplicas = yamlValue<int>(replicas, "min", 1);
+        s.maxReplicas = yamlValue<int>(replicas, "max", 16);
+        if (s.minReplicas < 0 || s.maxReplicas < s.minReplicas || s.maxReplicas > 10'000)
+            return yamlError(path, replicas, "replicas: 0 <= min <= max <= 10000");
+    }
+    s.coldStartSeconds = yamlValue<double>(entry, "cold_start_seconds", 90);
+    if (!(s.coldStartSeconds >= 0) || s.coldStartSeconds > 3600)
+        return yamlError(path, entry["cold_start_seconds"], "cold_start_seconds: 0..3600");
+    return {};
+}
+
+Status readRunsOn(const std::string &path, const YAML::Node &entry, InferenceService &s)
+{
+    if (!entry["runs_on"] || !entry["runs_on"].IsSequence() || entry["runs_on"].size() == 0)
+        return yamlError(path, entry, "runs_on: lists the card models it may use");
+    for (const YAML::Node &card : entry["runs_on"]) {
+        CardCapability c;
+        c.cardModel = yamlValue<std::string>(card, "card_model", "");
+        c.requestsPerSecondPerCard = yamlValue<double>(card, "requests_per_second_per_card", 0);
+        c.maxConcurrencyPerCard = yamlValue<int>(card, "max_concurrency_per_card", 1);
+        if (c.cardModel.empty() || !(c.requestsPerSecondPerCard > 0) ||
+            c.requestsPerSecondPerCard > 10'000 || c.maxConcurrencyPerCard < 1)
+            return yamlError(path, card,
+                             "runs_on needs card_model, requests_per_second_per_card > 0 "
+                             "and max_concurrency_per_card >= 1");
+        s.runsOn.push_back(c);
+    }
+    return {};
+}
+
+Status readRent(const std::string &path, const YAML::Node &rent, InferenceService &s)
+{
+    if (rent["card_models"])
+        s.rent.cardModels = rent["card_models"].as<std::vector<std::string>>();
+    s.rent.maxCards = yamlValue<int>(rent, "max_cards", 0);
+    s.rent.maxCnyPerCardHour = yamlValue<double>(rent, "max_cny_per_card_hour", 0);
+    s.rent.budgetCnyPerHour = yamlValue<double>(rent, "budget_cny_per_hour", 0);
+    if (s.rent.maxCards < 0 || s.rent.maxCnyPerCardHour < 0 || s.rent.budgetCnyPerHour < 0)
+        return yamlError(path, rent, "rent: limits cannot be negative");
+    for (const std::string &model : s.rent.cardModels) {
+        if (s.replicaRequestsPerSecond(model) <= 0)
+            return yamlError(path, rent["card_models"], "rent: " + model + " is not in runs_on");
+    }
+    return {};
+}
+
+Result<InferenceService> readService(const std::string &path, const YAML::Node &entry,
+                                     std::set<std::string> &names)
+{
+    InferenceService s;
+    s.name = yamlValue<std::string>(entry, "name", "");
+    s.model = yamlValue<std::string>(entry, "model", "");
+    if (s.name.empty() || s.model.empty())
+        return yamlError(path, entry, "a service needs name: and model:");
+    if (!names.insert(s.name).second)
+        return yamlError(path, entry["name"], "a second service named " + s.name);
+    if (Status read = readSizing(path, entry, s); !read)
+        return read.error();
+    if (Status read = readRunsOn(path, entry, s); !read)
+        return read.error();
+    if (const YAML::Node pool = entry["local_pool"]) {
+        if (!pool.IsSequence())
+            return yamlError(path, pool, "local_pool: a list of node ids");
+        s.localPool = pool.as<std::vector<std::string>>();
+    }
+    if (const YAML::Node rent = entry["rent"]) {
+        if (Status read = readRent(path, rent, s); !read)
+            return read.error();
+    }
+    if (const YAML::Node serving = entry["serving"]) {
+        auto command = readServing(path, serving);
+        if (!command)
+            return command.error();
+        s.serving = std::move(command).value();
+    }
+    return s;
+}
+
 }  // namespace
 
 Result<std::vector<InferenceService>> loadInferenceServices(const std::string &path)
@@ -77,72 +167,10 @@ Result<std::vector<InferenceService>> loadInferenceServices(const std::string &p
     std::set<std::string> names;
     try {
         for (const YAML::Node &entry : root["services"]) {
-            InferenceService s;
-            s.name = yamlValue<std::string>(entry, "name", "");
-            s.model = yamlValue<std::string>(entry, "model", "");
-            if (s.name.empty() || s.model.empty())
-                return yamlError(path, entry, "a service needs name: and model:");
-            if (!names.insert(s.name).second)
-                return yamlError(path, entry["name"], "a second service named " + s.name);
-            s.cardsPerReplica = yamlValue<int>(entry, "cards_per_replica", 1);
-            if (s.cardsPerReplica < 1 || s.cardsPerReplica > 64)
-                return yamlError(path, entry["cards_per_replica"], "cards_per_replica: 1..64");
-            if (const YAML::Node slo = entry["slo"]) {
-                s.ttftP95Seconds = yamlValue<double>(slo, "ttft_p95_seconds", 5.0);
-                if (!(s.ttftP95Seconds > 0) || s.ttftP95Seconds > 600)
-                    return yamlError(path, slo, "ttft_p95_seconds must be above 0 and at most 600");
-            }
-            if (const YAML::Node replicas = entry["replicas"]) {
-                s.minReplicas = yamlValue<int>(replicas, "min", 1);
-                s.maxReplicas = yamlValue<int>(replicas, "max", 16);
-                if (s.minReplicas < 0 || s.maxReplicas < s.minReplicas || s.maxReplicas > 10'000)
-                    return yamlError(path, replicas, "replicas: 0 <= min <= max <= 10000");
-            }
-            s.coldStartSeconds = yamlValue<double>(entry, "cold_start_seconds", 90);
-            if (!(s.coldStartSeconds >= 0) || s.coldStartSeconds > 3600)
-                return yamlError(path, entry["cold_start_seconds"], "cold_start_seconds: 0..3600");
-            if (!entry["runs_on"] || !entry["runs_on"].IsSequence() || entry["runs_on"].size() == 0)
-                return yamlError(path, entry, "runs_on: lists the card models it may use");
-            for (const YAML::Node &card : entry["runs_on"]) {
-                CardCapability c;
-                c.cardModel = yamlValue<std::string>(card, "card_model", "");
-                c.requestsPerSecondPerCard =
-                    yamlValue<double>(card, "requests_per_second_per_card", 0);
-                c.maxConcurrencyPerCard = yamlValue<int>(card, "max_concurrency_per_card", 1);
-                if (c.cardModel.empty() || !(c.requestsPerSecondPerCard > 0) ||
-                    c.requestsPerSecondPerCard > 10'000 || c.maxConcurrencyPerCard < 1)
-                    return yamlError(path, card,
-                                     "runs_on needs card_model, requests_per_second_per_card > 0 "
-                                     "and max_concurrency_per_card >= 1");
-                s.runsOn.push_back(c);
-            }
-            if (const YAML::Node pool = entry["local_pool"]) {
-                if (!pool.IsSequence())
-                    return yamlError(path, pool, "local_pool: a list of node ids");
-                s.localPool = pool.as<std::vector<std::string>>();
-            }
-            if (const YAML::Node rent = entry["rent"]) {
-                if (rent["card_models"])
-                    s.rent.cardModels = rent["card_models"].as<std::vector<std::string>>();
-                s.rent.maxCards = yamlValue<int>(rent, "max_cards", 0);
-                s.rent.maxCnyPerCardHour = yamlValue<double>(rent, "max_cny_per_card_hour", 0);
-                s.rent.budgetCnyPerHour = yamlValue<double>(rent, "budget_cny_per_hour", 0);
-                if (s.rent.maxCards < 0 || s.rent.maxCnyPerCardHour < 0 ||
-                    s.rent.budgetCnyPerHour < 0)
-                    return yamlError(path, rent, "rent: limits cannot be negative");
-                for (const std::string &model : s.rent.cardModels) {
-                    if (s.replicaRequestsPerSecond(model) <= 0)
-                        return yamlError(path, rent["card_models"],
-                                         "rent: " + model + " is not in runs_on");
-                }
-            }
-            if (const YAML::Node serving = entry["serving"]) {
-                auto command = readServing(path, serving);
-                if (!command)
-                    return command.error();
-                s.serving = std::move(command).value();
-            }
-            services.push_back(std::move(s));
+            auto service = readService(path, entry, names);
+            if (!service)
+                return service.error();
+            services.push_back(std::move(service).value());
         }
     } catch (const YAML::Exception &e) {
         return yamlError(path, e);
