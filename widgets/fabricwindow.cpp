@@ -66,6 +66,35 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
 {
     setWindowFlag(Qt::Window);
     setWindowTitle(tr("Meridian — RoCE fabric"));
+    buildToolBar();
+    auto *split = new QSplitter(this);
+    m_view = new FabricView(split);
+    QWidget *side = buildSidePanel(split, fileProblem);
+    split->addWidget(m_view);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    setCentralWidget(split);
+
+    connect(m_dataCenter, &QComboBox::currentIndexChanged, this, [this] {
+        relayout();
+        m_view->fitAll();
+    });
+    connect(m_rail, &QComboBox::currentIndexChanged, this, [this] { relayout(); });
+    connect(m_view, &FabricView::expandRacksChanged, this, [this] { relayout(); });
+    connect(m_view, &FabricView::lineClicked, this, &FabricWindow::selectLine);
+    connect(m_view, &FabricView::boxClicked, this, &FabricWindow::selectBox);
+    connect(m_findings, &QListWidget::currentRowChanged, this, &FabricWindow::selectFinding);
+    connect(m_source, &FabricSource::assembled, this, &FabricWindow::assembled);
+    m_timer = new QTimer(this);
+    connect(m_timer, &QTimer::timeout, this, &FabricWindow::refresh);
+    m_timer->start(1000);
+    fitToScreen(this, QSize(1400, 860));
+    refresh();
+}
+
+void FabricWindow::buildToolBar()
+{
     QToolBar *bar = addToolBar(tr("Fabric"));
     bar->setMovable(false);
     bar->addWidget(new QLabel(tr("Data center "), bar));
@@ -90,10 +119,11 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
         showPath(m_from->text().trimmed().toStdString(), m_to->text().trimmed().toStdString(),
                  rail().value_or(0));
     });
+}
 
-    auto *split = new QSplitter(this);
-    m_view = new FabricView(split);
-    auto *side = new QWidget(split);
+QWidget *FabricWindow::buildSidePanel(QWidget *parent, const QString &fileProblem)
+{
+    auto *side = new QWidget(parent);
     auto *sideLayout = new QVBoxLayout(side);
     m_status = new QLabel(side);
     m_status->setWordWrap(true);
@@ -122,38 +152,21 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     m_pfcChart = new HistoryChart(tr("PFC pauses"), tr("per s"), 10, side);
     sideLayout->addWidget(m_loadChart, 1);
     sideLayout->addWidget(m_pfcChart, 1);
-    split->addWidget(m_view);
-    split->addWidget(side);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    setCentralWidget(split);
+    return side;
+}
 
-    connect(m_dataCenter, &QComboBox::currentIndexChanged, this, [this] {
-        relayout();
-        m_view->fitAll();
-    });
-    connect(m_rail, &QComboBox::currentIndexChanged, this, [this] { relayout(); });
-    connect(m_view, &FabricView::expandRacksChanged, this, [this] { relayout(); });
-    connect(m_view, &FabricView::lineClicked, this, &FabricWindow::selectLine);
-    connect(m_view, &FabricView::boxClicked, this, &FabricWindow::selectBox);
-    connect(m_findings, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row < 0 || row >= static_cast<int>(fabric().findings.size()))
-            return;
-        const FabricFinding &f = fabric().findings[static_cast<size_t>(row)];
-        std::set<size_t> lit;
-        for (size_t i = 0; i < fabric().links.size(); ++i) {
-            const FabricLink &l = fabric().links[i];
-            if (keyOf(l) == f.where || l.leaf == f.where || l.leaf + " " + l.leafPort == f.where)
-                lit.insert(i);
-        }
-        select(lit, text(f.what));
-    });
-    connect(m_source, &FabricSource::assembled, this, &FabricWindow::assembled);
-    m_timer = new QTimer(this);
-    connect(m_timer, &QTimer::timeout, this, &FabricWindow::refresh);
-    m_timer->start(1000);
-    fitToScreen(this, QSize(1400, 860));
-    refresh();
+void FabricWindow::selectFinding(int row)
+{
+    if (row < 0 || row >= static_cast<int>(fabric().findings.size()))
+        return;
+    const FabricFinding &f = fabric().findings[static_cast<size_t>(row)];
+    std::set<size_t> lit;
+    for (size_t i = 0; i < fabric().links.size(); ++i) {
+        const FabricLink &l = fabric().links[i];
+        if (keyOf(l) == f.where || l.leaf == f.where || l.leaf + " " + l.leafPort == f.where)
+            lit.insert(i);
+    }
+    select(lit, text(f.what));
 }
 
 FabricWindow::~FabricWindow() = default;

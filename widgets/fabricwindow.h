@@ -48,6 +48,9 @@ Q_SIGNALS:
     void alertsRequested(const QString &nodeId, const QString &netdev);
 
 private:
+    void buildToolBar();
+    QWidget *buildSidePanel(QWidget *parent, const QString &fileProblem);
+    void selectFinding(int row);
     void zoomToLink(size_t link);
     void assembled();
     void relayout();

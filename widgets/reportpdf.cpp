@@ -154,12 +154,9 @@ QString periodText(const UsageReport &report)
 
 namespace {
 
-// The report's pages; how many there were. Drawn twice: once to count the pages, once
-// with "page N of M" on each.
-int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
-               const UsageTrend &trend, int totalPages)
+// What the period cost and how busy it was, in sentences.
+void drawSummary(PdfPages &pages, const UsageReport &report)
 {
-    PdfPages pages(writer, painter, totalPages);
     const ReportRow &total = report.total;
     pages.text(QObject::tr("Utilisation and cost"), 18, true);
     pages.text(QObject::tr("%1, by %2")
@@ -194,7 +191,11 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
                    10, false, QColor(0xb0, 0x30, 0x20));
     }
     pages.advance(8);
+}
 
+// The groups' table, with the total last.
+void drawGroups(PdfPages &pages, const UsageReport &report)
+{
     const int w = pages.width();
     const QList<int> widths = {w * 20 / 100, w * 8 / 100,  w * 12 / 100, w * 9 / 100,
                                w * 12 / 100, w * 14 / 100, w * 13 / 100, w * 12 / 100};
@@ -220,38 +221,51 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
     };
     for (const ReportRow &row : report.rows)
         rows << cells(ReportTableModel::groupTitle(report.group, row.group), row);
-    rows << cells(QObject::tr("Total"), total);
+    rows << cells(QObject::tr("Total"), report.total);
     pages.table(header, rows, 1, widths);
+}
 
+void drawLeases(PdfPages &pages, const UsageReport &report)
+{
+    const int w = pages.width();
+    pages.text(QObject::tr("Cloud leases"), 12, true);
+    QList<QStringList> leases;
+    for (const CloudSpendRow &lease : report.cloud) {
+        leases << QStringList{QString::fromStdString(lease.leaseId),
+                              QString::fromStdString(lease.service),
+                              QString::fromStdString(lease.region),
+                              QString::fromStdString(lease.cardModel),
+                              QString::number(lease.cards),
+                              money(lease.cnyPerCardHour),
+                              number(lease.billedHours),
+                              money(lease.costCny)};
+    }
+    leases << QStringList{QObject::tr("Total"),       {}, {}, {}, {}, {}, {},
+                          money(report.cloudSpendCny)};
+    pages.table({QObject::tr("Lease"), QObject::tr("Service"), QObject::tr("Region"),
+                 QObject::tr("Card model"), QObject::tr("Cards"), QObject::tr("CNY/card-h"),
+                 QObject::tr("Billed h"), QObject::tr("Cost (CNY)")},
+                leases, 1,
+                {w * 18 / 100, w * 12 / 100, w * 11 / 100, w * 17 / 100, w * 7 / 100, w * 11 / 100,
+                 w * 10 / 100, w * 14 / 100});
+}
+
+// The report's pages; how many there were. Drawn twice: once to count the pages, once
+// with "page N of M" on each.
+int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
+               const UsageTrend &trend, int totalPages)
+{
+    PdfPages pages(writer, painter, totalPages);
+    drawSummary(pages, report);
+    drawGroups(pages, report);
     if (!trend.buckets.empty())
         pages.chart(makeTrendChart(trend), 330);
     if (!report.rows.empty())
         pages.chart(
             makeCostByGroupChart(report),
             std::min(400, 120 + 24 * static_cast<int>(std::min<size_t>(report.rows.size(), 12))));
-
-    if (!report.cloud.empty()) {
-        pages.text(QObject::tr("Cloud leases"), 12, true);
-        QList<QStringList> leases;
-        for (const CloudSpendRow &lease : report.cloud) {
-            leases << QStringList{QString::fromStdString(lease.leaseId),
-                                  QString::fromStdString(lease.service),
-                                  QString::fromStdString(lease.region),
-                                  QString::fromStdString(lease.cardModel),
-                                  QString::number(lease.cards),
-                                  money(lease.cnyPerCardHour),
-                                  number(lease.billedHours),
-                                  money(lease.costCny)};
-        }
-        leases << QStringList{QObject::tr("Total"),       {}, {}, {}, {}, {}, {},
-                              money(report.cloudSpendCny)};
-        pages.table({QObject::tr("Lease"), QObject::tr("Service"), QObject::tr("Region"),
-                     QObject::tr("Card model"), QObject::tr("Cards"), QObject::tr("CNY/card-h"),
-                     QObject::tr("Billed h"), QObject::tr("Cost (CNY)")},
-                    leases, 1,
-                    {w * 18 / 100, w * 12 / 100, w * 11 / 100, w * 17 / 100, w * 7 / 100,
-                     w * 11 / 100, w * 10 / 100, w * 14 / 100});
-    }
+    if (!report.cloud.empty())
+        drawLeases(pages, report);
     pages.text(
         QObject::tr("Figures as of %1 UTC, by Meridian. Own cards are priced by the price book "
                     "in force at each minute; rented cloud capacity at what the pool "

@@ -74,6 +74,34 @@ ReportsWindow::~ReportsWindow() = default;
 
 void ReportsWindow::buildControls()
 {
+    QPushButton *prices = nullptr;
+    QHBoxLayout *controls = buildPeriodBar(prices);
+    m_cost = newTile(this);
+    m_idle = newTile(this);
+    m_hours = newTile(this);
+    m_cloud = newTile(this);
+    auto *tiles = new QHBoxLayout;
+    for (QLabel *tile : {m_cost, m_idle, m_hours, m_cloud})
+        tiles->addWidget(tile, 1);
+    QSplitter *split = buildTablesAndCharts();
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(tiles);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_leases);
+    layout->addWidget(m_status);
+    connectControls(prices);
+    if (m_sources.historyFile.isEmpty()) {
+        for (QWidget *w : std::initializer_list<QWidget *>{m_refresh, m_csv, m_pdf})
+            w->setEnabled(false);
+    }
+}
+
+QHBoxLayout *ReportsWindow::buildPeriodBar(QPushButton *&prices)
+{
     m_preset = new QComboBox(this);
     for (const auto &[preset, name] :
          {std::pair{Preset::Today, tr("Today")}, std::pair{Preset::Last7Days, tr("Last 7 days")},
@@ -100,7 +128,7 @@ void ReportsWindow::buildControls()
     m_refresh = new QPushButton(tr("Refresh"), this);
     m_csv = new QPushButton(tr("Export CSV…"), this);
     m_pdf = new QPushButton(tr("Export PDF…"), this);
-    auto *prices = new QPushButton(tr("Price book…"), this);
+    prices = new QPushButton(tr("Price book…"), this);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Period"), this));
@@ -116,15 +144,11 @@ void ReportsWindow::buildControls()
     controls->addWidget(m_csv);
     controls->addWidget(m_pdf);
     controls->addWidget(prices);
+    return controls;
+}
 
-    m_cost = newTile(this);
-    m_idle = newTile(this);
-    m_hours = newTile(this);
-    m_cloud = newTile(this);
-    auto *tiles = new QHBoxLayout;
-    for (QLabel *tile : {m_cost, m_idle, m_hours, m_cloud})
-        tiles->addWidget(tile, 1);
-
+QSplitter *ReportsWindow::buildTablesAndCharts()
+{
     m_view = new QTableView(this);
     auto *sorted = new ReportSortProxy(this);
     sorted->setSourceModel(m_model);
@@ -165,16 +189,11 @@ void ReportsWindow::buildControls()
     split->addWidget(charts);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
+    return split;
+}
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
-    layout->addLayout(tiles);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_leases);
-    layout->addWidget(m_status);
-
+void ReportsWindow::connectControls(QPushButton *prices)
+{
     connect(m_preset, &QComboBox::activated, this,
             [this] { setPreset(static_cast<Preset>(m_preset->currentData().toInt())); });
     for (QDateEdit *edit : {m_from, m_to}) {
@@ -207,10 +226,6 @@ void ReportsWindow::buildControls()
         m_status->setText(status ? tr("Saved %1").arg(path)
                                  : QString::fromStdString(status.message()));
     });
-    if (m_sources.historyFile.isEmpty()) {
-        for (QWidget *w : std::initializer_list<QWidget *>{m_refresh, m_csv, m_pdf})
-            w->setEnabled(false);
-    }
 }
 
 std::pair<QDate, QDate> ReportsWindow::presetDays(Preset preset, const QDate &today)
@@ -319,11 +334,20 @@ void ReportsWindow::showBuilt()
     m_model->setReport(report);
     m_view->sortByColumn(m_view->horizontalHeader()->sortIndicatorSection(),
                          m_view->horizontalHeader()->sortIndicatorOrder());
+    showTiles(report, built().previous ? &built().previous.value() : nullptr);
+    showCharts(report);
+    m_leasesModel->setLeases(report.cloud);
+    m_leases->setVisible(!report.cloud.empty());
+    m_status->setText(reportStatus(report));
+    Q_EMIT reportReady();
+}
+
+void ReportsWindow::showTiles(const UsageReport &report, const UsageReport *previous)
+{
     const QLocale locale;
     const ReportRow &total = report.total;
     const auto money = [&](double v) { return tr("%1 CNY").arg(locale.toString(v, 'f', 0)); };
     // Against the period of the same length just before: what changed, in a word.
-    const UsageReport *previous = built().previous ? &built().previous.value() : nullptr;
     const auto versus = [&](double now, double before, bool points) {
         if (!previous || previous->rows.empty())
             return tr("no data for the previous period");
@@ -366,6 +390,10 @@ void ReportsWindow::showBuilt()
                  byService.isEmpty()
                      ? versus(report.cloudSpendCny, previous ? previous->cloudSpendCny : 0, false)
                      : byService.mid(0, 3).join(QStringLiteral(" · "))));
+}
+
+void ReportsWindow::showCharts(const UsageReport &report)
+{
     const auto setChart = [this](QChartView *view, QChart *chart) {
         applyPalette(chart, palette());
         QChart *old = view->chart();
@@ -377,21 +405,22 @@ void ReportsWindow::showBuilt()
     if (built().trend)
         setChart(m_trendView, makeTrendChart(built().trend.value()));
     setChart(m_costView, makeCostByGroupChart(report));
-    m_leasesModel->setLeases(report.cloud);
-    m_leases->setVisible(!report.cloud.empty());
+}
+
+QString ReportsWindow::reportStatus(const UsageReport &report) const
+{
     // What the money figures are, plainly: the price book holds customer prices.
     QString status = periodText(report) + QStringLiteral(" — ") +
                      tr("values are customer prices from the price book (what a card-hour "
                         "earns, contract discounts applied); idle value is revenue not earned");
     if (report.rows.empty())
         status += QStringLiteral(" — ") + tr("no usage recorded in this period");
-    if (total.unpricedCardHours > 0) {
-        status +=
-            QStringLiteral(" — ") + tr("%1 card-hours have no price in the price book")
-                                        .arg(locale.toString(total.unpricedCardHours, 'f', 1));
+    if (report.total.unpricedCardHours > 0) {
+        status += QStringLiteral(" — ") +
+                  tr("%1 card-hours have no price in the price book")
+                      .arg(QLocale().toString(report.total.unpricedCardHours, 'f', 1));
     }
-    m_status->setText(status);
-    Q_EMIT reportReady();
+    return status;
 }
 
 QString ReportsWindow::statusText() const

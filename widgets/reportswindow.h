@@ -16,6 +16,8 @@
 class QChartView;
 class QComboBox;
 class QDateEdit;
+class QHBoxLayout;
+class QSplitter;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -74,7 +76,13 @@ Q_SIGNALS:
 
 private:
     void buildControls();
+    QHBoxLayout *buildPeriodBar(QPushButton *&prices);
+    QSplitter *buildTablesAndCharts();
+    void connectControls(QPushButton *prices);
     void showBuilt();
+    void showTiles(const UsageReport &report, const UsageReport *previous);
+    void showCharts(const UsageReport &report);
+    QString reportStatus(const UsageReport &report) const;
     ReportRequest request() const;
 
     ReportSources m_sources;

@@ -97,6 +97,49 @@ QString ScalingWindow::commandTitle(ScalingViewModel::Command command)
 
 void ScalingWindow::buildUi()
 {
+    buildToolBar();
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    m_problem = new QLabel(central);
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+    m_problem->hide();
+    layout->addWidget(m_problem);
+
+    m_servicesModel = new ScalingServicesModel(this);
+    m_services = table(m_servicesModel, ScalingServicesModel::SortRole,
+                       ScalingServicesModel::Service, Qt::AscendingOrder, central);
+    m_services->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Figures as wide as they need; the decision takes the rest (in full as a tooltip).
+    m_services->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_services->horizontalHeader()->setSectionResizeMode(ScalingServicesModel::Decision,
+                                                         QHeaderView::Stretch);
+    m_services->setMaximumHeight(150);
+    layout->addWidget(m_services);
+    m_charts = new ScalingCharts(central);
+    layout->addWidget(m_charts, 2);
+    layout->addWidget(buildPlanBox(central));
+
+    auto *tabs = new QTabWidget(central);
+    // The newest on top, until the operator sorts otherwise.
+    m_journalModel = new ScalingJournalModel(this);
+    m_journal = table(m_journalModel, ScalingJournalModel::SortRole, ScalingJournalModel::Step,
+                      Qt::DescendingOrder, tabs);
+    m_auditModel = new ScalingAuditModel(this);
+    m_audit = table(m_auditModel, ScalingAuditModel::SortRole, ScalingAuditModel::When,
+                    Qt::DescendingOrder, tabs);
+    tabs->addTab(m_journal, tr("Journal"));
+    tabs->addTab(m_audit, tr("Audit log"));
+    layout->addWidget(tabs, 2);
+    setCentralWidget(central);
+    connect(m_services->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        m_shownAt = -1;
+        refresh();
+    });
+}
+
+void ScalingWindow::buildToolBar()
+{
     QToolBar *bar = addToolBar(tr("Scaling"));
     bar->setMovable(false);
     bar->addWidget(new QLabel(tr("Approval: "), bar));
@@ -117,44 +160,25 @@ void ScalingWindow::buildUi()
         bar->addAction(tr("Edit services…"), this, &ScalingWindow::editServices);
     if (!m_hooks.controllerPlace.isEmpty())
         bar->addWidget(new QLabel(m_hooks.controllerPlace, bar));
-    if (m_hooks.setSimulatedDemand) {
-        bar->addSeparator();
-        bar->addWidget(new QLabel(tr("Simulated demand (req/s): "), bar));
-        m_demand = new QDoubleSpinBox(bar);
-        m_demand->setRange(0, 10'000);
-        m_demand->setDecimals(1);
-        m_demand->setToolTip(tr("Puts load on the selected service in the embedded simulator"));
-        bar->addWidget(m_demand);
-        bar->addAction(tr("Apply"), this, [this] {
-            const QString service = selectedService();
-            if (!service.isEmpty())
-                m_hooks.setSimulatedDemand(service.toStdString(), m_demand->value());
-        });
-    }
+    if (!m_hooks.setSimulatedDemand)
+        return;
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Simulated demand (req/s): "), bar));
+    m_demand = new QDoubleSpinBox(bar);
+    m_demand->setRange(0, 10'000);
+    m_demand->setDecimals(1);
+    m_demand->setToolTip(tr("Puts load on the selected service in the embedded simulator"));
+    bar->addWidget(m_demand);
+    bar->addAction(tr("Apply"), this, [this] {
+        const QString service = selectedService();
+        if (!service.isEmpty())
+            m_hooks.setSimulatedDemand(service.toStdString(), m_demand->value());
+    });
+}
 
-    auto *central = new QWidget(this);
-    auto *layout = new QVBoxLayout(central);
-    m_problem = new QLabel(central);
-    m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
-    m_problem->hide();
-    layout->addWidget(m_problem);
-
-    m_servicesModel = new ScalingServicesModel(this);
-    m_services = table(m_servicesModel, ScalingServicesModel::SortRole,
-                       ScalingServicesModel::Service, Qt::AscendingOrder, central);
-    m_services->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Figures as wide as they need; the decision takes the rest (in full as a tooltip).
-    m_services->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_services->horizontalHeader()->setSectionResizeMode(ScalingServicesModel::Decision,
-                                                         QHeaderView::Stretch);
-    m_services->setMaximumHeight(150);
-    layout->addWidget(m_services);
-
-    m_charts = new ScalingCharts(central);
-    layout->addWidget(m_charts, 2);
-
-    auto *planBox = new QGroupBox(tr("Plan"), central);
+QGroupBox *ScalingWindow::buildPlanBox(QWidget *parent)
+{
+    auto *planBox = new QGroupBox(tr("Plan"), parent);
     auto *planLayout = new QGridLayout(planBox);
     m_plan = new QLabel(planBox);
     m_plan->setWordWrap(true);
@@ -176,7 +200,6 @@ void ScalingWindow::buildUi()
     m_sendingLabel->hide();
     planLayout->addWidget(m_sendingLabel, 2, 0, 1, 4);
     planLayout->setColumnStretch(0, 1);
-    layout->addWidget(planBox);
     connect(m_approve, &QPushButton::clicked, this, &ScalingWindow::approveShownPlan);
     const auto who = [this] { return m_hooks.operatorName.toStdString(); };
     connect(m_reject, &QPushButton::clicked, this, [this, who] {
@@ -186,23 +209,7 @@ void ScalingWindow::buildUi()
             [this, who] { m_model->requestPlan(selectedService().toStdString(), who()); });
     connect(m_release, &QPushButton::clicked, this,
             [this, who] { m_model->approveRelease(selectedService().toStdString(), who()); });
-
-    auto *tabs = new QTabWidget(central);
-    // The newest on top, until the operator sorts otherwise.
-    m_journalModel = new ScalingJournalModel(this);
-    m_journal = table(m_journalModel, ScalingJournalModel::SortRole, ScalingJournalModel::Step,
-                      Qt::DescendingOrder, tabs);
-    m_auditModel = new ScalingAuditModel(this);
-    m_audit = table(m_auditModel, ScalingAuditModel::SortRole, ScalingAuditModel::When,
-                    Qt::DescendingOrder, tabs);
-    tabs->addTab(m_journal, tr("Journal"));
-    tabs->addTab(m_audit, tr("Audit log"));
-    layout->addWidget(tabs, 2);
-    setCentralWidget(central);
-    connect(m_services->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        m_shownAt = -1;
-        refresh();
-    });
+    return planBox;
 }
 
 QString ScalingWindow::selectedService() const

@@ -13,6 +13,7 @@
 #include "models/scalingviewmodel.h"
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -57,6 +58,8 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    void buildToolBar();
+    QGroupBox *buildPlanBox(QWidget *parent);
     void fillPlan(const ScalingView &view);
     const ServiceScalingView *selected(const ScalingView &view) const;
     void approveShownPlan();
