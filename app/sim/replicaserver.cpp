@@ -232,37 +232,66 @@ nlohmann::json completionBody(const std::string &model, const Request &r, const 
               {"total_tokens", r.promptTokens + r.completionTokens}}}};
 }
 
-}  // namespace
+// The server's routes over one engine: /health, /metrics and /v1/completions.
+class ReplicaServer {
+public:
+    explicit ReplicaServer(const ReplicaServerOptions &options)
+        : m_options(options), m_engine(options), m_visible(std::getenv("CUDA_VISIBLE_DEVICES"))
+    {
+        m_server.new_task_queue = [] { return new httplib::ThreadPool(128); };
+        m_server.Get("/health",
+                     [this](const httplib::Request &, httplib::Response &res) { health(res); });
+        m_server.Get("/metrics", [this](const httplib::Request &, httplib::Response &res) {
+            res.set_content(m_engine.metrics(), "text/plain; version=0.0.4");
+        });
+        m_server.Post("/v1/completions", [this](const httplib::Request &req,
+                                                httplib::Response &res) { complete(req, res); });
+    }
 
-int serveReplica(const ReplicaServerOptions &options)
-{
-    std::signal(SIGTERM, onTerm);
-    std::signal(SIGINT, onTerm);
-    Engine engine(options);
-    const auto started = SteadyClock::now();
-    std::atomic<uint64_t> accepted{0};
-    std::atomic<uint64_t> nextId{1};
-    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    httplib::Server server;
-    server.new_task_queue = [] { return new httplib::ThreadPool(128); };
-    const auto loading = [&] {
-        return std::chrono::duration<double>(SteadyClock::now() - started).count() <
-               options.coldStartSeconds;
-    };
-    server.Get("/health", [&](const httplib::Request &, httplib::Response &res) {
+    int run()
+    {
+        if (!m_server.bind_to_port(m_options.host, m_options.port)) {
+            fmt::print(stderr, "meridian-sim serve-replica: cannot listen on {}:{}\n",
+                       m_options.host, m_options.port);
+            return 2;
+        }
+        std::thread listener([this] { m_server.listen_after_bind(); });
+        fmt::print("serving {} on {}:{} (devices {})\n", m_options.model, m_options.host,
+                   m_options.port, m_visible ? m_visible : "all");
+        std::fflush(stdout);
+        while (!g_draining)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        // Drain: what is in flight finishes; new requests have been refused since SIGTERM.
+        while (m_engine.inFlight() > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the last answers leave
+        m_server.stop();
+        listener.join();
+        fmt::print("drained after {} requests\n", m_engine.finished());
+        return 0;
+    }
+
+private:
+    bool loading() const
+    {
+        return std::chrono::duration<double>(SteadyClock::now() - m_started).count() <
+               m_options.coldStartSeconds;
+    }
+
+    void health(httplib::Response &res) const
+    {
         const bool ready = !loading() && !g_draining;
         res.status = ready ? 200 : 503;
         res.set_content(
             nlohmann::json({{"status", ready ? "ok" : (g_draining ? "draining" : "loading")},
-                            {"model", options.model},
-                            {"visible_devices", visible ? visible : ""}})
+                            {"model", m_options.model},
+                            {"visible_devices", m_visible ? m_visible : ""}})
                 .dump(),
             "application/json");
-    });
-    server.Get("/metrics", [&](const httplib::Request &, httplib::Response &res) {
-        res.set_content(engine.metrics(), "text/plain; version=0.0.4");
-    });
-    server.Post("/v1/completions", [&](const httplib::Request &req, httplib::Response &res) {
+    }
+
+    void complete(const httplib::Request &req, httplib::Response &res)
+    {
         if (loading() || g_draining) {
             res.status = 503;
             res.set_content(R"({"error":"not serving"})", "application/json");
@@ -280,55 +309,59 @@ int serveReplica(const ReplicaServerOptions &options)
         r->prefillLeft = r->promptTokens;
         r->decodeLeft = r->completionTokens;
         r->arrived = SteadyClock::now();
-        const std::string id = fmt::format("cmpl-{}", nextId++);
-        if (options.crashAfterRequests > 0 &&
-            ++accepted > static_cast<uint64_t>(options.crashAfterRequests))
+        const std::string id = fmt::format("cmpl-{}", m_nextId++);
+        if (m_options.crashAfterRequests > 0 &&
+            ++m_accepted > static_cast<uint64_t>(m_options.crashAfterRequests))
             std::_Exit(3);
         if (!body.value("stream", false)) {
-            engine.serve(r);
-            res.set_content(completionBody(options.model, *r, id).dump(), "application/json");
+            m_engine.serve(r);
+            res.set_content(completionBody(m_options.model, *r, id).dump(), "application/json");
             return;
         }
-        // Streamed: the first chunk leaves with the first token, as a real server's does.
+        stream(res, r, id);
+    }
+
+    // Streamed: the first chunk leaves with the first token, as a real server's does.
+    void stream(httplib::Response &res, const std::shared_ptr<Request> &r, const std::string &id)
+    {
         res.set_chunked_content_provider(
-            "text/event-stream", [&engine, &options, r, id](size_t, httplib::DataSink &sink) {
-                engine.serve(r, [&] {
+            "text/event-stream", [this, r, id](size_t, httplib::DataSink &sink) {
+                m_engine.serve(r, [&] {
                     const std::string first =
                         "data: " +
                         nlohmann::json({{"id", id},
                                         {"object", "text_completion"},
-                                        {"model", options.model},
+                                        {"model", m_options.model},
                                         {"choices", {{{"index", 0}, {"text", "x"}}}}})
                             .dump() +
                         "\n\n";
                     sink.write(first.data(), first.size());
                 });
-                const std::string last = "data: " + completionBody(options.model, *r, id).dump() +
+                const std::string last = "data: " + completionBody(m_options.model, *r, id).dump() +
                                          "\n\ndata: [DONE]\n\n";
                 sink.write(last.data(), last.size());
                 sink.done();
                 return true;
             });
-    });
-    if (!server.bind_to_port(options.host, options.port)) {
-        fmt::print(stderr, "meridian-sim serve-replica: cannot listen on {}:{}\n", options.host,
-                   options.port);
-        return 2;
     }
-    std::thread listener([&] { server.listen_after_bind(); });
-    fmt::print("serving {} on {}:{} (devices {})\n", options.model, options.host, options.port,
-               visible ? visible : "all");
-    std::fflush(stdout);
-    while (!g_draining)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    // Drain: what is in flight finishes; new requests have been refused since SIGTERM.
-    while (engine.inFlight() > 0)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the last answers leave
-    server.stop();
-    listener.join();
-    fmt::print("drained after {} requests\n", engine.finished());
-    return 0;
+
+    const ReplicaServerOptions &m_options;
+    Engine m_engine;
+    const char *m_visible;
+    const SteadyClock::time_point m_started = SteadyClock::now();
+    std::atomic<uint64_t> m_accepted{0};
+    std::atomic<uint64_t> m_nextId{1};
+    httplib::Server m_server;
+};
+
+}  // namespace
+
+int serveReplica(const ReplicaServerOptions &options)
+{
+    std::signal(SIGTERM, onTerm);
+    std::signal(SIGINT, onTerm);
+    ReplicaServer server(options);
+    return server.run();
 }
 
 }  // namespace meridian

@@ -27,112 +27,128 @@ using namespace meridian;
 using namespace meridian::test;
 using namespace std::chrono_literals;
 
+namespace {
+
+using Stub = std::unique_ptr<v1::NodeAgent::Stub>;
+
+void expectSimulatedInventory(v1::NodeAgent::Stub &stub)
+{
+    v1::NodeInventory inventory;
+    grpc::ClientContext context;
+    withDeadline(context);
+    ASSERT_TRUE(stub.GetInventory(&context, {}, &inventory).ok());
+    EXPECT_EQ(inventory.cards_size(), 8);
+    EXPECT_EQ(inventory.collector(), "sim");
+    EXPECT_FALSE(inventory.boot_id().empty());
+}
+
+void expectThreeBatches(v1::NodeAgent::Stub &stub)
+{
+    grpc::ClientContext context;
+    withDeadline(context, 10s);
+    v1::StreamTelemetryRequest request;
+    request.set_interval_ms(200);
+    auto reader = stub.StreamTelemetry(&context, request);
+    v1::TelemetryBatch batch;
+    int batches = 0;
+    int64_t last = 0;
+    while (batches < 3 && reader->Read(&batch)) {
+        if (batch.sample_time_unix_ms() != last && batch.cards_size() == 8)
+            ++batches;
+        last = batch.sample_time_unix_ms();
+    }
+    EXPECT_EQ(batches, 3);
+    EXPECT_TRUE(batch.cards(0).has_utilization_percent());
+    EXPECT_EQ(batch.nics_size(), 8);
+    context.TryCancel();
+}
+
+// The agent's first event (its start); 0 when none came.
+uint64_t firstEvent(v1::NodeAgent::Stub &stub)
+{
+    grpc::ClientContext context;
+    withDeadline(context, 3s);
+    auto reader = stub.StreamEvents(&context, v1::StreamEventsRequest{});
+    v1::Event event;
+    if (!reader->Read(&event))
+        return 0;
+    EXPECT_EQ(event.kind(), v1::EVENT_KIND_AGENT_RESTART);
+    context.TryCancel();
+    return event.sequence();
+}
+
+void expectUsageOfTheFirstRun(v1::NodeAgent::Stub &stub)
+{
+    grpc::ClientContext context;
+    withDeadline(context);
+    auto reader = stub.GetUsage(&context, v1::GetUsageRequest{});
+    v1::UsageChunk chunk;
+    int minutes = 0;
+    double observed = 0;
+    while (reader->Read(&chunk)) {
+        minutes += chunk.minutes_size();
+        for (const auto &m : chunk.minutes())
+            observed += m.observed_seconds();
+    }
+    const grpc::Status finished = reader->Finish();
+    ASSERT_TRUE(finished.ok()) << finished.error_message();
+    EXPECT_GE(minutes, 8);         // every card has at least one minute
+    EXPECT_GT(observed, 8 * 1.0);  // ~1.5 s of 8 cards before the first stop
+}
+
+// Resuming after the first event: the restarts that followed, each exactly once.
+void expectTwoRestartsAfter(v1::NodeAgent::Stub &stub, uint64_t firstSequence)
+{
+    grpc::ClientContext context;
+    withDeadline(context, 3s);
+    v1::StreamEventsRequest request;
+    request.set_after_sequence(firstSequence);
+    auto reader = stub.StreamEvents(&context, request);
+    v1::Event event;
+    std::vector<uint64_t> sequences;
+    int restarts = 0;
+    while (restarts < 2 && reader->Read(&event)) {
+        sequences.push_back(event.sequence());
+        restarts += event.kind() == v1::EVENT_KIND_AGENT_RESTART;
+    }
+    context.TryCancel();
+    ASSERT_EQ(restarts, 2);
+    EXPECT_GT(sequences.front(), firstSequence);
+    EXPECT_TRUE(std::is_sorted(sequences.begin(), sequences.end()));
+    EXPECT_EQ(std::adjacent_find(sequences.begin(), sequences.end()), sequences.end());
+}
+
+}  // namespace
+
 TEST(AgentProcess, InventoryTelemetryEventResumeAndUsageAfterKill9)
 {
     test::TempDir dir;
     const std::string address = "127.0.0.1:" + std::to_string(freePort());
-    auto agent = std::make_unique<AgentProcess>(std::vector<std::string>{
-        "--listen", address, "--collector", "sim", "--data-dir", dir.path()});
+    const std::vector<std::string> args{"--listen", address,      "--collector",
+                                        "sim",      "--data-dir", dir.path()};
+    auto agent = std::make_unique<AgentProcess>(args);
     auto stub = connect(address);
-
-    v1::NodeInventory inventory;
-    {
-        grpc::ClientContext context;
-        withDeadline(context);
-        ASSERT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
-    }
-    EXPECT_EQ(inventory.cards_size(), 8);
-    EXPECT_EQ(inventory.collector(), "sim");
-    EXPECT_FALSE(inventory.boot_id().empty());
-
-    {
-        grpc::ClientContext context;
-        withDeadline(context, 10s);
-        v1::StreamTelemetryRequest request;
-        request.set_interval_ms(200);
-        auto reader = stub->StreamTelemetry(&context, request);
-        v1::TelemetryBatch batch;
-        int batches = 0;
-        int64_t last = 0;
-        while (batches < 3 && reader->Read(&batch)) {
-            if (batch.sample_time_unix_ms() != last && batch.cards_size() == 8)
-                ++batches;
-            last = batch.sample_time_unix_ms();
-        }
-        EXPECT_EQ(batches, 3);
-        EXPECT_TRUE(batch.cards(0).has_utilization_percent());
-        EXPECT_EQ(batch.nics_size(), 8);
-        context.TryCancel();
-    }
-
-    uint64_t firstSequence = 0;
-    {
-        grpc::ClientContext context;
-        withDeadline(context, 3s);
-        v1::StreamEventsRequest request;
-        auto reader = stub->StreamEvents(&context, request);
-        v1::Event event;
-        ASSERT_TRUE(reader->Read(&event));
-        EXPECT_EQ(event.kind(), v1::EVENT_KIND_AGENT_RESTART);
-        firstSequence = event.sequence();
-        context.TryCancel();
-    }
+    expectSimulatedInventory(*stub);
+    expectThreeBatches(*stub);
+    const uint64_t firstSequence = firstEvent(*stub);
+    ASSERT_GT(firstSequence, 0u) << "no event from the agent's start";
 
     // A clean stop writes the minute in progress; the kill -9 that follows may lose only
     // its own current minute, never what the first run wrote (the store test covers a
     // kill in the middle of writing).
     std::this_thread::sleep_for(1500ms);
     agent->stop(SIGTERM);
-    agent = std::make_unique<AgentProcess>(std::vector<std::string>{
-        "--listen", address, "--collector", "sim", "--data-dir", dir.path()});
+    agent = std::make_unique<AgentProcess>(args);
     stub = connect(address);
     ASSERT_TRUE(untilAnswering(*stub));
     std::this_thread::sleep_for(1500ms);
     agent->stop(SIGKILL);
-    agent = std::make_unique<AgentProcess>(std::vector<std::string>{
-        "--listen", address, "--collector", "sim", "--data-dir", dir.path()});
+    agent = std::make_unique<AgentProcess>(args);
     stub = connect(address);
     ASSERT_TRUE(untilAnswering(*stub));
     ASSERT_EQ(agent->exitedWith(), -1) << "the agent did not survive its restart after kill -9";
-
-    {
-        grpc::ClientContext context;
-        withDeadline(context);
-        v1::GetUsageRequest request;
-        auto reader = stub->GetUsage(&context, request);
-        v1::UsageChunk chunk;
-        int minutes = 0;
-        double observed = 0;
-        while (reader->Read(&chunk)) {
-            minutes += chunk.minutes_size();
-            for (const auto &m : chunk.minutes())
-                observed += m.observed_seconds();
-        }
-        const grpc::Status finished = reader->Finish();
-        ASSERT_TRUE(finished.ok()) << finished.error_message();
-        EXPECT_GE(minutes, 8);         // every card has at least one minute
-        EXPECT_GT(observed, 8 * 1.0);  // ~1.5 s of 8 cards before the first stop
-    }
-    {
-        // Resuming after the first event: the restarts that followed, each exactly once.
-        grpc::ClientContext context;
-        withDeadline(context, 3s);
-        v1::StreamEventsRequest request;
-        request.set_after_sequence(firstSequence);
-        auto reader = stub->StreamEvents(&context, request);
-        v1::Event event;
-        std::vector<uint64_t> sequences;
-        int restarts = 0;
-        while (restarts < 2 && reader->Read(&event)) {
-            sequences.push_back(event.sequence());
-            restarts += event.kind() == v1::EVENT_KIND_AGENT_RESTART;
-        }
-        context.TryCancel();
-        ASSERT_EQ(restarts, 2);
-        EXPECT_GT(sequences.front(), firstSequence);
-        EXPECT_TRUE(std::is_sorted(sequences.begin(), sequences.end()));
-        EXPECT_EQ(std::adjacent_find(sequences.begin(), sequences.end()), sequences.end());
-    }
+    expectUsageOfTheFirstRun(*stub);
+    expectTwoRestartsAfter(*stub, firstSequence);
 }
 
 TEST(AgentProcess, PlaintextOnAPublicAddressIsRefused)

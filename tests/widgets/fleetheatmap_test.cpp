@@ -41,6 +41,44 @@ TEST(HeatmapLayout, SixThousandCardsFitA1080pScreenWithoutOverlap)
     }
 }
 
+namespace {
+
+// Filters by model and by state (the Xid card is the one with errors).
+void expectFilters(FleetHeatmap &heatmap)
+{
+    HeatmapFilter byModel;
+    byModel.model = QStringLiteral("Ascend 910B");
+    heatmap.setFilter(byModel);
+    EXPECT_EQ(heatmap.matchingCards(), 8);
+    HeatmapFilter withErrors;
+    withErrors.state = CardState::WithErrors;
+    heatmap.setFilter(withErrors);
+    EXPECT_EQ(heatmap.matchingCards(), 1);
+    HeatmapFilter live;
+    live.state = CardState::Live;
+    heatmap.setFilter(live);
+    EXPECT_EQ(heatmap.matchingCards(), 16);
+}
+
+// Help → Diagnostics shows the console's own figures.
+void expectDiagnostics(MainWindow &window)
+{
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->text() == QStringLiteral("&Diagnostics"))
+            action->trigger();
+    }
+    auto *dialog = window.findChild<QDialog *>();
+    ASSERT_NE(dialog, nullptr);
+    bool sawFigures = false;
+    for (QLabel *label : dialog->findChildren<QLabel *>())
+        sawFigures |=
+            label->text().contains(QStringLiteral("Agents: 3 (2 live, 0 stale, 1 unreachable)"));
+    EXPECT_TRUE(sawFigures);
+    dialog->close();
+}
+
+}  // namespace
+
 TEST(FleetHeatmap, TooltipFilterAndStatus)
 {
     FleetState state;
@@ -94,34 +132,8 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     EXPECT_EQ(detail->eventCount(), 1);
     EXPECT_EQ(state.snapshot(0).errors[3], 1u);  // the Xid marks the card
 
-    // Filters by model and by state (the Xid card is the one with errors).
-    HeatmapFilter byModel;
-    byModel.model = QStringLiteral("Ascend 910B");
-    heatmap->setFilter(byModel);
-    EXPECT_EQ(heatmap->matchingCards(), 8);
-    HeatmapFilter withErrors;
-    withErrors.state = CardState::WithErrors;
-    heatmap->setFilter(withErrors);
-    EXPECT_EQ(heatmap->matchingCards(), 1);
-    HeatmapFilter live;
-    live.state = CardState::Live;
-    heatmap->setFilter(live);
-    EXPECT_EQ(heatmap->matchingCards(), 16);
-
-    // Help → Diagnostics shows the console's own figures.
-    for (QAction *action : window.findChildren<QAction *>()) {
-        if (action->text() == QStringLiteral("&Diagnostics"))
-            action->trigger();
-    }
-    auto *dialog = window.findChild<QDialog *>();
-    ASSERT_NE(dialog, nullptr);
-    bool sawFigures = false;
-    for (QLabel *label : dialog->findChildren<QLabel *>())
-        sawFigures |=
-            label->text().contains(QStringLiteral("Agents: 3 (2 live, 0 stale, 1 unreachable)"));
-    EXPECT_TRUE(sawFigures);
-    dialog->close();
-
+    expectFilters(*heatmap);
+    expectDiagnostics(window);
     // Triage: the Xid and the unreachable agent are alerts, counted per data center.
     AlertCenter *alerts = window.alerts();
     alerts->update(*source.current());
