@@ -88,6 +88,8 @@ public:
 
 private:
     struct ServiceState;
+    // The journal's setting that keeps an operator's approval mode over a restart.
+    static constexpr const char *kModeSetting = "approval_mode";
     bool knows(const std::string &service) const;
     static std::optional<int64_t> planVersion(const std::vector<JournalStep> &open,
                                               const std::string &service);

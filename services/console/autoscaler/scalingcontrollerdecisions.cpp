@@ -1,0 +1,189 @@
+// Each pass's decision per service: the policy asked with what the replicas and the
+// journal say, the decision shown in the view, and the steps it leads to.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "scalingcontroller.h"
+#include "servicestate.h"
+
+namespace meridian {
+
+ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaCount &replicas,
+                                             const JournalCount &journal, int64_t nowMs)
+{
+    const InferenceService &service = state.service;
+    state.signals.push_back(replicas.signals);
+    const int64_t keptMs =
+        std::max(m_options.policy.scaleDownWindowMs, m_options.policy.stableWindowMs) + 60'000;
+    std::erase_if(state.signals, [&](const ServiceSignals &s) { return nowMs - s.atMs > keptMs; });
+
+    const double replicaRps =
+        service.runsOn.empty() ? 0
+                               : service.replicaRequestsPerSecond(service.runsOn.front().cardModel);
+    PolicyInput input;
+    input.nowMs = nowMs;
+    input.history = state.signals;
+    input.readyReplicas = replicas.ready;
+    input.startingReplicas = replicas.coldStarting + journal.ordered;
+    input.minReplicas = service.minReplicas;
+    input.maxReplicas = service.maxReplicas;
+    input.replicaRps = replicaRps > 0 ? replicaRps : 1;
+    input.ttftObjectiveSeconds = service.ttftP95Seconds;
+    input.lastScaleUpMs = journal.lastScaleUpMs;
+    if (m_options.policy.forecastDays > 0) {
+        input.forecastRps = state.profile.forecast(nowMs, m_options.policy.forecastLeadMs);
+        input.forecastHourRps = state.profile.forecast(nowMs, 3'600'000);
+    }
+    state.view.forecastRps = input.forecastRps;
+    return decideReplicas(input, m_options.policy);
+}
+
+void ScalingController::showPass(ServiceState &state, const ReplicaCount &replicas,
+                                 const JournalCount &journal, const ScalingDecision &decision,
+                                 const std::vector<JournalStep> &open, int64_t nowMs) const
+{
+    ServiceScalingView &v = state.view;
+    const int starting = replicas.coldStarting + journal.ordered;
+    v.localReplicas = replicas.ready - replicas.readyRented;
+    v.rentedReplicas = replicas.readyRented;
+    v.startingReplicas = starting;
+    v.desiredReplicas = decision.desiredReplicas;
+    v.reason = decision.reason;
+    v.why = decision.why;
+    v.rentedCards = journal.rentedCards;
+    v.rentedCnyPerHour = journal.rentedCny;
+    v.pendingSteps = journal.pending;
+    v.pendingLocalSteps = journal.pendingLocal;
+    v.pendingCnyPerHour = journal.pendingCny;
+    v.planVersion = planVersion(open, state.service.name).value_or(0);
+    v.history.push_back({nowMs, replicas.signals.arrivalRps, replicas.signals.waitingRequests,
+                         replicas.signals.ttftP95Seconds, replicas.e2eP95Seconds, replicas.ready,
+                         starting, decision.desiredReplicas});
+    std::erase_if(v.history,
+                  [&](const ServicePoint &p) { return nowMs - p.atMs > m_options.historyMs; });
+}
+
+void ScalingController::decide(ServiceState &state, const std::vector<JournalStep> &open,
+                               const std::vector<ReplicaReading> &local,
+                               const std::vector<ReplicaReading> &rented, int64_t now,
+                               std::vector<std::string> &problems)
+{
+    ServiceScalingView &v = state.view;
+    v.notes.clear();
+    const ReplicaCount replicas = countReplicas(state.service.name, local, rented, now);
+    const JournalCount journal = countJournal(state.service, open, replicas.seenIds);
+    if (m_options.policy.forecastDays > 0)
+        rememberDemand(state, replicas.signals.arrivalRps, now, problems);
+    const ScalingDecision decision = askPolicy(state, replicas, journal, now);
+    showPass(state, replicas, journal, decision, open, now);
+
+    if (now - m_startedMs < m_options.warmUpMs) {
+        v.notes.push_back("starting up: waiting for the replicas to report");
+        v.surplusSteps = 0;
+        return;
+    }
+    const int have = replicas.ready + replicas.coldStarting + journal.ordered;
+    if (decision.desiredReplicas > have) {
+        scaleUp(state, open, decision, decision.desiredReplicas - have, journal, now, problems);
+        v.surplusSteps = 0;
+        return;
+    }
+    if (journal.pending > 0) {
+        // The peak a waiting plan was for is over: it is not asked to go ahead any more.
+        if (Status s = rejectPlan(state.service.name, m_options.requestedBy,
+                                  "no longer needed: " + decision.why);
+            !s)
+            problems.push_back(s.error().message);
+        v.pendingSteps = 0;
+        v.pendingLocalSteps = 0;
+        v.pendingCnyPerHour = 0;
+    }
+    if (decision.neededReplicas < replicas.ready && journal.ordered == 0)
+        releaseSurplus(state, open, replicas.ready - decision.neededReplicas, now, problems);
+    else
+        v.surplusSteps = 0;
+}
+
+void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalStep> &open,
+                                const ScalingDecision &decision, int shortReplicas,
+                                const JournalCount &journal, int64_t nowMs,
+                                std::vector<std::string> &problems)
+{
+    const InferenceService &service = state.service;
+    ServiceScalingView &v = state.view;
+    ApprovalMode mode;
+    bool planRequested;
+    {
+        std::lock_guard lock(m_mutex);
+        mode = m_mode;
+        planRequested = m_planRequested.count(service.name) > 0;
+    }
+    std::vector<LocalFree> local;
+    if (!service.localPool.empty())
+        local = freeLocalCards(state, open, v.notes);
+    const PlacementPlan placement = place(state, shortReplicas, local);
+    for (const std::string &note : placement.notes) {
+        if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end())
+            v.notes.push_back(note);  // one line a cap, however many offers it held back
+    }
+    int placeable = 0;
+    for (const CloudPlacement &p : placement.cloud)
+        placeable += p.replicas;
+    for (const LocalPlacement &p : placement.local)
+        placeable += p.replicas;
+    int pending = journal.pending;
+    if (pending > 0 && mode != ApprovalMode::Manual && placeable > journal.pendingReplicas) {
+        // The need outgrew the plan waiting for approval, and the caps allow more: one
+        // plan for all of it replaces it. Nobody turned it down: it is superseded.
+        if (auto dropped = dropPlan(service.name, StepState::Superseded); !dropped) {
+            problems.push_back(dropped.error().message);
+        } else {
+            audit(m_options.requestedBy,
+                  fmt::format("superseded the plan for {}: {} step(s)", service.name,
+                              dropped.value()),
+                  "superseded by a larger plan: " + decision.why);
+            pending = 0;
+        }
+    }
+    if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
+        plan(state, placement, std::move(local), decision.why, nowMs, problems);
+}
+
+void ScalingController::auditActions(const std::vector<Recovery> &actions,
+                                     const std::vector<JournalStep> &open, int64_t)
+{
+    for (const Recovery &a : actions) {
+        const auto step = std::find_if(open.begin(), open.end(),
+                                       [&](const JournalStep &s) { return s.id == a.stepId; });
+        const std::string key = step != open.end() ? step->idempotencyKey : std::string();
+        std::string what;
+        switch (a.kind) {
+        case RecoveryKind::Lease:
+            what =
+                fmt::format("lease {} for step {}", step != open.end() ? step->offerId : "", key);
+            break;
+        case RecoveryKind::StartReplica:
+            what = fmt::format("start replicas of step {} on {}", key, a.nodeId);
+            break;
+        case RecoveryKind::StopReplica:
+            what = fmt::format("stop replicas of step {} on {}", key, a.nodeId);
+            break;
+        case RecoveryKind::MarkServing:
+            what = fmt::format("step {} serves on {}", key, a.nodeId);
+            break;
+        case RecoveryKind::Release:
+        case RecoveryKind::GiveUp:
+        case RecoveryKind::ReleaseOrphan:
+            what =
+                fmt::format("release lease {}{}", a.leaseId, key.empty() ? "" : " of step " + key);
+            break;
+        case RecoveryKind::MarkFailed: what = fmt::format("step {} failed", key); break;
+        case RecoveryKind::MarkDone: what = fmt::format("step {} done", key); break;
+        default: continue;  // waiting and holding are not actions
+        }
+        audit(m_options.requestedBy, what, a.why);
+    }
+}
+
+}  // namespace meridian
