@@ -121,12 +121,13 @@ nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t, unsigned int type, unsigned in
     *mhz = type == NVML_CLOCK_SM ? 1410 : 1593;
     return NVML_SUCCESS;
 }
-nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int, unsigned int,
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, unsigned int errorType, unsigned int,
                                          unsigned long long *c)
 {
     if (dev(d).mig)
         return NVML_ERROR_NOT_SUPPORTED;
-    *c = 0;
+    // Corrected errors happen on healthy cards; an uncorrected one would be an event.
+    *c = errorType == NVML_MEMORY_ERROR_TYPE_CORRECTED ? 7 : 0;
     return NVML_SUCCESS;
 }
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t, unsigned long long *r)

@@ -30,6 +30,14 @@ TEST(NvmlCollector, ReadsCardsMigAsAbsentAndXidEvents)
     EXPECT_FALSE(sample->cards[1].utilizationPercent.has_value());  // MIG: absent, never 0
     EXPECT_FALSE(sample->cards[1].eccUncorrectedVolatile.has_value());
     EXPECT_DOUBLE_EQ(*sample->cards[0].powerWatts, 312.5);
+    EXPECT_DOUBLE_EQ(*sample->cards[0].powerLimitWatts, 400.0);
+    // Each reading is its own call's answer, not the one before it (a real H200 once read
+    // 0 °C and an SM clock of 700000 MHz: its power limit in mW).
+    EXPECT_EQ(sample->cards[0].temperatureCelsius, 61.0);
+    EXPECT_EQ(sample->cards[0].smClockMhz, 1410u);
+    EXPECT_EQ(sample->cards[0].memoryClockMhz, 1593u);
+    EXPECT_EQ(sample->cards[0].eccCorrectedVolatile, 7u);
+    EXPECT_EQ(sample->cards[0].eccUncorrectedVolatile, 0u);
     EXPECT_TRUE(sample->cards[0].thermallyThrottled());
     ASSERT_EQ(sample->events.size(), 1u);
     EXPECT_EQ(sample->events[0].kind, EventKind::Xid);

@@ -235,25 +235,28 @@ CardSample NvmlCollector::sampleCard(size_t i, std::vector<std::string> &problem
         s.memoryUsedBytes = memory.used;
         s.memoryTotalBytes = memory.total;
     }
+    // Each call is made before its value is read, in a statement of its own: in
+    // ifOk(call(&value), value) the order is unspecified, and g++ read `value` first, so
+    // every reading was the one before it (an H200 at 0 °C with its SM clock at its power
+    // limit's 700000).
     unsigned int value = 0;
-    s.temperatureCelsius =
-        ifOk<double>(api.nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, &value), value);
+    nvmlReturn_t rc = api.nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, &value);
+    s.temperatureCelsius = ifOk<double>(rc, value);
     if (api.nvmlDeviceGetPowerUsage(device, &value) == NVML_SUCCESS)
         s.powerWatts = value / 1000.0;
     if (api.nvmlDeviceGetEnforcedPowerLimit(device, &value) == NVML_SUCCESS)
         s.powerLimitWatts = value / 1000.0;
-    s.smClockMhz = ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &value), value);
-    s.memoryClockMhz =
-        ifOk<uint32_t>(api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_MEM, &value), value);
+    rc = api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &value);
+    s.smClockMhz = ifOk<uint32_t>(rc, value);
+    rc = api.nvmlDeviceGetClockInfo(device, NVML_CLOCK_MEM, &value);
+    s.memoryClockMhz = ifOk<uint32_t>(rc, value);
     unsigned long long count = 0;
-    s.eccCorrectedVolatile =
-        ifOk<uint64_t>(api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED,
-                                                       NVML_VOLATILE_ECC, &count),
-                       count);
-    s.eccUncorrectedVolatile =
-        ifOk<uint64_t>(api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-                                                       NVML_VOLATILE_ECC, &count),
-                       count);
+    rc = api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED,
+                                         NVML_VOLATILE_ECC, &count);
+    s.eccCorrectedVolatile = ifOk<uint64_t>(rc, count);
+    rc = api.nvmlDeviceGetTotalEccErrors(device, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+                                         NVML_VOLATILE_ECC, &count);
+    s.eccUncorrectedVolatile = ifOk<uint64_t>(rc, count);
     unsigned long long reasons = 0;
     if (api.nvmlDeviceGetCurrentClocksThrottleReasons(device, &reasons) == NVML_SUCCESS)
         s.throttleReasons = throttleReasons(reasons);
