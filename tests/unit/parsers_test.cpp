@@ -33,6 +33,52 @@ TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
     ASSERT_TRUE(c.sample.throttleReasons.has_value());
 }
 
+// Captured by us on an H200 (driver 580): the agent's own query, idle and at its power cap.
+TEST(NvidiaSmiCsv, H200IdleAndAtItsPowerCap)
+{
+    auto idle =
+        parseNvidiaSmiCsv(readFile(realData("captured/nvidia-smi-query-gpu-h200-drv580-idle.csv")));
+    ASSERT_TRUE(idle.ok()) << idle.error().message;
+    ASSERT_EQ(idle->size(), 1u);
+    EXPECT_EQ(idle->front().info.model, "NVIDIA H200");
+    EXPECT_EQ(idle->front().info.driverVersion, "580.159.04");
+    EXPECT_EQ(idle->front().info.memoryTotalBytes, 143771ull * 1024 * 1024);
+    EXPECT_EQ(idle->front().sample.utilizationPercent, 0.0);
+    EXPECT_EQ(idle->front().sample.temperatureCelsius, 33.0);
+    EXPECT_EQ(idle->front().sample.smClockMhz, 345u);
+    ASSERT_TRUE(idle->front().sample.throttleReasons.has_value());
+    EXPECT_EQ(*idle->front().sample.throttleReasons,
+              std::vector<ThrottleReason>{ThrottleReason::Idle});
+
+    auto load =
+        parseNvidiaSmiCsv(readFile(realData("captured/nvidia-smi-query-gpu-h200-drv580-load.csv")));
+    ASSERT_TRUE(load.ok()) << load.error().message;
+    const CardSample &busy = load->front().sample;
+    EXPECT_EQ(busy.utilizationPercent, 100.0);
+    EXPECT_EQ(busy.temperatureCelsius, 55.0);
+    EXPECT_EQ(busy.memoryTemperatureCelsius, 46.0);
+    EXPECT_DOUBLE_EQ(*busy.powerWatts, 690.54);
+    EXPECT_DOUBLE_EQ(*busy.powerLimitWatts, 700.0);
+    EXPECT_EQ(busy.smClockMhz, 1500u);
+    EXPECT_EQ(busy.memoryClockMhz, 3201u);
+    EXPECT_EQ(busy.memoryUsedBytes, 1011ull * 1024 * 1024);
+    EXPECT_EQ(busy.eccUncorrectedVolatile, 0u);
+    ASSERT_TRUE(busy.throttleReasons.has_value());
+    EXPECT_EQ(*busy.throttleReasons, std::vector<ThrottleReason>{ThrottleReason::SwPowerCap});
+}
+
+TEST(NvidiaSmiXml, H200)
+{
+    auto cards = parseNvidiaSmiXml(readFile(realData("captured/nvidia-smi-q-x-h200-drv580.xml")));
+    ASSERT_TRUE(cards.ok()) << cards.error().message;
+    ASSERT_EQ(cards->size(), 1u);
+    EXPECT_EQ(cards->front().info.model, "NVIDIA H200");
+    EXPECT_EQ(cards->front().info.driverVersion, "580.159.04");
+    EXPECT_EQ(cards->front().info.migEnabled, false);
+    EXPECT_TRUE(cards->front().sample.temperatureCelsius.has_value());
+    EXPECT_TRUE(cards->front().sample.utilizationPercent.has_value());
+}
+
 TEST(NvidiaSmiCsv, MigCaptureHasNoUtilisationButHasMemory)
 {
     auto cards =
