@@ -123,39 +123,44 @@ private:
     UsageCatalog m_catalog;  // the tally keeps a reference: it lives as long as the reader
 };
 
+// The request as it will be read (running leases billed up to now when it names no
+// moment), or why it cannot be.
+Result<ReportRequest> checked(ReportRequest request, int64_t trendBucketSeconds)
+{
+    if (request.toUnixS <= request.fromUnixS)
+        return Error{kEmptyPeriod};
+    if (trendBucketSeconds != 0 && trendBucketSeconds != 86400 && trendBucketSeconds != 7 * 86400)
+        return Error{"trend buckets are days or weeks"};
+    if (request.nowUnixS == 0)
+        request.nowUnixS = SystemClock::instance().nowUnixMs() / 1000;
+    return request;
+}
+
 }  // namespace
 
 LoadedReport loadReport(const std::string &historyFile, const PriceBook &prices,
                         const ReportAsk &ask)
 {
     LoadedReport loaded;
-    ReportRequest request = ask.request;
-    if (request.toUnixS <= request.fromUnixS) {
-        loaded.report = Error{kEmptyPeriod};
+    const auto request = checked(ask.request, ask.trendBucketSeconds);
+    if (!request) {
+        loaded.report = request.error();
         return loaded;
     }
-    if (ask.trendBucketSeconds != 0 && ask.trendBucketSeconds != 86400 &&
-        ask.trendBucketSeconds != 7 * 86400) {
-        loaded.report = Error{"trend buckets are days or weeks"};
-        return loaded;
-    }
-    // Leases still running are billed up to now when the request names no moment.
-    if (request.nowUnixS == 0)
-        request.nowUnixS = SystemClock::instance().nowUnixMs() / 1000;
     auto reader = ReportReader::open(historyFile);
     if (!reader) {
         loaded.report = reader.error();
         return loaded;
     }
-    loaded.report = reader->report(prices, request);
+    loaded.report = reader->report(prices, *request);
     if (!loaded.report)
         return loaded;
     if (ask.trendBucketSeconds != 0)
-        loaded.trend = reader->trend(prices, request, ask.trendBucketSeconds);
+        loaded.trend = reader->trend(prices, *request, ask.trendBucketSeconds);
     if (ask.previousPeriod) {
-        ReportRequest before = request;
-        before.toUnixS = request.fromUnixS;
-        before.fromUnixS = request.fromUnixS - (request.toUnixS - request.fromUnixS);
+        ReportRequest before = *request;
+        before.toUnixS = request->fromUnixS;
+        before.fromUnixS = request->fromUnixS - (request->toUnixS - request->fromUnixS);
         loaded.previous = reader->report(prices, before);
     }
     return loaded;
@@ -170,12 +175,13 @@ Result<UsageReport> buildUsageReport(const std::string &historyFile, const Price
 Result<UsageTrend> buildUsageTrend(const std::string &historyFile, const PriceBook &prices,
                                    const ReportRequest &request, int64_t bucketSeconds)
 {
-    if (bucketSeconds != 86400 && bucketSeconds != 7 * 86400)
-        return Error{"trend buckets are days or weeks"};
-    LoadedReport loaded = loadReport(historyFile, prices, {request, bucketSeconds});
-    if (!loaded.report)
-        return loaded.report.error();
-    return std::move(loaded.trend);
+    const auto checkedRequest = checked(request, bucketSeconds == 0 ? -1 : bucketSeconds);
+    if (!checkedRequest)
+        return checkedRequest.error();
+    auto reader = ReportReader::open(historyFile);
+    if (!reader)
+        return reader.error();
+    return reader->trend(prices, *checkedRequest, bucketSeconds);
 }
 
 }  // namespace meridian
