@@ -1,29 +1,21 @@
 #include "linereader.h"
 
-#include <fcntl.h>
+#include "textfile.h"
+
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#include <cerrno>
 #include <cstring>
 
 namespace meridian {
 
 Result<std::unique_ptr<LineReader>> LineReader::open(const std::string &path, size_t maxLineBytes)
 {
-    // O_NONBLOCK so opening a FIFO with no writer does not wait forever.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
-    struct stat info {};
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        const bool directory = S_ISDIR(info.st_mode);
-        ::close(fd);
-        return Error{fmt::format("{}: {}", path,
-                                 directory ? "is a directory, not a file" : "not a regular file")};
-    }
+    auto opened = openRegularFile(path);
+    if (!opened)
+        return opened.error();
+    const int fd = opened->fd;
     // zlib reads a file without a gzip header as it is, so one path serves both.
     gzFile file = gzdopen(fd, "rb");
     if (!file) {

@@ -1,7 +1,8 @@
 // Reading a text file a line at a time, plain or gzip-compressed (told from its first
 // bytes, not its name), with the same bounds as readTextFile: only a regular file is
-// opened, so /dev/zero or a FIFO is refused at once instead of hanging or growing; a
-// line is never held past maxLineBytes. For traces and other files too big to hold whole.
+// opened (openRegularFile), so /dev/zero or a FIFO is refused at once instead of hanging or
+// growing; a line is never held past maxLineBytes. For traces and other files too big to hold
+// whole.
 #pragma once
 
 #include <memory>

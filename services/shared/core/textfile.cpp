@@ -24,7 +24,7 @@ struct FileDescriptor {
 
 }  // namespace
 
-Result<std::string> readTextFile(const std::string &path, size_t maxBytes)
+Result<OpenedFile> openRegularFile(const std::string &path)
 {
     // O_NONBLOCK so opening a FIFO with no writer does not wait forever.
     FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
@@ -37,11 +37,22 @@ Result<std::string> readTextFile(const std::string &path, size_t maxBytes)
         return Error{fmt::format("{}: is a directory, not a file", path)};
     if (!S_ISREG(info.st_mode))
         return Error{fmt::format("{}: not a regular file", path)};
-    if (static_cast<size_t>(info.st_size) > maxBytes)
-        return Error{fmt::format("{}: {} bytes is more than the {} this reads", path,
-                                 static_cast<size_t>(info.st_size), maxBytes)};
+    const OpenedFile opened{file.fd, static_cast<size_t>(info.st_size)};
+    file.fd = -1;  // the caller's now
+    return opened;
+}
+
+Result<std::string> readTextFile(const std::string &path, size_t maxBytes)
+{
+    auto opened = openRegularFile(path);
+    if (!opened)
+        return opened.error();
+    FileDescriptor file{opened->fd};
+    if (opened->size > maxBytes)
+        return Error{fmt::format("{}: {} bytes is more than the {} this reads", path, opened->size,
+                                 maxBytes)};
     std::string text;
-    text.reserve(static_cast<size_t>(info.st_size));
+    text.reserve(opened->size);
     char buffer[65536];
     for (;;) {
         const ssize_t n = ::read(file.fd, buffer, sizeof buffer);
