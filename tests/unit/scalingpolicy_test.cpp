@@ -238,4 +238,12 @@ TEST(ScalingPolicy, APolicyFileSetsTheKnobsAndMistakesNameTheLine)
     EXPECT_NE(notBool.error().message.find("forecast_orders_ahead must be true or false"),
               std::string::npos)
         << notBool.error().message;
+    std::ofstream(path) << "stable_window_seconds: 60\ntarget_occupancy: banana\n";
+    auto notNumber = loadScalingPolicy(path);
+    ASSERT_FALSE(notNumber.ok());
+    EXPECT_NE(notNumber.error().message.find(path + ":2"), std::string::npos)
+        << notNumber.error().message;
+    EXPECT_NE(notNumber.error().message.find("target_occupancy must be a number ('banana')"),
+              std::string::npos)
+        << notNumber.error().message;
 }

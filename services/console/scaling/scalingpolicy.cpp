@@ -105,10 +105,7 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
         for (const auto &entry : root) {
             const std::string key = entry.first.as<std::string>();
             if (key == "forecast_orders_ahead") {
-                bool ahead = false;
-                if (!YAML::convert<bool>::decode(entry.second, ahead))
-                    return yamlError(path, entry.second, key + " must be true or false");
-                c.forecastOrdersAhead = ahead;
+                c.forecastOrdersAhead = yamlScalar<bool>(entry.second, key);
                 continue;
             }
             const Field *field = nullptr;
@@ -118,7 +115,7 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
             }
             if (!field)
                 return yamlError(path, entry.first, "unknown policy key " + key);
-            const double value = entry.second.as<double>();
+            const double value = yamlScalar<double>(entry.second, key);
             if (!(value >= field->low && value <= field->high))
                 return yamlError(path, entry.second,
                                  fmt::format("{} must be {}..{}", key, field->low, field->high));
