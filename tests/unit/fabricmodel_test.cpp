@@ -277,6 +277,14 @@ TEST(FabricFile, MistakesNameTheirLineAndTheFileRoundTrips)
         "f.yaml");
     ASSERT_FALSE(spine.ok());
     EXPECT_NE(spine.error().message.find("no spine s9"), std::string::npos);
+    auto rail = parseFabricFile(
+        "data_centers:\n  - name: a\n    spines: [s1]\n    leaves:\n      - {name: l1, rail: "
+        "first}\n",
+        "f.yaml");
+    ASSERT_FALSE(rail.ok());
+    EXPECT_NE(rail.error().message.find("f.yaml:5"), std::string::npos) << rail.error().message;
+    EXPECT_NE(rail.error().message.find("rail must be a whole number ('first')"), std::string::npos)
+        << rail.error().message;
 
     const FabricFile file = twoLeavesTwoSpines();
     auto again = parseFabricFile(fabricFileToYaml(file), "again.yaml");

@@ -53,9 +53,9 @@ Result<FabricFile> fromYaml(const YAML::Node &root, const std::string &path)
                 if (!names.insert(leaf.name).second)
                     return yamlError(path, l, "switch " + leaf.name + " is named twice");
                 if (l["pod"])
-                    leaf.pod = l["pod"].as<int>();
+                    leaf.pod = yamlScalar<int>(l["pod"], "pod");
                 if (l["rail"]) {
-                    leaf.rail = l["rail"].as<int>();
+                    leaf.rail = yamlScalar<int>(l["rail"], "rail");
                     if (*leaf.rail < 0 || *leaf.rail > 63)
                         return yamlError(path, l["rail"], "rail: 0..63");
                 }
