@@ -3,18 +3,16 @@
 // stays bounded, a valid call still answers, and once the abuse stops it serves again.
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <thread>
 
 #include "agentprocess.h"
 #include "h2flood.h"
+#include "silentclients.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -22,41 +20,6 @@ using namespace meridian::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Connects `count` raw clients that say the HTTP/2 preface and then idle.
-std::vector<int> holdConnections(int port, int count)
-{
-    std::vector<int> held;
-    for (int i = 0; i < count; ++i) {
-        const int fd = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(static_cast<uint16_t>(port));
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
-            static const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
-            (void)!::send(fd, preface, sizeof preface - 1, MSG_NOSIGNAL);
-            held.push_back(fd);
-        } else {
-            ::close(fd);
-        }
-    }
-    return held;
-}
-
-// How many of `held` the agent has closed: an end of file, or a reset when it closed
-// with the client's bytes unread.
-int closedByAgent(const std::vector<int> &held)
-{
-    int closed = 0;
-    for (int fd : held) {
-        char byte;
-        const ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-        if (n == 0 || (n < 0 && errno == ECONNRESET))
-            ++closed;
-    }
-    return closed;
-}
 
 struct FloodRun {
     double baselineMiB = 0;
@@ -165,13 +128,13 @@ TEST(GrpcFlood, MoreConnectionsThanFilesAreRefusedAndTheAgentRecovers)
     // 256 files: room for about 74 connections. 400 are attempted.
     Agent agent({256, 0});
     ASSERT_TRUE(untilAnswering(*agent.stub));
-    const std::vector<int> held = holdConnections(agent.port, 400);
-    std::this_thread::sleep_for(1s);
-    EXPECT_EQ(agent.process.exitedWith(), -1) << "the agent died out of files";
-    // Those past the cap were closed at once, not left hanging in the backlog.
-    EXPECT_GE(closedByAgent(held), 300) << "of " << held.size() << " connections";
-    for (int fd : held)
-        ::close(fd);
+    {
+        SilentClients held(agent.port, "", 400, Silence::AfterHttp2Preface);
+        std::this_thread::sleep_for(1s);
+        EXPECT_EQ(agent.process.exitedWith(), -1) << "the agent died out of files";
+        // Those past the cap were closed at once, not left hanging in the backlog.
+        EXPECT_GE(held.closedByServer(), 300) << "of " << held.opened() << " connections";
+    }
     EXPECT_TRUE(servesAgain(agent.address))
         << "the agent did not serve again once the connections closed";
 }
@@ -194,12 +157,13 @@ TEST(GrpcFlood, AClientTheAgentHasNoThreadForIsRefusedAndTheAgentLives)
     AgentProcess agent({"--listen", address, "--collector", "sim", "--data-dir", dir.path()},
                        {0, ownThreads + 8, dir.path()});
     ASSERT_TRUE(untilAnswering(*connect(address)));
-    const std::vector<int> held = holdConnections(port, 40);
-    std::this_thread::sleep_for(1s);
-    // std::thread threw when no thread could be made; uncaught, that ended the agent.
-    EXPECT_EQ(agent.exitedWith(), -1) << "the agent died when it ran out of threads";
-    EXPECT_GT(closedByAgent(held), 0) << "every client got a thread: the limit did not bite";
-    for (int fd : held)
-        ::close(fd);
+    {
+        // Fewer than one address may hold unauthenticated: only the thread limit refuses.
+        SilentClients held(port, "", 12, Silence::AfterHttp2Preface);
+        std::this_thread::sleep_for(1s);
+        // std::thread threw when no thread could be made; uncaught, that ended the agent.
+        EXPECT_EQ(agent.exitedWith(), -1) << "the agent died when it ran out of threads";
+        EXPECT_GT(held.closedByServer(), 0) << "every client got a thread: the limit did not bite";
+    }
     EXPECT_TRUE(servesAgain(address));
 }

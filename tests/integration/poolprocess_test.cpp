@@ -19,6 +19,7 @@
 #include "agentprocess.h"
 #include "childprocess.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "silentclients.h"
 #include "testsupport.h"
 #include "wire/security.h"
 
@@ -222,6 +223,35 @@ TEST(PoolProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
         << "the pool died, wait status " << pool.process->waitStatus() << "\n"
         << pool.process->log();
     EXPECT_TRUE(answers());
+}
+
+TEST(PoolProcess, ConnectionsThatNeverCallLockNoControllerOut)
+{
+    // 256 TLS connections that finished their handshake and then said nothing, or only
+    // the HTTP/2 preface, used to hold every slot: a controller with a token was refused.
+    Pool pool;
+    const auto answersWithin = [&](std::chrono::milliseconds limit) {
+        auto stub = pool.stub();
+        grpc::ClientContext context;
+        context.set_deadline(std::chrono::system_clock::now() + limit);
+        context.set_wait_for_ready(true);
+        v1::ListLeasesResponse response;
+        return stub->ListLeases(&context, {}, &response).ok();
+    };
+    ASSERT_TRUE(answersWithin(std::chrono::seconds(10))) << pool.process->log();
+    const double baselineMiB = test::residentMiB(pool.process->pid());
+    const int port = std::stoi(pool.address.substr(pool.address.rfind(':') + 1));
+    const std::string cert = pool.dir.file("pool.crt");
+    test::SilentClients quiet(port, cert, 128, test::Silence::AfterHandshake);
+    test::SilentClients preface(port, cert, 128, test::Silence::AfterHttp2Preface);
+    EXPECT_GE(quiet.opened() + preface.opened(), 250) << "nothing was tried";
+    EXPECT_TRUE(answersWithin(std::chrono::milliseconds(1000)))
+        << "a controller with a token was locked out\n"
+        << pool.process->log();
+    EXPECT_LT(test::residentMiB(pool.process->pid()), baselineMiB + 100);
+    EXPECT_EQ(pool.process->log().find("agent"), std::string::npos)
+        << "the pool speaks of itself as an agent:\n"
+        << pool.process->log();
 }
 
 TEST(PoolProcess, KilledWhileANodeComesUpItFinishesThatLeaseAndTakesNoNodeTwice)

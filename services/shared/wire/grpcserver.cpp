@@ -43,6 +43,7 @@ void configure(grpc::ServerBuilder &builder, const std::vector<grpc::Service *> 
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, limits.maxConnectionAgeMs);
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
                                limits.maxConnectionAgeGraceMs);
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, limits.maxConnectionIdleMs);
     builder.SetMaxReceiveMessageSize(limits.maxReceiveMessageBytes);
     grpc::ResourceQuota quota("meridian-server");
     quota.Resize(limits.memoryBytes);

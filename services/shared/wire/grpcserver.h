@@ -31,6 +31,9 @@ struct ServerLimits {
     size_t memoryBytes = 64 << 20;          // gRPC's own buffers and calls, all peers
     int maxConnectionAgeMs = 2 * 3600'000;  // then GOAWAY; clients reconnect and resume
     int maxConnectionAgeGraceMs = 60'000;
+    // A connection with no call open this long is closed (GOAWAY), so an authenticated
+    // client that went quiet gives its slot back; a client reconnects for its next call.
+    int maxConnectionIdleMs = 5 * 60'000;
     int maxReceiveMessageBytes = 1 << 20;  // our requests are a few hundred bytes
 
     // A server that plays `nodes` agents (the simulator) carries their streams.

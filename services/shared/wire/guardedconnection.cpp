@@ -9,6 +9,7 @@
 
 #include <cerrno>
 
+#include "connectionstate.h"
 #include "core/clock.h"
 #include "tlsterminator.h"
 
@@ -29,7 +30,8 @@ int64_t steadyMs()
 
 enum class Io { Done, WouldBlock, WantWrite, Closed, Failed };
 
-// The client's side, plaintext or TLS, behind one non-blocking read/write.
+// The client's side, plaintext or TLS, behind one non-blocking read/write. Its
+// descriptor is closed by the connection's state, which the listener may shut down.
 class ClientEnd {
 public:
     ClientEnd(int fd, SSL *tls) : m_fd(fd), m_tls(tls) {}
@@ -37,7 +39,6 @@ public:
     {
         if (m_tls)
             SSL_free(m_tls);
-        ::close(m_fd);
     }
     int fd() const { return m_fd; }
 
@@ -95,9 +96,8 @@ private:
     SSL *m_tls;
 };
 
-bool handshakeWithin(ClientEnd &client, int timeoutMs, const std::atomic<bool> &stopping)
+bool handshakeBy(ClientEnd &client, int64_t deadline, const std::atomic<bool> &stopping)
 {
-    const int64_t deadline = steadyMs() + timeoutMs;
     for (;;) {
         const Io step = client.handshake();
         if (step == Io::Done)
@@ -112,81 +112,148 @@ bool handshakeWithin(ClientEnd &client, int timeoutMs, const std::atomic<bool> &
     }
 }
 
-}  // namespace
+// The bytes both ways between the client and gRPC's end, once the handshake is done.
+class Relay {
+public:
+    Relay(ConnectionSetup &setup, ClientEnd &client, int server)
+        : m_setup(setup), m_client(client), m_server(server), m_guard(setup.budget)
+    {}
+    void run(const std::atomic<bool> &stopping);
 
-void relayConnection(ConnectionSetup setup, const std::atomic<bool> &stopping)
+private:
+    bool withinDeadline() const;
+    void pollBoth();
+    bool fromClient();
+    void fromServer();
+    void flush();
+
+    ConnectionSetup &m_setup;
+    ClientEnd &m_client;
+    int m_server;
+    Http2Guard m_guard;
+    pollfd m_fds[2] = {};
+    std::string m_toServer;
+    std::string m_toClient;
+    bool m_clientWantsWrite = false;
+    bool m_clientOpen = true;
+    bool m_serverOpen = true;
+};
+
+void Relay::run(const std::atomic<bool> &stopping)
 {
-    SSL *session = setup.tls ? setup.tls->newSession(setup.clientFd) : nullptr;
-    ClientEnd client(setup.clientFd, session);
+    while (!stopping && m_clientOpen && (m_serverOpen || !m_toClient.empty()) && withinDeadline()) {
+        pollBoth();
+        if (m_setup.state->evicted())
+            break;
+        if (((m_fds[0].revents & (POLLIN | POLLHUP | POLLERR)) || m_client.hasBufferedInput()) &&
+            !fromClient())
+            break;
+        if (m_fds[1].revents & (POLLIN | POLLHUP | POLLERR))
+            fromServer();
+        flush();
+    }
+}
+
+bool Relay::withinDeadline() const
+{
+    const ConnectionState &state = *m_setup.state;
+    if (state.authenticated() || steadyMs() - state.acceptedMs() <= m_setup.authenticateWithinMs)
+        return true;
+    m_setup.log(fmt::format("{}: no authenticated call within {} s of connecting; closed",
+                            m_setup.peer, m_setup.authenticateWithinMs / 1000));
+    return false;
+}
+
+void Relay::pollBoth()
+{
+    m_fds[0] = {m_client.fd(), 0, 0};
+    m_fds[1] = {m_server, 0, 0};
+    if (m_serverOpen && m_toServer.size() < kMaxBuffered)
+        m_fds[0].events |= POLLIN;
+    if (!m_toClient.empty() || m_clientWantsWrite)
+        m_fds[0].events |= POLLOUT;
+    if (m_serverOpen && m_toClient.size() < kMaxBuffered)
+        m_fds[1].events |= POLLIN;
+    if (m_serverOpen && !m_toServer.empty())
+        m_fds[1].events |= POLLOUT;
+    if (!m_client.hasBufferedInput() && ::poll(m_fds, 2, kPollMs) < 0 && errno != EINTR)
+        m_clientOpen = false;
+}
+
+// False when the client broke its HTTP/2 budget.
+bool Relay::fromClient()
+{
+    const size_t before = m_toServer.size();
+    const Io read = m_client.read(m_toServer);
+    if (read == Io::Closed || read == Io::Failed)
+        m_clientOpen = false;
+    m_clientWantsWrite = read == Io::WantWrite;
+    if (m_toServer.size() > before &&
+        !m_guard.feed(m_toServer.data() + before, m_toServer.size() - before, steadyMs())) {
+        m_setup.log(fmt::format("{}: {}; connection closed", m_setup.peer, m_guard.why()));
+        return false;
+    }
+    return true;
+}
+
+void Relay::fromServer()
+{
+    char buffer[kChunk];
+    const ssize_t n = ::recv(m_server, buffer, sizeof buffer, 0);
+    if (n > 0)
+        m_toClient.append(buffer, static_cast<size_t>(n));
+    else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+        m_serverOpen = false;
+}
+
+void Relay::flush()
+{
+    if (m_serverOpen && !m_toServer.empty()) {
+        const ssize_t n = ::send(m_server, m_toServer.data(), m_toServer.size(), MSG_NOSIGNAL);
+        if (n > 0)
+            m_toServer.erase(0, static_cast<size_t>(n));
+        else if (n < 0 && errno != EAGAIN && errno != EINTR)
+            m_serverOpen = false;
+    }
+    if (!m_toClient.empty()) {
+        const Io wrote = m_client.write(m_toClient);
+        if (wrote == Io::Failed || wrote == Io::Closed)
+            m_clientOpen = false;
+        m_clientWantsWrite = wrote == Io::WantWrite;
+    }
+}
+
+void relayClient(ConnectionSetup &setup, const std::atomic<bool> &stopping)
+{
+    ConnectionState &state = *setup.state;
+    SSL *session = setup.tls ? setup.tls->newSession(state.clientFd()) : nullptr;
+    ClientEnd client(state.clientFd(), session);
     if (setup.tls && !session)
         return;
-    if (!handshakeWithin(client, setup.handshakeTimeoutMs, stopping))
-        return;  // scanners and half-open connections end here, before gRPC sees them
+    // Scanners and half-open connections end here, before gRPC sees them.
+    if (!handshakeBy(client, state.acceptedMs() + setup.authenticateWithinMs, stopping) ||
+        state.evicted())
+        return;
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         setup.log(fmt::format("{}: cannot make a socketpair: {}", setup.peer, strerror(errno)));
         return;
     }
-    const int server = pair[1];
     // Both ends non-blocking: gRPC's reader expects it of the descriptor it is given.
     for (int end : pair)
         ::fcntl(end, F_SETFL, ::fcntl(end, F_GETFL) | O_NONBLOCK);
+    state.watchGrpcEnd(pair[0]);
     setup.attach(pair[0]);
+    Relay(setup, client, pair[1]).run(stopping);
+    ::close(pair[1]);  // gRPC sees the end and cancels that connection's calls
+}
 
-    Http2Guard guard(setup.budget);
-    std::string toServer;
-    std::string toClient;
-    bool clientWantsWrite = false;
-    bool clientOpen = true;
-    bool serverOpen = true;
-    while (!stopping && clientOpen && (serverOpen || !toClient.empty())) {
-        pollfd fds[2] = {{client.fd(), 0, 0}, {server, 0, 0}};
-        if (serverOpen && toServer.size() < kMaxBuffered)
-            fds[0].events |= POLLIN;
-        if (!toClient.empty() || clientWantsWrite)
-            fds[0].events |= POLLOUT;
-        if (serverOpen && toClient.size() < kMaxBuffered)
-            fds[1].events |= POLLIN;
-        if (serverOpen && !toServer.empty())
-            fds[1].events |= POLLOUT;
-        if (!client.hasBufferedInput() && ::poll(fds, 2, kPollMs) < 0 && errno != EINTR)
-            break;
+}  // namespace
 
-        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) || client.hasBufferedInput()) {
-            const size_t before = toServer.size();
-            const Io read = client.read(toServer);
-            if (read == Io::Closed || read == Io::Failed)
-                clientOpen = false;
-            clientWantsWrite = read == Io::WantWrite;
-            if (toServer.size() > before &&
-                !guard.feed(toServer.data() + before, toServer.size() - before, steadyMs())) {
-                setup.log(fmt::format("{}: {}; connection closed", setup.peer, guard.why()));
-                break;
-            }
-        }
-        if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-            char buffer[kChunk];
-            const ssize_t n = ::recv(server, buffer, sizeof buffer, 0);
-            if (n > 0)
-                toClient.append(buffer, static_cast<size_t>(n));
-            else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-                serverOpen = false;
-        }
-        if (serverOpen && !toServer.empty()) {
-            const ssize_t n = ::send(server, toServer.data(), toServer.size(), MSG_NOSIGNAL);
-            if (n > 0)
-                toServer.erase(0, static_cast<size_t>(n));
-            else if (n < 0 && errno != EAGAIN && errno != EINTR)
-                serverOpen = false;
-        }
-        if (!toClient.empty()) {
-            const Io wrote = client.write(toClient);
-            if (wrote == Io::Failed || wrote == Io::Closed)
-                clientOpen = false;
-            clientWantsWrite = wrote == Io::WantWrite;
-        }
-    }
-    ::close(server);  // gRPC sees the end and cancels that connection's calls
+void relayConnection(ConnectionSetup setup, const std::atomic<bool> &stopping)
+{
+    relayClient(setup, stopping);
+    setup.state->closeClient();  // now, not when the listener next reaps this connection
 }
 
 }  // namespace meridian

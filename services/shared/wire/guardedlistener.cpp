@@ -62,19 +62,25 @@ Result<int> bindListening(const std::string &address, int *selectedPort)
     return fd;
 }
 
-std::string peerOf(const sockaddr_storage &address)
+std::string hostOf(const sockaddr_storage &address)
 {
     char host[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (address.ss_family == AF_INET) {
-        const auto *v4 = reinterpret_cast<const sockaddr_in *>(&address);
-        ::inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host);
-        port = ntohs(v4->sin_port);
-        return fmt::format("{}:{}", host, port);
-    }
-    const auto *v6 = reinterpret_cast<const sockaddr_in6 *>(&address);
-    ::inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host);
-    return fmt::format("[{}]:{}", host, ntohs(v6->sin6_port));
+    if (address.ss_family == AF_INET)
+        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(&address)->sin_addr, host,
+                    sizeof host);
+    else
+        ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_addr, host,
+                    sizeof host);
+    return host;
+}
+
+std::string peerOf(const sockaddr_storage &address)
+{
+    if (address.ss_family == AF_INET)
+        return fmt::format("{}:{}", hostOf(address),
+                           ntohs(reinterpret_cast<const sockaddr_in *>(&address)->sin_port));
+    return fmt::format("[{}]:{}", hostOf(address),
+                       ntohs(reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_port));
 }
 
 // Connections are kept below the open-file limit: each costs three descriptors (the
@@ -109,6 +115,10 @@ Result<std::unique_ptr<GuardedListener>> GuardedListener::start(
     if (!options.log)
         options.log = [](const std::string &m) { std::fprintf(stderr, "%s\n", m.c_str()); };
     options.maxConnections = connectionCeiling(options.maxConnections);
+    options.maxPendingPerAddress =
+        std::clamp<size_t>(options.maxPendingPerAddress, 1, options.maxConnections);
+    if (options.serverName.empty())
+        options.serverName = program_invocation_short_name;
     return std::unique_ptr<GuardedListener>(
         new GuardedListener(server, std::move(sockets), std::move(tls), std::move(options)));
 }
@@ -119,6 +129,7 @@ GuardedListener::GuardedListener(grpc::Server &server, std::vector<int> sockets,
     , m_sockets(std::move(sockets))
     , m_tls(std::move(tls))
     , m_options(std::move(options))
+    , m_maxPending(std::max<size_t>(1, m_options.maxConnections / 4))
 {
     m_spareFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (::pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -188,17 +199,16 @@ void GuardedListener::acceptOne(int listening)
             }
             return;  // EAGAIN: nothing more waiting
         }
-        if (m_open >= m_options.maxConnections) {
+        ConnectionSetup setup;
+        setup.peer = peerOf(address);
+        const std::string host = hostOf(address);
+        if (!admit(host, setup.peer)) {
             ::close(fd);
-            log(fmt::format("{} connections open, the most this agent holds: {} refused",
-                            m_open.load(), peerOf(address)));
             continue;
         }
-        ConnectionSetup setup;
-        setup.clientFd = fd;
-        setup.peer = peerOf(address);
+        setup.state = std::make_shared<ConnectionState>(fd, host, steadyMs());
         setup.tls = m_tls;
-        setup.handshakeTimeoutMs = m_options.handshakeTimeoutMs;
+        setup.authenticateWithinMs = m_options.authenticateWithinMs;
         setup.budget = m_options.budget;
         setup.attach = [this](int grpcEnd) { grpc::AddInsecureChannelFromFd(&m_server, grpcEnd); };
         setup.log = [this](const std::string &m) { log(m); };
@@ -206,12 +216,55 @@ void GuardedListener::acceptOne(int listening)
     }
 }
 
+// Whether a client from `host` may have a slot. Where pending connections are at their
+// cap, or every slot is taken, the oldest pending one (from `host` first) is evicted to
+// make room; only a server full of authenticated clients refuses.
+bool GuardedListener::admit(const std::string &host, const std::string &peer)
+{
+    size_t live = 0;
+    size_t pending = 0;
+    size_t pendingHere = 0;
+    Connection *oldest = nullptr;
+    Connection *oldestHere = nullptr;
+    for (Connection &c : m_connections) {  // in the order they were accepted
+        if (c.done || c.state->evicted())
+            continue;
+        ++live;
+        if (c.state->authenticated())
+            continue;
+        ++pending;
+        oldest = oldest ? oldest : &c;
+        if (c.state->address() == host) {
+            ++pendingHere;
+            oldestHere = oldestHere ? oldestHere : &c;
+        }
+    }
+    Connection *victim = nullptr;
+    if (pendingHere >= m_options.maxPendingPerAddress)
+        victim = oldestHere;
+    else if (pending >= m_maxPending || live >= m_options.maxConnections)
+        victim = oldest;
+    if (victim) {
+        victim->state->evict();
+        log(
+            fmt::format("{} connections without an authenticated call ({} from {}): the oldest "
+                        "closed to make room for {}",
+                        pending, pendingHere, host, peer));
+        return true;
+    }
+    if (live < m_options.maxConnections)
+        return true;
+    log(fmt::format("{} connections open, all authenticated, the most {} holds: {} refused", live,
+                    m_options.serverName, peer));
+    return false;
+}
+
 void GuardedListener::startRelay(ConnectionSetup setup)
 {
     const std::string peer = setup.peer;
-    const int fd = setup.clientFd;
     ++m_open;
     Connection &connection = m_connections.emplace_back();
+    connection.state = setup.state;
     try {
         connection.thread = std::thread([this, &connection, setup = std::move(setup)]() mutable {
             relayConnection(std::move(setup), m_stopping);
@@ -222,7 +275,6 @@ void GuardedListener::startRelay(ConnectionSetup setup)
         // Out of threads or memory under a flood: refuse this client, keep serving.
         m_connections.pop_back();
         --m_open;
-        ::close(fd);
         log(fmt::format("{}: refused, no thread for it ({})", peer, e.what()));
     }
 }

@@ -2,7 +2,9 @@
 // check nor recovers once accept() runs out of files, so the agent accepts clients on
 // its own sockets: at most maxConnections at a time, each on a thread that terminates
 // TLS and checks the client's frames (guardedconnection.h), and only then hands the
-// connection to the gRPC server through a socketpair.
+// connection to the gRPC server through a socketpair. Slots are kept for clients that
+// authenticate: those that have not yet are capped, per address and in all, and closed
+// oldest first when a newcomer needs the room.
 #pragma once
 
 #include <atomic>
@@ -14,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "connectionstate.h"
 #include "core/result.h"
 #include "guardedconnection.h"
 #include "http2guard.h"
@@ -28,7 +31,15 @@ class TlsServerContext;
 
 struct GuardOptions {
     size_t maxConnections = 256;  // also kept below the open-file limit
-    int handshakeTimeoutMs = 10'000;
+    // A connection is pending from being accepted until it makes a call that passes the
+    // token check, which it must do within this time (the TLS handshake included).
+    int authenticateWithinMs = 10'000;
+    // Pending connections may hold at most a quarter of the slots, and those from one
+    // address at most maxPendingPerAddress. Past either cap, or when every slot is taken,
+    // the oldest pending connection makes room for the new one: idle or silent clients
+    // cannot lock out a client with a token, and slots stay for those who authenticate.
+    size_t maxPendingPerAddress = 16;
+    std::string serverName;  // in messages; default: this program's name
     Http2Budget budget;
     std::function<void(const std::string &)> log;  // default: stderr
 };
@@ -50,12 +61,14 @@ public:
 private:
     struct Connection {
         std::thread thread;
+        std::shared_ptr<ConnectionState> state;
         std::atomic<bool> done{false};
     };
     GuardedListener(grpc::Server &server, std::vector<int> sockets,
                     std::shared_ptr<TlsServerContext> tls, GuardOptions options);
     void acceptLoop();
     void acceptOne(int listening);
+    bool admit(const std::string &address, const std::string &peer);
     void startRelay(ConnectionSetup setup);
     void reapFinished();
     void log(const std::string &message);
@@ -64,6 +77,7 @@ private:
     std::vector<int> m_sockets;
     std::shared_ptr<TlsServerContext> m_tls;
     GuardOptions m_options;
+    size_t m_maxPending = 0;
     int m_spareFd = -1;  // released to accept-and-close when out of files
     int m_wake[2] = {-1, -1};
     std::atomic<bool> m_stopping{false};

@@ -8,6 +8,7 @@
 #include <grpcpp/support/status.h>
 
 #include "certificatedates.h"
+#include "connectionstate.h"
 #include "core/clock.h"
 #include "core/textfile.h"
 #include "core/textutil.h"
@@ -147,8 +148,10 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string &address,
 
 grpc::Status Authorizer::check(const grpc::ServerContextBase &context, Role needed) const
 {
-    if (m_tokens.empty())
+    if (m_tokens.empty()) {
+        markPeerAuthenticated(context.peer());
         return grpc::Status::OK;
+    }
     const auto &metadata = context.client_metadata();
     const auto it = metadata.find("authorization");
     if (it == metadata.end())
@@ -159,6 +162,8 @@ grpc::Status Authorizer::check(const grpc::ServerContextBase &context, Role need
     const TokenGrant *grant = grantFor(value.substr(7));
     if (!grant)
         return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+    // A known token, even one too weak for this call: its connection keeps its slot.
+    markPeerAuthenticated(context.peer());
     if (needed == Role::Operator && grant->role != Role::Operator) {
         return {
             grpc::StatusCode::PERMISSION_DENIED,

@@ -1,0 +1,71 @@
+// The agent's doors held by clients that never make a call: TLS connections that finish
+// their handshake and then say nothing, or only the HTTP/2 preface. They used to hold
+// every one of the agent's 256 slots for as long as they liked, and a console with a
+// token was refused for all that time.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "agentprocess.h"
+#include "silentclients.h"
+#include "testsupport.h"
+
+using namespace meridian;
+using namespace meridian::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr const char *kToken = "read-only-token-0123456789";
+
+bool answersWithin(v1::NodeAgent::Stub &stub, std::chrono::milliseconds limit)
+{
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + limit);
+    v1::NodeInventory inventory;
+    return stub.GetInventory(&context, {}, &inventory).ok();
+}
+
+}  // namespace
+
+TEST(IdleClients, ConnectionsThatNeverCallLockNoClientWithATokenOut)
+{
+    TempDir dir;
+    const int port = freePort();
+    const std::string address = "127.0.0.1:" + std::to_string(port);
+    const std::string config = writeTlsAgentConfig(
+        dir, "listen: " + address +
+                 "\ntokens:\n  - {name: desk, role: read-only, token: " + kToken + "}\n");
+    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
+    const std::string cert = dir.file("agent.crt");
+    AgentProcess agent({"--config", config});
+    ClientSecurity security;
+    security.caFile = cert;
+    security.token = kToken;
+    const auto consoleChannel = makeChannel(address, security);
+    auto console = v1::NodeAgent::NewStub(consoleChannel);
+    ASSERT_TRUE(untilAnswering(*console));
+    const double baselineMiB = residentMiB(agent.pid());
+
+    SilentClients quiet(port, cert, 128, Silence::AfterHandshake);
+    SilentClients preface(port, cert, 128, Silence::AfterHttp2Preface);
+    const int held = quiet.opened() + preface.opened();
+    EXPECT_GE(held, 250) << "the attack did not get its connections: nothing was tried";
+
+    // A client with a token that connects now, in the middle of it, is served at once.
+    auto newcomer = connect(address, security);
+    EXPECT_TRUE(answersWithin(*newcomer, 1000ms)) << "a client with a token was locked out";
+    EXPECT_TRUE(answersWithin(*console, 1000ms)) << "the console connected before lost its slot";
+    EXPECT_LT(residentMiB(agent.pid()), baselineMiB + 100);
+
+    // None of them made a call: none keeps its connection past the 10 s allowed for one.
+    std::this_thread::sleep_for(11s);
+    EXPECT_EQ(quiet.closedByServer() + preface.closedByServer(), held);
+    EXPECT_EQ(agent.exitedWith(), -1);
+    // The console's connection was never closed (a closed one goes idle until its next call).
+    EXPECT_EQ(consoleChannel->GetState(false), GRPC_CHANNEL_READY)
+        << "the authenticated console was closed with them";
+    EXPECT_TRUE(answersWithin(*console, 1000ms));
+}

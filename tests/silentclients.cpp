@@ -1,0 +1,119 @@
+#include "silentclients.h"
+
+#include <netinet/in.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "core/brokenpipes.h"
+
+namespace meridian::test {
+
+struct SilentClients::Client {
+    int fd = -1;
+    SSL *tls = nullptr;
+    ~Client()
+    {
+        if (tls)
+            SSL_free(tls);
+        if (fd >= 0)
+            ::close(fd);
+    }
+    bool send(const std::string &bytes)
+    {
+        if (tls)
+            return SSL_write(tls, bytes.data(), static_cast<int>(bytes.size())) > 0;
+        return ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
+    }
+    // The server hung up (with bytes it sent, a TLS session ticket say, still unread).
+    bool closedByServer() const
+    {
+        pollfd p{fd, POLLRDHUP, 0};
+        return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+    }
+};
+
+namespace {
+
+int connectLoopback(int port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0)
+        return fd;
+    ::close(fd);
+    return -1;
+}
+
+}  // namespace
+
+SilentClients::SilentClients(int port, const std::string &caFile, int count, Silence how,
+                             int dripEveryMs)
+    : m_dripEveryMs(dripEveryMs)
+{
+    ignoreBrokenPipes();  // OpenSSL writes with write(2): a closed door must not end the test
+    SSL_CTX *context = nullptr;
+    if (!caFile.empty()) {
+        context = SSL_CTX_new(TLS_client_method());
+        SSL_CTX_load_verify_locations(context, caFile.c_str(), nullptr);
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+        m_tlsContext = context;
+    }
+    for (int i = 0; i < count; ++i) {
+        auto client = std::make_unique<Client>();
+        client->fd = connectLoopback(port);
+        if (client->fd < 0)
+            continue;
+        if (context) {
+            client->tls = SSL_new(context);
+            SSL_set_fd(client->tls, client->fd);
+            if (SSL_connect(client->tls) != 1)
+                continue;
+        }
+        if (how == Silence::AfterHttp2Preface && !client->send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"))
+            continue;
+        if (how == Silence::DrippingHttpHeaders && !client->send("GET /metrics HTTP/1.1\r\n"))
+            continue;
+        m_clients.push_back(std::move(client));
+    }
+    if (how == Silence::DrippingHttpHeaders)
+        m_dripper = std::thread([this] { drip(); });
+}
+
+SilentClients::~SilentClients()
+{
+    m_stop = true;
+    if (m_dripper.joinable())
+        m_dripper.join();
+    m_clients.clear();
+    if (m_tlsContext)
+        SSL_CTX_free(static_cast<SSL_CTX *>(m_tlsContext));
+}
+
+int SilentClients::closedByServer() const
+{
+    int closed = 0;
+    for (const auto &client : m_clients)
+        closed += client->closedByServer();
+    return closed;
+}
+
+void SilentClients::drip()
+{
+    for (int line = 0; !m_stop; ++line) {
+        for (int waited = 0; waited < m_dripEveryMs && !m_stop; waited += 50)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (const auto &client : m_clients) {
+            if (!client->closedByServer())
+                client->send("X-Drip-" + std::to_string(line) + ": a\r\n");
+        }
+    }
+}
+
+}  // namespace meridian::test
