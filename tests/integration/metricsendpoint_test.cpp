@@ -8,6 +8,7 @@
 
 #include "agentprocess.h"
 #include "childprocess.h"
+#include "silentclients.h"
 #include "testsupport.h"
 
 namespace meridian {
@@ -92,6 +93,48 @@ TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
     ASSERT_TRUE(good);
     EXPECT_EQ(good->status, 200);
     EXPECT_NE(good->body.find("DCGM_FI_DEV_GPU_UTIL"), std::string::npos);
+}
+
+TEST(MetricsEndpoint, ClientsDrippingHeadersLeaveScrapesServedAndAreCut)
+{
+    // Thirty requests dripping a header line every 300 ms, each line well inside any
+    // per-read timeout. They used to take both workers and the backlog of five, and a
+    // valid scrape failed for as long as they lasted.
+    test::TempDir dir;
+    const int port = freePort();
+    const std::string config = writeTlsAgentConfig(
+        dir,
+        "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
+            "\ntokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n");
+    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
+    const std::string cert = dir.file("agent.crt");
+    AgentProcess agent({"--config", config});
+    const auto scrapeWithin = [&](int seconds) {
+        httplib::SSLClient client("127.0.0.1", port);
+        client.set_ca_cert_path(cert.c_str());
+        client.enable_server_certificate_verification(true);
+        client.set_bearer_token_auth("scrape-token-0123456789");
+        client.set_connection_timeout(seconds, 0);
+        client.set_read_timeout(seconds, 0);
+        auto answer = client.Get("/metrics");
+        return answer && answer->status == 200;
+    };
+    ASSERT_TRUE(waitUntil([&] { return scrapeWithin(1); }));
+    const double baselineMiB = test::residentMiB(agent.pid());
+
+    test::SilentClients drips(port, cert, 30, test::Silence::DrippingHttpHeaders, 300);
+    ASSERT_EQ(drips.opened(), 30) << "the attack did not get its connections";
+    for (int scrape = 0; scrape < 3; ++scrape) {
+        const auto started = std::chrono::steady_clock::now();
+        EXPECT_TRUE(scrapeWithin(1)) << "scrape " << scrape << " failed during the drip";
+        EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1));
+    }
+    EXPECT_LT(test::residentMiB(agent.pid()), baselineMiB + 100);
+    // A request has 2 s from its first byte to its last, dripped or not.
+    EXPECT_TRUE(waitUntil([&] { return drips.closedByServer() == drips.opened(); },
+                          std::chrono::seconds(4)))
+        << drips.closedByServer() << " of " << drips.opened() << " dripping requests were cut";
+    EXPECT_EQ(agent.exitedWith(), -1);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include "scrapeserver.h"
 #include "telemetry/metricsexposition.h"
 #include "wire/hostport.h"
 
@@ -56,13 +57,35 @@ void answer(NodeRuntime *node, const httplib::Request &request, httplib::Respons
             renderExposition(node->monitor->inventory(), node->monitor->latest(), format), format);
 }
 
-std::unique_ptr<httplib::Server> makeServer(const ServerSecurity &security)
+template <class Server>
+std::unique_ptr<httplib::Server> configured(std::unique_ptr<ScrapeServer<Server>> server,
+                                            const MetricsServerOptions &options)
 {
+    server->setWorkers(static_cast<size_t>(std::max(1, options.threads)));
+    if (!options.keepAlive)
+        server->limits.maxRequestsPerConnection = 1;
+    return server;
+}
+
+std::unique_ptr<httplib::Server> makeServer(const MetricsServerOptions &options)
+{
+    const ServerSecurity &security = options.security;
     if (!security.tlsEnabled())
-        return std::make_unique<httplib::Server>();
-    return std::make_unique<httplib::SSLServer>(
-        security.certFile.c_str(), security.keyFile.c_str(),
-        security.clientCaFile.empty() ? nullptr : security.clientCaFile.c_str());
+        return configured(std::make_unique<ScrapeServer<httplib::Server>>(), options);
+    return configured(std::make_unique<ScrapeServer<httplib::SSLServer>>(
+                          security.certFile.c_str(), security.keyFile.c_str(),
+                          security.clientCaFile.empty() ? nullptr : security.clientCaFile.c_str()),
+                      options);
+}
+
+// httplib 0.11 listens with a backlog of 5: a few slow clients and the next scrape's
+// connection is not even taken. The listening socket is caught as it is made.
+void deepenBacklogOf(httplib::Server &server, int &listening)
+{
+    server.set_socket_options([&listening](socket_t sock) {
+        httplib::default_socket_options(sock);
+        listening = sock;
+    });
 }
 
 }  // namespace
@@ -82,20 +105,15 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const MetricsServerO
         return Error{fmt::format("{}: {}", place, address.error().message)};
 
     std::unique_ptr<MetricsServer> self(new MetricsServer);
-    self->m_server = makeServer(options.security);
+    self->m_server = makeServer(options);
     httplib::Server &server = *self->m_server;
     if (!server.is_valid())
         return Error{fmt::format("{}: the TLS certificate or key could not be loaded", place)};
 
-    const int threads = std::max(1, options.threads);
-    server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-    // A scraper sends a short GET; anything slow or large is not one.
-    server.set_read_timeout(5, 0);
-    server.set_write_timeout(10, 0);
+    // A scraper sends a short GET; anything slow or large is not one (scrapeconnection.h).
     server.set_payload_max_length(4096);
-    server.set_keep_alive_timeout(30);
-    if (!options.keepAlive)
-        server.set_keep_alive_max_count(1);
+    int listening = -1;
+    deepenBacklogOf(server, listening);
 
     auto authorizer = std::make_shared<Authorizer>(options.security.tokens);
     server.set_pre_routing_handler(
@@ -124,6 +142,8 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const MetricsServerO
             fmt::format("{}: cannot listen there (in use, or not an address of this "
                         "machine)",
                         place)};
+    ::listen(listening, 1024);
+    server.set_socket_options(httplib::default_socket_options);  // `listening` is local
     self->m_thread = std::thread([&server] { server.listen_after_bind(); });
     return self;
 }

@@ -1,6 +1,7 @@
 // The HTTP endpoint Prometheus-compatible stores scrape: `/metrics` for an agent's own
 // node, `/nodes/<node id>/metrics` for each node a simulator plays. Built on cpp-httplib
-// (its own small thread pool); answers in Prometheus text or OpenMetrics as the scraper
+// (its routing, its thread pool), each connection under deadlines (scrapeconnection.h);
+// answers in Prometheus text or OpenMetrics as the scraper
 // asks, gzip-compressed when it accepts gzip. The same listen rules as gRPC: plaintext
 // only on loopback, and with tokens configured every scrape needs a bearer token.
 #pragma once
@@ -24,7 +25,9 @@ namespace meridian {
 struct MetricsServerOptions {
     std::string listen = "127.0.0.1:9400";  // dcgm-exporter's port; ":0" picks a free one
     ServerSecurity security;
-    int threads = 2;  // an agent is scraped by one or two stores
+    // An agent is scraped by one or two stores; the rest are spare, so that a few slow
+    // or silent clients leave a worker for the next scrape.
+    int threads = 16;
     // An agent keeps its scrapers' connections. A server for many nodes closes each after
     // its answer: a scraper holds one connection per target, and each idle kept one would
     // hold one of the few threads.

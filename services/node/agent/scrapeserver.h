@@ -1,0 +1,77 @@
+// cpp-httplib's server, its routing and answers kept, with each connection served by
+// serveScrapeConnection (deadlines for the whole request, a cap on its size) and a
+// worker pool that says when connections are waiting for a worker. Included only where
+// the /metrics endpoint is built: it brings in all of httplib.h.
+#pragma once
+
+#include <httplib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <type_traits>
+
+#include "scrapeconnection.h"
+
+namespace meridian {
+
+// httplib's thread pool, counting the connections accepted but not yet given a worker.
+class ScrapeWorkers final : public httplib::TaskQueue {
+public:
+    ScrapeWorkers(size_t threads, std::shared_ptr<std::atomic<int>> waiting)
+        : m_pool(threads), m_waiting(std::move(waiting))
+    {}
+    void enqueue(std::function<void()> task) override
+    {
+        ++*m_waiting;
+        m_pool.enqueue([waiting = m_waiting, task = std::move(task)] {
+            --*waiting;
+            task();
+        });
+    }
+    void shutdown() override { m_pool.shutdown(); }
+
+private:
+    httplib::ThreadPool m_pool;
+    std::shared_ptr<std::atomic<int>> m_waiting;
+};
+
+// Base is httplib::Server or httplib::SSLServer.
+template <class Base>
+class ScrapeServer final : public Base {
+public:
+    using Base::Base;
+
+    void setWorkers(size_t threads)
+    {
+        this->new_task_queue = [threads, waiting = m_waiting] {
+            return new ScrapeWorkers(threads, waiting);
+        };
+    }
+    ScrapeLimits limits;
+
+private:
+    // httplib's listen loop calls this for each accepted connection, on a worker.
+    bool process_and_close_socket(socket_t sock) override
+    {
+        ScrapeConnection connection;
+        connection.fd = sock;
+        if constexpr (std::is_base_of_v<httplib::SSLServer, Base>)
+            connection.tls = this->ssl_context();
+        connection.limits = limits;
+        connection.underPressure = [waiting = m_waiting] { return *waiting > 0; };
+        connection.running = [this] { return this->svr_sock_ != INVALID_SOCKET; };
+        connection.serveRequest = [this](httplib::Stream &stream, bool closeAfter, bool &closed) {
+            return this->process_request(stream, closeAfter, closed, nullptr);
+        };
+        const bool served = serveScrapeConnection(connection);
+        ::shutdown(sock, SHUT_RDWR);
+        ::close(sock);
+        return served;
+    }
+
+    std::shared_ptr<std::atomic<int>> m_waiting = std::make_shared<std::atomic<int>>(0);
+};
+
+}  // namespace meridian
