@@ -9,8 +9,8 @@
 
 #include <cerrno>
 
-#include "connectionstate.h"
 #include "core/clock.h"
+#include "guardedpeer.h"
 #include "tlsterminator.h"
 
 namespace meridian {
@@ -156,7 +156,7 @@ void Relay::run(const std::atomic<bool> &stopping)
 
 bool Relay::withinDeadline() const
 {
-    const ConnectionState &state = *m_setup.state;
+    const GuardedPeer &state = *m_setup.state;
     if (state.authenticated() || steadyMs() - state.acceptedMs() <= m_setup.authenticateWithinMs)
         return true;
     m_setup.log(fmt::format("{}: no authenticated call within {} s of connecting; closed",
@@ -225,7 +225,7 @@ void Relay::flush()
 
 void relayClient(ConnectionSetup &setup, const std::atomic<bool> &stopping)
 {
-    ConnectionState &state = *setup.state;
+    GuardedPeer &state = *setup.state;
     SSL *session = setup.tls ? setup.tls->newSession(state.clientFd()) : nullptr;
     ClientEnd client(state.clientFd(), session);
     if (setup.tls && !session)

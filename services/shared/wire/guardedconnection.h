@@ -13,12 +13,12 @@
 
 namespace meridian {
 
-class ConnectionState;
+class GuardedPeer;
 class TlsServerContext;
 
 struct ConnectionSetup {
     // The accepted, non-blocking client; its descriptor is the relay's to close.
-    std::shared_ptr<ConnectionState> state;
+    std::shared_ptr<GuardedPeer> state;
     std::string peer;                       // "ip:port", for messages
     std::shared_ptr<TlsServerContext> tls;  // null: plaintext (loopback only)
     // From being accepted, the TLS handshake included, until the first call that passes

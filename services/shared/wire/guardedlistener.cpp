@@ -206,7 +206,7 @@ void GuardedListener::acceptOne(int listening)
             ::close(fd);
             continue;
         }
-        setup.state = std::make_shared<ConnectionState>(fd, host, steadyMs());
+        setup.state = std::make_shared<GuardedPeer>(fd, host, steadyMs());
         setup.tls = m_tls;
         setup.authenticateWithinMs = m_options.authenticateWithinMs;
         setup.budget = m_options.budget;

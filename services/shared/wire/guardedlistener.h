@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "connectionstate.h"
 #include "core/result.h"
 #include "guardedconnection.h"
+#include "guardedpeer.h"
 #include "http2guard.h"
 
 namespace grpc {
@@ -61,7 +61,7 @@ public:
 private:
     struct Connection {
         std::thread thread;
-        std::shared_ptr<ConnectionState> state;
+        std::shared_ptr<GuardedPeer> state;
         std::atomic<bool> done{false};
     };
     GuardedListener(grpc::Server &server, std::vector<int> sockets,

@@ -8,10 +8,10 @@
 #include <grpcpp/support/status.h>
 
 #include "certificatedates.h"
-#include "connectionstate.h"
 #include "core/clock.h"
 #include "core/textfile.h"
 #include "core/textutil.h"
+#include "guardedpeer.h"
 #include "hostport.h"
 
 namespace meridian {

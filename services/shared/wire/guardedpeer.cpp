@@ -1,4 +1,4 @@
-#include "connectionstate.h"
+#include "guardedpeer.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@ namespace {
 // older state only ever removes its own.
 struct GrpcEnds {
     std::mutex mutex;
-    std::unordered_map<int, std::weak_ptr<ConnectionState>> byFd;
+    std::unordered_map<int, std::weak_ptr<GuardedPeer>> byFd;
 };
 
 GrpcEnds &grpcEnds()
@@ -26,11 +26,11 @@ GrpcEnds &grpcEnds()
 
 }  // namespace
 
-ConnectionState::ConnectionState(int clientFd, std::string address, int64_t acceptedMs)
+GuardedPeer::GuardedPeer(int clientFd, std::string address, int64_t acceptedMs)
     : m_clientFd(clientFd), m_address(std::move(address)), m_acceptedMs(acceptedMs)
 {}
 
-ConnectionState::~ConnectionState()
+GuardedPeer::~GuardedPeer()
 {
     closeClient();
     if (m_grpcFd < 0)
@@ -43,7 +43,7 @@ ConnectionState::~ConnectionState()
         ends.byFd.erase(it);
 }
 
-void ConnectionState::evict()
+void GuardedPeer::evict()
 {
     m_evicted = true;
     std::lock_guard lock(m_fdMutex);
@@ -51,7 +51,7 @@ void ConnectionState::evict()
         ::shutdown(m_clientFd, SHUT_RDWR);
 }
 
-void ConnectionState::closeClient()
+void GuardedPeer::closeClient()
 {
     std::lock_guard lock(m_fdMutex);
     if (m_clientFd >= 0)
@@ -59,7 +59,7 @@ void ConnectionState::closeClient()
     m_clientFd = -1;
 }
 
-void ConnectionState::watchGrpcEnd(int grpcFd)
+void GuardedPeer::watchGrpcEnd(int grpcFd)
 {
     m_grpcFd = grpcFd;
     GrpcEnds &ends = grpcEnds();

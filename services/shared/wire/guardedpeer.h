@@ -14,10 +14,10 @@
 
 namespace meridian {
 
-class ConnectionState : public std::enable_shared_from_this<ConnectionState> {
+class GuardedPeer : public std::enable_shared_from_this<GuardedPeer> {
 public:
-    ConnectionState(int clientFd, std::string address, int64_t acceptedMs);
-    ~ConnectionState();
+    GuardedPeer(int clientFd, std::string address, int64_t acceptedMs);
+    ~GuardedPeer();
 
     const std::string &address() const { return m_address; }  // the peer's IP, no port
     int64_t acceptedMs() const { return m_acceptedMs; }
