@@ -1,17 +1,20 @@
-// Delivers alert notices to every route that wants them, on a thread of its own so a slow
-// or dead receiver never holds up the window. A failed delivery is tried again after
-// 2, 4, 8 … s (on the injected clock) up to the routing's retries; then it is dropped and
-// the route's status says so. Thread-safe.
+// Delivers alert notices to every route that wants them, on a thread per route so a slow
+// or dead receiver never holds up the window or another route. Each delivery has the
+// routing's timeout as a whole, and a receiver's answer is read up to 64 KiB. A failed delivery is
+// tried again after 2, 4, 8 … s (on the injected clock) up to the routing's retries; then it is
+// dropped and the route's status says so. Thread-safe.
 #pragma once
 
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "alertpayloads.h"
+#include "core/callwatch.h"
 #include "core/clock.h"
 #include "core/periodicthread.h"
 
@@ -29,8 +32,10 @@ struct RouteStatus {
 
 class AlertDispatcher {
 public:
-    // Sends one request; the error in words, or empty on success (2xx).
-    using Sender = std::function<std::string(const AlertRoute &, const HttpPost &, int timeoutMs)>;
+    // Sends one request within timeoutMs, watched by `watch`; the error in words, or
+    // empty on success (2xx).
+    using Sender = std::function<std::string(const AlertRoute &, const HttpPost &, int timeoutMs,
+                                             CallWatch &watch)>;
     static Sender httpSender();
 
     AlertDispatcher(AlertRouting routing, const Clock &clock, Sender sender = httpSender());
@@ -40,6 +45,7 @@ public:
 
     // Delivers in the background until stop(); without start(), deliverDue() does it.
     void start();
+    // Ends deliveries under way at once; nothing is sent after it.
     void stop();
 
     // Queues the notices each route wants (one request per route and batch); `only`
@@ -65,13 +71,16 @@ private:
         int attempt = 0;
         int64_t dueMs = 0;
     };
+    int deliverDue(size_t route);
+
     const AlertRouting m_routing;
     const Clock &m_clock;
     Sender m_sender;
     mutable std::mutex m_mutex;  // guards the queue and the status
     std::deque<Delivery> m_queue;
     std::vector<RouteStatus> m_status;  // by route
-    PeriodicThread m_rounds;
+    CallWatch m_calls;
+    std::vector<std::unique_ptr<PeriodicThread>> m_rounds;  // by route
 };
 
 }  // namespace meridian

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "core/callwatch.h"
+
 namespace meridian {
 
 namespace {
@@ -179,7 +181,8 @@ Result<std::vector<PromSeries>> parsePromMatrix(std::string_view body)
     return std::move(answer->series);
 }
 
-Result<std::unique_ptr<PromClient>> PromClient::create(PromEndpoint endpoint)
+Result<std::unique_ptr<PromClient>> PromClient::create(PromEndpoint endpoint,
+                                                       std::shared_ptr<CallWatch> calls)
 {
     const size_t scheme = endpoint.url.find("://");
     if (scheme == std::string::npos || (endpoint.url.compare(0, scheme, "http") != 0 &&
@@ -195,6 +198,7 @@ Result<std::unique_ptr<PromClient>> PromClient::create(PromEndpoint endpoint)
         while (!client->m_pathPrefix.empty() && client->m_pathPrefix.back() == '/')
             client->m_pathPrefix.pop_back();
     }
+    client->m_calls = calls ? std::move(calls) : std::make_shared<CallWatch>();
     client->m_http = std::make_unique<httplib::Client>(origin);
     if (!client->m_http->is_valid())
         return Error{fmt::format("Prometheus URL '{}' cannot be used", endpoint.url)};
@@ -232,6 +236,10 @@ Result<std::string> PromClient::get(const std::string &api,
     const httplib::Headers headers = {{"Accept-Encoding", "gzip"}};
     std::string body;
     bool tooLarge = false;
+    // The whole request has timeoutMs: httplib's own timeouts restart with every byte, so
+    // a server dripping one a second would hold this thread, and the console's exit.
+    const CallWatch::Watched watched =
+        m_calls->watch(m_endpoint.timeoutMs, [http = m_http.get()] { http->stop(); });
     auto response = m_http->Get(path, query, headers, [&](const char *data, size_t size) {
         if (body.size() + size > m_endpoint.maxAnswerBytes) {
             tooLarge = true;
@@ -243,6 +251,10 @@ Result<std::string> PromClient::get(const std::string &api,
     if (tooLarge) {
         return Error{fmt::format("{}{}: the answer passed {} MiB and was refused", m_endpoint.url,
                                  api, m_endpoint.maxAnswerBytes >> 20)};
+    }
+    if (watched.aborted()) {
+        return Error{fmt::format("{}{}: no complete answer within {} s", m_endpoint.url, api,
+                                 m_endpoint.timeoutMs / 1000.0)};
     }
     if (!response) {
         return Error{

@@ -18,6 +18,8 @@ class Client;
 
 namespace meridian {
 
+class CallWatch;
+
 struct PromEndpoint {
     std::string url;  // http(s)://host:port[/prefix], e.g. …/select/0/prometheus
     std::string bearerToken;
@@ -52,7 +54,10 @@ Result<std::vector<PromSeries>> parsePromMatrix(std::string_view body);
 
 class PromClient {
 public:
-    static Result<std::unique_ptr<PromClient>> create(PromEndpoint endpoint);
+    // Each request has endpoint.timeoutMs as a whole, watched by `calls` (its own when
+    // null); the owner's calls->abortAll() ends a request under way at once.
+    static Result<std::unique_ptr<PromClient>> create(PromEndpoint endpoint,
+                                                      std::shared_ptr<CallWatch> calls = {});
     ~PromClient();
 
     Result<std::vector<PromSample>> instant(const std::string &promql);
@@ -67,6 +72,7 @@ private:
                             const std::vector<std::pair<std::string, std::string>> &params);
 
     PromEndpoint m_endpoint;
+    std::shared_ptr<CallWatch> m_calls;
     std::string m_pathPrefix;
     std::unique_ptr<httplib::Client> m_http;
 };

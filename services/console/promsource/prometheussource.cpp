@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/callwatch.h"
 #include "history/historystore.h"
 
 namespace meridian {
@@ -115,7 +116,11 @@ struct PrometheusSource::Reading {
 
 PrometheusSource::PrometheusSource(FleetState &state, const Clock &clock,
                                    PrometheusSourceOptions options)
-    : m_state(state), m_clock(clock), m_options(std::move(options)), m_polls(clock)
+    : m_state(state)
+    , m_clock(clock)
+    , m_options(std::move(options))
+    , m_calls(std::make_shared<CallWatch>())
+    , m_polls(clock)
 {
     if (m_options.pollIntervalMs <= 0)
         m_options.pollIntervalMs = m_options.scrapeIntervalMs;
@@ -131,7 +136,7 @@ Status PrometheusSource::makeClient(std::unique_ptr<PromClient> &client) const
 {
     if (client)
         return {};
-    auto made = PromClient::create(m_options.endpoint);
+    auto made = PromClient::create(m_options.endpoint, m_calls);
     if (!made)
         return made.error();
     client = std::move(made).value();
@@ -148,6 +153,7 @@ Status PrometheusSource::start()
 
 void PrometheusSource::stop()
 {
+    m_calls->abortAll();
     m_polls.stop();
 }
 

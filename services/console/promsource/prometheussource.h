@@ -89,6 +89,8 @@ private:
     FleetState &m_state;
     const Clock &m_clock;
     PrometheusSourceOptions m_options;
+    // Both clients' requests: stop() ends one under way instead of waiting out its timeout.
+    std::shared_ptr<CallWatch> m_calls;
     std::unique_ptr<PromClient> m_client;  // the poller's
     std::mutex m_historyMutex;
     std::unique_ptr<PromClient> m_historyClient;  // history()'s, from any thread
