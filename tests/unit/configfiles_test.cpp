@@ -63,6 +63,15 @@ TEST(AgentConfigFile, AScalarWhereAMappingBelongsIsAnErrorWithItsLine)
               std::string::npos);
 }
 
+TEST(AgentConfigFile, DeepNestingIsNamedNotCalledABadFile)
+{
+    test::TempDir dir;
+    const std::string deep =
+        agentConfigError(dir, "tls: " + std::string(3000, '[') + std::string(3000, ']') + "\n");
+    EXPECT_NE(deep.find("agent.yaml:1: nested 500 levels deep"), std::string::npos) << deep;
+    EXPECT_EQ(deep.find("bad file"), std::string::npos) << deep;
+}
+
 TEST(AgentConfigFile, AFileThatNeverEndsIsRefusedBeforeItIsRead)
 {
     AgentConfig config;

@@ -66,6 +66,20 @@ TEST(InventoryFile, BrokenInventoriesNameFileLineAndProblem)
     EXPECT_NE(error("data_centers: [\n").find(file + ":"), std::string::npos);
     EXPECT_NE(error("data_centers: []\n").find("no agents"), std::string::npos);
     EXPECT_NE(error("tls: {cert_file: c}\ndata_centers: []\n").find("ca_file"), std::string::npos);
+    // Fleet-wide settings put inside a data center were ignored: its agents were reached
+    // in plaintext, without a token, and nothing said so.
+    EXPECT_NE(error("data_centers:\n  - name: wuhu\n    tls: {ca_file: ca.pem}\n"
+                    "    agents: [1.2.3.4:5]\n")
+                  .find(file + ":3: tls: belongs at the top of the inventory, not inside data "
+                               "center wuhu"),
+              std::string::npos);
+    EXPECT_NE(error("data_centers:\n  - name: wuhu\n    agents: [1.2.3.4:5]\n"
+                    "    token_file: console.token\n")
+                  .find(file + ":4: token_file: belongs at the top"),
+              std::string::npos);
+    EXPECT_NE(error("data_centers:\n  - name: wuhu\n    agent: [1.2.3.4:5]\n")
+                  .find(file + ":3: unknown key 'agent'"),
+              std::string::npos);
 }
 
 TEST(InventoryFile, StoresGlobalAndPerDataCenterBesideAgents)

@@ -129,6 +129,18 @@ Status readDataCenter(const std::string &path, const YAML::Node &dc, FleetInvent
     const std::string name = yamlValue<std::string>(dc, "name", "");
     if (name.empty())
         return yamlError(path, dc, "a data center needs a name");
+    // Read at the top only: inside a data center they were silently ignored, and its
+    // agents reached in plaintext without a token.
+    for (const char *fleetWide : {"tls", "token_file"}) {
+        if (const YAML::Node misplaced = dc[fleetWide]) {
+            return yamlError(path, misplaced,
+                             fmt::format("{}: belongs at the top of the inventory, not inside "
+                                         "data center {}; it serves every agent",
+                                         fleetWide, name));
+        }
+    }
+    if (Status keys = checkKeys(path, dc, {"name", "agents", "prometheus"}); !keys)
+        return keys;
     if (const YAML::Node store = dc["prometheus"]) {
         auto read = readStoreSource(path, store, name);
         if (!read)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <yaml-cpp/depthguard.h>
+
 #include <filesystem>
 
 #include "core/textfile.h"
@@ -29,9 +31,27 @@ Result<YAML::Node> loadYamlFile(const std::string &path, size_t maxBytes)
 
 Error yamlError(const std::string &path, const YAML::Exception &exception)
 {
+    // yaml-cpp's own words for its depth limit are "bad file".
+    const auto *deep = dynamic_cast<const YAML::DeepRecursion *>(&exception);
+    const std::string what =
+        deep ? fmt::format("nested {} levels deep; no Meridian file nests more than a few",
+                           deep->depth())
+             : exception.msg;
     if (exception.mark.is_null())
-        return Error{fmt::format("{}: {}", path, exception.msg)};
-    return Error{fmt::format("{}:{}: {}", path, exception.mark.line + 1, exception.msg)};
+        return Error{fmt::format("{}: {}", path, what)};
+    return Error{fmt::format("{}:{}: {}", path, exception.mark.line + 1, what)};
+}
+
+Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)
+{
+    if (!map.IsMap())
+        return yamlError(path, map, "expected a mapping of settings here");
+    for (const auto &entry : map) {
+        const std::string key = entry.first.as<std::string>();
+        if (!known.count(key))
+            return yamlError(path, entry.first, fmt::format("unknown key '{}'", key));
+    }
+    return {};
 }
 
 void throwBadYamlValue(const YAML::Node &node, std::string_view key, std::string_view expected)

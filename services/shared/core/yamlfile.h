@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -44,6 +45,10 @@ Error yamlError(const std::string &path, const YAML::Node &node, std::string_vie
 // "FILE:LINE: what" for an exception a reader let through (a scalar where a mapping
 // belongs, `tls: yes`), so no yaml-cpp exception ever leaves a reader.
 Error yamlError(const std::string &path, const YAML::Exception &exception);
+
+// A mapping whose keys must all be known; the first unknown one is named with its line.
+Status checkKeys(const std::string &path, const YAML::Node &map,
+                 const std::set<std::string> &known);
 
 // Thrown (as a YAML::Exception, caught by the reader) for a value that is there but
 // wrong: it names the key and what was expected.

@@ -7,18 +7,6 @@
 
 namespace meridian {
 
-Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)
-{
-    if (!map.IsMap())
-        return yamlError(path, map, "expected a mapping of settings here");
-    for (const auto &entry : map) {
-        const std::string key = entry.first.as<std::string>();
-        if (!known.count(key))
-            return yamlError(path, entry.first, fmt::format("unknown key '{}'", key));
-    }
-    return {};
-}
-
 Status readServerSecurity(const std::string &path, const YAML::Node &root, ServerSecurity &security)
 {
     if (const YAML::Node tls = root["tls"]) {

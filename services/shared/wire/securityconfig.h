@@ -21,8 +21,4 @@ namespace meridian {
 Status readServerSecurity(const std::string &path, const YAML::Node &root,
                           ServerSecurity &security);
 
-// A mapping whose keys must all be known; the first unknown one is named with its line.
-Status checkKeys(const std::string &path, const YAML::Node &map,
-                 const std::set<std::string> &known);
-
 }  // namespace meridian
