@@ -3,11 +3,14 @@
 // and a non-zero exit; a price book that does not load fails the sync run.
 #include <gtest/gtest.h>
 
+#include <grpcpp/grpcpp.h>
+
 #include <QProcess>
 
 #include <fstream>
 
 #include "agentprocess.h"
+#include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -84,4 +87,31 @@ TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
     const ConsoleRun good =
         runConsole(args + QStringList{QStringLiteral("--prices"), QString::fromStdString(prices)});
     EXPECT_EQ(good.exitCode, 0) << good.output.toStdString();
+}
+
+TEST(SyncCommand, AnAddressThatIsNotAnAgentIsNamedWithWhy)
+{
+    // A gRPC server, but not an agent (the capacity pool's service, every call
+    // unimplemented): the console used to print the address and an empty reason.
+    v1::CapacityPool::Service pool;
+    grpc::ServerBuilder builder;
+    builder.RegisterService(&pool);
+    int port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+    ASSERT_GT(port, 0);
+    test::TempDir dir;
+    const std::string inventory = dir.file("fleet.yaml");
+    std::ofstream(inventory) << "data_centers:\n  - name: xiamen\n    agents: [127.0.0.1:" << port
+                             << "]\n";
+    const ConsoleRun run = runConsole({QStringLiteral("sync"), QStringLiteral("--inventory"),
+                                       QString::fromStdString(inventory), QStringLiteral("--db"),
+                                       QString::fromStdString(dir.file("history.db"))});
+    EXPECT_EQ(run.exitCode, 1);
+    const std::string said = run.output.toStdString();
+    EXPECT_NE(said.find("127.0.0.1:" + std::to_string(port) +
+                        ": this address does not serve the agent's calls"),
+              std::string::npos)
+        << said;
+    server->Shutdown();
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "wire/calldeadline.h"
+#include "wire/callfailure.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 
@@ -54,7 +55,7 @@ Result<std::vector<PoolLeaseView>> GrpcCapacityPool::leases()
     v1::ListLeasesResponse response;
     const grpc::Status status = m_stub->stub->ListLeases(&context, request, &response);
     if (!status.ok())
-        return Error{fmt::format("capacity pool {}: {}", m_address, status.error_message())};
+        return Error{fmt::format("capacity pool {}: {}", m_address, statusInWords(status))};
     auto books = poolLeasesFrom(response, m_address);
     if (!books)
         return books.error();
@@ -91,10 +92,10 @@ Result<CapacityPoolApi::LeaseAnswer> GrpcCapacityPool::lease(const std::string &
         code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::PERMISSION_DENIED ||
         code == grpc::StatusCode::FAILED_PRECONDITION)
         return LeaseAnswer{true,
-                           fmt::format("capacity pool {}: {}", m_address, status.error_message())};
+                           fmt::format("capacity pool {}: {}", m_address, statusInWords(status))};
     if (!status.ok())
         return Error{fmt::format("capacity pool {}: lease {} of {}: {}", m_address, idempotencyKey,
-                                 offerId, status.error_message())};
+                                 offerId, statusInWords(status))};
     return LeaseAnswer{};
 }
 
@@ -109,7 +110,7 @@ Status GrpcCapacityPool::release(const std::string &leaseId)
     const grpc::Status status = m_stub->stub->Release(&context, request, &response);
     if (!status.ok())
         return Error{fmt::format("capacity pool {}: release {}: {}", m_address, leaseId,
-                                 status.error_message())};
+                                 statusInWords(status))};
     return {};
 }
 
@@ -120,7 +121,7 @@ Result<std::vector<CloudOfferView>> GrpcCapacityPool::offers()
     v1::ListOffersResponse response;
     const grpc::Status status = m_stub->stub->ListOffers(&context, {}, &response);
     if (!status.ok())
-        return Error{fmt::format("capacity pool {}: {}", m_address, status.error_message())};
+        return Error{fmt::format("capacity pool {}: {}", m_address, statusInWords(status))};
     std::vector<CloudOfferView> out;
     for (const v1::Offer &o : response.offers()) {
         const double price = o.price_cny_per_card_hour();
@@ -192,7 +193,7 @@ Result<std::vector<WorkloadView>> GrpcReplicas::workloads(const std::string &add
     v1::ListWorkloadsResponse response;
     const grpc::Status status = agent(address).stub->ListWorkloads(&context, {}, &response);
     if (!status.ok())
-        return Error{fmt::format("agent {}: {}", address, status.error_message())};
+        return Error{fmt::format("agent {}: {}", address, statusInWords(status))};
     std::vector<WorkloadView> out;
     for (const v1::Workload &w : response.workloads())
         out.push_back(
@@ -303,7 +304,7 @@ Status GrpcReplicas::start(const std::string &nodeId, const std::string &idempot
             agent(t->address).stub->ApplyWorkload(&context, request, &response);
         if (!status.ok())
             return Error{fmt::format("agent {} ({}): start replica {}: {}", nodeId, t->address, id,
-                                     status.error_message())};
+                                     statusInWords(status))};
     }
     return {};
 }
@@ -335,7 +336,7 @@ Status GrpcReplicas::stop(const std::string &nodeId, const std::string &idempote
             agent(t->address).stub->ApplyWorkload(&context, request, &response);
         if (!status.ok())
             return Error{fmt::format("agent {} ({}): stop replica {}: {}", nodeId, t->address, id,
-                                     status.error_message())};
+                                     statusInWords(status))};
     }
     return {};
 }

@@ -5,6 +5,7 @@
 
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "wire/calldeadline.h"
+#include "wire/callfailure.h"
 
 namespace meridian {
 
@@ -19,7 +20,7 @@ Result<PoolLeases> fetchLeases(const std::string &poolAddress, const ClientSecur
     v1::ListLeasesResponse response;
     const grpc::Status status = stub->ListLeases(&context, request, &response);
     if (!status.ok())
-        return Error{fmt::format("capacity pool {}: {}", poolAddress, status.error_message())};
+        return Error{fmt::format("capacity pool {}: {}", poolAddress, statusInWords(status))};
     return poolLeasesFrom(response, poolAddress);
 }
 

@@ -14,6 +14,7 @@
 #include "leasesync.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "wire/calldeadline.h"
+#include "wire/callfailure.h"
 #include "wire/protoconvert.h"
 
 namespace meridian {
@@ -43,7 +44,7 @@ Result<NodeInventory> fetchInventory(v1::NodeAgent::Stub &stub, const InventoryA
     v1::NodeInventory message;
     const grpc::Status status = stub.GetInventory(&context, {}, &message);
     if (!status.ok())
-        return Error{fmt::format("{}: {}", agent.address, status.error_message())};
+        return Error{fmt::format("{}: {}", agent.address, describeCallFailure(status))};
     return fromProto(message);
 }
 
@@ -92,7 +93,7 @@ Result<int64_t> syncAgent(const InventoryAgent &agent, const ClientSecurity &sec
     if (!usageStatus.ok()) {
         // What arrived is kept; the next sync resumes after it.
         return Error{fmt::format("{}: usage stream ended early: {}", agent.address,
-                                 usageStatus.error_message())};
+                                 describeCallFailure(usageStatus))};
     }
     if (implausible > 0) {
         return Error{

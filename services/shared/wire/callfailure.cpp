@@ -55,7 +55,9 @@ std::string describeCallFailure(int code, const std::string &message)
     case grpc::StatusCode::RESOURCE_EXHAUSTED:
         return "the agent is at its limit (too many consoles or too large a request)" + detail;
     case grpc::StatusCode::UNIMPLEMENTED:
-        return "the agent does not know this call: it is older than this console" + detail;
+        return "this address does not serve the agent's calls: it is not a meridian-agent, or "
+               "one older than this console" +
+               detail;
     case grpc::StatusCode::CANCELLED: return "the call was cancelled" + detail;
     case grpc::StatusCode::INVALID_ARGUMENT: return "the agent refused the request" + detail;
     case grpc::StatusCode::INTERNAL:
@@ -71,6 +73,19 @@ std::string describeCallFailure(int code, const std::string &message)
 std::string describeCallFailure(const grpc::Status &status)
 {
     return describeCallFailure(static_cast<int>(status.error_code()), status.error_message());
+}
+
+std::string statusInWords(const grpc::Status &status)
+{
+    if (!status.error_message().empty())
+        return status.error_message();
+    switch (status.error_code()) {
+    case grpc::StatusCode::UNIMPLEMENTED:
+        return "this address does not serve that call (is it the right program and port?)";
+    case grpc::StatusCode::UNAVAILABLE: return "not reachable";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "no answer in time";
+    default: return fmt::format("the call failed (gRPC status {})", int(status.error_code()));
+    }
 }
 
 }  // namespace meridian

@@ -14,4 +14,8 @@ namespace meridian {
 std::string describeCallFailure(int code, const std::string &message);
 std::string describeCallFailure(const grpc::Status &status);
 
+// For a server that is not an agent (the capacity pool, the controller): the status's own
+// text, or, where it has none, what its code means.
+std::string statusInWords(const grpc::Status &status);
+
 }  // namespace meridian
