@@ -103,6 +103,12 @@ Status ConsoleSession::checkNamedFiles()
             return policy.error();
         m_scalingPolicy = policy.value();
     }
+    // Named: refused like the others. The file in the user's config directory, found
+    // rather than named, is said in the status bar instead (startAlertSharing).
+    if (!m_options.alertRoutingFile.isEmpty()) {
+        if (auto routing = loadAlertRouting(m_options.alertRoutingFile.toStdString()); !routing)
+            return routing.error();
+    }
     return {};
 }
 

@@ -33,7 +33,7 @@ ConsoleRun runConsole(const QStringList &args)
 
 }  // namespace
 
-TEST(ConsoleCommand, ABrokenServicesFabricOrPolicyFileStopsTheStartWithItsError)
+TEST(ConsoleCommand, ABrokenServicesFabricPolicyOrRoutingFileStopsTheStartWithItsError)
 {
     test::TempDir dir;
     const std::string services = dir.file("services.yaml");
@@ -60,6 +60,14 @@ TEST(ConsoleCommand, ABrokenServicesFabricOrPolicyFileStopsTheStartWithItsError)
         common + QStringList{QStringLiteral("--scaling-policy"), QString::fromStdString(policy)});
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_TRUE(run.output.contains("policy.yaml:2:")) << run.output.toStdString();
+    // A broken routing file named on the command line used to start a console that
+    // delivered nowhere, exit 0, and say nothing on stderr.
+    const std::string routes = dir.file("routes.yaml");
+    std::ofstream(routes) << "routes:\n  - {name: noc, kind: pager, url: 'http://x/'}\n";
+    run = runConsole(
+        common + QStringList{QStringLiteral("--alert-routes"), QString::fromStdString(routes)});
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_TRUE(run.output.contains("routes.yaml:2:")) << run.output.toStdString();
 }
 
 TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
