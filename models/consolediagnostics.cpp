@@ -1,5 +1,7 @@
 #include "consolediagnostics.h"
 
+#include <QJsonArray>
+
 #include <sys/resource.h>
 
 #include <QFile>
@@ -97,6 +99,7 @@ QJsonObject ConsoleDiagnostics::toJson() const
         {QStringLiteral("uptime_seconds"), uptimeSeconds},
         {QStringLiteral("newest_reading_age_seconds"), newestReadingAgeSeconds},
         {QStringLiteral("oldest_reading_age_seconds"), oldestReadingAgeSeconds},
+        {QStringLiteral("problems"), QJsonArray::fromStringList(problems)},
     };
 }
 

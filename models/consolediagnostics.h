@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QStringList>
 #include <vector>
 
 #include "fleet/fleetstate.h"
@@ -25,6 +26,8 @@ struct ConsoleDiagnostics {
     // How old the readings on screen are (newest card, and the oldest card still read).
     double newestReadingAgeSeconds = 0;
     double oldestReadingAgeSeconds = 0;
+    // What the console could not do, in words: a store that refused it, the history file.
+    QStringList problems;
 
     QJsonObject toJson() const;
 };

@@ -217,16 +217,27 @@ void ConsoleSession::showStoreHistory()
     m_window->detail()->setStoreHistory(m_storeHistory.get());
     // A store that does not answer (or is not one) is said in the status bar, also
     // before any of its nodes has been shown.
+    // It goes to stderr too, once per change, for whoever runs the console from a shell
+    // or a unit file.
     auto *watch = new QTimer(m_window.get());
     QObject::connect(watch, &QTimer::timeout, m_window.get(), [this] {
-        QStringList problems;
-        for (const auto &store : m_stores) {
-            if (const std::string problem = store->lastProblem(); !problem.empty())
-                problems << QString::fromStdString(problem);
-        }
-        m_window->showSourceProblem(problems.join(QStringLiteral("; ")));
+        const QString problems = storeProblems().join(QStringLiteral("; "));
+        m_window->showSourceProblem(problems);
+        if (problems != m_storeProblemsSaid && !problems.isEmpty())
+            std::fprintf(stderr, "meridian: %s\n", qPrintable(problems));
+        m_storeProblemsSaid = problems;
     });
     watch->start(1000);
+}
+
+QStringList ConsoleSession::storeProblems() const
+{
+    QStringList problems;
+    for (const auto &store : m_stores) {
+        if (const std::string problem = store->lastProblem(); !problem.empty())
+            problems << QString::fromStdString(problem);
+    }
+    return problems;
 }
 
 void ConsoleSession::showReports()
@@ -467,9 +478,12 @@ Status ConsoleSession::writeDiagnostics() const
     if (m_options.diagnosticsJson.isEmpty() || !m_source)
         return {};
     const auto snapshot = m_state.snapshot(SystemClock::instance().nowUnixMs());
-    const ConsoleDiagnostics d =
+    ConsoleDiagnostics d =
         collectDiagnostics(snapshot, m_source->lagSamples(), m_state.telemetryBatches(),
                            static_cast<double>(m_uptime.elapsed()) / 1000.0);
+    d.problems = storeProblems();
+    if (!m_historyProblem.empty())
+        d.problems << QString::fromStdString(m_historyProblem);
     QFile file(m_options.diagnosticsJson);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
         return Error{QStringLiteral("%1: %2")

@@ -64,6 +64,8 @@ private:
     Status startStores(const FleetInventory &inventory);
     void openHistory(const FleetInventory &inventory);
     void showStoreHistory();
+    // What the stores last failed at (a refused token, a URL that is no store), each named.
+    QStringList storeProblems() const;
     void showReports();
     void watchHistory();
     void recordPrices(const std::string &priceBook);
@@ -88,6 +90,7 @@ private:
     std::unique_ptr<FleetSnapshotSource> m_source;
     std::unique_ptr<MainWindow> m_window;
     std::string m_historyProblem;
+    QString m_storeProblemsSaid;  // on stderr, once per change
     std::string m_poolAddress;
     ClientSecurity m_security;
     std::unique_ptr<ScalingJournal> m_journal;

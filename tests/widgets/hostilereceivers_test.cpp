@@ -135,3 +135,27 @@ TEST(HostileReceivers, AStoreThatDripsItsAnswerDoesNotHoldTheExit)
     EXPECT_LT(run.secondsToExit, 4 + 2) << "--quit-after was not kept";
     EXPECT_TRUE(WIFEXITED(run.waitStatus)) << "wait status " << run.waitStatus;
 }
+
+TEST(HostileReceivers, AStoreThatRefusesTheTokenIsSaidOnStderrAndInTheDiagnostics)
+{
+    TempDir dir;
+    httplib::Server store;
+    store.Get(".*", [](const httplib::Request &, httplib::Response &response) {
+        response.status = 401;
+        response.set_content("unauthorized", "text/plain");
+    });
+    const int port = store.bind_to_any_port("127.0.0.1");
+    std::thread serving([&] { store.listen_after_bind(); });
+    const std::string url = "http://127.0.0.1:" + std::to_string(port);
+    const ConsoleRun run = runConsole({"--prometheus", url, "--db", dir.file("history.db"),
+                                       "--diagnostics-json", dir.file("diagnostics.json")},
+                                      3, dir.file("console.log"));
+    store.stop();
+    serving.join();
+    const std::string said = readFile(dir.file("console.log"));
+    const std::string refusal = url + ": refused (401)";
+    EXPECT_NE(said.find(refusal), std::string::npos) << "stderr said:\n" << said;
+    const std::string diagnostics = readFile(dir.file("diagnostics.json"));
+    EXPECT_NE(diagnostics.find("\"problems\""), std::string::npos) << diagnostics;
+    EXPECT_NE(diagnostics.find(refusal), std::string::npos) << diagnostics;
+}
