@@ -170,6 +170,9 @@ int serveAgent(const AgentConfig &config)
     EventLog events(10'000, ledger->get());
     NodeMonitorOptions options;
     options.sampleIntervalMs = config.sampleIntervalMs;
+    options.log = [](const std::string &line) {
+        std::fprintf(stderr, "meridian-agent: %s\n", line.c_str());
+    };
     NodeMonitor monitor({nodeId, config.dataCenter, config.rack, hostName()},
                         std::move(collector).value(), events, *ledger.value(),
                         SystemClock::instance(), options);

@@ -4,11 +4,11 @@
 
 #include <map>
 
+#include "core/usageledger.h"
 #include "telemetry/eventlog.h"
 #include "telemetry/nicrates.h"
 #include "telemetry/nodemonitor.h"
 #include "telemetry/simcollector.h"
-#include "core/usageledger.h"
 #include "telemetry/workloads.h"
 
 using namespace meridian;
@@ -187,6 +187,42 @@ TEST(NodeMonitor, UsageMinutesNameTheServiceThatHeldTheCard)
     EXPECT_EQ((services[{1'700'000'040, 1}]), "chat-support");
     EXPECT_EQ((services[{1'700'000'100, 1}]), "summarise");
     EXPECT_EQ((services[{1'700'000'040, 0}]), "");
+}
+
+TEST(NodeMonitor, AFullLedgerDiskIsLoggedOnceAndItsRecoveryToo)
+{
+    ManualClock clock(1'700'000'040'000);
+    EventLog events;
+    FillingLedger ledger;
+    std::vector<std::string> logged;
+    NodeMonitorOptions options;
+    options.log = [&logged](const std::string &line) { logged.push_back(line); };
+    NodeMonitor monitor(
+        {"n1", "xiamen", "r1", "n1"},
+        std::make_unique<SimCollector>(SimNodeSpec{SimNodeKind::A100, 7, "n1", "xiamen", 0}),
+        events, ledger, clock, options);
+    ASSERT_TRUE(monitor.start().ok());
+    ledger.full = true;
+    for (int s = 0; s < 90; ++s) {  // nine checkpoints and a minute's end, all refused
+        monitor.tick();
+        clock.advanceMs(1000);
+    }
+    ASSERT_GT(ledger.refused, 3);
+    ASSERT_EQ(logged.size(), 1u) << "once, not at every refused write";
+    EXPECT_NE(logged[0].find("usage ledger cannot write: agent.db: database or disk is full"),
+              std::string::npos)
+        << logged[0];
+    ledger.full = false;
+    for (int s = 0; s < 15; ++s) {
+        monitor.tick();
+        clock.advanceMs(1000);
+    }
+    ASSERT_EQ(logged.size(), 2u);
+    EXPECT_NE(logged[1].find("writes again"), std::string::npos) << logged[1];
+    int ledgerEvents = 0;
+    for (const Event &e : events.eventsAfter(0))
+        ledgerEvents += e.message.find("usage ledger") != std::string::npos;
+    EXPECT_EQ(ledgerEvents, 2) << "one event when it fails, one when it recovers";
 }
 
 TEST(EventLog, ResumeAfterSequenceGetsEveryLaterEventOnceAndGapsAreReported)

@@ -66,8 +66,7 @@ void NodeMonitor::restart()
 {
     std::lock_guard sampling(m_samplingMutex);
     const int64_t now = m_clock.nowUnixMs();
-    if (Status written = m_accumulator.flush(); !written)
-        reportProblems({"usage ledger: " + written.message()}, now);
+    reportLedger(m_accumulator.flush(), now);
     {
         std::lock_guard lock(m_mutex);
         m_inventory.agentStartedUnixMs = now;
@@ -79,8 +78,7 @@ void NodeMonitor::restart()
 void NodeMonitor::stop()
 {
     std::lock_guard sampling(m_samplingMutex);
-    if (Status written = m_accumulator.flush(); !written)
-        reportProblems({"usage ledger: " + written.message()}, m_clock.nowUnixMs());
+    reportLedger(m_accumulator.flush(), m_clock.nowUnixMs());
 }
 
 void NodeMonitor::tick()
@@ -135,9 +133,7 @@ void NodeMonitor::tick()
                              m_serviceOfCard ? m_serviceOfCard(info.index) : std::string()});
         m_latest = sample;
     }
-    if (Status status = m_accumulator.addSample(now, cards, sample.cards); !status) {
-        reportProblems({"usage ledger: " + status.message()}, now);
-    }
+    reportLedger(m_accumulator.addSample(now, cards, sample.cards), now);
     if (now - m_lastRetentionMs > 3600'000) {
         m_lastRetentionMs = now;
         m_usage.dropBefore((now - m_options.usageRetentionMs) / 60'000 * 60);
@@ -233,6 +229,31 @@ void NodeMonitor::reportProblems(const std::vector<std::string> &problems, int64
     if (!joined.empty() && joined != m_lastProblems)
         emit(EventKind::CollectorError, Severity::Warning, joined, now);
     m_lastProblems = joined;
+}
+
+// Apart from the collector's problems, which come and go each sample: a failing ledger
+// was reported again every second, and never in the agent's log.
+void NodeMonitor::reportLedger(const Status &written, int64_t now)
+{
+    std::string said;
+    if (!written) {
+        said = fmt::format(
+            "usage ledger cannot write: {}; {} parts of minutes kept in memory "
+            "and tried again every {} s",
+            written.message(), m_accumulator.unwrittenCount(),
+            UsageAccumulator::kCheckpointMs / 1000);
+        if (m_ledgerProblem.empty())
+            emit(EventKind::CollectorError, Severity::Warning, said, now);
+        if (m_ledgerProblem.empty() && m_options.log)
+            m_options.log(said);
+        m_ledgerProblem = written.message();
+    } else if (!m_ledgerProblem.empty() && !m_accumulator.lastWriteFailed()) {
+        said = "usage ledger writes again; the minutes kept in memory are written";
+        emit(EventKind::CollectorError, Severity::Info, said, now);
+        if (m_options.log)
+            m_options.log(said);
+        m_ledgerProblem.clear();
+    }
 }
 
 void NodeMonitor::emit(EventKind kind, Severity severity, std::string message, int64_t now,

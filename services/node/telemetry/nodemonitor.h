@@ -5,6 +5,7 @@
 // calls stop/restart from control threads); readers run anywhere.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,9 +15,9 @@
 
 #include "collector.h"
 #include "core/clock.h"
+#include "core/usageledger.h"
 #include "eventlog.h"
 #include "nicrates.h"
-#include "core/usageledger.h"
 
 namespace meridian {
 
@@ -35,6 +36,9 @@ struct NodeMonitorOptions {
     int linkFlapTransitions = 3;              // transitions within a minute that mean flapping
     int64_t usageRetentionMs = 8LL * 24 * 3600 * 1000;
     int64_t nicRediscoveryMs = 60'000;  // LLDP neighbours change when a cable is moved
+    // Where the agent says what goes wrong with its own files (its journal): a usage
+    // ledger that cannot write (a full disk) and its recovery, once each. None: events only.
+    std::function<void(const std::string &)> log;
 };
 
 class NodeMonitor {
@@ -72,6 +76,7 @@ private:
     void detectCardChanges(const std::vector<CardSample> &cards, int64_t now);
     void detectNicChanges(const std::vector<NicSample> &nics, int64_t now);
     void reportProblems(const std::vector<std::string> &problems, int64_t now);
+    void reportLedger(const Status &written, int64_t now);
     void emit(EventKind kind, Severity severity, std::string message, int64_t now,
               std::optional<uint32_t> card = std::nullopt, std::string netdev = {});
 
@@ -101,6 +106,7 @@ private:
     std::map<std::string, int64_t> m_lastFlapEventMs;
     std::map<std::string, bool> m_pfcStorm;
     std::string m_lastProblems;
+    std::string m_ledgerProblem;  // the usage ledger's failing write, while it fails
     int64_t m_lastRetentionMs = 0;
 };
 

@@ -74,6 +74,9 @@ public:
 
     // Parts of minutes accounted but not yet in the ledger.
     size_t unwrittenCount() const { return m_open.size(); }
+    // Whether the latest write the ledger was asked for failed (writes are tried only at
+    // checkpoints and as minutes close; between them this stays as the last one left it).
+    bool lastWriteFailed() const { return m_lastWriteFailed; }
 
 private:
     struct Partial {
