@@ -159,14 +159,15 @@ public:
             n += s.state == state;
         return n;
     }
-    bool audited(const std::string &text)
+    bool audited(const std::string &text) { return timesAudited(text) > 0; }
+    int timesAudited(const std::string &text)
     {
         const auto entries = journal->recentAudit(500);
-        for (const AuditEntry &e : entries.value()) {
-            if (e.what.find(text) != std::string::npos || e.why.find(text) != std::string::npos)
-                return true;
-        }
-        return false;
+        int times = 0;
+        for (const AuditEntry &e : entries.value())
+            times +=
+                e.what.find(text) != std::string::npos || e.why.find(text) != std::string::npos;
+        return times;
     }
 
     ManualClock clock{1'800'000'000'000};
@@ -565,6 +566,36 @@ TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
     const ServiceScalingView view = h.controller->view().services[0];
     ASSERT_FALSE(view.notes.empty());
     EXPECT_NE(view.notes.front().find("above the cap"), std::string::npos) << view.notes.front();
+    // Audited when it appears (once for each offer it holds back), not at every pass
+    // while it lasts.
+    const int first = h.timesAudited("scaling of chat is limited");
+    EXPECT_GT(h.timesAudited("above the cap"), 0);
+    for (int i = 0; i < 3; ++i) {
+        h.pass(30);
+        h.controller->tick().ok();
+    }
+    EXPECT_EQ(h.timesAudited("scaling of chat is limited"), first);
+}
+
+TEST(Autoscaler, LocalCardsTheServiceCannotRunOnAreSaidNotSilentlySkipped)
+{
+    // Its local pool holds A100 and Ascend cards only; it runs on H100s. It used to rent
+    // with no word on why the pool's cards were passed over.
+    InferenceService service = chatService();
+    service.runsOn = {{"H100-SXM5-80GB", 2.0, 24}};
+    service.rent = {{"H100-SXM5-80GB"}, 32, 10.0, 1000};
+    Harness h(service, 1, /*poolTheOtherNodes=*/true);
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 20.0));
+    h.pass(5);
+    h.controller->tick().ok();
+    const ServiceScalingView view = h.controller->view().services[0];
+    const auto said = std::find_if(view.notes.begin(), view.notes.end(), [](const std::string &n) {
+        return n.find("are none that chat runs on (H100-SXM5-80GB)") != std::string::npos;
+    });
+    ASSERT_NE(said, view.notes.end()) << "notes: " << ::testing::PrintToString(view.notes);
+    EXPECT_NE(said->find("A100-SXM4-80GB"), std::string::npos) << *said;
+    EXPECT_TRUE(h.audited("are none that chat runs on"));
 }
 
 TEST(Autoscaler, ALeaseThatNeverBecomesReadyIsGivenBack)

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "wire/calldeadline.h"
-#include "wire/callfailure.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
+#include "wire/calldeadline.h"
+#include "wire/callfailure.h"
 
 namespace meridian {
 

@@ -143,8 +143,9 @@ private:
     struct LocalNode {
         std::string nodeId;
         std::string address;
-        std::vector<uint32_t> cards;      // the cards the service runs on ...
-        std::vector<std::string> models;  // ... and their models
+        std::vector<uint32_t> cards;        // the cards the service runs on ...
+        std::vector<std::string> models;    // ... and their models
+        std::set<std::string> otherModels;  // those of the cards it cannot run on
     };
     struct LocalFree {
         std::string nodeId;
@@ -170,6 +171,8 @@ private:
     int replicasPerNode(const InferenceService &service, const std::string &cardModel,
                         int cardsPerNode) const;
     void audit(const std::string &who, const std::string &what, const std::string &why);
+    // Audits the causes in `limits` that were not said at the service's last scale-up.
+    void sayLimits(ServiceState &state, const std::vector<std::string> &limits);
 
     ScalingJournal &m_journal;
     const FleetState &m_localFleet;

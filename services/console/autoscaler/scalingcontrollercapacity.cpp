@@ -290,11 +290,13 @@ std::optional<ScalingController::LocalNode> ScalingController::localNode(
     for (NodeHandle n = 0; n < layout.nodeCount(); ++n) {
         if (layout.nodeId[n] != nodeId)
             continue;
-        LocalNode node{nodeId, layout.nodeAddress[n], {}, {}};
+        LocalNode node{nodeId, layout.nodeAddress[n], {}, {}, {}};
         for (CardHandle c : layout.nodeCards[n]) {
             if (service.replicaRequestsPerSecond(layout.cardModel[c]) > 0) {
                 node.cards.push_back(layout.cardIndex[c]);
                 node.models.push_back(layout.cardModel[c]);
+            } else {
+                node.otherModels.insert(layout.cardModel[c]);
             }
         }
         return node;
@@ -313,6 +315,21 @@ std::vector<ScalingController::LocalFree> ScalingController::freeLocalCards(
         const std::optional<LocalNode> node = localNode(nodeId, service);
         if (!node) {
             notes.push_back("local pool node " + nodeId + " is not in the fleet");
+            continue;
+        }
+        if (node->cards.empty()) {
+            // Said, not skipped: a model spelt two ways once left eight cards idle while
+            // the controller rented.
+            std::string models;
+            for (const std::string &m : node->otherModels)
+                models += (models.empty() ? "" : ", ") + m;
+            std::string runsOn;
+            for (const CardCapability &c : service.runsOn)
+                runsOn += (runsOn.empty() ? "" : ", ") + c.cardModel;
+            notes.push_back(fmt::format(
+                "local pool node {}: its cards ({}) are none that {} "
+                "runs on ({})",
+                nodeId, models.empty() ? "none reported" : models, service.name, runsOn));
             continue;
         }
         auto held = m_replicas->heldCards(node->address);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "scalingcontroller.h"
 #include "servicestate.h"
@@ -120,13 +121,16 @@ void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalSt
         planRequested = m_planRequested.count(service.name) > 0;
     }
     std::vector<LocalFree> local;
+    std::vector<std::string> limits;
     if (!service.localPool.empty())
-        local = freeLocalCards(state, open, v.notes);
+        local = freeLocalCards(state, open, limits);
     const PlacementPlan placement = place(state, shortReplicas, local);
     for (const std::string &note : placement.notes) {
-        if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end())
-            v.notes.push_back(note);  // one line a cap, however many offers it held back
+        if (std::find(limits.begin(), limits.end(), note) == limits.end())
+            limits.push_back(note);  // one line a cap, however many offers it held back
     }
+    v.notes.insert(v.notes.end(), limits.begin(), limits.end());
+    sayLimits(state, limits);
     int placeable = 0;
     for (const CloudPlacement &p : placement.cloud)
         placeable += p.replicas;
@@ -148,6 +152,38 @@ void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalSt
     }
     if (pending == 0 && (mode != ApprovalMode::Manual || planRequested))
         plan(state, placement, std::move(local), decision.why, nowMs, problems);
+}
+
+namespace {
+
+// A cause is the same cause whatever its figures ("12.40 req/s cannot be placed" and
+// "9.10 req/s cannot be placed"): it is audited once, not each time the demand moves.
+std::string causeOf(const std::string &limit)
+{
+    std::string cause;
+    for (const char c : limit) {
+        const bool figure = std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+        if (!figure)
+            cause += c;
+        else if (cause.empty() || cause.back() != '#')
+            cause += '#';
+    }
+    return cause;
+}
+
+}  // namespace
+
+void ScalingController::sayLimits(ServiceState &state, const std::vector<std::string> &limits)
+{
+    std::set<std::string> now;
+    for (const std::string &limit : limits) {
+        const std::string cause = causeOf(limit);
+        if (!state.limitsSaid.count(cause) && !now.count(cause))
+            audit(m_options.requestedBy,
+                  fmt::format("scaling of {} is limited", state.service.name), limit);
+        now.insert(cause);
+    }
+    state.limitsSaid = std::move(now);
 }
 
 void ScalingController::auditActions(const std::vector<Recovery> &actions,

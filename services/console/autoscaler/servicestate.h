@@ -2,6 +2,8 @@
 // autoscaler's own files.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "scaling/dailyprofile.h"
@@ -15,6 +17,9 @@ struct ScalingController::ServiceState {
     // The daily shape of its demand, from this run's passes (a restart starts it again).
     DailyProfile profile;
     ServiceScalingView view;
+    // What held its last scale-up back (no local cards it can run on, caps, no offer):
+    // each cause is audited once when it appears, not at every pass while it lasts.
+    std::set<std::string> limitsSaid;
 };
 
 }  // namespace meridian
