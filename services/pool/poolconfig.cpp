@@ -24,7 +24,7 @@ Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
     yamlRead(node, "offer_id", o.offerId);
     yamlRead(node, "region", o.region);
     yamlRead(node, "vendor", vendor);
-    yamlRead(node, "card_model", o.cardModel);
+    o.cardModel = yamlCardModel(node, "card_model");
     yamlRead(node, "cards_per_node", o.cardsPerNode);
     yamlRead(node, "nodes", o.nodes);
     yamlRead(node, "price_cny_per_card_hour", o.priceCnyPerCardHour);

@@ -248,7 +248,7 @@ TEST(PrometheusStore, ConsoleReadsVictoriaMetricsAndOtherVendorsExporters)
         if (layout.cardUuid[c] == "d0") {
             ++ascend;
             EXPECT_EQ(layout.cardVendor[c], Vendor::Huawei);
-            EXPECT_EQ(layout.cardModel[c], "Ascend910B");
+            EXPECT_EQ(layout.cardModel[c], "Ascend 910B");  // the exporter's "Ascend910B"
             EXPECT_EQ(layout.nodeDataCenter[layout.cardNode[c]], "wuhu");
             EXPECT_FLOAT_EQ(snapshot.utilization[c], 61.0f);
             EXPECT_FLOAT_EQ(snapshot.memoryPercent[c], 25.0f);  // MB over MB

@@ -98,38 +98,47 @@ TEST(AgentConfigFile, AGoodFileStillLoads)
 TEST(PriceBookFile, ImpossibleDatesAndNumbersAreRefusedNotDefaulted)
 {
     test::TempDir dir;
+    // A model no card reports would match no card: its price would never apply.
+    EXPECT_NE(priceBookError(dir,
+                             "prices:\n  - {model: A100, cny_per_card_hour: 1, from: 2026-01-01}\n"
+                             "  - {model: Tesla X9, cny_per_card_hour: 1, from: 2026-01-01}\n")
+                  .find("prices.yaml:3: card model 'Tesla X9' is not one Meridian knows"),
+              std::string::npos);
     // timegm would roll February 31st into March 3rd.
     EXPECT_NE(priceBookError(dir,
-                             "prices:\n  - {model: A, cny_per_card_hour: 1, "
+                             "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, "
                              "from: 2026-02-31}\n")
                   .find("prices.yaml:2: from: must be a date"),
               std::string::npos);
     EXPECT_NE(priceBookError(dir,
-                             "prices:\n  - {model: A, cny_per_card_hour: .nan, "
+                             "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: .nan, "
                              "from: 2026-01-01}\n")
                   .find(":2: cny_per_card_hour"),
               std::string::npos);
-    EXPECT_NE(priceBookError(dir,
-                             "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2026-01-01}\n"
-                             "contracts: 5\n")
+    EXPECT_NE(priceBookError(
+                  dir,
+                  "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, from: 2026-01-01}\n"
+                  "contracts: 5\n")
                   .find(":3: contracts: must be a list"),
               std::string::npos);
-    EXPECT_NE(priceBookError(dir,
-                             "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2026-01-01}\n"
-                             "contracts:\n  - {customer: x, from: 2026-01-01, to: 2026-09-01,"
-                             " discount_percent: .nan}\n")
+    EXPECT_NE(priceBookError(
+                  dir,
+                  "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, from: 2026-01-01}\n"
+                  "contracts:\n  - {customer: x, from: 2026-01-01, to: 2026-09-01,"
+                  " discount_percent: .nan}\n")
                   .find(":4: discount_percent must be a finite number"),
               std::string::npos);
     EXPECT_NE(priceBookError(dir,
-                             "prices:\n  - {model: [A], cny_per_card_hour: 1, "
+                             "prices:\n  - {model: [A100-SXM4-80GB], cny_per_card_hour: 1, "
                              "from: 2026-01-01}\n")
                   .find(":2: model must be text"),
               std::string::npos);
     EXPECT_NE(priceBookError(dir, "prices:\n  - 7\n").find(":2: expected a mapping"),
               std::string::npos);
     // A leap day is a real day.
-    auto leap = PriceBook::load(write(
-        dir, "prices.yaml", "prices:\n  - {model: A, cny_per_card_hour: 1, from: 2028-02-29}\n"));
+    auto leap = PriceBook::load(
+        write(dir, "prices.yaml",
+              "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, from: 2028-02-29}\n"));
     EXPECT_TRUE(leap.ok()) << leap.error().message;
 }
 

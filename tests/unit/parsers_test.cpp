@@ -18,7 +18,7 @@ TEST(NvidiaSmiCsv, H100CaptureUsesTheLastQueryBlockAndKeepsNaAbsent)
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
     const ParsedCard &c = cards->front();
-    EXPECT_EQ(c.info.model, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(c.info.model, "H100-SXM5-80GB");  // "NVIDIA H100 80GB HBM3", in the catalogue's name
     EXPECT_EQ(c.info.uuid, "GPU-00000000-0000-0000-0000-000000000000");
     EXPECT_EQ(c.info.pciBusId, "00000000:00:09.0");
     EXPECT_EQ(c.info.driverVersion, "590.48.01");
@@ -40,7 +40,7 @@ TEST(NvidiaSmiCsv, H200IdleAndAtItsPowerCap)
         parseNvidiaSmiCsv(readFile(realData("captured/nvidia-smi-query-gpu-h200-drv580-idle.csv")));
     ASSERT_TRUE(idle.ok()) << idle.error().message;
     ASSERT_EQ(idle->size(), 1u);
-    EXPECT_EQ(idle->front().info.model, "NVIDIA H200");
+    EXPECT_EQ(idle->front().info.model, "H200-SXM-141GB");
     EXPECT_EQ(idle->front().info.driverVersion, "580.159.04");
     EXPECT_EQ(idle->front().info.memoryTotalBytes, 143771ull * 1024 * 1024);
     EXPECT_EQ(idle->front().sample.utilizationPercent, 0.0);
@@ -72,7 +72,7 @@ TEST(NvidiaSmiXml, H200)
     auto cards = parseNvidiaSmiXml(readFile(realData("captured/nvidia-smi-q-x-h200-drv580.xml")));
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
-    EXPECT_EQ(cards->front().info.model, "NVIDIA H200");
+    EXPECT_EQ(cards->front().info.model, "H200-SXM-141GB");
     EXPECT_EQ(cards->front().info.driverVersion, "580.159.04");
     EXPECT_EQ(cards->front().info.migEnabled, false);
     EXPECT_TRUE(cards->front().sample.temperatureCelsius.has_value());
@@ -134,7 +134,7 @@ TEST(NvidiaSmiXml, A100MigV11AllNa)
     ASSERT_TRUE(cards.ok()) << cards.error().message;
     ASSERT_EQ(cards->size(), 1u);
     const ParsedCard &c = cards->front();
-    EXPECT_EQ(c.info.model, "NVIDIA A100-SXM4-40GB");
+    EXPECT_EQ(c.info.model, "A100-SXM4-40GB");
     EXPECT_FALSE(c.sample.utilizationPercent.has_value());
     EXPECT_FALSE(c.sample.eccUncorrectedVolatile.has_value());  // ECC counters N/A
     ASSERT_TRUE(c.sample.throttleReasons.has_value());          // older clocks_throttle_reasons
@@ -147,7 +147,7 @@ TEST(NpuSmi, Ascend910B2EightCards)
     ASSERT_EQ(cards->size(), 8u);
     const ParsedCard &first = cards->front();
     EXPECT_EQ(first.info.vendor, Vendor::Huawei);
-    EXPECT_EQ(first.info.model, "Ascend 910B2");
+    EXPECT_EQ(first.info.model, "Ascend 910B");  // npu-smi's "910B2"
     EXPECT_EQ(first.info.pciBusId, "0000:C1:00.0");
     EXPECT_DOUBLE_EQ(*first.sample.powerWatts, 96.5);
     EXPECT_EQ(first.sample.temperatureCelsius, 36.0);

@@ -44,21 +44,26 @@ TEST(PoolInputs, ABrokenConfigurationIsNamedByLine)
                   .find("a provider needs name: and command:"),
               std::string::npos);
     EXPECT_NE(configError(dir, std::string(kProvider) +
-                                   "      - {offer_id: a, vendor: intel, card_model: X}\n")
+                                   "      - {offer_id: a, vendor: intel, card_model: A100}\n")
                   .find("pool.yaml:5"),
               std::string::npos);
     EXPECT_NE(configError(dir, std::string(kProvider) +
-                                   "      - {offer_id: a, vendor: nvidia, card_model: X}\n"
-                                   "      - {offer_id: a, vendor: nvidia, card_model: Y}\n")
-                  .find("a second offer a"),
+                                   "      - {offer_id: a, vendor: nvidia, card_model: B300}\n")
+                  .find("pool.yaml:5: card model 'B300' is not one Meridian knows"),
               std::string::npos);
+    EXPECT_NE(
+        configError(dir, std::string(kProvider) +
+                             "      - {offer_id: a, vendor: nvidia, card_model: A100}\n"
+                             "      - {offer_id: a, vendor: nvidia, card_model: Ascend 910B}\n")
+            .find("a second offer a"),
+        std::string::npos);
     EXPECT_NE(configError(dir, std::string(kProvider) +
-                                   "      - {offer_id: a, vendor: nvidia, card_model: X, "
+                                   "      - {offer_id: a, vendor: nvidia, card_model: A100, "
                                    "cards_per_node: eight}\n")
                   .find("pool.yaml:5"),
               std::string::npos);
     EXPECT_NE(configError(dir, std::string(kProvider) +
-                                   "      - {offer_id: a, vendor: nvidia, card_model: X}\n"
+                                   "      - {offer_id: a, vendor: nvidia, card_model: A100}\n"
                                    "tokens: [{name: x, role: operator, token: short}]\n")
                   .find("at least 16 characters"),
               std::string::npos);
@@ -111,7 +116,7 @@ TEST(PoolInputs, ThePoolDoesNotStartOnDamagedBooksAndSaysWhichFile)
     test::TempDir dir;
     std::ofstream(dir.file("pool.yaml"))
         << "listen: 127.0.0.1:0\ndata_dir: " << dir.path() << "\n"
-        << kProvider << "      - {offer_id: a, vendor: nvidia, card_model: X}\n";
+        << kProvider << "      - {offer_id: a, vendor: nvidia, card_model: A100}\n";
     std::ofstream(dir.file("pool.db")) << "not sqlite";
     test::ChildProcess pool({MERIDIAN_POOL_BIN, "--config", dir.file("pool.yaml")},
                             dir.file("pool.log"));

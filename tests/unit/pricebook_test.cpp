@@ -95,7 +95,8 @@ TEST(PriceBook, MistakesNameFileAndLine)
                   .find("0..10000"),
               std::string::npos);
     EXPECT_NE(error("currency: USD\nprices: []\n").find("only CNY"), std::string::npos);
-    EXPECT_NE(error("prices:\n  - {model: A, cny_per_card_hour: 1, from: 2026-01-01}\ncontracts:\n"
+    EXPECT_NE(error("prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, from: "
+                    "2026-01-01}\ncontracts:\n"
                     "  - {customer: x, from: 2026-05-01, to: 2026-01-01}\n")
                   .find(":4: a contract needs"),
               std::string::npos);

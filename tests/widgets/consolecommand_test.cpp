@@ -81,7 +81,7 @@ TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
     std::ofstream(inventory) << "data_centers:\n  - name: xiamen\n    agents: [" << address
                              << "]\n";
     const std::string prices = dir.file("prices.yaml");
-    std::ofstream(prices) << "prices:\n  - {model: A, cny_per_card_hour: .nan, from: 2026-01-01}\n";
+    std::ofstream(prices) << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: .nan, from: 2026-01-01}\n";
     const QStringList args = {QStringLiteral("sync"), QStringLiteral("--inventory"),
                               QString::fromStdString(inventory), QStringLiteral("--db"),
                               QString::fromStdString(dir.file("history.db"))};
@@ -91,7 +91,7 @@ TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
     EXPECT_TRUE(bad.output.contains("prices.yaml:2: cny_per_card_hour"))
         << bad.output.toStdString();
     EXPECT_TRUE(bad.output.contains("1 of 1 agents")) << "the usage is synced all the same";
-    std::ofstream(prices) << "prices:\n  - {model: A, cny_per_card_hour: 2, from: 2026-01-01}\n";
+    std::ofstream(prices) << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 2, from: 2026-01-01}\n";
     const ConsoleRun good =
         runConsole(args + QStringList{QStringLiteral("--prices"), QString::fromStdString(prices)});
     EXPECT_EQ(good.exitCode, 0) << good.output.toStdString();

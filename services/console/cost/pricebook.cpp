@@ -89,7 +89,7 @@ Result<PriceBook> PriceBook::load(const std::string &path)
     try {
         for (const YAML::Node &entry : root["prices"]) {
             PriceRule rule;
-            rule.model = yamlValue<std::string>(entry, "model", "");
+            rule.model = yamlCardModel(entry, "model");
             rule.dataCenter = yamlValue<std::string>(entry, "data_center", "");
             if (entry["vendor"]) {
                 rule.vendor = vendorFromName(yamlScalar<std::string>(entry["vendor"], "vendor"));
@@ -127,7 +127,7 @@ Result<PriceBook> PriceBook::load(const std::string &path)
                 c.customer = yamlValue<std::string>(entry, "customer", "");
                 c.dataCenter = yamlValue<std::string>(entry, "data_center", "");
                 c.nodeId = yamlValue<std::string>(entry, "node", "");
-                c.model = yamlValue<std::string>(entry, "model", "");
+                c.model = yamlCardModel(entry, "model");
                 const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
                 const auto to = parseUtcTime(yamlValue<std::string>(entry, "to", ""));
                 if (!from || !to || *to <= *from)

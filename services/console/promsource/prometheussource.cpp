@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/callwatch.h"
+#include "core/cardcatalog.h"
 #include "history/historystore.h"
 
 namespace meridian {
@@ -303,7 +304,9 @@ Status PrometheusSource::discoverDialect(const ExporterDialect &dialect)
                               ? dialect.vendor
                               : (sample->label("vendor") ? vendorFromName(*sample->label("vendor"))
                                                          : Vendor::Nvidia);
-            card.model = labelOr(*sample, dialect.modelLabel, labelOr(*sample, "model", {}));
+            // dcgm-exporter's modelName is the driver's ("NVIDIA A100-SXM4-80GB").
+            card.model = canonicalCardModel(
+                labelOr(*sample, dialect.modelLabel, labelOr(*sample, "model", {})));
             // Without a UUID a card is known by where it sits.
             card.uuid = labelOr(*sample, dialect.uuidLabel,
                                 fmt::format("{}:{}:{}", dialect.name, host, index));

@@ -67,7 +67,7 @@ Result<ParsedCards> parseCnmon(std::string_view text)
             // "0     /   MLU370-X8    v1.1.6": number, VF, name, firmware.
             for (std::string_view word : words) {
                 if (startsWith(word, "MLU"))
-                    card.info.model = std::string(word);
+                    card.info.model = canonicalCardModel(word);
             }
             card.info.pciBusId = std::string(cells[1]);
             card.info.uuid = "MLU-" + card.info.pciBusId;

@@ -99,7 +99,7 @@ Result<ParsedCards> parseNpuSmi(std::string_view text)
             ParsedCard card;
             card.info.index = static_cast<uint32_t>(cards.size());
             card.info.vendor = Vendor::Huawei;
-            card.info.model = "Ascend " + pending->name;
+            card.info.model = canonicalCardModel("Ascend " + pending->name);
             card.info.pciBusId = std::string(cells[1]);
             // npu-smi info prints no UUID; the bus id is stable for the life of the node.
             card.info.uuid = "NPU-" + card.info.pciBusId;

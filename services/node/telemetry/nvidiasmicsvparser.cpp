@@ -173,7 +173,7 @@ Result<ParsedCard> parseRow(const CsvBlock &block, size_t lineNumber, std::strin
     info.index =
         index && *index >= 0 ? static_cast<uint32_t>(*index) : static_cast<uint32_t>(position);
     info.vendor = Vendor::Nvidia;
-    info.model = std::string(row.text("name"));
+    info.model = canonicalCardModel(row.text("name"));
     info.uuid = std::string(row.text("uuid"));
     info.pciBusId = std::string(row.text("pci.bus_id"));
     if (!isNotAvailable(row.text("serial")))

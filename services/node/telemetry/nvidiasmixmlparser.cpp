@@ -85,7 +85,7 @@ ParsedCard parseGpu(const pugi::xml_node &gpu, std::string_view driverVersion, s
     const auto minor = parseUnsigned(textAt(gpu, "minor_number"));
     info.index = minor ? static_cast<uint32_t>(*minor) : static_cast<uint32_t>(position);
     info.vendor = Vendor::Nvidia;
-    info.model = std::string(trim(textAt(gpu, "product_name")));
+    info.model = canonicalCardModel(textAt(gpu, "product_name"));
     info.uuid = std::string(trim(textAt(gpu, "uuid")));
     info.pciBusId = std::string(trim(textAt(gpu, "pci/pci_bus_id")));
     if (info.pciBusId.empty())

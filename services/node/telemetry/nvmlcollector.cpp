@@ -169,7 +169,7 @@ Result<NodeHardware> NvmlCollector::discover()
         info.vendor = Vendor::Nvidia;
         char text[96] = {};
         if (api.nvmlDeviceGetName(device, text, sizeof text) == NVML_SUCCESS)
-            info.model = text;
+            info.model = canonicalCardModel(text);
         if (api.nvmlDeviceGetUUID(device, text, sizeof text) == NVML_SUCCESS)
             info.uuid = text;
         if (api.nvmlDeviceGetSerial(device, text, sizeof text) == NVML_SUCCESS)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "vendor.h"
@@ -19,5 +20,14 @@ struct CardModelFacts {
 
 // Matches loosely: "NVIDIA A100-SXM4-80GB", "910B2" and "MLU370-X8" all resolve.
 std::optional<CardModelFacts> lookupCardModel(std::string_view reportedName);
+
+// The one name a card model goes by everywhere (collectors, the console, services.yaml,
+// the pool's offers, the price book), so that places compare equal: "NVIDIA
+// A100-SXM4-80GB" and "A100-SXM4-80GB" are both "A100-SXM4-80GB", npu-smi's "910B2" is
+// "Ascend 910B". A model the catalogue does not know keeps its own name, trimmed.
+std::string canonicalCardModel(std::string_view reportedName);
+
+// The catalogue's names, comma-separated, for a message that says what is known.
+std::string knownCardModels();
 
 }  // namespace meridian

@@ -92,7 +92,7 @@ Status readRunsOn(const std::string &path, const YAML::Node &entry, InferenceSer
         return yamlError(path, entry, "runs_on: lists the card models it may use");
     for (const YAML::Node &card : entry["runs_on"]) {
         CardCapability c;
-        c.cardModel = yamlValue<std::string>(card, "card_model", "");
+        c.cardModel = yamlCardModel(card, "card_model");
         c.requestsPerSecondPerCard = yamlValue<double>(card, "requests_per_second_per_card", 0);
         c.maxConcurrencyPerCard = yamlValue<int>(card, "max_concurrency_per_card", 1);
         if (c.cardModel.empty() || !(c.requestsPerSecondPerCard > 0) ||
@@ -107,8 +107,12 @@ Status readRunsOn(const std::string &path, const YAML::Node &entry, InferenceSer
 
 Status readRent(const std::string &path, const YAML::Node &rent, InferenceService &s)
 {
-    if (rent["card_models"])
-        s.rent.cardModels = rent["card_models"].as<std::vector<std::string>>();
+    if (const YAML::Node models = rent["card_models"]) {
+        if (!models.IsSequence())
+            return yamlError(path, models, "rent: card_models is a list of card models");
+        for (const YAML::Node &model : models)
+            s.rent.cardModels.push_back(yamlCardModel(model));
+    }
     s.rent.maxCards = yamlValue<int>(rent, "max_cards", 0);
     s.rent.maxCnyPerCardHour = yamlValue<double>(rent, "max_cny_per_card_hour", 0);
     s.rent.budgetCnyPerHour = yamlValue<double>(rent, "budget_cny_per_hour", 0);

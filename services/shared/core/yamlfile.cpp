@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "core/cardcatalog.h"
 #include "core/textfile.h"
 
 namespace meridian {
@@ -40,6 +41,31 @@ Error yamlError(const std::string &path, const YAML::Exception &exception)
     if (exception.mark.is_null())
         return Error{fmt::format("{}: {}", path, what)};
     return Error{fmt::format("{}:{}: {}", path, exception.mark.line + 1, what)};
+}
+
+namespace {
+
+std::string knownCardModel(const YAML::Node &value, const std::string &named)
+{
+    if (!lookupCardModel(named)) {
+        throw YAML::Exception(value.Mark(),
+                              fmt::format("card model '{}' is not one Meridian knows ({})", named,
+                                          knownCardModels()));
+    }
+    return canonicalCardModel(named);
+}
+
+}  // namespace
+
+std::string yamlCardModel(const YAML::Node &value)
+{
+    return knownCardModel(value, yamlScalar<std::string>(value, "a card model"));
+}
+
+std::string yamlCardModel(const YAML::Node &parent, std::string_view key)
+{
+    const std::string named = yamlValue<std::string>(parent, key, "");
+    return named.empty() ? named : knownCardModel(parent[std::string(key)], named);
 }
 
 Status checkKeys(const std::string &path, const YAML::Node &map, const std::set<std::string> &known)

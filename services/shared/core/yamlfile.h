@@ -46,6 +46,13 @@ Error yamlError(const std::string &path, const YAML::Node &node, std::string_vie
 // belongs, `tls: yes`), so no yaml-cpp exception ever leaves a reader.
 Error yamlError(const std::string &path, const YAML::Exception &exception);
 
+// A card model named by a config file, in the catalogue's name (cardcatalog.h); empty
+// when the key is absent. A model the catalogue does not know is thrown (as a
+// YAML::Exception, with its line): placement compares names, so a name nothing reports
+// would leave cards idle without a word.
+std::string yamlCardModel(const YAML::Node &parent, std::string_view key);
+std::string yamlCardModel(const YAML::Node &value);
+
 // A mapping whose keys must all be known; the first unknown one is named with its line.
 Status checkKeys(const std::string &path, const YAML::Node &map,
                  const std::set<std::string> &known);

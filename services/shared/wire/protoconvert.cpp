@@ -1,4 +1,5 @@
 #include "protoconvert.h"
+#include "core/cardcatalog.h"
 
 namespace meridian {
 
@@ -310,7 +311,7 @@ NodeInventory fromProto(const v1::NodeInventory &in)
         CardInfo card;
         card.index = c.index();
         card.vendor = vendorFromProto(c.vendor());
-        card.model = c.model();
+        card.model = canonicalCardModel(c.model());  // what an older agent reported raw
         card.uuid = c.uuid();
         card.pciBusId = c.pci_bus_id();
         if (c.has_memory_total_bytes())
