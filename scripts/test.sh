@@ -5,12 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 # What the tests start for real: the stores Prometheus (and its promtool) and
-# VictoriaMetrics, and Alertmanager, the alerts' receiver. Their Debian packages would
-# start a service of their own where systemd runs; the tests start their own copies on
-# free ports instead. dbus-daemon gives the desktop-notification test a session bus;
+# VictoriaMetrics, Alertmanager, the alerts' receiver, and HAProxy, the load balancer in
+# front of the replicas. Their Debian packages would start a service of their own where
+# systemd runs; the tests start their own copies on free ports instead. dbus-daemon gives the desktop-notification test a session bus;
 # systemd, a user manager of the replica tests' own.
 missing=()
-for p in prometheus victoria-metrics prometheus-alertmanager dbus-daemon systemd; do
+for p in prometheus victoria-metrics prometheus-alertmanager haproxy dbus-daemon systemd; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -220,6 +220,26 @@ TEST(RequestTraceInput, FilesThatNeverEndAreRefusedAtOnce)
         << endless.error().message;
 }
 
+TEST(ServicesFile, ALoadBalancerIsReadAndOneMissingItsAddressIsRefused)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("services.yaml");
+    std::ofstream(path) << serviceWith(
+        "    load_balancer: {kind: haproxy, runtime_api: 127.0.0.1:9999, backend: chat}\n");
+    auto loaded = loadInferenceServices(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    ASSERT_TRUE(loaded->front().loadBalancer);
+    EXPECT_EQ(loaded->front().loadBalancer->runtimeApi, "127.0.0.1:9999");
+    EXPECT_EQ(loaded->front().loadBalancer->backend, "chat");
+    EXPECT_NE(servicesError(dir, serviceWith("    load_balancer: {kind: haproxy, backend: chat}\n"))
+                  .find("services.yaml:4: load_balancer needs runtime_api"),
+              std::string::npos);
+    EXPECT_NE(servicesError(dir, serviceWith("    load_balancer: {kind: nginx, runtime_api: x:1, "
+                                             "backend: chat}\n"))
+                  .find(":4: load_balancer: kind haproxy is the one known"),
+              std::string::npos);
+}
+
 TEST(ServicesFile, AWordWhereANumberBelongsIsRefusedNotDefaulted)
 {
     test::TempDir dir;

@@ -151,6 +151,7 @@ Status ScalingController::tick()
     const std::vector<ReplicaReading> rented = m_rentedFleet->replicaReadings(now);
     for (auto &state : m_services)
         decide(*state, open.value(), local, rented, now, problems);
+    followReplicas(local, rented, problems);
 
     if (leases) {
         open = m_journal.openSteps();  // with this pass's plans and releases

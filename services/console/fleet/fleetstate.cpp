@@ -339,7 +339,7 @@ std::vector<ReplicaReading> FleetState::replicaReadings(int64_t nowUnixMs) const
             continue;
         for (const ReplicaSignals &signals : node.replicas)
             out.push_back({m_layout.nodeId[handle], m_layout.nodeDataCenter[handle],
-                           node.lastSeenMs, signals});
+                           m_layout.nodeAddress[handle], node.lastSeenMs, signals});
     }
     return out;
 }

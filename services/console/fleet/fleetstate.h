@@ -101,6 +101,7 @@ struct NicPoint {
 struct ReplicaReading {
     std::string nodeId;
     std::string dataCenter;
+    std::string agentAddress;  // host:port of the node's agent; the replica serves on its host
     int64_t receivedUnixMs = 0;
     ReplicaSignals signals;
 };

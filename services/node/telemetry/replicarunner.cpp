@@ -456,6 +456,7 @@ void ReplicaRunner::ask(const Probe &probe)
         r.tracker.update(readReplicaScrape(*samples, probe.engine), m_clock.nowUnixMs());
     signals.replicaId = r.workload.replicaId;
     signals.service = r.workload.service;
+    signals.servingPort = static_cast<uint32_t>(r.port);
     r.latest = std::move(signals);
 }
 

@@ -125,6 +125,20 @@ Status readRent(const std::string &path, const YAML::Node &rent, InferenceServic
     return {};
 }
 
+Result<LoadBalancerTarget> readLoadBalancer(const std::string &path, const YAML::Node &node)
+{
+    if (Status keys = checkKeys(path, node, {"kind", "runtime_api", "backend"}); !keys)
+        return keys.error();
+    if (yamlValue<std::string>(node, "kind", "haproxy") != "haproxy")
+        return yamlError(path, node["kind"], "load_balancer: kind haproxy is the one known");
+    LoadBalancerTarget target;
+    target.runtimeApi = yamlValue<std::string>(node, "runtime_api", "");
+    target.backend = yamlValue<std::string>(node, "backend", "");
+    if (target.runtimeApi.empty() || target.backend.empty())
+        return yamlError(path, node, "load_balancer needs runtime_api (host:port) and backend");
+    return target;
+}
+
 Result<InferenceService> readService(const std::string &path, const YAML::Node &entry,
                                      std::set<std::string> &names)
 {
@@ -153,6 +167,12 @@ Result<InferenceService> readService(const std::string &path, const YAML::Node &
         if (!command)
             return command.error();
         s.serving = std::move(command).value();
+    }
+    if (const YAML::Node balancer = entry["load_balancer"]) {
+        auto target = readLoadBalancer(path, balancer);
+        if (!target)
+            return target.error();
+        s.loadBalancer = std::move(target).value();
     }
     return s;
 }

@@ -53,6 +53,14 @@ struct RentLimits {
     double budgetCnyPerHour = 0;
 };
 
+// Where a service's requests come in: a load balancer the controller keeps equal to the
+// ready replicas. Only HAProxy for now, through its runtime API.
+//   load_balancer: {kind: haproxy, runtime_api: 127.0.0.1:9999, backend: chat}
+struct LoadBalancerTarget {
+    std::string runtimeApi;  // host:port of HAProxy's "stats socket ipv4@… level admin"
+    std::string backend;
+};
+
 struct InferenceService {
     std::string name;
     std::string model;
@@ -67,6 +75,7 @@ struct InferenceService {
     std::vector<std::string> localPool;
     RentLimits rent;
     std::optional<ServingCommand> serving;
+    std::optional<LoadBalancerTarget> loadBalancer;
 
     // What one replica on this card model serves per second; 0 when it cannot run there.
     double replicaRequestsPerSecond(const std::string &cardModel) const;

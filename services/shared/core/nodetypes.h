@@ -37,6 +37,7 @@ struct ReplicaSignals {
     std::optional<double> ttftP95Seconds;
     std::optional<double> e2eP95Seconds;
     std::optional<double> requestsPerSecond;
+    uint32_t servingPort = 0;  // on the agent's host; 0: not a process of its own
 };
 
 struct TelemetrySample {

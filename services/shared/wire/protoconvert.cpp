@@ -218,6 +218,7 @@ void toProto(const TelemetrySample &in, v1::TelemetryBatch *out)
         setIf(r.ttftP95Seconds, [&](double v) { p->set_ttft_p95_seconds(v); });
         setIf(r.e2eP95Seconds, [&](double v) { p->set_e2e_p95_seconds(v); });
         setIf(r.requestsPerSecond, [&](double v) { p->set_requests_per_second(v); });
+        p->set_serving_port(r.servingPort);
     }
 }
 
@@ -469,6 +470,8 @@ ReplicaSignals fromProto(const v1::ReplicaTelemetry &in)
         out.e2eP95Seconds = in.e2e_p95_seconds();
     if (in.has_requests_per_second())
         out.requestsPerSecond = in.requests_per_second();
+    // A port is 16 bits; a hostile agent's larger number is no port.
+    out.servingPort = in.serving_port() <= 65535 ? in.serving_port() : 0;
     return out;
 }
 

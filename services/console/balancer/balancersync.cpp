@@ -1,0 +1,89 @@
+#include "balancersync.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "haproxyruntime.h"
+#include "wire/hostport.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr std::string_view kPrefix = "meridian-";
+
+}  // namespace
+
+std::vector<ReadyReplica> readyReplicas(const std::string &service,
+                                        const std::vector<ReplicaReading> &readings)
+{
+    std::vector<ReadyReplica> out;
+    for (const ReplicaReading &r : readings) {
+        if (r.signals.service != service || !r.signals.requestsPerSecond ||
+            r.signals.servingPort == 0)
+            continue;
+        auto agent = parseHostPort(r.agentAddress);
+        if (!agent)
+            continue;
+        const bool v6 = agent->host.find(':') != std::string::npos;
+        const std::string host = v6 ? "[" + agent->host + "]" : agent->host;
+        out.push_back({r.signals.replicaId, fmt::format("{}:{}", host, r.signals.servingPort)});
+    }
+    return out;
+}
+
+std::string balancedServerName(const std::string &replicaId)
+{
+    std::string name(kPrefix);
+    for (const char c : replicaId) {
+        const bool kept =
+            std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        name += kept ? c : '_';
+    }
+    return name;
+}
+
+Result<std::vector<std::string>> syncBalancer(const HaproxyRuntime &runtime,
+                                              const std::string &backend,
+                                              const std::vector<ReadyReplica> &ready)
+{
+    auto listed = runtime.servers(backend);
+    if (!listed)
+        return listed.error();
+    std::map<std::string, BalancedServer> ours;
+    for (BalancedServer &s : listed.value()) {
+        if (s.name.compare(0, kPrefix.size(), kPrefix) == 0)
+            ours[s.name] = std::move(s);
+    }
+    std::vector<std::string> done;
+    std::map<std::string, bool> wanted;
+    for (const ReadyReplica &r : ready) {
+        const std::string name = balancedServerName(r.replicaId);
+        wanted[name] = true;
+        if (ours.count(name))
+            continue;
+        if (Status added = runtime.addServer(backend, name, r.address); !added)
+            return added.error();
+        done.push_back(fmt::format("{} ({}) added to {}", r.replicaId, r.address, backend));
+    }
+    for (const auto &[name, server] : ours) {
+        if (wanted.count(name))
+            continue;
+        if (!server.draining()) {
+            if (Status drained = runtime.drainServer(backend, name); !drained)
+                return drained.error();
+            done.push_back(fmt::format("{} drained from {}: {} request(s) still under way", name,
+                                       backend, server.sessions));
+        } else if (server.sessions == 0) {
+            if (Status deleted = runtime.deleteServer(backend, name); !deleted)
+                return deleted.error();
+            done.push_back(fmt::format("{} deleted from {}: drained", name, backend));
+        }
+    }
+    return done;
+}
+
+}  // namespace meridian

@@ -1,0 +1,46 @@
+// HAProxy's runtime API (the "stats socket ipv4@host:port level admin" line of its
+// configuration), as the controller uses it: list a backend's servers with their state
+// and open sessions, add a server, drain one, delete one. One command a connection, each
+// under a deadline, its answer capped: the API is a socket like any other. Blocking:
+// called from the controller's pass, never the UI.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace meridian {
+
+struct BalancedServer {
+    std::string name;
+    std::string address;  // host:port
+    std::string status;   // as HAProxy says it: UP, DOWN, MAINT, DRAIN, "no check"
+    int sessions = 0;     // open now
+    bool draining() const;
+};
+
+class HaproxyRuntime {
+public:
+    explicit HaproxyRuntime(std::string runtimeApi, int timeoutMs = 2000);
+
+    Result<std::vector<BalancedServer>> servers(const std::string &backend) const;
+    // Added ready to take requests (HAProxy adds a server in maintenance).
+    Status addServer(const std::string &backend, const std::string &name,
+                     const std::string &address) const;
+    // No new requests; those under way finish.
+    Status drainServer(const std::string &backend, const std::string &name) const;
+    // Out of the backend for good (HAProxy deletes only a server in maintenance).
+    Status deleteServer(const std::string &backend, const std::string &name) const;
+
+    // One command and its whole answer.
+    Result<std::string> command(const std::string &line) const;
+
+private:
+    Status expectQuiet(const std::string &line) const;
+
+    std::string m_runtimeApi;
+    int m_timeoutMs;
+};
+
+}  // namespace meridian

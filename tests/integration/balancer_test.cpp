@@ -1,0 +1,222 @@
+// A real HAProxy (Debian's package, on free ports) in front of real replica processes
+// (meridian-sim serve-replica), kept equal to the ready replicas through its runtime API:
+// a new replica takes requests within 5 s of being added, a drained one finishes every
+// request it holds and is deleted once idle, and a restarted HAProxy is put right by the
+// next pass.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "agentprocess.h"
+#include "balancer/balancersync.h"
+#include "balancer/haproxyruntime.h"
+#include "childprocess.h"
+#include "testsupport.h"
+
+using namespace meridian;
+using namespace meridian::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+class Haproxy {
+public:
+    Haproxy()
+    {
+        std::ofstream(m_dir.file("haproxy.cfg"))
+            << "global\n    stats socket ipv4@127.0.0.1:" << runtimePort << " level admin\n"
+            << "defaults\n    mode http\n    timeout connect 2s\n"
+            << "    timeout client 30s\n    timeout server 30s\n"
+            << "frontend chat\n    bind 127.0.0.1:" << frontPort << "\n"
+            << "    default_backend chat\n"
+            << "backend chat\n    balance leastconn\n";
+        start();
+    }
+    void start()
+    {
+        m_process.reset();
+        m_process = std::make_unique<ChildProcess>(
+            std::vector<std::string>{"haproxy", "-db", "-f", m_dir.file("haproxy.cfg")},
+            m_dir.file("haproxy.log"));
+        ASSERT_TRUE(waitUntil([&] { return runtime().command("show info").ok(); }, 10s))
+            << "haproxy (Debian's package) is needed; it said:\n"
+            << m_process->log();
+    }
+    void kill9() { m_process->kill(SIGKILL); }
+    HaproxyRuntime runtime() const
+    {
+        return HaproxyRuntime(fmt::format("127.0.0.1:{}", runtimePort));
+    }
+
+    const int frontPort = freePort();
+    const int runtimePort = freePort();
+
+private:
+    TempDir m_dir;
+    std::unique_ptr<ChildProcess> m_process;
+};
+
+class Replica {
+public:
+    Replica()
+        : m_process({MERIDIAN_SIM_BIN, "serve-replica", "--port", std::to_string(port), "--model",
+                     "chat", "--cold-start-seconds", "0", "--decode-tokens-per-second", "50"},
+                    m_dir.file("replica.log"))
+    {
+        EXPECT_TRUE(waitUntil([&] { return !httpGet(port, "/health").empty(); }, 10s));
+    }
+    ReadyReplica ready(const std::string &id) const
+    {
+        return {id, fmt::format("127.0.0.1:{}", port)};
+    }
+    // Requests it has answered, from its own counter.
+    uint64_t served() const
+    {
+        const std::string metrics = httpGet(port, "/metrics");
+        const size_t at = metrics.find("vllm:request_success_total{");
+        if (at == std::string::npos)
+            return 0;
+        return std::stoull(metrics.substr(metrics.find("} ", at) + 2));
+    }
+
+    const int port = freePort();
+
+private:
+    TempDir m_dir;
+    ChildProcess m_process;
+};
+
+// A completion through the balancer; `tokens` at 50 a second (50: about a second).
+bool completeThrough(int frontPort, int tokens = 5)
+{
+    httplib::Client client("127.0.0.1", frontPort);
+    client.set_read_timeout(10, 0);
+    auto answer = client.Post("/v1/completions",
+                              fmt::format(R"({{"prompt": "hello", "max_tokens": {}}})", tokens),
+                              "application/json");
+    return answer && answer->status == 200;
+}
+
+std::vector<std::string> serverNames(const HaproxyRuntime &runtime)
+{
+    std::vector<std::string> names;
+    const auto servers = runtime.servers("chat");
+    EXPECT_TRUE(servers.ok()) << servers.error().message;
+    for (const BalancedServer &s : servers.ok() ? servers.value() : std::vector<BalancedServer>{})
+        names.push_back(s.name);
+    return names;
+}
+
+}  // namespace
+
+TEST(Balancer, NewReplicasTakeRequestsAtOnceAndADrainDropsNone)
+{
+    Haproxy haproxy;
+    Replica a;
+    Replica b;
+    const HaproxyRuntime runtime = haproxy.runtime();
+    ASSERT_TRUE(syncBalancer(runtime, "chat", {a.ready("chat-1/0")}).ok());
+    for (int i = 0; i < 4; ++i)
+        EXPECT_TRUE(completeThrough(haproxy.frontPort));
+    EXPECT_EQ(a.served(), 4u);
+
+    // A second replica is ready: it takes requests from the next one on.
+    auto added = syncBalancer(runtime, "chat", {a.ready("chat-1/0"), b.ready("chat-2/0")});
+    ASSERT_TRUE(added.ok()) << added.error().message;
+    ASSERT_EQ(added->size(), 1u);
+    EXPECT_NE(added->front().find("chat-2/0"), std::string::npos) << added->front();
+    const auto addedAt = std::chrono::steady_clock::now();
+    while (b.served() == 0 && std::chrono::steady_clock::now() - addedAt < 5s)
+        completeThrough(haproxy.frontPort);
+    EXPECT_GT(b.served(), 0u) << "the new replica took no request within 5 s";
+    ::testing::Test::RecordProperty(
+        "first_request_on_new_replica_ms",
+        static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - addedAt)
+                             .count()));
+
+    // Replica a goes while eight clients keep sending: what it holds finishes there,
+    // nothing new reaches it, and no request fails.
+    std::atomic<int> failed{0};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 8; ++c)
+        clients.emplace_back([&] {
+            for (int r = 0; r < 3; ++r)
+                failed += !completeThrough(haproxy.frontPort, 50);
+        });
+    std::this_thread::sleep_for(300ms);
+    auto drained = syncBalancer(runtime, "chat", {b.ready("chat-2/0")});
+    ASSERT_TRUE(drained.ok()) << drained.error().message;
+    ASSERT_EQ(drained->size(), 1u);
+    EXPECT_NE(drained->front().find("drained"), std::string::npos) << drained->front();
+    const uint64_t aAtDrain = a.served();
+    for (std::thread &t : clients)
+        t.join();
+    EXPECT_EQ(failed, 0) << "requests were dropped by the drain";
+    const uint64_t aAfter = a.served();
+    EXPECT_LE(aAfter - aAtDrain, 8u) << "only what it held when drained finishes there";
+    for (int i = 0; i < 4; ++i)
+        EXPECT_TRUE(completeThrough(haproxy.frontPort));
+    EXPECT_EQ(a.served(), aAfter) << "a drained replica took new requests";
+
+    // Idle now: the next pass deletes it.
+    auto deleted = syncBalancer(runtime, "chat", {b.ready("chat-2/0")});
+    ASSERT_TRUE(deleted.ok()) << deleted.error().message;
+    EXPECT_EQ(serverNames(runtime), std::vector<std::string>{"meridian-chat-2_0"});
+}
+
+TEST(Balancer, ARestartedHaproxyIsPutRightOnTheNextPass)
+{
+    Haproxy haproxy;
+    Replica a;
+    const HaproxyRuntime runtime = haproxy.runtime();
+    ASSERT_TRUE(syncBalancer(runtime, "chat", {a.ready("chat-1/0")}).ok());
+    haproxy.kill9();
+    haproxy.start();  // from its configuration file: no servers
+    EXPECT_TRUE(serverNames(runtime).empty());
+    EXPECT_FALSE(completeThrough(haproxy.frontPort)) << "503 with no server";
+    ASSERT_TRUE(syncBalancer(runtime, "chat", {a.ready("chat-1/0")}).ok());
+    EXPECT_TRUE(completeThrough(haproxy.frontPort));
+}
+
+TEST(Balancer, ARuntimeApiThatIsNotThereOrHasNoSuchBackendIsNamed)
+{
+    const HaproxyRuntime nobody(fmt::format("127.0.0.1:{}", freePort()), 500);
+    auto refused = syncBalancer(nobody, "chat", {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("HAProxy runtime API 127.0.0.1:"), std::string::npos)
+        << refused.error().message;
+    Haproxy haproxy;
+    auto missing = syncBalancer(haproxy.runtime(), "summarise", {});
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("no backend named summarise"), std::string::npos);
+}
+
+TEST(Balancer, OnlyReplicasThatServeAndSayWhereAreBalanced)
+{
+    const auto reading = [](std::string id, std::string service, bool serving, uint32_t port) {
+        ReplicaReading r;
+        r.agentAddress = "10.1.2.3:50051";
+        r.signals.replicaId = std::move(id);
+        r.signals.service = std::move(service);
+        if (serving)
+            r.signals.requestsPerSecond = 1.5;
+        r.signals.servingPort = port;
+        return r;
+    };
+    const std::vector<ReadyReplica> ready =
+        readyReplicas("chat", {reading("chat-1/0", "chat", true, 8000),
+                               reading("chat-2/0", "chat", false, 8001),  // loading weights
+                               reading("chat-3/0", "chat", true, 0),      // simulated: no port
+                               reading("sum-1/0", "summarise", true, 8002)});
+    ASSERT_EQ(ready.size(), 1u);
+    EXPECT_EQ(ready[0].replicaId, "chat-1/0");
+    EXPECT_EQ(ready[0].address, "10.1.2.3:8000");
+    EXPECT_EQ(balancedServerName("chat-1/0"), "meridian-chat-1_0");
+}
