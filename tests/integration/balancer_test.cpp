@@ -129,8 +129,8 @@ TEST(Balancer, NewReplicasTakeRequestsAtOnceAndADrainDropsNone)
     // A second replica is ready: it takes requests from the next one on.
     auto added = syncBalancer(runtime, "chat", {a.ready("chat-1/0"), b.ready("chat-2/0")});
     ASSERT_TRUE(added.ok()) << added.error().message;
-    ASSERT_EQ(added->size(), 1u);
-    EXPECT_NE(added->front().find("chat-2/0"), std::string::npos) << added->front();
+    ASSERT_EQ(added->done.size(), 1u);
+    EXPECT_NE(added->done.front().find("chat-2/0"), std::string::npos) << added->done.front();
     const auto addedAt = std::chrono::steady_clock::now();
     while (b.served() == 0 && std::chrono::steady_clock::now() - addedAt < 5s)
         completeThrough(haproxy.frontPort);
@@ -153,8 +153,9 @@ TEST(Balancer, NewReplicasTakeRequestsAtOnceAndADrainDropsNone)
     std::this_thread::sleep_for(300ms);
     auto drained = syncBalancer(runtime, "chat", {b.ready("chat-2/0")});
     ASSERT_TRUE(drained.ok()) << drained.error().message;
-    ASSERT_EQ(drained->size(), 1u);
-    EXPECT_NE(drained->front().find("drained"), std::string::npos) << drained->front();
+    ASSERT_EQ(drained->done.size(), 1u);
+    EXPECT_NE(drained->done.front().find("drained"), std::string::npos) << drained->done.front();
+    EXPECT_TRUE(drained->holds("chat-1/")) << "a draining server is still there";
     const uint64_t aAtDrain = a.served();
     for (std::thread &t : clients)
         t.join();
@@ -168,6 +169,7 @@ TEST(Balancer, NewReplicasTakeRequestsAtOnceAndADrainDropsNone)
     // Idle now: the next pass deletes it.
     auto deleted = syncBalancer(runtime, "chat", {b.ready("chat-2/0")});
     ASSERT_TRUE(deleted.ok()) << deleted.error().message;
+    EXPECT_FALSE(deleted->holds("chat-1/"));
     EXPECT_EQ(serverNames(runtime), std::vector<std::string>{"meridian-chat-2_0"});
 }
 

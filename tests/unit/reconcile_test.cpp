@@ -131,6 +131,30 @@ TEST(Reconcile, RejectedAndDoneStepsAskNothingOfAnyone)
         EXPECT_TRUE(reconcile({step(state)}, {}, {}, context()).empty());
 }
 
+TEST(Reconcile, AReleaseWaitsWhileTheLoadBalancerDrainsItsReplicas)
+{
+    // Stopped, or its node given back, only once the balancer sends it nothing: a
+    // request routed to a replica already told to stop would fail.
+    JournalStep local = step(StepState::Releasing);
+    local.offerId = std::string(kLocalOffer);
+    local.nodeId = "xm-r01-n3";
+    const ReplicaView serving{"xm-r01-n3", "plan-12-step-1", ReplicaState::Serving};
+    ReconcileContext draining = context();
+    draining.draining = {local.id};
+    auto r = reconcile({local}, {}, {serving}, draining);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::Wait);
+    EXPECT_EQ(r[0].why, "draining at the load balancer");
+    EXPECT_EQ(reconcile({local}, {}, {serving}, context())[0].kind, RecoveryKind::StopReplica);
+
+    const JournalStep rented = step(StepState::Releasing, "L-9");
+    r = reconcile({rented}, {lease(PoolLeaseState::Ready)}, {}, draining);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].kind, RecoveryKind::Wait);
+    EXPECT_EQ(reconcile({rented}, {lease(PoolLeaseState::Ready)}, {}, context())[0].kind,
+              RecoveryKind::Release);
+}
+
 TEST(Reconcile, ALocalStepNeverTouchesThePoolAndStopsItsReplicaWhenReleasedOrFailed)
 {
     JournalStep local = step(StepState::Approved);

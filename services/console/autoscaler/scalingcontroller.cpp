@@ -151,13 +151,15 @@ Status ScalingController::tick()
     const std::vector<ReplicaReading> rented = m_rentedFleet->replicaReadings(now);
     for (auto &state : m_services)
         decide(*state, open.value(), local, rented, now, problems);
-    followReplicas(local, rented, problems);
 
-    if (leases) {
+    if (!leases) {
+        followReplicas(local, rented, open.value(), now, problems);
+    } else {
         open = m_journal.openSteps();  // with this pass's plans and releases
         if (open) {
+            std::set<int64_t> draining = followReplicas(local, rented, open.value(), now, problems);
             setReplicaTargets(open.value());
-            if (auto actions = m_executor->advance(now))
+            if (auto actions = m_executor->advance(now, std::move(draining)))
                 auditActions(actions.value(), open.value(), now);
             else
                 problems.push_back(actions.error().message);

@@ -171,10 +171,12 @@ private:
     int replicasPerNode(const InferenceService &service, const std::string &cardModel,
                         int cardsPerNode) const;
     void audit(const std::string &who, const std::string &what, const std::string &why);
-    // Keeps each service's load balancer equal to its ready replicas.
-    void followReplicas(const std::vector<ReplicaReading> &local,
-                        const std::vector<ReplicaReading> &rented,
-                        std::vector<std::string> &problems);
+    // Keeps each service's load balancer equal to its ready replicas, those of steps
+    // being released drained first; returns the releasing steps still draining there.
+    std::set<int64_t> followReplicas(const std::vector<ReplicaReading> &local,
+                                     const std::vector<ReplicaReading> &rented,
+                                     const std::vector<JournalStep> &open, int64_t now,
+                                     std::vector<std::string> &problems);
     // Audits the causes in `limits` that were not said at the service's last scale-up.
     void sayLimits(ServiceState &state, const std::vector<std::string> &limits);
 

@@ -1,5 +1,9 @@
 // ScalingController's member that routes traffic to what it started: every pass, each
-// service's load balancer is made equal to the replicas that serve it now (balancer/).
+// service's load balancer is made equal to the replicas that serve it now (balancer/),
+// and a replica whose step is released is drained there before it is stopped.
+#include <algorithm>
+#include <set>
+
 #include "balancer/balancersync.h"
 #include "balancer/haproxyruntime.h"
 #include "scalingcontroller.h"
@@ -7,25 +11,52 @@
 
 namespace meridian {
 
-void ScalingController::followReplicas(const std::vector<ReplicaReading> &local,
-                                       const std::vector<ReplicaReading> &rented,
-                                       std::vector<std::string> &problems)
+namespace {
+
+// A drain that never ends (a stream held open for hours) does not hold a release for ever.
+constexpr int64_t kLongestDrainMs = 120'000;
+
+}  // namespace
+
+std::set<int64_t> ScalingController::followReplicas(const std::vector<ReplicaReading> &local,
+                                                    const std::vector<ReplicaReading> &rented,
+                                                    const std::vector<JournalStep> &open,
+                                                    int64_t now, std::vector<std::string> &problems)
 {
     std::vector<ReplicaReading> all = local;
     all.insert(all.end(), rented.begin(), rented.end());
+    std::set<int64_t> draining;
     for (auto &state : m_services) {
         const std::optional<LoadBalancerTarget> &target = state->service.loadBalancer;
         if (!target)
             continue;
-        const HaproxyRuntime runtime(target->runtimeApi);
-        auto done = syncBalancer(runtime, target->backend, readyReplicas(state->service.name, all));
-        if (!done) {
-            problems.push_back(state->service.name + ": " + done.error().message);
-            continue;
+        // Replicas whose step is being released are drained before they are stopped.
+        std::vector<const JournalStep *> releasing;
+        for (const JournalStep &step : open) {
+            if (step.service == state->service.name && step.state == StepState::Releasing)
+                releasing.push_back(&step);
         }
-        for (const std::string &what : done.value())
+        std::vector<ReadyReplica> ready = readyReplicas(state->service.name, all);
+        std::erase_if(ready, [&](const ReadyReplica &r) {
+            return std::any_of(releasing.begin(), releasing.end(), [&](const JournalStep *s) {
+                return r.replicaId.rfind(s->idempotencyKey + "/", 0) == 0;
+            });
+        });
+        const HaproxyRuntime runtime(target->runtimeApi);
+        auto pass = syncBalancer(runtime, target->backend, ready);
+        if (!pass) {
+            problems.push_back(state->service.name + ": " + pass.error().message);
+            continue;  // a balancer that does not answer holds no release back
+        }
+        for (const std::string &what : pass->done)
             audit(m_options.requestedBy, what, "the load balancer follows the ready replicas");
+        for (const JournalStep *step : releasing) {
+            if (pass->holds(step->idempotencyKey + "/") &&
+                now - step->updatedUnixMs < kLongestDrainMs)
+                draining.insert(step->id);
+        }
     }
+    return draining;
 }
 
 }  // namespace meridian

@@ -46,9 +46,15 @@ std::string balancedServerName(const std::string &replicaId)
     return name;
 }
 
-Result<std::vector<std::string>> syncBalancer(const HaproxyRuntime &runtime,
-                                              const std::string &backend,
-                                              const std::vector<ReadyReplica> &ready)
+bool BalancerPass::holds(const std::string &replicaIdPrefix) const
+{
+    const std::string name = balancedServerName(replicaIdPrefix);
+    return std::any_of(servers.begin(), servers.end(),
+                       [&](const std::string &s) { return s.compare(0, name.size(), name) == 0; });
+}
+
+Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
+                                  const std::vector<ReadyReplica> &ready)
 {
     auto listed = runtime.servers(backend);
     if (!listed)
@@ -58,7 +64,8 @@ Result<std::vector<std::string>> syncBalancer(const HaproxyRuntime &runtime,
         if (s.name.compare(0, kPrefix.size(), kPrefix) == 0)
             ours[s.name] = std::move(s);
     }
-    std::vector<std::string> done;
+    BalancerPass pass;
+    std::vector<std::string> &done = pass.done;
     std::map<std::string, bool> wanted;
     for (const ReadyReplica &r : ready) {
         const std::string name = balancedServerName(r.replicaId);
@@ -68,8 +75,10 @@ Result<std::vector<std::string>> syncBalancer(const HaproxyRuntime &runtime,
         if (Status added = runtime.addServer(backend, name, r.address); !added)
             return added.error();
         done.push_back(fmt::format("{} ({}) added to {}", r.replicaId, r.address, backend));
+        pass.servers.push_back(name);
     }
     for (const auto &[name, server] : ours) {
+        pass.servers.push_back(name);
         if (wanted.count(name))
             continue;
         if (!server.draining()) {
@@ -81,9 +90,10 @@ Result<std::vector<std::string>> syncBalancer(const HaproxyRuntime &runtime,
             if (Status deleted = runtime.deleteServer(backend, name); !deleted)
                 return deleted.error();
             done.push_back(fmt::format("{} deleted from {}: drained", name, backend));
+            pass.servers.pop_back();
         }
     }
-    return done;
+    return pass;
 }
 
 }  // namespace meridian

@@ -28,9 +28,15 @@ std::vector<ReadyReplica> readyReplicas(const std::string &service,
 // HAProxy's name for a replica: its id with what a server name cannot hold replaced.
 std::string balancedServerName(const std::string &replicaId);
 
-// What it did, a line each (for the audit), or the first error, naming the runtime API.
-Result<std::vector<std::string>> syncBalancer(const HaproxyRuntime &runtime,
-                                              const std::string &backend,
-                                              const std::vector<ReadyReplica> &ready);
+struct BalancerPass {
+    std::vector<std::string> done;     // what it did, a line each (for the audit)
+    std::vector<std::string> servers;  // ours in the backend after it, draining ones too
+    // Whether a server of a replica whose id starts with `prefix` is still there.
+    bool holds(const std::string &replicaIdPrefix) const;
+};
+
+// One pass, or the first error, naming the runtime API.
+Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
+                                  const std::vector<ReadyReplica> &ready);
 
 }  // namespace meridian

@@ -7,6 +7,8 @@ namespace meridian {
 
 namespace {
 
+constexpr const char *kDrainingAtBalancer = "draining at the load balancer";
+
 const PoolLeaseView *leaseFor(const JournalStep &step, const std::vector<PoolLeaseView> &pool)
 {
     for (const PoolLeaseView &lease : pool) {
@@ -60,7 +62,8 @@ Recovery replicaRecovery(const JournalStep &step, ReplicaState state, const std:
 
 // A step on one of our own nodes: no lease to ask for, wait on or give back; its replica
 // is started on the node the plan chose, and stopped when the step is released.
-void reconcileLocal(const JournalStep &step, const ReplicaView *replica, std::vector<Recovery> &out)
+void reconcileLocal(const JournalStep &step, const ReplicaView *replica, bool draining,
+                    std::vector<Recovery> &out)
 {
     const ReplicaState state = replica ? replica->state : ReplicaState::Absent;
     const std::string &node = step.nodeId;
@@ -77,6 +80,8 @@ void reconcileLocal(const JournalStep &step, const ReplicaView *replica, std::ve
     case StepState::Releasing:
         if (state == ReplicaState::Unknown)
             out.push_back({RecoveryKind::Wait, step.id, {}, node, "the agent did not answer"});
+        else if (draining)
+            out.push_back({RecoveryKind::Wait, step.id, {}, node, kDrainingAtBalancer});
         else if (present(replica) && state != ReplicaState::Failed)
             out.push_back({RecoveryKind::StopReplica, step.id, {}, node, "released"});
         else
@@ -177,6 +182,8 @@ void reconcileRented(const JournalStep &step, const PoolLeaseView *lease,
     case StepState::Releasing:
         if (!lease || lease->state == PoolLeaseState::Released)
             out.push_back({RecoveryKind::MarkDone, step.id, leaseId, {}, "released"});
+        else if (context.draining.count(step.id))
+            out.push_back({RecoveryKind::Wait, step.id, leaseId, {}, kDrainingAtBalancer});
         else
             out.push_back({RecoveryKind::Release, step.id, leaseId, {}, "still held"});
         return;
@@ -194,7 +201,8 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
     std::set<std::string> known;  // leases some step accounts for
     for (const JournalStep &step : journal) {
         if (step.offerId == kLocalOffer) {
-            reconcileLocal(step, replicaFor(step, replicas), out);
+            reconcileLocal(step, replicaFor(step, replicas), context.draining.count(step.id) > 0,
+                           out);
             continue;
         }
         const PoolLeaseView *lease = leaseFor(step, pool);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,9 @@ struct ReconcileContext {
     std::string requestedBy;  // names our leases in the pool
     int64_t nowUnixMs = 0;
     int64_t provisioningTimeoutMs = 15 * 60'000;  // a lease not READY by then is given up
+    // Releasing steps whose replicas a load balancer still sends requests to: they are
+    // stopped (or their lease given back) once drained, not before.
+    std::set<int64_t> draining;
 };
 
 // What to do, for every unfinished step and every lease of ours the journal lacks.

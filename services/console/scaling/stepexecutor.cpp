@@ -9,7 +9,7 @@ StepExecutor::StepExecutor(StepJournal &journal, CapacityPoolApi &pool, ReplicaA
     : m_journal(journal), m_pool(pool), m_replicas(replicas), m_requestedBy(std::move(requestedBy))
 {}
 
-Result<std::vector<Recovery>> StepExecutor::advance(int64_t nowUnixMs)
+Result<std::vector<Recovery>> StepExecutor::advance(int64_t nowUnixMs, std::set<int64_t> draining)
 {
     auto steps = m_journal.openSteps();
     if (!steps)
@@ -23,8 +23,10 @@ Result<std::vector<Recovery>> StepExecutor::advance(int64_t nowUnixMs)
     std::map<int64_t, JournalStep> byId;
     for (const JournalStep &s : steps.value())
         byId[s.id] = s;
+    ReconcileContext context{m_requestedBy, nowUnixMs};
+    context.draining = std::move(draining);
     const std::vector<Recovery> actions =
-        reconcile(steps.value(), leases.value(), replicas.value(), {m_requestedBy, nowUnixMs});
+        reconcile(steps.value(), leases.value(), replicas.value(), context);
     std::vector<Recovery> done;
     for (const Recovery &action : actions) {
         const auto it = byId.find(action.stepId);

@@ -55,7 +55,8 @@ public:
     // One pass over the open steps; what it did. A failed call ends the pass: the
     // journal already says what may have happened, and the next pass finds out. A lease
     // the pool refuses fails its step (reported as a MarkFailed with the pool's reason).
-    Result<std::vector<Recovery>> advance(int64_t nowUnixMs);
+    // `draining`: releasing steps a load balancer still sends requests to (ReconcileContext).
+    Result<std::vector<Recovery>> advance(int64_t nowUnixMs, std::set<int64_t> draining = {});
 
 private:
     Status act(const Recovery &action, const JournalStep &step, int64_t nowUnixMs,
