@@ -3,6 +3,8 @@
 //   meridian-scaled --config /etc/meridian/scaled.yaml
 // Consoles whose inventory names `scaling_controller:` show its plans and send
 // approvals through its ScalingControl service.
+//   meridian-scaled status --address 127.0.0.1:50070 [--ca-file F --token-file F]
+// prints what a running one is doing, for whoever is logged in to its host.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -11,12 +13,16 @@
 #include <cstdlib>
 #include <thread>
 
+#include "autoscaler/remotescalingcontrol.h"
 #include "autoscaler/scaledconfig.h"
 #include "autoscaler/scalingcontroller.h"
 #include "autoscaler/scalingcontrolservice.h"
+#include "autoscaler/scalingstatustext.h"
 #include "core/brokenpipes.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
+#include "core/textfile.h"
+#include "core/textutil.h"
 #include "crashdrill.h"
 #include "fleet/fleetstate.h"
 #include "fleetlink/fleetclient.h"
@@ -111,6 +117,33 @@ int serve(const std::string &configFile, const std::string &listen)
     return 0;
 }
 
+struct StatusOptions {
+    std::string address = "127.0.0.1:50070";
+    std::string caFile;
+    std::string tokenFile;
+};
+
+int status(const StatusOptions &options)
+{
+    using namespace meridian;
+    ClientSecurity security;
+    security.caFile = options.caFile;
+    if (!options.tokenFile.empty()) {
+        auto token = readTextFile(options.tokenFile, 4096);
+        if (!token)
+            return fail(token.error().message);
+        security.token = std::string(trim(token.value()));
+    }
+    RemoteScalingControl controller(options.address, security, SystemClock::instance());
+    if (Status polled = controller.poll(); !polled) {
+        fmt::print(stderr, "meridian-scaled status: {}\n", polled.message());
+        return 1;
+    }
+    fmt::print("{}", scalingStatusText(controller.view(), controller.controllerId(),
+                                       options.address, SystemClock::instance().nowUnixMs()));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -123,6 +156,13 @@ int main(int argc, char **argv)
     std::string listen;
     app.add_option("--config", configFile, "YAML configuration file");
     app.add_option("--listen", listen, "address to serve on (overrides the file's listen:)");
+    StatusOptions statusOptions;
+    CLI::App *statusCommand = app.add_subcommand("status", "what a running controller is doing");
+    statusCommand->add_option("--address", statusOptions.address, "its host:port");
+    statusCommand->add_option("--ca-file", statusOptions.caFile, "the CA of its certificate (TLS)");
+    statusCommand->add_option("--token-file", statusOptions.tokenFile, "a file with a token");
     CLI11_PARSE(app, argc, argv);
+    if (statusCommand->parsed())
+        return status(statusOptions);
     return serve(configFile, listen);
 }

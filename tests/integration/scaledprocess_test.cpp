@@ -422,6 +422,42 @@ TEST(ScaledProcess, AConsoleApprovesThePlanItShowsAndAReplacedPlanIsRefused)
 
 // Behind the same TLS front door as the agent and the pool: a client that finishes its
 // handshake and resets at once costs a connection, not the controller (SIGPIPE ended it).
+TEST(ScaledProcess, StatusSaysWhatARunningControllerDoesAndWhyItCannot)
+{
+    Rig rig("assisted", /*secure=*/true);
+    rig.startScaled();
+    std::ofstream(rig.dir.file("watcher.token")) << kWatcherToken << "\n";
+    const auto status = [&](const std::string &address) {
+        const std::string log = rig.dir.file("status.log");
+        test::ChildProcess run(
+            {MERIDIAN_SCALED_BIN, "status", "--address", address, "--ca-file",
+             rig.dir.file("scaled.crt"), "--token-file", rig.dir.file("watcher.token")},
+            log);
+        EXPECT_TRUE(test::waitUntil([&] { return run.ended(); }, std::chrono::seconds(15)));
+        return std::make_pair(WEXITSTATUS(run.waitStatus()), run.log());
+    };
+    rig.setLoad(8);
+    std::pair<int, std::string> shown;
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            shown = status(rig.address);
+            return shown.second.find("waiting for approval: plan") != std::string::npos;
+        },
+        std::chrono::seconds(30)))
+        << shown.second;
+    EXPECT_EQ(shown.first, 0);
+    EXPECT_NE(shown.second.find(std::string(kControllerId) + " at " + rig.address +
+                                ": approval mode assisted"),
+              std::string::npos)
+        << shown.second;
+    EXPECT_NE(shown.second.find("\nchat "), std::string::npos) << shown.second;
+
+    const std::string nobody = "127.0.0.1:" + std::to_string(test::freePort());
+    const auto refused = status(nobody);
+    EXPECT_EQ(refused.first, 1);
+    EXPECT_NE(refused.second.find(nobody), std::string::npos) << refused.second;
+}
+
 TEST(ScaledProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
 {
     Rig rig("assisted", /*secure=*/true);
