@@ -3,7 +3,7 @@
 //   meridian-scaled --config /etc/meridian/scaled.yaml
 // Consoles whose inventory names `scaling_controller:` show its plans and send
 // approvals through its ScalingControl service.
-//   meridian-scaled status --address 127.0.0.1:50070 [--ca-file F --token-file F]
+//   meridian-scaled status --address 127.0.0.1:50081 [--ca-file F --token-file F]
 // prints what a running one is doing, for whoever is logged in to its host.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -17,6 +17,7 @@
 #include "autoscaler/scaledconfig.h"
 #include "autoscaler/scalingcontroller.h"
 #include "autoscaler/scalingcontrolservice.h"
+#include "autoscaler/scalingmetrics.h"
 #include "autoscaler/scalingstatustext.h"
 #include "core/brokenpipes.h"
 #include "core/clock.h"
@@ -27,6 +28,7 @@
 #include "fleet/fleetstate.h"
 #include "fleetlink/fleetclient.h"
 #include "fleetlink/inventoryfile.h"
+#include "scrape/scrapeendpoint.h"
 #include "wire/grpcserver.h"
 
 namespace {
@@ -41,6 +43,24 @@ int fail(const std::string &message)
 {
     fmt::print(stderr, "meridian-scaled: {}\n", message);
     return 2;
+}
+
+// /metrics, where the configuration asks for it; null when it does not.
+meridian::Result<std::unique_ptr<meridian::ScrapeEndpoint>> startMetrics(
+    const meridian::ScaledConfig &config, const meridian::ScalingMetrics &metrics)
+{
+    using namespace meridian;
+    if (config.metricsListen.empty())
+        return std::unique_ptr<ScrapeEndpoint>();
+    ScrapeEndpointOptions options;
+    options.listen = config.metricsListen;
+    options.security = config.security;
+    options.threads = 4;
+    return ScrapeEndpoint::start(options, [&metrics](const ScrapeRequest &request) {
+        if (request.path != "/metrics")
+            return ScrapeAnswer{404, "no such path\n", "text/plain"};
+        return ScrapeAnswer{200, metrics.exposition()};
+    });
 }
 
 int serve(const std::string &configFile, const std::string &listen)
@@ -97,6 +117,12 @@ int serve(const std::string &configFile, const std::string &listen)
         fmt::print(stderr, "meridian-scaled: {}: {}\n", config.journalFile,
                    audited.error().message);
     }
+    ScalingMetrics metrics;
+    auto metricsEndpoint = startMetrics(config, metrics);
+    if (!metricsEndpoint) {
+        client.stop();
+        return fail(metricsEndpoint.error().message);
+    }
     controller.start();
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
@@ -104,9 +130,15 @@ int serve(const std::string &configFile, const std::string &listen)
                config.controllerId, config.listen.substr(0, config.listen.rfind(':')), port,
                config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
                inventory->agents.size(), inventory->capacityPool, config.journalFile);
+    if (*metricsEndpoint)
+        fmt::print("meridian-scaled: Prometheus metrics on {}:{}/metrics\n",
+                   config.metricsListen.substr(0, config.metricsListen.rfind(':')),
+                   (*metricsEndpoint)->port());
     std::fflush(stdout);
-    while (!g_stop)
+    while (!g_stop) {
+        metrics.record(controller.view());
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     fmt::print("meridian-scaled: stopping\n");
     std::fflush(stdout);
     // The pass under way finishes; the journal already says what each step is, so the
@@ -118,7 +150,7 @@ int serve(const std::string &configFile, const std::string &listen)
 }
 
 struct StatusOptions {
-    std::string address = "127.0.0.1:50070";
+    std::string address = meridian::ScaledConfig{}.listen;
     std::string caFile;
     std::string tokenFile;
 };

@@ -86,6 +86,7 @@ public:
         std::ofstream(dir.file("policy.yaml")) << "forecast_days: 1\n";
         std::ofstream config(dir.file("scaled.yaml"));
         config << "listen: " << address << "\n"
+               << "metrics_listen: 127.0.0.1:" << metricsPort << "\n"
                << "controller_id: " << kControllerId << "\n"
                << "journal: journal.sqlite\n"
                << "inventory: inventory.yaml\n"
@@ -225,6 +226,7 @@ public:
 
     test::TempDir dir;
     std::string address = "127.0.0.1:" + std::to_string(test::freePort());
+    int metricsPort = test::freePort();
     std::string control;
     std::unique_ptr<test::ChildProcess> sim;
     std::unique_ptr<test::ChildProcess> scaled;
@@ -456,6 +458,37 @@ TEST(ScaledProcess, StatusSaysWhatARunningControllerDoesAndWhyItCannot)
     const auto refused = status(nobody);
     EXPECT_EQ(refused.first, 1);
     EXPECT_NE(refused.second.find(nobody), std::string::npos) << refused.second;
+}
+
+TEST(ScaledProcess, PrometheusScrapesWhatItDoesPerService)
+{
+    Rig rig("automatic");
+    rig.startScaled();
+    rig.setLoad(8);
+    std::string metrics;
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            metrics = test::httpGet(rig.metricsPort, "/metrics");
+            return metrics.find("meridian_scaled_replicas_desired{service=\"chat\"}") !=
+                       std::string::npos &&
+                   metrics.find("meridian_scaled_passes_total{service=\"chat\"}") !=
+                       std::string::npos;
+        },
+        std::chrono::seconds(30)))
+        << metrics << rig.scaled->log();
+    for (const char *family : {"meridian_scaled_replicas{service=\"chat\",state=\"serving\"}",
+                               "meridian_scaled_waiting_requests{service=\"chat\"}",
+                               "meridian_scaled_objective_ttft_p95_seconds{service=\"chat\"} 5",
+                               "meridian_scaled_rented_card_seconds_total{service=\"chat\"}",
+                               "meridian_scaled_passes_within_objective_total{service=\"chat\"}"})
+        EXPECT_NE(metrics.find(family), std::string::npos) << family << "\n" << metrics;
+    // Prometheus's own linter reads it.
+    std::ofstream(rig.dir.file("scaled.prom")) << metrics;
+    EXPECT_EQ(std::system(
+                  ("promtool check metrics < " + rig.dir.file("scaled.prom") + " > /dev/null 2>&1")
+                      .c_str()),
+              0)
+        << metrics;
 }
 
 TEST(ScaledProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)

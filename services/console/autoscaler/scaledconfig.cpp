@@ -12,11 +12,13 @@ Status readScaledConfig(const std::string &path, const YAML::Node &root, ScaledC
     if (!root.IsMap())
         return yamlError(path, root, "expected a mapping with listen:, journal:, inventory:");
     if (Status s = checkKeys(path, root,
-                             {"listen", "tls", "tokens", "controller_id", "journal", "inventory",
-                              "services", "mode", "policy", "interval_seconds", "warm_up_seconds"});
+                             {"listen", "metrics_listen", "tls", "tokens", "controller_id",
+                              "journal", "inventory", "services", "mode", "policy",
+                              "interval_seconds", "warm_up_seconds"});
         !s)
         return s;
     yamlRead(root, "listen", config.listen);
+    yamlRead(root, "metrics_listen", config.metricsListen);
     if (Status s = readServerSecurity(path, root, config.security); !s)
         return s;
     yamlRead(root, "controller_id", config.controllerId);

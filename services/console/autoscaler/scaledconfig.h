@@ -28,6 +28,8 @@ namespace meridian {
 struct ScaledConfig {
     std::string listen = "127.0.0.1:50081";
     ServerSecurity security;
+    // Where Prometheus scrapes it (/metrics), with the same TLS and tokens; empty: off.
+    std::string metricsListen;
     std::string controllerId = "meridian-scaled";
     std::string journalFile = "/var/lib/meridian-scaled/journal.sqlite";
     std::string inventoryFile = "/etc/meridian/inventory.yaml";

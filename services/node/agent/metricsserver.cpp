@@ -1,91 +1,40 @@
 #include "metricsserver.h"
 
-#include <fmt/format.h>
-#include <httplib.h>
-
-#include "scrapeserver.h"
+#include "scrape/scrapeendpoint.h"
 #include "telemetry/metricsexposition.h"
-#include "wire/hostport.h"
 
 namespace meridian {
 
 namespace {
 
-bool acceptsGzip(const httplib::Request &request)
+ScrapeAnswer answer(NodeRuntime *node, const ScrapeRequest &request)
 {
-    return request.get_header_value("Accept-Encoding").find("gzip") != std::string::npos;
-}
-
-// httplib compresses text/* bodies itself; OpenMetrics's content type is not text/*, so
-// its body is compressed here.
-void setBody(const httplib::Request &request, httplib::Response &response, std::string body,
-             ExpositionFormat format)
-{
-    const std::string contentType(expositionContentType(format));
-    if (format == ExpositionFormat::OpenMetrics && acceptsGzip(request)) {
-        std::string compressed;
-        httplib::detail::gzip_compressor gzip;
-        const bool ok = gzip.compress(body.data(), body.size(), true,
-                                      [&compressed](const char *data, size_t size) {
-                                          compressed.append(data, size);
-                                          return true;
-                                      });
-        if (ok) {
-            response.set_header("Content-Encoding", "gzip");
-            response.set_content(std::move(compressed), contentType.c_str());
-            return;
-        }
-    }
-    response.set_content(std::move(body), contentType.c_str());
-}
-
-void answer(NodeRuntime *node, const httplib::Request &request, httplib::Response &response)
-{
-    if (!node || !node->monitor) {
-        response.status = 404;
-        response.set_content("no such node\n", "text/plain");
-        return;
-    }
+    if (!node || !node->monitor)
+        return {404, "no such node\n", "text/plain"};
     // The simulator's dead and hung agents must look dead to the scraper too (up = 0).
-    if (node->down || node->hung) {
-        response.status = 503;
-        response.set_content("agent is not serving\n", "text/plain");
-        return;
+    if (node->down || node->hung)
+        return {503, "agent is not serving\n", "text/plain"};
+    const ExpositionFormat format = negotiateExposition(request.accept);
+    return {200, renderExposition(node->monitor->inventory(), node->monitor->latest(), format),
+            std::string(expositionContentType(format))};
+}
+
+// "/metrics" is the agent's own node; "/nodes/<id>/metrics" one the simulator plays.
+ScrapeAnswer route(const MetricsServer::NodeLookup &lookup, const ScrapeRequest &request)
+{
+    constexpr std::string_view nodes = "/nodes/";
+    constexpr std::string_view metrics = "/metrics";
+    const std::string_view path = request.path;
+    if (path == metrics)
+        return answer(lookup({}), request);
+    if (path.size() > nodes.size() + metrics.size() && path.substr(0, nodes.size()) == nodes &&
+        path.substr(path.size() - metrics.size()) == metrics) {
+        const std::string_view id =
+            path.substr(nodes.size(), path.size() - nodes.size() - metrics.size());
+        if (id.find('/') == std::string_view::npos)
+            return answer(lookup(id), request);
     }
-    const ExpositionFormat format = negotiateExposition(request.get_header_value("Accept"));
-    setBody(request, response,
-            renderExposition(node->monitor->inventory(), node->monitor->latest(), format), format);
-}
-
-template <class Server>
-std::unique_ptr<httplib::Server> configured(std::unique_ptr<ScrapeServer<Server>> server,
-                                            const MetricsServerOptions &options)
-{
-    server->setWorkers(static_cast<size_t>(std::max(1, options.threads)));
-    if (!options.keepAlive)
-        server->limits.maxRequestsPerConnection = 1;
-    return server;
-}
-
-std::unique_ptr<httplib::Server> makeServer(const MetricsServerOptions &options)
-{
-    const ServerSecurity &security = options.security;
-    if (!security.tlsEnabled())
-        return configured(std::make_unique<ScrapeServer<httplib::Server>>(), options);
-    return configured(std::make_unique<ScrapeServer<httplib::SSLServer>>(
-                          security.certFile.c_str(), security.keyFile.c_str(),
-                          security.clientCaFile.empty() ? nullptr : security.clientCaFile.c_str()),
-                      options);
-}
-
-// httplib 0.11 listens with a backlog of 5: a few slow clients and the next scrape's
-// connection is not even taken. The listening socket is caught as it is made.
-void deepenBacklogOf(httplib::Server &server, int &listening)
-{
-    server.set_socket_options([&listening](socket_t sock) {
-        httplib::default_socket_options(sock);
-        listening = sock;
-    });
+    return {404, "no such path\n", "text/plain"};
 }
 
 }  // namespace
@@ -93,72 +42,31 @@ void deepenBacklogOf(httplib::Server &server, int &listening)
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const MetricsServerOptions &options,
                                                             NodeLookup lookup)
 {
-    const std::string place = fmt::format("metrics endpoint {}", options.listen);
-    if (Status policy = checkListenPolicy(options.listen, options.security); !policy)
-        return Error{fmt::format("{}: {}", place, policy.message())};
-    if (options.security.tlsEnabled()) {
-        if (auto files = readServerTlsFiles(options.security); !files)
-            return Error{fmt::format("{}: {}", place, files.error().message)};
-    }
-    auto address = parseHostPort(options.listen);
-    if (!address)
-        return Error{fmt::format("{}: {}", place, address.error().message)};
-
+    ScrapeEndpointOptions endpoint;
+    endpoint.listen = options.listen;
+    endpoint.security = options.security;
+    endpoint.threads = options.threads;
+    endpoint.keepAlive = options.keepAlive;
+    auto started = ScrapeEndpoint::start(
+        endpoint,
+        [lookup = std::move(lookup)](const ScrapeRequest &r) { return route(lookup, r); });
+    if (!started)
+        return started.error();
     std::unique_ptr<MetricsServer> self(new MetricsServer);
-    self->m_server = makeServer(options);
-    httplib::Server &server = *self->m_server;
-    if (!server.is_valid())
-        return Error{fmt::format("{}: the TLS certificate or key could not be loaded", place)};
-
-    // A scraper sends a short GET; anything slow or large is not one (scrapeconnection.h).
-    server.set_payload_max_length(4096);
-    int listening = -1;
-    deepenBacklogOf(server, listening);
-
-    auto authorizer = std::make_shared<Authorizer>(options.security.tokens);
-    server.set_pre_routing_handler(
-        [authorizer](const httplib::Request &request, httplib::Response &response) {
-            if (authorizer->acceptsBearer(request.get_header_value("Authorization")))
-                return httplib::Server::HandlerResponse::Unhandled;
-            response.status = 401;
-            response.set_header("WWW-Authenticate", "Bearer");
-            response.set_content("a bearer token is needed\n", "text/plain");
-            return httplib::Server::HandlerResponse::Handled;
-        });
-    server.Get("/metrics", [lookup](const httplib::Request &request, httplib::Response &response) {
-        answer(lookup({}), request, response);
-    });
-    server.Get(R"(/nodes/([^/]+)/metrics)",
-               [lookup](const httplib::Request &request, httplib::Response &response) {
-                   answer(lookup(request.matches[1].str()), request, response);
-               });
-
-    if (address->port == 0)
-        self->m_port = server.bind_to_any_port(address->host);
-    else
-        self->m_port = server.bind_to_port(address->host, address->port) ? address->port : -1;
-    if (self->m_port <= 0)
-        return Error{
-            fmt::format("{}: cannot listen there (in use, or not an address of this "
-                        "machine)",
-                        place)};
-    ::listen(listening, 1024);
-    server.set_socket_options(httplib::default_socket_options);  // `listening` is local
-    self->m_thread = std::thread([&server] { server.listen_after_bind(); });
+    self->m_endpoint = std::move(started).value();
     return self;
 }
 
-MetricsServer::~MetricsServer()
+MetricsServer::~MetricsServer() = default;
+
+int MetricsServer::port() const
 {
-    stop();
+    return m_endpoint->port();
 }
 
 void MetricsServer::stop()
 {
-    if (m_server)
-        m_server->stop();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_endpoint->stop();
 }
 
 }  // namespace meridian

@@ -1,26 +1,22 @@
 // The HTTP endpoint Prometheus-compatible stores scrape: `/metrics` for an agent's own
-// node, `/nodes/<node id>/metrics` for each node a simulator plays. Built on cpp-httplib
-// (its routing, its thread pool), each connection under deadlines (scrapeconnection.h);
-// answers in Prometheus text or OpenMetrics as the scraper
-// asks, gzip-compressed when it accepts gzip. The same listen rules as gRPC: plaintext
-// only on loopback, and with tokens configured every scrape needs a bearer token.
+// node, `/nodes/<node id>/metrics` for each node a simulator plays, in Prometheus text or
+// OpenMetrics as the scraper asks, gzip-compressed when it accepts gzip. On the shared
+// scrape endpoint (scrape/scrapeendpoint.h): plaintext only on loopback, a bearer token
+// on every scrape where tokens are configured, every connection under deadlines.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "core/result.h"
 #include "noderuntime.h"
 #include "wire/security.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace meridian {
+
+class ScrapeEndpoint;
 
 struct MetricsServerOptions {
     std::string listen = "127.0.0.1:9400";  // dcgm-exporter's port; ":0" picks a free one
@@ -43,15 +39,13 @@ public:
                                                         NodeLookup lookup);
     ~MetricsServer();
 
-    int port() const { return m_port; }
+    int port() const;
     void stop();
 
 private:
     MetricsServer() = default;
 
-    std::unique_ptr<httplib::Server> m_server;
-    std::thread m_thread;
-    int m_port = 0;
+    std::unique_ptr<ScrapeEndpoint> m_endpoint;
 };
 
 }  // namespace meridian
