@@ -81,6 +81,10 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
                         "also write each minute's arrivals and, per autoscaler, its p95 TTFT and "
                         "replicas here (CSV)");
     command->add_option("--policy", evaluation.policy, "scaling policy settings (YAML)");
+    command->add_option("--schedule", evaluation.schedule,
+                        "replay these replicas by minute as a row of its own: a CSV with "
+                        "'minute' and 'replicas' columns, or FILE:COLUMN (a --minutes file's "
+                        "replicas_oracle, say)");
     command->add_option("--seed", evaluation.seed, "the same seed gives the same run");
     return command;
 }

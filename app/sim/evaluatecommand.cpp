@@ -6,6 +6,7 @@
 
 #include "scaling/evaluation.h"
 #include "scaling/evaluationreport.h"
+#include "scaling/schedulefile.h"
 #include "scaling/tracefile.h"
 
 namespace meridian {
@@ -32,6 +33,15 @@ int runEvaluate(const EvaluateCommand &command)
             return 2;
         }
         options.policy = policy.value();
+    }
+    if (!command.schedule.empty()) {
+        auto schedule = loadReplicaSchedule(command.schedule);
+        if (!schedule) {
+            fmt::print(stderr, "meridian-sim evaluate: {}\n", schedule.error().message);
+            return 2;
+        }
+        options.schedule = std::move(schedule->replicas);
+        options.scheduleName = schedule->name;
     }
     const auto run = evaluateScaling(**trace, (*trace)->name(), options);
     if (!run) {

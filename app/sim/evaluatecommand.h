@@ -13,8 +13,9 @@ struct EvaluateCommand {
     double localCards = -1;
     double hours = 0;  // 0: the whole trace
     std::string json;
-    std::string minutes;  // CSV: per minute, each autoscaler's p95 TTFT
-    std::string policy;   // a policy file; empty: the defaults
+    std::string minutes;   // CSV: per minute, each autoscaler's p95 TTFT
+    std::string policy;    // a policy file; empty: the defaults
+    std::string schedule;  // FILE[:COLUMN]: replicas by minute, replayed as a row
     uint64_t seed = 1;
 };
 

@@ -12,6 +12,7 @@
 #include "scaling/evaluation.h"
 #include "scaling/evaluationreport.h"
 #include "scaling/requesttrace.h"
+#include "scaling/schedulefile.h"
 #include "scaling/tracefile.h"
 #include "testsupport.h"
 
@@ -200,6 +201,67 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_LT(hopeless->results.back().withinSloShare, 0.5);
     EXPECT_NE(evaluationTable(*hopeless).find("no foresight schedule keeps 99%"), std::string::npos)
         << evaluationTable(*hopeless);
+}
+
+// Any row can be checked by replaying its replicas: the oracle's, written by --minutes
+// and read back as a schedule, is the oracle's row again, exactly; so is a constant
+// schedule the static row it copies.
+TEST(ScalingEvaluation, AScheduleFromTheMinutesFileReplaysTheRowItCameFrom)
+{
+    test::TempDir dir;
+    const auto first = evaluateScaling(stepTrace(10, 30), EvaluationOptions{});
+    ASSERT_TRUE(first.ok());
+    std::ofstream(dir.file("minutes.csv")) << evaluationMinutesCsv(*first);
+    auto oracleSchedule = loadReplicaSchedule(dir.file("minutes.csv") + ":replicas_oracle");
+    ASSERT_TRUE(oracleSchedule.ok()) << oracleSchedule.error().message;
+    EvaluationOptions options;
+    options.schedule = oracleSchedule->replicas;
+    options.scheduleName = oracleSchedule->name;
+    const auto replayed = evaluateScaling(stepTrace(10, 30), options);
+    ASSERT_TRUE(replayed.ok());
+    const auto row = [](const EvaluationRun &run, const std::string &name) {
+        return *std::find_if(run.results.begin(), run.results.end(),
+                             [&](const EvaluationResult &r) { return r.autoscaler == name; });
+    };
+    const EvaluationResult oracle = row(*first, "oracle");
+    const EvaluationResult schedule = row(*replayed, "schedule");
+    EXPECT_EQ(schedule.withinSloShare, oracle.withinSloShare);
+    EXPECT_EQ(schedule.rentedCardHours, oracle.rentedCardHours);
+    EXPECT_EQ(schedule.scaleActions, oracle.scaleActions);
+    EXPECT_NE(evaluationTable(*replayed).find("schedule: the replicas " + oracleSchedule->name),
+              std::string::npos);
+
+    const int peakReplicas = row(*first, "static peak").minuteReplicas.front();
+    std::ofstream constant(dir.file("constant.csv"));
+    constant << "minute,replicas\n";
+    for (size_t m = 0; m < first->minuteRps.size(); ++m)
+        constant << m << ',' << peakReplicas << '\n';
+    constant.close();
+    options.schedule = loadReplicaSchedule(dir.file("constant.csv"))->replicas;
+    const auto fixed = evaluateScaling(stepTrace(10, 30), options);
+    ASSERT_TRUE(fixed.ok());
+    EXPECT_EQ(row(*fixed, "schedule").withinSloShare, row(*first, "static peak").withinSloShare);
+    EXPECT_EQ(row(*fixed, "schedule").rentedCardHours, row(*first, "static peak").rentedCardHours);
+}
+
+TEST(ScalingEvaluation, ABrokenScheduleIsNamedByLine)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("s.csv")) << "minute,replicas\n0,4\n2,4\n";
+    auto gap = loadReplicaSchedule(dir.file("s.csv"));
+    ASSERT_FALSE(gap.ok());
+    EXPECT_NE(gap.error().message.find("s.csv:3: minute must be 1"), std::string::npos)
+        << gap.error().message;
+    std::ofstream(dir.file("s.csv")) << "minute,replicas\n0,four\n";
+    EXPECT_NE(loadReplicaSchedule(dir.file("s.csv"))
+                  .error()
+                  .message.find("s.csv:2: replicas must be a whole number"),
+              std::string::npos);
+    EXPECT_NE(loadReplicaSchedule(dir.file("s.csv") + ":replicas_oracle")
+                  .error()
+                  .message.find("s.csv:1: needs a 'minute' and a 'replicas_oracle' column"),
+              std::string::npos);
+    EXPECT_FALSE(loadReplicaSchedule("/dev/zero").ok());
 }
 
 // Told the trace's coming load, Meridian's policy starts the step's capacity a lead ahead

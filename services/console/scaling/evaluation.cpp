@@ -125,7 +125,9 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
             sim.setDesired(want, order);
         }
         ready.emplace_back(t, s.ready);
-        const auto minute = static_cast<size_t>(t / 60 - 1e-9);
+        // The minute a decision is for, as a schedule counts it (a decision at 60 s is
+        // minute 1's): the --minutes file then replays as the row it came from.
+        const auto minute = static_cast<size_t>(t / 60);
         if (minute >= r.minuteReplicas.size())
             r.minuteReplicas.resize(minute + 1, 0);
         r.minuteReplicas[minute] = want;
@@ -230,7 +232,10 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
     return best;
 }
 
-// The goal for a policy's scaling actions, which the paced oracle is held to.
+constexpr const char *kScheduleRow = "schedule";
+
+// The goal for a policy's scaling actions (docs/PERFORMANCE.md), which the paced oracle
+// is held to.
 constexpr double kMostActionsPerDay = 20;
 
 // Of two runs of one scaler, whether `a` serves better than `b`: more requests inside the
@@ -431,6 +436,14 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     if (auto error = trace->error())
         return *error;
     replayBaselines(run, replay, initial, rps);
+    if (!options.schedule.empty()) {
+        // As the oracle's schedule is followed: the replicas of each minute, no more.
+        ForesightScaler given(options.schedule);
+        run.scheduleName = options.scheduleName;
+        run.results.push_back(simulate(kScheduleRow, given, replay,
+                                       std::max(1, options.schedule.front()),
+                                       ReleaseOrder::SoonestPaidHourFirst));
+    }
     replayForesight(run, replay, initial, rps);
     return run;
 }

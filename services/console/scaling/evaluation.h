@@ -52,6 +52,10 @@ struct EvaluationOptions {
     StartupTimes startup;
     ScalingPolicyConfig policy;
     uint64_t seed = 1;
+    // A schedule to replay beside the autoscalers (replicas by minute), as the row
+    // "schedule"; its name is said above the table. Empty: none.
+    std::vector<int> schedule;
+    std::string scheduleName;
 };
 
 struct EvaluationResult {
@@ -63,7 +67,7 @@ struct EvaluationResult {
     double worstMinuteP95S = 0;
     double minutesMeetingSloShare = 0;  // minutes whose p95 TTFT is inside the objective
     std::vector<float> minuteP95S;      // by minute of arrival; < 0: no request then
-    std::vector<int> minuteReplicas;    // serving or starting at each minute's last decision
+    std::vector<int> minuteReplicas;    // what the last decision for each minute asked for
     double e2eP95S = 0;
     double localCardHours = 0;
     double rentedCardHours = 0;
@@ -97,6 +101,7 @@ struct EvaluationRun {
     // this (below 1: more headroom, above: less); 1: no such row.
     double tunedOccupancyScale = 1;
     std::vector<double> minuteRps;  // the scaled trace's arrivals, by minute
+    std::string scheduleName;       // the "schedule" row replays it; empty: no such row
     // meridian, baselines, meridian tuned (where there is one), meridian told, paced
     // oracle, oracle
     std::vector<EvaluationResult> results;

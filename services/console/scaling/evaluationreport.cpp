@@ -99,6 +99,8 @@ std::string evaluationTable(const EvaluationRun &run)
         out +=
             "meridian told: the same policy told the trace's coming load as its forecast, "
             "ordering capacity a lead ahead of it\n";
+    if (!run.scheduleName.empty())
+        out += fmt::format("schedule: the replicas {} gives, minute by minute\n", run.scheduleName);
     if (&yardstick != &run.results.back())
         out += "×oracle: against the paced oracle, the cheaper of the two\n";
     out += againstHpa(run);
