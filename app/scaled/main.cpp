@@ -63,6 +63,33 @@ meridian::Result<std::unique_ptr<meridian::ScrapeEndpoint>> startMetrics(
     });
 }
 
+meridian::ScalingControllerOptions controllerOptions(const meridian::ScaledConfig &config)
+{
+    meridian::ScalingControllerOptions options;
+    options.mode = config.mode;
+    options.modeInJournal = true;
+    options.requestedBy = config.controllerId;
+    options.intervalMs = static_cast<int64_t>(config.intervalSeconds * 1000);
+    options.warmUpMs = static_cast<int64_t>(config.warmUpSeconds * 1000);
+    options.policy = config.policy;
+    return options;
+}
+
+void auditStart(meridian::ScalingJournal &journal, const meridian::ScaledConfig &config,
+                meridian::ApprovalMode mode)
+{
+    using namespace meridian;
+    if (Status audited = journal.audit(
+            {SystemClock::instance().nowUnixMs(), config.controllerId,
+             fmt::format("meridian-scaled started, approval mode {}", approvalModeName(mode)),
+             "journal " + config.journalFile});
+        !audited) {
+        // Not fatal: the first pass writes the journal too and shows its problem.
+        fmt::print(stderr, "meridian-scaled: {}: {}\n", config.journalFile,
+                   audited.error().message);
+    }
+}
+
 int serve(const std::string &configFile, const std::string &listen)
 {
     using namespace meridian;
@@ -92,15 +119,9 @@ int serve(const std::string &configFile, const std::string &listen)
     FleetState local;
     FleetClient client(local, clock);
     client.connect(inventory.value());
-    ScalingControllerOptions options;
-    options.mode = config.mode;
-    options.modeInJournal = true;
-    options.requestedBy = config.controllerId;
-    options.intervalMs = static_cast<int64_t>(config.intervalSeconds * 1000);
-    options.warmUpMs = static_cast<int64_t>(config.warmUpSeconds * 1000);
-    options.policy = config.policy;
     ScalingController controller(std::move(services).value(), **journal, local,
-                                 inventory->capacityPool, inventory->security, clock, options);
+                                 inventory->capacityPool, inventory->security, clock,
+                                 controllerOptions(config));
     ScalingControlService service(controller, config.controllerId, config.security.tokens);
     int port = 0;
     auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
@@ -108,15 +129,7 @@ int serve(const std::string &configFile, const std::string &listen)
         client.stop();
         return fail(server.error().message);
     }
-    if (Status audited = (*journal)->audit({clock.nowUnixMs(), config.controllerId,
-                                            fmt::format("meridian-scaled started, approval mode {}",
-                                                        approvalModeName(controller.view().mode)),
-                                            "journal " + config.journalFile});
-        !audited) {
-        // Not fatal: the first pass writes the journal too and shows its problem.
-        fmt::print(stderr, "meridian-scaled: {}: {}\n", config.journalFile,
-                   audited.error().message);
-    }
+    auditStart(**journal, config, controller.view().mode);
     ScalingMetrics metrics;
     auto metricsEndpoint = startMetrics(config, metrics);
     if (!metricsEndpoint) {
