@@ -173,6 +173,23 @@ TEST(Balancer, NewReplicasTakeRequestsAtOnceAndADrainDropsNone)
     EXPECT_EQ(serverNames(runtime), std::vector<std::string>{"meridian-chat-2_0"});
 }
 
+TEST(Balancer, AReplicaDrainedWhileItsReadingsPausedTakesRequestsAgain)
+{
+    // An agent a pass late: its replica is drained, then reported serving again. It used
+    // to stay drained for good, its capacity paid for and unused.
+    Haproxy haproxy;
+    Replica a;
+    const HaproxyRuntime runtime = haproxy.runtime();
+    ASSERT_TRUE(syncBalancer(runtime, "chat", {a.ready("chat-1/0")}).ok());
+    ASSERT_TRUE(syncBalancer(runtime, "chat", {}).ok());  // drained
+    EXPECT_FALSE(completeThrough(haproxy.frontPort)) << "a drained server took a request";
+    auto back = syncBalancer(runtime, "chat", {a.ready("chat-1/0")});
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    ASSERT_EQ(back->done.size(), 1u);
+    EXPECT_NE(back->done.front().find("back in chat"), std::string::npos) << back->done.front();
+    EXPECT_TRUE(completeThrough(haproxy.frontPort));
+}
+
 TEST(Balancer, ARestartedHaproxyIsPutRightOnTheNextPass)
 {
     Haproxy haproxy;

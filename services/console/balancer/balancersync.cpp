@@ -70,8 +70,15 @@ Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::stri
     for (const ReadyReplica &r : ready) {
         const std::string name = balancedServerName(r.replicaId);
         wanted[name] = true;
-        if (ours.count(name))
+        if (const auto it = ours.find(name); it != ours.end()) {
+            // Drained when its readings paused (an agent a pass late): it serves again.
+            if (it->second.draining()) {
+                if (Status ready = runtime.readyServer(backend, name); !ready)
+                    return ready.error();
+                done.push_back(fmt::format("{} back in {}: it serves again", r.replicaId, backend));
+            }
             continue;
+        }
         if (Status added = runtime.addServer(backend, name, r.address); !added)
             return added.error();
         done.push_back(fmt::format("{} ({}) added to {}", r.replicaId, r.address, backend));

@@ -192,6 +192,11 @@ Status HaproxyRuntime::drainServer(const std::string &backend, const std::string
     return expectQuiet(fmt::format("set server {}/{} state drain", backend, name));
 }
 
+Status HaproxyRuntime::readyServer(const std::string &backend, const std::string &name) const
+{
+    return expectQuiet(fmt::format("set server {}/{} state ready", backend, name));
+}
+
 Status HaproxyRuntime::deleteServer(const std::string &backend, const std::string &name) const
 {
     const std::string server = backend + "/" + name;

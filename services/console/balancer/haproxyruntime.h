@@ -30,6 +30,8 @@ public:
                      const std::string &address) const;
     // No new requests; those under way finish.
     Status drainServer(const std::string &backend, const std::string &name) const;
+    // Takes requests again after a drain.
+    Status readyServer(const std::string &backend, const std::string &name) const;
     // Out of the backend for good (HAProxy deletes only a server in maintenance).
     Status deleteServer(const std::string &backend, const std::string &name) const;
 
