@@ -90,8 +90,11 @@ Status ConsoleSession::checkNamedFiles()
     // Files named on the command line are what the operator meant to run with: a broken
     // one stops the start with its error, as a broken inventory does.
     if (!m_options.servicesFile.isEmpty()) {
-        if (auto services = loadInferenceServices(m_options.servicesFile.toStdString()); !services)
+        auto services = loadInferenceServices(m_options.servicesFile.toStdString());
+        if (!services)
             return services.error();
+        if (auto policies = loadServicePolicies(services.value()); !policies)
+            return policies.error();
     }
     if (!m_options.fabricFile.isEmpty()) {
         if (auto fabric = loadFabricFile(m_options.fabricFile.toStdString()); !fabric)
@@ -374,6 +377,10 @@ Status ConsoleSession::startOwnScaling(const std::string &servicesFile)
     const int mode = QSettings().value(QStringLiteral("scaling/mode"), 1).toInt();
     options.mode = static_cast<ApprovalMode>(std::clamp(mode, 0, 2));
     options.policy = m_scalingPolicy;
+    auto policies = loadServicePolicies(services.value());
+    if (!policies)
+        return policies.error();
+    options.servicePolicies = std::move(policies).value();
     auto controller = std::make_unique<ScalingController>(std::move(services).value(), *m_journal,
                                                           m_state, m_poolAddress, m_security,
                                                           SystemClock::instance(), options);

@@ -63,9 +63,12 @@ meridian::Result<std::unique_ptr<meridian::ScrapeEndpoint>> startMetrics(
     });
 }
 
-meridian::ScalingControllerOptions controllerOptions(const meridian::ScaledConfig &config)
+meridian::ScalingControllerOptions controllerOptions(
+    const meridian::ScaledConfig &config,
+    std::map<std::string, meridian::ScalingPolicyConfig> servicePolicies)
 {
     meridian::ScalingControllerOptions options;
+    options.servicePolicies = std::move(servicePolicies);
     options.mode = config.mode;
     options.modeInJournal = true;
     options.requestedBy = config.controllerId;
@@ -109,6 +112,9 @@ int serve(const std::string &configFile, const std::string &listen)
     auto services = loadInferenceServices(config.servicesFile);
     if (!services)
         return fail(services.error().message);
+    auto policies = loadServicePolicies(services.value());
+    if (!policies)
+        return fail(policies.error().message);
     auto journal = ScalingJournal::openOwn(config.journalFile);
     if (!journal)
         return fail(journal.error().message);
@@ -121,7 +127,7 @@ int serve(const std::string &configFile, const std::string &listen)
     client.connect(inventory.value());
     ScalingController controller(std::move(services).value(), **journal, local,
                                  inventory->capacityPool, inventory->security, clock,
-                                 controllerOptions(config));
+                                 controllerOptions(config, std::move(policies).value()));
     ScalingControlService service(controller, config.controllerId, config.security.tokens);
     int port = 0;
     auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});

@@ -92,6 +92,7 @@ public:
         options.mode = mode;
         options.warmUpMs = m_warmUpMs;
         options.policy.forecastDays = m_forecastDays;
+        options.servicePolicies = m_servicePolicies;
         options.policy.forecastOrdersAhead = m_forecastOrdersAhead;
         options.rentedAgents = steadyStreams();
         controller = std::make_unique<ScalingController>(std::vector{m_service}, *journal, local,
@@ -184,6 +185,7 @@ private:
 public:
     int64_t m_warmUpMs = 0;  // the tests' consoles act at once unless a test says otherwise
     int m_forecastDays = 0;  // the daily-shape forecast: off unless a test turns it on
+    std::map<std::string, ScalingPolicyConfig> m_servicePolicies;
     bool m_forecastOrdersAhead = false;
 
 private:
@@ -575,6 +577,28 @@ TEST(Autoscaler, CapsThatAllowNoOfferPlanNothingAndSayWhich)
         h.controller->tick().ok();
     }
     EXPECT_EQ(h.timesAudited("scaling of chat is limited"), first);
+}
+
+TEST(Autoscaler, AServiceWithAPolicyOfItsOwnIsScaledByIt)
+{
+    // The same load, once under the controller's policy and once under the service's
+    // own, which keeps replicas at most 40% occupied: it asks for more of them.
+    const auto desiredUnder = [](std::optional<ScalingPolicyConfig> own) {
+        Harness h(chatService());
+        if (own)
+            h.m_servicePolicies["chat"] = *own;
+        warmUp(h);
+        EXPECT_TRUE(h.sim->setServiceDemand("chat", 6.0));
+        h.pass(5);
+        h.controller->tick().ok();
+        return h.controller->view().services[0].desiredReplicas;
+    };
+    ScalingPolicyConfig roomy;
+    roomy.targetOccupancy = 0.4;
+    const int shared = desiredUnder(std::nullopt);
+    const int own = desiredUnder(roomy);
+    EXPECT_GT(shared, 0);
+    EXPECT_GT(own, shared) << "the service's own policy was not used";
 }
 
 TEST(Autoscaler, LocalCardsTheServiceCannotRunOnAreSaidNotSilentlySkipped)

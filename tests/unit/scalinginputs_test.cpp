@@ -11,6 +11,7 @@
 
 #include "core/inferenceservice.h"
 #include "scaling/requesttrace.h"
+#include "scaling/scalingpolicy.h"
 #include "scaling/tracefile.h"
 #include "testsupport.h"
 
@@ -238,6 +239,26 @@ TEST(ServicesFile, ALoadBalancerIsReadAndOneMissingItsAddressIsRefused)
                                              "backend: chat}\n"))
                   .find(":4: load_balancer: kind haproxy is the one known"),
               std::string::npos);
+}
+
+TEST(ServicesFile, AServiceMayNameAPolicyOfItsOwnAndABrokenOneIsNamed)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("services.yaml");
+    std::ofstream(path) << serviceWith("    policy: chat-policy.yaml\n");
+    std::ofstream(dir.file("chat-policy.yaml")) << "target_occupancy: 0.5\n";
+    auto services = loadInferenceServices(path);
+    ASSERT_TRUE(services.ok()) << services.error().message;
+    EXPECT_EQ(services->front().policyFile, dir.file("chat-policy.yaml"));
+    auto policies = loadServicePolicies(services.value());
+    ASSERT_TRUE(policies.ok()) << policies.error().message;
+    EXPECT_DOUBLE_EQ(policies->at("chat").targetOccupancy, 0.5);
+    std::ofstream(dir.file("chat-policy.yaml")) << "target_occupancy: 0.5\nforecast_days: lots\n";
+    auto broken = loadServicePolicies(services.value());
+    ASSERT_FALSE(broken.ok());
+    EXPECT_NE(broken.error().message.find("service chat: " + dir.file("chat-policy.yaml") + ":2:"),
+              std::string::npos)
+        << broken.error().message;
 }
 
 TEST(ServicesFile, AWordWhereANumberBelongsIsRefusedNotDefaulted)

@@ -60,13 +60,14 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
         std::make_unique<StepExecutor>(m_journal, *m_pool, *m_replicas, m_options.requestedBy);
     for (InferenceService &s : services) {
         auto state = std::make_unique<ServiceState>();
-        state->profile = DailyProfile(std::max(1, m_options.policy.forecastDays));
+        const auto own = m_options.servicePolicies.find(s.name);
+        state->policy = own != m_options.servicePolicies.end() ? own->second : m_options.policy;
+        state->profile = DailyProfile(std::max(1, state->policy.forecastDays));
         state->view.service = s;
         state->service = std::move(s);
         m_services.push_back(std::move(state));
     }
-    if (m_options.policy.forecastDays > 0)
-        restoreDemand();
+    restoreDemand();
     if (m_options.modeInJournal) {
         auto kept = m_journal.setting(kModeSetting);
         if (!kept) {

@@ -47,6 +47,8 @@ class StepExecutor;
 struct ScalingControllerOptions {
     ApprovalMode mode = ApprovalMode::Assisted;
     ScalingPolicyConfig policy;
+    // Services with a policy of their own (loadServicePolicies); the others use `policy`.
+    std::map<std::string, ScalingPolicyConfig> servicePolicies;
     std::string requestedBy = "meridian-autoscaler";  // names our leases in the pool
     int64_t intervalMs = 5000;
     int64_t historyMs = 3'600'000;

@@ -16,7 +16,7 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     const InferenceService &service = state.service;
     state.signals.push_back(replicas.signals);
     const int64_t keptMs =
-        std::max(m_options.policy.scaleDownWindowMs, m_options.policy.stableWindowMs) + 60'000;
+        std::max(state.policy.scaleDownWindowMs, state.policy.stableWindowMs) + 60'000;
     std::erase_if(state.signals, [&](const ServiceSignals &s) { return nowMs - s.atMs > keptMs; });
 
     const double replicaRps =
@@ -32,12 +32,12 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     input.replicaRps = replicaRps > 0 ? replicaRps : 1;
     input.ttftObjectiveSeconds = service.ttftP95Seconds;
     input.lastScaleUpMs = journal.lastScaleUpMs;
-    if (m_options.policy.forecastDays > 0) {
-        input.forecastRps = state.profile.forecast(nowMs, m_options.policy.forecastLeadMs);
+    if (state.policy.forecastDays > 0) {
+        input.forecastRps = state.profile.forecast(nowMs, state.policy.forecastLeadMs);
         input.forecastHourRps = state.profile.forecast(nowMs, 3'600'000);
     }
     state.view.forecastRps = input.forecastRps;
-    return decideReplicas(input, m_options.policy);
+    return decideReplicas(input, state.policy);
 }
 
 void ScalingController::showPass(ServiceState &state, const ReplicaCount &replicas,
@@ -74,7 +74,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     v.notes.clear();
     const ReplicaCount replicas = countReplicas(state.service.name, local, rented, now);
     const JournalCount journal = countJournal(state.service, open, replicas.seenIds);
-    if (m_options.policy.forecastDays > 0)
+    if (state.policy.forecastDays > 0)
         rememberDemand(state, replicas.signals.arrivalRps, now, problems);
     const ScalingDecision decision = askPolicy(state, replicas, journal, now);
     showPass(state, replicas, journal, decision, open, now);

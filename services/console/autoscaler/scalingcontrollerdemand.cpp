@@ -25,6 +25,8 @@ void ScalingController::restoreDemand()
 {
     const int64_t nowMs = m_clock.nowUnixMs();
     for (auto &state : m_services) {
+        if (state->policy.forecastDays <= 0)
+            continue;  // no daily shape for this service
         auto kept =
             m_journal.demandMinutes(state->service.name, state->profile.keptFromIndex(nowMs));
         if (!kept) {

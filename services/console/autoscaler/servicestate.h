@@ -17,6 +17,7 @@ struct ScalingController::ServiceState {
     // The daily shape of its demand, from this run's passes (a restart starts it again).
     DailyProfile profile;
     ServiceScalingView view;
+    ScalingPolicyConfig policy;  // its own, or the controller's
     // What held its last scale-up back (no local cards it can run on, caps, no offer):
     // each cause is audited once when it appears, not at every pass while it lasts.
     std::set<std::string> limitsSaid;

@@ -228,4 +228,19 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     return d;
 }
 
+Result<std::map<std::string, ScalingPolicyConfig>> loadServicePolicies(
+    const std::vector<InferenceService> &services)
+{
+    std::map<std::string, ScalingPolicyConfig> policies;
+    for (const InferenceService &service : services) {
+        if (service.policyFile.empty())
+            continue;
+        auto policy = loadScalingPolicy(service.policyFile);
+        if (!policy)
+            return Error{fmt::format("service {}: {}", service.name, policy.error().message)};
+        policies[service.name] = policy.value();
+    }
+    return policies;
+}
+
 }  // namespace meridian

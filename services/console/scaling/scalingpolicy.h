@@ -16,10 +16,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/inferenceservice.h"
 #include "core/result.h"
 
 namespace meridian {
@@ -63,6 +65,11 @@ struct ScalingPolicyConfig {
 // seconds, forecast_orders_ahead true or false); unknown keys and out-of-range values are
 // named with their line.
 Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path);
+
+// Each service's own policy (`policy:` in the services file), by service name; services
+// without one are not in it. The first file that does not load is the error.
+Result<std::map<std::string, ScalingPolicyConfig>> loadServicePolicies(
+    const std::vector<InferenceService> &services);
 
 struct PolicyInput {
     int64_t nowMs = 0;

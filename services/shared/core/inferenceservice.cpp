@@ -168,6 +168,8 @@ Result<InferenceService> readService(const std::string &path, const YAML::Node &
             return command.error();
         s.serving = std::move(command).value();
     }
+    if (const YAML::Node policy = entry["policy"])
+        s.policyFile = besideFile(path, yamlScalar<std::string>(policy, "policy"));
     if (const YAML::Node balancer = entry["load_balancer"]) {
         auto target = readLoadBalancer(path, balancer);
         if (!target)

@@ -14,6 +14,7 @@
 //         - {card_model: Ascend 910B, requests_per_second_per_card: 0.7, max_concurrency_per_card:
 //         12}
 //       local_pool: [xm-r01-n3, xm-r01-n4]   # our nodes it may start replicas on
+//       policy: chat-policy.yaml           # its own scaling policy; default: the controller's
 //       rent: {card_models: [A100-SXM4-80GB], max_cards: 64, max_cny_per_card_hour: 3.0,
 //              budget_cny_per_hour: 150}
 //       serving:                           # how a node's agent starts a replica
@@ -76,6 +77,9 @@ struct InferenceService {
     RentLimits rent;
     std::optional<ServingCommand> serving;
     std::optional<LoadBalancerTarget> loadBalancer;
+    // Its own scaling policy file (as --scaling-policy reads it), beside the services
+    // file; empty: the controller's.
+    std::string policyFile;
 
     // What one replica on this card model serves per second; 0 when it cannot run there.
     double replicaRequestsPerSecond(const std::string &cardModel) const;
