@@ -5,8 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cost/usagereport.h"
 #include "cost/reportloader.h"
+#include "cost/usagereport.h"
 #include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -76,6 +76,32 @@ contracts:
                                    {kJuly1 - 86400, kJuly1, ReportGroup::Model});
     ASSERT_TRUE(before.ok());
     EXPECT_NEAR(before->total.costCny, 4 * 2 * 2.0 + 2 * 2 * 2.0 * 0.9, 1e-9);
+}
+
+TEST(UsageReport, CardsWrittenUnderTheDriversNameArePricedByTheCataloguesName)
+{
+    // A history file from before the catalogue: an NVML agent's cards are stored as
+    // "NVIDIA A100-SXM4-80GB", and the price book says A100-SXM4-80GB.
+    test::TempDir dir;
+    std::ofstream(dir.file("prices.yaml"))
+        << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 2.0, from: 2026-01-01}\n";
+    auto prices = PriceBook::load(dir.file("prices.yaml"));
+    ASSERT_TRUE(prices.ok()) << prices.error().message;
+    {
+        auto store = HistoryStore::open(dir.file("history.db"));
+        ASSERT_TRUE(store.ok());
+        UsageBatch batch = test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 60, 30, 0);
+        for (CardInfo &card : batch.node.cards)
+            card.model = "NVIDIA A100-SXM4-80GB";
+        store.value()->submit(std::move(batch));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    auto report = buildUsageReport(dir.file("history.db"), prices.value(),
+                                   {kJuly1, kJuly1 + 3600, ReportGroup::Model});
+    ASSERT_TRUE(report.ok()) << report.error().message;
+    ASSERT_EQ(report->rows.size(), 1u);
+    EXPECT_EQ(report->rows[0].group, "A100-SXM4-80GB");
+    EXPECT_NEAR(report->total.costCny, 2 * 1 * 2.0, 1e-9) << "priced as no model";
 }
 
 TEST(UsageReport, RevenuePerCustomerFollowsTheirContractsInTime)

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 
+#include "core/cardcatalog.h"
 #include "historyschema.h"
 
 namespace meridian {
@@ -122,9 +123,13 @@ void UsageRows::load()
             continue;  // not a row this program wrote
         if (static_cast<size_t>(id) >= m_catalog.cards.size())
             m_catalog.cards.resize(static_cast<size_t>(id) + 1);
-        m_catalog.cards[static_cast<size_t>(id)] = CardPlace{
-            cards.getColumn(1).getString(), vendorFromName(cards.getColumn(2).getString()),
-            cards.getColumn(3).getString(), cards.getColumn(4).getString()};
+        // In the catalogue's name: a card last written by an agent older than the
+        // catalogue says what NVML said ("NVIDIA A100-SXM4-80GB"), and the price book
+        // names the catalogue's model.
+        m_catalog.cards[static_cast<size_t>(id)] =
+            CardPlace{canonicalCardModel(cards.getColumn(1).getString()),
+                      vendorFromName(cards.getColumn(2).getString()),
+                      cards.getColumn(3).getString(), cards.getColumn(4).getString()};
     }
     SQLite::Statement services(*m_db, "SELECT id, name FROM service");
     while (services.executeStep())
