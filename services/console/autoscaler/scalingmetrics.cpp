@@ -43,7 +43,7 @@ void ScalingMetrics::record(const ScalingView &view)
         }
     }
     m_lastPassMs = view.atMs;
-    m_view = view;
+    m_services = view.services;
 }
 
 std::string ScalingMetrics::exposition() const
@@ -53,9 +53,9 @@ std::string ScalingMetrics::exposition() const
     family(out, "meridian_scaled_last_pass_timestamp_seconds", "gauge",
            "When the controller's last pass ran.");
     out += fmt::format("meridian_scaled_last_pass_timestamp_seconds {:.3f}\n",
-                       static_cast<double>(m_view.atMs) / 1000);
+                       static_cast<double>(m_lastPassMs) / 1000);
     family(out, "meridian_scaled_replicas", "gauge", "Replicas serving or starting.");
-    for (const ServiceScalingView &s : m_view.services) {
+    for (const ServiceScalingView &s : m_services) {
         const std::string svc = escaped(s.service.name);
         out += fmt::format("meridian_scaled_replicas{{service=\"{}\",state=\"serving\"}} {}\n", svc,
                            s.localReplicas + s.rentedReplicas);
@@ -64,7 +64,7 @@ std::string ScalingMetrics::exposition() const
     }
     const auto gauge = [&](const char *name, const char *help, auto value) {
         family(out, name, "gauge", help);
-        for (const ServiceScalingView &s : m_view.services)
+        for (const ServiceScalingView &s : m_services)
             out +=
                 fmt::format("{}{{service=\"{}\"}} {}\n", name, escaped(s.service.name), value(s));
     };
@@ -103,7 +103,7 @@ std::string ScalingMetrics::exposition() const
             [](const Totals &t) { return t.rentedCardSeconds; });
     family(out, "meridian_scaled_condition", "gauge",
            "1 for each condition that limits a service's scaling (HPA's ScalingLimited).");
-    for (const ServiceScalingView &s : m_view.services) {
+    for (const ServiceScalingView &s : m_services) {
         for (const std::string &note : s.notes)
             out += fmt::format("meridian_scaled_condition{{service=\"{}\",condition=\"{}\"}} 1\n",
                                escaped(s.service.name), escaped(note));

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "scalingcontrol.h"
 
@@ -30,9 +31,9 @@ private:
         int lastRentedCards = 0;
     };
     mutable std::mutex m_mutex;
-    ScalingView m_view;
+    std::vector<ServiceScalingView> m_services;
     std::map<std::string, Totals> m_totals;  // by service
-    int64_t m_lastPassMs = 0;
+    int64_t m_lastPassMs = 0;  // the view taken last
 };
 
 }  // namespace meridian
