@@ -17,6 +17,7 @@
 #include "balancer/balancersync.h"
 #include "balancer/haproxyruntime.h"
 #include "childprocess.h"
+#include "hostilehttp.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -215,6 +216,22 @@ TEST(Balancer, ARuntimeApiThatIsNotThereOrHasNoSuchBackendIsNamed)
     auto missing = syncBalancer(haproxy.runtime(), "summarise", {});
     ASSERT_FALSE(missing.ok());
     EXPECT_NE(missing.error().message.find("no backend named summarise"), std::string::npos);
+    // The frontend's port given for the runtime API: an HTTP error page, not statistics.
+    const HaproxyRuntime frontend(fmt::format("127.0.0.1:{}", haproxy.frontPort), 2000);
+    auto http = syncBalancer(frontend, "chat", {});
+    ASSERT_FALSE(http.ok());
+    EXPECT_NE(http.error().message.find("not statistics (is it HAProxy's stats socket"),
+              std::string::npos)
+        << http.error().message;
+    // Something that never finishes its answer: named within the deadline.
+    HostileHttpServer endless(HostileReply::Endless);
+    const HaproxyRuntime silent(fmt::format("127.0.0.1:{}", endless.port()), 500);
+    const auto started = std::chrono::steady_clock::now();
+    auto hung = syncBalancer(silent, "chat", {});
+    ASSERT_FALSE(hung.ok());
+    EXPECT_NE(hung.error().message.find("no whole answer"), std::string::npos)
+        << hung.error().message;
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 2s);
 }
 
 TEST(Balancer, OnlyReplicasThatServeAndSayWhereAreBalanced)

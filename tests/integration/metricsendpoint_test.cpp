@@ -70,14 +70,20 @@ TEST(MetricsEndpoint, PlaintextMetricsOnAPublicAddressAreRefused)
     EXPECT_EQ(agent.waitExit(), 2);
 }
 
+// An agent with TLS whose /metrics on `port` needs the scraper's token.
+std::string writeScrapedAgentConfig(const test::TempDir &dir, int port)
+{
+    return writeTlsAgentConfig(
+        dir,
+        "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
+            "\ntokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n");
+}
+
 TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
 {
     test::TempDir dir;
     const int port = freePort();
-    const std::string config = writeTlsAgentConfig(
-        dir,
-        "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
-            "\ntokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n");
+    const std::string config = writeScrapedAgentConfig(dir, port);
     ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
     const std::string cert = dir.file("agent.crt");
     AgentProcess agent({"--config", config});
@@ -102,10 +108,7 @@ TEST(MetricsEndpoint, ClientsDrippingHeadersLeaveScrapesServedAndAreCut)
     // valid scrape failed for as long as they lasted.
     test::TempDir dir;
     const int port = freePort();
-    const std::string config = writeTlsAgentConfig(
-        dir,
-        "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
-            "\ntokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n");
+    const std::string config = writeScrapedAgentConfig(dir, port);
     ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
     const std::string cert = dir.file("agent.crt");
     AgentProcess agent({"--config", config});

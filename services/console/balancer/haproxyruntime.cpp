@@ -161,6 +161,11 @@ Result<std::vector<BalancedServer>> HaproxyRuntime::servers(const std::string &b
     auto answer = command("show stat");
     if (!answer)
         return answer.error();
+    if (answer->rfind("# pxname,", 0) != 0)
+        return Error{
+            fmt::format("HAProxy runtime API {}: 'show stat' answered '{}', not "
+                        "statistics (is it HAProxy's stats socket, at level admin?)",
+                        m_runtimeApi, std::string(trim(answer->substr(0, 80))))};
     std::vector<BalancedServer> out;
     bool found = false;
     for (auto &row : readStatCsv(answer.value())) {

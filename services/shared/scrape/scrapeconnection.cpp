@@ -196,7 +196,8 @@ ssize_t DeadlineStream::write(const char *ptr, size_t size)
             written += static_cast<size_t>(n);
             continue;
         }
-        const short wait = m_tls ? wouldBlock(n) : (n < 0 && errno == EAGAIN ? POLLOUT : 0);
+        const bool retry = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+        const short wait = m_tls ? wouldBlock(n) : (retry ? POLLOUT : 0);
         if (wait == 0 || !waitFor(wait, started, m_limits.writeMs))
             return -1;
     }
