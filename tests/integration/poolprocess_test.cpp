@@ -249,6 +249,8 @@ TEST(PoolProcess, ConnectionsThatNeverCallLockNoControllerOut)
         << "a controller with a token was locked out\n"
         << pool.process->log();
     EXPECT_LT(test::residentMiB(pool.process->pid()), baselineMiB + 100);
+    RecordProperty("rss_growth_mib",
+                   static_cast<int>(test::residentMiB(pool.process->pid()) - baselineMiB));
     EXPECT_EQ(pool.process->log().find("agent"), std::string::npos)
         << "the pool speaks of itself as an agent:\n"
         << pool.process->log();

@@ -120,6 +120,8 @@ TEST(HostileReceivers, RepliesThatNeverEndNeitherGrowTheConsoleNorHoldItsExitOrO
     EXPECT_TRUE(WIFEXITED(run.waitStatus) && WEXITSTATUS(run.waitStatus) == 0)
         << "wait status " << run.waitStatus << "\n"
         << readFile(dir.file("console.log"));
+    RecordProperty("seconds_to_exit_with_quit_after_8", std::to_string(run.secondsToExit));
+    RecordProperty("rss_growth_mib", static_cast<int>(run.peakMiB - run.settledMiB));
     EXPECT_LT(run.peakMiB, run.settledMiB + 100)
         << "the console grew from " << run.settledMiB << " to " << run.peakMiB << " MiB";
 }
@@ -133,6 +135,7 @@ TEST(HostileReceivers, AStoreThatDripsItsAnswerDoesNotHoldTheExit)
     ASSERT_GT(drip.requests(), 0) << "the console never asked the store\n"
                                   << readFile(dir.file("console.log"));
     EXPECT_LT(run.secondsToExit, 4 + 2) << "--quit-after was not kept";
+    RecordProperty("seconds_to_exit_with_quit_after_4", std::to_string(run.secondsToExit));
     EXPECT_TRUE(WIFEXITED(run.waitStatus)) << "wait status " << run.waitStatus;
 }
 
