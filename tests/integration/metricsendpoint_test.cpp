@@ -71,23 +71,26 @@ TEST(MetricsEndpoint, PlaintextMetricsOnAPublicAddressAreRefused)
     EXPECT_EQ(agent.waitExit(), 2);
 }
 
-// An agent with TLS whose /metrics on `port` needs the scraper's token.
-std::string writeScrapedAgentConfig(const test::TempDir &dir, int port)
-{
-    return writeTlsAgentConfig(
-        dir,
-        "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
-            "\ntokens:\n  - {name: prometheus, role: read-only, token: scrape-token-0123456789}\n");
-}
+// An agent with TLS whose /metrics needs the scraper's token; `config` is empty when
+// openssl could not make its certificate.
+struct ScrapedAgent {
+    test::TempDir dir;
+    int port = freePort();
+    std::string config = writeTlsAgentConfig(
+        dir, "listen: 127.0.0.1:0\nmetrics_listen: 127.0.0.1:" + std::to_string(port) +
+                 "\ntokens:\n  - {name: prometheus, role: read-only, token: "
+                 "scrape-token-0123456789}\n");
+    std::string cert = dir.file("agent.crt");
+    AgentProcess process{{"--config", config}};
+};
 
 TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
 {
-    test::TempDir dir;
-    const int port = freePort();
-    const std::string config = writeScrapedAgentConfig(dir, port);
-    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
-    const std::string cert = dir.file("agent.crt");
-    AgentProcess agent({"--config", config});
+    ScrapedAgent scraped;
+    ASSERT_FALSE(scraped.config.empty()) << "openssl is needed for this test";
+    const int port = scraped.port;
+    const std::string &cert = scraped.cert;
+    AgentProcess &agent = scraped.process;
     httplib::SSLClient client("127.0.0.1", port);
     client.set_ca_cert_path(cert.c_str());
     client.enable_server_certificate_verification(true);
@@ -107,12 +110,11 @@ TEST(MetricsEndpoint, ClientsDrippingHeadersLeaveScrapesServedAndAreCut)
     // Thirty requests dripping a header line every 300 ms, each line well inside any
     // per-read timeout. They used to take both workers and the backlog of five, and a
     // valid scrape failed for as long as they lasted.
-    test::TempDir dir;
-    const int port = freePort();
-    const std::string config = writeScrapedAgentConfig(dir, port);
-    ASSERT_FALSE(config.empty()) << "openssl is needed for this test";
-    const std::string cert = dir.file("agent.crt");
-    AgentProcess agent({"--config", config});
+    ScrapedAgent scraped;
+    ASSERT_FALSE(scraped.config.empty()) << "openssl is needed for this test";
+    const int port = scraped.port;
+    const std::string &cert = scraped.cert;
+    AgentProcess &agent = scraped.process;
     const auto scrapeWithin = [&](int seconds) {
         httplib::SSLClient client("127.0.0.1", port);
         client.set_ca_cert_path(cert.c_str());
