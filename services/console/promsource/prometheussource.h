@@ -44,6 +44,8 @@ public:
 
     // Connects (checks the URL) and starts polling on the source's thread.
     Status start();
+    // Ends a request under way and stops polling. Final: a stopped source's requests are
+    // aborted as they start, so it is not started again.
     void stop();
 
     // One round, on the caller's thread: finds cards when due, then reads every card.
