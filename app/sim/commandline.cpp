@@ -78,14 +78,18 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
     command->add_option("--hours", evaluation.hours, "only the first hours of the trace");
     command->add_option("--json", evaluation.json, "also write the figures here as JSON");
     command->add_option("--minutes", evaluation.minutes,
-                        "also write each minute's arrivals and, per autoscaler, its p95 TTFT and "
-                        "replicas here (CSV)");
+                        "also write each minute's arrivals and, per autoscaler, its p95 queueing "
+                        "delay and replicas here (CSV; the first seed's)");
     command->add_option("--policy", evaluation.policy, "scaling policy settings (YAML)");
     command->add_option("--schedule", evaluation.schedule,
                         "replay these replicas by minute as a row of its own: a CSV with "
                         "'minute' and 'replicas' columns, or FILE:COLUMN (a --minutes file's "
                         "replicas_oracle, say)");
     command->add_option("--seed", evaluation.seed, "the same seed gives the same run");
+    command
+        ->add_option("--seeds", evaluation.seeds,
+                     "report the median over this many seeds from --seed on (3)")
+        ->check(CLI::Range(1, 99));
     return command;
 }
 

@@ -7,43 +7,62 @@
 #include "scaling/evaluation.h"
 #include "scaling/evaluationreport.h"
 #include "scaling/schedulefile.h"
+#include "scaling/seedmedian.h"
 #include "scaling/tracefile.h"
 
 namespace meridian {
 
-int runEvaluate(const EvaluateCommand &command)
+namespace {
+
+// The options of the command line, or what is wrong with them.
+Result<EvaluationOptions> optionsOf(const EvaluateCommand &command)
 {
-    auto trace = TraceFileSource::open(command.trace, command.hours * 3600, command.seed);
-    if (!trace) {
-        fmt::print(stderr, "meridian-sim evaluate: {}\n", trace.error().message);
-        return 2;
-    }
-    if (!(command.peakCards >= 4) || command.peakCards > 100'000) {
-        fmt::print(stderr, "meridian-sim evaluate: --peak-cards must be 4..100000\n");
-        return 2;
-    }
+    if (!(command.peakCards >= 4) || command.peakCards > 100'000)
+        return Error{"--peak-cards must be 4..100000"};
     EvaluationOptions options;
     options.peakCards = command.peakCards;
     options.localCards = command.localCards;
-    options.seed = command.seed;
     if (!command.policy.empty()) {
         auto policy = loadScalingPolicy(command.policy);
-        if (!policy) {
-            fmt::print(stderr, "meridian-sim evaluate: {}\n", policy.error().message);
-            return 2;
-        }
+        if (!policy)
+            return policy.error();
         options.policy = policy.value();
     }
     if (!command.schedule.empty()) {
         auto schedule = loadReplicaSchedule(command.schedule);
-        if (!schedule) {
-            fmt::print(stderr, "meridian-sim evaluate: {}\n", schedule.error().message);
-            return 2;
-        }
+        if (!schedule)
+            return schedule.error();
         options.schedule = std::move(schedule->replicas);
         options.scheduleName = schedule->name;
     }
-    const auto run = evaluateScaling(**trace, (*trace)->name(), options);
+    return options;
+}
+
+// One run per seed (the trace opened with it, so ServeGen's arrivals are drawn with it
+// too), and their median.
+Result<EvaluationRun> evaluateOverSeeds(const EvaluateCommand &command, EvaluationOptions options)
+{
+    std::vector<EvaluationRun> runs;
+    for (int i = 0; i < command.seeds; ++i) {
+        options.seed = command.seed + static_cast<uint64_t>(i);
+        auto trace = TraceFileSource::open(command.trace, command.hours * 3600, options.seed);
+        if (!trace)
+            return trace.error();
+        auto run = evaluateScaling(**trace, (*trace)->name(), options);
+        if (!run)
+            return run.error();
+        runs.push_back(std::move(run.value()));
+    }
+    return medianOverSeeds(runs);
+}
+
+}  // namespace
+
+int runEvaluate(const EvaluateCommand &command)
+{
+    auto options = optionsOf(command);
+    const auto run = options ? evaluateOverSeeds(command, options.value())
+                             : Result<EvaluationRun>(options.error());
     if (!run) {
         fmt::print(stderr, "meridian-sim evaluate: {}\n", run.error().message);
         return 2;

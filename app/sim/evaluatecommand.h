@@ -17,6 +17,7 @@ struct EvaluateCommand {
     std::string policy;    // a policy file; empty: the defaults
     std::string schedule;  // FILE[:COLUMN]: replicas by minute, replayed as a row
     uint64_t seed = 1;
+    int seeds = 3;  // the figures are the median over seeds seed, seed + 1, …
 };
 
 int runEvaluate(const EvaluateCommand &command);

@@ -122,8 +122,8 @@ TEST(ScalingEvaluation, AStreamedTraceReplaysAsOneHeldInMemory)
     // A row for each minute with requests: its arrivals, then each autoscaler's p95 and
     // the replicas it had.
     const std::string csv = evaluationMinutesCsv(*streamed);
-    EXPECT_EQ(csv.rfind("minute,arrivals_rps,p95_ttft_s_meridian,replicas_meridian,"
-                        "p95_ttft_s_static_peak",
+    EXPECT_EQ(csv.rfind("minute,arrivals_rps,p95_queue_s_meridian,replicas_meridian,"
+                        "p95_queue_s_static_peak",
                         0),
               0u)
         << csv;
@@ -166,7 +166,7 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_EQ(oracle.requests, run->results.front().requests);
     EXPECT_GE(oracle.withinSloShare, 0.99);
     EXPECT_LT(oracle.withinSloShare, 1.0 + 1e-12);
-    EXPECT_LE(oracle.ttftP95S, 5.0);
+    EXPECT_LE(oracle.queueDelayP95S, 5.0);
     EXPECT_FALSE(oracle.minuteP95S.empty());
     // The load steps up at minute 60: the oracle has the replicas before it, Meridian
     // answers it.
@@ -175,10 +175,13 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     const EvaluationResult &meridian = run->results.front();
     ASSERT_GT(oracle.minuteReplicas.size(), 65u);
     ASSERT_GT(meridian.minuteReplicas.size(), 65u);
-    EXPECT_GE(oracle.minuteReplicas[58], oracle.minuteReplicas[65]);
+    const int oracleAfter =
+        *std::max_element(oracle.minuteReplicas.begin() + 60, oracle.minuteReplicas.begin() + 70);
+    EXPECT_GE(oracle.minuteReplicas[58], 0.9 * oracleAfter);
     EXPECT_LT(meridian.minuteReplicas[58], meridian.minuteReplicas[65]);
     EXPECT_LT(oracle.rentedCardHours, run->results[1].rentedCardHours) << "below static peak";
-    EXPECT_NE(evaluationTable(*run).find("oracle: the cheapest foresight schedule keeping 99%"),
+    EXPECT_NE(evaluationTable(*run).find("oracle: the cheapest foresight schedule found keeping "
+                                         "99%"),
               std::string::npos);
     // The paced oracle, beside it, is simulated the same way and held to 20 changes a
     // day: its actions are counted by the replay, not by the schedule.
@@ -194,12 +197,28 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_NE(evaluationTable(*run).find("paced oracle: the same foresight, changing replicas at "
                                          "most 20 times"),
               std::string::npos);
-    // Prompts whose prefill alone takes 7.5 s: no schedule keeps them inside 5 s, and
-    // the table says how far the best one gets instead of claiming 100%.
-    const auto hopeless = evaluateScaling(stepTrace(1, 3, 60'000), EvaluationOptions{});
+    // Prompts whose prefill alone takes 7.5 s: their first token is never inside 5 s, but
+    // the objective is on the wait, which scaling can keep short.
+    const auto longPrompts = evaluateScaling(stepTrace(1, 3, 60'000), EvaluationOptions{});
+    ASSERT_TRUE(longPrompts.ok());
+    EXPECT_GE(longPrompts->results.back().withinSloShare, 0.99);
+    EXPECT_LT(longPrompts->results.back().withinTtftShare, 0.01);
+    // Thousands of long prompts in the same instant: no schedule has the prefill for them
+    // within the objective, and the table says how far the best one gets instead of
+    // claiming 99%.
+    RequestTrace burst;
+    burst.name = "burst";
+    for (int i = 0; i < 2000; ++i)
+        burst.requests.push_back({0.0, 8'000, 50, {}});
+    for (int s = 1; s < 3600; ++s)
+        burst.requests.push_back({static_cast<double>(s), 8'000, 50, {}});
+    burst.durationS = 3600;
+    const auto hopeless = evaluateScaling(burst, EvaluationOptions{});
     ASSERT_TRUE(hopeless.ok());
-    EXPECT_LT(hopeless->results.back().withinSloShare, 0.5);
-    EXPECT_NE(evaluationTable(*hopeless).find("no foresight schedule keeps 99%"), std::string::npos)
+    EXPECT_LT(hopeless->oracleTargetShare, 0.99);
+    EXPECT_LT(hopeless->results.back().withinSloShare, 0.99);
+    EXPECT_NE(evaluationTable(*hopeless).find("no foresight schedule tried keeps 99%"),
+              std::string::npos)
         << evaluationTable(*hopeless);
 }
 

@@ -33,7 +33,7 @@ public:
         m_input.replicaRps = replicaRps;
         m_input.minReplicas = 1;
         m_input.maxReplicas = 100;
-        m_input.ttftObjectiveSeconds = 5;
+        m_input.latencyObjectiveSeconds = 5;
     }
     // One interval at `rps` (and `waiting` queued); returns the decision.
     ScalingDecision step(double rps, double waiting = 0, std::optional<double> ttft = {})

@@ -212,9 +212,9 @@ ScalingController::ReplicaCount ScalingController::countReplicas(
             s.arrivalRps += *r.signals.requestsPerSecond;
             s.waitingRequests += r.signals.waitingRequests.value_or(0);
             s.runningRequests += r.signals.runningRequests.value_or(0);
-            if (r.signals.ttftP95Seconds)
-                s.ttftP95Seconds =
-                    std::max(s.ttftP95Seconds.value_or(0), *r.signals.ttftP95Seconds);
+            if (r.signals.ttftP95Seconds)  // the replicas' engines report TTFT
+                s.latencyP95Seconds =
+                    std::max(s.latencyP95Seconds.value_or(0), *r.signals.ttftP95Seconds);
             if (r.signals.e2eP95Seconds)
                 count.e2eP95Seconds =
                     std::max(count.e2eP95Seconds.value_or(0), *r.signals.e2eP95Seconds);

@@ -30,7 +30,7 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     input.minReplicas = service.minReplicas;
     input.maxReplicas = service.maxReplicas;
     input.replicaRps = replicaRps > 0 ? replicaRps : 1;
-    input.ttftObjectiveSeconds = service.ttftP95Seconds;
+    input.latencyObjectiveSeconds = service.ttftP95Seconds;
     input.lastScaleUpMs = journal.lastScaleUpMs;
     if (state.policy.forecastDays > 0) {
         input.forecastRps = state.profile.forecast(nowMs, state.policy.forecastLeadMs);
@@ -59,7 +59,7 @@ void ScalingController::showPass(ServiceState &state, const ReplicaCount &replic
     v.pendingCnyPerHour = journal.pendingCny;
     v.planVersion = planVersion(open, state.service.name).value_or(0);
     v.history.push_back({nowMs, replicas.signals.arrivalRps, replicas.signals.waitingRequests,
-                         replicas.signals.ttftP95Seconds, replicas.e2eP95Seconds, replicas.ready,
+                         replicas.signals.latencyP95Seconds, replicas.e2eP95Seconds, replicas.ready,
                          starting, decision.desiredReplicas});
     std::erase_if(v.history,
                   [&](const ServicePoint &p) { return nowMs - p.atMs > m_options.historyMs; });

@@ -11,6 +11,8 @@
 
 #include "core/percentile.h"
 #include "dailyprofile.h"
+#include "leaseplan.h"
+#include "minutemisses.h"
 #include "pacedschedule.h"
 #include "replayscalers.h"
 
@@ -93,12 +95,51 @@ struct Replay {
     const std::vector<LoadStep> &steps;
 };
 
+// The figures of a finished replay: latency, attainment, card-hours and cost.
+void recordTotals(EvaluationResult &r, const ServingSim::Totals &totals,
+                  const EvaluationOptions &options)
+{
+    r.requests = totals.requests;
+    const auto share = [&](int64_t count) {
+        return totals.requests ? static_cast<double>(count) / totals.requests : 1;
+    };
+    r.withinSloShare = share(totals.withinSlo);
+    r.lowestWithinSloShare = r.highestWithinSloShare = r.withinSloShare;
+    r.withinTtftShare = share(totals.withinTtft);
+    r.queueDelayP95S = totals.queueDelay.percentile(0.95);
+    r.ttftP95S = totals.ttft.percentile(0.95);
+    r.ttftP99S = totals.ttft.percentile(0.99);
+    r.e2eP95S = totals.e2e.percentile(0.95);
+    // Per-minute p95: the worst minute, and the share of minutes inside the objective.
+    int minutes = 0, good = 0;
+    for (const float p95 : totals.queueDelayP95ByMinute) {
+        if (p95 < 0)
+            continue;
+        ++minutes;
+        r.worstMinuteP95S = std::max(r.worstMinuteP95S, static_cast<double>(p95));
+        good += p95 <= options.objectiveS;
+    }
+    r.minutesMeetingSloShare = minutes ? static_cast<double>(good) / minutes : 1;
+    r.minuteP95S = totals.queueDelayP95ByMinute;
+    r.cachedPromptShare = totals.promptTokens > 0 ? static_cast<double>(totals.cachedPromptTokens) /
+                                                        static_cast<double>(totals.promptTokens)
+                                                  : 0;
+    r.localCardHours = totals.localReplicaSeconds / 3600 * options.cardsPerReplica;
+    r.rentedCardHours = totals.rentedBilledSeconds / 3600 * options.cardsPerReplica;
+    r.costCny = r.localCardHours * options.cnyPerLocalCardHour +
+                r.rentedCardHours * options.cnyPerRentedCardHour;
+    r.occupancy = totals.readyReplicaSeconds > 0
+                      ? totals.busyRequestSeconds /
+                            (totals.readyReplicaSeconds * options.performance.maxConcurrency)
+                      : 0;
+}
+
 EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Replay &replay,
                           int initialReplicas, ReleaseOrder order)
 {
     const EvaluationOptions &options = replay.options;
     ServingSim sim(replay.requests, options.performance, options.startup, replay.localReplicas,
-                   initialReplicas, options.sloTtftS, options.seed);
+                   initialReplicas, options.objectiveS, options.seed);
     EvaluationResult r;
     r.autoscaler = name;
     double lastUp = -1e9, lastDown = -1e9;
@@ -132,32 +173,7 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
             r.minuteReplicas.resize(minute + 1, 0);
         r.minuteReplicas[minute] = want;
     }
-    const ServingSim::Totals totals = sim.finish();
-    r.requests = totals.requests;
-    r.withinSloShare =
-        totals.requests ? static_cast<double>(totals.withinSlo) / totals.requests : 1;
-    r.ttftP95S = totals.ttft.percentile(0.95);
-    r.ttftP99S = totals.ttft.percentile(0.99);
-    r.e2eP95S = totals.e2e.percentile(0.95);
-    // Per-minute p95: the worst minute, and the share of minutes inside the objective.
-    int minutes = 0, good = 0;
-    for (const float p95 : totals.ttftP95ByMinute) {
-        if (p95 < 0)
-            continue;
-        ++minutes;
-        r.worstMinuteP95S = std::max(r.worstMinuteP95S, static_cast<double>(p95));
-        good += p95 <= options.sloTtftS;
-    }
-    r.minutesMeetingSloShare = minutes ? static_cast<double>(good) / minutes : 1;
-    r.minuteP95S = totals.ttftP95ByMinute;
-    r.localCardHours = totals.localReplicaSeconds / 3600 * options.cardsPerReplica;
-    r.rentedCardHours = totals.rentedBilledSeconds / 3600 * options.cardsPerReplica;
-    r.costCny = r.localCardHours * options.cnyPerLocalCardHour +
-                r.rentedCardHours * options.cnyPerRentedCardHour;
-    r.occupancy = totals.readyReplicaSeconds > 0
-                      ? totals.busyRequestSeconds /
-                            (totals.readyReplicaSeconds * options.performance.maxConcurrency)
-                      : 0;
+    recordTotals(r, sim.finish(), options);
     // How fast each load step was answered: the first scale-up, and ready capacity.
     std::vector<double> decision, serving;
     for (const LoadStep &step : replay.steps) {
@@ -178,9 +194,17 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
     return r;
 }
 
+// From an order to serving at the slowest: provisioning and a cold start.
+size_t leadMinutes(const StartupTimes &startup)
+{
+    return static_cast<size_t>(std::ceil((startup.provisioningMaxS + startup.coldStartMaxS) / 60));
+}
+
 struct OracleResult {
     EvaluationResult result;
-    double headroom;
+    // What the schedule was made with: the headroom over demand, or for the exact oracle
+    // the share of the target's misses it was planned for.
+    double setting;
     double target;  // the share of requests it was held to
 };
 
@@ -194,14 +218,12 @@ struct OracleResult {
 OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double target,
                     int maxChanges = -1)
 {
-    const StartupTimes &startup = replay.options.startup;
-    const auto leadMinutes =
-        static_cast<size_t>(std::ceil((startup.provisioningMaxS + startup.coldStartMaxS) / 60));
+    const size_t lead = leadMinutes(replay.options.startup);
     const auto attempt = [&](double headroom) {
         std::vector<int> need(rps.size(), 0);
         for (size_t m = 0; m < rps.size(); ++m)
             need[m] = rps[m] > 0 ? replicasFor(rps[m] * headroom, replay.replicaRps, 1.0) : 0;
-        std::vector<int> schedule = orderedAhead(need, leadMinutes);
+        std::vector<int> schedule = orderedAhead(need, lead);
         if (maxChanges >= 0)
             schedule = pacedSchedule(schedule, replay.localReplicas, maxChanges);
         const int initial = std::max(1, schedule.empty() ? 0 : schedule.front());
@@ -232,6 +254,63 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
     return best;
 }
 
+// The exact oracle: each minute's misses measured with each count of warm replicas, the
+// cheapest leases for a budget of misses planned exactly (planLeasesWithin), the plan
+// replayed whole. Minutes measured alone see neither a queue spilling into the next
+// minute nor the spare replicas of the one before, so the budget is calibrated on the
+// replay: from what the target allows, shrunk while the replay keeps less than the
+// target, grown while it keeps more; the cheapest plan that keeps the target is the
+// oracle.
+OracleResult exactOracle(const Replay &replay, double target)
+{
+    const EvaluationOptions &options = replay.options;
+    MinuteMissesOptions measure;
+    measure.performance = options.performance;
+    measure.objectiveS = options.objectiveS;
+    measure.replicaRps = replay.replicaRps;
+    measure.mostReplicas =
+        std::max(64, 4 * static_cast<int>(std::ceil(options.peakCards / options.cardsPerReplica)));
+    const std::vector<MinuteMisses> minutes = measureMinuteMisses(replay.requests, measure);
+    int64_t requests = 0;
+    for (const MinuteMisses &m : minutes)
+        requests += m.requests;
+    const size_t lead = leadMinutes(options.startup);
+    const LeasePlanOptions leases{replay.localReplicas, static_cast<int>(lead)};
+    const auto attempt = [&](double share) {
+        const auto budget =
+            static_cast<int64_t>(std::floor((1 - target) * static_cast<double>(requests) * share));
+        const LeasePlan plan = planLeasesWithin(minutes, budget, leases);
+        std::vector<int> schedule = orderedAhead(plan.replicas, lead);
+        const int initial = std::max(1, schedule.empty() ? 0 : schedule.front());
+        ForesightScaler foresight(std::move(schedule));
+        EvaluationResult result =
+            simulate("oracle", foresight, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
+        result.foresight = true;
+        return OracleResult{std::move(result), share, target};
+    };
+    const auto keeps = [&](const OracleResult &r) { return r.result.withinSloShare >= target; };
+    OracleResult best = attempt(1.0);
+    if (keeps(best)) {
+        for (double share = 1.5; share <= 8; share *= 1.5) {
+            OracleResult tried = attempt(share);
+            if (!keeps(tried))
+                break;
+            if (tried.result.rentedCardHours <= best.result.rentedCardHours)
+                best = std::move(tried);
+        }
+        return best;
+    }
+    for (const double share : {0.5, 0.25, 0.0}) {
+        OracleResult tried = attempt(share);
+        const bool kept = keeps(tried);
+        if (kept || tried.result.withinSloShare > best.result.withinSloShare)
+            best = std::move(tried);
+        if (kept)
+            break;
+    }
+    return best;
+}
+
 constexpr const char *kScheduleRow = "schedule";
 
 // The goal for a policy's scaling actions (docs/PERFORMANCE.md), which the paced oracle
@@ -254,7 +333,7 @@ EvaluationResult replayMeridian(const std::string &name, const Replay &replay, i
                                 const std::vector<double> *toldLoad = nullptr)
 {
     const EvaluationOptions &options = replay.options;
-    MeridianScaler scaler(replay.replicaRps, options.sloTtftS, replay.localReplicas,
+    MeridianScaler scaler(replay.replicaRps, options.objectiveS, replay.localReplicas,
                           options.intervalS, config, toldLoad);
     return simulate(name, scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
 }
@@ -326,9 +405,9 @@ double replicaRate(const TraceProfile &profile, const EvaluationOptions &options
     const double bySlots = p.maxConcurrency / (meanIn / p.prefillTokensPerSecond +
                                                profile.meanOutputTokens / p.decodeTokensPerSecond);
     // Prefill is a queue per replica (M/D/1): keep the p95 wait (about three mean waits)
-    // plus the prefill itself inside the objective.
+    // inside the objective, which is on the wait, not on the prefill itself.
     const double prefillS = meanIn / p.prefillTokensPerSecond;
-    const double k = std::max(0.05, 2 * (options.sloTtftS - prefillS) / (3 * prefillS));
+    const double k = std::max(0.05, 2 * options.objectiveS / (3 * prefillS));
     const double prefillLoad = std::min(0.85, k / (1 + k));
     const double byPrefill = prefillLoad / std::max(1e-6, prefillS);
     return std::min(0.85 * bySlots, byPrefill);
@@ -388,12 +467,25 @@ void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
     const double days = std::max(1.0, std::ceil(replay.durationS / 86400 - 0.01));
     run.pacedOracleMaxActions = static_cast<int>(kMostActionsPerDay * days);
     OracleResult paced = oracle(rps, replay, kOracleTargetShare, run.pacedOracleMaxActions);
-    run.pacedOracleHeadroom = paced.headroom;
+    run.pacedOracleHeadroom = paced.setting;
     run.results.push_back(std::move(paced.result));
-    OracleResult best = oracle(rps, replay, kOracleTargetShare);
-    run.oracleHeadroom = best.headroom;
-    run.oracleTargetShare = best.target;
-    run.results.push_back(std::move(best.result));
+    // The oracle: the cheaper of the exact plan and the best demand × headroom schedule
+    // that keep the target (or the one keeping more, where neither does).
+    OracleResult byHeadroom = oracle(rps, replay, kOracleTargetShare);
+    OracleResult exact = exactOracle(replay, byHeadroom.target);
+    const bool exactKeeps = exact.result.withinSloShare >= byHeadroom.target;
+    const bool exactWins =
+        exactKeeps ? exact.result.rentedCardHours <= byHeadroom.result.rentedCardHours ||
+                         byHeadroom.result.withinSloShare < byHeadroom.target
+                   : exact.result.withinSloShare > byHeadroom.result.withinSloShare;
+    run.oracleHeadroom = byHeadroom.setting;
+    run.oracleTargetShare = byHeadroom.target;
+    run.oracleExact = exactWins;
+    run.oracleMissBudgetShare = exact.setting;
+    const EvaluationResult &other = exactWins ? byHeadroom.result : exact.result;
+    run.oracleOtherShare = other.withinSloShare;
+    run.oracleOtherCardHours = other.rentedCardHours;
+    run.results.push_back(std::move(exactWins ? exact.result : byHeadroom.result));
 }
 
 }  // namespace
@@ -406,6 +498,8 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
         return profile.error();
     EvaluationRun run;
     run.trace = name;
+    run.objectiveS = options.objectiveS;
+    run.prefixCacheBlocks = options.performance.prefixCacheBlocks;
     run.replicaRps = replicaRate(profile.value(), options);
     // Scale the trace so its busiest minute needs peakCards.
     const double rawPeak = *std::max_element(profile->rps.begin(), profile->rps.end());

@@ -44,7 +44,9 @@ struct EvaluationOptions {
     double peakCards = 64;   // the trace is scaled so its busiest minute needs this many
     double localCards = -1;  // owned cards the service may use; < 0: half of peakCards
     int cardsPerReplica = 4;
-    double sloTtftS = 5;
+    // The objective, on queueing delay: time to first token less the replica's own
+    // prefill of the prompt.
+    double objectiveS = 5;
     double cnyPerLocalCardHour = 2.0;
     double cnyPerRentedCardHour = 2.6;
     double intervalS = 15;
@@ -61,12 +63,15 @@ struct EvaluationOptions {
 struct EvaluationResult {
     std::string autoscaler;
     int64_t requests = 0;
-    double withinSloShare = 0;
+    double withinSloShare = 0;   // queueing delay inside the objective
+    double withinTtftShare = 0;  // plain time to first token inside it
+    double queueDelayP95S = 0;
     double ttftP95S = 0;
     double ttftP99S = 0;
-    double worstMinuteP95S = 0;
-    double minutesMeetingSloShare = 0;  // minutes whose p95 TTFT is inside the objective
+    double worstMinuteP95S = 0;         // of queueing delay
+    double minutesMeetingSloShare = 0;  // minutes whose p95 queueing delay is inside it
     std::vector<float> minuteP95S;      // by minute of arrival; < 0: no request then
+    double cachedPromptShare = 0;       // of prompt tokens, found in a prefix cache
     std::vector<int> minuteReplicas;    // what the last decision for each minute asked for
     double e2eP95S = 0;
     double localCardHours = 0;
@@ -83,14 +88,30 @@ struct EvaluationResult {
     // Which rented replica a scale-down let go (Meridian and the oracle: the one whose
     // paid hour ends soonest; a baseline: whichever served it better).
     ReleaseOrder releaseOrder = ReleaseOrder::SoonestPaidHourFirst;
+    // Over the seeds (medianOverSeeds): how many runs had this row, and the lowest and
+    // highest share inside the objective among them.
+    int runs = 1;
+    double lowestWithinSloShare = 1;
+    double highestWithinSloShare = 0;
 };
 
 struct EvaluationRun {
     std::string trace;
+    int seeds = 1;  // the figures are the median over this many seeds
     double scaleFactor = 1;
     double replicaRps = 0;  // what one replica sustains inside the objective on this mix
     int localReplicas = 0;
-    double oracleHeadroom = 1;  // demand × this, in replicas, is what the oracle starts
+    double objectiveS = 5;         // on queueing delay
+    size_t prefixCacheBlocks = 0;  // per replica
+    // The oracle is the exact plan (per-minute misses, leases by dynamic programming),
+    // planned for this share of the misses its target allows; or, where a schedule of
+    // demand × a headroom was cheaper, that one.
+    bool oracleExact = true;
+    double oracleMissBudgetShare = 1;
+    double oracleHeadroom = 1;  // demand × this, in replicas, is the headroom schedule
+    // The one of the two not taken: its share inside the objective and rented card-hours.
+    double oracleOtherShare = 0;
+    double oracleOtherCardHours = 0;
     double oracleTargetShare =
         kOracleTargetShare;  // what the oracle was asked to keep inside the objective
     // The paced oracle: the same foresight, changing its replicas at most this many

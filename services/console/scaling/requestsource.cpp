@@ -1,6 +1,8 @@
 #include "requestsource.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace meridian {
 
@@ -29,7 +31,7 @@ void ScaledSource::rewind()
 {
     m_base.rewind();
     m_rng.seed(m_seed);
-    m_pending = {};
+    m_pending.clear();
     m_order = 0;
     m_lastBaseArrivalS = 0;
     m_baseDone = false;
@@ -47,9 +49,15 @@ bool ScaledSource::pull()
     const int copies = m_whole + (unit(m_rng) < m_fraction ? 1 : 0);
     for (int c = 0; c < copies; ++c) {
         TraceRequest copy = request;
-        if (c > 0)
+        if (c > 0) {
             copy.arrivalS += unit(m_rng);
-        m_pending.push({copy, m_order++});
+            // Another user's prompt: its blocks are its own, never a cache hit on the
+            // original's (which understates what a shared system prompt would save).
+            for (uint64_t &block : copy.prefixBlocks)
+                block ^= static_cast<uint64_t>(c) * 0x9E3779B97F4A7C15ULL;
+        }
+        m_pending.push_back({std::move(copy), m_order++});
+        std::push_heap(m_pending.begin(), m_pending.end(), std::greater<>());
     }
     return true;
 }
@@ -59,12 +67,15 @@ bool ScaledSource::next(TraceRequest &out)
     // A pending copy may go once the base has moved past it: every later base request,
     // and so every later copy, arrives no earlier than the last one pulled.
     while (!m_baseDone &&
-           (m_pending.empty() || m_pending.top().request.arrivalS > m_lastBaseArrivalS))
+           (m_pending.empty() || m_pending.front().request.arrivalS > m_lastBaseArrivalS))
         pull();
     if (m_pending.empty())
         return false;
-    out = m_pending.top().request;
-    m_pending.pop();
+    // A heap of its own rather than a priority_queue, so the request moves out, its
+    // prefix blocks and all.
+    std::pop_heap(m_pending.begin(), m_pending.end(), std::greater<>());
+    out = std::move(m_pending.back().request);
+    m_pending.pop_back();
     return true;
 }
 

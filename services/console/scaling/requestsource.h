@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <random>
 #include <vector>
 
@@ -19,7 +18,13 @@ struct TraceRequest {
     double arrivalS = 0;  // from the start of the trace
     int inputTokens = 0;
     int outputTokens = 0;
+    // Hashes of the prompt's blocks of kPrefixBlockTokens, each covering everything
+    // before it too, where the trace gives them (Mooncake); empty otherwise.
+    std::vector<uint64_t> prefixBlocks;
 };
+
+// The prompt tokens one prefix block covers, as Mooncake's traces count them.
+inline constexpr int kPrefixBlockTokens = 512;
 
 class RequestSource {
 public:
@@ -77,7 +82,7 @@ private:
     double m_fraction;
     uint64_t m_seed;
     std::mt19937_64 m_rng;
-    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> m_pending;
+    std::vector<Pending> m_pending;  // a heap, the earliest on top
     uint64_t m_order = 0;
     double m_lastBaseArrivalS = 0;
     bool m_baseDone = false;

@@ -187,15 +187,15 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     } else {
         const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();
         const bool atRisk =
-            newest && newest->ttftP95Seconds &&
-            *newest->ttftP95Seconds > config.latencyGuard * in.ttftObjectiveSeconds &&
+            newest && newest->latencyP95Seconds &&
+            *newest->latencyP95Seconds > config.latencyGuard * in.latencyObjectiveSeconds &&
             newest->waitingRequests > 0;
         // Capacity already on its way answers the risk; ordering more would cascade.
         if (atRisk && in.startingReplicas == 0) {
             const int more = std::max(1, static_cast<int>(std::ceil(current * 0.2)));
             d = {current + more, current + more, ScalingReason::LatencyGuard,
-                 fmt::format("TTFT p95 {:.1f} s against {:.1f} s with {:.0f} waiting",
-                             *newest->ttftP95Seconds, in.ttftObjectiveSeconds,
+                 fmt::format("latency p95 {:.1f} s against {:.1f} s with {:.0f} waiting",
+                             *newest->latencyP95Seconds, in.latencyObjectiveSeconds,
                              newest->waitingRequests)};
         } else if (!atRisk) {
             const double downDemand = peakDemand(in, config.scaleDownWindowMs, config);

@@ -32,7 +32,9 @@ struct ServiceSignals {
     double arrivalRps = 0;       // requests that arrived per second in the interval
     double waitingRequests = 0;  // queued, not yet in a batch
     double runningRequests = 0;  // in a batch (prefill or decode)
-    std::optional<double> ttftP95Seconds;
+    // The p95 of the latency the objective is on: queueing delay where it is known (the
+    // replay), time to first token where replicas report only that (live).
+    std::optional<double> latencyP95Seconds;
 };
 
 struct ScalingPolicyConfig {
@@ -44,7 +46,7 @@ struct ScalingPolicyConfig {
     int64_t scaleDownWindowMs = 600'000;       // the highest demand in it bounds a scale-down
     int64_t noReversalMs = 600'000;            // no scale-down this soon after a scale-up
     double maxDownFraction = 0.25;             // at most this share of capacity shed at once
-    double latencyGuard = 0.8;                 // TTFT p95 above this share of the objective ...
+    double latencyGuard = 0.8;                 // latency p95 above this share of the objective ...
     double queueDrainSeconds = 30;             // waiting requests should be admitted within this
     double queueDrainWhileStartingSeconds = 300;  // ... or this, while capacity is starting
     double upHeadroom = 0.0;                      // an ordinary scale-up orders this share more
@@ -79,7 +81,7 @@ struct PolicyInput {
     int minReplicas = 0;
     int maxReplicas = 1;
     double replicaRps = 1;  // what one replica serves per second inside the objective
-    double ttftObjectiveSeconds = 5;
+    double latencyObjectiveSeconds = 5;
     std::optional<int64_t> lastScaleUpMs;
     // The highest arrival rate the daily shape expects from now to the forecast lead,
     // and within the next paid hour.

@@ -31,11 +31,8 @@ ServingSim::ServingSim(RequestSource &requests, ReplicaPerformance performance,
     TraceRequest first;
     if (m_source.next(first))
         m_nextArrival = first;
-    for (int i = 0; i < initialReplicas; ++i) {
-        Replica r;
-        r.rented = i >= localReplicas;
-        m_replicas.push_back(std::move(r));  // warm from the start
-    }
+    for (int i = 0; i < initialReplicas; ++i)
+        m_replicas.push_back(newReplica(i >= localReplicas));  // warm from the start
 }
 
 bool ServingSim::finished() const
@@ -49,11 +46,13 @@ void ServingSim::arrive(double untilS)
 {
     while (m_nextArrival && m_nextArrival->arrivalS < untilS) {
         const TraceRequest &r = *m_nextArrival;
-        m_queue.push_back(
-            {r.arrivalS, static_cast<double>(r.inputTokens), static_cast<double>(r.outputTokens)});
+        m_queue.push_back({r.arrivalS, static_cast<double>(r.inputTokens),
+                           static_cast<double>(r.outputTokens), r.prefixBlocks});
         m_recentArrivals.push_back(r.arrivalS);
-        m_minutes.arrived(minuteOf(r.arrivalS));
-        ++m_totals.requests;
+        if (counted(r.arrivalS)) {
+            m_minutes.arrived(minuteOf(r.arrivalS));
+            ++m_totals.requests;
+        }
         TraceRequest next;
         if (m_source.next(next))
             m_nextArrival = next;
@@ -67,16 +66,25 @@ void ServingSim::arrive(double untilS)
 void ServingSim::firstToken(const Request &request, double atS)
 {
     const double ttft = atS - request.arrivalS;
-    m_recentTtft.emplace_back(atS, ttft);
+    // The step the prefill ends in may round it up by a step: no delay below nothing.
+    const double delay = std::max(0.0, ttft - request.ownPrefillS);
+    m_recentDelay.emplace_back(atS, delay);
+    if (!counted(request.arrivalS))
+        return;
     m_totals.ttft.add(ttft);
-    m_totals.withinSlo += ttft <= m_sloS;
-    m_minutes.answered(minuteOf(request.arrivalS), ttft);
+    m_totals.queueDelay.add(delay);
+    m_totals.withinSlo += delay <= m_sloS;
+    m_totals.withinTtft += ttft <= m_sloS;
+    m_minutes.answered(minuteOf(request.arrivalS), delay);
 }
 
 void ServingSim::neverAnswered(double arrivalS)
 {
     constexpr double kNever = 1e9;  // outside any objective
+    if (!counted(arrivalS))
+        return;
     m_totals.ttft.add(kNever);
+    m_totals.queueDelay.add(kNever);
     m_minutes.answered(minuteOf(arrivalS), kNever);
 }
 
@@ -127,18 +135,79 @@ void ServingSim::runUntil(double untilS, double dtS)
                 ++it;
             }
         }
-        while (!m_recentTtft.empty() && m_recentTtft.front().first < end - kRecentS)
-            m_recentTtft.pop_front();
+        while (!m_recentDelay.empty() && m_recentDelay.front().first < end - kRecentS)
+            m_recentDelay.pop_front();
         if (minuteOf(end) != minuteOf(m_now))
             m_minutes.closeBefore(minuteOf(end));
         m_now = end;
     }
 }
 
+ServingSim::Replica ServingSim::newReplica(bool rented) const
+{
+    Replica r;
+    r.rented = rented;
+    r.prefixes = PrefixCache(m_perf.prefixCacheBlocks);
+    return r;
+}
+
+namespace {
+
+// The prompt tokens of `blocks` a replica's cache holds, leaving at least the last one to
+// compute (its logits give the first token).
+double cachedTokens(const PrefixCache &cache, const std::vector<uint64_t> &blocks,
+                    double promptTokens)
+{
+    if (blocks.empty())
+        return 0;
+    const auto hits = static_cast<double>(cache.cachedPrefix(blocks));
+    return std::min(hits * kPrefixBlockTokens, promptTokens - 1);
+}
+
+}  // namespace
+
+size_t ServingSim::route(const Request &request, const std::vector<Replica *> &open,
+                         const std::vector<double> &load) const
+{
+    size_t best = open.size();
+    double bestWork = 0;
+    for (size_t i = 0; i < open.size(); ++i) {
+        if (static_cast<int>(open[i]->active.size()) >= m_perf.maxConcurrency)
+            continue;
+        const double work =
+            load[i] + request.prefillLeft -
+            cachedTokens(open[i]->prefixes, request.prefixBlocks, request.prefillLeft);
+        if (best == open.size() || work < bestWork ||
+            (work == bestWork && open[i]->active.size() < open[best]->active.size())) {
+            best = i;
+            bestWork = work;
+        }
+    }
+    return best;
+}
+
+void ServingSim::place(Request request, Replica &replica)
+{
+    const double prompt = request.prefillLeft;
+    const double cached = cachedTokens(replica.prefixes, request.prefixBlocks, prompt);
+    // Cached from admission, a little early: a request admitted while an earlier one with
+    // the same prefix is still in prefill finds those blocks, where vLLM would compute
+    // them again. Prefill is seconds; a conversation's next turn comes minutes later.
+    replica.prefixes.insert(request.prefixBlocks);
+    request.prefillLeft = prompt - cached;
+    request.ownPrefillS = request.prefillLeft / m_perf.prefillTokensPerSecond;
+    if (counted(request.arrivalS)) {
+        m_totals.promptTokens += static_cast<int64_t>(prompt);
+        m_totals.cachedPromptTokens += static_cast<int64_t>(cached);
+    }
+    replica.active.push_back(std::move(request));
+}
+
 void ServingSim::admit()
 {
-    // The router sends each waiting request to the ready replica with the least prefill
-    // still to do (then the fewest in flight), as a KV-aware gateway would.
+    // The router sends each waiting request to the ready replica where its first token
+    // comes soonest: the least prefill still to do there, its own cached prefix not
+    // counted (then the fewest in flight), as a KV-aware gateway would.
     std::vector<Replica *> open;
     for (Replica &r : m_replicas) {
         if (!r.draining && r.readyAtS <= m_now)
@@ -154,19 +223,12 @@ void ServingSim::admit()
     for (const Replica *r : open)
         load.push_back(pending(r));
     while (!m_queue.empty()) {
-        size_t best = open.size();
-        for (size_t i = 0; i < open.size(); ++i) {
-            if (static_cast<int>(open[i]->active.size()) >= m_perf.maxConcurrency)
-                continue;
-            if (best == open.size() || load[i] < load[best] ||
-                (load[i] == load[best] && open[i]->active.size() < open[best]->active.size()))
-                best = i;
-        }
+        const size_t best = route(m_queue.front(), open, load);
         if (best == open.size())
             return;  // every batch is full: the request waits
-        load[best] += m_queue.front().prefillLeft;
-        open[best]->active.push_back(m_queue.front());
+        place(std::move(m_queue.front()), *open[best]);
         m_queue.pop_front();
+        load[best] += open[best]->active.back().prefillLeft;
     }
 }
 
@@ -195,15 +257,15 @@ IntervalSignals ServingSim::signals(double windowS) const
     s.occupancy = servingReplicas > 0
                       ? static_cast<double>(s.running) / (servingReplicas * m_perf.maxConcurrency)
                       : 1.0;
-    std::vector<double> ttft;
-    for (const auto &[at, value] : m_recentTtft) {
+    std::vector<double> delays;
+    for (const auto &[at, value] : m_recentDelay) {
         if (at >= m_now - windowS)
-            ttft.push_back(value);
+            delays.push_back(value);
     }
-    if (!ttft.empty()) {
-        const size_t k = std::min(ttft.size() - 1, static_cast<size_t>(0.95 * ttft.size()));
-        std::nth_element(ttft.begin(), ttft.begin() + static_cast<long>(k), ttft.end());
-        s.ttftP95S = ttft[k];
+    if (!delays.empty()) {
+        const size_t k = std::min(delays.size() - 1, static_cast<size_t>(0.95 * delays.size()));
+        std::nth_element(delays.begin(), delays.begin() + static_cast<long>(k), delays.end());
+        s.queueDelayP95S = delays[k];
     }
     return s;
 }
@@ -212,8 +274,7 @@ void ServingSim::addReplica()
 {
     const int local = static_cast<int>(std::count_if(m_replicas.begin(), m_replicas.end(),
                                                      [](const Replica &r) { return !r.rented; }));
-    Replica r;
-    r.rented = local >= m_localReplicas;
+    Replica r = newReplica(local >= m_localReplicas);
     r.createdS = m_now;
     std::uniform_real_distribution<double> cold(m_startup.coldStartMinS, m_startup.coldStartMaxS);
     std::uniform_real_distribution<double> provision(m_startup.provisioningMinS,
@@ -328,7 +389,7 @@ ServingSim::Totals ServingSim::finish()
             m_nextArrival.reset();
     }
     m_minutes.closeAll();
-    m_totals.ttftP95ByMinute = m_minutes.p95ByMinute();
+    m_totals.queueDelayP95ByMinute = m_minutes.p95ByMinute();
     return std::move(m_totals);
 }
 

@@ -1,7 +1,9 @@
 // A service's replicas in virtual time, fast enough to replay days of traffic in
 // seconds: continuous batching per replica (a prefill token budget shared in arrival
 // order, then decode at a per-sequence rate, at most maxConcurrency requests at once),
-// one queue in front of a router that picks the replica with the least prefill to do,
+// a prefix cache per replica where the trace names its prompts' blocks, one queue in
+// front of a router that picks the replica where the request's first token comes
+// soonest (the least prefill to do, its own cached prefix not counted),
 // cold starts and cloud provisioning before a new replica serves, draining before one
 // goes, and rented replicas billed per started hour. Requests are pulled from their
 // source as they arrive and forgotten once answered, so memory follows what is in
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "latencystats.h"
+#include "prefixcache.h"
 #include "requestsource.h"
 
 namespace meridian {
@@ -23,6 +26,9 @@ struct ReplicaPerformance {
     double prefillTokensPerSecond = 8000;  // per replica, shared by requests in prefill
     double decodeTokensPerSecond = 35;     // per sequence in the batch
     int maxConcurrency = 32;
+    // Prompt prefixes a replica keeps, in blocks of kPrefixBlockTokens: four 80 GB cards
+    // less a 70B model's weights hold the KV cache of about half a million tokens.
+    size_t prefixCacheBlocks = 1024;
 };
 
 struct StartupTimes {
@@ -36,8 +42,8 @@ struct IntervalSignals {
     double arrivalRps = 0;
     int waiting = 0;
     int running = 0;
-    double occupancy = 0;  // running / (ready replicas × maxConcurrency)
-    std::optional<double> ttftP95S;
+    double occupancy = 0;                  // running / (ready replicas × maxConcurrency)
+    std::optional<double> queueDelayP95S;  // the objective's latency
     int ready = 0;
     int starting = 0;
     // Until each serving rented replica's paid hour ends, soonest first: capacity paid by
@@ -61,8 +67,10 @@ enum class ReleaseOrder {
 
 class ServingSim {
 public:
-    // Replays `requests` from their first (the source must outlive the replay); answers
-    // within `sloS` count as inside the objective.
+    // Replays `requests` from their first (the source must outlive the replay). The
+    // objective is on queueing delay: a request is inside it when its first token comes
+    // within `sloS` of what the replica's own prefill of its prompt (less its cached
+    // prefix) takes, since no scaling makes a long prompt's prefill shorter.
     ServingSim(RequestSource &requests, ReplicaPerformance performance, StartupTimes startup,
                int localReplicas, int initialReplicas, double sloS, uint64_t seed = 1);
 
@@ -72,19 +80,27 @@ public:
     // Asks for `replicas`: ready, starting, or taken back while still paid for.
     void setDesired(int replicas, ReleaseOrder order);
 
+    // Requests arriving before `seconds` are served but count in no figure: they warm
+    // the replicas up (busy batches, queues) for the ones after.
+    void countFrom(double seconds) { m_countFromS = seconds; }
+
     double nowS() const { return m_now; }
     bool finished() const;
 
     struct Totals {
         int64_t requests = 0;
-        int64_t withinSlo = 0;
+        int64_t withinSlo = 0;           // queueing delay inside the objective
+        int64_t withinTtft = 0;          // time to first token inside it, prefill and all
+        int64_t promptTokens = 0;        // admitted
+        int64_t cachedPromptTokens = 0;  // of the admitted prompts, found in a prefix cache
         double localReplicaSeconds = 0;
         double rentedBilledSeconds = 0;  // per started hour, per rented replica
         double busyRequestSeconds = 0;   // request-slots in use, for occupancy
         double readyReplicaSeconds = 0;
-        LatencyHistogram ttft;               // never answered counts as 1e9 s
-        LatencyHistogram e2e;                // of the requests that completed
-        std::vector<float> ttftP95ByMinute;  // by arrival minute; < 0: no request then
+        LatencyHistogram ttft;                     // never answered counts as 1e9 s
+        LatencyHistogram queueDelay;               // TTFT less the own prefill; likewise
+        LatencyHistogram e2e;                      // of the requests that completed
+        std::vector<float> queueDelayP95ByMinute;  // by arrival minute; < 0: none then
     };
     // Closes the books at the end: requests not answered (still queued, in prefill or
     // never arrived) count as outside the objective, rented replicas are billed to the
@@ -96,6 +112,8 @@ private:
         double arrivalS;
         double prefillLeft;
         double decodeLeft;
+        std::vector<uint64_t> prefixBlocks;
+        double ownPrefillS = 0;  // prefilling its uncached prompt alone, set when admitted
         bool prefilled = false;
     };
     struct Replica {
@@ -105,12 +123,21 @@ private:
         bool draining = false;
         double releaseAtS = -1;  // billing-aware: kept, serving, until its paid hour ends
         std::vector<Request> active;
+        PrefixCache prefixes{0};
     };
+    Replica newReplica(bool rented) const;
+    // Where `request` goes, as an index into `open`: the replica with the least prefill
+    // before its first token, or open.size() when every batch is full.
+    size_t route(const Request &request, const std::vector<Replica *> &open,
+                 const std::vector<double> &load) const;
+    // Admits `request` to `replica`, which computes only what its cache lacks.
+    void place(Request request, Replica &replica);
     void arrive(double untilS);
     void admit();
     void addReplica();
     void firstToken(const Request &request, double atS);
     void neverAnswered(double arrivalS);
+    bool counted(double arrivalS) const { return arrivalS >= m_countFromS; }
     double billedSeconds(const Replica &replica, double endS) const;
     // When the replica's current paid hour should end it (a minute before it turns).
     double paidHourEnd(const Replica &replica) const;
@@ -122,13 +149,14 @@ private:
     StartupTimes m_startup;
     int m_localReplicas;
     double m_sloS;
+    double m_countFromS = -1;
     std::mt19937_64 m_rng;
     double m_now = 0;
     std::optional<TraceRequest> m_nextArrival;  // pulled from the source, not yet arrived
     std::deque<Request> m_queue;
     std::vector<Replica> m_replicas;
-    std::deque<double> m_recentArrivals;                 // times, for the arrival rate
-    std::deque<std::pair<double, double>> m_recentTtft;  // (time, ttft)
+    std::deque<double> m_recentArrivals;                  // times, for the arrival rate
+    std::deque<std::pair<double, double>> m_recentDelay;  // (time, queueing delay)
     MinuteLatency m_minutes;
     Totals m_totals;
 };

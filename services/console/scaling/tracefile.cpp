@@ -225,7 +225,7 @@ bool TraceFileSource::accept(double arrivalS, uint64_t input, uint64_t output, T
     if (m_maxSeconds > 0 && arrivalS >= m_maxSeconds)
         return false;  // the part asked for is over
     m_previousS = arrivalS;
-    out = {arrivalS, static_cast<int>(input), static_cast<int>(output)};
+    out = {arrivalS, static_cast<int>(input), static_cast<int>(output), {}};
     return true;
 }
 
@@ -260,8 +260,25 @@ bool TraceFileSource::nextMooncake(TraceRequest &out)
         !doc["input_length"].is_number_unsigned() || !doc.contains("output_length") ||
         !doc["output_length"].is_number_unsigned())
         return fail("expected {timestamp, input_length, output_length}");
-    return accept(doc["timestamp"].get<double>() / 1000.0, doc["input_length"].get<uint64_t>(),
-                  doc["output_length"].get<uint64_t>(), out);
+    if (!accept(doc["timestamp"].get<double>() / 1000.0, doc["input_length"].get<uint64_t>(),
+                doc["output_length"].get<uint64_t>(), out))
+        return false;
+    if (!doc.contains("hash_ids"))
+        return true;
+    const auto &blocks = doc["hash_ids"];
+    const size_t mostBlocks = static_cast<size_t>(out.inputTokens) / kPrefixBlockTokens + 1;
+    if (!blocks.is_array() || blocks.size() > mostBlocks)
+        return fail(
+            fmt::format("hash_ids must be a list of at most {} block numbers "
+                        "(one per {} prompt tokens)",
+                        mostBlocks, kPrefixBlockTokens));
+    out.prefixBlocks.reserve(blocks.size());
+    for (const auto &block : blocks) {
+        if (!block.is_number_unsigned())
+            return fail("hash_ids must be a list of block numbers");
+        out.prefixBlocks.push_back(block.get<uint64_t>());
+    }
+    return true;
 }
 
 bool TraceFileSource::nextServeGen(TraceRequest &out)
