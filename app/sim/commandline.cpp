@@ -90,6 +90,11 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
         ->add_option("--seeds", evaluation.seeds,
                      "report the median over this many seeds from --seed on (3)")
         ->check(CLI::Range(1, 99));
+    command
+        ->add_option("--standby", evaluation.standbyNodes,
+                     "also replay Meridian keeping this many rented nodes provisioned but idle, "
+                     "weights on local disk (the row \"meridian standby\")")
+        ->check(CLI::Range(0, 64));
     return command;
 }
 

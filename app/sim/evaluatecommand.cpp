@@ -22,6 +22,7 @@ Result<EvaluationOptions> optionsOf(const EvaluateCommand &command)
     EvaluationOptions options;
     options.peakCards = command.peakCards;
     options.localCards = command.localCards;
+    options.standbyNodes = command.standbyNodes;
     if (!command.policy.empty()) {
         auto policy = loadScalingPolicy(command.policy);
         if (!policy)

@@ -17,7 +17,9 @@ struct EvaluateCommand {
     std::string policy;    // a policy file; empty: the defaults
     std::string schedule;  // FILE[:COLUMN]: replicas by minute, replayed as a row
     uint64_t seed = 1;
-    int seeds = 3;  // the figures are the median over seeds seed, seed + 1, …
+    int seeds = 3;
+    int standbyNodes = 0;  // > 0: a row of Meridian with this many warm standby nodes  // the
+                           // figures are the median over seeds seed, seed + 1, …
 };
 
 int runEvaluate(const EvaluateCommand &command);

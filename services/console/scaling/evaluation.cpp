@@ -125,7 +125,10 @@ void recordTotals(EvaluationResult &r, const ServingSim::Totals &totals,
                                                         static_cast<double>(totals.promptTokens)
                                                   : 0;
     r.localCardHours = totals.localReplicaSeconds / 3600 * options.cardsPerReplica;
-    r.rentedCardHours = totals.rentedBilledSeconds / 3600 * options.cardsPerReplica;
+    r.rentedCardHours =
+        (totals.rentedBilledSeconds + totals.standbyBilledSeconds) / 3600 * options.cardsPerReplica;
+    r.standbyCardHours = totals.standbyBilledSeconds / 3600 * options.cardsPerReplica;
+    r.replicaStartS = nearestRankPercentile(totals.startupS, 0.5);
     r.costCny = r.localCardHours * options.cnyPerLocalCardHour +
                 r.rentedCardHours * options.cnyPerRentedCardHour;
     r.occupancy = totals.readyReplicaSeconds > 0
@@ -499,6 +502,7 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     EvaluationRun run;
     run.trace = name;
     run.objectiveS = options.objectiveS;
+    run.standbyNodes = options.standbyNodes;
     run.prefixCacheBlocks = options.performance.prefixCacheBlocks;
     run.replicaRps = replicaRate(profile.value(), options);
     // Scale the trace so its busiest minute needs peakCards.
@@ -529,6 +533,15 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
     if (auto error = trace->error())
         return *error;
+    if (options.standbyNodes > 0) {
+        // The same policy where the service keeps warm standby, at its cost.
+        EvaluationOptions standby = options;
+        standby.startup.standbyNodes = options.standbyNodes;
+        const Replay withStandby{*trace,         scaledProfile->durationS, standby,
+                                 run.replicaRps, run.localReplicas,        steps};
+        run.results.push_back(
+            replayMeridian(kStandbyMeridianRow, withStandby, initial, options.policy));
+    }
     replayBaselines(run, replay, initial, rps);
     if (!options.schedule.empty()) {
         // As the oracle's schedule is followed: the replicas of each minute, no more.

@@ -39,6 +39,7 @@ inline constexpr const char *kMeridianRow = "meridian";
 inline constexpr const char *kTunedMeridianRow = "meridian tuned";
 inline constexpr const char *kToldMeridianRow = "meridian told";
 inline constexpr const char *kHpaRow = "hpa-style";
+inline constexpr const char *kStandbyMeridianRow = "meridian standby";
 
 struct EvaluationOptions {
     double peakCards = 64;   // the trace is scaled so its busiest minute needs this many
@@ -54,6 +55,9 @@ struct EvaluationOptions {
     StartupTimes startup;
     ScalingPolicyConfig policy;
     uint64_t seed = 1;
+    // > 0: Meridian is also replayed with this many warm standby nodes (StartupTimes), as
+    // the row "meridian standby", their hours in its rented card-hours.
+    int standbyNodes = 0;
     // A schedule to replay beside the autoscalers (replicas by minute), as the row
     // "schedule"; its name is said above the table. Empty: none.
     std::vector<int> schedule;
@@ -75,7 +79,9 @@ struct EvaluationResult {
     std::vector<int> minuteReplicas;    // what the last decision for each minute asked for
     double e2eP95S = 0;
     double localCardHours = 0;
-    double rentedCardHours = 0;
+    double rentedCardHours = 0;   // standby nodes' hours included
+    double standbyCardHours = 0;  // of those, standby nodes never taken for a replica
+    double replicaStartS = 0;     // median, from ordering a replica to its serving
     double costCny = 0;
     double occupancy = 0;  // of ready replicas' batch slots
     int scaleActions = 0;
@@ -101,6 +107,7 @@ struct EvaluationRun {
     double scaleFactor = 1;
     double replicaRps = 0;  // what one replica sustains inside the objective on this mix
     int localReplicas = 0;
+    int standbyNodes = 0;          // the "meridian standby" row's
     double objectiveS = 5;         // on queueing delay
     size_t prefixCacheBlocks = 0;  // per replica
     // The oracle is the exact plan (per-minute misses, leases by dynamic programming),

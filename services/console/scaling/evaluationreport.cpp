@@ -122,6 +122,12 @@ std::string evaluationTable(const EvaluationRun &run)
         "paced oracle: the same foresight, changing replicas at most {} times "
         "(demand × {:.2f})\n",
         run.pacedOracleMaxActions, run.pacedOracleHeadroom);
+    if (const EvaluationResult *standby = rowNamed(run, kStandbyMeridianRow))
+        out += fmt::format(
+            "meridian standby: the same policy keeping {} rented node(s) provisioned but idle "
+            "with the weights on local disk ({:.0f} card-h of its rented ones were standby "
+            "never taken)\n",
+            run.standbyNodes, standby->standbyCardHours);
     if (rowNamed(run, kToldMeridianRow))
         out +=
             "meridian told: the same policy told the trace's coming load as its forecast, "
@@ -132,23 +138,24 @@ std::string evaluationTable(const EvaluationRun &run)
         out += "×oracle: against the paced oracle, the cheaper of the two\n";
     out += againstHpa(run);
     out += fmt::format(
-        "{:<16}{:>9}{:>9}{:>8}{:>9}{:>9}{:>10}{:>10}{:>11}{:>8}{:>9}{:>6}{:>8}{:>6}{:>9}"
-        "{:>8}\n",
+        "{:<17}{:>9}{:>9}{:>8}{:>9}{:>9}{:>10}{:>10}{:>11}{:>8}{:>9}{:>6}{:>8}{:>6}{:>9}"
+        "{:>8}{:>8}\n",
         "autoscaler", "in SLO", "TTFT ok", "p95 s", "p95 TTFT", "min. ok", "worst p95", "local c-h",
-        "rented c-h", "×oracle", "cost CNY", "occ.", "actions", "rev.", "decide s", "serve s");
+        "rented c-h", "×oracle", "cost CNY", "occ.", "actions", "rev.", "decide s", "serve s",
+        "start s");
     for (const EvaluationResult &r : run.results) {
         const double ratio =
             yardstick.rentedCardHours > 0 ? r.rentedCardHours / yardstick.rentedCardHours : 0;
         out += fmt::format(
-            "{:<16}{:>8.2f}%{:>8.2f}%{:>8.2f}{:>9.2f}{:>8.1f}%{:>10.1f}{:>10.1f}{:>11.1f}{:>8.2f}"
-            "{:>9.0f}{:>5.0f}%{:>8}{:>6}{:>9}{:>8}\n",
+            "{:<17}{:>8.2f}%{:>8.2f}%{:>8.2f}{:>9.2f}{:>8.1f}%{:>10.1f}{:>10.1f}{:>11.1f}{:>8.2f}"
+            "{:>9.0f}{:>5.0f}%{:>8}{:>6}{:>9}{:>8}{:>8.0f}\n",
             r.autoscaler, 100 * r.withinSloShare, 100 * r.withinTtftShare, r.queueDelayP95S,
             r.ttftP95S, 100 * r.minutesMeetingSloShare, r.worstMinuteP95S, r.localCardHours,
             r.rentedCardHours, ratio, r.costCny, 100 * r.occupancy, r.scaleActions, r.reversals,
             // Ordered ahead of a step (an oracle, or Meridian told the load), how fast a
             // step is answered says nothing.
             answersSteps(r) ? fmt::format("{:.0f}", r.stepDecisionS) : "–",
-            answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–");
+            answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–", r.replicaStartS);
     }
     if (run.seeds > 1) {
         out += fmt::format("the median of {} seeds, each figure on its own; in SLO, lowest–highest",
@@ -191,6 +198,8 @@ std::string evaluationJson(const EvaluationRun &run)
                            {"e2e_p95_s", r.e2eP95S},
                            {"local_card_hours", r.localCardHours},
                            {"rented_card_hours", r.rentedCardHours},
+                           {"standby_card_hours", r.standbyCardHours},
+                           {"replica_start_s_median", r.replicaStartS},
                            {"cost_cny", r.costCny},
                            {"occupancy", r.occupancy},
                            {"scale_actions", r.scaleActions},
@@ -208,6 +217,7 @@ std::string evaluationJson(const EvaluationRun &run)
                            {"scale_factor", run.scaleFactor},
                            {"replica_rps", run.replicaRps},
                            {"local_replicas", run.localReplicas},
+                           {"standby_nodes", run.standbyNodes},
                            {"objective_queue_delay_s", run.objectiveS},
                            {"oracle_exact", run.oracleExact},
                            {"oracle_miss_budget_share", run.oracleMissBudgetShare},

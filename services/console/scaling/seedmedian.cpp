@@ -35,7 +35,8 @@ EvaluationResult medianRow(const std::vector<const EvaluationResult *> &rows)
           &EvaluationResult::ttftP99S, &EvaluationResult::worstMinuteP95S,
           &EvaluationResult::minutesMeetingSloShare, &EvaluationResult::cachedPromptShare,
           &EvaluationResult::e2eP95S, &EvaluationResult::localCardHours,
-          &EvaluationResult::rentedCardHours, &EvaluationResult::costCny,
+          &EvaluationResult::rentedCardHours, &EvaluationResult::standbyCardHours,
+          &EvaluationResult::replicaStartS, &EvaluationResult::costCny,
           &EvaluationResult::occupancy, &EvaluationResult::stepDecisionS,
           &EvaluationResult::stepServingS})
         r.*figure = medianOf(rows, figure);

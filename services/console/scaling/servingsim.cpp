@@ -33,6 +33,8 @@ ServingSim::ServingSim(RequestSource &requests, ReplicaPerformance performance,
         m_nextArrival = first;
     for (int i = 0; i < initialReplicas; ++i)
         m_replicas.push_back(newReplica(i >= localReplicas));  // warm from the start
+    for (int i = 0; i < m_startup.standbyNodes; ++i)
+        m_standby.emplace_back(0.0, 0.0);  // provisioned before the replay
 }
 
 bool ServingSim::finished() const
@@ -270,16 +272,42 @@ IntervalSignals ServingSim::signals(double windowS) const
     return s;
 }
 
+double ServingSim::sampled(double minS, double maxS)
+{
+    return std::uniform_real_distribution<double>(minS, maxS)(m_rng);
+}
+
+std::optional<double> ServingSim::takeStandby()
+{
+    const auto ready = std::find_if(m_standby.begin(), m_standby.end(),
+                                    [&](const auto &node) { return node.second <= m_now; });
+    if (ready == m_standby.end())
+        return std::nullopt;
+    const double orderedS = ready->first;
+    m_standby.erase(ready);
+    m_standby.emplace_back(m_now,
+                           m_now + sampled(m_startup.provisioningMinS, m_startup.provisioningMaxS));
+    return orderedS;
+}
+
 void ServingSim::addReplica()
 {
     const int local = static_cast<int>(std::count_if(m_replicas.begin(), m_replicas.end(),
                                                      [](const Replica &r) { return !r.rented; }));
     Replica r = newReplica(local >= m_localReplicas);
     r.createdS = m_now;
-    std::uniform_real_distribution<double> cold(m_startup.coldStartMinS, m_startup.coldStartMaxS);
-    std::uniform_real_distribution<double> provision(m_startup.provisioningMinS,
-                                                     m_startup.provisioningMaxS);
-    r.readyAtS = m_now + cold(m_rng) + (r.rented ? provision(m_rng) : 0.0);
+    const bool weightsOnDisk = m_startup.standbyNodes > 0;
+    const std::optional<double> standby = r.rented ? takeStandby() : std::nullopt;
+    if (standby)
+        r.createdS = *standby;  // its paid hours run on from when the node was ordered
+    if (standby || (weightsOnDisk && !r.rented)) {
+        r.readyAtS = m_now + sampled(m_startup.warmStartMinS, m_startup.warmStartMaxS);
+    } else {
+        r.readyAtS =
+            m_now + sampled(m_startup.coldStartMinS, m_startup.coldStartMaxS) +
+            (r.rented ? sampled(m_startup.provisioningMinS, m_startup.provisioningMaxS) : 0.0);
+    }
+    m_totals.startupS.push_back(r.readyAtS - m_now);
     m_replicas.push_back(std::move(r));
 }
 
@@ -374,6 +402,11 @@ ServingSim::Totals ServingSim::finish()
         }
     }
     m_replicas.clear();
+    for (const auto &[orderedS, readyS] : m_standby) {
+        const double lived = std::max(0.0, m_now - orderedS);
+        m_totals.standbyBilledSeconds += std::max(1.0, std::ceil(lived / 3600 - 1e-9)) * 3600;
+    }
+    m_standby.clear();
     for (const Request &q : m_queue)
         neverAnswered(q.arrivalS);
     m_queue.clear();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -36,6 +37,14 @@ struct StartupTimes {
     double coldStartMaxS = 180;
     double provisioningMinS = 60;  // the pool's delay before a rented node boots
     double provisioningMaxS = 150;
+    // Warm standby, for a service that asks for it: this many rented nodes kept
+    // provisioned but idle, billed by the hour like any rented node, each with the
+    // service's weights on its local disk; a replica started on one (or on an owned node,
+    // which keeps the weights too) loads them in warmStart… instead of a cold start. A
+    // standby node taken is replaced at once, through the pool's provisioning.
+    int standbyNodes = 0;
+    double warmStartMinS = 20;
+    double warmStartMaxS = 45;
 };
 
 struct IntervalSignals {
@@ -94,8 +103,10 @@ public:
         int64_t promptTokens = 0;        // admitted
         int64_t cachedPromptTokens = 0;  // of the admitted prompts, found in a prefix cache
         double localReplicaSeconds = 0;
-        double rentedBilledSeconds = 0;  // per started hour, per rented replica
-        double busyRequestSeconds = 0;   // request-slots in use, for occupancy
+        double rentedBilledSeconds = 0;   // per started hour, per rented replica
+        double standbyBilledSeconds = 0;  // standby nodes never taken, per started hour
+        double busyRequestSeconds = 0;    // request-slots in use, for occupancy
+        std::vector<double> startupS;     // each replica started: from the order to serving
         double readyReplicaSeconds = 0;
         LatencyHistogram ttft;                     // never answered counts as 1e9 s
         LatencyHistogram queueDelay;               // TTFT less the own prefill; likewise
@@ -135,6 +146,9 @@ private:
     void arrive(double untilS);
     void admit();
     void addReplica();
+    // A provisioned standby node, taken for a replica; none when none is ready.
+    std::optional<double> takeStandby();
+    double sampled(double minS, double maxS);
     void firstToken(const Request &request, double atS);
     void neverAnswered(double arrivalS);
     bool counted(double arrivalS) const { return arrivalS >= m_countFromS; }
@@ -155,6 +169,8 @@ private:
     std::optional<TraceRequest> m_nextArrival;  // pulled from the source, not yet arrived
     std::deque<Request> m_queue;
     std::vector<Replica> m_replicas;
+    // Standby nodes: when each was ordered (its billing starts) and when it is ready.
+    std::vector<std::pair<double, double>> m_standby;
     std::deque<double> m_recentArrivals;                  // times, for the arrival rate
     std::deque<std::pair<double, double>> m_recentDelay;  // (time, queueing delay)
     MinuteLatency m_minutes;
