@@ -28,10 +28,46 @@ void onTerm(int)
     g_draining = 1;
 }
 
-// vLLM's TTFT bucket bounds.
+// vLLM's TTFT bucket bounds, and those of its request latencies (the queue time's).
 constexpr std::array<double, 22> kTtftBounds = {0.001, 0.005, 0.01, 0.02,  0.04,  0.06,  0.08, 0.1,
                                                 0.25,  0.5,   0.75, 1.0,   2.5,   5.0,   7.5,  10.0,
                                                 20.0,  40.0,  80.0, 160.0, 640.0, 2560.0};
+constexpr std::array<double, 21> kLatencyBounds = {0.3,  0.5,  0.8,   1.0,   1.5,   2.0,  2.5,
+                                                   5.0,  10.0, 15.0,  20.0,  30.0,  40.0, 50.0,
+                                                   60.0, 120., 240.0, 480.0, 960.0, 1920., 7680.};
+
+// A Prometheus histogram over fixed bounds, written as vLLM writes its own.
+template <size_t N>
+class Histogram {
+public:
+    explicit Histogram(const std::array<double, N> &bounds) : m_bounds(bounds) {}
+    void observe(double value)
+    {
+        ++m_counts[static_cast<size_t>(std::lower_bound(m_bounds.begin(), m_bounds.end(), value) -
+                                       m_bounds.begin())];
+        m_sum += value;
+    }
+    void write(std::string &out, const char *name, const char *help,
+               const std::string &labels) const
+    {
+        out += fmt::format("# HELP {0} {1}\n# TYPE {0} histogram\n", name, help);
+        uint64_t cumulative = 0;
+        for (size_t i = 0; i < N; ++i) {
+            cumulative += m_counts[i];
+            out += fmt::format("{}_bucket{{{},le=\"{}\"}} {}\n", name, labels, m_bounds[i],
+                               cumulative);
+        }
+        cumulative += m_counts.back();
+        out += fmt::format("{}_bucket{{{},le=\"+Inf\"}} {}\n", name, labels, cumulative);
+        out += fmt::format("{}_count{{{}}} {}\n{}_sum{{{}}} {}\n", name, labels, cumulative, name,
+                           labels, m_sum);
+    }
+
+private:
+    const std::array<double, N> &m_bounds;
+    std::array<uint64_t, N + 1> m_counts{};
+    double m_sum = 0;
+};
 
 struct Request {
     double prefillLeft;
@@ -95,20 +131,10 @@ public:
               static_cast<double>(m_running.size()));
         gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.",
               static_cast<double>(m_running.size()) / m_options.maxConcurrency);
-        out +=
-            "# HELP vllm:time_to_first_token_seconds Histogram of time to first token in "
-            "seconds.\n# TYPE vllm:time_to_first_token_seconds histogram\n";
-        uint64_t cumulative = 0;
-        for (size_t i = 0; i < kTtftBounds.size(); ++i) {
-            cumulative += m_ttftBuckets[i];
-            out += fmt::format("vllm:time_to_first_token_seconds_bucket{{{},le=\"{}\"}} {}\n",
-                               labels, kTtftBounds[i], cumulative);
-        }
-        cumulative += m_ttftBuckets.back();
-        out += fmt::format("vllm:time_to_first_token_seconds_bucket{{{},le=\"+Inf\"}} {}\n", labels,
-                           cumulative);
-        out += fmt::format("vllm:time_to_first_token_seconds_count{{{}}} {}\n", labels, cumulative);
-        out += fmt::format("vllm:time_to_first_token_seconds_sum{{{}}} {}\n", labels, m_ttftSum);
+        m_ttft.write(out, "vllm:time_to_first_token_seconds",
+                     "Histogram of time to first token in seconds.", labels);
+        m_queueTime.write(out, "vllm:request_queue_time_seconds",
+                          "Histogram of time spent in WAITING phase for request.", labels);
         out += fmt::format(
             "# HELP vllm:request_success_total Count of successfully processed requests.\n"
             "# TYPE vllm:request_success_total counter\n"
@@ -147,13 +173,15 @@ private:
 
     void step(double dtS)
     {
+        const auto now = SteadyClock::now();
         while (!m_waiting.empty() &&
                static_cast<int>(m_running.size()) < m_options.maxConcurrency) {
+            m_queueTime.observe(
+                std::chrono::duration<double>(now - m_waiting.front()->arrived).count());
             m_running.push_back(m_waiting.front());
             m_waiting.pop_front();
         }
         double budget = m_options.prefillTokensPerSecond * dtS;
-        const auto now = SteadyClock::now();
         bool changed = false;
         for (const auto &r : m_running) {
             if (r->prefilled) {
@@ -170,12 +198,7 @@ private:
             if (r->prefillLeft <= 0) {
                 r->prefilled = true;
                 changed = true;
-                const double ttft = std::chrono::duration<double>(now - r->arrived).count();
-                const auto bucket = static_cast<size_t>(
-                    std::lower_bound(kTtftBounds.begin(), kTtftBounds.end(), ttft) -
-                    kTtftBounds.begin());
-                ++m_ttftBuckets[bucket];
-                m_ttftSum += ttft;
+                m_ttft.observe(std::chrono::duration<double>(now - r->arrived).count());
             }
         }
         for (const auto &r : m_running) {
@@ -195,8 +218,8 @@ private:
     std::condition_variable m_changed;
     std::deque<std::shared_ptr<Request>> m_waiting;
     std::vector<std::shared_ptr<Request>> m_running;
-    std::array<uint64_t, kTtftBounds.size() + 1> m_ttftBuckets{};
-    double m_ttftSum = 0;
+    Histogram<kTtftBounds.size()> m_ttft{kTtftBounds};
+    Histogram<kLatencyBounds.size()> m_queueTime{kLatencyBounds};
     uint64_t m_finished = 0;
     uint64_t m_promptTokens = 0;
     uint64_t m_generationTokens = 0;

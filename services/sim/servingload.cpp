@@ -116,6 +116,7 @@ std::map<std::string, ReplicaSignals> ServingLoad::advance(
         signals.tokensPerSecond = served * kTokensPerRequest;
         signals.ttftP50Seconds = ttft95 * 0.45;
         signals.ttftP95Seconds = ttft95;
+        signals.queueDelayP95Seconds = queue / ceiling;  // the wait alone, as vLLM reports it
         signals.e2eP95Seconds = ttft95 + 6 + 4 * occupancy;
         out.emplace(r.replicaId, std::move(signals));
     }

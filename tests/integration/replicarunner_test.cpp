@@ -132,7 +132,8 @@ TEST(ReplicaRunner, StartsPinnedServesMetricsUnderLoadAndDrainsOnStop)
               std::string::npos);
 
     // Real HTTP load, more than one replica batches: requests queue, and the runner
-    // reads waiting, running and the TTFT p95 from the replica's own /metrics.
+    // reads waiting, running, the TTFT p95 and the queueing delay's from the replica's
+    // own /metrics.
     test::ChildProcess load(
         {MERIDIAN_SIM_BIN, "drive", "--url", "http://127.0.0.1:" + std::to_string(p1), "--rps",
          "60", "--seconds", "2", "--prompt-tokens", "400", "--max-tokens", "60"},
@@ -141,12 +142,16 @@ TEST(ReplicaRunner, StartsPinnedServesMetricsUnderLoadAndDrainsOnStop)
     ASSERT_TRUE(f.tickUntil(*runner, [&] {
         f.clock.advanceMs(1000);
         for (const ReplicaSignals &s : runner->signals()) {
-            if (s.replicaId == "r1" && s.waitingRequests.value_or(0) > 0 && s.ttftP95Seconds)
+            if (s.replicaId == "r1" && s.waitingRequests.value_or(0) > 0 && s.ttftP95Seconds &&
+                s.queueDelayP95Seconds)
                 busy = s;
         }
         return busy.has_value();
     }));
     EXPECT_EQ(busy->service, "chat");
+    EXPECT_GT(*busy->queueDelayP95Seconds, 0) << "requests waited for a batch";
+    EXPECT_LE(*busy->queueDelayP95Seconds, *busy->ttftP95Seconds + 0.3)
+        << "a wait is part of the time to the first token";
     EXPECT_GT(busy->runningRequests.value_or(0), 0u);
     EXPECT_LE(busy->runningRequests.value_or(99), 32u) << "at most its batch";
     EXPECT_GT(*busy->ttftP95Seconds, 0);

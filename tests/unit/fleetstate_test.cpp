@@ -177,6 +177,7 @@ TEST(FleetState, AGarbageAgentsNicAndReplicaNumbersBecomeAbsent)
     r.replicaId = "chat/r1";
     r.service = "chat";
     r.ttftP95Seconds = -1;
+    r.queueDelayP95Seconds = std::numeric_limits<double>::quiet_NaN();
     r.kvCacheUsedRatio = 7;
     r.requestsPerSecond = 3;
     sample.replicas.push_back(r);
@@ -191,6 +192,7 @@ TEST(FleetState, AGarbageAgentsNicAndReplicaNumbersBecomeAbsent)
     const auto replicas = state.replicaReadings(1500);
     ASSERT_EQ(replicas.size(), 1u);
     EXPECT_FALSE(replicas[0].signals.ttftP95Seconds.has_value());
+    EXPECT_FALSE(replicas[0].signals.queueDelayP95Seconds.has_value());
     EXPECT_FALSE(replicas[0].signals.kvCacheUsedRatio.has_value());
     EXPECT_EQ(replicas[0].signals.requestsPerSecond, 3);
     EXPECT_TRUE(state.replicaReadings(1000 + 3001 + 1000).empty()) << "a silent node says nothing";

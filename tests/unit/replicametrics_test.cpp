@@ -103,6 +103,34 @@ TEST(ReplicaMetrics, VllmSeriesAreSummedOverEngines)
     EXPECT_DOUBLE_EQ(*mindie.kvCacheUsed, 0.3);
 }
 
+TEST(ReplicaMetrics, QueueingDelayComesFromVllmsQueueTimeHistogram)
+{
+    const auto queueTime = [](double underOne, double all) {
+        return "# TYPE vllm:request_queue_time_seconds histogram\n"
+               "vllm:request_queue_time_seconds_bucket{engine=\"0\",le=\"1.0\"} " +
+               std::to_string(underOne) +
+               "\n"
+               "vllm:request_queue_time_seconds_bucket{engine=\"0\",le=\"5.0\"} " +
+               std::to_string(all) +
+               "\n"
+               "vllm:request_queue_time_seconds_bucket{engine=\"0\",le=\"+Inf\"} " +
+               std::to_string(all) + "\n";
+    };
+    ReplicaSignalsTracker tracker;
+    tracker.update(scrape(vllmScrape(100, 100, 100, 100) + queueTime(50, 50)), 0);
+    // In the interval: 10 waited under a second, 10 between 1 and 5 s.
+    const ReplicaSignals s =
+        tracker.update(scrape(vllmScrape(110, 120, 120, 140) + queueTime(60, 70)), 10'000);
+    ASSERT_TRUE(s.queueDelayP95Seconds);
+    EXPECT_NEAR(*s.queueDelayP95Seconds, 1.0 + 4.0 * 9 / 10, 1e-9);
+    // An engine that does not write it has none, and its TTFT still reads.
+    ReplicaSignalsTracker plain;
+    plain.update(scrape(vllmScrape(100, 100, 100, 100)), 0);
+    const ReplicaSignals without = plain.update(scrape(vllmScrape(110, 120, 120, 140)), 10'000);
+    EXPECT_FALSE(without.queueDelayP95Seconds);
+    EXPECT_TRUE(without.ttftP95Seconds);
+}
+
 TEST(ReplicaMetrics, TtftPercentileIsOfTheIntervalNotTheLifetime)
 {
     // 100 fast first tokens long ago; in the interval, 10 more under 0.5 s and 10 between

@@ -212,16 +212,21 @@ ScalingController::ReplicaCount ScalingController::countReplicas(
             s.arrivalRps += *r.signals.requestsPerSecond;
             s.waitingRequests += r.signals.waitingRequests.value_or(0);
             s.runningRequests += r.signals.runningRequests.value_or(0);
-            if (r.signals.ttftP95Seconds)  // the replicas' engines report TTFT
-                s.latencyP95Seconds =
-                    std::max(s.latencyP95Seconds.value_or(0), *r.signals.ttftP95Seconds);
-            if (r.signals.e2eP95Seconds)
-                count.e2eP95Seconds =
-                    std::max(count.e2eP95Seconds.value_or(0), *r.signals.e2eP95Seconds);
+            const auto worst = [](std::optional<double> &into, std::optional<double> value) {
+                if (value)
+                    into = std::max(into.value_or(0), *value);
+            };
+            worst(count.ttftP95Seconds, r.signals.ttftP95Seconds);
+            worst(count.queueDelayP95Seconds, r.signals.queueDelayP95Seconds);
+            worst(count.e2eP95Seconds, r.signals.e2eP95Seconds);
         }
     };
     add(local, false);
     add(rented, true);
+    // The objective is on queueing delay; an engine that does not report it is held to
+    // its time to first token, which includes it.
+    count.signals.latencyP95Seconds =
+        count.queueDelayP95Seconds ? count.queueDelayP95Seconds : count.ttftP95Seconds;
     return count;
 }
 

@@ -108,6 +108,8 @@ private:
         int ready = 0;
         int readyRented = 0;
         int coldStarting = 0;
+        std::optional<double> ttftP95Seconds;  // the worst replica's, as are these
+        std::optional<double> queueDelayP95Seconds;
         std::optional<double> e2eP95Seconds;
         std::vector<std::string> seenIds;  // to match replicas to the steps that ordered them
     };

@@ -33,6 +33,7 @@ ReplicaSignals saneReplica(ReplicaSignals r)
     dropUnlessWithin(r.tokensPerSecond, 1e7);
     dropUnlessWithin(r.ttftP50Seconds, 86'400);
     dropUnlessWithin(r.ttftP95Seconds, 86'400);
+    dropUnlessWithin(r.queueDelayP95Seconds, 86'400);
     dropUnlessWithin(r.e2eP95Seconds, 86'400);
     dropUnlessWithin(r.requestsPerSecond, 1e6);
     if (r.replicaId.size() > 256)

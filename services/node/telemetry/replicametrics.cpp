@@ -14,6 +14,7 @@ struct EngineNames {
     std::vector<std::string_view> kvCache;
     std::string_view ttftHistogram;  // empty: the engine has none
     std::vector<std::string_view> finished;
+    std::string_view queueTimeHistogram = {};  // time waiting before a batch; empty: none
 };
 
 const EngineNames &namesOf(ServingEngine engine)
@@ -22,7 +23,8 @@ const EngineNames &namesOf(ServingEngine engine)
                                   {"vllm:num_requests_running"},
                                   {"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"},
                                   "vllm:time_to_first_token_seconds",
-                                  {"vllm:request_success_total"}};
+                                  {"vllm:request_success_total"},
+                                  "vllm:request_queue_time_seconds"};
     static const EngineNames mindie{{"num_requests_waiting"},
                                     {"num_requests_running"},
                                     {"npu_cache_usage_perc"},
@@ -42,6 +44,27 @@ const EngineNames &namesOf(ServingEngine engine)
     case ServingEngine::LlamaCpp: return llamacpp;
     }
     return vllm;
+}
+
+// A cumulative histogram's buckets, summed over its series: (le, count) by le.
+std::vector<std::pair<double, double>> bucketsOf(const std::vector<ExpositionSample> &samples,
+                                                 std::string_view histogram)
+{
+    if (histogram.empty())
+        return {};
+    const std::string bucket = std::string(histogram) + "_bucket";
+    std::map<double, double> byLe;
+    for (const ExpositionSample &s : samples) {
+        if (s.name != bucket)
+            continue;
+        const std::string le(s.label("le"));
+        char *end = nullptr;
+        const double bound = le == "+Inf" ? INFINITY : std::strtod(le.c_str(), &end);
+        if (le.empty() || (le != "+Inf" && end != le.c_str() + le.size()))
+            continue;
+        byLe[bound] += s.value;
+    }
+    return {byLe.begin(), byLe.end()};
 }
 
 // The sum over every series of the first name present.
@@ -70,21 +93,8 @@ ReplicaScrape readReplicaScrape(const std::vector<ExpositionSample> &samples, Se
     scrape.running = summed(samples, names.running);
     scrape.kvCacheUsed = summed(samples, names.kvCache);
     scrape.finishedRequests = summed(samples, names.finished);
-    if (!names.ttftHistogram.empty()) {
-        const std::string bucket = std::string(names.ttftHistogram) + "_bucket";
-        std::map<double, double> byLe;
-        for (const ExpositionSample &s : samples) {
-            if (s.name != bucket)
-                continue;
-            const std::string le(s.label("le"));
-            char *end = nullptr;
-            const double bound = le == "+Inf" ? INFINITY : std::strtod(le.c_str(), &end);
-            if (le.empty() || (le != "+Inf" && end != le.c_str() + le.size()))
-                continue;
-            byLe[bound] += s.value;
-        }
-        scrape.ttftBuckets.assign(byLe.begin(), byLe.end());
-    }
+    scrape.ttftBuckets = bucketsOf(samples, names.ttftHistogram);
+    scrape.queueTimeBuckets = bucketsOf(samples, names.queueTimeHistogram);
     return scrape;
 }
 
@@ -141,6 +151,8 @@ ReplicaSignals ReplicaSignalsTracker::update(const ReplicaScrape &scrape, int64_
                 histogramQuantile(0.95, m_previous->ttftBuckets, scrape.ttftBuckets);
             signals.ttftP50Seconds =
                 histogramQuantile(0.5, m_previous->ttftBuckets, scrape.ttftBuckets);
+            signals.queueDelayP95Seconds =
+                histogramQuantile(0.95, m_previous->queueTimeBuckets, scrape.queueTimeBuckets);
         }
     }
     m_previous = scrape;

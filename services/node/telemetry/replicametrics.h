@@ -33,6 +33,7 @@ struct ReplicaScrape {
     std::optional<double> running;
     std::optional<double> kvCacheUsed;                   // 0..1
     std::vector<std::pair<double, double>> ttftBuckets;  // (le, cumulative count), by le
+    std::vector<std::pair<double, double>> queueTimeBuckets;  // likewise, waiting for a batch
     std::optional<double> finishedRequests;              // a counter
 };
 

@@ -35,6 +35,9 @@ struct ReplicaSignals {
     std::optional<double> tokensPerSecond;
     std::optional<double> ttftP50Seconds;
     std::optional<double> ttftP95Seconds;
+    // Waiting before a batch took the request (vLLM's request_queue_time): what the
+    // service's objective is on, where the engine reports it.
+    std::optional<double> queueDelayP95Seconds;
     std::optional<double> e2eP95Seconds;
     std::optional<double> requestsPerSecond;
     uint32_t servingPort = 0;  // on the agent's host; 0: not a process of its own

@@ -216,6 +216,7 @@ void toProto(const TelemetrySample &in, v1::TelemetryBatch *out)
         setIf(r.tokensPerSecond, [&](double v) { p->set_tokens_per_second(v); });
         setIf(r.ttftP50Seconds, [&](double v) { p->set_ttft_p50_seconds(v); });
         setIf(r.ttftP95Seconds, [&](double v) { p->set_ttft_p95_seconds(v); });
+        setIf(r.queueDelayP95Seconds, [&](double v) { p->set_queue_delay_p95_seconds(v); });
         setIf(r.e2eP95Seconds, [&](double v) { p->set_e2e_p95_seconds(v); });
         setIf(r.requestsPerSecond, [&](double v) { p->set_requests_per_second(v); });
         p->set_serving_port(r.servingPort);
@@ -466,6 +467,8 @@ ReplicaSignals fromProto(const v1::ReplicaTelemetry &in)
         out.ttftP50Seconds = in.ttft_p50_seconds();
     if (in.has_ttft_p95_seconds())
         out.ttftP95Seconds = in.ttft_p95_seconds();
+    if (in.has_queue_delay_p95_seconds())
+        out.queueDelayP95Seconds = in.queue_delay_p95_seconds();
     if (in.has_e2e_p95_seconds())
         out.e2eP95Seconds = in.e2e_p95_seconds();
     if (in.has_requests_per_second())
