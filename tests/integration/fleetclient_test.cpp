@@ -184,15 +184,15 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
         return a && a->active;
     };
     // Checked as each condition appears: the crashed agent comes back by itself.
-    EXPECT_TRUE(eventually([&] { return alertActive("unreachable/" + nodes[3].address); }));
-    if (const Alert *crash = alerts.find("unreachable/" + nodes[3].address)) {
+    EXPECT_TRUE(eventually([&] { return alertActive("unreachable/" + nodes[3].nodeId); }));
+    if (const Alert *crash = alerts.find("unreachable/" + nodes[3].nodeId)) {
         // Plain words for people, not a status number.
         EXPECT_FALSE(crash->message.empty());
         EXPECT_EQ(crash->message.find("(14)"), std::string::npos) << crash->message;
     }
     EXPECT_TRUE(eventually([&] {
-        return alertActive("stale/" + nodes[7].address) ||
-               alertActive("unreachable/" + nodes[7].address);
+        return alertActive("stale/" + nodes[7].nodeId) ||
+               alertActive("unreachable/" + nodes[7].nodeId);
     }));
     EXPECT_TRUE(state.snapshot(now()).nodeStale(hung));
     // The rest keep streaming while four agents misbehave; garbage shows as no reading.
@@ -218,9 +218,9 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     EXPECT_TRUE(eventually([&] { return connectedAgain(state, hung); }));
     // Recovered agents resolve their alerts.
     EXPECT_TRUE(eventually([&] {
-        return !alertActive("unreachable/" + nodes[3].address) &&
-               !alertActive("stale/" + nodes[7].address) &&
-               !alertActive("unreachable/" + nodes[7].address);
+        return !alertActive("unreachable/" + nodes[3].nodeId) &&
+               !alertActive("stale/" + nodes[7].nodeId) &&
+               !alertActive("unreachable/" + nodes[7].nodeId);
     }));
 
     // No event lost or repeated across the reconnect: the console comes to hold exactly

@@ -137,7 +137,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     }
     day.update(dayState.snapshot(10'200));
     night.update(nightState.snapshot(10'200));
-    const QString first = QStringLiteral("xid/xm-1/card3");
+    const QString first = QStringLiteral("xid/xm-1/xm-1-card-3");
     ASSERT_NE(night.engine().find(first.toStdString()), nullptr);
 
     day.acknowledge(first);
@@ -154,7 +154,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     ASSERT_TRUE(acked->acknowledgedMs.has_value());
     EXPECT_EQ(acked->acknowledgedBy, "zhang.min");
     EXPECT_EQ(acked->note, "RMA 4471 filed");
-    const Alert *quiet = night.engine().find("xid/xm-2/card5");
+    const Alert *quiet = night.engine().find("xid/xm-2/xm-2-card-5");
     ASSERT_NE(quiet, nullptr);
     EXPECT_TRUE(quiet->silenced(20'000));
     EXPECT_EQ(quiet->silencedBy, "zhang.min");
@@ -165,7 +165,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     night.liftSilence(night.silences().front().id);
     night.waitForTriage();
     day.waitForTriage();
-    EXPECT_FALSE(day.engine().find("xid/xm-2/card5")->silenced(20'000));
+    EXPECT_FALSE(day.engine().find("xid/xm-2/xm-2-card-5")->silenced(20'000));
     EXPECT_TRUE(day.silences().empty());
 
     // A console that starts later reads the triage from the file alone.
@@ -198,7 +198,7 @@ TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
         // Someone else holds the file's write lock for longer than SQLite waits.
         SQLite::Database other(file, SQLite::OPEN_READWRITE);
         other.exec("BEGIN EXCLUSIVE");
-        center.acknowledge(QStringLiteral("xid/xm-1/card1"));
+        center.acknowledge(QStringLiteral("xid/xm-1/xm-1-card-1"));
         center.waitForTriage();
         QCoreApplication::processEvents();
         other.exec("ROLLBACK");
@@ -208,7 +208,7 @@ TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
         named |= args.at(0).toString().contains(QString::fromStdString(file));
     EXPECT_TRUE(named) << "the problem names the file";
     // The acknowledgement still holds here.
-    EXPECT_TRUE(center.engine().find("xid/xm-1/card1")->acknowledgedMs.has_value());
+    EXPECT_TRUE(center.engine().find("xid/xm-1/xm-1-card-1")->acknowledgedMs.has_value());
 }
 
 TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
@@ -229,8 +229,8 @@ TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
     center.liftSilence(center.silences().front().id);
     ASSERT_EQ(center.silences().size(), 1u);
     EXPECT_EQ(center.silences().front().node, "xm-2");
-    EXPECT_FALSE(center.engine().find("xid/xm-1/card1")->silenced(20'000));
-    EXPECT_TRUE(center.engine().find("xid/xm-2/card2")->silenced(20'000));
+    EXPECT_FALSE(center.engine().find("xid/xm-1/xm-1-card-1")->silenced(20'000));
+    EXPECT_TRUE(center.engine().find("xid/xm-2/xm-2-card-2")->silenced(20'000));
 }
 
 // The silences list follows the center without a reset: lifting one removes its row, the

@@ -90,7 +90,7 @@ TEST(AlertEngine, EventsDeduplicateAndAcknowledgeSilenceAndNote)
     engine.evaluate(state.snapshot(1200), {{0, xid}});
     xid.timeUnixMs = 1300;
     engine.evaluate(state.snapshot(1400), {{0, xid}});
-    const Alert *a = engine.find("xid/xiamen-n0/card2");
+    const Alert *a = engine.find("xid/xiamen-n0/xiamen-n0-card-2");
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(a->count, 2u);
     EXPECT_EQ(a->firstSeenMs, 1100);
@@ -109,7 +109,7 @@ TEST(AlertEngine, EventsDeduplicateAndAcknowledgeSilenceAndNote)
     hot.cardIndex = 1;
     hot.timeUnixMs = 1600;
     engine.evaluate(state.snapshot(1600), {{1, hot}});
-    const std::string thermal = "thermal/xiamen-n1/card1";
+    const std::string thermal = "thermal/xiamen-n1/xiamen-n1-card-1";
     ASSERT_TRUE(engine.silence(thermal, 5000));
     EXPECT_FALSE(engine.find(thermal)->open(4000));
     EXPECT_TRUE(engine.find(thermal)->open(5001));
@@ -223,15 +223,15 @@ TEST(AlertEngine, SilencesMatchKindNodeOrDataCenter)
     nodeWide.node = "wuhu-n1";
     nodeWide.untilMs = 5'000;
     engine.setSharedSilences({xidInXiamen, nodeWide});
-    EXPECT_TRUE(silenced("xid/xiamen-n0/card1"));
-    EXPECT_EQ(engine.find("xid/xiamen-n0/card1")->silencedBy, "li.wei");
-    EXPECT_FALSE(silenced("thermal/xiamen-n0/card0"));                    // another kind
-    EXPECT_FALSE(silenced("xid/wuhu-n0/card3"));                          // another data center
-    EXPECT_TRUE(silenced("thermal/wuhu-n1/card0"));                       // everything on that node
-    EXPECT_FALSE(engine.find("thermal/wuhu-n1/card0")->silenced(6'000));  // until it ends
+    EXPECT_TRUE(silenced("xid/xiamen-n0/xiamen-n0-card-1"));
+    EXPECT_EQ(engine.find("xid/xiamen-n0/xiamen-n0-card-1")->silencedBy, "li.wei");
+    EXPECT_FALSE(silenced("thermal/xiamen-n0/xiamen-n0-card-0"));  // another kind
+    EXPECT_FALSE(silenced("xid/wuhu-n0/wuhu-n0-card-3"));          // another data center
+    EXPECT_TRUE(silenced("thermal/wuhu-n1/wuhu-n1-card-0"));       // everything on that node
+    EXPECT_FALSE(engine.find("thermal/wuhu-n1/wuhu-n1-card-0")->silenced(6'000));  // until it ends
     EXPECT_EQ(engine.openCount("xiamen", 2000), 1);
     engine.setSharedSilences({});
-    EXPECT_FALSE(silenced("xid/xiamen-n0/card1"));
+    EXPECT_FALSE(silenced("xid/xiamen-n0/xiamen-n0-card-1"));
     EXPECT_EQ(alertKindFromName(alertKindName(AlertKind::PfcStorm)), AlertKind::PfcStorm);
     EXPECT_EQ(alertKindFromName("no such kind"), std::nullopt);
 }
@@ -324,4 +324,58 @@ TEST(AlertEngine, AgentsNotHeardFromYetAreNotAnIncidentWhileTheConsoleStarts)
     EXPECT_TRUE(engine.alerts().empty());
     engine.evaluate(state.snapshot(17'000), {});  // past the grace: nobody ever answered
     EXPECT_EQ(countKind(engine, AlertKind::DataCenterDark), 1);
+}
+
+TEST(AlertEngine, AnAlertIsKeyedByTheAgentsOwnNameAndCardUuidNeverItsAddress)
+{
+    // The agent's events stream in before its inventory: the console knows only the
+    // address it dialled (a port that changes with every restart of a test fleet).
+    FleetState state;
+    const NodeHandle n = state.addNode("127.0.0.1:42563", "xiamen");
+    AlertEngine engine;
+    Event ecc;
+    ecc.kind = EventKind::EccUncorrected;
+    ecc.cardIndex = 5;
+    ecc.timeUnixMs = 1000;
+    engine.evaluate(state.snapshot(1000), {{n, ecc}});
+    for (const Alert &a : engine.alerts())
+        EXPECT_EQ(a.key.find("127.0.0.1"), std::string::npos) << a.key;
+    // Once the agent says who it is, the event waiting for it is an alert under its name
+    // and the card's UUID.
+    NodeInventory inventory;
+    inventory.nodeId = "xm-r01-n2";
+    for (uint32_t i = 0; i < 8; ++i) {
+        CardInfo card;
+        card.index = i;
+        card.uuid = "GPU-" + std::to_string(1000 + i);
+        card.vendor = Vendor::Nvidia;
+        card.model = "A100-SXM4-80GB";
+        inventory.cards.push_back(card);
+    }
+    state.setInventory(n, inventory, 1000);
+    engine.evaluate(state.snapshot(1500), {});
+    const Alert *a = engine.find("ecc/xm-r01-n2/GPU-1005");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->count, 1u);
+    EXPECT_EQ(a->firstSeenMs, 1000);
+    EXPECT_EQ(a->subject, "xm-r01-n2 card 5");
+    // The same event again (an agent re-sending after a reconnect) is the same alert.
+    engine.evaluate(state.snapshot(2000), {{n, ecc}});
+    EXPECT_EQ(engine.alerts().size(), 1u);
+    EXPECT_EQ(engine.find("ecc/xm-r01-n2/GPU-1005")->count, 2u);
+}
+
+TEST(AlertEngine, AnAgentNeverHeardFromIsNamedAsTheInventoryNamesIt)
+{
+    FleetState state;
+    const NodeHandle named = state.addNode("10.1.0.11:50051", "xiamen", "xm-r01-n1");
+    const NodeHandle unnamed = state.addNode("10.1.0.12:50051", "xiamen");
+    state.setConnection(named, ConnectionState::Unreachable, "connection refused");
+    state.setConnection(unnamed, ConnectionState::Unreachable, "connection refused");
+    AlertRules rules;
+    rules.darkDataCenterMinimumAgents = 3;  // two agents are not a data center going dark
+    AlertEngine engine(rules);
+    engine.evaluate(state.snapshot(1000), {});
+    EXPECT_NE(engine.find("unreachable/xm-r01-n1"), nullptr);
+    EXPECT_NE(engine.find("unreachable/10.1.0.12:50051"), nullptr) << "nothing else names it";
 }

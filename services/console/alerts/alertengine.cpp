@@ -49,9 +49,14 @@ bool SilenceRule::matches(const Alert &alert) const
 
 namespace {
 
+// Who a node is, as alerts name it: the agent's own word, or the inventory's until the
+// agent has spoken; an address only for a node with neither (a port may change with
+// every restart, and an alert keyed by it would come back as another).
 std::string nodeName(const FleetLayout &l, NodeHandle n)
 {
-    return l.nodeId[n].empty() ? l.nodeAddress[n] : l.nodeId[n];
+    if (!l.nodeId[n].empty())
+        return l.nodeId[n];
+    return l.nodeHint[n].empty() ? l.nodeAddress[n] : l.nodeHint[n];
 }
 
 }  // namespace
@@ -102,6 +107,9 @@ void AlertEngine::applyEvent(const FleetSnapshot &s, const FleetEvent &fleetEven
     if (e.cardIndex && *e.cardIndex < l.nodeCards[n].size())
         card = l.nodeCards[n][*e.cardIndex];
     const auto placeKey = [&](const char *kind) {
+        // A card by its UUID, which stays with it when cards are renumbered.
+        if (card && !l.cardUuid[*card].empty())
+            return fmt::format("{}/{}/{}", kind, node, l.cardUuid[*card]);
         if (e.cardIndex)
             return fmt::format("{}/{}/card{}", kind, node, *e.cardIndex);
         if (!e.netdev.empty())
@@ -204,8 +212,8 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
         const bool quiet = isIncident(t.agents, t.down) || recovering;
         const bool unreachable = s.nodeConnection[n] == ConnectionState::Unreachable;
         const bool stale = !unreachable && down(n);
-        const std::string unreachableKey = "unreachable/" + l.nodeAddress[n];
-        const std::string staleKey = "stale/" + l.nodeAddress[n];
+        const std::string unreachableKey = "unreachable/" + nodeName(l, n);
+        const std::string staleKey = "stale/" + nodeName(l, n);
         if (unreachable && !quiet) {
             Alert &a =
                 raise(unreachableKey, AlertKind::AgentUnreachable, AlertSeverity::Critical, now);
@@ -274,8 +282,23 @@ void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<Flee
 {
     if (m_firstEvaluationMs == 0)
         m_firstEvaluationMs = snapshot.takenUnixMs;
-    for (const FleetEvent &e : events)
-        applyEvent(snapshot, e);
+    // An event from an agent that has not said who it is yet waits for it: keyed by what
+    // is known before, its alert would come back under another key once it has.
+    const FleetLayout &l = *snapshot.layout;
+    const auto identified = [&](const FleetEvent &e) {
+        return e.node < l.nodeCount() && !l.nodeId[e.node].empty();
+    };
+    std::vector<FleetEvent> waiting;
+    waiting.swap(m_waitingForIdentity);
+    for (const std::vector<FleetEvent> *batch :
+         {static_cast<const std::vector<FleetEvent> *>(&waiting), &events}) {
+        for (const FleetEvent &e : *batch) {
+            if (identified(e))
+                applyEvent(snapshot, e);
+            else if (e.node < l.nodeCount() && m_waitingForIdentity.size() < kMostWaitingEvents)
+                m_waitingForIdentity.push_back(e);
+        }
+    }
     evaluateAgents(snapshot);
     evaluateIdleCards(snapshot);
     forgetSettled(snapshot.takenUnixMs);

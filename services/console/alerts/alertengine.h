@@ -80,6 +80,10 @@ private:
     std::vector<SilenceRule> m_localSilences;
     std::vector<SilenceRule> m_sharedSilences;
     int64_t m_firstEvaluationMs = 0;
+    // Events of agents not yet identified (their inventory has not arrived), oldest first;
+    // past the bound a hostile agent's flood is dropped, its events still in the history.
+    static constexpr size_t kMostWaitingEvents = 10'000;
+    std::vector<FleetEvent> m_waitingForIdentity;
 };
 
 }  // namespace meridian

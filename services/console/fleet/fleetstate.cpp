@@ -99,12 +99,14 @@ bool isStoreNodeAddress(const std::string &address)
     return address.rfind(kStorePrefix, 0) == 0;
 }
 
-NodeHandle FleetState::addNode(const std::string &address, const std::string &dataCenter)
+NodeHandle FleetState::addNode(const std::string &address, const std::string &dataCenter,
+                               const std::string &hint)
 {
     std::lock_guard lock(m_mutex);
     m_layout.nodeAddress.push_back(address);
     m_layout.nodeDataCenter.push_back(dataCenter);
     m_layout.nodeId.emplace_back();
+    m_layout.nodeHint.push_back(hint);
     m_layout.nodeRack.emplace_back();
     m_layout.nodeHostname.emplace_back();
     m_layout.nodeCards.emplace_back();

@@ -47,7 +47,8 @@ struct FleetLayout {
 
     // Nodes (index = NodeHandle).
     std::vector<std::string> nodeAddress;
-    std::vector<std::string> nodeId;
+    std::vector<std::string> nodeId;          // as the agent says; empty until it does
+    std::vector<std::string> nodeHint;        // the inventory's name for it; may be empty
     std::vector<std::string> nodeDataCenter;  // as configured in the inventory
     std::vector<std::string> nodeRack;
     std::vector<std::string> nodeHostname;
@@ -109,7 +110,9 @@ struct ReplicaReading {
 class FleetState {
 public:
     // An agent the console should talk to; its cards arrive with its inventory.
-    NodeHandle addNode(const std::string &address, const std::string &dataCenter);
+    // `hint` is the node's name in the inventory, until the agent says its own.
+    NodeHandle addNode(const std::string &address, const std::string &dataCenter,
+                       const std::string &hint = {});
 
     // Cards keep their handles across agent restarts (matched by UUID).
     void setInventory(NodeHandle node, const NodeInventory &inventory, int64_t intervalMs,

@@ -27,7 +27,7 @@ void FleetClient::connect(const FleetInventory &inventory)
     for (const InventoryAgent &agent : inventory.agents) {
         if (m_connections.count(agent.address))
             continue;
-        const NodeHandle node = m_state.addNode(agent.address, agent.dataCenter);
+        const NodeHandle node = m_state.addNode(agent.address, agent.dataCenter, agent.nodeHint);
         auto channel = makeChannel(agent.address, inventory.security);
         // Seeded per agent so reconnects after a data-center outage spread out.
         const uint64_t seed = std::hash<std::string>{}(agent.address);
