@@ -140,6 +140,18 @@ std::vector<SilenceRule> AlertCenter::silences() const
     return active;
 }
 
+void AlertCenter::recordDelivery(const std::string &key, bool firing)
+{
+    if (firing)
+        m_delivered.insert(key);
+    else
+        m_delivered.erase(key);
+    const int64_t now = m_nowMs;
+    write([key, firing, now](AlertTriageLog &log) {
+        return log.recordDelivery(key, firing, now).error().message;
+    });
+}
+
 void AlertCenter::setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs)
 {
     m_log = std::move(log);
@@ -166,6 +178,10 @@ AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog &log, uint64_t se
         read.silences = std::move(silences).value();
     else
         read.problem = silences.error().message;
+    if (auto delivered = log.firingDelivered())
+        read.delivered = std::move(delivered).value();
+    else
+        read.problem = delivered.error().message;
     return read;
 }
 
@@ -212,6 +228,9 @@ void AlertCenter::applyTriage(const TriageRead &read)
     }
     m_sharedSilences = read.silences;
     m_engine.setSharedSilences(m_sharedSilences);
+    // What this console sent since the read began is in the file or on its way there.
+    m_delivered.insert(read.delivered.begin(), read.delivered.end());
+    m_triageRead = true;
     applyKnownTriage();
     publish();
 }

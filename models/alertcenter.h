@@ -11,10 +11,11 @@
 #include <QTimer>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "alerts/alertengine.h"
-#include "alertsmodel.h"
 #include "alerts/alerttriagelog.h"
+#include "alertsmodel.h"
 
 namespace meridian {
 
@@ -44,6 +45,15 @@ public:
     // The silences in force, shared ones included.
     std::vector<SilenceRule> silences() const;
 
+    // Whether the receivers were told `key` is firing (here, or by another console on the
+    // history file, or before a restart) and not yet that it resolved.
+    bool deliveredFiring(const std::string &key) const { return m_delivered.count(key) > 0; }
+    const std::set<std::string> &deliveredFiringKeys() const { return m_delivered; }
+    // The receivers were told (firing, or resolved); kept in the history file.
+    void recordDelivery(const std::string &key, bool firing);
+    // Whether what was delivered is known: no history file, or it has been read once.
+    bool deliveriesKnown() const { return !m_log || m_triageRead; }
+
     // Shares triage through the history file; reads it back every `syncMs`.
     void setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs = 3000);
     // Reads the file now and applies what it holds (tests, and after a write).
@@ -61,6 +71,7 @@ private:
         uint64_t sequence = 0;  // reads apply in the order they were asked for
         std::vector<TriageAction> actions;
         std::vector<SilenceRule> silences;
+        std::set<std::string> delivered;
         std::string problem;
     };
     static TriageRead readTriage(AlertTriageLog &log, uint64_t sequence, int64_t afterId,
@@ -96,6 +107,10 @@ private:
     };
     std::map<std::string, Done> m_acknowledgements;
     std::map<std::string, Done> m_notes;
+    // Alerts the receivers were told are firing, by any console on the file; whether the
+    // file has been read once (until then nobody can say what was sent).
+    std::set<std::string> m_delivered;
+    bool m_triageRead = false;
     static constexpr int64_t kTriageKeptMs = 24 * 3600'000LL;
 };
 

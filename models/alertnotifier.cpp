@@ -74,6 +74,10 @@ AlertNotice AlertNotifier::testNotice(int64_t nowMs)
 
 void AlertNotifier::review()
 {
+    // Until the history file says what the receivers were told before, every open alert
+    // would look new to them: a restart would send them all again.
+    if (!m_center.deliveriesKnown())
+        return;
     const int64_t now = m_clock.nowUnixMs();
     const AlertRouting &routing = m_dispatcher->routing();
     // Runs on every change of the alerts (once a second): notices are made only for what
@@ -87,13 +91,15 @@ void AlertNotifier::review()
     for (const Alert &a : alerts) {
         listed.insert(a.key);
         const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
-        const bool sent = m_notified.count(a.key) > 0;
+        const bool sent = m_notified.count(a.key) > 0 || m_center.deliveredFiring(a.key);
         if (wanted && !sent) {
             m_notified.insert(a.key);
+            m_center.recordDelivery(a.key, true);
             changes.push_back(noticeFor(a, false));
             opened.push_back(&a);
         } else if (!a.active && sent) {
             m_notified.erase(a.key);
+            m_center.recordDelivery(a.key, false);
             changes.push_back(noticeFor(a, true));
         }
         if (wanted && resend)
@@ -101,6 +107,17 @@ void AlertNotifier::review()
     }
     // Alerts forgotten by the engine while firing are over too.
     std::erase_if(m_notified, [&](const std::string &key) { return !listed.count(key); });
+    // One the file says was sent but that this console has not listed since it started
+    // ended while no console was watching: forgotten, so that it is news if it recurs.
+    if (m_firstReviewMs == 0)
+        m_firstReviewMs = now;
+    if (now - m_firstReviewMs >= kUnlistedDeliveryKeptMs) {
+        const std::set<std::string> delivered = m_center.deliveredFiringKeys();
+        for (const std::string &key : delivered) {
+            if (!listed.count(key))
+                m_center.recordDelivery(key, false);
+        }
+    }
     if (!changes.empty())
         m_dispatcher->submit(changes);
     if (resend) {

@@ -1,8 +1,10 @@
 // Makes alerts reach people who are not watching the window: when an alert opens (not
 // acknowledged, not silenced) it goes to the desktop (a notification, a sound for the
 // critical ones) and to the routes of the alert routing file; when it resolves, the
-// routes hear that too. Alertmanager is sent the firing alerts again every minute, as it
-// expects. Lives on the UI thread; delivery runs on the dispatcher's thread.
+// routes hear that too. What the routes were told is kept in the history file, so a
+// console started again (or another on the same file) does not tell them twice.
+// Alertmanager is sent the firing alerts again every minute, as it expects. Lives on the
+// UI thread; delivery runs on the dispatcher's thread.
 #pragma once
 
 #include <QObject>
@@ -44,6 +46,9 @@ private:
     std::unique_ptr<AlertDispatcher> m_dispatcher;
     std::set<std::string> m_notified;  // keys sent as firing, not yet as resolved
     int64_t m_lastResendMs = 0;
+    int64_t m_firstReviewMs = 0;
+    // How long after starting an alert the file says was sent may stay unlisted here.
+    static constexpr int64_t kUnlistedDeliveryKeptMs = 10 * 60'000;
 };
 
 }  // namespace meridian

@@ -15,12 +15,14 @@
 #include <mutex>
 
 #include "agentprocess.h"
+#include "alerts/alerttriagelog.h"
 #include "childprocess.h"
 #include "fakefleet.h"
 #include "models/alertcenter.h"
 #include "models/alertnotifier.h"
 #include "models/alertroutesmodel.h"
 #include "models/desktopnotifier.h"
+#include "testsupport.h"
 #include "widgets/alertroutingdialog.h"
 
 using namespace meridian;
@@ -140,6 +142,51 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
         return route.waiting == 0 && route.delivered == 3;
     })) << "the silenced alert on wh-3 was sent";
     EXPECT_EQ(receiver.alerts().size(), 3u) << "the silenced alert on wh-3 was sent";
+}
+
+// Ten restarts of a console on one history file, an alert open throughout: the receiver
+// is told once that it fires and once that it resolved; the file remembers what it was
+// told, so a console started again has no news for it.
+TEST(AlertNotifier, RestartsTellAReceiverNothingItAlreadyHas)
+{
+    Receiver receiver;
+    test::TempDir dir;
+    const std::string file = dir.file("history.sqlite");
+    AlertRouting routing;
+    routing.routes.push_back({"noc", RouteKind::Json, receiver.url()});
+    const auto runConsole = [&](int64_t startMs, EventKind linkState) {
+        FleetState state;
+        test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, startMs);
+        AlertCenter center(state);
+        auto log = AlertTriageLog::open(file);
+        EXPECT_TRUE(log.ok()) << log.error().message;
+        center.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+        ManualClock clock(startMs);
+        AlertNotifier notifier(center, routing, clock, nullptr);
+        // The agent replays what it holds to a new console: the link went down at 10 s.
+        state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'000));
+        if (linkState == EventKind::LinkUp)
+            state.recordEvent(0, linkEvent(EventKind::LinkUp, startMs));
+        center.update(state.snapshot(startMs + 100));
+        center.waitForTriage();  // reads what the file holds, and reviews
+        center.update(state.snapshot(startMs + 200));
+        EXPECT_TRUE(test::waitUntil([&] {
+            QCoreApplication::processEvents();
+            return notifier.dispatcher().status()[0].waiting == 0;
+        }));
+        center.waitForTriage();  // what was sent is in the file before the console goes
+    };
+    for (int run = 0; run <= 10; ++run)
+        runConsole(20'000 + run * 60'000, EventKind::LinkDown);
+    ASSERT_EQ(receiver.alerts().size(), 1u) << "the open alert was sent again after a restart";
+    EXPECT_EQ(receiver.alerts()[0]["status"], "firing");
+    EXPECT_EQ(receiver.alerts()[0]["key"], "link/wh-1/eth3");
+    // The link comes back while a restarted console watches: that is news, once.
+    runConsole(800'000, EventKind::LinkUp);
+    runConsole(900'000, EventKind::LinkUp);
+    ASSERT_TRUE(receiverHolds(receiver, 2));
+    EXPECT_EQ(receiver.alerts()[1]["status"], "resolved");
+    EXPECT_EQ(receiver.alerts().size(), 2u);
 }
 
 // The routing dialog shows each route's deliveries as they change, hides a key in a

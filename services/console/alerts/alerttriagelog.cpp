@@ -123,6 +123,44 @@ Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
     }
 }
 
+Status AlertTriageLog::recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs)
+{
+    try {
+        m_connection.run([&](SQLite::Database &db) {
+            if (firing) {
+                SQLite::Statement insert(db,
+                                         "INSERT OR REPLACE INTO alert_delivery "
+                                         "(alert_key, firing_sent_unix_ms) VALUES (?, ?)");
+                SQLite::bind(insert, alertKey, nowUnixMs);
+                insert.exec();
+            } else {
+                SQLite::Statement remove(db, "DELETE FROM alert_delivery WHERE alert_key = ?");
+                remove.bind(1, alertKey);
+                remove.exec();
+            }
+        });
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot record what was sent of alert {}: {}", m_path,
+                                 alertKey, e.what())};
+    }
+}
+
+Result<std::set<std::string>> AlertTriageLog::firingDelivered()
+{
+    try {
+        std::set<std::string> out;
+        m_connection.run([&](SQLite::Database &db) {
+            SQLite::Statement query(db, "SELECT alert_key FROM alert_delivery");
+            while (query.executeStep())
+                out.insert(query.getColumn(0).getString());
+        });
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot read which alerts were sent: {}", m_path, e.what())};
+    }
+}
+
 Result<std::vector<SilenceRule>> AlertTriageLog::activeSilences(int64_t nowUnixMs)
 {
     try {

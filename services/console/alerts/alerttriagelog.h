@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ public:
     Status liftSilence(int64_t id, int64_t nowUnixMs);
     // Silences in force at `nowUnixMs`.
     Result<std::vector<SilenceRule>> activeSilences(int64_t nowUnixMs);
+
+    // The receivers were told `alertKey` is firing (or, `firing` false, that it resolved).
+    Status recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs);
+    // The alerts the receivers were told are firing and not yet that they resolved.
+    Result<std::set<std::string>> firingDelivered();
 
     const std::string &path() const { return m_path; }
 

@@ -252,6 +252,16 @@ const char *const kDemandMinute = R"(
     ) WITHOUT ROWID;
 )";
 
+// Schema 6: which alerts the receivers were told are firing (and not yet that they
+// resolved), so that a console started again, or another on the same file, does not tell
+// them twice.
+const char *const kAlertDelivery = R"(
+    CREATE TABLE alert_delivery (
+        alert_key TEXT PRIMARY KEY,
+        firing_sent_unix_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+)";
+
 const SqliteSchema kSchema{
     kHistoryApplicationId,
     "Meridian history file",
@@ -293,7 +303,7 @@ const SqliteSchema kSchema{
         FROM usage_minute u JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node
         GROUP BY n.data_center, day;
 )",
-     kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage, kDemandMinute}};
+     kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage, kDemandMinute, kAlertDelivery}};
 
 }  // namespace
 
