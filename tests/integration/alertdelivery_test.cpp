@@ -117,7 +117,7 @@ TEST(AlertDelivery, AlertmanagerTakesFiringAndResolvedAlerts)
         active = json::parse(body);
         return active.size() == 1;
     })) << active.dump();
-    EXPECT_EQ(active[0]["labels"]["alertname"], "meridian_link_flapping");
+    EXPECT_EQ(active[0]["labels"]["alertname"], "MeridianLinkFlapping");
     EXPECT_EQ(active[0]["labels"]["netdev"], "eth2");
     EXPECT_EQ(active[0]["labels"]["dc"], "wuhu");
     EXPECT_EQ(active[0]["annotations"]["next_step"], "Replace the cable or transceiver");

@@ -118,7 +118,7 @@ TEST(AlertPayloads, AlertmanagerGetsLabelsAnnotationsAndAHoldTime)
     const json body = json::parse(post.body);
     ASSERT_EQ(body.size(), 2u);
     const json &firing = body[0];
-    EXPECT_EQ(firing["labels"]["alertname"], "meridian_Xid");
+    EXPECT_EQ(firing["labels"]["alertname"], "MeridianXid");
     EXPECT_EQ(firing["labels"]["severity"], "critical");
     EXPECT_EQ(firing["labels"]["dc"], "xiamen");
     EXPECT_EQ(firing["labels"]["node"], "xm-r01-n2");

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 
 namespace meridian {
@@ -22,11 +23,21 @@ std::string severityName(AlertSeverity severity)
     return severity == AlertSeverity::Critical ? "critical" : "warning";
 }
 
+// Alertmanager's convention, one style for every kind: "MeridianEccDoubleBit",
+// "MeridianLinkFlapping", "MeridianXid".
 std::string alertName(AlertKind kind)
 {
-    std::string name = std::string("meridian_") + alertKindName(kind);
-    std::replace(name.begin(), name.end(), ' ', '_');
-    std::replace(name.begin(), name.end(), '-', '_');
+    std::string name = "Meridian";
+    bool wordStart = true;
+    for (const char c : std::string(alertKindName(kind))) {
+        if (c == ' ' || c == '-' || c == '_') {
+            wordStart = true;
+            continue;
+        }
+        const auto letter = static_cast<unsigned char>(c);
+        name += static_cast<char>(wordStart ? std::toupper(letter) : std::tolower(letter));
+        wordStart = false;
+    }
     return name;
 }
 
