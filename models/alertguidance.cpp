@@ -1,6 +1,7 @@
 #include "alertguidance.h"
 
 #include <QCoreApplication>
+#include <QTranslator>
 
 #include "metricscale.h"
 
@@ -8,10 +9,23 @@ namespace meridian {
 
 namespace {
 
+// The language alert texts are made in on this thread, where one is set
+// (ScopedAlertLanguage): its translator, or none for the English they are written in.
+thread_local bool t_languageSet = false;
+thread_local const QTranslator *t_language = nullptr;
+
+QString translate(const char *context, const char *text)
+{
+    if (!t_languageSet)
+        return QCoreApplication::translate(context, text);
+    const QString translatedText = t_language ? t_language->translate(context, text) : QString();
+    return translatedText.isEmpty() ? QString::fromUtf8(text) : translatedText;
+}
+
 // The catalogue's texts, marked for translation in the table below.
 QString translated(const char *text)
 {
-    return QCoreApplication::translate("AlertGuidance", text);
+    return translate("AlertGuidance", text);
 }
 
 struct XidEntry {
@@ -93,37 +107,32 @@ const XidEntry *xidEntry(const Alert &alert)
 QString alertKindTitle(AlertKind kind)
 {
     switch (kind) {
-    case AlertKind::DataCenterDark:
-        return QCoreApplication::translate("AlertGuidance", "Data center dark");
-    case AlertKind::AgentUnreachable:
-        return QCoreApplication::translate("AlertGuidance", "Agent unreachable");
-    case AlertKind::AgentStale: return QCoreApplication::translate("AlertGuidance", "Agent silent");
-    case AlertKind::Xid: return QCoreApplication::translate("AlertGuidance", "Xid");
-    case AlertKind::EccDoubleBit:
-        return QCoreApplication::translate("AlertGuidance", "ECC double-bit");
-    case AlertKind::ThermalThrottle:
-        return QCoreApplication::translate("AlertGuidance", "Thermal throttling");
-    case AlertKind::LinkDown: return QCoreApplication::translate("AlertGuidance", "Link down");
-    case AlertKind::LinkFlap: return QCoreApplication::translate("AlertGuidance", "Link flapping");
-    case AlertKind::PfcStorm: return QCoreApplication::translate("AlertGuidance", "PFC storm");
-    case AlertKind::PaidButIdle:
-        return QCoreApplication::translate("AlertGuidance", "Paid but idle");
+    case AlertKind::DataCenterDark: return translate("AlertGuidance", "Data center dark");
+    case AlertKind::AgentUnreachable: return translate("AlertGuidance", "Agent unreachable");
+    case AlertKind::AgentStale: return translate("AlertGuidance", "Agent silent");
+    case AlertKind::Xid: return translate("AlertGuidance", "Xid");
+    case AlertKind::EccDoubleBit: return translate("AlertGuidance", "ECC double-bit");
+    case AlertKind::ThermalThrottle: return translate("AlertGuidance", "Thermal throttling");
+    case AlertKind::LinkDown: return translate("AlertGuidance", "Link down");
+    case AlertKind::LinkFlap: return translate("AlertGuidance", "Link flapping");
+    case AlertKind::PfcStorm: return translate("AlertGuidance", "PFC storm");
+    case AlertKind::PaidButIdle: return translate("AlertGuidance", "Paid but idle");
     case AlertKind::ServiceOverObjective:
-        return QCoreApplication::translate("AlertGuidance", "Service over objective");
+        return translate("AlertGuidance", "Service over objective");
     case AlertKind::PlanAwaitingApproval:
-        return QCoreApplication::translate("AlertGuidance", "Plan awaiting approval");
+        return translate("AlertGuidance", "Plan awaiting approval");
     }
-    return QCoreApplication::translate("AlertGuidance", "Alert");
+    return translate("AlertGuidance", "Alert");
 }
 
 QString alertTitle(const Alert &alert)
 {
     if (alert.kind == AlertKind::Xid && alert.xid) {
         if (const XidEntry *entry = xidEntry(alert))
-            return QCoreApplication::translate("AlertGuidance", "%1 (Xid %2)")
+            return translate("AlertGuidance", "%1 (Xid %2)")
                 .arg(translated(entry->meaning))
                 .arg(*alert.xid);
-        return QCoreApplication::translate("AlertGuidance", "Xid %1").arg(*alert.xid);
+        return translate("AlertGuidance", "Xid %1").arg(*alert.xid);
     }
     return alertKindTitle(alert.kind);
 }
@@ -133,7 +142,7 @@ QString alertWhere(const Alert &alert)
     if (alert.kind == AlertKind::DataCenterDark)
         return dataCenterTitle(alert.subject);
     if (alert.cardIndex && !alert.nodeName.empty())
-        return QCoreApplication::translate("AlertGuidance", "%1 card %2")
+        return translate("AlertGuidance", "%1 card %2")
             .arg(QString::fromStdString(alert.nodeName))
             .arg(*alert.cardIndex);
     return QString::fromStdString(alert.subject);
@@ -145,45 +154,37 @@ QString alertMeaning(const Alert &alert)
         return translated(entry->meaning);
     switch (alert.kind) {
     case AlertKind::DataCenterDark:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "Most of the data center's agents stopped reporting at once: its uplink, "
-            "power or the console's route to it, not the nodes one by one");
+        return translate("AlertGuidance",
+                         "Most of the data center's agents stopped reporting at once: its uplink, "
+                         "power or the console's route to it, not the nodes one by one");
     case AlertKind::AgentUnreachable:
-        return QCoreApplication::translate("AlertGuidance",
-                                           "The console cannot reach the node's agent");
+        return translate("AlertGuidance", "The console cannot reach the node's agent");
     case AlertKind::AgentStale:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "The agent is connected but has sent no telemetry for three intervals");
+        return translate("AlertGuidance",
+                         "The agent is connected but has sent no telemetry for three intervals");
     case AlertKind::Xid:
-        return QCoreApplication::translate("AlertGuidance",
-                                           "The NVIDIA driver reported an error on the card");
+        return translate("AlertGuidance", "The NVIDIA driver reported an error on the card");
     case AlertKind::EccDoubleBit:
-        return QCoreApplication::translate("AlertGuidance",
-                                           "Uncorrectable memory error: data on the card was lost");
+        return translate("AlertGuidance", "Uncorrectable memory error: data on the card was lost");
     case AlertKind::ThermalThrottle:
-        return QCoreApplication::translate("AlertGuidance",
-                                           "The card slows itself down because it is too hot");
-    case AlertKind::LinkDown:
-        return QCoreApplication::translate("AlertGuidance", "A RoCE link of the node is down");
+        return translate("AlertGuidance", "The card slows itself down because it is too hot");
+    case AlertKind::LinkDown: return translate("AlertGuidance", "A RoCE link of the node is down");
     case AlertKind::LinkFlap:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "A RoCE link keeps going down and up: collectives on it stall and retry");
+        return translate("AlertGuidance",
+                         "A RoCE link keeps going down and up: collectives on it stall and retry");
     case AlertKind::PfcStorm:
-        return QCoreApplication::translate(
-            "AlertGuidance", "Pause frames flood the fabric: traffic behind the port is stuck");
+        return translate("AlertGuidance",
+                         "Pause frames flood the fabric: traffic behind the port is stuck");
     case AlertKind::PaidButIdle:
-        return QCoreApplication::translate(
-            "AlertGuidance", "A rented card has been below 5% utilisation for an hour");
+        return translate("AlertGuidance",
+                         "A rented card has been below 5% utilisation for an hour");
     case AlertKind::ServiceOverObjective:
-        return QCoreApplication::translate(
+        return translate(
             "AlertGuidance",
             "Customers of the inference service wait longer than its objective for the "
             "first token");
     case AlertKind::PlanAwaitingApproval:
-        return QCoreApplication::translate(
+        return translate(
             "AlertGuidance",
             "The autoscaler proposes more capacity and waits for someone to approve it");
     }
@@ -196,55 +197,61 @@ QString alertNextStep(const Alert &alert)
         return translated(entry->nextStep);
     switch (alert.kind) {
     case AlertKind::DataCenterDark:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "Check the data center's uplink, VPN and power first; agent alerts there "
-            "are held back until it recovers");
+        return translate("AlertGuidance",
+                         "Check the data center's uplink, VPN and power first; agent alerts there "
+                         "are held back until it recovers");
     case AlertKind::AgentUnreachable:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "Check the node is up and 'systemctl status meridian-agent'; then the "
-            "firewall, certificate and token");
+        return translate("AlertGuidance",
+                         "Check the node is up and 'systemctl status meridian-agent'; then the "
+                         "firewall, certificate and token");
     case AlertKind::AgentStale:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "Read the agent's journal: a hung nvidia-smi or npu-smi stops its "
-            "collector; restart the agent");
+        return translate("AlertGuidance",
+                         "Read the agent's journal: a hung nvidia-smi or npu-smi stops its "
+                         "collector; restart the agent");
     case AlertKind::Xid:
-        return QCoreApplication::translate(
+        return translate(
             "AlertGuidance",
             "Look the code up in NVIDIA's Xid catalogue; drain the node if it repeats");
     case AlertKind::EccDoubleBit:
-        return QCoreApplication::translate(
-            "AlertGuidance", "Drain the node and reset the card; replace it if it recurs");
+        return translate("AlertGuidance",
+                         "Drain the node and reset the card; replace it if it recurs");
     case AlertKind::ThermalThrottle:
-        return QCoreApplication::translate(
-            "AlertGuidance", "Check the node's fans and the rack's inlet temperature and airflow");
+        return translate("AlertGuidance",
+                         "Check the node's fans and the rack's inlet temperature and airflow");
     case AlertKind::LinkDown:
-        return QCoreApplication::translate(
+        return translate(
             "AlertGuidance",
             "Check the cable, the transceiver and the switch port; open the fabric view");
     case AlertKind::LinkFlap:
-        return QCoreApplication::translate(
+        return translate(
             "AlertGuidance",
             "Replace the cable or transceiver; check the switch port's error counters");
     case AlertKind::PfcStorm:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "Find the NIC sending the pauses (a stuck receiver) and isolate its port; "
-            "check the switch's PFC watchdog");
+        return translate("AlertGuidance",
+                         "Find the NIC sending the pauses (a stuck receiver) and isolate its port; "
+                         "check the switch's PFC watchdog");
     case AlertKind::PaidButIdle:
-        return QCoreApplication::translate(
-            "AlertGuidance",
-            "Tell the tenant's account manager; release the card if it stays idle");
+        return translate("AlertGuidance",
+                         "Tell the tenant's account manager; release the card if it stays idle");
     case AlertKind::ServiceOverObjective:
-        return QCoreApplication::translate(
-            "AlertGuidance", "Open Scaling: approve the waiting plan or add capacity");
+        return translate("AlertGuidance", "Open Scaling: approve the waiting plan or add capacity");
     case AlertKind::PlanAwaitingApproval:
-        return QCoreApplication::translate("AlertGuidance",
-                                           "Open Scaling and approve or reject the plan");
+        return translate("AlertGuidance", "Open Scaling and approve or reject the plan");
     }
     return {};
+}
+
+ScopedAlertLanguage::ScopedAlertLanguage(const QTranslator *translator)
+    : m_wasSet(t_languageSet), m_was(t_language)
+{
+    t_languageSet = true;
+    t_language = translator;
+}
+
+ScopedAlertLanguage::~ScopedAlertLanguage()
+{
+    t_languageSet = m_wasSet;
+    t_language = m_was;
 }
 
 }  // namespace meridian

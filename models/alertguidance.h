@@ -5,6 +5,8 @@
 
 #include <QString>
 
+class QTranslator;
+
 #include "alerts/alert.h"
 
 namespace meridian {
@@ -18,5 +20,20 @@ QString alertWhere(const Alert &alert);
 QString alertMeaning(const Alert &alert);
 // The next step for whoever is on call.
 QString alertNextStep(const Alert &alert);
+
+// While one lives, the functions above speak `translator`'s language on this thread (none:
+// the English they are written in), not the window's: what the team's receivers are sent
+// does not depend on which console sent it.
+class ScopedAlertLanguage {
+public:
+    explicit ScopedAlertLanguage(const QTranslator *translator);
+    ~ScopedAlertLanguage();
+    ScopedAlertLanguage(const ScopedAlertLanguage &) = delete;
+    ScopedAlertLanguage &operator=(const ScopedAlertLanguage &) = delete;
+
+private:
+    bool m_wasSet;
+    const QTranslator *m_was;
+};
 
 }  // namespace meridian

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QSysInfo>
+#include <optional>
 #include <set>
 
 #include "alertcenter.h"
@@ -18,13 +19,29 @@ constexpr int kDesktopNotificationsPerBatch = 3;
 }  // namespace
 
 AlertNotifier::AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock,
-                             DesktopNotifier *desktop, QObject *parent)
+                             DesktopNotifier *desktop, QObject *parent, const QString &translations)
     : QObject(parent)
     , m_center(center)
     , m_clock(clock)
     , m_desktop(desktop)
     , m_dispatcher(std::make_unique<AlertDispatcher>(std::move(routing), clock))
 {
+    const std::string &language = m_dispatcher->routing().language;
+    if (language == "en") {
+        m_routesLanguageSet = true;
+    } else if (!language.empty()) {
+        auto translator = std::make_unique<QTranslator>();
+        if (translator->load(QStringLiteral("meridian_") + QString::fromStdString(language),
+                             translations)) {
+            m_routesLanguage = std::move(translator);
+            m_routesLanguageSet = true;
+        } else {
+            qWarning(
+                "alert routing: no %s translation in %s; the routes are sent in the "
+                "console's language",
+                language.c_str(), qPrintable(translations));
+        }
+    }
     m_dispatcher->start();
     connect(&center, &AlertCenter::alertsChanged, this, &AlertNotifier::review);
 }
@@ -88,6 +105,11 @@ void AlertNotifier::review()
     std::vector<const Alert *> opened;
     std::set<std::string> listed;
     const std::vector<Alert> alerts = m_center.engine().alerts();
+    // What the routes are sent, in the routing file's language; the desktop, below, in
+    // the window's.
+    std::optional<ScopedAlertLanguage> routesLanguage;
+    if (m_routesLanguageSet)
+        routesLanguage.emplace(m_routesLanguage.get());
     for (const Alert &a : alerts) {
         listed.insert(a.key);
         const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
@@ -118,6 +140,7 @@ void AlertNotifier::review()
                 m_center.recordDelivery(key, false);
         }
     }
+    routesLanguage.reset();
     if (!changes.empty())
         m_dispatcher->submit(changes);
     if (resend) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <QObject>
+#include <QTranslator>
 #include <memory>
 #include <set>
 
@@ -21,8 +22,10 @@ class DesktopNotifier;
 class AlertNotifier final : public QObject {
     Q_OBJECT
 public:
+    // The routing file's language is read from `translations` (meridian_<language>.qm).
     AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock,
-                  DesktopNotifier *desktop, QObject *parent = nullptr);
+                  DesktopNotifier *desktop, QObject *parent = nullptr,
+                  const QString &translations = QStringLiteral(":/i18n"));
     ~AlertNotifier() override;
 
     AlertDispatcher &dispatcher() { return *m_dispatcher; }
@@ -44,6 +47,10 @@ private:
     const Clock &m_clock;
     DesktopNotifier *m_desktop;
     std::unique_ptr<AlertDispatcher> m_dispatcher;
+    // The language the routes are sent in, where the routing file names one: its
+    // translator (none for English).
+    bool m_routesLanguageSet = false;
+    std::unique_ptr<QTranslator> m_routesLanguage;
     std::set<std::string> m_notified;  // keys sent as firing, not yet as resolved
     int64_t m_lastResendMs = 0;
     int64_t m_firstReviewMs = 0;

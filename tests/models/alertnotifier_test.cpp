@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTranslator>
 #include <mutex>
 
 #include "agentprocess.h"
@@ -19,6 +20,7 @@
 #include "childprocess.h"
 #include "fakefleet.h"
 #include "models/alertcenter.h"
+#include "models/alertguidance.h"
 #include "models/alertnotifier.h"
 #include "models/alertroutesmodel.h"
 #include "models/desktopnotifier.h"
@@ -187,6 +189,42 @@ TEST(AlertNotifier, RestartsTellAReceiverNothingItAlreadyHas)
     ASSERT_TRUE(receiverHolds(receiver, 2));
     EXPECT_EQ(receiver.alerts()[1]["status"], "resolved");
     EXPECT_EQ(receiver.alerts().size(), 2u);
+}
+
+// The team's receivers hear the routing file's language, whichever language the window
+// that sent it speaks.
+TEST(AlertNotifier, TheRoutesHearTheRoutingFilesLanguageNotTheWindows)
+{
+    Receiver receiver;
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    ManualClock clock(10'000);
+    const auto sentTitle = [&](const std::string &language, size_t count) {
+        AlertCenter center(state);
+        AlertRouting routing;
+        routing.routes.push_back({"noc", RouteKind::Json, receiver.url()});
+        routing.language = language;
+        AlertNotifier notifier(center, routing, clock, nullptr, nullptr,
+                               QStringLiteral(MERIDIAN_TRANSLATIONS_DIR));
+        center.update(state.snapshot(10'200));
+        EXPECT_TRUE(receiverHolds(receiver, count));
+        return receiver.alerts().size() >= count
+                   ? receiver.alerts()[count - 1]["title"].get<std::string>()
+                   : std::string();
+    };
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
+    // An English window, a Chinese routing file.
+    EXPECT_EQ(sentTitle("zh_CN", 1), "链路中断");
+    // A Chinese window, an English routing file.
+    QTranslator chinese;
+    ASSERT_TRUE(
+        chinese.load(QStringLiteral("meridian_zh_CN"), QStringLiteral(MERIDIAN_TRANSLATIONS_DIR)));
+    QCoreApplication::installTranslator(&chinese);
+    EXPECT_EQ(sentTitle("en", 2), "Link down");
+    Alert inTheWindow;
+    inTheWindow.kind = AlertKind::LinkDown;
+    EXPECT_EQ(alertTitle(inTheWindow), QStringLiteral("链路中断")) << "the window speaks its own";
+    QCoreApplication::removeTranslator(&chinese);
 }
 
 // The routing dialog shows each route's deliveries as they change, hides a key in a

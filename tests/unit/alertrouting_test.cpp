@@ -93,6 +93,7 @@ TEST(AlertRouting, BrokenFilesNameTheFileAndLine)
          "unknown alert kind"},
         {"delivery: {retries: -1}\n", "retries"},
         {"desktop: {sound: loud}\n", "sound:"},
+        {"routes: []\nlanguage: fr\n", ":2:"},
         {"routes: {name: a}\n", "list"},
         {"routes:\n  - [1, 2]\n", "mapping"},
         {"routes: [\n  {name: a\n", "routes.yaml"},

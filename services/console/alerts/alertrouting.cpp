@@ -151,6 +151,10 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
             if (Status read = readDesktop(path, desktop, routing); !read)
                 return read.error();
         }
+        routing.language = yamlValue<std::string>(root, "language", "");
+        if (!routing.language.empty() && routing.language != "en" && routing.language != "zh_CN")
+            return yamlError(path, root["language"],
+                             "language: en or zh_CN (what the routes are sent in)");
         if (const YAML::Node delivery = root["delivery"]) {
             if (Status read = readDelivery(path, delivery, routing); !read)
                 return read.error();

@@ -39,6 +39,9 @@ struct AlertRouting {
     int retries = 5;           // attempts after the first, with doubling delays
     int timeoutMs = 5000;
     int resendMs = 60'000;  // Alertmanager forgets alerts not sent again within its timeout
+    // The language of what the routes are sent ("en" or "zh_CN"), whatever each console's
+    // window speaks: the team's receivers hear one language. Empty: the console's.
+    std::string language;
 };
 
 // A missing file is no error (nothing but the desktop); a broken one names file and line.
