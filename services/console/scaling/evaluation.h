@@ -80,7 +80,7 @@ struct EvaluationResult {
     double e2eP95S = 0;
     double localCardHours = 0;
     double rentedCardHours = 0;   // standby nodes' hours included
-    double standbyCardHours = 0;  // of those, standby nodes never taken for a replica
+    double standbyCardHours = 0;  // of those, standby nodes still standing by at the end
     double replicaStartS = 0;     // median, from ordering a replica to its serving
     double costCny = 0;
     double occupancy = 0;  // of ready replicas' batch slots

@@ -125,9 +125,9 @@ std::string evaluationTable(const EvaluationRun &run)
     if (const EvaluationResult *standby = rowNamed(run, kStandbyMeridianRow))
         out += fmt::format(
             "meridian standby: the same policy keeping {} rented node(s) provisioned but idle "
-            "with the weights on local disk ({:.0f} card-h of its rented ones were standby "
-            "never taken)\n",
-            run.standbyNodes, standby->standbyCardHours);
+            "with the weights on local disk; standing by costs it {:+.0f} rented card-h against "
+            "meridian's\n",
+            run.standbyNodes, standby->rentedCardHours - run.results.front().rentedCardHours);
     if (rowNamed(run, kToldMeridianRow))
         out +=
             "meridian told: the same policy told the trace's coming load as its forecast, "
