@@ -26,6 +26,17 @@ std::vector<MinuteMisses> minutes(size_t count, int replicas)
     return std::vector<MinuteMisses>(count, needs(replicas));
 }
 
+// `count` minutes needing the 2 owned replicas, but 3 for ten minutes from each of `starts`.
+std::vector<MinuteMisses> tenMinuteRises(size_t count, std::initializer_list<size_t> starts)
+{
+    auto need = minutes(count, 2);
+    for (const size_t start : starts) {
+        for (size_t m = start; m < start + 10; ++m)
+            need[m] = needs(3);
+    }
+    return need;
+}
+
 }  // namespace
 
 TEST(LeasePlan, PaysTheFewestHoursThatServeEveryMinuteWorthIt)
@@ -39,17 +50,11 @@ TEST(LeasePlan, PaysTheFewestHoursThatServeEveryMinuteWorthIt)
     EXPECT_EQ(plan.replicas.back(), 3);
     // Two 10-minute needs 30 minutes apart: one hour covers both, and the replica it pays
     // for serves the gap too.
-    auto twice = minutes(50, 2);
-    for (size_t m = 0; m < 10; ++m)
-        twice[m] = twice[m + 40] = needs(3);
-    plan = planLeases(twice, 1.0, options);
+    plan = planLeases(tenMinuteRises(50, {0, 40}), 1.0, options);
     EXPECT_DOUBLE_EQ(plan.rentedReplicaHours, 1);
     EXPECT_EQ(plan.replicas[25], 3);
     // Two hours apart: each its own hour, nothing between.
-    auto apart = minutes(140, 2);
-    for (size_t m = 0; m < 10; ++m)
-        apart[m] = apart[m + 130] = needs(3);
-    plan = planLeases(apart, 1.0, options);
+    plan = planLeases(tenMinuteRises(140, {0, 130}), 1.0, options);
     EXPECT_DOUBLE_EQ(plan.rentedReplicaHours, 2);
     EXPECT_EQ(plan.replicas[70], 2);
     // A miss worth less than an hour's share: a lone minute of 100 misses is not worth an
