@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QFont>
+#include <algorithm>
 
 #include "alertguidance.h"
 #include "metricscale.h"
@@ -98,7 +99,14 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
         return QString::fromStdString(a.key);
     if (role == SortRole) {
         switch (index.column()) {
-        case Severity: return static_cast<int>(a.severity) * 2 + (a.open(m_nowMs) ? 1 : 0);
+        case Severity: {
+            // Critical before warning, open before handled, then the newest occurrence
+            // first: the time it began, which does not move while its count ticks, so a
+            // row stays where it is under the mouse.
+            const qlonglong rank = static_cast<int>(a.severity) * 2 + (a.open(m_nowMs) ? 1 : 0);
+            const int64_t began = a.activeSinceMs ? a.activeSinceMs : a.firstSeenMs;
+            return rank * kRankSpanMs + std::clamp<int64_t>(began, 0, kRankSpanMs - 1);
+        }
         case Since: return static_cast<qlonglong>(sinceMs(a, m_nowMs));
         case FirstSeen: return static_cast<qlonglong>(a.firstSeenMs);
         case LastSeen: return static_cast<qlonglong>(a.lastSeenMs);

@@ -28,6 +28,9 @@ public:
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1;
+    // The Severity column sorts by rank, then by when the occurrence began: each rank
+    // spans this many milliseconds (past the year 2286).
+    static constexpr qlonglong kRankSpanMs = 10'000'000'000'000LL;
     static constexpr int KeyRole = Qt::UserRole + 2;
 
     explicit AlertsModel(QObject *parent = nullptr);

@@ -60,7 +60,8 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     m_view = new QTableView(this);
     m_view->setModel(m_sorted);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(AlertsModel::LastSeen, Qt::DescendingOrder);
+    // Severity first, then the newest occurrence: a row does not move as its count ticks.
+    m_view->sortByColumn(AlertsModel::Severity, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -70,3 +70,45 @@ TEST(AlertsPanel, TheSilencesListLiftsThePickedOneAndFollowsTheCenter)
               QStringLiteral("firmware on xm-2"));
     dialog->close();
 }
+
+// A calm list: critical alerts above warnings whatever happened last, and rows that stay
+// where they are while counts tick under the mouse.
+TEST(AlertsPanel, CriticalComesFirstAndRowsStayPutAsCountsTick)
+{
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"xiamen", "xm-2", "r1"}}, 10'000);
+    AlertCenter center(state);
+    AlertsPanel panel(center);
+    const auto event = [&](NodeHandle node, EventKind kind, uint32_t card, int64_t atMs) {
+        Event e;
+        e.kind = kind;
+        e.cardIndex = card;
+        e.xid = 79;
+        e.timeUnixMs = atMs;
+        state.recordEvent(node, e);
+        center.update(state.snapshot(atMs + 10));
+    };
+    const auto rows = [&] {
+        QStringList keys;
+        const QAbstractItemModel *model = panel.view()->model();
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString key = model->index(r, 0).data(AlertsModel::KeyRole).toString();
+            if (!key.startsWith(QStringLiteral("stale/")))  // no telemetry in this test
+                keys << key;
+        }
+        return keys;
+    };
+    event(1, EventKind::Xid, 3, 11'000);              // critical, first
+    event(0, EventKind::ThermalThrottle, 1, 12'000);  // a warning, newer
+    event(0, EventKind::ThermalThrottle, 2, 13'000);  // another, newer still
+    const QStringList before = rows();
+    ASSERT_EQ(before.size(), 3) << before.join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(before[0].startsWith(QStringLiteral("xid/")))
+        << before.join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(before[1].contains(QStringLiteral("card-2")))
+        << before.join(QStringLiteral(", ")).toStdString();
+    // The older warning throttles again and again: its count ticks, nothing moves.
+    for (int64_t t = 14'000; t < 20'000; t += 1'000)
+        event(0, EventKind::ThermalThrottle, 1, t);
+    EXPECT_EQ(rows(), before) << rows().join(QStringLiteral(", ")).toStdString();
+}
