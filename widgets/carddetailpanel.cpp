@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "historychart.h"
 #include "models/metricscale.h"
@@ -45,6 +46,15 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
     layout->addWidget(m_body, 1);
     auto *body = new QVBoxLayout(m_body);
     body->setContentsMargins(0, 0, 0, 0);
+    m_fault = new QLabel(m_body);
+    m_fault->setWordWrap(true);
+    m_fault->setObjectName(QStringLiteral("cardFault"));
+    // Dark red on pale red reads in both themes: the panel sets its own colours.
+    m_fault->setStyleSheet(
+        QStringLiteral("QLabel { background: #fde7e7; color: #8b0000; border: 1px solid #c62828; "
+                       "border-radius: 3px; padding: 4px; font-weight: bold; }"));
+    m_fault->hide();
+    body->addWidget(m_fault);
     m_inventory = new QLabel(m_body);
     m_inventory->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_inventory->setWordWrap(true);
@@ -97,6 +107,28 @@ void CardDetailPanel::refresh(const FleetSnapshot &snapshot)
     update(snapshot);
 }
 
+void CardDetailPanel::showFault(const FleetSnapshot &s, CardHandle c)
+{
+    // The node may be live while this card is not: an Xid 79 card falls off the bus and
+    // reports nothing more, and "live" alone would say all is well.
+    QStringList faults;
+    if (s.errors[c] > 0)
+        faults << tr(
+            "Faulty: %n uncorrectable error(s) (Xid or ECC) since this console started; "
+            "see the alert list (Ctrl+L) for what to do.",
+            nullptr, static_cast<int>(s.errors[c]));
+    const NodeHandle n = s.layout->cardNode[c];
+    const bool nodeReports = !s.nodeStale(n) && s.nodeConnection[n] != ConnectionState::Unreachable;
+    // Three of the node's intervals without this card, as a node is stale after three.
+    const bool cardSilent =
+        std::isnan(s.utilization[c]) ||
+        s.nodeLastSeenMs[n] - s.cardLastSeenMs[c] > 3 * std::max<int64_t>(s.nodeIntervalMs[n], 1);
+    if (nodeReports && cardSilent)
+        faults << tr("No reading: its node reports, this card does not.");
+    m_fault->setText(faults.join(QLatin1Char(' ')));
+    m_fault->setVisible(!faults.isEmpty());
+}
+
 void CardDetailPanel::update(const FleetSnapshot &s)
 {
     m_lastRefreshMs = s.takenUnixMs;
@@ -109,6 +141,7 @@ void CardDetailPanel::update(const FleetSnapshot &s)
                          .arg(QString::fromStdString(l.nodeId[n]))
                          .arg(l.cardIndex[c])
                          .arg(QString::fromStdString(l.cardModel[c])));
+    showFault(s, c);
     QString status = s.nodeStale(n) ? tr("stale") : tr("live");
     if (s.nodeConnection[n] == ConnectionState::Unreachable)
         status = tr("unreachable: %1").arg(QString::fromStdString(s.nodeError[n]));

@@ -38,6 +38,7 @@ private:
     void update(const FleetSnapshot &snapshot);
     void showStoreHistory(const QString &cardUuid);
     void setHistoryWindow(int seconds);
+    void showFault(const FleetSnapshot &snapshot, CardHandle card);
 
     const FleetSnapshotSource &m_source;
     std::optional<CardHandle> m_card;
@@ -50,6 +51,7 @@ private:
     QLabel *m_title;
     QWidget *m_body;  // all but the title: shown once a card is chosen
     QLabel *m_inventory;
+    QLabel *m_fault;  // a faulty or silent card says so before anything else
     HistoryChart *m_charts[4];
     QListWidget *m_events;
 };

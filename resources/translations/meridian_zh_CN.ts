@@ -1079,6 +1079,18 @@ Next: %2</source>
         <source>Select a card in the fleet to see its history.</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>Faulty: %n uncorrectable error(s) (Xid or ECC) since this console started; see the alert list (Ctrl+L) for what to do.</source>
+        <translation>
+            <numerusform>故障：本控制台启动以来有 %n 个不可纠正错误（Xid 或 ECC）；处理办法见告警列表（Ctrl+L）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>No reading: its node reports, this card does not.</source>
+        <translation>无读数：所在节点在上报，这张卡没有。</translation>
+    </message>
     <message>
         <location line="+42"/>
         <source>Recent events on this node</source>

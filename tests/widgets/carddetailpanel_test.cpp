@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <atomic>
 #include <mutex>
@@ -96,4 +97,61 @@ TEST(CardDetailPanel, AStoreCardChartsTheStoresHistoryOverThePeriodPicked)
     QCoreApplication::processEvents();
     std::lock_guard lock(mutex);
     EXPECT_EQ(asked.size(), before);
+}
+
+// A card that faulted, or went silent while its node reports, says so first; the panel
+// used to say "live, reading 0 s old" for a card that had fallen off the bus.
+TEST(CardDetailPanel, AFaultyOrSilentCardSaysSo)
+{
+    FleetState state;
+    const NodeHandle node = state.addNode("127.0.0.1:5000", "wuhu");
+    NodeInventory inventory = oneCard("n1", "G-0");
+    CardInfo second;
+    second.index = 1;
+    second.uuid = "G-1";
+    second.model = "A100";
+    inventory.cards.push_back(second);
+    state.setInventory(node, inventory, 1000);
+    const auto sample = [&](int64_t atMs, bool secondReports) {
+        TelemetrySample s;
+        s.sampleTimeUnixMs = atMs;
+        CardSample first;
+        first.index = 0;
+        first.utilizationPercent = 40;
+        s.cards.push_back(first);
+        if (secondReports) {
+            CardSample other = first;
+            other.index = 1;
+            s.cards.push_back(other);
+        }
+        state.recordTelemetry(node, s, atMs);
+    };
+    sample(10'000, true);
+    ManualClock clock;
+    FleetSnapshotSource source(state, clock);
+    CardDetailPanel panel(source);
+    panel.show();
+    auto *fault = panel.findChild<QLabel *>(QStringLiteral("cardFault"));
+    ASSERT_NE(fault, nullptr);
+    panel.showCard(0, state.snapshot(10'100));
+    EXPECT_FALSE(fault->isVisible()) << "a healthy card has no banner";
+
+    Event xid;
+    xid.kind = EventKind::Xid;
+    xid.cardIndex = 0;
+    xid.xid = 79;
+    xid.timeUnixMs = 10'200;
+    state.recordEvent(node, xid);
+    panel.showCard(0, state.snapshot(10'300));
+    EXPECT_TRUE(fault->isVisible());
+    EXPECT_TRUE(fault->text().startsWith(QStringLiteral("Faulty: 1 uncorrectable")))
+        << fault->text().toStdString();
+
+    // Card 1 stops reporting while its node goes on, once a second.
+    for (int64_t t = 11'000; t <= 14'000; t += 1000)
+        sample(t, false);
+    panel.showCard(1, state.snapshot(14'100));
+    EXPECT_TRUE(fault->isVisible());
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("No reading")))
+        << fault->text().toStdString();
 }
