@@ -32,8 +32,8 @@ void onTerm(int)
 constexpr std::array<double, 22> kTtftBounds = {0.001, 0.005, 0.01, 0.02,  0.04,  0.06,  0.08, 0.1,
                                                 0.25,  0.5,   0.75, 1.0,   2.5,   5.0,   7.5,  10.0,
                                                 20.0,  40.0,  80.0, 160.0, 640.0, 2560.0};
-constexpr std::array<double, 21> kLatencyBounds = {0.3,  0.5,  0.8,   1.0,   1.5,   2.0,  2.5,
-                                                   5.0,  10.0, 15.0,  20.0,  30.0,  40.0, 50.0,
+constexpr std::array<double, 21> kLatencyBounds = {0.3,  0.5,  0.8,   1.0,   1.5,   2.0,   2.5,
+                                                   5.0,  10.0, 15.0,  20.0,  30.0,  40.0,  50.0,
                                                    60.0, 120., 240.0, 480.0, 960.0, 1920., 7680.};
 
 // A Prometheus histogram over fixed bounds, written as vLLM writes its own.

@@ -19,9 +19,9 @@
 #include <thread>
 
 #include "childprocess.h"
+#include "core/toolrunner.h"
 #include "systemdusermanager.h"
 #include "telemetry/replicarunner.h"
-#include "core/toolrunner.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -9,8 +9,8 @@
 #include <QDateTime>
 #include <QSignalSpy>
 
-#include "fakefleet.h"
 #include "alerts/alerttriagelog.h"
+#include "fakefleet.h"
 #include "models/alertcenter.h"
 #include "models/alertsmodel.h"
 #include "models/silencesmodel.h"

@@ -59,8 +59,8 @@ void ScalingController::showPass(ServiceState &state, const ReplicaCount &replic
     v.pendingCnyPerHour = journal.pendingCny;
     v.planVersion = planVersion(open, state.service.name).value_or(0);
     v.history.push_back({nowMs, replicas.signals.arrivalRps, replicas.signals.waitingRequests,
-                         replicas.ttftP95Seconds, replicas.e2eP95Seconds, replicas.ready,
-                         starting, decision.desiredReplicas});
+                         replicas.ttftP95Seconds, replicas.e2eP95Seconds, replicas.ready, starting,
+                         decision.desiredReplicas});
     std::erase_if(v.history,
                   [&](const ServicePoint &p) { return nowMs - p.atMs > m_options.historyMs; });
 }

@@ -31,10 +31,10 @@ namespace meridian {
 struct ReplicaScrape {
     std::optional<double> waiting;
     std::optional<double> running;
-    std::optional<double> kvCacheUsed;                   // 0..1
-    std::vector<std::pair<double, double>> ttftBuckets;  // (le, cumulative count), by le
+    std::optional<double> kvCacheUsed;                        // 0..1
+    std::vector<std::pair<double, double>> ttftBuckets;       // (le, cumulative count), by le
     std::vector<std::pair<double, double>> queueTimeBuckets;  // likewise, waiting for a batch
-    std::optional<double> finishedRequests;              // a counter
+    std::optional<double> finishedRequests;                   // a counter
 };
 
 ReplicaScrape readReplicaScrape(const std::vector<ExpositionSample> &samples, ServingEngine engine);
