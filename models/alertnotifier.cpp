@@ -127,19 +127,7 @@ void AlertNotifier::review()
         if (wanted && resend)
             firing.push_back(noticeFor(a, false));
     }
-    // Alerts forgotten by the engine while firing are over too.
-    std::erase_if(m_notified, [&](const std::string &key) { return !listed.count(key); });
-    // One the file says was sent but that this console has not listed since it started
-    // ended while no console was watching: forgotten, so that it is news if it recurs.
-    if (m_firstReviewMs == 0)
-        m_firstReviewMs = now;
-    if (now - m_firstReviewMs >= kUnlistedDeliveryKeptMs) {
-        const std::set<std::string> delivered = m_center.deliveredFiringKeys();
-        for (const std::string &key : delivered) {
-            if (!listed.count(key))
-                m_center.recordDelivery(key, false);
-        }
-    }
+    forgetUnlisted(listed, now);
     routesLanguage.reset();
     if (!changes.empty())
         m_dispatcher->submit(changes);
@@ -148,8 +136,31 @@ void AlertNotifier::review()
         if (!firing.empty())
             m_dispatcher->submit(firing, RouteKind::Alertmanager);
     }
+    tellTheDesk(opened);
+}
+
+void AlertNotifier::forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs)
+{
+    // Alerts forgotten by the engine while firing are over too.
+    std::erase_if(m_notified, [&](const std::string &key) { return !listed.count(key); });
+    // One the file says was sent but that this console has not listed since it started
+    // ended while no console was watching: forgotten, so that it is news if it recurs.
+    if (m_firstReviewMs == 0)
+        m_firstReviewMs = nowMs;
+    if (nowMs - m_firstReviewMs < kUnlistedDeliveryKeptMs)
+        return;
+    const std::set<std::string> delivered = m_center.deliveredFiringKeys();
+    for (const std::string &key : delivered) {
+        if (!listed.count(key))
+            m_center.recordDelivery(key, false);
+    }
+}
+
+void AlertNotifier::tellTheDesk(const std::vector<const Alert *> &opened)
+{
     if (opened.empty())
         return;
+    const AlertRouting &routing = m_dispatcher->routing();
     bool critical = false;
     for (const Alert *a : opened)
         critical |= a->severity == AlertSeverity::Critical;

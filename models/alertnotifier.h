@@ -11,12 +11,14 @@
 #include <QTranslator>
 #include <memory>
 #include <set>
+#include <vector>
 
 #include "alerts/alertdispatcher.h"
 
 namespace meridian {
 
 class AlertCenter;
+struct Alert;
 class DesktopNotifier;
 
 class AlertNotifier final : public QObject {
@@ -43,6 +45,12 @@ Q_SIGNALS:
     void soundRequested(const QString &command);
 
 private:
+    // Drops what is no longer listed from what was sent (here, and after a while from
+    // the file).
+    void forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs);
+    // The desktop notification and the sound for alerts that just opened.
+    void tellTheDesk(const std::vector<const Alert *> &opened);
+
     AlertCenter &m_center;
     const Clock &m_clock;
     DesktopNotifier *m_desktop;
