@@ -128,6 +128,7 @@ void AlertNotifier::review()
             firing.push_back(noticeFor(a, false));
     }
     forgetUnlisted(listed, now);
+    escalateUnanswered(alerts, now);
     routesLanguage.reset();
     if (!changes.empty())
         m_dispatcher->submit(changes);
@@ -137,6 +138,37 @@ void AlertNotifier::review()
             m_dispatcher->submit(firing, RouteKind::Alertmanager);
     }
     tellTheDesk(opened);
+}
+
+void AlertNotifier::escalateUnanswered(const std::vector<Alert> &alerts, int64_t nowMs)
+{
+    const std::vector<AlertRoute> &routes = m_dispatcher->routing().routes;
+    std::set<std::pair<size_t, std::string>> stillDue;
+    for (size_t r = 0; r < routes.size(); ++r) {
+        const AlertRoute &route = routes[r];
+        if (!route.escalates())
+            continue;
+        std::vector<AlertNotice> due;
+        for (const Alert &a : alerts) {
+            // Critical, going on, and nobody has said they are on it.
+            if (a.severity != AlertSeverity::Critical || !a.active || a.acknowledgedMs ||
+                a.silenced(nowMs) || !route.wants(a.severity, a.kind, a.dataCenter))
+                continue;
+            const int64_t began = a.activeSinceMs ? a.activeSinceMs : a.firstSeenMs;
+            if (nowMs - began < route.escalateAfterMs)
+                continue;
+            const auto key = std::make_pair(r, a.key);
+            stillDue.insert(key);
+            const auto last = m_escalatedMs.find(key);
+            if (last != m_escalatedMs.end() && nowMs - last->second < route.repeatMs)
+                continue;
+            m_escalatedMs[key] = nowMs;
+            due.push_back(noticeFor(a, false));
+        }
+        m_dispatcher->escalate(r, due);
+    }
+    // Answered or over: a recurrence escalates afresh.
+    std::erase_if(m_escalatedMs, [&](const auto &entry) { return !stillDue.count(entry.first); });
 }
 
 void AlertNotifier::forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs)

@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QTranslator>
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
@@ -48,6 +49,9 @@ private:
     // Drops what is no longer listed from what was sent (here, and after a while from
     // the file).
     void forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs);
+    // Critical alerts nobody has answered go to the escalation routes, and again at each
+    // route's repeat while that lasts.
+    void escalateUnanswered(const std::vector<Alert> &alerts, int64_t nowMs);
     // The desktop notification and the sound for alerts that just opened.
     void tellTheDesk(const std::vector<const Alert *> &opened);
 
@@ -62,6 +66,8 @@ private:
     std::set<std::string> m_notified;  // keys sent as firing, not yet as resolved
     int64_t m_lastResendMs = 0;
     int64_t m_firstReviewMs = 0;
+    // When each alert was last escalated, by escalation route (its index) and key.
+    std::map<std::pair<size_t, std::string>, int64_t> m_escalatedMs;
     // How long after starting an alert the file says was sent may stay unlisted here.
     static constexpr int64_t kUnlistedDeliveryKeptMs = 10 * 60'000;
 };

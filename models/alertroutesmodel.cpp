@@ -18,9 +18,16 @@ QString dialogText(const char *text)
 QString filterText(const AlertRoute &route)
 {
     QStringList parts;
-    parts << (route.minimumSeverity == AlertSeverity::Critical
-                  ? dialogText("critical only")
-                  : dialogText("warning and critical"));
+    if (route.escalates())
+        parts << QCoreApplication::translate("meridian::AlertRoutingDialog",
+                                             "critical and unanswered after %1 min, again "
+                                             "every %2 min")
+                     .arg(route.escalateAfterMs / 60'000)
+                     .arg(route.repeatMs / 60'000);
+    else
+        parts << (route.minimumSeverity == AlertSeverity::Critical
+                      ? dialogText("critical only")
+                      : dialogText("warning and critical"));
     QStringList kinds;
     for (AlertKind k : route.kinds)
         kinds << alertKindTitle(k);

@@ -750,6 +750,11 @@ Next: %2</source>
 <context>
     <name>meridian::AlertRoutingDialog</name>
     <message>
+        <location line="+0"/>
+        <source>critical and unanswered after %1 min, again every %2 min</source>
+        <translation>严重且 %1 分钟无人响应，之后每 %2 分钟再次通知</translation>
+    </message>
+    <message>
         <location filename="../../widgets/alertroutingdialog.cpp" line="+27"/>
         <source>critical only</source>
         <translation>仅严重</translation>

@@ -191,6 +191,55 @@ TEST(AlertNotifier, RestartsTellAReceiverNothingItAlreadyHas)
     EXPECT_EQ(receiver.alerts().size(), 2u);
 }
 
+// A critical alert nobody answers goes to the escalation route once its time is up, again
+// at each repeat, and no more once someone acknowledges it; the ordinary route hears of it
+// once, the escalation route never of anything else.
+TEST(AlertNotifier, AnUnansweredCriticalAlertEscalatesUntilSomeoneAcknowledges)
+{
+    Receiver noc, phone;
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    AlertRouting routing;
+    routing.routes.push_back({"noc", RouteKind::Json, noc.url()});
+    AlertRoute onCall{"on-call phone", RouteKind::Json, phone.url()};
+    onCall.escalateAfterMs = 30 * 60'000;
+    onCall.repeatMs = 15 * 60'000;
+    routing.routes.push_back(onCall);
+    ManualClock clock(10'000);
+    AlertNotifier notifier(center, routing, clock, nullptr);
+    const auto at = [&](int64_t minutes) {
+        const int64_t now = 10'100 + minutes * 60'000;
+        clock.setUnixMs(now);
+        center.update(state.snapshot(now));
+        EXPECT_TRUE(test::waitUntil([&] {
+            QCoreApplication::processEvents();
+            for (const RouteStatus &r : notifier.dispatcher().status()) {
+                if (r.waiting > 0)
+                    return false;
+            }
+            return true;
+        }));
+        return phone.alerts().size();
+    };
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
+    EXPECT_EQ(at(0), 0u);
+    ASSERT_TRUE(receiverHolds(noc, 1));
+    EXPECT_EQ(at(29), 0u) << "not before its time";
+    EXPECT_EQ(at(31), 1u);
+    EXPECT_EQ(phone.alerts()[0]["key"], "link/wh-1/eth3");
+    EXPECT_EQ(at(40), 1u) << "not before the repeat";
+    EXPECT_EQ(at(47), 2u);
+    center.acknowledge(QStringLiteral("link/wh-1/eth3"));
+    EXPECT_EQ(at(70), 2u) << "someone is on it";
+    for (const json &a : phone.alerts())
+        EXPECT_EQ(a["key"], "link/wh-1/eth3") << "the phone hears of nothing else";
+    const std::vector<json> heard = noc.alerts();
+    const auto linkNotices = std::count_if(
+        heard.begin(), heard.end(), [](const json &a) { return a["key"] == "link/wh-1/eth3"; });
+    EXPECT_EQ(linkNotices, 1) << "the ordinary route heard of it once";
+}
+
 // The team's receivers hear the routing file's language, whichever language the window
 // that sent it speaks.
 TEST(AlertNotifier, TheRoutesHearTheRoutingFilesLanguageNotTheWindows)

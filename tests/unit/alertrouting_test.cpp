@@ -56,9 +56,15 @@ routes:
     min_severity: critical
     kinds: [Xid, data center dark]
     data_centers: [xiamen]
+  - {name: phone, kind: json, url: "http://oncall/page", escalate_after_minutes: 20,
+     repeat_minutes: 10}
 )"));
     ASSERT_TRUE(routing) << routing.error().message;
-    ASSERT_EQ(routing->routes.size(), 2u);
+    ASSERT_EQ(routing->routes.size(), 3u);
+    EXPECT_FALSE(routing->routes[0].escalates());
+    EXPECT_TRUE(routing->routes[2].escalates());
+    EXPECT_EQ(routing->routes[2].escalateAfterMs, 20 * 60'000);
+    EXPECT_EQ(routing->routes[2].repeatMs, 10 * 60'000);
     EXPECT_EQ(routing->sound, SoundWhen::Always);
     EXPECT_EQ(routing->soundCommand, "paplay /tmp/alarm.oga");
     EXPECT_EQ(routing->retries, 3);
@@ -94,6 +100,8 @@ TEST(AlertRouting, BrokenFilesNameTheFileAndLine)
         {"delivery: {retries: -1}\n", "retries"},
         {"desktop: {sound: loud}\n", "sound:"},
         {"routes: []\nlanguage: fr\n", ":2:"},
+        {"routes:\n  - {name: a, kind: json, url: \"http://x\", escalate_after_minutes: 0}\n",
+         "escalate_after_minutes: 1..1440"},
         {"routes: {name: a}\n", "list"},
         {"routes:\n  - [1, 2]\n", "mapping"},
         {"routes: [\n  {name: a\n", "routes.yaml"},

@@ -112,7 +112,7 @@ void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optio
         std::lock_guard lock(m_mutex);
         for (size_t r = 0; r < m_routing.routes.size(); ++r) {
             const AlertRoute &route = m_routing.routes[r];
-            if (only && route.kind != *only)
+            if ((only && route.kind != *only) || route.escalates())
                 continue;
             std::vector<AlertNotice> wanted;
             for (const AlertNotice &n : notices) {
@@ -124,6 +124,20 @@ void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optio
             m_queue.push_back({r, alertPost(route, wanted, now), 0, now});
             ++m_status[r].waiting;
         }
+    }
+    for (auto &rounds : m_rounds)
+        rounds->wake();
+}
+
+void AlertDispatcher::escalate(size_t route, const std::vector<AlertNotice> &notices)
+{
+    if (route >= m_routing.routes.size() || notices.empty())
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        const int64_t now = m_clock.nowUnixMs();
+        m_queue.push_back({route, alertPost(m_routing.routes[route], notices, now), 0, now});
+        ++m_status[route].waiting;
     }
     for (auto &rounds : m_rounds)
         rounds->wake();

@@ -52,6 +52,9 @@ public:
     // limits it to routes of one kind (Alertmanager's periodic re-sends).
     void submit(const std::vector<AlertNotice> &notices,
                 std::optional<RouteKind> only = std::nullopt);
+    // Queues the notices for one escalation route (an index into the routing's routes),
+    // which submit() leaves out.
+    void escalate(size_t route, const std::vector<AlertNotice> &notices);
     // Makes every delivery that is due now; returns how many were attempted.
     int deliverDue();
     // Sends a test notice to one route now, bypassing the queue; the error, or empty.

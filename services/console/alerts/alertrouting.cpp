@@ -128,6 +128,17 @@ Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
     route.secret = yamlValue<std::string>(entry, "secret", "");
     route.bearerToken = yamlValue<std::string>(entry, "bearer_token", "");
     route.caFile = yamlValue<std::string>(entry, "ca_file", "");
+    if (entry["escalate_after_minutes"]) {
+        const double after = yamlValue<double>(entry, "escalate_after_minutes", 0);
+        const double repeat = yamlValue<double>(entry, "repeat_minutes", 30);
+        if (!(after >= 1 && after <= 1440))
+            return yamlError(path, entry["escalate_after_minutes"],
+                             "escalate_after_minutes: 1..1440");
+        if (!(repeat >= 1 && repeat <= 1440))
+            return yamlError(path, entry["repeat_minutes"], "repeat_minutes: 1..1440");
+        route.escalateAfterMs = static_cast<int64_t>(after * 60'000);
+        route.repeatMs = static_cast<int64_t>(repeat * 60'000);
+    }
     return route;
 }
 

@@ -25,7 +25,12 @@ struct AlertRoute {
     std::string secret;                    // DingTalk / Feishu signing secret
     std::string bearerToken;               // Alertmanager or JSON receivers behind a proxy
     std::string caFile;                    // for https with a private CA
+    // An escalation route (> 0): it hears only of critical alerts nobody has acknowledged
+    // or silenced this long after they began, and again every repeatMs while that lasts.
+    int64_t escalateAfterMs = 0;
+    int64_t repeatMs = 30 * 60'000;
 
+    bool escalates() const { return escalateAfterMs > 0; }
     bool wants(AlertSeverity severity, AlertKind kind, const std::string &dataCenter) const;
 };
 
