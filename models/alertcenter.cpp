@@ -146,6 +146,8 @@ void AlertCenter::recordDelivery(const std::string &key, bool firing)
         m_delivered.insert(key);
     else
         m_delivered.erase(key);
+    if (m_log)
+        m_deliveryChanges.push_back({key, firing, m_readsAsked});
     const int64_t now = m_nowMs;
     write([key, firing, now](AlertTriageLog &log) {
         return log.recordDelivery(key, firing, now).error().message;
@@ -211,6 +213,9 @@ void AlertCenter::applyTriage(const TriageRead &read)
     if (read.sequence <= m_readsApplied)
         return;  // a newer read has been applied already
     m_readsApplied = read.sequence;
+    // Tried once: even a file that cannot say what was sent must not hold alerts back
+    // (they may then reach a receiver twice, never not at all).
+    m_triageRead = true;
     Q_EMIT triageProblem(QString::fromStdString(read.problem));
     if (!read.problem.empty())
         return;  // keep what we had: a locked or damaged file must not lift silences
@@ -228,9 +233,17 @@ void AlertCenter::applyTriage(const TriageRead &read)
     }
     m_sharedSilences = read.silences;
     m_engine.setSharedSilences(m_sharedSilences);
-    // What this console sent since the read began is in the file or on its way there.
-    m_delivered.insert(read.delivered.begin(), read.delivered.end());
-    m_triageRead = true;
+    // The file's word, with what this console recorded after the read was asked (its
+    // writes may have landed after the read); older local changes are in the file.
+    m_delivered = read.delivered;
+    std::erase_if(m_deliveryChanges,
+                  [&](const DeliveryChange &c) { return c.readsAskedBefore < read.sequence; });
+    for (const DeliveryChange &c : m_deliveryChanges) {
+        if (c.firing)
+            m_delivered.insert(c.key);
+        else
+            m_delivered.erase(c.key);
+    }
     applyKnownTriage();
     publish();
 }

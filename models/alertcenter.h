@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <vector>
 
 #include "alerts/alertengine.h"
 #include "alerts/alerttriagelog.h"
@@ -111,6 +112,14 @@ private:
     // file has been read once (until then nobody can say what was sent).
     std::set<std::string> m_delivered;
     bool m_triageRead = false;
+    // This console's records since reads it may not be in: kept until a read asked after
+    // them is applied. Another console's resolution then reaches m_delivered too.
+    struct DeliveryChange {
+        std::string key;
+        bool firing = false;
+        uint64_t readsAskedBefore = 0;  // m_readsAsked when it was recorded
+    };
+    std::vector<DeliveryChange> m_deliveryChanges;
     static constexpr int64_t kTriageKeptMs = 24 * 3600'000LL;
 };
 

@@ -269,3 +269,49 @@ TEST(SilencesModel, FollowsTheCenterByIdWithoutResets)
     EXPECT_EQ(model.index(0, SilencesModel::What).data().toString(), QStringLiteral("wh-2"));
     EXPECT_EQ(resets.count(), 0);
 }
+
+// What the receivers were told follows the file: a resolution another console sent
+// reaches this one, so a recurrence here is news again; and a file that cannot say what
+// was sent holds no alert back.
+TEST(AlertCenter, WhatWasSentFollowsTheFileAndABrokenRecordHoldsNothingBack)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-1", "r1"}}, 10'000);
+    const auto console = [&] {
+        auto center = std::make_unique<AlertCenter>(state);
+        auto log = AlertTriageLog::open(file);
+        EXPECT_TRUE(log);
+        center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+        center->update(state.snapshot(10'200));
+        center->waitForTriage();
+        return center;
+    };
+    auto day = console();
+    auto night = console();
+    EXPECT_TRUE(night->deliveriesKnown());
+    day->recordDelivery("xid/xm-1/xm-1-card-1", true);
+    day->waitForTriage();
+    night->waitForTriage();
+    EXPECT_TRUE(night->deliveredFiring("xid/xm-1/xm-1-card-1"));
+    day->recordDelivery("xid/xm-1/xm-1-card-1", false);
+    day->waitForTriage();
+    night->waitForTriage();
+    EXPECT_FALSE(night->deliveredFiring("xid/xm-1/xm-1-card-1")) << "the day shift resolved it";
+
+    // The record's table is gone (a damaged file): the problem is named, and the
+    // console still counts what was sent as known, so its alerts go out.
+    SQLite::Database(file, SQLite::OPEN_READWRITE).exec("DROP TABLE alert_delivery");
+    AlertCenter late(state);
+    QSignalSpy problems(&late, &AlertCenter::triageProblem);
+    auto log = AlertTriageLog::open(file);
+    ASSERT_TRUE(log);
+    late.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+    late.waitForTriage();
+    EXPECT_TRUE(late.deliveriesKnown());
+    bool named = false;
+    for (const auto &args : problems)
+        named |= args.at(0).toString().contains(QStringLiteral("which alerts were sent"));
+    EXPECT_TRUE(named);
+}
