@@ -197,6 +197,19 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
     return r;
 }
 
+// Replicas by minute followed as given, from as many warm at the start as the first
+// minute has, releasing the soonest paid hour first: every foresight row, and --schedule.
+EvaluationResult replaySchedule(const std::string &name, std::vector<int> schedule,
+                                const Replay &replay)
+{
+    const int initial = std::max(1, schedule.empty() ? 0 : schedule.front());
+    ForesightScaler foresight(std::move(schedule));
+    EvaluationResult result =
+        simulate(name, foresight, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
+    result.foresight = true;
+    return result;
+}
+
 // From an order to serving at the slowest: provisioning and a cold start.
 size_t leadMinutes(const StartupTimes &startup)
 {
@@ -229,12 +242,9 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
         std::vector<int> schedule = orderedAhead(need, lead);
         if (maxChanges >= 0)
             schedule = pacedSchedule(schedule, replay.localReplicas, maxChanges);
-        const int initial = std::max(1, schedule.empty() ? 0 : schedule.front());
-        ForesightScaler foresight(std::move(schedule));
-        EvaluationResult result = simulate(maxChanges >= 0 ? "paced oracle" : "oracle", foresight,
-                                           replay, initial, ReleaseOrder::SoonestPaidHourFirst);
-        result.foresight = true;
-        return OracleResult{std::move(result), headroom, target};
+        return OracleResult{replaySchedule(maxChanges >= 0 ? "paced oracle" : "oracle",
+                                           std::move(schedule), replay),
+                            headroom, target};
     };
     constexpr double kMostHeadroom = 3.0;
     OracleResult best = attempt(kMostHeadroom);
@@ -283,13 +293,8 @@ OracleResult exactOracle(const Replay &replay, double target)
         const auto budget =
             static_cast<int64_t>(std::floor((1 - target) * static_cast<double>(requests) * share));
         const LeasePlan plan = planLeasesWithin(minutes, budget, leases);
-        std::vector<int> schedule = orderedAhead(plan.replicas, lead);
-        const int initial = std::max(1, schedule.empty() ? 0 : schedule.front());
-        ForesightScaler foresight(std::move(schedule));
-        EvaluationResult result =
-            simulate("oracle", foresight, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
-        result.foresight = true;
-        return OracleResult{std::move(result), share, target};
+        return OracleResult{replaySchedule("oracle", orderedAhead(plan.replicas, lead), replay),
+                            share, target};
     };
     const auto keeps = [&](const OracleResult &r) { return r.result.withinSloShare >= target; };
     OracleResult best = attempt(1.0);
@@ -545,11 +550,10 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     replayBaselines(run, replay, initial, rps);
     if (!options.schedule.empty()) {
         // As the oracle's schedule is followed: the replicas of each minute, no more.
-        ForesightScaler given(options.schedule);
         run.scheduleName = options.scheduleName;
-        run.results.push_back(simulate(kScheduleRow, given, replay,
-                                       std::max(1, options.schedule.front()),
-                                       ReleaseOrder::SoonestPaidHourFirst));
+        EvaluationResult given = replaySchedule(kScheduleRow, options.schedule, replay);
+        given.foresight = false;  // whoever made it, it is not one of ours
+        run.results.push_back(std::move(given));
     }
     replayForesight(run, replay, initial, rps);
     return run;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace meridian {
 
@@ -47,9 +48,9 @@ bool ServingSim::finished() const
 void ServingSim::arrive(double untilS)
 {
     while (m_nextArrival && m_nextArrival->arrivalS < untilS) {
-        const TraceRequest &r = *m_nextArrival;
+        TraceRequest &r = *m_nextArrival;  // replaced below: its blocks move, not copy
         m_queue.push_back({r.arrivalS, static_cast<double>(r.inputTokens),
-                           static_cast<double>(r.outputTokens), r.prefixBlocks});
+                           static_cast<double>(r.outputTokens), std::move(r.prefixBlocks)});
         m_recentArrivals.push_back(r.arrivalS);
         if (counted(r.arrivalS)) {
             m_minutes.arrived(minuteOf(r.arrivalS));
@@ -57,7 +58,7 @@ void ServingSim::arrive(double untilS)
         }
         TraceRequest next;
         if (m_source.next(next))
-            m_nextArrival = next;
+            m_nextArrival = std::move(next);
         else
             m_nextArrival.reset();
     }
@@ -417,7 +418,7 @@ ServingSim::Totals ServingSim::finish()
         neverAnswered(m_nextArrival->arrivalS);
         TraceRequest next;
         if (m_source.next(next))
-            m_nextArrival = next;
+            m_nextArrival = std::move(next);
         else
             m_nextArrival.reset();
     }
