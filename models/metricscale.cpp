@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cardhealth.h"
+
 namespace meridian {
 
 QString metricName(FleetMetric metric)
 {
     switch (metric) {
+    case FleetMetric::Health: return QCoreApplication::translate("FleetMetric", "Health");
     case FleetMetric::Utilization: return QCoreApplication::translate("FleetMetric", "Utilisation");
     case FleetMetric::Memory: return QCoreApplication::translate("FleetMetric", "Memory");
     case FleetMetric::Temperature: return QCoreApplication::translate("FleetMetric", "Temperature");
@@ -23,6 +26,7 @@ QString formatMetric(FleetMetric metric, float value)
     if (std::isnan(value))
         return QCoreApplication::translate("FleetMetric", "n/a");
     switch (metric) {
+    case FleetMetric::Health:
     case FleetMetric::Utilization:
     case FleetMetric::Memory: return QStringLiteral("%1%").arg(value, 0, 'f', 0);
     case FleetMetric::Temperature: return QStringLiteral("%1 °C").arg(value, 0, 'f', 0);
@@ -32,9 +36,38 @@ QString formatMetric(FleetMetric metric, float value)
     return {};
 }
 
+namespace {
+
+constexpr std::pair<FleetMetric, const char *> kMetricKeys[] = {
+    {FleetMetric::Health, "health"}, {FleetMetric::Utilization, "utilisation"},
+    {FleetMetric::Memory, "memory"}, {FleetMetric::Temperature, "temperature"},
+    {FleetMetric::Power, "power"},   {FleetMetric::Errors, "errors"},
+};
+
+}  // namespace
+
+QString metricKey(FleetMetric metric)
+{
+    for (const auto &[m, key] : kMetricKeys) {
+        if (m == metric)
+            return QString::fromLatin1(key);
+    }
+    return {};
+}
+
+std::optional<FleetMetric> metricFromKey(const QString &key)
+{
+    for (const auto &[m, name] : kMetricKeys) {
+        if (key == QLatin1String(name))
+            return m;
+    }
+    return std::nullopt;
+}
+
 float metricValue(const FleetSnapshot &s, FleetMetric metric, CardHandle card)
 {
     switch (metric) {
+    case FleetMetric::Health:
     case FleetMetric::Utilization: return s.utilization[card];
     case FleetMetric::Memory: return s.memoryPercent[card];
     case FleetMetric::Temperature: return s.temperature[card];
@@ -48,6 +81,7 @@ float metricFraction(FleetMetric metric, float value)
 {
     float f = 0;
     switch (metric) {
+    case FleetMetric::Health:
     case FleetMetric::Utilization:
     case FleetMetric::Memory: f = value / 100.0f; break;
     case FleetMetric::Temperature: f = (value - 30.0f) / 60.0f; break;
@@ -95,6 +129,7 @@ QColor alarmRampColor(float fraction)
 QColor metricColor(FleetMetric metric, float fraction)
 {
     switch (metric) {
+    case FleetMetric::Health: return healthyColor(fraction, false);
     case FleetMetric::Temperature:
     case FleetMetric::Errors: return alarmRampColor(fraction);
     default: return rampColor(fraction);

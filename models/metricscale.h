@@ -4,12 +4,18 @@
 
 #include <QColor>
 #include <QString>
+#include <optional>
 
 #include "fleet/fleetstate.h"
 
 namespace meridian {
 
-enum class FleetMetric { Utilization, Memory, Temperature, Power, Errors };
+// Health: the worst condition of each card (cardhealth.h) over its utilisation.
+enum class FleetMetric { Health, Utilization, Memory, Temperature, Power, Errors };
+
+// The key a colouring is remembered by (settings), and back; nullopt for an unknown key.
+QString metricKey(FleetMetric metric);
+std::optional<FleetMetric> metricFromKey(const QString &key);
 
 QString metricName(FleetMetric metric);
 QString formatMetric(FleetMetric metric, float value);

@@ -6,9 +6,11 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
+#include <QTimer>
 #include <QToolTip>
 #include <cmath>
 
+#include "models/cardhealth.h"
 #include "models/datacentersummarymodel.h"
 
 namespace meridian {
@@ -128,6 +130,7 @@ bool FleetHeatmap::stateMatches(CardHandle c) const
     case CardState::Unreachable: return unreachable;
     case CardState::WithErrors: return s.errors[c] > 0;
     case CardState::NoReading: return !unreachable && !stale && std::isnan(s.utilization[c]);
+    case CardState::Faulty: return isCardFault(cardCondition(s, c)) || s.nodeLinkFault[n];
     }
     return true;
 }
@@ -172,27 +175,75 @@ int FleetHeatmap::heightForWidth(int) const
     return m_geometry.size.height();
 }
 
+QScrollArea *FleetHeatmap::scrollArea() const
+{
+    return parentWidget() ? qobject_cast<QScrollArea *>(parentWidget()->parentWidget()) : nullptr;
+}
+
 void FleetHeatmap::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    fitViewport();
+}
+
+bool FleetHeatmap::eventFilter(QObject *watched, QEvent *event)
+{
+    // The viewport can shrink while we keep our height (it is our minimum): fit to it.
+    if (event->type() == QEvent::Resize && scrollArea() && watched == scrollArea()->viewport())
+        fitViewport();
+    return QWidget::eventFilter(watched, event);
+}
+
+void FleetHeatmap::fitViewport()
+{
     // Fit to the scroll area's viewport, not to ourselves (we grow to our content).
-    const auto *area =
-        parentWidget() ? qobject_cast<QScrollArea *>(parentWidget()->parentWidget()) : nullptr;
+    QScrollArea *area = scrollArea();
+    if (area && !m_watchingViewport) {
+        area->viewport()->installEventFilter(this);
+        m_watchingViewport = true;
+    }
     const QSize viewport = area ? area->viewport()->size() : size();
     if (viewport != m_viewport) {
         m_viewport = viewport;
         relayout();
+        revealSelected();  // the card someone chose stays in sight as the map re-flows
     }
 }
 
-QColor FleetHeatmap::cardColor(CardHandle card, bool stale) const
+void FleetHeatmap::revealSelected()
 {
+    // Once the scroll area has taken our new size, not before.
+    QTimer::singleShot(0, this, [this] {
+        QScrollArea *area = scrollArea();
+        if (!area || !m_selected || *m_selected >= m_geometry.cardRects.size())
+            return;
+        const QPoint center = m_geometry.cardRects[*m_selected].center();
+        area->ensureVisible(center.x(), center.y(), 40, 40);
+    });
+}
+
+FleetHeatmap::CardLook FleetHeatmap::cardLook(CardHandle card, bool unreachable, bool stale,
+                                              bool dark) const
+{
+    const FleetSnapshot &s = *m_snapshot;
+    if (m_metric == FleetMetric::Health) {
+        const CardCondition condition =
+            cardCondition(s.cardFaults[card], unreachable, stale, s.utilization[card]);
+        if (condition == CardCondition::Healthy)
+            return {healthyColor(s.utilization[card] / 100.0f, dark), false};
+        return {conditionColor(condition), condition == CardCondition::NoReading};
+    }
     if (stale)
-        return staleColor();
-    const float value = metricValue(*m_snapshot, m_metric, card);
+        return {staleColor(), false};
+    const float value = metricValue(s, m_metric, card);
     if (std::isnan(value))
-        return noReadingColor();
-    return metricColor(m_metric, metricFraction(m_metric, value));
+        return {noReadingColor(), true};
+    return {metricColor(m_metric, metricFraction(m_metric, value)), false};
+}
+
+bool FleetHeatmap::darkBackground() const
+{
+    return palette().color(QPalette::Base).lightnessF() < 0.5f;
 }
 
 void FleetHeatmap::paintEvent(QPaintEvent *event)
@@ -202,8 +253,14 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
     painter.fillRect(exposed, palette().color(QPalette::Base));
     if (!m_snapshot)
         return;
-    const FleetSnapshot &s = *m_snapshot;
-    const FleetLayout &l = *s.layout;
+    paintLabels(painter, exposed);
+    paintCards(painter, exposed);
+    if (m_metric == FleetMetric::Health)
+        paintFaultMarkers(painter, exposed);
+}
+
+void FleetHeatmap::paintLabels(QPainter &painter, const QRect &exposed) const
+{
     QFont titleFont = font();
     titleFont.setBold(true);
     painter.setFont(titleFont);
@@ -222,15 +279,25 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
                 painter.drawStaticText(strip.topLeft(), m_rackLabels[r]);
         }
     }
+}
+
+void FleetHeatmap::paintCards(QPainter &painter, const QRect &exposed) const
+{
+    const FleetSnapshot &s = *m_snapshot;
+    const FleetLayout &l = *s.layout;
     // Dark cells (0% on the ramp) on a dark background get an outline, or they vanish.
     const QColor background = palette().color(QPalette::Base);
     QColor outline = palette().color(QPalette::Text);
     outline.setAlphaF(0.35f);
     const float backgroundLightness = background.lightnessF();
     const bool outlineDark = m_geometry.cell >= 6;  // below that, cells touch: no room
+    const bool health = m_metric == FleetMetric::Health;
+    const bool dark = darkBackground();
     std::vector<bool> stale(l.nodeCount());
+    std::vector<bool> unreachable(l.nodeCount());
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         stale[n] = s.nodeStale(n);
+        unreachable[n] = s.nodeConnection[n] == ConnectionState::Unreachable;
         // A node we never reached has no cards to draw: show its row as one dead bar.
         if (l.nodeCards[n].empty() && m_geometry.nodeRects[n].intersects(exposed)) {
             painter.fillRect(m_geometry.nodeRects[n], staleColor());
@@ -243,24 +310,25 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
         const QRect &r = m_geometry.cardRects[c];
         if (!r.intersects(exposed))
             continue;
-        const bool nodeStale = stale[l.cardNode[c]];
-        QColor color = cardColor(c, nodeStale);
+        const NodeHandle node = l.cardNode[c];
+        const bool nodeStale = stale[node];
+        CardLook look = cardLook(c, unreachable[node], nodeStale, dark);
         if (filtering && !m_matches[c])
-            color.setAlphaF(0.15f);
-        if (!nodeStale && std::isnan(metricValue(s, m_metric, c))) {
+            look.color.setAlphaF(0.15f);
+        if (look.empty) {
             // No reading: an empty box, unlike any colour a value can take.
-            painter.setPen(QPen(color, 1));
+            painter.setPen(QPen(look.color, 1));
             painter.drawRect(r.adjusted(0, 0, -1, -1));
         } else {
-            painter.fillRect(r, color);
-            if (outlineDark && std::abs(color.lightnessF() - backgroundLightness) < 0.15f) {
+            painter.fillRect(r, look.color);
+            if (outlineDark && std::abs(look.color.lightnessF() - backgroundLightness) < 0.15f) {
                 painter.setPen(QPen(outline, 1));
                 painter.drawRect(r.adjusted(0, 0, -1, -1));
             }
         }
-        if (stale[l.cardNode[c]] && m_geometry.cell >= 6)
+        if (nodeStale && m_geometry.cell >= 6)
             painter.fillRect(r, QBrush(noReadingColor(), Qt::BDiagPattern));
-        if (s.errors[c] > 0) {
+        if (!health && s.errors[c] > 0) {
             painter.setPen(QPen(errorPen, std::max(1, m_geometry.cell / 5)));
             painter.drawRect(r.adjusted(0, 0, -1, -1));
         }
@@ -272,6 +340,41 @@ void FleetHeatmap::paintEvent(QPaintEvent *event)
             painter.setPen(QPen(palette().color(QPalette::Highlight), 1));
             painter.drawRect(r.adjusted(-1, -1, 0, 0));
         }
+    }
+}
+
+QRect FleetHeatmap::faultMarkerRect(CardHandle card) const
+{
+    // Larger than the cell, so one faulty card among 6,000 four-pixel cells (or 100,000
+    // in a scrolled view) is still a spot the eye catches.
+    const int grow = std::clamp((m_geometry.cell + 1) / 2, 2, 5);
+    return m_geometry.cardRects[card].adjusted(-grow, -grow, grow, grow);
+}
+
+void FleetHeatmap::paintFaultMarkers(QPainter &painter, const QRect &exposed) const
+{
+    const FleetSnapshot &s = *m_snapshot;
+    const FleetLayout &l = *s.layout;
+    // The rim is the theme's text colour: dark on light backgrounds, light on dark ones.
+    const QPen rim(palette().color(QPalette::Text), 1);
+    const QPen badge(linkFaultColor(), std::max(2, m_geometry.cell / 3));
+    for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
+        const QRect row = m_geometry.nodeRects[n].adjusted(-1, -1, 0, 0);
+        if (s.nodeLinkFault[n] && row.adjusted(-3, -3, 3, 3).intersects(exposed)) {
+            painter.setPen(badge);
+            painter.drawRect(row);
+        }
+    }
+    for (CardHandle c = 0; c < l.cardCount(); ++c) {
+        if (!s.cardFaults[c])
+            continue;
+        const CardCondition condition = cardCondition(s, c);
+        const QRect marker = faultMarkerRect(c);
+        if (!isCardFault(condition) || !marker.intersects(exposed))
+            continue;
+        painter.fillRect(marker, conditionColor(condition));
+        painter.setPen(rim);
+        painter.drawRect(marker.adjusted(0, 0, -1, -1));
     }
 }
 
@@ -325,6 +428,9 @@ QString FleetHeatmap::describeAt(const QPoint &point) const
     if (s.errors[c] > 0)
         text += QStringLiteral("<br><font color=\"#d62728\">%1</font>")
                     .arg(tr("%n error event(s)", nullptr, static_cast<int>(s.errors[c])));
+    if (const CardCondition condition = cardCondition(s, c); isCardFault(condition))
+        text += QStringLiteral("<br><font color=\"%1\">%2</font>")
+                    .arg(conditionColor(condition).name(), conditionName(condition));
     return text;
 }
 
@@ -345,6 +451,7 @@ bool FleetHeatmap::event(QEvent *event)
 void FleetHeatmap::setSelectedCard(std::optional<CardHandle> card)
 {
     m_selected = card;
+    revealSelected();
     update();
 }
 
@@ -352,7 +459,8 @@ void FleetHeatmap::mousePressEvent(QMouseEvent *event)
 {
     const int card = cardAt(m_geometry, event->position().toPoint());
     if (card >= 0 && event->button() == Qt::LeftButton) {
-        setSelectedCard(static_cast<CardHandle>(card));
+        m_selected = static_cast<CardHandle>(card);  // under the mouse: in sight already
+        update();
         Q_EMIT cardSelected(static_cast<CardHandle>(card));
     }
 }

@@ -141,8 +141,9 @@ void MainWindow::buildToolbar()
     bar->setMovable(false);
     bar->addWidget(new QLabel(tr("Colour by "), bar));
     m_metric = new QComboBox(bar);
-    for (FleetMetric m : {FleetMetric::Utilization, FleetMetric::Memory, FleetMetric::Temperature,
-                          FleetMetric::Power, FleetMetric::Errors})
+    m_metric->setObjectName(QStringLiteral("colouring"));
+    for (FleetMetric m : {FleetMetric::Health, FleetMetric::Utilization, FleetMetric::Memory,
+                          FleetMetric::Temperature, FleetMetric::Power, FleetMetric::Errors})
         m_metric->addItem(metricName(m), static_cast<int>(m));
     bar->addWidget(m_metric);
     bar->addSeparator();
@@ -168,6 +169,7 @@ void MainWindow::buildToolbar()
     bar->addWidget(new QLabel(tr(" State "), bar));
     m_state = new QComboBox(bar);
     m_state->addItem(tr("All"), static_cast<int>(CardState::Any));
+    m_state->addItem(tr("Faulty"), static_cast<int>(CardState::Faulty));
     m_state->addItem(tr("Live"), static_cast<int>(CardState::Live));
     m_state->addItem(
         tr("Idle (below %1%)").arg(static_cast<double>(DataCenterSummaryModel::kBusyPercent)),
@@ -196,6 +198,8 @@ void MainWindow::buildToolbar()
         const auto metric = static_cast<FleetMetric>(m_metric->currentData().toInt());
         m_heatmap->setMetric(metric);
         m_legend->setMetric(metric);
+        // Kept at once, not at close: a console that is killed or crashes keeps it too.
+        QSettings().setValue(QStringLiteral("fleet/colouring"), metricKey(metric));
     });
     connect(m_dataCenter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
     connect(m_vendor, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
@@ -558,8 +562,12 @@ void MainWindow::restoreLayout()
         resizeDocks({m_alertsDock}, {height() / 4}, Qt::Vertical);
         resizeDocks({m_detailDock}, {std::clamp(width() * 3 / 10, kCardPanelMinimumWidth, 520)},
                     Qt::Horizontal);
+        // An empty card panel would take the fleet's room: it opens with the first card.
+        m_detailDock->hide();
     }
-    m_metric->setCurrentIndex(settings.value(QStringLiteral("fleet/metric"), 0).toInt());
+    const auto metric = metricFromKey(settings.value(QStringLiteral("fleet/colouring")).toString());
+    m_metric->setCurrentIndex(
+        std::max(0, m_metric->findData(static_cast<int>(metric.value_or(FleetMetric::Health)))));
 }
 
 void MainWindow::setCloseWarning(std::function<QString()> warning)
@@ -588,7 +596,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("fleet/metric"), m_metric->currentIndex());
     QMainWindow::closeEvent(event);
 }
 

@@ -432,6 +432,10 @@
         <source>n/a</source>
         <translation>无读数</translation>
     </message>
+    <message>
+        <source>Health</source>
+        <translation>健康</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1491,6 +1495,22 @@ Next: %2</source>
         <source>stale</source>
         <translation>已过期</translation>
     </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>繁忙</translation>
+    </message>
+    <message>
+        <source>link fault</source>
+        <translation>链路故障</translation>
+    </message>
+    <message>
+        <source>Health shows the worst of each card: Xid, uncorrectable ECC, thermal or hardware throttling, an unreachable or stale agent; a ring round a node is a link down or flapping. Healthy cards show their utilisation.</source>
+        <translation>健康视图显示每张卡最严重的状况：Xid、不可纠正 ECC、过热或硬件降频、代理不可达或数据过期；节点外的蓝框表示链路中断或抖动。健康的卡显示其利用率。</translation>
+    </message>
 </context>
 <context>
     <name>meridian::MainWindow</name>
@@ -1711,6 +1731,10 @@ Next: %2</source>
         <location line="+127"/>
         <source>Close Meridian?</source>
         <translation>关闭 Meridian？</translation>
+    </message>
+    <message>
+        <source>Faulty</source>
+        <translation>故障</translation>
     </message>
 </context>
 <context>
@@ -2721,6 +2745,41 @@ Next: %2</source>
         <location line="+1"/>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>Health</name>
+    <message>
+        <source>Xid</source>
+        <translation>Xid</translation>
+    </message>
+    <message>
+        <source>ECC error</source>
+        <translation>ECC 错误</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>too hot</source>
+        <translation>过热</translation>
+    </message>
+    <message>
+        <source>throttled</source>
+        <translation>降频</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>no reading</source>
+        <translation>无读数</translation>
+    </message>
+    <message>
+        <source>healthy</source>
+        <translation>健康</translation>
     </message>
 </context>
 </TS>

@@ -25,6 +25,7 @@ static void BM_HeatmapRepaint(benchmark::State &state)
                          static_cast<double>(i % 100)});
     test::fillFleet(fleet, nodes, 1000);
     FleetHeatmap heatmap;
+    heatmap.setMetric(static_cast<FleetMetric>(state.range(1)));
     heatmap.resize(1880, 780);
     heatmap.setSnapshot(std::make_shared<const FleetSnapshot>(fleet.snapshot(1500)));
     // The whole fleet when it fits a tall window; past that, the part a window shows (the
@@ -40,7 +41,11 @@ static void BM_HeatmapRepaint(benchmark::State &state)
     state.counters["cards"] = static_cast<double>(heatmap.geometry().cardRects.size());
     state.counters["cell_px"] = heatmap.geometry().cell;
 }
-BENCHMARK(BM_HeatmapRepaint)->Arg(6000)->Arg(100000)->Unit(benchmark::kMillisecond);
+// Second argument: the colouring (0 Health, the default; 1 utilisation).
+BENCHMARK(BM_HeatmapRepaint)
+    ->ArgsProduct({{6000, 100000}, {static_cast<int>(FleetMetric::Health),
+                                    static_cast<int>(FleetMetric::Utilization)}})
+    ->Unit(benchmark::kMillisecond);
 
 // A new layout (cards found, a node added): the UI thread fits the cell size and places
 // every card once.

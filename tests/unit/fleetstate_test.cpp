@@ -260,3 +260,60 @@ TEST(FleetState, EachNicKeepsFifteenMinutesOfRatesAPointEveryFiveSeconds)
     EXPECT_TRUE(state.nicHistory("wh-n3", "ens99np0").empty());
     EXPECT_TRUE(state.nicHistory("nobody", "ens1np0").empty());
 }
+
+TEST(FleetState, EachCardsFaultsAndEachNodesLinksAreKeptForTheHealthView)
+{
+    FleetState state;
+    const NodeHandle n = state.addNode("127.0.0.1:1", "xiamen");
+    state.setInventory(n, inventoryOf("n", {"u0", "u1", "u2", "u3"}), 1000);
+    const auto event = [&](EventKind kind, std::optional<uint32_t> card, int64_t at = 1000,
+                           const std::string &netdev = {}) {
+        Event e;
+        e.kind = kind;
+        e.cardIndex = card;
+        e.netdev = netdev;
+        e.timeUnixMs = at;
+        state.recordEvent(n, e);
+    };
+    event(EventKind::Xid, 0);
+    event(EventKind::EccUncorrected, 1);
+    event(EventKind::ThermalThrottle, 2);
+    TelemetrySample sample;
+    CardSample braked;
+    braked.index = 3;
+    braked.throttleReasons = std::vector<ThrottleReason>{ThrottleReason::HwPowerBrake};
+    sample.cards.push_back(braked);
+    state.recordTelemetry(n, sample, 1000);
+    FleetSnapshot s = state.snapshot(1000);
+    EXPECT_EQ(s.cardFaults[0], kFaultXid);
+    EXPECT_EQ(s.cardFaults[1], kFaultEccUncorrected);
+    EXPECT_EQ(s.cardFaults[2], kFaultThermal);
+    EXPECT_EQ(s.cardFaults[3], kFaultThrottled);
+    EXPECT_EQ(s.nodeLinkFault[n], 0);
+
+    // A reading with reasons says what throttles now; one without reasons says nothing.
+    sample.cards.front().throttleReasons = std::vector<ThrottleReason>{};
+    CardSample cooled;
+    cooled.index = 2;
+    cooled.throttleReasons = std::vector<ThrottleReason>{ThrottleReason::Idle};
+    CardSample unknown;
+    unknown.index = 0;
+    sample.cards.push_back(cooled);
+    sample.cards.push_back(unknown);
+    state.recordTelemetry(n, sample, 2000);
+    event(EventKind::ThermalThrottleCleared, 1);  // not hot: changes nothing
+    s = state.snapshot(2000);
+    EXPECT_EQ(s.cardFaults[0], kFaultXid) << "an Xid stays until the card is looked at";
+    EXPECT_EQ(s.cardFaults[1], kFaultEccUncorrected);
+    EXPECT_EQ(s.cardFaults[2], 0);
+    EXPECT_EQ(s.cardFaults[3], 0);
+
+    // A link down until it is up again; a flap for ten minutes.
+    event(EventKind::LinkDown, std::nullopt, 3000, "ens1np0");
+    EXPECT_EQ(state.snapshot(3000).nodeLinkFault[n], 1);
+    event(EventKind::LinkUp, std::nullopt, 4000, "ens1np0");
+    EXPECT_EQ(state.snapshot(4000).nodeLinkFault[n], 0);
+    event(EventKind::LinkFlap, std::nullopt, 5000, "ens1np0");
+    EXPECT_EQ(state.snapshot(5000 + 9 * 60'000).nodeLinkFault[n], 1);
+    EXPECT_EQ(state.snapshot(5000 + 11 * 60'000).nodeLinkFault[n], 0);
+}

@@ -3,14 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 
 #include "core/clock.h"
 #include "fakefleet.h"
 #include "models/alertcenter.h"
+#include "models/cardhealth.h"
 #include "models/fleetsnapshotsource.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/fleetheatmap.h"
@@ -139,4 +142,102 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     alerts->update(*source.current());
     EXPECT_EQ(alerts->openCount(QStringLiteral("xiamen")), 1);
     EXPECT_EQ(alerts->openCount(QStringLiteral("wuhu")), 1);
+}
+
+namespace {
+
+// How many pixels inside `rect` have exactly `color`.
+int pixelsOf(const QImage &image, const QRect &rect, const QColor &color)
+{
+    int count = 0;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        for (int x = rect.left(); x <= rect.right(); ++x)
+            count += image.pixelColor(x, y).rgb() == color.rgb();
+    }
+    return count;
+}
+
+QPalette darkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    return dark;
+}
+
+}  // namespace
+
+TEST(FleetHeatmap, HealthIsTheDefaultAndEveryFaultIsASpotAtSixThousandCardsInBothThemes)
+{
+    FleetState state;
+    test::fillFleet(state, test::threeDataCenters(750, 12), 1000);
+    const auto cardEvent = [&](NodeHandle node, uint32_t card, EventKind kind) {
+        Event e;
+        e.kind = kind;
+        e.cardIndex = card;
+        state.recordEvent(node, e);
+        return node * 8 + card;  // every node has eight cards, in order
+    };
+    const CardHandle xid = cardEvent(10, 2, EventKind::Xid);
+    const CardHandle ecc = cardEvent(301, 5, EventKind::EccUncorrected);
+    const CardHandle hot = cardEvent(602, 1, EventKind::ThermalThrottle);
+    Event flap;
+    flap.kind = EventKind::LinkFlap;
+    flap.netdev = "ens1np0";
+    flap.timeUnixMs = 1000;
+    state.recordEvent(50, flap);
+    const auto snapshot = std::make_shared<const FleetSnapshot>(state.snapshot(1000));
+
+    FleetHeatmap heatmap;
+    EXPECT_EQ(heatmap.metric(), FleetMetric::Health);
+    for (const QPalette &palette : {QPalette(QColor(0xef, 0xef, 0xef)), darkPalette()}) {
+        heatmap.setPalette(palette);
+        heatmap.resize(1226, 290);  // the fleet's part of a 1366×768 screen
+        heatmap.setSnapshot(snapshot);
+        ASSERT_LE(heatmap.geometry().cell, 5) << "not the smallest cells this test is about";
+        const QImage image = heatmap.grab().toImage();
+        for (const auto &[card, condition] :
+             {std::pair{xid, CardCondition::Xid}, std::pair{ecc, CardCondition::Ecc},
+              std::pair{hot, CardCondition::Thermal}}) {
+            const QRect marker = heatmap.faultMarkerRect(card);
+            EXPECT_GE(marker.width(), 2 * heatmap.geometry().cell) << "a spot, not a cell";
+            // Filled with the condition's colour inside a rim in the theme's text colour.
+            EXPECT_GE(pixelsOf(image, marker.adjusted(1, 1, -1, -1), conditionColor(condition)),
+                      (marker.width() - 2) * (marker.height() - 2))
+                << conditionName(condition).toStdString();
+            EXPECT_EQ(image.pixelColor(marker.topLeft()).rgb(),
+                      palette.color(QPalette::Text).rgb());
+        }
+        // The node whose link flaps is ringed; one of another rack is not.
+        const QRect row = heatmap.geometry().nodeRects[50].adjusted(-1, -1, 0, 0);
+        EXPECT_EQ(image.pixelColor(row.topLeft()).rgb(), linkFaultColor().rgb());
+        const QRect other = heatmap.geometry().nodeRects[86].adjusted(-1, -1, 0, 0);
+        EXPECT_NE(image.pixelColor(other.topLeft()).rgb(), linkFaultColor().rgb());
+        // Nothing healthy wears a fault's colour.
+        const int xidPixels = pixelsOf(image, image.rect(), conditionColor(CardCondition::Xid));
+        const QRect xidMarker = heatmap.faultMarkerRect(xid);
+        EXPECT_EQ(xidPixels, (xidMarker.width() - 2) * (xidMarker.height() - 2));
+    }
+}
+
+TEST(FleetHeatmap, TheChosenColouringIsRememberedAtOnce)
+{
+    QSettings().clear();
+    FleetState state;
+    test::fillFleet(state, test::threeDataCenters(6, 3), SystemClock::instance().nowUnixMs());
+    FleetSnapshotSource source(state, SystemClock::instance(), 100000);
+    {
+        MainWindow window(source);
+        EXPECT_EQ(window.heatmap()->metric(), FleetMetric::Health) << "health first";
+        auto *colouring = window.findChild<QComboBox *>(QStringLiteral("colouring"));
+        ASSERT_NE(colouring, nullptr);
+        colouring->setCurrentIndex(colouring->findData(static_cast<int>(FleetMetric::Power)));
+        EXPECT_EQ(window.heatmap()->metric(), FleetMetric::Power);
+    }  // no closeEvent: as if the console were killed
+    MainWindow again(source);
+    EXPECT_EQ(again.heatmap()->metric(), FleetMetric::Power);
+    QSettings().setValue(QStringLiteral("fleet/colouring"), QStringLiteral("no such colouring"));
+    MainWindow third(source);
+    EXPECT_EQ(third.heatmap()->metric(), FleetMetric::Health);
 }

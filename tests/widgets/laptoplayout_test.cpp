@@ -6,6 +6,8 @@
 #include <QDockWidget>
 #include <QGuiApplication>
 #include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 
@@ -27,6 +29,8 @@ using namespace meridian;
 namespace {
 
 constexpr QSize kLaptopWindow(1366, 768 - 48);  // the screen less a panel and a title bar
+// What a first run opens on a 1366×768 screen with no panel: 92% of it.
+constexpr QSize kFirstRunWindow(1256, 706);
 
 QDockWidget *dockNamed(MainWindow &window, const char *name)
 {
@@ -35,46 +39,61 @@ QDockWidget *dockNamed(MainWindow &window, const char *name)
 
 }  // namespace
 
-TEST(LaptopLayout, OpeningACardKeepsAlertsStatusAndHeatmapInPlace)
+TEST(LaptopLayout, SixThousandCardsFitWithTheCardPanelOpeningOnlyForACard)
 {
+    QSettings().clear();  // a first run
     FleetState state;
-    test::fillFleet(state, test::threeDataCenters(48, 24), SystemClock::instance().nowUnixMs());
+    // 750 nodes, four to a rack in each data center, as the simulator builds them.
+    test::fillFleet(state, test::threeDataCenters(750, 12), SystemClock::instance().nowUnixMs());
     FleetSnapshotSource source(state, SystemClock::instance(), 100000);
     MainWindow window(source);
-    window.resize(kLaptopWindow);
+    window.resize(kFirstRunWindow);
     window.show();
     QCoreApplication::processEvents();
     // Everything the window needs fits the laptop's screen.
-    EXPECT_LE(window.minimumSizeHint().height(), kLaptopWindow.height());
-    EXPECT_LE(window.minimumSizeHint().width(), kLaptopWindow.width());
+    EXPECT_LE(window.minimumSizeHint().height(), kFirstRunWindow.height());
+    EXPECT_LE(window.minimumSizeHint().width(), kFirstRunWindow.width());
 
     QDockWidget *alerts = dockNamed(window, "alertsDock");
     QDockWidget *card = dockNamed(window, "cardDock");
     ASSERT_NE(alerts, nullptr);
     ASSERT_NE(card, nullptr);
-    EXPECT_TRUE(card->isVisible()) << "the card panel is docked from the start";
+    EXPECT_FALSE(card->isVisible()) << "an empty card panel takes the fleet's room";
     const auto *panel = static_cast<AlertsPanel *>(alerts->widget());
     const int alertsMinimum = panel->minimumRowsHeight(4);
     EXPECT_GE(alerts->height(), alertsMinimum);
 
-    const std::vector<QRect> before = window.heatmap()->geometry().cardRects;
-    ASSERT_EQ(before.size(), 48u * 8u);
-    window.selectCard(5);
-    QCoreApplication::processEvents();
-    ASSERT_EQ(window.detail()->card(), std::optional<CardHandle>(5));
+    // All three data centers without scrolling.
+    FleetHeatmap *heatmap = window.heatmap();
+    auto *scroll = qobject_cast<QScrollArea *>(heatmap->parentWidget()->parentWidget());
+    ASSERT_NE(scroll, nullptr);
+    ASSERT_EQ(heatmap->geometry().cardRects.size(), 6000u);
+    EXPECT_EQ(heatmap->geometry().sections.size(), 3u);
+    EXPECT_LE(heatmap->geometry().size.height(), scroll->viewport()->height());
+    EXPECT_GE(heatmap->geometry().cell, kHeatmapMinCell);
 
-    EXPECT_EQ(window.size(), kLaptopWindow) << "the card's charts must scroll, not grow the window";
+    // Opening a card from the alert list: the panel opens beside the fleet, the window
+    // keeps its size, and the card stays in sight when the fleet re-flows.
+    const CardHandle last = 5999;
+    window.selectCard(last);
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    ASSERT_EQ(window.detail()->card(), std::optional<CardHandle>(last));
+    EXPECT_TRUE(card->isVisible());
+    EXPECT_EQ(window.size(), kFirstRunWindow) << "the card's charts scroll, not grow the window";
     EXPECT_GE(alerts->height(), alertsMinimum);
     EXPECT_TRUE(window.statusBar()->isVisible());
-    EXPECT_LE(window.statusBar()->geometry().bottom(), kLaptopWindow.height());
-    EXPECT_EQ(window.heatmap()->geometry().cardRects, before) << "the heatmap re-flowed";
+    EXPECT_LE(window.statusBar()->geometry().bottom(), kFirstRunWindow.height());
+    const QRect seen(-heatmap->pos(), scroll->viewport()->size());
+    EXPECT_TRUE(seen.contains(heatmap->geometry().cardRects[last]))
+        << "the chosen card is out of sight";
 
-    // Closing the card panel and opening another card changes nothing either.
+    // Closing the card panel and opening another card changes the window's size no more.
     card->hide();
     QCoreApplication::processEvents();
     window.selectCard(9);
     QCoreApplication::processEvents();
-    EXPECT_EQ(window.size(), kLaptopWindow);
+    EXPECT_EQ(window.size(), kFirstRunWindow);
     EXPECT_GE(alerts->height(), alertsMinimum);
 }
 

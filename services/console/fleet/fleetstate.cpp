@@ -65,6 +65,21 @@ NicSample saneNic(NicSample s)
 constexpr size_t kReplicasPerNodeKept = 64;
 constexpr size_t kNicsPerNodeKept = 64;
 constexpr int64_t kLinkDropWindowMs = 10 * 60'000;
+constexpr size_t kDropsThatAreAFault = 2;
+
+// A card's fault bits with its throttling as a reading with reasons says it is now.
+uint8_t throttleFaults(uint8_t faults, const std::vector<ThrottleReason> &reasons)
+{
+    const auto has = [&](ThrottleReason r) {
+        return std::find(reasons.begin(), reasons.end(), r) != reasons.end();
+    };
+    faults &= static_cast<uint8_t>(~(kFaultThermal | kFaultThrottled));
+    if (has(ThrottleReason::SwThermal) || has(ThrottleReason::HwThermal))
+        faults |= kFaultThermal;
+    else if (has(ThrottleReason::HwSlowdown) || has(ThrottleReason::HwPowerBrake))
+        faults |= kFaultThrottled;
+    return faults;
+}
 constexpr int64_t kNicHistoryStepMs = 5000;
 constexpr size_t kNicHistoryPoints = 180;  // 15 minutes
 
@@ -127,6 +142,7 @@ void FleetState::addCardLocked(CardHandle card)
     m_readings.temperature.push_back(kNaN);
     m_readings.power.push_back(kNaN);
     m_readings.errors.push_back(0);
+    m_readings.cardFaults.push_back(0);
     m_readings.cardLastSeenMs.push_back(0);
     m_history.emplace_back();
 }
@@ -259,6 +275,8 @@ void FleetState::recordCardsLocked(NodeHandle handle, const TelemetrySample &sam
         r.temperature[card] = sane(s.temperatureCelsius, -40, 150);
         r.power[card] = sane(s.powerWatts, 0, 5000);
         r.cardLastSeenMs[card] = receivedUnixMs;
+        if (s.throttleReasons)  // absent: the collector cannot tell, so keep what we knew
+            r.cardFaults[card] = throttleFaults(r.cardFaults[card], *s.throttleReasons);
         m_history[card].append(sample.sampleTimeUnixMs ? sample.sampleTimeUnixMs : receivedUnixMs,
                                r.utilization[card], memory, r.temperature[card], r.power[card]);
     }
@@ -273,14 +291,44 @@ void FleetState::recordEvent(NodeHandle handle, const Event &event)
     else if (event.gapLast)
         node.lastEventSequence = std::max(node.lastEventSequence, *event.gapLast);
     const std::vector<CardHandle> &cards = m_layout.nodeCards[handle];
-    if ((event.kind == EventKind::Xid || event.kind == EventKind::EccUncorrected) &&
-        event.cardIndex && *event.cardIndex < cards.size()) {
-        ++m_readings.errors[cards[*event.cardIndex]];
-    }
+    if (event.cardIndex && *event.cardIndex < cards.size())
+        recordCardEventLocked(cards[*event.cardIndex], event.kind);
+    recordLinkEventLocked(node, event);
     m_events.push_back({handle, event});
     ++m_eventCounter;
     while (m_events.size() > kEventsKept)
         m_events.pop_front();
+}
+
+void FleetState::recordCardEventLocked(CardHandle card, EventKind kind)
+{
+    uint8_t &faults = m_readings.cardFaults[card];
+    switch (kind) {
+    case EventKind::Xid:
+        ++m_readings.errors[card];
+        faults |= kFaultXid;
+        break;
+    case EventKind::EccUncorrected:
+        ++m_readings.errors[card];
+        faults |= kFaultEccUncorrected;
+        break;
+    case EventKind::ThermalThrottle: faults |= kFaultThermal; break;
+    case EventKind::ThermalThrottleCleared: faults &= static_cast<uint8_t>(~kFaultThermal); break;
+    default: break;
+    }
+}
+
+void FleetState::recordLinkEventLocked(Node &node, const Event &event)
+{
+    switch (event.kind) {
+    case EventKind::LinkDown:
+        if (node.linksDown.size() < kNicsPerNodeKept || node.linksDown.count(event.netdev))
+            node.linksDown.try_emplace(event.netdev, event.timeUnixMs);
+        break;
+    case EventKind::LinkUp: node.linksDown.erase(event.netdev); break;
+    case EventKind::LinkFlap: node.lastFlapMs = std::max(node.lastFlapMs, event.timeUnixMs); break;
+    default: break;
+    }
 }
 
 void FleetState::setConnection(NodeHandle handle, ConnectionState state, const std::string &error)
@@ -315,6 +363,7 @@ FleetSnapshot FleetState::snapshot(int64_t nowUnixMs) const
         s.nodeError.push_back(node.error);
         s.nodeLastSeenMs.push_back(node.lastSeenMs);
         s.nodeIntervalMs.push_back(node.intervalMs);
+        s.nodeLinkFault.push_back(linkFaulty(node, nowUnixMs));
     }
     return s;
 }
@@ -345,6 +394,21 @@ std::vector<ReplicaReading> FleetState::replicaReadings(int64_t nowUnixMs) const
                            m_layout.nodeAddress[handle], node.lastSeenMs, signals});
     }
     return out;
+}
+
+bool FleetState::linkFaulty(const Node &node, int64_t nowUnixMs)
+{
+    if (!node.linksDown.empty() ||
+        (node.lastFlapMs > 0 && nowUnixMs - node.lastFlapMs <= kLinkDropWindowMs))
+        return true;
+    for (const auto &[netdev, drops] : node.linkDrops) {
+        const auto recent = std::count_if(drops.begin(), drops.end(), [&](int64_t at) {
+            return nowUnixMs - at <= kLinkDropWindowMs;
+        });
+        if (static_cast<size_t>(recent) >= kDropsThatAreAFault)
+            return true;
+    }
+    return false;
 }
 
 std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const

@@ -62,6 +62,16 @@ struct FleetLayout {
 // yet, nothing refused); stale (heard from, then silent); unreachable (refused or failing).
 enum class NodeStatus { Live, Connecting, Stale, Unreachable };
 
+// What is wrong with a card, as bits of FleetSnapshot::cardFaults. Xid and ECC stay once
+// seen (the card needs a reset or a swap whatever it reads now); throttling is as the
+// latest reading says.
+enum CardFault : uint8_t {
+    kFaultXid = 1,
+    kFaultEccUncorrected = 2,
+    kFaultThermal = 4,
+    kFaultThrottled = 8,  // slowed by hardware (power brake, slowdown), not by heat
+};
+
 // The readings at one moment, beside the layout they belong to; plain values, cheap to
 // hand to the UI thread.
 struct FleetSnapshot {
@@ -74,6 +84,7 @@ struct FleetSnapshot {
     std::vector<float> temperature;    // °C
     std::vector<float> power;          // W
     std::vector<uint32_t> errors;      // uncorrectable ECC + Xid seen since the console started
+    std::vector<uint8_t> cardFaults;   // CardFault bits
     std::vector<int64_t> cardLastSeenMs;
 
     // Nodes (index = NodeHandle).
@@ -81,6 +92,8 @@ struct FleetSnapshot {
     std::vector<std::string> nodeError;
     std::vector<int64_t> nodeLastSeenMs;
     std::vector<int64_t> nodeIntervalMs;
+    // A link of the node's is down, or dropped twice or more in the last ten minutes.
+    std::vector<uint8_t> nodeLinkFault;
 
     size_t cardCount() const { return utilization.size(); }
     size_t nodeCount() const { return nodeConnection.size(); }
@@ -158,6 +171,8 @@ private:
             lastNeighbor;  // netdev → (it, seen)
         std::vector<NicSample> nicSamples;
         std::map<std::string, std::deque<int64_t>> linkDrops;    // netdev → when
+        std::map<std::string, int64_t> linksDown;                // netdev → since (events)
+        int64_t lastFlapMs = 0;                                  // the agent's flap event
         std::map<std::string, std::deque<NicPoint>> nicHistory;  // netdev → the last minutes
         int64_t nicHistoryMs = 0;
     };
@@ -167,6 +182,9 @@ private:
     void recordNicsLocked(Node &node, const std::vector<NicSample> &nics, int64_t receivedUnixMs);
     void recordCardsLocked(NodeHandle handle, const TelemetrySample &sample,
                            int64_t receivedUnixMs);
+    void recordCardEventLocked(CardHandle card, EventKind kind);
+    static void recordLinkEventLocked(Node &node, const Event &event);
+    static bool linkFaulty(const Node &node, int64_t nowUnixMs);
 
     mutable std::mutex m_mutex;
     FleetLayout m_layout;  // the master copy, changed under the lock

@@ -1,0 +1,96 @@
+#include "cardhealth.h"
+
+#include <QCoreApplication>
+#include <algorithm>
+#include <cmath>
+
+#include "metricscale.h"
+
+namespace meridian {
+
+CardCondition cardCondition(const FleetSnapshot &s, CardHandle card)
+{
+    const NodeHandle node = s.layout->cardNode[card];
+    return cardCondition(s.cardFaults[card],
+                         s.nodeConnection[node] == ConnectionState::Unreachable, s.nodeStale(node),
+                         s.utilization[card]);
+}
+
+CardCondition cardCondition(uint8_t faults, bool unreachable, bool stale, float utilization)
+{
+    if (faults & kFaultXid)
+        return CardCondition::Xid;
+    if (faults & kFaultEccUncorrected)
+        return CardCondition::Ecc;
+    if (unreachable)
+        return CardCondition::Unreachable;
+    if (stale)
+        return CardCondition::Stale;
+    if (faults & kFaultThermal)
+        return CardCondition::Thermal;
+    if (faults & kFaultThrottled)
+        return CardCondition::Throttled;
+    if (std::isnan(utilization))
+        return CardCondition::NoReading;
+    return CardCondition::Healthy;
+}
+
+bool isCardFault(CardCondition condition)
+{
+    switch (condition) {
+    case CardCondition::Xid:
+    case CardCondition::Ecc:
+    case CardCondition::Thermal:
+    case CardCondition::Throttled: return true;
+    default: return false;
+    }
+}
+
+QString conditionName(CardCondition condition)
+{
+    const auto tr = [](const char *text) { return QCoreApplication::translate("Health", text); };
+    switch (condition) {
+    case CardCondition::Xid: return tr("Xid");
+    case CardCondition::Ecc: return tr("ECC error");
+    case CardCondition::Unreachable: return tr("unreachable");
+    case CardCondition::Thermal: return tr("too hot");
+    case CardCondition::Throttled: return tr("throttled");
+    case CardCondition::Stale: return tr("stale");
+    case CardCondition::NoReading: return tr("no reading");
+    case CardCondition::Healthy: return tr("healthy");
+    }
+    return {};
+}
+
+QColor conditionColor(CardCondition condition)
+{
+    switch (condition) {
+    case CardCondition::Xid: return {0xe0, 0x1b, 0x24};          // red
+    case CardCondition::Ecc: return {0xc0, 0x1c, 0xc8};          // magenta
+    case CardCondition::Unreachable: return {0x5c, 0x3d, 0x2e};  // dark brown
+    case CardCondition::Thermal: return {0xff, 0x7b, 0x00};      // orange
+    case CardCondition::Throttled: return {0xf6, 0xd3, 0x2d};    // yellow
+    case CardCondition::Stale: return staleColor();
+    case CardCondition::NoReading: return noReadingColor();
+    case CardCondition::Healthy: return healthyColor(0.5f, false);
+    }
+    return {};
+}
+
+QColor linkFaultColor()
+{
+    return {0x1c, 0x71, 0xd8};  // blue: no card condition is blue
+}
+
+QColor healthyColor(float fraction, bool darkBackground)
+{
+    const float f = std::clamp(std::isnan(fraction) ? 0.0f : fraction, 0.0f, 1.0f);
+    // Idle is close to the background, busy further from it; both stay grey-green.
+    const QColor idle = darkBackground ? QColor(0x36, 0x3d, 0x3a) : QColor(0xdc, 0xe6, 0xe0);
+    const QColor busy = darkBackground ? QColor(0x7f, 0x9c, 0x8f) : QColor(0x6b, 0x8c, 0x7d);
+    return QColor::fromRgbF(idle.redF() + (busy.redF() - idle.redF()) * f,
+                            idle.greenF() + (busy.greenF() - idle.greenF()) * f,
+                            idle.blueF() + (busy.blueF() - idle.blueF()) * f);
+}
+
+}  // namespace meridian
