@@ -1,17 +1,19 @@
 #include "alertspanel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QPushButton>
-#include <QScrollBar>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "models/alertcenter.h"
 #include "models/alertguidance.h"
+#include "models/metricscale.h"
 #include "models/silencesmodel.h"
 #include "screenfit.h"
 #include "silencedialog.h"
@@ -20,7 +22,8 @@ namespace meridian {
 
 namespace {
 
-// Open alerts only, when asked, at the center's time; sorting by the model's SortRole.
+// Open alerts only, when asked, at the center's time; sorting by the model's SortRole,
+// within groups of one kind or one data center when asked.
 class AlertsFilter final : public QSortFilterProxyModel {
 public:
     AlertsFilter(const AlertCenter &center, QObject *parent)
@@ -30,6 +33,11 @@ public:
     {
         m_openOnly = openOnly;
         invalidateFilter();
+    }
+    void setGrouping(AlertsPanel::Grouping grouping)
+    {
+        m_grouping = grouping;
+        invalidate();
     }
 
 protected:
@@ -42,9 +50,33 @@ protected:
         return a && a->open(m_center.nowMs());
     }
 
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
+    {
+        const auto *model = static_cast<const AlertsModel *>(sourceModel());
+        const Alert *a = model->alertAt(left.row());
+        const Alert *b = model->alertAt(right.row());
+        if (a && b && m_grouping != AlertsPanel::Grouping::None) {
+            const QString groupA = groupOf(*a);
+            const QString groupB = groupOf(*b);
+            if (groupA != groupB) {
+                // Groups in the order of their names, whichever way the rows are sorted.
+                const bool less = QString::localeAwareCompare(groupA, groupB) < 0;
+                return sortOrder() == Qt::AscendingOrder ? less : !less;
+            }
+        }
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+
 private:
+    QString groupOf(const Alert &a) const
+    {
+        return m_grouping == AlertsPanel::Grouping::Kind ? alertTitle(a)
+                                                         : dataCenterTitle(a.dataCenter);
+    }
+
     const AlertCenter &m_center;
     bool m_openOnly = false;
+    AlertsPanel::Grouping m_grouping = AlertsPanel::Grouping::None;
 };
 
 }  // namespace
@@ -69,12 +101,11 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     m_view->setWordWrap(false);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The next step is a sentence: a fixed share, elided, whole in the tooltip.
-    m_view->horizontalHeader()->setSectionResizeMode(AlertsModel::NextStep,
-                                                     QHeaderView::Interactive);
-    m_view->horizontalHeader()->resizeSection(AlertsModel::NextStep, 360);
+    // The next step is a sentence: it takes what the other columns leave, elided, whole
+    // in the tooltip; so the list never needs a horizontal scroll bar, and shows a row more.
+    m_view->horizontalHeader()->setSectionResizeMode(AlertsModel::NextStep, QHeaderView::Stretch);
+    m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setTextElideMode(Qt::ElideRight);
-    m_view->horizontalHeader()->setStretchLastSection(true);  // the note gets the rest
     m_view->setAlternatingRowColors(true);
     connect(m_view, &QTableView::doubleClicked, this, &AlertsPanel::jumpTo);
 
@@ -89,6 +120,18 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
            "file; lift one here"));
     auto *note = new QPushButton(tr("Note…"), this);
     m_openOnly = new QCheckBox(tr("Open only"), this);
+    m_grouping = new QComboBox(this);
+    m_grouping->setObjectName(QStringLiteral("alertGrouping"));
+    m_grouping->addItem(tr("Not grouped"), static_cast<int>(Grouping::None));
+    m_grouping->addItem(tr("Grouped by kind"), static_cast<int>(Grouping::Kind));
+    m_grouping->addItem(tr("Grouped by data center"), static_cast<int>(Grouping::DataCenter));
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this, filter] {
+        const auto grouping = static_cast<Grouping>(m_grouping->currentData().toInt());
+        filter->setGrouping(grouping);
+        QSettings().setValue(QStringLiteral("alerts/grouping"), static_cast<int>(grouping));
+    });
+    m_grouping->setCurrentIndex(std::max(
+        0, m_grouping->findData(QSettings().value(QStringLiteral("alerts/grouping"), 0).toInt())));
     connect(acknowledge, &QPushButton::clicked, this, &AlertsPanel::acknowledgeSelected);
     connect(silence, &QPushButton::clicked, this, &AlertsPanel::silenceSelected);
     connect(m_silences, &QPushButton::clicked, this, &AlertsPanel::showSilences);
@@ -106,6 +149,7 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
                        static_cast<QWidget *>(note), static_cast<QWidget *>(m_silences)})
         buttons->addWidget(w);
     buttons->addStretch();
+    buttons->addWidget(m_grouping);
     buttons->addWidget(m_openOnly);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -118,8 +162,7 @@ int AlertsPanel::minimumRowsHeight(int rows) const
     const int buttons = layout()->itemAt(0)->sizeHint().height() + layout()->spacing();
     const int header = m_view->horizontalHeader()->sizeHint().height();
     const int row = m_view->verticalHeader()->defaultSectionSize();
-    return buttons + header + rows * row + 2 * m_view->frameWidth() +
-           m_view->horizontalScrollBar()->sizeHint().height();
+    return buttons + header + rows * row + 2 * m_view->frameWidth();
 }
 
 const Alert *AlertsPanel::selected() const

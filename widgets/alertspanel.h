@@ -1,5 +1,6 @@
-// The on-call engineer's list: alerts sorted open-critical first, with acknowledge,
-// silence and note, and a double-click that jumps to the card or node in the fleet.
+// The on-call engineer's list: alerts sorted open-critical first (grouped by kind or data
+// center when asked), with acknowledge, silence and note, and a double-click that jumps
+// to the card or node in the fleet.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +10,7 @@
 class QSortFilterProxyModel;
 class QTableView;
 class QCheckBox;
+class QComboBox;
 class QPushButton;
 
 namespace meridian {
@@ -19,6 +21,9 @@ struct Alert;
 class AlertsPanel final : public QWidget {
     Q_OBJECT
 public:
+    // Rows of one kind, or of one data center, together (remembered).
+    enum class Grouping { None, Kind, DataCenter };
+
     AlertsPanel(AlertCenter &center, QWidget *parent = nullptr);
     QTableView *view() const { return m_view; }
     // The height that shows the buttons, the header and this many rows.
@@ -44,6 +49,7 @@ private:
     QSortFilterProxyModel *m_sorted;
     QTableView *m_view;
     QCheckBox *m_openOnly;
+    QComboBox *m_grouping;
     QPushButton *m_silences;
 };
 

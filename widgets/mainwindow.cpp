@@ -559,7 +559,8 @@ void MainWindow::restoreLayout()
     }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (firstRun) {
-        resizeDocks({m_alertsDock}, {height() / 4}, Qt::Vertical);
+        // The fleet fits in less now: the alert list takes what is left, for its rows.
+        resizeDocks({m_alertsDock}, {height() * 3 / 10}, Qt::Vertical);
         resizeDocks({m_detailDock}, {std::clamp(width() * 3 / 10, kCardPanelMinimumWidth, 520)},
                     Qt::Horizontal);
         // An empty card panel would take the fleet's room: it opens with the first card.

@@ -1080,6 +1080,18 @@ Next: %2</source>
         <source>Note for %1:</source>
         <translation>%1 的备注：</translation>
     </message>
+    <message>
+        <source>Not grouped</source>
+        <translation>不分组</translation>
+    </message>
+    <message>
+        <source>Grouped by kind</source>
+        <translation>按类型分组</translation>
+    </message>
+    <message>
+        <source>Grouped by data center</source>
+        <translation>按数据中心分组</translation>
+    </message>
 </context>
 <context>
     <name>meridian::CardDetailPanel</name>

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDialog>
 #include <QPushButton>
+#include <QSettings>
 #include <QTableView>
 
 #include "fakefleet.h"
@@ -111,4 +113,63 @@ TEST(AlertsPanel, CriticalComesFirstAndRowsStayPutAsCountsTick)
     for (int64_t t = 14'000; t < 20'000; t += 1'000)
         event(0, EventKind::ThermalThrottle, 1, t);
     EXPECT_EQ(rows(), before) << rows().join(QStringLiteral(", ")).toStdString();
+}
+
+TEST(AlertsPanel, GroupedByKindOrDataCenterRowsOfAGroupStandTogether)
+{
+    QSettings().remove(QStringLiteral("alerts/grouping"));
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    AlertsPanel panel(center);
+    const auto event = [&](NodeHandle node, EventKind kind, uint32_t card, int64_t atMs) {
+        Event e;
+        e.kind = kind;
+        e.cardIndex = card;
+        e.xid = 79;
+        e.timeUnixMs = atMs;
+        state.recordEvent(node, e);
+        center.update(state.snapshot(atMs + 10));
+    };
+    // Interleaved: by severity and time alone, kinds and data centers alternate.
+    event(0, EventKind::Xid, 1, 11'000);
+    event(1, EventKind::EccUncorrected, 2, 12'000);
+    event(1, EventKind::Xid, 3, 13'000);
+    event(0, EventKind::EccUncorrected, 4, 14'000);
+    const auto column = [&](int column) {
+        QStringList values;
+        const QAbstractItemModel *model = panel.view()->model();
+        for (int r = 0; r < model->rowCount(); ++r) {
+            if (!model->index(r, 0)
+                     .data(AlertsModel::KeyRole)
+                     .toString()
+                     .startsWith(QStringLiteral("stale/")))
+                values << model->index(r, column).data().toString();
+        }
+        return values;
+    };
+    // Each value in one run: it never comes back after another one.
+    const auto together = [](const QStringList &values) {
+        QStringList runs;
+        for (const QString &v : values) {
+            if (runs.isEmpty() || runs.back() != v)
+                runs << v;
+        }
+        return runs.removeDuplicates() == 0;
+    };
+    ASSERT_EQ(column(AlertsModel::What).size(), 4);
+    EXPECT_FALSE(together(column(AlertsModel::What))) << "the test would prove nothing";
+    auto *grouping = panel.findChild<QComboBox *>(QStringLiteral("alertGrouping"));
+    ASSERT_NE(grouping, nullptr);
+    grouping->setCurrentIndex(grouping->findData(static_cast<int>(AlertsPanel::Grouping::Kind)));
+    EXPECT_TRUE(together(column(AlertsModel::What)))
+        << column(AlertsModel::What).join(QStringLiteral(", ")).toStdString();
+    grouping->setCurrentIndex(
+        grouping->findData(static_cast<int>(AlertsPanel::Grouping::DataCenter)));
+    EXPECT_TRUE(together(column(AlertsModel::DataCenter)))
+        << column(AlertsModel::DataCenter).join(QStringLiteral(", ")).toStdString();
+    // Remembered for the next panel.
+    AlertsPanel next(center);
+    EXPECT_EQ(next.findChild<QComboBox *>(QStringLiteral("alertGrouping"))->currentData().toInt(),
+              static_cast<int>(AlertsPanel::Grouping::DataCenter));
 }
