@@ -77,7 +77,7 @@ QVariant CloudSpendModel::headerData(int section, Qt::Orientation orientation, i
     case Cards: return windowText("Cards");
     case CnyPerCardHour: return windowText("CNY per card-hour");
     case BilledHours: return windowText("Billed hours");
-    case Cost: return windowText("Cost (CNY)");
+    case Cost: return windowText("Spend (CNY)");
     }
     return {};
 }

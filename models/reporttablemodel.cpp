@@ -7,6 +7,7 @@
 
 #include "core/textutil.h"
 #include "metricscale.h"
+#include "reportwording.h"
 
 namespace meridian {
 
@@ -38,11 +39,12 @@ const ReportRow &ReportTableModel::rowAt(int row) const
                                                            : m_report.total;
 }
 
-double ReportTableModel::value(const ReportRow &row, int column)
+double ReportTableModel::value(const ReportRow &row, int column) const
 {
     switch (column) {
     case Cards: return row.cards;
     case CardHours: return row.cardHours;
+    case Coverage: return m_report.coveragePercent(row.cardHours, row.cards).value_or(std::nan(""));
     case BusyPercent: return row.busyPercent();
     case MeanUtilization: return row.meanUtilizationPercent().value_or(std::nan(""));
     case IdleCardHours: return row.idleCardHours();
@@ -96,14 +98,17 @@ QVariant ReportTableModel::data(const QModelIndex &index, int role) const
         const double v = value(row, column);
         if (std::isnan(v))
             return QStringLiteral("–");
-        const QLocale locale;
         switch (column) {
-        case Cards: return locale.toString(row.cards);
+        case Cards: return QLocale().toString(row.cards);
+        case Coverage:
         case BusyPercent:
-        case MeanUtilization: return QStringLiteral("%1%").arg(locale.toString(v, 'f', 1));
+        case MeanUtilization: return percentText(v);
         case Cost:
-        case IdleCost: return locale.toString(v, 'f', 2);
-        default: return locale.toString(v, 'f', 1);
+        case IdleCost: return moneyText(v);
+        case CardHours:
+        case IdleCardHours:
+        case Unpriced: return cardHoursText(v);
+        default: return QLocale().toString(v, 'f', 1);
         }
     }
     if (role == Qt::TextAlignmentRole && column != Group)
@@ -123,13 +128,22 @@ QVariant ReportTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal)
         return {};
     if (role == Qt::ToolTipRole && section == BusyPercent)
-        return tr("Share of observed card-hours at or above 5% utilisation");
+        return tr(
+            "Share of recorded card-hours at or above 5% utilisation: a card busy at 20% "
+            "for an hour is a busy card-hour, so Busy runs well above Mean utilisation");
+    if (role == Qt::ToolTipRole && section == Coverage)
+        return tr(
+            "Share of the card-hours these cards would give over the period (up to now) "
+            "that the history holds: below 100%, minutes are missing, not idle");
+    if (role == Qt::ToolTipRole && section == MeanUtilization)
+        return tr("Average utilisation over the recorded card-hours");
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case Group: return groupHeader(m_report.group);
     case Cards: return tr("Cards");
     case CardHours: return tr("Card-hours");
+    case Coverage: return tr("Coverage");
     case BusyPercent: return tr("Busy");
     case MeanUtilization: return tr("Mean utilisation");
     case IdleCardHours: return tr("Idle card-hours");

@@ -18,6 +18,7 @@ public:
         Group,
         Cards,
         CardHours,
+        Coverage,  // of the card-hours the group's cards would give over the period
         BusyPercent,
         MeanUtilization,
         IdleCardHours,
@@ -47,7 +48,7 @@ public:
 
 private:
     const ReportRow &rowAt(int row) const;
-    static double value(const ReportRow &row, int column);
+    double value(const ReportRow &row, int column) const;
 
     UsageReport m_report;
 };

@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QFont>
 #include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
 #include <QStackedBarSeries>
@@ -13,6 +15,7 @@
 #include <algorithm>
 
 #include "models/reporttablemodel.h"
+#include "models/reportwording.h"
 
 namespace meridian {
 
@@ -21,6 +24,7 @@ namespace {
 const QColor kBusy(0x2c, 0x7f, 0xb8);
 const QColor kIdle(0xfd, 0xae, 0x61);
 const QColor kCost(0xd7, 0x30, 0x27);
+const QColor kNoData(0xcc, 0xcc, 0xcc);
 
 QChart *newChart(const QString &title)
 {
@@ -59,39 +63,78 @@ void roundTicks(QValueAxis *axis)
 
 }  // namespace
 
-QChart *makeTrendChart(const UsageTrend &trend)
+namespace {
+
+// The value line, broken where a bucket has no data: a gap is drawn as a gap, never as 0.
+// One series per run of buckets with data; only the first is named in the legend.
+std::vector<QLineSeries *> valueLine(const UsageTrend &trend,
+                                     const std::vector<std::optional<double>> &coverage)
+{
+    std::vector<QLineSeries *> runs;
+    QPen pen(kCost);
+    pen.setWidthF(2.5);
+    bool inRun = false;
+    for (size_t i = 0; i < trend.buckets.size(); ++i) {
+        const bool hasData = coverage[i] && *coverage[i] > 0;
+        if (!hasData) {
+            inRun = false;
+            continue;
+        }
+        if (!inRun) {
+            auto *run = new QLineSeries;
+            run->setPen(pen);
+            run->setPointsVisible(true);  // a run of one day is a point
+            run->setName(runs.empty() ? QObject::tr("Value (CNY, right)") : QString());
+            runs.push_back(run);
+            inRun = true;
+        }
+        runs.back()->append(static_cast<double>(i), trend.buckets[i].total.costCny);
+    }
+    return runs;
+}
+
+}  // namespace
+
+QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
 {
     QChart *chart =
         newChart(trend.bucketSeconds == 86400 ? QObject::tr("Card-hours and value per day")
                                               : QObject::tr("Card-hours and value per week"));
     auto *busy = new QBarSet(QObject::tr("Busy card-hours"));
     auto *idle = new QBarSet(QObject::tr("Idle card-hours"));
+    auto *missing = new QBarSet(QObject::tr("No data"));
     busy->setColor(kBusy);
     idle->setColor(kIdle);
+    missing->setColor(kNoData);
     busy->setBorderColor(kBusy);
     idle->setBorderColor(kIdle);
-    auto *cost = new QLineSeries;
-    cost->setName(QObject::tr("Value (CNY, right)"));
-    QPen pen(kCost);
-    pen.setWidthF(2.5);
-    cost->setPen(pen);
-    const QStringList labels = bucketLabels(trend);
+    missing->setBorderColor(kNoData);
+    const std::vector<std::optional<double>> coverage = bucketCoverage(trend, expectedCards);
+    QStringList labels = bucketLabels(trend);
     double highestHours = 1;
     double highestCost = 1;
+    for (const UsageReport &bucket : trend.buckets) {
+        highestHours = std::max(highestHours, bucket.total.cardHours);
+        highestCost = std::max(highestCost, bucket.total.costCny);
+    }
     for (size_t i = 0; i < trend.buckets.size(); ++i) {
         const UsageReport &bucket = trend.buckets[i];
         busy->append(bucket.total.busyCardHours);
         idle->append(bucket.total.idleCardHours());
-        const double spend = bucket.total.costCny;
-        cost->append(static_cast<double>(i), spend);
-        highestHours = std::max(highestHours, bucket.total.cardHours);
-        highestCost = std::max(highestCost, spend);
+        // A day without a record is marked as such, full height, not left to read as idle.
+        const bool empty = coverage[i] && *coverage[i] <= 0;
+        missing->append(empty ? highestHours : 0);
+        if (coverage[i] && *coverage[i] > 0 && *coverage[i] < kFullCoveragePercent)
+            labels[static_cast<int>(i)] += QStringLiteral(" (%1)").arg(percentText(coverage[i]));
     }
     auto *bars = new QStackedBarSeries;
     bars->append(busy);
     bars->append(idle);
+    bars->append(missing);
     chart->addSeries(bars);
-    chart->addSeries(cost);
+    const std::vector<QLineSeries *> value = valueLine(trend, coverage);
+    for (QLineSeries *run : value)
+        chart->addSeries(run);
     auto *categories = new QBarCategoryAxis;
     categories->append(labels);
     QFont small = categories->labelsFont();
@@ -114,8 +157,14 @@ QChart *makeTrendChart(const UsageTrend &trend)
     chart->addAxis(money, Qt::AlignRight);
     bars->attachAxis(categories);
     bars->attachAxis(hours);
-    cost->attachAxis(categories);
-    cost->attachAxis(money);
+    for (size_t r = 0; r < value.size(); ++r) {
+        value[r]->attachAxis(categories);
+        value[r]->attachAxis(money);
+        if (r > 0) {
+            for (QLegendMarker *marker : chart->legend()->markers(value[r]))
+                marker->setVisible(false);
+        }
+    }
     return chart;
 }
 
@@ -140,8 +189,10 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     busyCost->setColor(kBusy);
     idleCost->setColor(kIdle);
     QStringList labels;
+    double highest = 1;  // an empty report still gets an axis, not a range of NaN
     for (size_t i = 0; i < rows.size() && i < kBars; ++i) {
         const double idle = rows[i]->idleCostCny;
+        highest = std::max(highest, rows[i]->costCny);
         busyCost->append(rows[i]->costCny - idle);
         idleCost->append(idle);
         labels << ReportTableModel::groupTitle(report.group, rows[i]->group);
@@ -169,6 +220,7 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     chart->addAxis(money, Qt::AlignBottom);
     series->attachAxis(groups);
     series->attachAxis(money);
+    money->setRange(0, highest * 1.05);
     roundTicks(money);
     return chart;
 }

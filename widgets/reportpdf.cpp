@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "models/reporttablemodel.h"
+#include "models/reportwording.h"
 #include "reportcharts.h"
 
 namespace meridian {
@@ -130,64 +131,56 @@ private:
     int m_y = 0;
 };
 
-QString money(double cny)
-{
-    return QLocale().toString(cny, 'f', 2);
-}
-QString number(double value, int decimals = 1)
-{
-    return QLocale().toString(value, 'f', decimals);
-}
-
-}  // namespace
-
-QString periodText(const UsageReport &report)
-{
-    const auto at = [](int64_t t) {
-        return QDateTime::fromSecsSinceEpoch(t, Qt::UTC)
-            .toString(QStringLiteral("yyyy-MM-dd HH:mm"));
-    };
-    const double days = static_cast<double>(report.toUnixS - report.fromUnixS) / 86400.0;
-    return QObject::tr("%1 – %2 UTC (%3 days)")
-        .arg(at(report.fromUnixS), at(report.toUnixS), QLocale().toString(days, 'g', 4));
-}
-
-namespace {
-
-// What the period cost and how busy it was, in sentences.
-void drawSummary(PdfPages &pages, const UsageReport &report)
+// What the period earned and how busy it was, in sentences; against the period before,
+// and how much of the period the history holds.
+void drawSummary(PdfPages &pages, const UsageReport &report, const UsageTrend &trend,
+                 const UsageReport *previous)
 {
     const ReportRow &total = report.total;
-    pages.text(QObject::tr("Utilisation and cost"), 18, true);
-    pages.text(QObject::tr("%1, by %2")
-                   .arg(periodText(report), ReportTableModel::groupHeader(report.group).toLower()),
-               10, false, QColor(0x44, 0x44, 0x44));
-    pages.advance(6);
-    const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
+    pages.text(QObject::tr("Utilisation and value"), 18, true);
     pages.text(
-        QObject::tr(
-            "Value of own cards at price-book rates: %1 CNY, of which idle cards %2 CNY (%3%).")
-            .arg(money(total.costCny), money(total.idleCostCny), number(idleShare)),
-        11, true);
-    pages.text(QObject::tr("%1 cards, %2 card-hours observed: %3 busy, %4 idle (busy %5%); "
-                           "energy %6 kWh.")
-                   .arg(total.cards)
-                   .arg(number(total.cardHours), number(total.busyCardHours),
-                        number(total.idleCardHours()), number(total.busyPercent()),
-                        number(total.energyKwh)),
-               10);
+        QObject::tr("%1, by %2")
+            .arg(reportPeriodText(report), ReportTableModel::groupHeader(report.group).toLower()),
+        10, false, QColor(0x44, 0x44, 0x44));
+    pages.advance(6);
+    if (const QString warning = coverageWarning(report, trend.buckets.empty() ? nullptr : &trend);
+        !warning.isEmpty()) {
+        pages.text(warning + QStringLiteral("."), 10, true, QColor(0xb0, 0x30, 0x20));
+        pages.advance(4);
+    }
+    const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
+    const bool previousHasData = previous && !previous->rows.empty();
+    const ReportRow before = previous ? previous->total : ReportRow{};
+    pages.text(QObject::tr("Value of own cards at price-book rates: %1 CNY (%2), of which idle "
+                           "cards %3 CNY (%4).")
+                   .arg(moneyText(total.costCny),
+                        changeText(total.costCny, before.costCny, false, previousHasData),
+                        moneyText(total.idleCostCny), percentText(idleShare)),
+               11, true);
+    pages.text(
+        QObject::tr("%1 cards, %2 card-hours recorded (coverage %3): %4 busy, %5 idle; "
+                    "busy %6 of card-hours (%7), mean utilisation %8; energy %9 kWh. "
+                    "A card-hour is busy at or above 5% utilisation.")
+            .arg(QLocale().toString(total.cards), cardHoursText(total.cardHours),
+                 percentText(report.coveragePercent(total.cardHours, total.cards)),
+                 cardHoursText(total.busyCardHours), cardHoursText(total.idleCardHours()),
+                 percentText(total.busyPercent()),
+                 changeText(total.busyPercent(), before.busyPercent(), true, previousHasData),
+                 percentText(total.meanUtilizationPercent()),
+                 QLocale().toString(total.energyKwh, 'f', 1)),
+        10);
     if (report.cloud.empty()) {
         pages.text(QObject::tr("No cloud capacity was rented in this period."), 10);
     } else {
-        pages.text(QObject::tr("Cloud bursts: %1 CNY over %n lease(s).", nullptr,
+        pages.text(QObject::tr("Cloud spend: %1 CNY over %n lease(s).", nullptr,
                                static_cast<int>(report.cloud.size()))
-                       .arg(money(report.cloudSpendCny)),
+                       .arg(moneyText(report.cloudSpendCny)),
                    10);
     }
     if (total.unpricedCardHours > 0) {
         pages.text(QObject::tr("%1 card-hours had no price in the price book and are not in "
-                               "the cost.")
-                       .arg(number(total.unpricedCardHours)),
+                               "the value.")
+                       .arg(cardHoursText(total.unpricedCardHours)),
                    10, false, QColor(0xb0, 0x30, 0x20));
     }
     pages.advance(8);
@@ -197,27 +190,28 @@ void drawSummary(PdfPages &pages, const UsageReport &report)
 void drawGroups(PdfPages &pages, const UsageReport &report)
 {
     const int w = pages.width();
-    const QList<int> widths = {w * 20 / 100, w * 8 / 100,  w * 12 / 100, w * 9 / 100,
-                               w * 12 / 100, w * 14 / 100, w * 13 / 100, w * 12 / 100};
+    const QList<int> widths = {w * 14 / 100, w * 7 / 100,  w * 12 / 100, w * 10 / 100, w * 7 / 100,
+                               w * 11 / 100, w * 11 / 100, w * 13 / 100, w * 15 / 100};
     const QStringList header = {ReportTableModel::groupHeader(report.group),
                                 QObject::tr("Cards"),
                                 QObject::tr("Card-hours"),
+                                QObject::tr("Coverage"),
                                 QObject::tr("Busy"),
                                 QObject::tr("Mean util."),
-                                QObject::tr("Idle (h)"),
-                                QObject::tr("Cost (CNY)"),
-                                QObject::tr("Idle (CNY)")};
+                                QObject::tr("Idle card-h"),
+                                QObject::tr("Value (CNY)"),
+                                QObject::tr("Idle value (CNY)")};
     QList<QStringList> rows;
     const auto cells = [&](const QString &name, const ReportRow &row) {
-        const auto util = row.meanUtilizationPercent();
         return QStringList{name,
                            QLocale().toString(row.cards),
-                           number(row.cardHours),
-                           number(row.busyPercent()) + QStringLiteral("%"),
-                           util ? number(*util) + QStringLiteral("%") : QStringLiteral("–"),
-                           number(row.idleCardHours()),
-                           money(row.costCny),
-                           money(row.idleCostCny)};
+                           cardHoursText(row.cardHours),
+                           percentText(report.coveragePercent(row.cardHours, row.cards)),
+                           percentText(row.busyPercent()),
+                           percentText(row.meanUtilizationPercent()),
+                           cardHoursText(row.idleCardHours()),
+                           moneyText(row.costCny),
+                           moneyText(row.idleCostCny)};
     };
     for (const ReportRow &row : report.rows)
         rows << cells(ReportTableModel::groupTitle(report.group, row.group), row);
@@ -236,15 +230,15 @@ void drawLeases(PdfPages &pages, const UsageReport &report)
                               QString::fromStdString(lease.region),
                               QString::fromStdString(lease.cardModel),
                               QString::number(lease.cards),
-                              money(lease.cnyPerCardHour),
-                              number(lease.billedHours),
-                              money(lease.costCny)};
+                              moneyText(lease.cnyPerCardHour),
+                              QLocale().toString(lease.billedHours, 'f', 1),
+                              moneyText(lease.costCny)};
     }
-    leases << QStringList{QObject::tr("Total"),       {}, {}, {}, {}, {}, {},
-                          money(report.cloudSpendCny)};
+    leases << QStringList{QObject::tr("Total"),           {}, {}, {}, {}, {}, {},
+                          moneyText(report.cloudSpendCny)};
     pages.table({QObject::tr("Lease"), QObject::tr("Service"), QObject::tr("Region"),
                  QObject::tr("Card model"), QObject::tr("Cards"), QObject::tr("CNY/card-h"),
-                 QObject::tr("Billed h"), QObject::tr("Cost (CNY)")},
+                 QObject::tr("Billed h"), QObject::tr("Spend (CNY)")},
                 leases, 1,
                 {w * 18 / 100, w * 12 / 100, w * 11 / 100, w * 17 / 100, w * 7 / 100, w * 11 / 100,
                  w * 10 / 100, w * 14 / 100});
@@ -253,13 +247,13 @@ void drawLeases(PdfPages &pages, const UsageReport &report)
 // The report's pages; how many there were. Drawn twice: once to count the pages, once
 // with "page N of M" on each.
 int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
-               const UsageTrend &trend, int totalPages)
+               const UsageTrend &trend, const UsageReport *previous, int totalPages)
 {
     PdfPages pages(writer, painter, totalPages);
-    drawSummary(pages, report);
+    drawSummary(pages, report, trend, previous);
     drawGroups(pages, report);
     if (!trend.buckets.empty())
-        pages.chart(makeTrendChart(trend), 330);
+        pages.chart(makeTrendChart(trend, report.total.cards), 330);
     if (!report.rows.empty())
         pages.chart(
             makeCostByGroupChart(report),
@@ -281,13 +275,14 @@ void setUp(QPdfWriter &writer)
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setResolution(kDpi);
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setTitle(QObject::tr("Meridian utilisation and cost report"));
+    writer.setTitle(QObject::tr("Meridian utilisation and value report"));
     writer.setCreator(QStringLiteral("Meridian"));
 }
 
 }  // namespace
 
-Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend)
+Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,
+                      const UsageReport *previous)
 {
     int totalPages = 0;
     {
@@ -298,7 +293,7 @@ Status writeReportPdf(const QString &path, const UsageReport &report, const Usag
         QPainter painter;
         if (!painter.begin(&counting))
             return Error{QObject::tr("%1: cannot lay out the PDF").arg(path).toStdString()};
-        totalPages = drawReport(counting, painter, report, trend, 0);
+        totalPages = drawReport(counting, painter, report, trend, previous, 0);
         painter.end();
     }
     QPdfWriter writer(path);
@@ -306,7 +301,7 @@ Status writeReportPdf(const QString &path, const UsageReport &report, const Usag
     QPainter painter;
     if (!painter.begin(&writer))
         return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
-    drawReport(writer, painter, report, trend, totalPages);
+    drawReport(writer, painter, report, trend, previous, totalPages);
     if (!painter.end())
         return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
     return {};

@@ -1,5 +1,6 @@
-// The report as a PDF a manager can forward: title, period, the headline figures, the
-// table by group, the trend and cost charts, and the cloud leases. A4, pages as needed.
+// The report as a PDF a manager can forward: title, period, the headline figures against
+// the previous period, coverage, the table by group, the trend and value charts, and the
+// cloud leases. A4, pages as needed.
 // Needs a QApplication (the charts are Qt Charts); `meridian report --format pdf` makes
 // an offscreen one.
 #pragma once
@@ -11,9 +12,8 @@
 
 namespace meridian {
 
-Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend);
-
-// "2026-07-01 00:00 – 2026-08-01 00:00 UTC (31 days)": the period as every export says it.
-QString periodText(const UsageReport &report);
+// `previous`: the period of the same length just before, for the comparison; may be null.
+Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,
+                      const UsageReport *previous = nullptr);
 
 }  // namespace meridian

@@ -21,6 +21,7 @@
 #include "models/pricebookfiles.h"
 #include "models/reportbuilder.h"
 #include "models/reporttablemodel.h"
+#include "models/reportwording.h"
 #include "pricebookdialog.h"
 #include "reportcharts.h"
 #include "reportpdf.h"
@@ -42,6 +43,7 @@ QLabel *newTile(QWidget *parent)
     tile->setFrameShape(QFrame::StyledPanel);
     tile->setMargin(8);
     tile->setMinimumWidth(180);
+    tile->setWordWrap(true);
     return tile;
 }
 
@@ -86,9 +88,16 @@ void ReportsWindow::buildControls()
     QSplitter *split = buildTablesAndCharts();
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
+    // Part of the period missing from the history: said above the figures, in red.
+    m_coverage = new QLabel(this);
+    m_coverage->setObjectName(QStringLiteral("coverageWarning"));
+    m_coverage->setWordWrap(true);
+    m_coverage->setStyleSheet(QStringLiteral("color: #d62728"));
+    m_coverage->hide();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_coverage);
     layout->addLayout(tiles);
     layout->addWidget(split, 1);
     layout->addWidget(m_leases);
@@ -346,50 +355,43 @@ void ReportsWindow::showTiles(const UsageReport &report, const UsageReport *prev
 {
     const QLocale locale;
     const ReportRow &total = report.total;
-    const auto money = [&](double v) { return tr("%1 CNY").arg(locale.toString(v, 'f', 0)); };
-    // Against the period of the same length just before: what changed, in a word.
-    const auto versus = [&](double now, double before, bool points) {
-        if (!previous || previous->rows.empty())
-            return tr("no data for the previous period");
-        const double change =
-            points ? now - before : (before > 0 ? 100 * (now - before) / before : 0);
-        if (!points && before <= 0)
-            return tr("none in the previous period");
-        const QString arrow = change > 0.05    ? QStringLiteral("▲")
-                              : change < -0.05 ? QStringLiteral("▼")
-                                               : QStringLiteral("=");
-        return points ? tr("%1 %2 points than the previous period")
-                            .arg(arrow, locale.toString(std::abs(change), 'f', 1))
-                      : tr("%1 %2% than the previous period")
-                            .arg(arrow, locale.toString(std::abs(change), 'f', 0));
-    };
+    const QString cny = QStringLiteral(" CNY");
+    const bool previousHasData = previous && !previous->rows.empty();
     const ReportRow before = previous ? previous->total : ReportRow{};
-    m_cost->setText(tileText(tr("Value at price-book rates"), money(total.costCny),
-                             tr("%1 cards · %2")
-                                 .arg(locale.toString(total.cards))
-                                 .arg(versus(total.costCny, before.costCny, false))));
+    // Each figure as the table's Total row writes it, with its unit.
+    m_cost->setText(
+        tileText(tr("Value of own cards"), moneyText(total.costCny) + cny,
+                 tr("%1 cards · %2")
+                     .arg(locale.toString(total.cards))
+                     .arg(changeText(total.costCny, before.costCny, false, previousHasData))));
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
-    m_idle->setText(tileText(tr("Value of idle card-hours"), money(total.idleCostCny),
-                             tr("%1% of the value · %2")
-                                 .arg(locale.toString(idleShare, 'f', 1))
-                                 .arg(versus(total.idleCostCny, before.idleCostCny, false))));
-    m_hours->setText(
-        tileText(tr("Busy card-hours"),
-                 QStringLiteral("%1%").arg(locale.toString(total.busyPercent(), 'f', 1)),
-                 tr("%1 busy, %2 idle · %3")
-                     .arg(locale.toString(total.busyCardHours, 'f', 0),
-                          locale.toString(total.idleCardHours(), 'f', 0))
-                     .arg(versus(total.busyPercent(), before.busyPercent(), true))));
+    m_idle->setText(tileText(
+        tr("Idle value"), moneyText(total.idleCostCny) + cny,
+        tr("%1 of the value · %2")
+            .arg(percentText(idleShare))
+            .arg(changeText(total.idleCostCny, before.idleCostCny, false, previousHasData))));
+    m_hours->setText(tileText(
+        tr("Busy share of card-hours"), percentText(total.busyPercent()),
+        tr("%1 busy, %2 idle card-hours · mean utilisation %3 · coverage %4 · %5")
+            .arg(cardHoursText(total.busyCardHours), cardHoursText(total.idleCardHours()),
+                 percentText(total.meanUtilizationPercent()),
+                 percentText(report.coveragePercent(total.cardHours, total.cards)))
+            .arg(changeText(total.busyPercent(), before.busyPercent(), true, previousHasData))));
     QStringList byService;
     for (const auto &[service, spend] : report.cloudSpendByService())
         byService << tr("%1 %2").arg(
             service.empty() ? tr("(not the autoscaler's)") : QString::fromStdString(service),
-            money(spend));
+            moneyText(spend) + cny);
     m_cloud->setText(
-        tileText(tr("Cloud bursts"), money(report.cloudSpendCny),
+        tileText(tr("Cloud spend"), moneyText(report.cloudSpendCny) + cny,
                  byService.isEmpty()
-                     ? versus(report.cloudSpendCny, previous ? previous->cloudSpendCny : 0, false)
+                     ? changeText(report.cloudSpendCny, previous ? previous->cloudSpendCny : 0,
+                                  false, previous != nullptr)
                      : byService.mid(0, 3).join(QStringLiteral(" · "))));
+    const QString warning =
+        coverageWarning(report, built().trend ? &built().trend.value() : nullptr);
+    m_coverage->setText(warning);
+    m_coverage->setVisible(!warning.isEmpty());
 }
 
 void ReportsWindow::showCharts(const UsageReport &report)
@@ -403,16 +405,17 @@ void ReportsWindow::showCharts(const UsageReport &report)
     // No usage: no empty axes, the status line says why.
     m_charts->setVisible(!report.rows.empty());
     if (built().trend)
-        setChart(m_trendView, makeTrendChart(built().trend.value()));
+        setChart(m_trendView, makeTrendChart(built().trend.value(), report.total.cards));
     setChart(m_costView, makeCostByGroupChart(report));
 }
 
 QString ReportsWindow::reportStatus(const UsageReport &report) const
 {
     // What the money figures are, plainly: the price book holds customer prices.
-    QString status = periodText(report) + QStringLiteral(" — ") +
+    QString status = reportPeriodText(report) + QStringLiteral(" — ") +
                      tr("values are customer prices from the price book (what a card-hour "
-                        "earns, contract discounts applied); idle value is revenue not earned");
+                        "earns, contract discounts applied); idle value is revenue not earned; "
+                        "busy is a card-hour at or above 5% utilisation");
     if (report.rows.empty())
         status += QStringLiteral(" — ") + tr("no usage recorded in this period");
     if (report.total.unpricedCardHours > 0) {
@@ -476,7 +479,8 @@ Status ReportsWindow::exportPdf(const QString &path) const
     if (!built().report)
         return Error{tr("No report to export yet.").toStdString()};
     return writeReportPdf(path, built().report.value(),
-                          built().trend ? built().trend.value() : UsageTrend{});
+                          built().trend ? built().trend.value() : UsageTrend{},
+                          built().previous ? &built().previous.value() : nullptr);
 }
 
 void ReportsWindow::editPrices()

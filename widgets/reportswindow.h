@@ -101,6 +101,7 @@ private:
     QLabel *m_hours = nullptr;
     QLabel *m_cloud = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_coverage = nullptr;
     QTableView *m_view = nullptr;
     QWidget *m_charts = nullptr;
     QChartView *m_trendView = nullptr;

@@ -101,7 +101,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
     const int64_t bucket = *toS - *fromS <= 62 * 86400 ? 86400 : 7 * 86400;
     const LoadedReport loaded =
         loadReport(historyPath(options.dbFile), prices.value(),
-                   {{*fromS, *toS, *group, 0}, format == "pdf" ? bucket : 0});
+                   {{*fromS, *toS, *group, 0}, format == "pdf" ? bucket : 0, format == "pdf"});
     const Result<UsageReport> &report = loaded.report;
     if (!report) {
         std::fprintf(stderr, "meridian report: %s\n", report.error().message.c_str());
@@ -126,7 +126,8 @@ int runReport(const ReportOptions &options, int argc, char **argv)
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const Status written =
-        writeReportPdf(QString::fromStdString(options.output), report.value(), trend.value());
+        writeReportPdf(QString::fromStdString(options.output), report.value(), trend.value(),
+                       loaded.previous ? &loaded.previous.value() : nullptr);
     if (!written) {
         std::fprintf(stderr, "meridian report: %s\n", written.message().c_str());
         return 1;

@@ -605,6 +605,12 @@
             <numerusform>云端扩容：%n 个租约共 %1 元。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Cloud spend: %1 CNY over %n lease(s).</source>
+        <translation>
+            <numerusform>云端支出：%n 个租约共 %1 元。</numerusform>
+        </translation>
+    </message>
     <message>
         <location line="+6"/>
         <source>%1 card-hours had no price in the price book and are not in the cost.</source>
@@ -727,6 +733,50 @@
         <location line="+9"/>
         <source>&lt;br/&gt;neighbour not reported lately: as last seen</source>
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
+    </message>
+    <message>
+        <source>Utilisation and value</source>
+        <translation>利用率与价值</translation>
+    </message>
+    <message>
+        <source>Value of own cards at price-book rates: %1 CNY (%2), of which idle cards %3 CNY (%4).</source>
+        <translation>按价目表计的自有卡价值：%1 元（%2），其中空闲卡 %3 元（%4）。</translation>
+    </message>
+    <message>
+        <source>%1 cards, %2 card-hours recorded (coverage %3): %4 busy, %5 idle; busy %6 of card-hours (%7), mean utilisation %8; energy %9 kWh. A card-hour is busy at or above 5% utilisation.</source>
+        <translation>%1 张卡，已记录 %2 卡时（覆盖率 %3）：忙碌 %4、空闲 %5；忙碌占卡时 %6（%7），平均利用率 %8；能耗 %9 kWh。利用率不低于 5% 的卡时计为忙碌。</translation>
+    </message>
+    <message>
+        <source>%1 card-hours had no price in the price book and are not in the value.</source>
+        <translation>%1 卡时在价目表中没有价格，未计入价值。</translation>
+    </message>
+    <message>
+        <source>Coverage</source>
+        <translation>覆盖率</translation>
+    </message>
+    <message>
+        <source>Idle card-h</source>
+        <translation>空闲卡时</translation>
+    </message>
+    <message>
+        <source>Value (CNY)</source>
+        <translation>价值（元）</translation>
+    </message>
+    <message>
+        <source>Idle value (CNY)</source>
+        <translation>空闲价值（元）</translation>
+    </message>
+    <message>
+        <source>Spend (CNY)</source>
+        <translation>支出（元）</translation>
+    </message>
+    <message>
+        <source>Meridian utilisation and value report</source>
+        <translation>Meridian 利用率与价值报告</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>无数据</translation>
     </message>
 </context>
 <context>
@@ -2005,6 +2055,22 @@ Next: %2</source>
         <source>Unpriced card-hours</source>
         <translation>未计价卡时</translation>
     </message>
+    <message>
+        <source>Coverage</source>
+        <translation>覆盖率</translation>
+    </message>
+    <message>
+        <source>Share of recorded card-hours at or above 5% utilisation: a card busy at 20% for an hour is a busy card-hour, so Busy runs well above Mean utilisation</source>
+        <translation>利用率不低于 5% 的已记录卡时占比：一张卡以 20% 利用率运行一小时也算一个忙碌卡时，所以忙碌占比远高于平均利用率</translation>
+    </message>
+    <message>
+        <source>Share of the card-hours these cards would give over the period (up to now) that the history holds: below 100%, minutes are missing, not idle</source>
+        <translation>历史中已有的卡时占这些卡在本周期（截至现在）应有卡时的比例：低于 100% 表示有分钟缺失，而不是空闲</translation>
+    </message>
+    <message>
+        <source>Average utilisation over the recorded card-hours</source>
+        <translation>已记录卡时的平均利用率</translation>
+    </message>
 </context>
 <context>
     <name>meridian::ReportsWindow</name>
@@ -2269,6 +2335,38 @@ Next: %2</source>
         <location line="+21"/>
         <source>No report to export yet.</source>
         <translation>还没有可导出的报告。</translation>
+    </message>
+    <message>
+        <source>Value of own cards</source>
+        <translation>自有卡的价值</translation>
+    </message>
+    <message>
+        <source>Idle value</source>
+        <translation>空闲价值</translation>
+    </message>
+    <message>
+        <source>%1 of the value · %2</source>
+        <translation>占价值的 %1 · %2</translation>
+    </message>
+    <message>
+        <source>Busy share of card-hours</source>
+        <translation>忙碌卡时占比</translation>
+    </message>
+    <message>
+        <source>%1 busy, %2 idle card-hours · mean utilisation %3 · coverage %4 · %5</source>
+        <translation>忙碌 %1、空闲 %2 卡时 · 平均利用率 %3 · 覆盖率 %4 · %5</translation>
+    </message>
+    <message>
+        <source>Cloud spend</source>
+        <translation>云端支出</translation>
+    </message>
+    <message>
+        <source>Spend (CNY)</source>
+        <translation>支出（元）</translation>
+    </message>
+    <message>
+        <source>values are customer prices from the price book (what a card-hour earns, contract discounts applied); idle value is revenue not earned; busy is a card-hour at or above 5% utilisation</source>
+        <translation>金额按价目表中的客户价格计（每卡时的收入，已计合同折扣）；空闲价值即未实现的收入；利用率不低于 5% 的卡时计为忙碌</translation>
     </message>
 </context>
 <context>
@@ -2792,6 +2890,45 @@ Next: %2</source>
     <message>
         <source>healthy</source>
         <translation>健康</translation>
+    </message>
+</context>
+<context>
+    <name>ReportWording</name>
+    <message>
+        <source>%1 – %2 (the end excluded)</source>
+        <translation>%1 – %2（不含结束时刻）</translation>
+    </message>
+    <message>
+        <source>%1 UTC (1 day)</source>
+        <translation>%1 UTC（1 天）</translation>
+    </message>
+    <message>
+        <source>%1 – %2 UTC (%3 days)</source>
+        <translation>%1 – %2 UTC（%3 天）</translation>
+    </message>
+    <message>
+        <source>no data for the previous period</source>
+        <translation>上一周期无数据</translation>
+    </message>
+    <message>
+        <source>none in the previous period</source>
+        <translation>上一周期为零</translation>
+    </message>
+    <message>
+        <source>%1 %2 points than the previous period</source>
+        <translation>较上一周期 %1 %2 个百分点</translation>
+    </message>
+    <message>
+        <source>%1 %2% than the previous period</source>
+        <translation>较上一周期 %1 %2%</translation>
+    </message>
+    <message>
+        <source>Coverage %1 of the card-hours %2 cards give in %3 h: the figures cover only what was recorded</source>
+        <translation>覆盖率 %1（%2 张卡在 %3 小时内应有的卡时）：各项数字只反映已记录的部分</translation>
+    </message>
+    <message>
+        <source>; no data on %1</source>
+        <translation>；%1 无数据</translation>
     </message>
 </context>
 </TS>

@@ -63,13 +63,18 @@ contracts:
     EXPECT_EQ(report->total.cards, 6);
 
     const std::string csv = reportToCsv(report.value());
-    EXPECT_NE(csv.find("xiamen,4,16.000,12.000,75.0,4.000,75.0,32.80,8.20"), std::string::npos)
+    // Coverage: 16 card-hours of the 4 cards × 48 h of the two days.
+    EXPECT_NE(csv.find("xiamen,4,16.000,8.3,12.000,75.0,4.000,75.0,32.80,8.20"), std::string::npos)
         << csv;
     EXPECT_NE(csv.find("total,6,"), std::string::npos);
     const auto json = nlohmann::json::parse(reportToJson(report.value()));
     EXPECT_EQ(json["group_by"], "dc");
     EXPECT_EQ(json["rows"].back()["group"], "total");
-    EXPECT_NEAR(json["rows"].back()["cost_cny"].get<double>(), 47.2, 1e-9);
+    EXPECT_NEAR(json["rows"].back()["value_cny"].get<double>(), 47.2, 1e-9);
+    EXPECT_NEAR(json["rows"].back()["coverage_percent"].get<double>(), 100.0 / 12, 1e-9);
+    // The period as the CSV writes it: its first and last (included) days.
+    EXPECT_EQ(json["period_from"], "2026-06-30");
+    EXPECT_EQ(json["period_to"], "2026-07-01");
 
     // Only the hours before midnight: the old price alone.
     auto before = buildUsageReport(dir.file("history.db"), prices.value(),

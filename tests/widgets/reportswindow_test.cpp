@@ -5,20 +5,28 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QBarSet>
+#include <QChart>
 #include <QFile>
+#include <QLabel>
+#include <QLineSeries>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStackedBarSeries>
 #include <QTableWidget>
 #include <fstream>
+#include <memory>
 
 #include "cost/pricebook.h"
 #include "history/historystore.h"
 #include "models/cloudspendmodel.h"
 #include "models/reporttablemodel.h"
+#include "models/reportwording.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 #include "widgets/pricebookdialog.h"
+#include "widgets/reportcharts.h"
 #include "widgets/reportswindow.h"
 
 using namespace meridian;
@@ -139,7 +147,10 @@ TEST(ReportsWindow, BuildsInTheBackgroundAndExportsCsvAndPdf)
     EXPECT_EQ(window.table()->rowCount(), 3);
     ASSERT_TRUE(window.built().trend.ok());
     EXPECT_EQ(window.built().trend->buckets.size(), 2u);
-    EXPECT_TRUE(window.statusText().contains(QStringLiteral("2026-07-01 00:00")));
+    // The period as the CSV and the PDF write it: its first and last days, both included.
+    EXPECT_TRUE(
+        window.statusText().contains(QStringLiteral("2026-07-01 – 2026-07-02 UTC (2 days)")))
+        << window.statusText().toStdString();
 
     window.setGroup(ReportGroup::Service);
     ASSERT_TRUE(waitForReport(window));
@@ -288,4 +299,65 @@ TEST(ReportCommand, PdfCsvAndMistakesWithoutAWindow)
                   &output),
               2);
     EXPECT_TRUE(output.contains("ISO 8601"));
+}
+
+TEST(ReportsWindow, DaysWithoutDataAreGapsAndTheTilesSayWhatTheTableSays)
+{
+    ReportFixture fixture;  // usage on July 1 and 2 only
+    ReportsWindow window(fixture.sources());
+    waitForReport(window);
+    window.setPeriod(QDate(2026, 7, 1), QDate(2026, 7, 4));
+    ASSERT_TRUE(waitForReport(window)) << window.statusText().toStdString();
+    const UsageReport &report = window.built().report.value();
+    // Half the card-hours six cards give in four days.
+    EXPECT_NEAR(*report.coveragePercent(report.total.cardHours, report.total.cards), 50, 1e-9);
+    auto *warning = window.findChild<QLabel *>(QStringLiteral("coverageWarning"));
+    ASSERT_NE(warning, nullptr);
+    EXPECT_FALSE(warning->isHidden());
+    EXPECT_TRUE(warning->text().contains(QStringLiteral("Coverage 50.0%")))
+        << warning->text().toStdString();
+    EXPECT_TRUE(warning->text().contains(QStringLiteral("no data on 07-03, 07-04")))
+        << warning->text().toStdString();
+    const auto perDay = bucketCoverage(window.built().trend.value(), report.total.cards);
+    ASSERT_EQ(perDay.size(), 4u);
+    EXPECT_NEAR(*perDay[0], 100, 1e-9);
+    EXPECT_NEAR(*perDay[3], 0, 1e-9);
+
+    // The chart marks the empty days as no data and breaks the value line there.
+    std::unique_ptr<QChart> chart(makeTrendChart(window.built().trend.value(), report.total.cards));
+    int lines = 0;
+    for (QAbstractSeries *series : chart->series()) {
+        if (auto *bars = qobject_cast<QStackedBarSeries *>(series)) {
+            const QBarSet *missing = bars->barSets().back();
+            EXPECT_EQ(missing->label(), QStringLiteral("No data"));
+            EXPECT_EQ(missing->at(0), 0);
+            EXPECT_GT(missing->at(2), 0);
+            EXPECT_GT(missing->at(3), 0);
+        } else if (auto *line = qobject_cast<QLineSeries *>(series)) {
+            ++lines;
+            EXPECT_EQ(line->count(), 2) << "the value line stops where the data does";
+        }
+    }
+    EXPECT_EQ(lines, 1);
+
+    // Each tile's figure is the table's Total row, as the table writes it, with its unit.
+    const ReportTableModel *table = window.table();
+    const int total = table->rowCount() - 1;
+    const auto cell = [&](int column) { return table->index(total, column).data().toString(); };
+    EXPECT_TRUE(window.tile(0).contains(cell(ReportTableModel::Cost) + QStringLiteral(" CNY")))
+        << window.tile(0).toStdString();
+    EXPECT_TRUE(window.tile(1).contains(cell(ReportTableModel::IdleCost) + QStringLiteral(" CNY")))
+        << window.tile(1).toStdString();
+    EXPECT_TRUE(window.tile(2).contains(cell(ReportTableModel::BusyPercent)));
+    EXPECT_TRUE(window.tile(2).contains(cell(ReportTableModel::MeanUtilization)));
+    EXPECT_TRUE(window.tile(2).contains(cell(ReportTableModel::IdleCardHours) +
+                                        QStringLiteral(" idle card-hours")))
+        << window.tile(2).toStdString();
+    EXPECT_TRUE(
+        window.tile(2).contains(QStringLiteral("coverage ") + cell(ReportTableModel::Coverage)));
+    // And "value" is the word for it in every header that shows money.
+    for (int c = 0; c < table->columnCount(); ++c) {
+        const QString header = table->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+        EXPECT_FALSE(header.contains(QStringLiteral("Cost"))) << header.toStdString();
+    }
 }

@@ -63,7 +63,25 @@ struct UsageReport {
 
     // Cloud spend by the service it was rented for, largest first ("" = not known).
     std::vector<std::pair<std::string, double>> cloudSpendByService() const;
+
+    // Hours of the period its figures can cover: up to asOfUnixS, not into the future.
+    double coveredHours() const;
+    // Coverage: the share of the card-hours `cards` cards would give over coveredHours()
+    // that the history holds (a card missing a minute is a gap, not an idle minute);
+    // nullopt when nothing was expected.
+    std::optional<double> coveragePercent(double cardHours, int cards) const;
 };
+
+// The period as every form of a report writes it: whole days as their first and last
+// (included) dates, "2026-07-01" and "2026-07-31"; otherwise both ends as UTC times,
+// "2026-07-01T06:00Z", the end excluded.
+struct ReportPeriod {
+    std::string from;
+    std::string to;
+    bool wholeDays = true;
+    int days = 0;  // when whole days
+};
+ReportPeriod reportPeriod(const UsageReport &report);
 
 struct ReportRequest {
     int64_t fromUnixS = 0;
@@ -78,8 +96,10 @@ struct UsageTrend {
     std::vector<UsageReport> buckets;
 };
 
-// One table per file, each row carrying the period (period_from, period_to: UTC dates,
-// the last one included), so a file read on its own says what it covers.
+// One table per file, each row carrying the period (period_from, period_to as
+// reportPeriod writes them), so a file read on its own says what it covers. Money is
+// "value" for own cards (what their card-hours earn at price-book rates) and "spend" for
+// rented capacity (what the pool charged), in every form.
 std::string reportToCsv(const UsageReport &report);
 std::string cloudSpendToCsv(const UsageReport &report);
 std::string reportToJson(const UsageReport &report);
