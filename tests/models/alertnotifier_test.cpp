@@ -13,7 +13,9 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTranslator>
+#include <fstream>
 #include <mutex>
+#include <set>
 
 #include "agentprocess.h"
 #include "alerts/alerttriagelog.h"
@@ -402,3 +404,146 @@ TEST(AlertNotifier, DesktopNotificationsReachTheSessionBus)
 }
 
 #include "alertnotifier_test.moc"
+
+namespace {
+
+// A real Alertmanager on a free port, holding what it is sent (no receivers of its own).
+struct Alertmanager {
+    test::TempDir dir;
+    int port = test::freePort();
+    std::unique_ptr<test::ChildProcess> process;
+    Alertmanager()
+    {
+        std::ofstream(dir.file("alertmanager.yml"))
+            << "route: {receiver: none, group_wait: 1s}\nreceivers: [{name: none}]\n";
+        process = std::make_unique<test::ChildProcess>(
+            std::vector<std::string>{"prometheus-alertmanager",
+                                     "--config.file=" + dir.file("alertmanager.yml"),
+                                     "--storage.path=" + dir.file("am"),
+                                     "--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                     "--cluster.listen-address="},
+            dir.file("alertmanager.log"));
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port); }
+    // Every alert it holds, active, silenced or not.
+    json alerts() const
+    {
+        const std::string body = test::httpGet(port, "/api/v2/alerts");
+        return body.empty() ? json::array() : json::parse(body);
+    }
+};
+
+}  // namespace
+
+// The goal of "on-call you can trust at 3 a.m.": ten console restarts on one history
+// file, with an alert open, one acknowledged and one silenced, re-key nothing and re-send
+// nothing to a webhook; Alertmanager (which gets its periodic re-send) holds the same
+// three alerts, named by host and card, never by the agent's address. Each console meets
+// its agents as a real one can: their events before their inventories.
+TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(test::waitUntil([&] {
+        return !test::httpGet(alertmanager.port, "/-/ready").empty();
+    })) << alertmanager.process->log();
+    Receiver webhook;
+    test::TempDir dir;
+    const std::string file = dir.file("history.sqlite");
+    AlertRouting routing;
+    routing.routes.push_back({"alertmanager", RouteKind::Alertmanager, alertmanager.url()});
+    routing.routes.push_back({"noc", RouteKind::Json, webhook.url()});
+    const int64_t base = SystemClock::instance().nowUnixMs();
+    const char *hosts[] = {"wh-1", "wh-2", "wh-3"};
+    const auto runConsole = [&](int run) {
+        const int64_t now = base + run * 60'000;
+        FleetState state;
+        std::vector<NodeHandle> nodes;
+        for (int i = 0; i < 3; ++i)
+            nodes.push_back(
+                state.addNode("127.0.0.1:" + std::to_string(41000 + run * 10 + i), "wuhu"));
+        // The agents replay what they hold before the console has their inventories.
+        Event link = linkEvent(EventKind::LinkDown, base + 1'000);
+        state.recordEvent(nodes[0], link);
+        Event ecc;
+        ecc.kind = EventKind::EccUncorrected;
+        ecc.cardIndex = 2;
+        ecc.timeUnixMs = base + 2'000;
+        state.recordEvent(nodes[1], ecc);
+        Event hot;
+        hot.kind = EventKind::ThermalThrottle;
+        hot.cardIndex = 1;
+        hot.timeUnixMs = base + 3'000;
+        state.recordEvent(nodes[2], hot);
+        AlertCenter center(state);
+        auto log = AlertTriageLog::open(file);
+        EXPECT_TRUE(log.ok()) << log.error().message;
+        center.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+        center.setUser(QStringLiteral("night-shift"));
+        ManualClock clock(now);
+        AlertNotifier notifier(center, routing, clock, nullptr);
+        center.update(state.snapshot(now));  // no identities yet: nothing may be keyed
+        for (int i = 0; i < 3; ++i) {
+            NodeInventory inventory;
+            inventory.nodeId = hosts[i];
+            inventory.dataCenter = "wuhu";
+            for (uint32_t c = 0; c < 8; ++c) {
+                CardInfo card;
+                card.index = c;
+                card.vendor = Vendor::Nvidia;
+                card.model = "A100-SXM4-80GB";
+                card.uuid = std::string(hosts[i]) + "-gpu-" + std::to_string(c);
+                inventory.cards.push_back(card);
+            }
+            state.setInventory(nodes[static_cast<size_t>(i)], inventory, 1000, now);
+            state.recordTelemetry(nodes[static_cast<size_t>(i)], TelemetrySample{now, {}, {}, {}},
+                                  now);
+        }
+        center.update(state.snapshot(now + 100));
+        center.waitForTriage();
+        center.update(state.snapshot(now + 200));
+        EXPECT_TRUE(test::waitUntil([&] {
+            QCoreApplication::processEvents();
+            for (const RouteStatus &r : notifier.dispatcher().status()) {
+                if (r.waiting > 0)
+                    return false;
+            }
+            return true;
+        }));
+        if (run == 0) {
+            // The night shift takes the ECC card and silences the hot node's thermal alert.
+            for (const Alert &a : center.engine().alerts()) {
+                if (a.kind == AlertKind::EccDoubleBit)
+                    center.acknowledge(QString::fromStdString(a.key));
+            }
+            SilenceRule quiet;
+            quiet.kind = AlertKind::ThermalThrottle;
+            quiet.node = "wh-3";
+            quiet.untilMs = base + 24 * 3600'000;
+            quiet.reason = "fan replaced, watching it";
+            center.silence(quiet);
+        }
+        center.waitForTriage();
+        std::set<std::string> keys;
+        for (const Alert &a : center.engine().alerts())
+            keys.insert(a.key);
+        return keys;
+    };
+    const std::set<std::string> first = runConsole(0);
+    ASSERT_EQ(first.size(), 3u);
+    const size_t told = webhook.alerts().size();
+    ASSERT_EQ(told, 3u) << "each of the three goes out once";
+    ASSERT_TRUE(test::waitUntil([&] { return alertmanager.alerts().size() == 3; }))
+        << alertmanager.alerts().dump();
+    for (int run = 1; run <= 10; ++run)
+        EXPECT_EQ(runConsole(run), first) << "re-keyed on restart " << run;
+    EXPECT_EQ(webhook.alerts().size(), told) << "a restart re-sent to the webhook";
+    for (const json &a : webhook.alerts())
+        EXPECT_EQ(first.count(a["key"].get<std::string>()), 1u) << a.dump();
+    const json held = alertmanager.alerts();
+    EXPECT_EQ(held.size(), 3u) << held.dump(1);
+    EXPECT_EQ(held.dump().find("127.0.0.1"), std::string::npos) << held.dump(1);
+    std::set<std::string> nodes;
+    for (const json &a : held)
+        nodes.insert(a["labels"]["node"].get<std::string>());
+    EXPECT_EQ(nodes, (std::set<std::string>{"wh-1", "wh-2", "wh-3"}));
+}
