@@ -2,6 +2,8 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "history/cardusageseries.h"
+
 namespace meridian {
 
 StoreHistoryLoader::StoreHistoryLoader(Fetch fetch, int stepS, QObject *parent)
@@ -61,6 +63,27 @@ void StoreHistoryLoader::finished()
         return;  // the operator has moved on to another card
     m_latest = std::move(result);
     Q_EMIT loaded(QString::fromStdString(m_latest.cardUuid));
+}
+
+std::unique_ptr<StoreHistoryLoader> usageHistoryLoader(const std::string &historyFile)
+{
+    auto fetch = [historyFile](const std::string &uuid, CardMetric metric, int64_t from, int64_t to,
+                               int64_t step) -> Result<std::vector<HistoryPoint>> {
+        if (metric != CardMetric::Utilization && metric != CardMetric::Power)
+            return std::vector<HistoryPoint>{};
+        auto series = readCardUsageSeries(historyFile, uuid, from, to, step);
+        if (!series)
+            return series.error();
+        std::vector<HistoryPoint> points;
+        points.reserve(series->size());
+        for (const UsageSeriesPoint &p : series.value())
+            points.push_back(
+                {p.timeUnixS * 1000,
+                 static_cast<float>(metric == CardMetric::Utilization ? p.utilizationPercent
+                                                                      : p.powerWatts)});
+        return points;
+    };
+    return std::make_unique<StoreHistoryLoader>(std::move(fetch), 60);
 }
 
 }  // namespace meridian

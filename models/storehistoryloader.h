@@ -10,6 +10,7 @@
 #include <QString>
 #include <array>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,10 @@ private:
     bool m_pending = false;
     StoreHistory m_latest;
 };
+
+// A loader over the console's history file: utilisation and power of agents' cards
+// past the 15 minutes kept in memory (memory and temperature come back empty: the file
+// does not keep them). One read of the file per request, off the UI thread.
+std::unique_ptr<StoreHistoryLoader> usageHistoryLoader(const std::string &historyFile);
 
 }  // namespace meridian

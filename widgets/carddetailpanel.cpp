@@ -17,6 +17,10 @@ namespace {
 
 constexpr size_t kEventsShown = 50;
 constexpr int64_t kStoreHistoryEveryMs = 15'000;  // a store scrapes every 15 s or so
+constexpr int64_t kUsageHistoryEveryMs = 60'000;  // the history file holds minutes
+constexpr int kKeptInMemoryS = 15 * 60;
+constexpr CardMetric kChartMetrics[] = {CardMetric::Utilization, CardMetric::Memory,
+                                        CardMetric::Temperature, CardMetric::Power};
 
 QString eventLine(const Event &e)
 {
@@ -75,6 +79,13 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
     connect(m_period, &QComboBox::currentIndexChanged, this,
             [this] { setHistoryWindow(m_period->currentData().toInt()); });
     body->addWidget(m_period);
+    m_rangeNote = new QLabel(
+        tr("Utilisation and power from the history file; memory and temperature are kept "
+           "for the last 15 minutes."),
+        m_body);
+    m_rangeNote->setWordWrap(true);
+    m_rangeNote->hide();
+    body->addWidget(m_rangeNote);
     m_charts[0] =
         new HistoryChart(metricName(FleetMetric::Utilization), QStringLiteral("%"), 100, m_body);
     m_charts[1] =
@@ -148,31 +159,36 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     // Every reading is as old as the scrape or sample that produced it, not as the screen.
     if (s.cardLastSeenMs[c] > 0)
         status += tr(", reading %1 s old").arg((s.takenUnixMs - s.cardLastSeenMs[c]) / 1000);
-    if (m_store && m_store->latest().cardUuid == l.cardUuid[c] &&
-        !m_store->latest().problem.empty())
-        status += tr("; store history: %1").arg(QString::fromStdString(m_store->latest().problem));
+    for (const StoreHistoryLoader *loader : {m_store, m_usage}) {
+        if (loader && loader->latest().cardUuid == l.cardUuid[c] &&
+            !loader->latest().problem.empty())
+            status += tr("; history: %1").arg(QString::fromStdString(loader->latest().problem));
+    }
     m_inventory->setText(
         tr("UUID %1<br>%2 · rack %3 · %4 · agent %5 (%6)")
             .arg(QString::fromStdString(l.cardUuid[c]), dataCenterTitle(l.nodeDataCenter[n]),
                  QString::fromStdString(l.nodeRack[n]), QString::fromStdString(l.nodeHostname[n]),
                  QString::fromStdString(l.nodeAddress[n]), status.toHtmlEscaped()));
-    const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
-                                  CardMetric::Temperature, CardMetric::Power};
-    const bool fromStore = m_store && isStoreNodeAddress(l.nodeAddress[n]);
     m_shownUuid = l.cardUuid[c];
-    m_period->setEnabled(fromStore);
-    if (!fromStore && m_period->currentIndex() != 0)
-        m_period->setCurrentIndex(0);  // an agent's card: what this console kept
-    if (fromStore &&
-        (m_storeCard != l.cardUuid[c] || s.takenUnixMs - m_storeAskedMs >= kStoreHistoryEveryMs)) {
-        m_storeAskedMs = s.takenUnixMs;
-        m_store->request(l.cardUuid[c], s.takenUnixMs, m_period->currentData().toInt());
+    const bool fromStore = m_store && isStoreNodeAddress(l.nodeAddress[n]);
+    m_period->setEnabled(fromStore || m_usage);
+    if (!m_period->isEnabled() && m_period->currentIndex() != 0)
+        m_period->setCurrentIndex(0);  // what this console kept is all there is
+    StoreHistoryLoader *loader = loaderFor(fromStore);
+    const int64_t askEveryMs = loader == m_store ? kStoreHistoryEveryMs : kUsageHistoryEveryMs;
+    if (loader && (m_loadedCard != m_shownUuid || m_loadedFrom != loader ||
+                   s.takenUnixMs - m_askedMs >= askEveryMs)) {
+        m_askedMs = s.takenUnixMs;
+        loader->request(m_shownUuid, s.takenUnixMs, m_period->currentData().toInt());
     }
-    if (!fromStore || m_storeCard != l.cardUuid[c]) {
-        // Until the store answers, what this console has seen itself.
-        for (int i = 0; i < 4; ++i)
-            m_charts[i]->setPoints(m_source.history(c, metrics[i]), s.takenUnixMs);
+    const bool loaded = loader && m_loadedCard == m_shownUuid && m_loadedFrom == loader;
+    for (int i = 0; i < 4; ++i) {
+        // Until a loader answers, and for what the history file does not keep, what this
+        // console has seen itself.
+        if (!loaded || !loaderKeeps(loader, i))
+            m_charts[i]->setPoints(m_source.history(c, kChartMetrics[i]), s.takenUnixMs);
     }
+    m_rangeNote->setVisible(loader && loader == m_usage);
     m_events->clear();
     for (const Event &e : m_source.recentEvents(n, kEventsShown))
         m_events->addItem(eventLine(e));
@@ -182,16 +198,44 @@ void CardDetailPanel::update(const FleetSnapshot &s)
 void CardDetailPanel::setStoreHistory(StoreHistoryLoader *loader)
 {
     m_store = loader;
-    connect(loader, &StoreHistoryLoader::loaded, this, &CardDetailPanel::showStoreHistory);
+    connect(loader, &StoreHistoryLoader::loaded, this, [this] { showLoaded(m_store); });
 }
 
-void CardDetailPanel::showStoreHistory(const QString &cardUuid)
+void CardDetailPanel::setUsageHistory(StoreHistoryLoader *loader)
 {
-    const StoreHistory &history = m_store->latest();
-    if (history.problem.empty()) {
-        m_storeCard = cardUuid.toStdString();
-        for (size_t i = 0; i < history.series.size(); ++i)
-            m_charts[i]->setPoints(history.series[i], m_storeAskedMs);
+    m_usage = loader;
+    connect(loader, &StoreHistoryLoader::loaded, this, [this] { showLoaded(m_usage); });
+    m_period->setToolTip(
+        tr("Longer periods come from the Prometheus-compatible store that holds the card, "
+           "or from this console's history file: utilisation and power (memory and "
+           "temperature are kept for 15 minutes)"));
+}
+
+StoreHistoryLoader *CardDetailPanel::loaderFor(bool fromStore) const
+{
+    if (fromStore)
+        return m_store;
+    // An agent's card: its last 15 minutes are in memory; longer, the history file.
+    return m_period->currentData().toInt() > kKeptInMemoryS ? m_usage : nullptr;
+}
+
+bool CardDetailPanel::loaderKeeps(const StoreHistoryLoader *loader, int chart) const
+{
+    // The history file keeps utilisation and power, not memory or temperature.
+    return loader != m_usage || kChartMetrics[chart] == CardMetric::Utilization ||
+           kChartMetrics[chart] == CardMetric::Power;
+}
+
+void CardDetailPanel::showLoaded(StoreHistoryLoader *loader)
+{
+    const StoreHistory &history = loader->latest();
+    if (!history.problem.empty() || history.cardUuid != m_shownUuid)
+        return;
+    m_loadedCard = history.cardUuid;
+    m_loadedFrom = loader;
+    for (size_t i = 0; i < history.series.size(); ++i) {
+        if (loaderKeeps(loader, static_cast<int>(i)))
+            m_charts[i]->setPoints(history.series[i], m_askedMs);
     }
 }
 
@@ -199,9 +243,10 @@ void CardDetailPanel::setHistoryWindow(int seconds)
 {
     for (HistoryChart *chart : m_charts)
         chart->setWindowSeconds(seconds);
-    if (m_store && !m_shownUuid.empty() && m_period->isEnabled()) {
-        m_storeAskedMs = m_lastRefreshMs;  // the time of the snapshot shown
-        m_store->request(m_shownUuid, m_storeAskedMs, seconds);
+    m_loadedCard.clear();  // what was loaded was for the other window
+    if (m_card && m_lastRefreshMs > 0) {
+        if (const auto snapshot = m_source.current())
+            update(*snapshot);
     }
 }
 

@@ -1,5 +1,5 @@
-// Drill-down for one card: its inventory, 15 minutes of utilisation, memory,
-// temperature and power, and its node's recent events. Refreshed from FleetState at most
+// Drill-down for one card: its inventory, utilisation, memory, temperature and power
+// over 15 minutes to 7 days, and its node's recent events. Refreshed from FleetState at most
 // once a second while visible. Lives on the UI thread.
 #pragma once
 
@@ -33,21 +33,30 @@ public:
     const HistoryChart *chart(int index) const { return m_charts[index]; }
     // Cards read from a Prometheus-compatible store chart the store's own history.
     void setStoreHistory(StoreHistoryLoader *loader);
+    // Agents' cards chart the history file's utilisation and power past 15 minutes.
+    void setUsageHistory(StoreHistoryLoader *loader);
+    // The range the charts show, in seconds (15 min, 1 h, 6 h, 24 h, 7 d).
+    QComboBox *rangeBox() const { return m_period; }
 
 private:
     void update(const FleetSnapshot &snapshot);
-    void showStoreHistory(const QString &cardUuid);
+    StoreHistoryLoader *loaderFor(bool fromStore) const;
+    bool loaderKeeps(const StoreHistoryLoader *loader, int chart) const;
+    void showLoaded(StoreHistoryLoader *loader);
     void setHistoryWindow(int seconds);
     void showFault(const FleetSnapshot &snapshot, CardHandle card);
 
     const FleetSnapshotSource &m_source;
     std::optional<CardHandle> m_card;
     int64_t m_lastRefreshMs = 0;
-    StoreHistoryLoader *m_store = nullptr;
-    std::string m_storeCard;  // the card whose store history the charts show
-    int64_t m_storeAskedMs = 0;
+    StoreHistoryLoader *m_store = nullptr;  // store-read cards
+    StoreHistoryLoader *m_usage = nullptr;  // agents' cards, from the history file
+    std::string m_loadedCard;               // the card whose loaded history the charts show
+    const StoreHistoryLoader *m_loadedFrom = nullptr;
+    int64_t m_askedMs = 0;
     std::string m_shownUuid;  // the card on show
-    QComboBox *m_period;      // how far back the charts reach (store-read cards)
+    QComboBox *m_period;      // how far back the charts reach
+    QLabel *m_rangeNote;      // what a longer range of an agent's card shows
     QLabel *m_title;
     QWidget *m_body;  // all but the title: shown once a card is chosen
     QLabel *m_inventory;

@@ -43,6 +43,7 @@ ConsoleSession::~ConsoleSession()
 {
     m_window.reset();
     m_storeHistory.reset();
+    m_usageHistory.reset();
     m_scaling.reset();
     m_journal.reset();
     m_source.reset();
@@ -75,6 +76,10 @@ Status ConsoleSession::start()
     m_window = std::make_unique<MainWindow>(*m_source);
     if (!m_stores.empty())
         showStoreHistory();
+    if (m_history) {
+        m_usageHistory = usageHistoryLoader(m_history->path());
+        m_window->detail()->setUsageHistory(m_usageHistory.get());
+    }
     if (m_sim)
         m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));
     showReports();

@@ -85,6 +85,7 @@ private:
     std::unique_ptr<FleetClient> m_client;
     std::vector<std::unique_ptr<PrometheusSource>> m_stores;
     std::unique_ptr<StoreHistoryLoader> m_storeHistory;
+    std::unique_ptr<StoreHistoryLoader> m_usageHistory;  // agents' cards past 15 minutes
     std::unique_ptr<HistoryStore> m_history;
     std::unique_ptr<UsageBackfill> m_backfill;
     std::unique_ptr<FleetSnapshotSource> m_source;

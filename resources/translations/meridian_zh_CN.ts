@@ -1232,6 +1232,18 @@ Next: %2</source>
         <source>UUID %1&lt;br&gt;%2 · rack %3 · %4 · agent %5 (%6)</source>
         <translation>UUID %1&lt;br&gt;%2 · 机架 %3 · %4 · 代理 %5（%6）</translation>
     </message>
+    <message>
+        <source>Longer periods come from the Prometheus-compatible store that holds the card, or from this console's history file: utilisation and power (memory and temperature are kept for 15 minutes)</source>
+        <translation>更长的时段来自保存该卡的 Prometheus 兼容存储，或本控制台的历史文件：利用率和功率（显存和温度只保留 15 分钟）</translation>
+    </message>
+    <message>
+        <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
+        <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
+    </message>
+    <message>
+        <source>; history: %1</source>
+        <translation>；历史：%1</translation>
+    </message>
 </context>
 <context>
     <name>meridian::DataCenterSummaryModel</name>

@@ -1,6 +1,7 @@
-// The card panel for a card read from a Prometheus-compatible store: its charts come
-// from the store (through StoreHistoryLoader, off the UI thread), over the period the
-// operator picks; an agent's card keeps this console's own fifteen minutes.
+// The card panel's ranges: a card read from a Prometheus-compatible store charts the
+// store's history, an agent's card its history file past the fifteen minutes this
+// console keeps (both through StoreHistoryLoader, off the UI thread), over the period
+// the operator picks.
 #include <gtest/gtest.h>
 
 #include <QComboBox>
@@ -10,7 +11,10 @@
 #include <mutex>
 
 #include "core/clock.h"
+#include "history/historystore.h"
 #include "models/storehistoryloader.h"
+#include "testsupport.h"
+#include "usagefixture.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/historychart.h"
 
@@ -154,4 +158,53 @@ TEST(CardDetailPanel, AFaultyOrSilentCardSaysSo)
     EXPECT_TRUE(fault->isVisible());
     EXPECT_TRUE(fault->text().contains(QStringLiteral("No reading")))
         << fault->text().toStdString();
+}
+
+// An agent's card past the fifteen minutes this console keeps: utilisation and power from
+// the real history file, memory and temperature still its own fifteen minutes, said so.
+TEST(CardDetailPanel, AnAgentsCardChartsTheHistoryFileBeyondFifteenMinutes)
+{
+    const int64_t now = 1'796'000'040'000;
+    const int64_t nowS = now / 1000 / 60 * 60;
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    {
+        auto store = HistoryStore::open(file);
+        ASSERT_TRUE(store.ok());
+        store.value()->submit(test::a100Minutes("n2", "wuhu", 1, nowS - 6 * 3600, 360, 45, 12'000));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    FleetState state;
+    const NodeHandle agent = state.addNode("127.0.0.1:5000", "wuhu");
+    state.setInventory(agent, oneCard("n2", "n2-0"), 1000);
+    TelemetrySample sample;
+    CardSample reading;
+    reading.utilizationPercent = 80;
+    reading.temperatureCelsius = 61;
+    sample.cards.push_back(reading);
+    state.recordTelemetry(agent, sample, now);
+    ManualClock clock(now);
+    FleetSnapshotSource source(state, clock);
+    source.refresh();
+    const std::unique_ptr<StoreHistoryLoader> loader = usageHistoryLoader(file);
+    CardDetailPanel panel(source);
+    panel.setUsageHistory(loader.get());
+    panel.show();
+    panel.showCard(0, state.snapshot(now));
+    QComboBox *range = panel.rangeBox();
+    EXPECT_TRUE(range->isEnabled()) << "an agent's card has its history file too";
+    EXPECT_EQ(panel.chart(0)->pointCount(), 1);  // fifteen minutes: what this console saw
+
+    QSignalSpy loaded(loader.get(), &StoreHistoryLoader::loaded);
+    range->setCurrentIndex(range->findData(24 * 3600));
+    ASSERT_TRUE(loaded.wait(5000)) << loader->latest().problem;
+    EXPECT_TRUE(loader->latest().problem.empty()) << loader->latest().problem;
+    // Six recorded hours of the day, a point every four minutes; the rest is a gap.
+    EXPECT_EQ(panel.chart(0)->pointCount(), 90);
+    EXPECT_EQ(panel.chart(3)->pointCount(), 90);  // power, from the energy
+    EXPECT_EQ(panel.chart(2)->pointCount(), 1) << "temperature: the file does not keep it";
+    bool said = false;
+    for (const QLabel *label : panel.findChildren<QLabel *>())
+        said |= label->isVisible() && label->text().contains(QStringLiteral("15 minutes"));
+    EXPECT_TRUE(said);
 }
