@@ -4,6 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cstdlib>
 
+#include "alerts/alertmanagersilences.h"
 #include "alerts/alerttriagelog.h"
 
 namespace meridian {
@@ -20,7 +21,9 @@ AlertCenter::AlertCenter(const FleetState &state, QObject *parent) : QObject(par
 
 AlertCenter::~AlertCenter()
 {
-    m_logThread.waitForDone();  // never leave a write half made
+    if (m_alertmanager)
+        m_alertmanager->abortCalls();  // an Alertmanager that hangs does not hold the exit
+    m_logThread.waitForDone();         // never leave a write half made
 }
 
 void AlertCenter::update(const FleetSnapshot &snapshot)
@@ -54,14 +57,19 @@ void AlertCenter::write(std::function<std::string(AlertTriageLog &)> change)
 {
     if (!m_log)
         return;
+    auto log = m_log;
+    inBackground([log, change] { return change(*log); });
+}
+
+void AlertCenter::inBackground(std::function<std::string()> job)
+{
     auto *watcher = new QFutureWatcher<std::string>(this);
     connect(watcher, &QFutureWatcher<std::string>::finished, this, [this, watcher] {
         if (!watcher->result().empty())
             Q_EMIT triageProblem(QString::fromStdString(watcher->result()));
         watcher->deleteLater();
     });
-    auto log = m_log;
-    watcher->setFuture(QtConcurrent::run(&m_logThread, [log, change] { return change(*log); }));
+    watcher->setFuture(QtConcurrent::run(&m_logThread, std::move(job)));
     syncTriage();
 }
 
@@ -96,50 +104,6 @@ void AlertCenter::record(TriageAction::Kind kind, const std::string &key, const 
     write([action](AlertTriageLog &log) { return log.record(action).error().message; });
 }
 
-void AlertCenter::silence(SilenceRule rule)
-{
-    rule.by = m_user;
-    // Shown at once. With a history file the next read brings it back with its id;
-    // without one it lives in this console only, under an id of its own.
-    if (!m_log)
-        rule.id = --m_unsharedSilenceId;
-    m_sharedSilences.push_back(rule);
-    m_engine.setSharedSilences(m_sharedSilences);
-    publish();
-    const int64_t now = m_nowMs;
-    write([rule, now](AlertTriageLog &log) {
-        auto added = log.addSilence(rule, now);
-        return added ? std::string() : added.error().message;
-    });
-}
-
-void AlertCenter::silence(const QString &key, int64_t untilMs)
-{
-    SilenceRule rule;
-    rule.alertKey = key.toStdString();
-    rule.untilMs = untilMs;
-    silence(rule);
-}
-
-void AlertCenter::liftSilence(int64_t id)
-{
-    std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
-    m_engine.setSharedSilences(m_sharedSilences);
-    publish();
-    const int64_t now = m_nowMs;
-    write([id, now](AlertTriageLog &log) { return log.liftSilence(id, now).error().message; });
-}
-
-std::vector<SilenceRule> AlertCenter::silences() const
-{
-    std::vector<SilenceRule> active;
-    for (const SilenceRule &rule : m_sharedSilences) {
-        if (rule.untilMs > m_nowMs)
-            active.push_back(rule);
-    }
-    return active;
-}
-
 void AlertCenter::recordDelivery(const std::string &key, bool firing)
 {
     if (firing)
@@ -165,13 +129,22 @@ void AlertCenter::setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs)
     }
 }
 
-AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog &log, uint64_t sequence,
-                                                int64_t afterId, int64_t nowMs)
+AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog *log,
+                                                AlertmanagerSilences *alertmanager,
+                                                uint64_t sequence, int64_t afterId, int64_t nowMs)
 {
     TriageRead read;
     read.sequence = sequence;
-    auto actions = log.actionsAfter(afterId);
-    auto silences = log.activeSilences(nowMs);
+    if (alertmanager) {
+        if (auto silences = alertmanager->active())
+            read.alertmanagerSilences = std::move(silences).value();
+        else
+            read.alertmanagerProblem = silences.error().message;
+    }
+    if (!log)
+        return read;
+    auto actions = log->actionsAfter(afterId);
+    auto silences = log->activeSilences(nowMs);
     if (actions)
         read.actions = std::move(actions).value();
     else
@@ -180,7 +153,7 @@ AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog &log, uint64_t se
         read.silences = std::move(silences).value();
     else
         read.problem = silences.error().message;
-    if (auto delivered = log.firingDelivered())
+    if (auto delivered = log->firingDelivered())
         read.delivered = std::move(delivered).value();
     else
         read.problem = delivered.error().message;
@@ -189,23 +162,25 @@ AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog &log, uint64_t se
 
 void AlertCenter::syncTriage()
 {
-    if (!m_log || m_reading.isRunning())
+    if ((!m_log && !m_alertmanager) || m_reading.isRunning())
         return;
     auto log = m_log;
+    auto alertmanager = m_alertmanager;
     const uint64_t sequence = ++m_readsAsked;
     const int64_t after = m_lastActionId;
     const int64_t now = m_nowMs;
-    m_reading.setFuture(QtConcurrent::run(&m_logThread, [log, sequence, after, now] {
-        return readTriage(*log, sequence, after, now);
+    m_reading.setFuture(QtConcurrent::run(&m_logThread, [log, alertmanager, sequence, after, now] {
+        return readTriage(log.get(), alertmanager.get(), sequence, after, now);
     }));
 }
 
 void AlertCenter::waitForTriage()
 {
-    if (!m_log)
+    if (!m_log && !m_alertmanager)
         return;
     m_logThread.waitForDone();
-    applyTriage(readTriage(*m_log, ++m_readsAsked, m_lastActionId, m_nowMs));
+    applyTriage(
+        readTriage(m_log.get(), m_alertmanager.get(), ++m_readsAsked, m_lastActionId, m_nowMs));
 }
 
 void AlertCenter::applyTriage(const TriageRead &read)
@@ -216,9 +191,17 @@ void AlertCenter::applyTriage(const TriageRead &read)
     // Tried once: even a file that cannot say what was sent must not hold alerts back
     // (they may then reach a receiver twice, never not at all).
     m_triageRead = true;
-    Q_EMIT triageProblem(QString::fromStdString(read.problem));
-    if (!read.problem.empty())
+    // An Alertmanager that does not answer keeps the silences last read from it.
+    if (read.alertmanagerSilences)
+        takeAlertmanagerSilences(*read.alertmanagerSilences);
+    std::string problem = read.problem;
+    if (!read.alertmanagerProblem.empty())
+        problem += (problem.empty() ? "" : "; ") + read.alertmanagerProblem;
+    Q_EMIT triageProblem(QString::fromStdString(problem));
+    if (!read.problem.empty()) {
+        applySilences();
         return;  // keep what we had: a locked or damaged file must not lift silences
+    }
     for (const TriageAction &a : read.actions) {
         if (a.id <= m_lastActionId)
             continue;
@@ -232,7 +215,7 @@ void AlertCenter::applyTriage(const TriageRead &read)
         }
     }
     m_sharedSilences = read.silences;
-    m_engine.setSharedSilences(m_sharedSilences);
+    applySilences();
     // The file's word, with what this console recorded after the read was asked (its
     // writes may have landed after the read); older local changes are in the file.
     m_delivered = read.delivered;

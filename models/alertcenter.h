@@ -2,7 +2,8 @@
 // last one to the alert engine, keeps the alert list model current, and carries out
 // what the on-call engineer does (acknowledge, silence, note). With a triage log, those
 // actions go to the history file (off the UI thread) and every few seconds what other
-// consoles on the same file did is read back, so all of them show one triage.
+// consoles on the same file did is read back, so all of them show one triage; with an
+// Alertmanager, silences live there (alertcentersilences.cpp).
 #pragma once
 
 #include <QFutureWatcher>
@@ -11,6 +12,7 @@
 #include <QTimer>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -19,6 +21,8 @@
 #include "alertsmodel.h"
 
 namespace meridian {
+
+class AlertmanagerSilences;
 
 class AlertCenter final : public QObject {
     Q_OBJECT
@@ -57,6 +61,11 @@ public:
 
     // Shares triage through the history file; reads it back every `syncMs`.
     void setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs = 3000);
+    // Keeps silences in this Alertmanager instead of the file, so every console and the
+    // on-call's phone agree: made, read back with every sync, lifted through its API. One
+    // that cannot be made there is kept in the file, and the problem said.
+    void setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> alertmanager,
+                                 int syncMs = 3000);
     // Reads the file now and applies what it holds (tests, and after a write).
     void syncTriage();
     // Waits for writes and reads in flight, and applies what they read.
@@ -74,11 +83,18 @@ private:
         std::vector<SilenceRule> silences;
         std::set<std::string> delivered;
         std::string problem;
+        std::optional<std::vector<SilenceRule>> alertmanagerSilences;  // none: not read
+        std::string alertmanagerProblem;
     };
-    static TriageRead readTriage(AlertTriageLog &log, uint64_t sequence, int64_t afterId,
-                                 int64_t nowMs);
+    static TriageRead readTriage(AlertTriageLog *log, AlertmanagerSilences *alertmanager,
+                                 uint64_t sequence, int64_t afterId, int64_t nowMs);
     void publish();
+    // Runs on the triage thread, after what was asked before; a problem it returns is said.
+    void inBackground(std::function<std::string()> job);
     void write(std::function<std::string(AlertTriageLog &)> change);
+    // The file's silences and the Alertmanager's, to the engine.
+    void applySilences();
+    void takeAlertmanagerSilences(std::vector<SilenceRule> silences);
     // Writes what this console's user did to the history file.
     void record(TriageAction::Kind kind, const std::string &key, const std::string &text);
     void applyTriage(const TriageRead &read);
@@ -92,6 +108,9 @@ private:
     std::string m_user;
     std::vector<SilenceRule> m_sharedSilences;
     int64_t m_unsharedSilenceId = 0;  // counts down: never an id the file gives
+    std::shared_ptr<AlertmanagerSilences> m_alertmanager;
+    std::vector<SilenceRule> m_alertmanagerSilences;   // as last read, with ids of ours
+    std::map<std::string, int64_t> m_alertmanagerIds;  // Alertmanager's id → ours
 
     std::shared_ptr<AlertTriageLog> m_log;
     QThreadPool m_logThread;  // one thread: writes land in the order they were made

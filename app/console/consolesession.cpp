@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <algorithm>
 
+#include "alerts/alertmanagersilences.h"
 #include "alerts/alertrouting.h"
 #include "alerts/alerttriagelog.h"
 #include "autoscaler/remotescalingcontrol.h"
@@ -311,6 +312,15 @@ void ConsoleSession::startAlertSharing()
     // which waits for its writes) goes before the history does.
     if (m_history)
         alerts->setTriageLog(AlertTriageLog::onWriter(*m_history));
+    // With an Alertmanager, silences are kept there: the team's one list.
+    if (routing) {
+        for (const AlertRoute &route : routing->routes) {
+            if (route.kind == RouteKind::Alertmanager) {
+                alerts->setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route));
+                break;
+            }
+        }
+    }
     // Alerts reach people away from the window: the desktop, and the routing file's
     // receivers.
     auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());

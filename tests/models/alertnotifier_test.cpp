@@ -18,6 +18,8 @@
 #include <set>
 
 #include "agentprocess.h"
+#include "alerts/alertmanagersilences.h"
+#include "alerts/alertpayloads.h"
 #include "alerts/alerttriagelog.h"
 #include "childprocess.h"
 #include "fakefleet.h"
@@ -546,4 +548,115 @@ TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
     for (const json &a : held)
         nodes.insert(a["labels"]["node"].get<std::string>());
     EXPECT_EQ(nodes, (std::set<std::string>{"wh-1", "wh-2", "wh-3"}));
+}
+
+// A team's one list of silences: with an Alertmanager, two consoles on different history
+// files and the on-call's phone (anything speaking Alertmanager's API) see and lift the
+// same silences, with who made them; one Meridian cannot apply exactly is left to
+// Alertmanager; with the Alertmanager gone, a silence is kept in the file, and said.
+TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(test::waitUntil([&] {
+        return !test::httpGet(alertmanager.port, "/-/ready").empty();
+    })) << alertmanager.process->log();
+    const AlertRoute route{"alertmanager", RouteKind::Alertmanager, alertmanager.url()};
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}, {"wuhu", "wh-3", "r1"}}, 10'000);
+    test::TempDir dir;
+    const auto console = [&](const char *file, const char *user) {
+        auto center = std::make_unique<AlertCenter>(state);
+        auto log = AlertTriageLog::open(dir.file(file));
+        EXPECT_TRUE(log.ok());
+        center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+        center->setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route), 60'000);
+        center->setUser(QString::fromLatin1(user));
+        center->update(state.snapshot(10'000));
+        return center;
+    };
+    auto ana = console("ana.sqlite", "ana");
+    auto bo = console("bo.sqlite", "bo");
+    const int64_t now = SystemClock::instance().nowUnixMs();
+    SilenceRule fans;
+    fans.kind = AlertKind::ThermalThrottle;
+    fans.node = "wh-3";
+    fans.untilMs = now + 3600'000;
+    fans.reason = "fans swapped, watching";
+    ana->silence(fans);
+    ana->waitForTriage();
+
+    // Alertmanager holds it, as anyone's amtool shows it.
+    const json held = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    ASSERT_EQ(held.size(), 1u) << held.dump(1);
+    EXPECT_EQ(held[0]["createdBy"], "ana");
+    EXPECT_EQ(held[0]["comment"], "fans swapped, watching");
+    std::set<std::string> matchers;
+    for (const json &m : held[0]["matchers"])
+        matchers.insert(m["name"].get<std::string>() + "=" + m["value"].get<std::string>());
+    EXPECT_EQ(matchers, (std::set<std::string>{"source=meridian", "node=wh-3",
+                                               "alertname=MeridianThermalThrottling"}));
+
+    // Bo, on another file, sees it and it silences his alert.
+    bo->waitForTriage();
+    ASSERT_EQ(bo->silences().size(), 1u);
+    EXPECT_EQ(bo->silences()[0].by, "ana");
+    Event hot;
+    hot.kind = EventKind::ThermalThrottle;
+    hot.cardIndex = 1;
+    hot.timeUnixMs = 10'500;
+    state.recordEvent(1, hot);
+    bo->update(state.snapshot(11'000));
+    ASSERT_EQ(bo->engine().alerts().size(), 1u);
+    EXPECT_TRUE(bo->engine().alerts()[0].silenced(11'000));
+
+    // The phone silences Xid on wh-1 through the API; a regex one is Alertmanager's alone.
+    const auto phone = [&](const json &matchers) {
+        const json body = {{"matchers", matchers},
+                           {"startsAt", rfc3339(now)},
+                           {"endsAt", rfc3339(now + 3600'000)},
+                           {"createdBy", "on-call phone"},
+                           {"comment", "looking"}};
+        httplib::Client client("127.0.0.1", alertmanager.port);
+        const auto answer = client.Post("/api/v2/silences", body.dump(), "application/json");
+        ASSERT_TRUE(answer && answer->status == 200) << (answer ? answer->body : "no answer");
+    };
+    phone({{{"name", "alertname"}, {"value", "MeridianXid"}, {"isRegex", false}},
+           {{"name", "node"}, {"value", "wh-1"}, {"isRegex", false}}});
+    phone({{{"name", "node"}, {"value", "wh-.*"}, {"isRegex", true}}});
+    bo->waitForTriage();
+    ASSERT_EQ(bo->silences().size(), 2u);
+    EXPECT_EQ(bo->silences()[1].by, "on-call phone");
+    EXPECT_EQ(bo->silences()[1].kind, AlertKind::Xid);
+
+    // Bo lifts Ana's: gone in Alertmanager, and for Ana.
+    bo->liftSilence(bo->silences()[0].id);
+    bo->waitForTriage();
+    ana->waitForTriage();
+    EXPECT_EQ(ana->silences().size(), 1u);
+    const json after = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    for (const json &s : after) {
+        if (s["createdBy"] == "ana")
+            EXPECT_EQ(s["status"]["state"], "expired");
+    }
+
+    // The Alertmanager goes: a new silence is kept in Ana's file, and the problem said.
+    alertmanager.process.reset();
+    QSignalSpy problems(ana.get(), &AlertCenter::triageProblem);
+    SilenceRule night;
+    night.node = "wh-1";
+    night.untilMs = now + 3600'000;
+    ana->silence(night);
+    ana->waitForTriage();
+    EXPECT_TRUE(test::waitUntil([&] {
+        QCoreApplication::processEvents();
+        for (const QList<QVariant> &p : problems) {
+            if (p.at(0).toString().contains(QStringLiteral("kept in the history file")))
+                return true;
+        }
+        return false;
+    }));
+    bool found = false;
+    for (const SilenceRule &rule : ana->silences())
+        found |= rule.node == "wh-1" && !rule.kind && rule.alertmanagerId.empty();
+    EXPECT_TRUE(found) << "the silence made while Alertmanager was away was lost";
 }

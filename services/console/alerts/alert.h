@@ -78,6 +78,7 @@ struct SilenceRule {
     int64_t untilMs = 0;
     std::string by;
     std::string reason;
+    std::string alertmanagerId;  // kept in an Alertmanager, under this id; empty: the file
 
     bool matches(const Alert &alert) const;
 };

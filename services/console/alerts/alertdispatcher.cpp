@@ -1,9 +1,10 @@
 #include "alertdispatcher.h"
 
 #include <fmt/format.h>
-#include <httplib.h>
 
 #include <algorithm>
+
+#include "routehttp.h"
 
 namespace meridian {
 
@@ -14,8 +15,6 @@ constexpr int64_t kLongestRetryMs = 5 * 60'000;
 // How often the delivery thread looks for retries that fell due (on the injected clock);
 // a new notice wakes it at once.
 constexpr auto kPollInterval = std::chrono::milliseconds(200);
-// A receiver's answer is an acknowledgement; past this it is not one.
-constexpr size_t kMaxAnswerBytes = 64 * 1024;
 
 int64_t retryDelayMs(int attempt)
 {
@@ -31,48 +30,18 @@ AlertDispatcher::Sender AlertDispatcher::httpSender()
 {
     return [](const AlertRoute &route, const HttpPost &post, int timeoutMs,
               CallWatch &watch) -> std::string {
-        const size_t scheme = post.url.find("://");
-        const size_t pathStart =
-            scheme == std::string::npos ? std::string::npos : post.url.find('/', scheme + 3);
-        const std::string origin = post.url.substr(0, pathStart);
-        httplib::Client client(origin);
-        if (!client.is_valid())
-            return fmt::format("{}: cannot use {}", route.name, origin);
-        client.set_connection_timeout(timeoutMs / 1000, (timeoutMs % 1000) * 1000);
-        client.set_read_timeout(timeoutMs / 1000, (timeoutMs % 1000) * 1000);
-        client.set_write_timeout(timeoutMs / 1000, (timeoutMs % 1000) * 1000);
-        if (!route.bearerToken.empty())
-            client.set_bearer_token_auth(route.bearerToken.c_str());
-        if (!route.caFile.empty())
-            client.set_ca_cert_path(route.caFile.c_str());
-        httplib::Request request;
-        request.method = "POST";
-        request.path = pathStart == std::string::npos ? "/" : post.url.substr(pathStart);
-        request.body = post.body;
-        request.set_header("Content-Type", post.contentType);
-        // Only the start of a receiver's answer is ever shown; the rest is not held.
-        std::string answer;
-        bool tooLong = false;
-        request.content_receiver = [&](const char *data, size_t size, uint64_t, uint64_t) {
-            tooLong = answer.size() + size > kMaxAnswerBytes;
-            answer.append(data, tooLong ? 0 : size);
-            return !tooLong;
-        };
-        // The whole delivery has timeoutMs: httplib's own timeouts restart with each byte.
-        const CallWatch::Watched watched = watch.watch(timeoutMs, [&client] { client.stop(); });
-        const httplib::Result result = client.send(request);
-        if (watched.aborted())
-            return fmt::format("{} ({}): no complete answer within {} s", route.name, origin,
-                               timeoutMs / 1000.0);
-        if (tooLong)
-            return fmt::format("{} ({}): the answer passed {} KiB and was cut off", route.name,
-                               origin, kMaxAnswerBytes >> 10);
-        if (!result)
-            return fmt::format("{} ({}): {}", route.name, origin,
-                               httplib::to_string(result.error()));
-        if (result->status < 200 || result->status >= 300)
-            return fmt::format("{} ({}): HTTP {} {}", route.name, origin, result->status,
-                               answer.substr(0, 200));
+        const auto answer =
+            callRoute(route, {"POST", post.url, post.body, post.contentType}, timeoutMs, watch);
+        if (!answer)
+            return answer.error().message;
+        if (answer->status < 200 || answer->status >= 300) {
+            const size_t scheme = post.url.find("://");
+            const std::string origin =
+                post.url.substr(0, scheme == std::string::npos ? std::string::npos
+                                                               : post.url.find('/', scheme + 3));
+            return fmt::format("{} ({}): HTTP {} {}", route.name, origin, answer->status,
+                               answer->body.substr(0, 200));
+        }
         return {};
     };
 }

@@ -23,9 +23,9 @@ std::string severityName(AlertSeverity severity)
     return severity == AlertSeverity::Critical ? "critical" : "warning";
 }
 
-// Alertmanager's convention, one style for every kind: "MeridianEccDoubleBit",
-// "MeridianLinkFlapping", "MeridianXid".
-std::string alertName(AlertKind kind)
+}  // namespace
+
+std::string alertmanagerAlertName(AlertKind kind)
 {
     std::string name = "Meridian";
     bool wordStart = true;
@@ -41,6 +41,8 @@ std::string alertName(AlertKind kind)
     return name;
 }
 
+namespace {
+
 std::string urlEncode(const std::string &text)
 {
     std::string out;
@@ -55,7 +57,7 @@ std::string urlEncode(const std::string &text)
 
 json alertmanagerAlert(const AlertNotice &n, int64_t nowMs)
 {
-    json labels = {{"alertname", alertName(n.kind)},
+    json labels = {{"alertname", alertmanagerAlertName(n.kind)},
                    {"severity", severityName(n.severity)},
                    {"source", "meridian"},
                    {"meridian_key", n.key}};

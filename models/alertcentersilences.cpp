@@ -1,0 +1,126 @@
+// AlertCenter's silences: in the history file, or in an Alertmanager where one is set,
+// so that consoles on other files and the on-call's phone see the same ones.
+#include <QString>
+
+#include "alertcenter.h"
+#include "alerts/alertmanagersilences.h"
+
+namespace meridian {
+
+namespace {
+
+// Ids the list gives Alertmanager's silences: far below any the file or this console
+// gives, so a lift goes to the right place.
+constexpr int64_t kFirstAlertmanagerSilenceId = -1'000'000'000;
+
+}  // namespace
+
+void AlertCenter::setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> alertmanager,
+                                          int syncMs)
+{
+    m_alertmanager = std::move(alertmanager);
+    if (m_alertmanager && !m_syncTimer.isActive())
+        m_syncTimer.start(syncMs);
+    syncTriage();
+}
+
+void AlertCenter::silence(SilenceRule rule)
+{
+    rule.by = m_user;
+    const int64_t now = m_nowMs;
+    if (m_alertmanager) {
+        // Shown at once; the next read brings it back from the Alertmanager with its id.
+        rule.id = --m_unsharedSilenceId;
+        m_alertmanagerSilences.push_back(rule);
+        applySilences();
+        publish();
+        auto alertmanager = m_alertmanager;
+        auto log = m_log;
+        inBackground([alertmanager, log, rule, now]() -> std::string {
+            const auto made = alertmanager->create(rule, now);
+            if (made)
+                return {};
+            // Not lost: the file keeps it, shared with the consoles on it.
+            std::string problem = made.error().message;
+            if (log && log->addSilence(rule, now))
+                problem += "; the silence is kept in the history file instead";
+            return problem;
+        });
+        return;
+    }
+    // Shown at once. With a history file the next read brings it back with its id;
+    // without one it lives in this console only, under an id of its own.
+    if (!m_log)
+        rule.id = --m_unsharedSilenceId;
+    m_sharedSilences.push_back(rule);
+    applySilences();
+    publish();
+    write([rule, now](AlertTriageLog &log) {
+        auto added = log.addSilence(rule, now);
+        return added ? std::string() : added.error().message;
+    });
+}
+
+void AlertCenter::silence(const QString &key, int64_t untilMs)
+{
+    SilenceRule rule;
+    rule.alertKey = key.toStdString();
+    rule.untilMs = untilMs;
+    silence(rule);
+}
+
+void AlertCenter::liftSilence(int64_t id)
+{
+    const auto it = std::find_if(m_alertmanagerSilences.begin(), m_alertmanagerSilences.end(),
+                                 [id](const SilenceRule &r) { return r.id == id; });
+    if (it != m_alertmanagerSilences.end()) {
+        const std::string alertmanagerId = it->alertmanagerId;
+        m_alertmanagerSilences.erase(it);
+        applySilences();
+        publish();
+        if (auto alertmanager = m_alertmanager; alertmanager && !alertmanagerId.empty())
+            inBackground([alertmanager, alertmanagerId] {
+                return alertmanager->expire(alertmanagerId).error().message;
+            });
+        return;
+    }
+    std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
+    applySilences();
+    publish();
+    const int64_t now = m_nowMs;
+    write([id, now](AlertTriageLog &log) { return log.liftSilence(id, now).error().message; });
+}
+
+std::vector<SilenceRule> AlertCenter::silences() const
+{
+    std::vector<SilenceRule> active;
+    for (const auto *rules : {&m_sharedSilences, &m_alertmanagerSilences}) {
+        for (const SilenceRule &rule : *rules) {
+            if (rule.untilMs > m_nowMs)
+                active.push_back(rule);
+        }
+    }
+    return active;
+}
+
+void AlertCenter::applySilences()
+{
+    std::vector<SilenceRule> all = m_sharedSilences;
+    all.insert(all.end(), m_alertmanagerSilences.begin(), m_alertmanagerSilences.end());
+    m_engine.setSharedSilences(std::move(all));
+}
+
+void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
+{
+    // The same silence keeps its id here across reads, so the list's selection holds.
+    for (SilenceRule &rule : silences) {
+        auto [it, added] = m_alertmanagerIds.try_emplace(
+            rule.alertmanagerId,
+            kFirstAlertmanagerSilenceId - static_cast<int64_t>(m_alertmanagerIds.size()));
+        rule.id = it->second;
+    }
+    m_alertmanagerSilences = std::move(silences);
+    applySilences();
+}
+
+}  // namespace meridian
