@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -63,6 +64,14 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
     m_inventory->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_inventory->setWordWrap(true);
     body->addWidget(m_inventory);
+    m_openNode = new QPushButton(tr("Node…"), m_body);
+    m_openNode->setToolTip(tr("The node's cards, RDMA links and events"));
+    connect(m_openNode, &QPushButton::clicked, this, [this] {
+        const auto snapshot = m_source.current();
+        if (m_card && snapshot && *m_card < snapshot->cardCount())
+            Q_EMIT nodeRequested(snapshot->layout->cardNode[*m_card]);
+    });
+    body->addWidget(m_openNode, 0, Qt::AlignLeft);
     // A store keeps days of history; this console's own memory of a card, 15 minutes.
     m_period = new QComboBox(m_body);
     const std::pair<QString, int> periods[] = {{tr("Last 15 minutes"), 15 * 60},

@@ -13,6 +13,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QListWidget;
+class QPushButton;
 
 namespace meridian {
 
@@ -38,6 +39,10 @@ public:
     // The range the charts show, in seconds (15 min, 1 h, 6 h, 24 h, 7 d).
     QComboBox *rangeBox() const { return m_period; }
 
+Q_SIGNALS:
+    // "Node…": the card's node page.
+    void nodeRequested(NodeHandle node);
+
 private:
     void update(const FleetSnapshot &snapshot);
     StoreHistoryLoader *loaderFor(bool fromStore) const;
@@ -60,6 +65,7 @@ private:
     QLabel *m_title;
     QWidget *m_body;  // all but the title: shown once a card is chosen
     QLabel *m_inventory;
+    QPushButton *m_openNode;
     QLabel *m_fault;  // a faulty or silent card says so before anything else
     HistoryChart *m_charts[4];
     QListWidget *m_events;

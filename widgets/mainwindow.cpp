@@ -38,6 +38,7 @@
 #include "models/consolediagnostics.h"
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
+#include "nodepage.h"
 #include "reportswindow.h"
 #include "screenfit.h"
 
@@ -99,6 +100,12 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     m_detailDock->setMinimumWidth(kCardPanelMinimumWidth);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
     connect(m_heatmap, &FleetHeatmap::cardSelected, this, &MainWindow::selectCard);
+    // A double-click opens the card's node: its cards, links and events side by side.
+    connect(m_heatmap, &FleetHeatmap::cardActivated, this, [this](CardHandle card) {
+        if (const auto snapshot = m_source.current(); snapshot && card < snapshot->cardCount())
+            showNode(snapshot->layout->cardNode[card]);
+    });
+    connect(m_detail, &CardDetailPanel::nodeRequested, this, &MainWindow::showNode);
 
     m_alerts = new AlertCenter(m_source.state(), this);
     m_alertsPanel = new AlertsPanel(*m_alerts);
@@ -109,7 +116,7 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     m_alertsPanel->setMinimumHeight(m_alertsPanel->minimumRowsHeight(kAlertRowsAlwaysShown));
     addDockWidget(Qt::BottomDockWidgetArea, m_alertsDock);
     connect(m_alertsPanel, &AlertsPanel::cardRequested, this, &MainWindow::selectCard);
-    connect(m_alertsPanel, &AlertsPanel::nodeRequested, this, &MainWindow::selectNode);
+    connect(m_alertsPanel, &AlertsPanel::nodeRequested, this, &MainWindow::showNode);
     connect(m_alertsPanel, &AlertsPanel::linkRequested, this, &MainWindow::showLinkInFabric);
     connect(m_alerts, &AlertCenter::alertsChanged, this, [this] {
         int open = 0;
@@ -230,6 +237,23 @@ void MainWindow::selectNode(NodeHandle node)
         // Never reached, so no cards to show: point at it through the search instead.
         m_search->setText(QString::fromStdString(l.nodeAddress[node]));
     }
+}
+
+NodePage *MainWindow::showNode(NodeHandle node)
+{
+    const auto snapshot = m_source.current();
+    if (!snapshot || node >= snapshot->nodeCount())
+        return nullptr;
+    if (!m_nodePage) {
+        m_nodePage = new NodePage(m_source, node, this);
+        connect(m_nodePage, &NodePage::cardRequested, this, &MainWindow::selectCard);
+    } else {
+        m_nodePage->showNode(node);
+    }
+    m_nodePage->show();
+    m_nodePage->raise();
+    m_nodePage->activateWindow();
+    return m_nodePage;
 }
 
 void MainWindow::buildMenus()

@@ -21,6 +21,8 @@ class QTableView;
 
 namespace meridian {
 
+class NodePage;
+
 class AlertCenter;
 class AlertNotifier;
 class AlertsPanel;
@@ -42,6 +44,8 @@ public:
     AlertCenter *alerts() const { return m_alerts; }
     void selectNode(NodeHandle node);
     void selectCard(CardHandle card);
+    // The node's page (its cards, links and events), opened or brought forward.
+    NodePage *showNode(NodeHandle node);
     DataCenterSummaryModel *summary() const { return m_summary; }
     QString statusText() const;
     // A lasting warning in the status bar (e.g. the history file could not be opened or
@@ -110,6 +114,7 @@ private:
     QElapsedTimer m_uptime;
     ReportSources m_reportSources;
     ReportsWindow *m_reports = nullptr;
+    QPointer<NodePage> m_nodePage;
     struct ToolWindowSlot {
         std::function<QWidget *(QWidget *parent)> factory;
         QPointer<QWidget> window;

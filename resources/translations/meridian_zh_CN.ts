@@ -1244,6 +1244,14 @@ Next: %2</source>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
+    <message>
+        <source>Node…</source>
+        <translation>节点…</translation>
+    </message>
+    <message>
+        <source>The node's cards, RDMA links and events</source>
+        <translation>该节点的卡、RDMA 链路和事件</translation>
+    </message>
 </context>
 <context>
     <name>meridian::DataCenterSummaryModel</name>
@@ -2941,6 +2949,123 @@ Next: %2</source>
     <message>
         <source>; no data on %1</source>
         <translation>；%1 无数据</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::NodePage</name>
+    <message>
+        <source>Cards (double-click one to open it)</source>
+        <translation>卡（双击打开）</translation>
+    </message>
+    <message>
+        <source>RDMA links</source>
+        <translation>RDMA 链路</translation>
+    </message>
+    <message>
+        <source>Recent events</source>
+        <translation>最近事件</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>连接中</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>不可达：%1</translation>
+    </message>
+    <message>
+        <source>rack %1</source>
+        <translation>机柜 %1</translation>
+    </message>
+    <message>
+        <source>agent %1</source>
+        <translation>代理 %1</translation>
+    </message>
+    <message>
+        <source>a link is down or flapping</source>
+        <translation>有链路中断或抖动</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::NodeCardsModel</name>
+    <message>
+        <source>Card</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>Xid/ECC</source>
+        <translation>Xid/ECC</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::NodeLinksModel</name>
+    <message>
+        <source>up</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>(no LLDP)</source>
+        <translation>（无 LLDP）</translation>
+    </message>
+    <message>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Switch port (LLDP)</source>
+        <translation>交换机端口（LLDP）</translation>
+    </message>
+    <message>
+        <source>Nearest card</source>
+        <translation>最近的卡</translation>
+    </message>
+    <message>
+        <source>Rx Gb/s</source>
+        <translation>接收 Gb/s</translation>
+    </message>
+    <message>
+        <source>Tx Gb/s</source>
+        <translation>发送 Gb/s</translation>
+    </message>
+    <message>
+        <source>Drops (10 min)</source>
+        <translation>中断次数（10 分钟）</translation>
     </message>
 </context>
 </TS>
