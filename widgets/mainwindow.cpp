@@ -32,6 +32,7 @@
 #include "carddetailpanel.h"
 #include "fabricwindow.h"
 #include "fleetheatmap.h"
+#include "fleetusagewindow.h"
 #include "heatmaplegend.h"
 #include "models/alertcenter.h"
 #include "models/alertnotifier.h"
@@ -256,6 +257,22 @@ NodePage *MainWindow::showNode(NodeHandle node)
     return m_nodePage;
 }
 
+FleetUsageWindow *MainWindow::showFleetUsage()
+{
+    if (m_reportSources.historyFile.isEmpty()) {
+        statusBar()->showMessage(tr("Fleet utilisation needs the history file, which is off "
+                                    "in this session"),
+                                 8000);
+        return nullptr;
+    }
+    if (!m_fleetUsage)
+        m_fleetUsage = new FleetUsageWindow(m_reportSources.historyFile, m_source.clock(), this);
+    m_fleetUsage->show();
+    m_fleetUsage->raise();
+    m_fleetUsage->activateWindow();
+    return m_fleetUsage;
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -263,6 +280,9 @@ void MainWindow::buildMenus()
     QAction *fabric =
         view->addAction(tr("RoCE &fabric…"), this, [this] { showToolWindow(ToolWindow::Fabric); });
     fabric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    QAction *fleetUsage =
+        view->addAction(tr("Fleet &utilisation…"), this, [this] { showFleetUsage(); });
+    fleetUsage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_U));
     QAction *alertList = view->addAction(tr("&Alerts"));
     alertList->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(alertList, &QAction::triggered, this, [this] {

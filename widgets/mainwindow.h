@@ -21,6 +21,7 @@ class QTableView;
 
 namespace meridian {
 
+class FleetUsageWindow;
 class NodePage;
 
 class AlertCenter;
@@ -46,6 +47,8 @@ public:
     void selectCard(CardHandle card);
     // The node's page (its cards, links and events), opened or brought forward.
     NodePage *showNode(NodeHandle node);
+    // Fleet and data-center utilisation over 24 h or 7 days, from the history file.
+    FleetUsageWindow *showFleetUsage();
     DataCenterSummaryModel *summary() const { return m_summary; }
     QString statusText() const;
     // A lasting warning in the status bar (e.g. the history file could not be opened or
@@ -115,6 +118,7 @@ private:
     ReportSources m_reportSources;
     ReportsWindow *m_reports = nullptr;
     QPointer<NodePage> m_nodePage;
+    QPointer<FleetUsageWindow> m_fleetUsage;
     struct ToolWindowSlot {
         std::function<QWidget *(QWidget *parent)> factory;
         QPointer<QWidget> window;

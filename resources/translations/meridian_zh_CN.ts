@@ -1818,6 +1818,14 @@ Next: %2</source>
         <source>Faulty</source>
         <translation>故障</translation>
     </message>
+    <message>
+        <source>Fleet &amp;utilisation…</source>
+        <translation>集群利用率(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Fleet utilisation needs the history file, which is off in this session</source>
+        <translation>集群利用率需要历史文件，本次会话未启用</translation>
+    </message>
 </context>
 <context>
     <name>meridian::PriceBookDialog</name>
@@ -3066,6 +3074,49 @@ Next: %2</source>
     <message>
         <source>Drops (10 min)</source>
         <translation>中断次数（10 分钟）</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FleetUsageWindow</name>
+    <message>
+        <source>Meridian — fleet utilisation</source>
+        <translation>Meridian — 集群利用率</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Utilisation, hour by hour, over</source>
+        <translation>逐小时利用率，时段</translation>
+    </message>
+    <message>
+        <source>Reading the history file…</source>
+        <translation>正在读取历史文件…</translation>
+    </message>
+    <message>
+        <source>Fleet %1</source>
+        <translation>集群 %1</translation>
+    </message>
+    <message>
+        <source>Fleet</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Mean utilisation: %1.</source>
+        <translation>平均利用率：%1。</translation>
+    </message>
+    <message>
+        <source>Hours without data: %1 (gaps in the lines).</source>
+        <translation>无数据的小时数：%1（曲线中的空缺）。</translation>
     </message>
 </context>
 </TS>

@@ -1,11 +1,12 @@
-// A card's utilisation and power read back from a real history file: minutes for a day
-// or less, hours beyond, steps with nothing recorded as gaps, and a card the file does
-// not know named as such.
+// Usage read back from a real history file as series: a card's utilisation and power
+// (minutes for a day or less, hours beyond, steps with nothing recorded as gaps, a card
+// the file does not know named as such), and the fleet's and each data center's hours.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "history/cardusageseries.h"
+#include "history/fleetusageseries.h"
 #include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -57,4 +58,39 @@ TEST(CardUsageSeries, MinutesForADayHoursForAWeekAndGapsWhereNothingWasRecorded)
     EXPECT_NE(unknown.error().message.find("no history of card no-such-card"), std::string::npos);
     EXPECT_NE(unknown.error().message.find(file), std::string::npos);
     EXPECT_FALSE(readCardUsageSeries(dir.file("missing.db"), card, kJuly1, kJuly1 + 60, 60).ok());
+}
+
+TEST(FleetUsageSeries, EachDataCentersHoursWithAnHourWithoutDataLeftOut)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    {
+        auto store = HistoryStore::open(file);
+        ASSERT_TRUE(store.ok());
+        // Xiamen: 4 cards busy 45 s a minute for two hours; Wuhu: 2 cards at 30 s for the
+        // first hour; then nobody for an hour; then Xiamen again for an hour.
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 4, kJuly1, 120, 45, 12'000));
+        store.value()->submit(test::a100Minutes("wh-1", "wuhu", 2, kJuly1, 60, 30, 12'000));
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 4, kJuly1 + 3 * 3600, 60, 15, 12'000));
+        ASSERT_TRUE(store.value()->flush().ok());
+    }
+    auto series = readFleetUsageByHour(file, kJuly1, kJuly1 + 24 * 3600);
+    ASSERT_TRUE(series.ok()) << series.error().message;
+    ASSERT_EQ(series->fleet.size(), 3u) << "the silent hour has no point";
+    EXPECT_EQ(series->fleet[0].hourUnixS, kJuly1);
+    EXPECT_EQ(series->fleet[0].cards, 6);
+    EXPECT_NEAR(series->fleet[0].cardHours, 6, 1e-9);
+    // (4 × 75% + 2 × 50%) / 6
+    EXPECT_NEAR(*series->fleet[0].meanUtilizationPercent(), 400.0 / 6, 1e-9);
+    EXPECT_EQ(series->fleet[2].hourUnixS, kJuly1 + 3 * 3600);
+    ASSERT_EQ(series->dataCenters.size(), 2u);
+    EXPECT_EQ(series->dataCenters.at("wuhu").size(), 1u);
+    EXPECT_NEAR(*series->dataCenters.at("wuhu")[0].meanUtilizationPercent(), 50, 1e-9);
+    ASSERT_EQ(series->dataCenters.at("xiamen").size(), 3u);
+    EXPECT_NEAR(*series->dataCenters.at("xiamen")[2].meanUtilizationPercent(), 25, 1e-9);
+    const FleetUsagePoint xiamen = FleetUsageSeries::total(series->dataCenters.at("xiamen"));
+    EXPECT_NEAR(xiamen.cardHours, 12, 1e-9);
+    EXPECT_NEAR(*xiamen.meanUtilizationPercent(), (75 + 75 + 25) / 3.0, 1e-9);
+    EXPECT_FALSE(readFleetUsageByHour(dir.file("missing.db"), kJuly1, kJuly1 + 3600).ok());
 }

@@ -1,0 +1,183 @@
+#include "fleetusagewindow.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "models/fleetusageloader.h"
+#include "models/metricscale.h"
+#include "reportcharts.h"
+#include "screenfit.h"
+
+namespace meridian {
+
+namespace {
+
+// Colour-blind-safe (Okabe–Ito), the fleet in black.
+const QColor kLineColors[] = {QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
+                              QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                              QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2)};
+
+// One line, broken where an hour is missing: a run of hours is a series of its own, all
+// but the first kept out of the legend.
+std::vector<QLineSeries *> hourlyLine(const std::vector<FleetUsagePoint> &hours,
+                                      const QString &name, const QPen &pen)
+{
+    std::vector<QLineSeries *> runs;
+    int64_t previous = 0;
+    for (const FleetUsagePoint &p : hours) {
+        const auto mean = p.meanUtilizationPercent();
+        if (!mean)
+            continue;
+        if (runs.empty() || p.hourUnixS - previous > 3600) {
+            auto *run = new QLineSeries;
+            run->setName(runs.empty() ? name : QString());
+            run->setPen(pen);
+            run->setPointsVisible(true);  // a lone hour is a point
+            runs.push_back(run);
+        }
+        // Plotted at the middle of its hour.
+        runs.back()->append(static_cast<double>((p.hourUnixS + 1800) * 1000), *mean);
+        previous = p.hourUnixS;
+    }
+    return runs;
+}
+
+QString meanText(const std::vector<FleetUsagePoint> &hours)
+{
+    const auto mean = FleetUsageSeries::total(hours).meanUtilizationPercent();
+    return mean ? QStringLiteral("%1%").arg(QLocale().toString(*mean, 'f', 1))
+                : QStringLiteral("–");
+}
+
+}  // namespace
+
+FleetUsageWindow::FleetUsageWindow(const QString &historyFile, const Clock &clock, QWidget *parent)
+    : QWidget(parent, Qt::Window), m_clock(clock), m_loader(new FleetUsageLoader(historyFile, this))
+{
+    setWindowTitle(tr("Meridian — fleet utilisation"));
+    m_range = new QComboBox(this);
+    m_range->addItem(tr("Last 24 hours"), 86400);
+    m_range->addItem(tr("Last 7 days"), 7 * 86400);
+    auto *refresh = new QPushButton(tr("Refresh"), this);
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Utilisation, hour by hour, over"), this));
+    controls->addWidget(m_range);
+    controls->addWidget(refresh);
+    controls->addStretch();
+    m_chart = new QChartView(this);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_summary);
+    connect(m_range, &QComboBox::currentIndexChanged, this, &FleetUsageWindow::refresh);
+    connect(refresh, &QPushButton::clicked, this, &FleetUsageWindow::refresh);
+    connect(m_loader, &FleetUsageLoader::loaded, this, &FleetUsageWindow::showLoaded);
+    fitToScreen(this, QSize(1100, 560));
+    this->refresh();
+}
+
+void FleetUsageWindow::setRangeSeconds(int seconds)
+{
+    m_range->setCurrentIndex(std::max(0, m_range->findData(seconds)));
+}
+
+void FleetUsageWindow::refresh()
+{
+    const int64_t now = m_clock.nowUnixMs() / 1000;
+    m_summary->setText(tr("Reading the history file…"));
+    m_loader->request(now - m_range->currentData().toInt(), now);
+}
+
+void FleetUsageWindow::showLoaded()
+{
+    const Result<FleetUsageSeries> &loaded = m_loader->latest().series;
+    auto *chart = new QChart;
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    if (!loaded) {
+        m_summary->setText(QString::fromStdString(loaded.error().message));
+    } else {
+        const FleetUsageSeries &series = loaded.value();
+        auto *time = new QDateTimeAxis;
+        time->setFormat(m_range->currentData().toInt() > 86400 ? QStringLiteral("MM-dd")
+                                                               : QStringLiteral("HH:mm"));
+        time->setRange(QDateTime::fromSecsSinceEpoch(series.fromUnixS),
+                       QDateTime::fromSecsSinceEpoch(series.toUnixS));
+        auto *percent = new QValueAxis;
+        percent->setRange(0, 100);
+        percent->setLabelFormat(QStringLiteral("%.0f%%"));
+        chart->addAxis(time, Qt::AlignBottom);
+        chart->addAxis(percent, Qt::AlignLeft);
+        const auto addLine = [&](const std::vector<FleetUsagePoint> &hours, const QString &name,
+                                 const QPen &pen) {
+            const std::vector<QLineSeries *> runs = hourlyLine(hours, name, pen);
+            for (size_t r = 0; r < runs.size(); ++r) {
+                chart->addSeries(runs[r]);
+                runs[r]->attachAxis(time);
+                runs[r]->attachAxis(percent);
+                if (r > 0) {
+                    for (QLegendMarker *marker : chart->legend()->markers(runs[r]))
+                        marker->setVisible(false);
+                }
+            }
+        };
+        QStringList figures{tr("Fleet %1").arg(meanText(series.fleet))};
+        size_t colour = 0;
+        for (const auto &[dc, hours] : series.dataCenters) {
+            QPen pen(kLineColors[colour++ % std::size(kLineColors)]);
+            pen.setWidthF(1.5);
+            addLine(hours, dataCenterTitle(dc), pen);
+            figures << QStringLiteral("%1 %2").arg(dataCenterTitle(dc), meanText(hours));
+        }
+        QPen fleetPen(palette().color(QPalette::Text));
+        fleetPen.setWidthF(2.5);
+        addLine(series.fleet, tr("Fleet"), fleetPen);
+        const int hoursAsked = static_cast<int>((series.toUnixS - series.fromUnixS + 3599) / 3600);
+        const int missing = std::max(0, hoursAsked - static_cast<int>(series.fleet.size()));
+        QString text = tr("Mean utilisation: %1.").arg(figures.join(QStringLiteral(" · ")));
+        if (missing > 0)
+            text +=
+                QLatin1Char(' ') + tr("Hours without data: %1 (gaps in the lines).").arg(missing);
+        m_summary->setText(text);
+    }
+    applyPalette(chart, palette());
+    QChart *old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+    Q_EMIT shown();
+}
+
+QString FleetUsageWindow::summary() const
+{
+    return m_summary->text();
+}
+
+std::vector<std::pair<QString, int>> FleetUsageWindow::lines() const
+{
+    std::vector<std::pair<QString, int>> out;
+    for (QAbstractSeries *series : m_chart->chart()->series()) {
+        auto *line = qobject_cast<QLineSeries *>(series);
+        if (!line)
+            continue;
+        if (!line->name().isEmpty() || out.empty())
+            out.push_back({line->name(), 0});
+        out.back().second += line->count();
+    }
+    return out;
+}
+
+}  // namespace meridian
