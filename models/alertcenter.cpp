@@ -11,8 +11,11 @@ namespace meridian {
 
 AlertCenter::AlertCenter(const FleetState &state, QObject *parent) : QObject(parent), m_state(state)
 {
+    // Who acts, as the triage list and the audit log name them: a configured name (a
+    // shared NOC login is no one in particular), else the OS user.
+    const char *configured = std::getenv("MERIDIAN_OPERATOR");
     const char *user = std::getenv("USER");
-    m_user = user ? user : "operator";
+    m_user = configured && *configured ? configured : user ? user : "operator";
     m_logThread.setMaxThreadCount(1);
     connect(&m_reading, &QFutureWatcher<TriageRead>::finished, this,
             [this] { applyTriage(m_reading.result()); });

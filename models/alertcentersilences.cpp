@@ -38,8 +38,17 @@ void AlertCenter::silence(SilenceRule rule)
         auto log = m_log;
         inBackground([alertmanager, log, rule, now]() -> std::string {
             const auto made = alertmanager->create(rule, now);
-            if (made)
-                return {};
+            if (made) {
+                if (!log)
+                    return {};
+                return log
+                    ->audit(now, rule.by,
+                            "silenced " + silenceScope(rule) + " in " + alertmanager->route().name +
+                                " (silence " + made.value() + ")",
+                            rule.reason)
+                    .error()
+                    .message;
+            }
             // Not lost: the file keeps it, shared with the consoles on it.
             std::string problem = made.error().message;
             if (log && log->addSilence(rule, now))
@@ -78,17 +87,31 @@ void AlertCenter::liftSilence(int64_t id)
         m_alertmanagerSilences.erase(it);
         applySilences();
         publish();
-        if (auto alertmanager = m_alertmanager; alertmanager && !alertmanagerId.empty())
-            inBackground([alertmanager, alertmanagerId] {
-                return alertmanager->expire(alertmanagerId).error().message;
+        if (auto alertmanager = m_alertmanager; alertmanager && !alertmanagerId.empty()) {
+            auto log = m_log;
+            inBackground([alertmanager, log, alertmanagerId, who = m_user, now = m_nowMs] {
+                if (Status lifted = alertmanager->expire(alertmanagerId); !lifted)
+                    return lifted.message();
+                if (!log)
+                    return std::string();
+                return log
+                    ->audit(
+                        now, who,
+                        "lifted silence " + alertmanagerId + " in " + alertmanager->route().name,
+                        {})
+                    .error()
+                    .message;
             });
+        }
         return;
     }
     std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
     applySilences();
     publish();
     const int64_t now = m_nowMs;
-    write([id, now](AlertTriageLog &log) { return log.liftSilence(id, now).error().message; });
+    write([id, now, who = m_user](AlertTriageLog &log) {
+        return log.liftSilence(id, now, who).error().message;
+    });
 }
 
 std::vector<SilenceRule> AlertCenter::silences() const

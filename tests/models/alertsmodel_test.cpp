@@ -179,6 +179,19 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     later.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
     later.waitForTriage();
     EXPECT_EQ(later.engine().find(first.toStdString())->acknowledgedBy, "zhang.min");
+
+    // And the file's audit log says who did what, and why.
+    SQLite::Database db(file, SQLite::OPEN_READONLY);
+    SQLite::Statement audit(db, "SELECT who, what, why FROM audit_log ORDER BY id");
+    std::vector<std::string> rows;
+    while (audit.executeStep())
+        rows.push_back(audit.getColumn(0).getString() + " | " + audit.getColumn(1).getString() +
+                       " | " + audit.getColumn(2).getString());
+    EXPECT_EQ(rows, (std::vector<std::string>{
+                        "zhang.min | acknowledged alert xid/xm-1/xm-1-card-3 | ",
+                        "zhang.min | noted alert xid/xm-1/xm-1-card-3 | RMA 4471 filed",
+                        "zhang.min | silenced on xm-2 (silence 1) | reseating cards",
+                        "li.wei | lifted silence 1 | "}));
 }
 
 TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)

@@ -3,6 +3,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <SQLiteCpp/VariadicBind.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "history/historyschema.h"
 #include "sqlite/sqlitewriter.h"
@@ -51,6 +52,10 @@ Status AlertTriageLog::record(const TriageAction &action)
             SQLite::bind(insert, action.atUnixMs, action.alertKey, actionName(action.kind),
                          action.who, action.text);
             insert.exec();
+            const bool ack = action.kind == TriageAction::Kind::Acknowledge;
+            auditLocked(db, action.atUnixMs, action.who,
+                        fmt::format("{} alert {}", ack ? "acknowledged" : "noted", action.alertKey),
+                        ack ? std::string() : action.text);
         });
         return {};
     } catch (const SQLite::Exception &e) {
@@ -100,6 +105,9 @@ Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowU
                          rule.untilMs, rule.by, rule.reason);
             insert.exec();
             id = db.getLastInsertRowid();
+            auditLocked(db, nowUnixMs, rule.by,
+                        fmt::format("silenced {} (silence {})", silenceScope(rule), id),
+                        rule.reason);
         });
         return id;
     } catch (const SQLite::Exception &e) {
@@ -107,7 +115,7 @@ Result<int64_t> AlertTriageLog::addSilence(const SilenceRule &rule, int64_t nowU
     }
 }
 
-Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
+Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs, const std::string &who)
 {
     try {
         m_connection.run([&](SQLite::Database &db) {
@@ -115,12 +123,47 @@ Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs)
                                      "UPDATE alert_silence SET lifted_unix_ms = ? "
                                      "WHERE id = ? AND lifted_unix_ms IS NULL");
             SQLite::bind(update, nowUnixMs, id);
-            update.exec();
+            if (update.exec() > 0)
+                auditLocked(db, nowUnixMs, who, fmt::format("lifted silence {}", id), {});
         });
         return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot lift silence {}: {}", m_path, id, e.what())};
     }
+}
+
+Status AlertTriageLog::audit(int64_t atUnixMs, const std::string &who, const std::string &what,
+                             const std::string &why)
+{
+    try {
+        m_connection.run([&](SQLite::Database &db) { auditLocked(db, atUnixMs, who, what, why); });
+        return {};
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot audit '{}': {}", m_path, what, e.what())};
+    }
+}
+
+void AlertTriageLog::auditLocked(SQLite::Database &db, int64_t atUnixMs, const std::string &who,
+                                 const std::string &what, const std::string &why)
+{
+    SQLite::Statement insert(
+        db, "INSERT INTO audit_log (at_unix_ms, who, what, why) VALUES (?, ?, ?, ?)");
+    SQLite::bind(insert, atUnixMs, who, what, why);
+    insert.exec();
+}
+
+std::string silenceScope(const SilenceRule &rule)
+{
+    std::vector<std::string> parts;
+    if (!rule.alertKey.empty())
+        parts.push_back("alert " + rule.alertKey);
+    if (rule.kind)
+        parts.push_back(alertKindName(*rule.kind));
+    if (!rule.node.empty())
+        parts.push_back("on " + rule.node);
+    if (!rule.dataCenter.empty())
+        parts.push_back("in " + rule.dataCenter);
+    return parts.empty() ? std::string("everything") : fmt::format("{}", fmt::join(parts, " "));
 }
 
 Status AlertTriageLog::recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs)

@@ -47,7 +47,11 @@ public:
     // A new silence; its id.
     Result<int64_t> addSilence(const SilenceRule &rule, int64_t nowUnixMs);
     // Ends a silence early (it stays on record).
-    Status liftSilence(int64_t id, int64_t nowUnixMs);
+    Status liftSilence(int64_t id, int64_t nowUnixMs, const std::string &who = {});
+    // A row of the file's audit log (who did what, and why): every acknowledgement, note,
+    // silence and lift is one; so is a silence kept in an Alertmanager.
+    Status audit(int64_t atUnixMs, const std::string &who, const std::string &what,
+                 const std::string &why);
     // Silences in force at `nowUnixMs`.
     Result<std::vector<SilenceRule>> activeSilences(int64_t nowUnixMs);
 
@@ -61,9 +65,15 @@ public:
 private:
     AlertTriageLog(std::unique_ptr<SQLite::Database> db, std::string path);
     AlertTriageLog(SqliteWriter &writer, std::string path);
+    static void auditLocked(SQLite::Database &db, int64_t atUnixMs, const std::string &who,
+                            const std::string &what, const std::string &why);
 
     SqliteConnection m_connection;  // its own, or the history's writer thread
     std::string m_path;
 };
+
+// "thermal throttling on wh-3", "alert ecc/wh-2/GPU-…", "everything in wuhu": what a
+// silence covers, in the audit log's words.
+std::string silenceScope(const SilenceRule &rule);
 
 }  // namespace meridian
