@@ -11,9 +11,8 @@ namespace meridian {
 CardCondition cardCondition(const FleetSnapshot &s, CardHandle card)
 {
     const NodeHandle node = s.layout->cardNode[card];
-    return cardCondition(s.cardFaults[card],
-                         s.nodeConnection[node] == ConnectionState::Unreachable, s.nodeStale(node),
-                         s.utilization[card]);
+    return cardCondition(s.cardFaults[card], s.nodeConnection[node] == ConnectionState::Unreachable,
+                         s.nodeStale(node), s.utilization[card]);
 }
 
 CardCondition cardCondition(uint8_t faults, bool unreachable, bool stale, float utilization)
@@ -85,8 +84,10 @@ QColor linkFaultColor()
 QColor healthyColor(float fraction, bool darkBackground)
 {
     const float f = std::clamp(std::isnan(fraction) ? 0.0f : fraction, 0.0f, 1.0f);
-    // Idle is close to the background, busy further from it; both stay grey-green.
-    const QColor idle = darkBackground ? QColor(0x36, 0x3d, 0x3a) : QColor(0xdc, 0xe6, 0xe0);
+    // Idle is close to the background, busy further from it; both stay grey-green. Idle
+    // stays far enough from the background that it is never drawn as an outlined box,
+    // which is what "no reading" looks like.
+    const QColor idle = darkBackground ? QColor(0x46, 0x51, 0x4c) : QColor(0xc8, 0xd6, 0xcd);
     const QColor busy = darkBackground ? QColor(0x7f, 0x9c, 0x8f) : QColor(0x6b, 0x8c, 0x7d);
     return QColor::fromRgbF(idle.redF() + (busy.redF() - idle.redF()) * f,
                             idle.greenF() + (busy.greenF() - idle.greenF()) * f,

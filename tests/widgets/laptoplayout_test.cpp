@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "fakefleet.h"
+#include "models/cardhealth.h"
 #include "models/fleetsnapshotsource.h"
 #include "models/metricscale.h"
 #include "widgets/alertspanel.h"
@@ -159,6 +160,7 @@ TEST(LaptopLayout, ZeroPercentCardsStayVisibleOnADarkTheme)
         n.utilization = 0;  // the darkest colour of the ramp
     test::fillFleet(state, fleet, 1000);
     FleetHeatmap heatmap;
+    heatmap.setMetric(FleetMetric::Utilization);  // Health's idle end is the next test's
     QPalette dark;
     dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
     dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
@@ -173,4 +175,15 @@ TEST(LaptopLayout, ZeroPercentCardsStayVisibleOnADarkTheme)
     const QColor background = dark.color(QPalette::Base);
     EXPECT_GT(std::abs(edge.lightnessF() - background.lightnessF()), 0.2)
         << edge.name().toStdString();
+}
+
+TEST(LaptopLayout, AnIdleHealthyCardNeverLooksLikeNoReading)
+{
+    // The heatmap outlines a cell whose fill is within 0.15 of the background's lightness,
+    // as "no reading" is an outlined box: an idle healthy card must stay clear of that.
+    for (const bool dark : {false, true}) {
+        const QColor background = dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white);
+        EXPECT_GT(std::abs(healthyColor(0, dark).lightnessF() - background.lightnessF()), 0.15)
+            << (dark ? "dark" : "light");
+    }
 }
