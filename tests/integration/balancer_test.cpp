@@ -36,7 +36,9 @@ public:
             << "    timeout client 30s\n    timeout server 30s\n"
             << "frontend chat\n    bind 127.0.0.1:" << frontPort << "\n"
             << "    default_backend chat\n"
-            << "backend chat\n    balance leastconn\n";
+            << "backend chat\n    balance leastconn\n"
+            << "    option httpchk GET /health\n"
+            << "    default-server inter 500ms fall 2 rise 1\n";
         start();
     }
     void start()
@@ -72,6 +74,7 @@ public:
     {
         EXPECT_TRUE(waitUntil([&] { return !httpGet(port, "/health").empty(); }, 10s));
     }
+    void kill9() { m_process.kill(SIGKILL); }
     ReadyReplica ready(const std::string &id) const
     {
         return {id, fmt::format("127.0.0.1:{}", port)};
@@ -255,4 +258,37 @@ TEST(Balancer, OnlyReplicasThatServeAndSayWhereAreBalanced)
     EXPECT_EQ(ready[0].replicaId, "chat-1/0");
     EXPECT_EQ(ready[0].address, "10.1.2.3:8000");
     EXPECT_EQ(balancedServerName("chat-1/0"), "meridian-chat-1_0");
+}
+
+// A replica that dies between passes: HAProxy's own health check takes it out of
+// rotation (no controller pass needed), and requests through the balancer keep being
+// answered by the one left.
+TEST(Balancer, AReplicaKilledBetweenPassesIsTakenOutByHaproxysCheck)
+{
+    Haproxy haproxy;
+    Replica first;
+    Replica second;
+    const HaproxyRuntime runtime = haproxy.runtime();
+    ASSERT_TRUE(
+        syncBalancer(runtime, "chat", {first.ready("chat-1/0"), second.ready("chat-2/0")}).ok());
+    for (int i = 0; i < 4; ++i)
+        ASSERT_TRUE(completeThrough(haproxy.frontPort));
+    second.kill9();
+    const auto start = std::chrono::steady_clock::now();
+    const auto statusOf = [&](const std::string &name) {
+        const auto servers = runtime.servers("chat");
+        for (const BalancedServer &s :
+             servers.ok() ? servers.value() : std::vector<BalancedServer>{})
+            if (s.name == name)
+                return s.status;
+        return std::string("gone");
+    };
+    ASSERT_TRUE(waitUntil([&] { return statusOf("meridian-chat-2_0").rfind("DOWN", 0) == 0; }, 10s))
+        << statusOf("meridian-chat-2_0");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 3.0) << "two failed checks 500 ms apart";
+    EXPECT_TRUE(statusOf("meridian-chat-1_0").rfind("UP", 0) == 0) << statusOf("meridian-chat-1_0");
+    for (int i = 0; i < 10; ++i)
+        EXPECT_TRUE(completeThrough(haproxy.frontPort)) << "request " << i;
 }

@@ -106,7 +106,8 @@ std::vector<std::map<std::string, std::string>> readStatCsv(const std::string &t
 
 bool BalancedServer::draining() const
 {
-    return status == "DRAIN" || status.rfind("MAINT", 0) == 0;
+    // A checked server says where its checks stand too: "DRAIN 1/3", "MAINT (via …)".
+    return status.rfind("DRAIN", 0) == 0 || status.rfind("MAINT", 0) == 0;
 }
 
 HaproxyRuntime::HaproxyRuntime(std::string runtimeApi, int timeoutMs)
@@ -187,8 +188,12 @@ Status HaproxyRuntime::addServer(const std::string &backend, const std::string &
                                  const std::string &address) const
 {
     const std::string server = backend + "/" + name;
-    if (Status added = expectQuiet(fmt::format("add server {} {}", server, address)); !added)
+    // Checked by HAProxy itself (the backend's `option httpchk`, else a TCP connect): a
+    // replica that dies is out of rotation within its checks, not at the next pass.
+    if (Status added = expectQuiet(fmt::format("add server {} {} check", server, address)); !added)
         return added;
+    if (Status checked = expectQuiet("enable health " + server); !checked)
+        return checked;
     return expectQuiet("enable server " + server);
 }
 

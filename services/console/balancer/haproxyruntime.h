@@ -15,7 +15,8 @@ namespace meridian {
 struct BalancedServer {
     std::string name;
     std::string address;  // host:port
-    std::string status;   // as HAProxy says it: UP, DOWN, MAINT, DRAIN, "no check"
+    std::string status;   // as HAProxy says it: UP, DOWN, MAINT, DRAIN, "no check"; with
+                          // checks, their progress after it ("DRAIN 1/3")
     int sessions = 0;     // open now
     bool draining() const;
 };
@@ -25,7 +26,8 @@ public:
     explicit HaproxyRuntime(std::string runtimeApi, int timeoutMs = 2000);
 
     Result<std::vector<BalancedServer>> servers(const std::string &backend) const;
-    // Added ready to take requests (HAProxy adds a server in maintenance).
+    // Added ready to take requests (HAProxy adds a server in maintenance), health-checked
+    // by HAProxy as the backend says (`option httpchk GET /health`; a TCP connect without).
     Status addServer(const std::string &backend, const std::string &name,
                      const std::string &address) const;
     // No new requests; those under way finish.
