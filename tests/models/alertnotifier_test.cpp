@@ -80,6 +80,19 @@ Event linkEvent(EventKind kind, int64_t atMs)
     return e;
 }
 
+// Waits, letting queued Qt signals through, until no route has anything left to send.
+bool everyRouteDone(AlertNotifier &notifier)
+{
+    return test::waitUntil([&] {
+        QCoreApplication::processEvents();
+        for (const RouteStatus &r : notifier.dispatcher().status()) {
+            if (r.waiting > 0)
+                return false;
+        }
+        return true;
+    });
+}
+
 // Waits for the receiver while letting queued Qt signals through.
 bool receiverHolds(const Receiver &receiver, size_t count)
 {
@@ -216,14 +229,7 @@ TEST(AlertNotifier, AnUnansweredCriticalAlertEscalatesUntilSomeoneAcknowledges)
         const int64_t now = 10'100 + minutes * 60'000;
         clock.setUnixMs(now);
         center.update(state.snapshot(now));
-        EXPECT_TRUE(test::waitUntil([&] {
-            QCoreApplication::processEvents();
-            for (const RouteStatus &r : notifier.dispatcher().status()) {
-                if (r.waiting > 0)
-                    return false;
-            }
-            return true;
-        }));
+        EXPECT_TRUE(everyRouteDone(notifier));
         return phone.alerts().size();
     };
     state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
@@ -503,14 +509,7 @@ TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
         center.update(state.snapshot(now + 100));
         center.waitForTriage();
         center.update(state.snapshot(now + 200));
-        EXPECT_TRUE(test::waitUntil([&] {
-            QCoreApplication::processEvents();
-            for (const RouteStatus &r : notifier.dispatcher().status()) {
-                if (r.waiting > 0)
-                    return false;
-            }
-            return true;
-        }));
+        EXPECT_TRUE(everyRouteDone(notifier));
         if (run == 0) {
             // The night shift takes the ECC card and silences the hot node's thermal alert.
             for (const Alert &a : center.engine().alerts()) {

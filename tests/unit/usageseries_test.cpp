@@ -12,12 +12,7 @@
 #include "usagefixture.h"
 
 using namespace meridian;
-
-namespace {
-
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
-
-}  // namespace
+constexpr int64_t kJuly1 = test::kUsageJuly1;
 
 TEST(CardUsageSeries, MinutesForADayHoursForAWeekAndGapsWhereNothingWasRecorded)
 {

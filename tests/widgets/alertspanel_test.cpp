@@ -27,6 +27,19 @@ SilenceRule quietNode(const char *node)
     return rule;
 }
 
+// A card event on `node` at `atMs`, and the center's look at it just after.
+void raise(FleetState &state, AlertCenter &center, NodeHandle node, EventKind kind, uint32_t card,
+           int64_t atMs)
+{
+    Event e;
+    e.kind = kind;
+    e.cardIndex = card;
+    e.xid = 79;
+    e.timeUnixMs = atMs;
+    state.recordEvent(node, e);
+    center.update(state.snapshot(atMs + 10));
+}
+
 QPushButton *buttonStartingWith(QWidget &parent, const QString &text)
 {
     for (auto *button : parent.findChildren<QPushButton *>()) {
@@ -82,13 +95,7 @@ TEST(AlertsPanel, CriticalComesFirstAndRowsStayPutAsCountsTick)
     AlertCenter center(state);
     AlertsPanel panel(center);
     const auto event = [&](NodeHandle node, EventKind kind, uint32_t card, int64_t atMs) {
-        Event e;
-        e.kind = kind;
-        e.cardIndex = card;
-        e.xid = 79;
-        e.timeUnixMs = atMs;
-        state.recordEvent(node, e);
-        center.update(state.snapshot(atMs + 10));
+        raise(state, center, node, kind, card, atMs);
     };
     const auto rows = [&] {
         QStringList keys;
@@ -123,13 +130,7 @@ TEST(AlertsPanel, GroupedByKindOrDataCenterRowsOfAGroupStandTogether)
     AlertCenter center(state);
     AlertsPanel panel(center);
     const auto event = [&](NodeHandle node, EventKind kind, uint32_t card, int64_t atMs) {
-        Event e;
-        e.kind = kind;
-        e.cardIndex = card;
-        e.xid = 79;
-        e.timeUnixMs = atMs;
-        state.recordEvent(node, e);
-        center.update(state.snapshot(atMs + 10));
+        raise(state, center, node, kind, card, atMs);
     };
     // Interleaved: by severity and time alone, kinds and data centers alternate.
     event(0, EventKind::Xid, 1, 11'000);
