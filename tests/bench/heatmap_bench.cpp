@@ -43,8 +43,9 @@ static void BM_HeatmapRepaint(benchmark::State &state)
 }
 // Second argument: the colouring (0 Health, the default; 1 utilisation).
 BENCHMARK(BM_HeatmapRepaint)
-    ->ArgsProduct({{6000, 100000}, {static_cast<int>(FleetMetric::Health),
-                                    static_cast<int>(FleetMetric::Utilization)}})
+    ->ArgsProduct({{6000, 100000},
+                   {static_cast<int>(FleetMetric::Health),
+                    static_cast<int>(FleetMetric::Utilization)}})
     ->Unit(benchmark::kMillisecond);
 
 // A new layout (cards found, a node added): the UI thread fits the cell size and places
