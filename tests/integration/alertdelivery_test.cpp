@@ -13,7 +13,9 @@
 
 #include "agentprocess.h"
 #include "alerts/alertdispatcher.h"
+#include "alerts/alertmanagersilences.h"
 #include "childprocess.h"
+#include "hostilehttp.h"
 #include "testsupport.h"
 
 namespace meridian {
@@ -206,6 +208,66 @@ TEST(AlertDelivery, ATestSendStillReachesTheReceiverAfterItsDispatcherIsGone)
     }
     EXPECT_EQ(send(), "");
     EXPECT_EQ(receiver.requests(), 1);
+}
+
+// Something at the Alertmanager's address that answers silences wrongly: each answer is
+// an error naming the route, never "no silences" (which would lift them all) and never a
+// crash; an endless answer is cut at its cap, a slow one at the deadline.
+TEST(AlertmanagerSilencesHostile, WrongShapesEndlessAndDrippingAnswersAreErrorsNamingTheRoute)
+{
+    std::string body;
+    int status = 200;
+    httplib::Server server;
+    server.Get("/api/v2/silences", [&](const httplib::Request &, httplib::Response &r) {
+        r.status = status;
+        r.set_content(body, "application/json");
+    });
+    server.Post("/api/v2/silences", [&](const httplib::Request &, httplib::Response &r) {
+        r.status = status;
+        r.set_content(body, "application/json");
+    });
+    const int port = server.bind_to_any_port("127.0.0.1");
+    std::thread serving([&] { server.listen_after_bind(); });
+    ASSERT_TRUE(waitUntil([&] { return server.is_running(); }));
+    AlertmanagerSilences silences(
+        {"team-am", RouteKind::Alertmanager, fmt::format("http://127.0.0.1:{}", port)}, 1000);
+    for (const std::string &wrong :
+         {std::string(R"({"not": "a list"})"), std::string("[{\"status\": 5}]"),
+          std::string(R"([{"status": {"state": "active"}, "matchers": [7]}])"),
+          std::string(R"([{"status": {"state": "active"}, "matchers": [{"name": 1}]}])"),
+          std::string("garbage{")}) {
+        body = wrong;
+        const auto read = silences.active();
+        ASSERT_FALSE(read.ok()) << wrong;
+        EXPECT_NE(read.error().message.find("team-am"), std::string::npos) << read.error().message;
+    }
+    // A matcher on a label Meridian does not know: Alertmanager's alone, not an error.
+    body = R"([{"id": "a", "status": {"state": "active"}, "endsAt": "2030-01-01T00:00:00Z",
+               "matchers": [{"name": "severity", "value": "warning", "isRegex": false}]}])";
+    ASSERT_TRUE(silences.active().ok());
+    EXPECT_TRUE(silences.active()->empty());
+    // A creation refused, or answered without an id.
+    status = 400;
+    body = "bad matcher";
+    SilenceRule rule;
+    rule.node = "wh-1";
+    rule.untilMs = 4'000'000'000'000;
+    EXPECT_NE(silences.create(rule, 0).error().message.find("HTTP 400"), std::string::npos);
+    status = 200;
+    body = "{}";
+    EXPECT_FALSE(silences.create(rule, 0).ok());
+    server.stop();
+    serving.join();
+
+    for (const auto reply : {test::HostileReply::Endless, test::HostileReply::DripAByteASecond}) {
+        test::HostileHttpServer hostile(reply);
+        AlertmanagerSilences bad({"team-am", RouteKind::Alertmanager, hostile.url("")}, 1000);
+        const auto start = std::chrono::steady_clock::now();
+        const auto read = bad.active();
+        ASSERT_FALSE(read.ok());
+        EXPECT_NE(read.error().message.find("team-am"), std::string::npos);
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+    }
 }
 
 }  // namespace
