@@ -16,6 +16,8 @@
 #include "autoscaler/scalingjournal.h"
 #include "cost/reportloader.h"
 #include "cost/usagereport.h"
+#include "history/cardusageseries.h"
+#include "history/fleetusageseries.h"
 #include "history/historystore.h"
 
 using namespace meridian;
@@ -211,6 +213,32 @@ void monthReportWithGaps(const std::string &dir)
         report.coveragePercent(report.total.cardHours, report.total.cards).value_or(0), emptyDays);
 }
 
+// The views that read the history file as series: the Fleet utilisation window's day and
+// week (every card's hours), and one card's day (minutes) and week (hours) in its panel.
+void usageSeries(const std::string &dir)
+{
+    const std::string path = dir + "/month.db";  // written by monthReport
+    const auto best = [](auto read) {
+        double fastest = 1e9;
+        for (int i = 0; i < 5; ++i) {
+            const auto start = Clock::now();
+            if (!read())
+                std::printf("read failed\n");
+            fastest = std::min(fastest, seconds(start));
+        }
+        return fastest * 1000;
+    };
+    const int64_t end = kJuly1 + 31 * kDay;
+    std::printf("fleet utilisation, 24 h of 6,000 cards by hour: %.0f ms (best of 5)\n",
+                best([&] { return readFleetUsageByHour(path, end - kDay, end).ok(); }));
+    std::printf("fleet utilisation, 7 days of 6,000 cards by hour: %.0f ms (best of 5)\n",
+                best([&] { return readFleetUsageByHour(path, end - 7 * kDay, end).ok(); }));
+    std::printf(
+        "one card, 24 h by minute: %.1f ms; 7 days by hour: %.1f ms (best of 5)\n",
+        best([&] { return readCardUsageSeries(path, "n7-3", end - kDay, end, 240).ok(); }),
+        best([&] { return readCardUsageSeries(path, "n7-3", end - 7 * kDay, end, 1680).ok(); }));
+}
+
 void sizePerCardMonth(const std::string &dir)
 {
     const std::string path = dir + "/size.db";
@@ -261,6 +289,7 @@ int main(int argc, char **argv)
     journalDuringBackfill(dir);
     sizePerCardMonth(dir);
     monthReport(dir);
+    usageSeries(dir);
     monthReportWithGaps(dir);
     return 0;
 }
