@@ -1,7 +1,10 @@
 // Usage read back from a real history file as series: a card's utilisation and power
 // (minutes for a day or less, hours beyond, steps with nothing recorded as gaps, a card
 // the file does not know named as such), and the fleet's and each data center's hours.
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include <cmath>
 
@@ -88,4 +91,24 @@ TEST(FleetUsageSeries, EachDataCentersHoursWithAnHourWithoutDataLeftOut)
     EXPECT_NEAR(xiamen.cardHours, 12, 1e-9);
     EXPECT_NEAR(*xiamen.meanUtilizationPercent(), (75 + 75 + 25) / 3.0, 1e-9);
     EXPECT_FALSE(readFleetUsageByHour(dir.file("missing.db"), kJuly1, kJuly1 + 3600).ok());
+}
+
+TEST(UsageSeries, ACorruptOrForeignFileIsAnErrorNamingItNeverACrash)
+{
+    test::TempDir dir;
+    const std::string garbage = dir.file("garbage.db");
+    std::ofstream(garbage) << std::string(8192, '\x5a');
+    const std::string foreign = dir.file("foreign.db");
+    {
+        SQLite::Database db(foreign, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.exec("CREATE TABLE t (x)");
+    }
+    for (const std::string &file : {garbage, foreign}) {
+        const auto fleet = readFleetUsageByHour(file, kJuly1, kJuly1 + 86400);
+        ASSERT_FALSE(fleet.ok()) << file;
+        EXPECT_NE(fleet.error().message.find(file), std::string::npos) << fleet.error().message;
+        const auto card = readCardUsageSeries(file, "xm-1-0", kJuly1, kJuly1 + 3600, 60);
+        ASSERT_FALSE(card.ok()) << file;
+        EXPECT_NE(card.error().message.find(file), std::string::npos) << card.error().message;
+    }
 }

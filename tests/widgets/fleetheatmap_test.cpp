@@ -241,3 +241,30 @@ TEST(FleetHeatmap, TheChosenColouringIsRememberedAtOnce)
     MainWindow third(source);
     EXPECT_EQ(third.heatmap()->metric(), FleetMetric::Health);
 }
+
+TEST(FleetHeatmap, ADeadDataCentersCardsReadUnreachableButAnXidOnOneStaysAnXid)
+{
+    FleetState state;
+    test::fillFleet(state, test::threeDataCenters(30, 12), 1000);
+    Event xid;
+    xid.kind = EventKind::Xid;
+    xid.cardIndex = 4;
+    state.recordEvent(2, xid);  // a Zhongwei node (every third node)
+    for (NodeHandle n = 2; n < 30; n += 3)
+        state.setConnection(n, ConnectionState::Unreachable, "connection refused");
+    const FleetSnapshot s = state.snapshot(1000);
+    EXPECT_EQ(cardCondition(s, 2 * 8 + 4), CardCondition::Xid) << "the fault outlasts the agent";
+    EXPECT_EQ(cardCondition(s, 2 * 8 + 5), CardCondition::Unreachable);
+    EXPECT_EQ(cardCondition(s, 5 * 8 + 0), CardCondition::Unreachable);
+    EXPECT_EQ(cardCondition(s, 0), CardCondition::Healthy);  // Xiamen, live
+    // And the map paints them so, the Xid card still as a spot of its own.
+    FleetHeatmap heatmap;
+    heatmap.resize(900, 400);
+    heatmap.setSnapshot(std::make_shared<const FleetSnapshot>(s));
+    const QImage image = heatmap.grab().toImage();
+    const QRect dead = heatmap.geometry().cardRects[5 * 8 + 1];
+    EXPECT_EQ(image.pixelColor(dead.center()).rgb(),
+              conditionColor(CardCondition::Unreachable).rgb());
+    const QRect spot = heatmap.faultMarkerRect(2 * 8 + 4);
+    EXPECT_EQ(image.pixelColor(spot.center()).rgb(), conditionColor(CardCondition::Xid).rgb());
+}
