@@ -1,0 +1,277 @@
+// Alerts and silences for a team, against a real Alertmanager (Debian's
+// prometheus-alertmanager on a free port): console restarts re-key and re-send nothing,
+// and silences live in Alertmanager, shared by consoles on different history files and
+// the on-call's phone.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <QSignalSpy>
+#include <fstream>
+#include <memory>
+#include <set>
+
+#include "agentprocess.h"
+#include "alertreceiver.h"
+#include "alerts/alertmanagersilences.h"
+#include "alerts/alertpayloads.h"
+#include "alerts/alerttriagelog.h"
+#include "childprocess.h"
+#include "fakefleet.h"
+#include "models/alertcenter.h"
+#include "models/alertnotifier.h"
+#include "testsupport.h"
+
+using namespace meridian;
+using nlohmann::json;
+using test::everyRouteDone;
+using test::linkEvent;
+using test::Receiver;
+
+namespace {
+
+// A real Alertmanager on a free port, holding what it is sent (no receivers of its own).
+struct Alertmanager {
+    test::TempDir dir;
+    int port = test::freePort();
+    std::unique_ptr<test::ChildProcess> process;
+    Alertmanager()
+    {
+        std::ofstream(dir.file("alertmanager.yml"))
+            << "route: {receiver: none, group_wait: 1s}\nreceivers: [{name: none}]\n";
+        process = std::make_unique<test::ChildProcess>(
+            std::vector<std::string>{"prometheus-alertmanager",
+                                     "--config.file=" + dir.file("alertmanager.yml"),
+                                     "--storage.path=" + dir.file("am"),
+                                     "--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                     "--cluster.listen-address="},
+            dir.file("alertmanager.log"));
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port); }
+    // Every alert it holds, active, silenced or not.
+    json alerts() const
+    {
+        const std::string body = test::httpGet(port, "/api/v2/alerts");
+        return body.empty() ? json::array() : json::parse(body);
+    }
+};
+
+}  // namespace
+
+// The goal of "on-call you can trust at 3 a.m.": ten console restarts on one history
+// file, with an alert open, one acknowledged and one silenced, re-key nothing and re-send
+// nothing to a webhook; Alertmanager (which gets its periodic re-send) holds the same
+// three alerts, named by host and card, never by the agent's address. Each console meets
+// its agents as a real one can: their events before their inventories.
+TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(test::waitUntil([&] {
+        return !test::httpGet(alertmanager.port, "/-/ready").empty();
+    })) << alertmanager.process->log();
+    Receiver webhook;
+    test::TempDir dir;
+    const std::string file = dir.file("history.sqlite");
+    AlertRouting routing;
+    routing.routes.push_back({"alertmanager", RouteKind::Alertmanager, alertmanager.url()});
+    routing.routes.push_back({"noc", RouteKind::Json, webhook.url()});
+    const int64_t base = SystemClock::instance().nowUnixMs();
+    const char *hosts[] = {"wh-1", "wh-2", "wh-3"};
+    const auto runConsole = [&](int run) {
+        const int64_t now = base + run * 60'000;
+        FleetState state;
+        std::vector<NodeHandle> nodes;
+        for (int i = 0; i < 3; ++i)
+            nodes.push_back(
+                state.addNode("127.0.0.1:" + std::to_string(41000 + run * 10 + i), "wuhu"));
+        // The agents replay what they hold before the console has their inventories.
+        Event link = linkEvent(EventKind::LinkDown, base + 1'000);
+        state.recordEvent(nodes[0], link);
+        Event ecc;
+        ecc.kind = EventKind::EccUncorrected;
+        ecc.cardIndex = 2;
+        ecc.timeUnixMs = base + 2'000;
+        state.recordEvent(nodes[1], ecc);
+        Event hot;
+        hot.kind = EventKind::ThermalThrottle;
+        hot.cardIndex = 1;
+        hot.timeUnixMs = base + 3'000;
+        state.recordEvent(nodes[2], hot);
+        AlertCenter center(state);
+        auto log = AlertTriageLog::open(file);
+        EXPECT_TRUE(log.ok()) << log.error().message;
+        center.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+        center.setUser(QStringLiteral("night-shift"));
+        ManualClock clock(now);
+        AlertNotifier notifier(center, routing, clock, nullptr);
+        center.update(state.snapshot(now));  // no identities yet: nothing may be keyed
+        for (int i = 0; i < 3; ++i) {
+            NodeInventory inventory;
+            inventory.nodeId = hosts[i];
+            inventory.dataCenter = "wuhu";
+            for (uint32_t c = 0; c < 8; ++c) {
+                CardInfo card;
+                card.index = c;
+                card.vendor = Vendor::Nvidia;
+                card.model = "A100-SXM4-80GB";
+                card.uuid = std::string(hosts[i]) + "-gpu-" + std::to_string(c);
+                inventory.cards.push_back(card);
+            }
+            state.setInventory(nodes[static_cast<size_t>(i)], inventory, 1000, now);
+            state.recordTelemetry(nodes[static_cast<size_t>(i)], TelemetrySample{now, {}, {}, {}},
+                                  now);
+        }
+        center.update(state.snapshot(now + 100));
+        center.waitForTriage();
+        center.update(state.snapshot(now + 200));
+        EXPECT_TRUE(everyRouteDone(notifier));
+        if (run == 0) {
+            // The night shift takes the ECC card and silences the hot node's thermal alert.
+            for (const Alert &a : center.engine().alerts()) {
+                if (a.kind == AlertKind::EccDoubleBit)
+                    center.acknowledge(QString::fromStdString(a.key));
+            }
+            SilenceRule quiet;
+            quiet.kind = AlertKind::ThermalThrottle;
+            quiet.node = "wh-3";
+            quiet.untilMs = base + 24 * 3600'000;
+            quiet.reason = "fan replaced, watching it";
+            center.silence(quiet);
+        }
+        center.waitForTriage();
+        std::set<std::string> keys;
+        for (const Alert &a : center.engine().alerts())
+            keys.insert(a.key);
+        return keys;
+    };
+    const std::set<std::string> first = runConsole(0);
+    ASSERT_EQ(first.size(), 3u);
+    const size_t told = webhook.alerts().size();
+    ASSERT_EQ(told, 3u) << "each of the three goes out once";
+    ASSERT_TRUE(test::waitUntil([&] { return alertmanager.alerts().size() == 3; }))
+        << alertmanager.alerts().dump();
+    for (int run = 1; run <= 10; ++run)
+        EXPECT_EQ(runConsole(run), first) << "re-keyed on restart " << run;
+    EXPECT_EQ(webhook.alerts().size(), told) << "a restart re-sent to the webhook";
+    for (const json &a : webhook.alerts())
+        EXPECT_EQ(first.count(a["key"].get<std::string>()), 1u) << a.dump();
+    const json held = alertmanager.alerts();
+    EXPECT_EQ(held.size(), 3u) << held.dump(1);
+    EXPECT_EQ(held.dump().find("127.0.0.1"), std::string::npos) << held.dump(1);
+    std::set<std::string> nodes;
+    for (const json &a : held)
+        nodes.insert(a["labels"]["node"].get<std::string>());
+    EXPECT_EQ(nodes, (std::set<std::string>{"wh-1", "wh-2", "wh-3"}));
+}
+
+// A team's one list of silences: with an Alertmanager, two consoles on different history
+// files and the on-call's phone (anything speaking Alertmanager's API) see and lift the
+// same silences, with who made them; one Meridian cannot apply exactly is left to
+// Alertmanager; with the Alertmanager gone, a silence is kept in the file, and said.
+TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(test::waitUntil([&] {
+        return !test::httpGet(alertmanager.port, "/-/ready").empty();
+    })) << alertmanager.process->log();
+    const AlertRoute route{"alertmanager", RouteKind::Alertmanager, alertmanager.url()};
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}, {"wuhu", "wh-3", "r1"}}, 10'000);
+    test::TempDir dir;
+    const auto console = [&](const char *file, const char *user) {
+        auto center = std::make_unique<AlertCenter>(state);
+        auto log = AlertTriageLog::open(dir.file(file));
+        EXPECT_TRUE(log.ok());
+        center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+        center->setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route), 60'000);
+        center->setUser(QString::fromLatin1(user));
+        center->update(state.snapshot(10'000));
+        return center;
+    };
+    auto ana = console("ana.sqlite", "ana");
+    auto bo = console("bo.sqlite", "bo");
+    const int64_t now = SystemClock::instance().nowUnixMs();
+    SilenceRule fans;
+    fans.kind = AlertKind::ThermalThrottle;
+    fans.node = "wh-3";
+    fans.untilMs = now + 3600'000;
+    fans.reason = "fans swapped, watching";
+    ana->silence(fans);
+    ana->waitForTriage();
+
+    // Alertmanager holds it, as anyone's amtool shows it.
+    const json held = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    ASSERT_EQ(held.size(), 1u) << held.dump(1);
+    EXPECT_EQ(held[0]["createdBy"], "ana");
+    EXPECT_EQ(held[0]["comment"], "fans swapped, watching");
+    std::set<std::string> matchers;
+    for (const json &m : held[0]["matchers"])
+        matchers.insert(m["name"].get<std::string>() + "=" + m["value"].get<std::string>());
+    EXPECT_EQ(matchers, (std::set<std::string>{"source=meridian", "node=wh-3",
+                                               "alertname=MeridianThermalThrottling"}));
+
+    // Bo, on another file, sees it and it silences his alert.
+    bo->waitForTriage();
+    ASSERT_EQ(bo->silences().size(), 1u);
+    EXPECT_EQ(bo->silences()[0].by, "ana");
+    Event hot;
+    hot.kind = EventKind::ThermalThrottle;
+    hot.cardIndex = 1;
+    hot.timeUnixMs = 10'500;
+    state.recordEvent(1, hot);
+    bo->update(state.snapshot(11'000));
+    ASSERT_EQ(bo->engine().alerts().size(), 1u);
+    EXPECT_TRUE(bo->engine().alerts()[0].silenced(11'000));
+
+    // The phone silences Xid on wh-1 through the API; a regex one is Alertmanager's alone.
+    const auto phone = [&](const json &matchers) {
+        const json body = {{"matchers", matchers},
+                           {"startsAt", rfc3339(now)},
+                           {"endsAt", rfc3339(now + 3600'000)},
+                           {"createdBy", "on-call phone"},
+                           {"comment", "looking"}};
+        httplib::Client client("127.0.0.1", alertmanager.port);
+        const auto answer = client.Post("/api/v2/silences", body.dump(), "application/json");
+        ASSERT_TRUE(answer && answer->status == 200) << (answer ? answer->body : "no answer");
+    };
+    phone({{{"name", "alertname"}, {"value", "MeridianXid"}, {"isRegex", false}},
+           {{"name", "node"}, {"value", "wh-1"}, {"isRegex", false}}});
+    phone({{{"name", "node"}, {"value", "wh-.*"}, {"isRegex", true}}});
+    bo->waitForTriage();
+    ASSERT_EQ(bo->silences().size(), 2u);
+    EXPECT_EQ(bo->silences()[1].by, "on-call phone");
+    EXPECT_EQ(bo->silences()[1].kind, AlertKind::Xid);
+
+    // Bo lifts Ana's: gone in Alertmanager, and for Ana.
+    bo->liftSilence(bo->silences()[0].id);
+    bo->waitForTriage();
+    ana->waitForTriage();
+    EXPECT_EQ(ana->silences().size(), 1u);
+    const json after = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    for (const json &s : after) {
+        if (s["createdBy"] == "ana") {
+            EXPECT_EQ(s["status"]["state"], "expired");
+        }
+    }
+
+    // The Alertmanager goes: a new silence is kept in Ana's file, and the problem said.
+    alertmanager.process.reset();
+    QSignalSpy problems(ana.get(), &AlertCenter::triageProblem);
+    SilenceRule night;
+    night.node = "wh-1";
+    night.untilMs = now + 3600'000;
+    ana->silence(night);
+    ana->waitForTriage();
+    EXPECT_TRUE(test::waitUntil([&] {
+        QCoreApplication::processEvents();
+        for (const QList<QVariant> &p : problems) {
+            if (p.at(0).toString().contains(QStringLiteral("kept in the history file")))
+                return true;
+        }
+        return false;
+    }));
+    bool found = false;
+    for (const SilenceRule &rule : ana->silences())
+        found |= rule.node == "wh-1" && !rule.kind && rule.alertmanagerId.empty();
+    EXPECT_TRUE(found) << "the silence made while Alertmanager was away was lost";
+}
