@@ -7,13 +7,13 @@
 #include <QDateTimeAxis>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "brokenline.h"
 #include "models/fleetusageloader.h"
 #include "models/metricscale.h"
 #include "reportcharts.h"
@@ -28,29 +28,20 @@ const QColor kLineColors[] = {QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9)
                               QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
                               QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2)};
 
-// One line, broken where an hour is missing: a run of hours is a series of its own, all
-// but the first kept out of the legend.
-std::vector<QLineSeries *> hourlyLine(const std::vector<FleetUsagePoint> &hours,
-                                      const QString &name, const QPen &pen)
+// Each hour of the window, at its middle, with its mean where it has one.
+LinePoints hourlyPoints(const std::vector<FleetUsagePoint> &hours, int64_t fromUnixS,
+                        int64_t toUnixS)
 {
-    std::vector<QLineSeries *> runs;
-    int64_t previous = 0;
-    for (const FleetUsagePoint &p : hours) {
-        const auto mean = p.meanUtilizationPercent();
-        if (!mean)
-            continue;
-        if (runs.empty() || p.hourUnixS - previous > 3600) {
-            auto *run = new QLineSeries;
-            run->setName(runs.empty() ? name : QString());
-            run->setPen(pen);
-            run->setPointsVisible(true);  // a lone hour is a point
-            runs.push_back(run);
-        }
-        // Plotted at the middle of its hour.
-        runs.back()->append(static_cast<double>((p.hourUnixS + 1800) * 1000), *mean);
-        previous = p.hourUnixS;
+    LinePoints points;
+    auto it = hours.begin();
+    for (int64_t hour = fromUnixS / 3600 * 3600; hour < toUnixS; hour += 3600) {
+        while (it != hours.end() && it->hourUnixS < hour)
+            ++it;
+        const bool has = it != hours.end() && it->hourUnixS == hour;
+        points.push_back({static_cast<double>((hour + 1800) * 1000),
+                          has ? it->meanUtilizationPercent() : std::nullopt});
     }
-    return runs;
+    return points;
 }
 
 QString meanText(const std::vector<FleetUsagePoint> &hours)
@@ -124,16 +115,8 @@ void FleetUsageWindow::showLoaded()
         chart->addAxis(percent, Qt::AlignLeft);
         const auto addLine = [&](const std::vector<FleetUsagePoint> &hours, const QString &name,
                                  const QPen &pen) {
-            const std::vector<QLineSeries *> runs = hourlyLine(hours, name, pen);
-            for (size_t r = 0; r < runs.size(); ++r) {
-                chart->addSeries(runs[r]);
-                runs[r]->attachAxis(time);
-                runs[r]->attachAxis(percent);
-                if (r > 0) {
-                    for (QLegendMarker *marker : chart->legend()->markers(runs[r]))
-                        marker->setVisible(false);
-                }
-            }
+            addBrokenLine(chart, hourlyPoints(hours, series.fromUnixS, series.toUnixS), name, pen,
+                          time, percent);
         };
         QStringList figures{tr("Fleet %1").arg(meanText(series.fleet))};
         size_t colour = 0;

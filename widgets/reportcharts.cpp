@@ -6,14 +6,12 @@
 #include <QDateTime>
 #include <QFont>
 #include <QHorizontalStackedBarSeries>
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLineSeries>
 #include <QPen>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 #include <algorithm>
 
+#include "brokenline.h"
 #include "models/reporttablemodel.h"
 #include "models/reportwording.h"
 
@@ -63,38 +61,6 @@ void roundTicks(QValueAxis *axis)
 
 }  // namespace
 
-namespace {
-
-// The value line, broken where a bucket has no data: a gap is drawn as a gap, never as 0.
-// One series per run of buckets with data; only the first is named in the legend.
-std::vector<QLineSeries *> valueLine(const UsageTrend &trend,
-                                     const std::vector<std::optional<double>> &coverage)
-{
-    std::vector<QLineSeries *> runs;
-    QPen pen(kCost);
-    pen.setWidthF(2.5);
-    bool inRun = false;
-    for (size_t i = 0; i < trend.buckets.size(); ++i) {
-        const bool hasData = coverage[i] && *coverage[i] > 0;
-        if (!hasData) {
-            inRun = false;
-            continue;
-        }
-        if (!inRun) {
-            auto *run = new QLineSeries;
-            run->setPen(pen);
-            run->setPointsVisible(true);  // a run of one day is a point
-            run->setName(runs.empty() ? QObject::tr("Value (CNY, right)") : QString());
-            runs.push_back(run);
-            inRun = true;
-        }
-        runs.back()->append(static_cast<double>(i), trend.buckets[i].total.costCny);
-    }
-    return runs;
-}
-
-}  // namespace
-
 QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
 {
     QChart *chart =
@@ -132,9 +98,6 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     bars->append(idle);
     bars->append(missing);
     chart->addSeries(bars);
-    const std::vector<QLineSeries *> value = valueLine(trend, coverage);
-    for (QLineSeries *run : value)
-        chart->addSeries(run);
     auto *categories = new QBarCategoryAxis;
     categories->append(labels);
     QFont small = categories->labelsFont();
@@ -157,14 +120,15 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     chart->addAxis(money, Qt::AlignRight);
     bars->attachAxis(categories);
     bars->attachAxis(hours);
-    for (size_t r = 0; r < value.size(); ++r) {
-        value[r]->attachAxis(categories);
-        value[r]->attachAxis(money);
-        if (r > 0) {
-            for (QLegendMarker *marker : chart->legend()->markers(value[r]))
-                marker->setVisible(false);
-        }
-    }
+    // The value line breaks where a bucket has no data.
+    LinePoints value;
+    for (size_t i = 0; i < trend.buckets.size(); ++i)
+        value.push_back({static_cast<double>(i), coverage[i] && *coverage[i] > 0
+                                                     ? std::optional(trend.buckets[i].total.costCny)
+                                                     : std::nullopt});
+    QPen pen(kCost);
+    pen.setWidthF(2.5);
+    addBrokenLine(chart, value, QObject::tr("Value (CNY, right)"), pen, categories, money);
     return chart;
 }
 
