@@ -67,16 +67,27 @@ void StoreHistoryLoader::finished()
 
 std::unique_ptr<StoreHistoryLoader> usageHistoryLoader(const std::string &historyFile)
 {
-    auto fetch = [historyFile](const std::string &uuid, CardMetric metric, int64_t from, int64_t to,
-                               int64_t step) -> Result<std::vector<HistoryPoint>> {
+    // One read of the file gives both utilisation and power: the loader asks for them one
+    // after the other (one fetch at a time, on its worker), so the second takes the first's.
+    struct LastRead {
+        std::string uuid;
+        int64_t from = 0, to = 0, step = 0;
+        Result<std::vector<UsageSeriesPoint>> series = Error{"not read"};
+    };
+    auto last = std::make_shared<LastRead>();
+    auto fetch = [historyFile, last](const std::string &uuid, CardMetric metric, int64_t from,
+                                     int64_t to,
+                                     int64_t step) -> Result<std::vector<HistoryPoint>> {
         if (metric != CardMetric::Utilization && metric != CardMetric::Power)
             return std::vector<HistoryPoint>{};
-        auto series = readCardUsageSeries(historyFile, uuid, from, to, step);
-        if (!series)
-            return series.error();
+        if (last->uuid != uuid || last->from != from || last->to != to || last->step != step ||
+            metric == CardMetric::Utilization)
+            *last = {uuid, from, to, step, readCardUsageSeries(historyFile, uuid, from, to, step)};
+        if (!last->series)
+            return last->series.error();
         std::vector<HistoryPoint> points;
-        points.reserve(series->size());
-        for (const UsageSeriesPoint &p : series.value())
+        points.reserve(last->series->size());
+        for (const UsageSeriesPoint &p : last->series.value())
             points.push_back(
                 {p.timeUnixS * 1000,
                  static_cast<float>(metric == CardMetric::Utilization ? p.utilizationPercent
