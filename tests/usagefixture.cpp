@@ -32,4 +32,14 @@ std::thread streamUsage(HistoryStore &store, int minutes)
     });
 }
 
+Status writeUsageHistory(const std::string &file, std::vector<UsageBatch> batches)
+{
+    auto store = HistoryStore::open(file);
+    if (!store)
+        return store.error();
+    for (UsageBatch &batch : batches)
+        store.value()->submit(std::move(batch));
+    return store.value()->flush();
+}
+
 }  // namespace meridian::test

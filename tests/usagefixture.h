@@ -5,6 +5,7 @@
 
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "history/historystore.h"
 
@@ -19,5 +20,8 @@ std::thread streamUsage(HistoryStore &store, int minutes);
 UsageBatch a100Minutes(const std::string &node, const std::string &dataCenter, int cards,
                        int64_t firstMinute, int minutes, double busySeconds,
                        double energyJoulesPerMinute, const std::string &service = {});
+
+// A history file at `file` holding `batches`, flushed; an error says why not.
+Status writeUsageHistory(const std::string &file, std::vector<UsageBatch> batches);
 
 }  // namespace meridian::test

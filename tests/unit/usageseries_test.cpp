@@ -21,15 +21,12 @@ TEST(CardUsageSeries, MinutesForADayHoursForAWeekAndGapsWhereNothingWasRecorded)
 {
     test::TempDir dir;
     const std::string file = dir.file("history.db");
-    {
-        auto store = HistoryStore::open(file);
-        ASSERT_TRUE(store.ok());
-        // Two hours of one node, then nothing for an hour, then an hour more.
-        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 120, 45, 12'000));
-        store.value()->submit(
-            test::a100Minutes("xm-1", "xiamen", 2, kJuly1 + 3 * 3600, 60, 30, 24'000));
-        ASSERT_TRUE(store.value()->flush().ok());
-    }
+    // Two hours of one node, then nothing for an hour, then an hour more.
+    ASSERT_TRUE(
+        test::writeUsageHistory(
+            file, {test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 120, 45, 12'000),
+                   test::a100Minutes("xm-1", "xiamen", 2, kJuly1 + 3 * 3600, 60, 30, 24'000)})
+            .ok());
     const std::string card = "xm-1-0";
     // The last 4 hours, by quarter hour: minutes, averaged.
     auto day = readCardUsageSeries(file, card, kJuly1, kJuly1 + 4 * 3600, 900);
@@ -62,17 +59,14 @@ TEST(FleetUsageSeries, EachDataCentersHoursWithAnHourWithoutDataLeftOut)
 {
     test::TempDir dir;
     const std::string file = dir.file("history.db");
-    {
-        auto store = HistoryStore::open(file);
-        ASSERT_TRUE(store.ok());
-        // Xiamen: 4 cards busy 45 s a minute for two hours; Wuhu: 2 cards at 30 s for the
-        // first hour; then nobody for an hour; then Xiamen again for an hour.
-        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 4, kJuly1, 120, 45, 12'000));
-        store.value()->submit(test::a100Minutes("wh-1", "wuhu", 2, kJuly1, 60, 30, 12'000));
-        store.value()->submit(
-            test::a100Minutes("xm-1", "xiamen", 4, kJuly1 + 3 * 3600, 60, 15, 12'000));
-        ASSERT_TRUE(store.value()->flush().ok());
-    }
+    // Xiamen: 4 cards busy 45 s a minute for two hours; Wuhu: 2 cards at 30 s for the
+    // first hour; then nobody for an hour; then Xiamen again for an hour.
+    ASSERT_TRUE(
+        test::writeUsageHistory(
+            file, {test::a100Minutes("xm-1", "xiamen", 4, kJuly1, 120, 45, 12'000),
+                   test::a100Minutes("wh-1", "wuhu", 2, kJuly1, 60, 30, 12'000),
+                   test::a100Minutes("xm-1", "xiamen", 4, kJuly1 + 3 * 3600, 60, 15, 12'000)})
+            .ok());
     auto series = readFleetUsageByHour(file, kJuly1, kJuly1 + 24 * 3600);
     ASSERT_TRUE(series.ok()) << series.error().message;
     ASSERT_EQ(series->fleet.size(), 3u) << "the silent hour has no point";

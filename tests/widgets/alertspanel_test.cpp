@@ -94,9 +94,6 @@ TEST(AlertsPanel, CriticalComesFirstAndRowsStayPutAsCountsTick)
     test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"xiamen", "xm-2", "r1"}}, 10'000);
     AlertCenter center(state);
     AlertsPanel panel(center);
-    const auto event = [&](NodeHandle node, EventKind kind, uint32_t card, int64_t atMs) {
-        raise(state, center, node, kind, card, atMs);
-    };
     const auto rows = [&] {
         QStringList keys;
         const QAbstractItemModel *model = panel.view()->model();
@@ -107,9 +104,9 @@ TEST(AlertsPanel, CriticalComesFirstAndRowsStayPutAsCountsTick)
         }
         return keys;
     };
-    event(1, EventKind::Xid, 3, 11'000);              // critical, first
-    event(0, EventKind::ThermalThrottle, 1, 12'000);  // a warning, newer
-    event(0, EventKind::ThermalThrottle, 2, 13'000);  // another, newer still
+    raise(state, center, 1, EventKind::Xid, 3, 11'000);              // critical, first
+    raise(state, center, 0, EventKind::ThermalThrottle, 1, 12'000);  // a warning, newer
+    raise(state, center, 0, EventKind::ThermalThrottle, 2, 13'000);  // another, newer still
     const QStringList before = rows();
     ASSERT_EQ(before.size(), 3) << before.join(QStringLiteral(", ")).toStdString();
     EXPECT_TRUE(before[0].startsWith(QStringLiteral("xid/")))
@@ -118,7 +115,7 @@ TEST(AlertsPanel, CriticalComesFirstAndRowsStayPutAsCountsTick)
         << before.join(QStringLiteral(", ")).toStdString();
     // The older warning throttles again and again: its count ticks, nothing moves.
     for (int64_t t = 14'000; t < 20'000; t += 1'000)
-        event(0, EventKind::ThermalThrottle, 1, t);
+        raise(state, center, 0, EventKind::ThermalThrottle, 1, t);
     EXPECT_EQ(rows(), before) << rows().join(QStringLiteral(", ")).toStdString();
 }
 
@@ -129,14 +126,11 @@ TEST(AlertsPanel, GroupedByKindOrDataCenterRowsOfAGroupStandTogether)
     test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"wuhu", "wh-1", "r1"}}, 10'000);
     AlertCenter center(state);
     AlertsPanel panel(center);
-    const auto event = [&](NodeHandle node, EventKind kind, uint32_t card, int64_t atMs) {
-        raise(state, center, node, kind, card, atMs);
-    };
     // Interleaved: by severity and time alone, kinds and data centers alternate.
-    event(0, EventKind::Xid, 1, 11'000);
-    event(1, EventKind::EccUncorrected, 2, 12'000);
-    event(1, EventKind::Xid, 3, 13'000);
-    event(0, EventKind::EccUncorrected, 4, 14'000);
+    raise(state, center, 0, EventKind::Xid, 1, 11'000);
+    raise(state, center, 1, EventKind::EccUncorrected, 2, 12'000);
+    raise(state, center, 1, EventKind::Xid, 3, 13'000);
+    raise(state, center, 0, EventKind::EccUncorrected, 4, 14'000);
     const auto column = [&](int column) {
         QStringList values;
         const QAbstractItemModel *model = panel.view()->model();

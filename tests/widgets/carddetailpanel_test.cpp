@@ -168,12 +168,9 @@ TEST(CardDetailPanel, AnAgentsCardChartsTheHistoryFileBeyondFifteenMinutes)
     const int64_t nowS = now / 1000 / 60 * 60;
     test::TempDir dir;
     const std::string file = dir.file("history.db");
-    {
-        auto store = HistoryStore::open(file);
-        ASSERT_TRUE(store.ok());
-        store.value()->submit(test::a100Minutes("n2", "wuhu", 1, nowS - 6 * 3600, 360, 45, 12'000));
-        ASSERT_TRUE(store.value()->flush().ok());
-    }
+    ASSERT_TRUE(test::writeUsageHistory(
+                    file, {test::a100Minutes("n2", "wuhu", 1, nowS - 6 * 3600, 360, 45, 12'000)})
+                    .ok());
     FleetState state;
     const NodeHandle agent = state.addNode("127.0.0.1:5000", "wuhu");
     state.setInventory(agent, oneCard("n2", "n2-0"), 1000);

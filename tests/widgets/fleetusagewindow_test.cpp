@@ -18,17 +18,14 @@ TEST(FleetUsageWindow, TheFleetAndEachDataCenterHourByHourWithGapsSaid)
 {
     test::TempDir dir;
     const std::string file = dir.file("history.db");
-    {
-        auto store = HistoryStore::open(file);
-        ASSERT_TRUE(store.ok());
-        // Xiamen busy 45 s a minute from 00:00 to 04:00 and again from 10:00 to 12:00;
-        // Wuhu 30 s a minute from 00:00 to 12:00.
-        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 4, kJuly1, 4 * 60, 45, 12'000));
-        store.value()->submit(
-            test::a100Minutes("xm-1", "xiamen", 4, kJuly1 + 10 * 3600, 2 * 60, 45, 12'000));
-        store.value()->submit(test::a100Minutes("wh-1", "wuhu", 2, kJuly1, 12 * 60, 30, 12'000));
-        ASSERT_TRUE(store.value()->flush().ok());
-    }
+    // Xiamen busy 45 s a minute from 00:00 to 04:00 and again from 10:00 to 12:00;
+    // Wuhu 30 s a minute from 00:00 to 12:00.
+    ASSERT_TRUE(
+        test::writeUsageHistory(
+            file, {test::a100Minutes("xm-1", "xiamen", 4, kJuly1, 4 * 60, 45, 12'000),
+                   test::a100Minutes("xm-1", "xiamen", 4, kJuly1 + 10 * 3600, 2 * 60, 45, 12'000),
+                   test::a100Minutes("wh-1", "wuhu", 2, kJuly1, 12 * 60, 30, 12'000)})
+            .ok());
     ManualClock clock((kJuly1 + 12 * 3600) * 1000);
     FleetUsageWindow window(QString::fromStdString(file), clock);
     QSignalSpy shown(&window, &FleetUsageWindow::shown);
