@@ -197,6 +197,8 @@ void AlertCenter::applyTriage(const TriageRead &read)
     // An Alertmanager that does not answer keeps the silences last read from it.
     if (read.alertmanagerSilences)
         takeAlertmanagerSilences(*read.alertmanagerSilences);
+    else if (!read.alertmanagerProblem.empty())
+        forgetPendingAlertmanagerSilences();  // kept in the file instead, and read from there
     std::string problem = read.problem;
     if (!read.alertmanagerProblem.empty())
         problem += (problem.empty() ? "" : "; ") + read.alertmanagerProblem;

@@ -95,6 +95,8 @@ private:
     // The file's silences and the Alertmanager's, to the engine.
     void applySilences();
     void takeAlertmanagerSilences(std::vector<SilenceRule> silences);
+    // Those shown before Alertmanager had them, when it does not answer.
+    void forgetPendingAlertmanagerSilences();
     // Writes what this console's user did to the history file.
     void record(TriageAction::Kind kind, const std::string &key, const std::string &text);
     void applyTriage(const TriageRead &read);

@@ -146,4 +146,12 @@ void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
     applySilences();
 }
 
+void AlertCenter::forgetPendingAlertmanagerSilences()
+{
+    // A silence Alertmanager did not take is in the history file: listed from there, once.
+    std::erase_if(m_alertmanagerSilences,
+                  [](const SilenceRule &r) { return r.alertmanagerId.empty(); });
+    applySilences();
+}
+
 }  // namespace meridian
