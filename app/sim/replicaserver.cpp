@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -259,7 +261,15 @@ nlohmann::json completionBody(const std::string &model, const Request &r, const 
 class ReplicaServer {
 public:
     explicit ReplicaServer(const ReplicaServerOptions &options)
-        : m_options(options), m_engine(options), m_visible(std::getenv("CUDA_VISIBLE_DEVICES"))
+        : m_options(options)
+        , m_engine(options)
+        , m_visible(std::getenv("CUDA_VISIBLE_DEVICES"))
+        , m_weightsFile(options.weightsDir.empty()
+                            ? std::string()
+                            : (std::filesystem::path(options.weightsDir) / (options.model + ".weights"))
+                                  .string())
+        , m_weightsThere(!m_weightsFile.empty() && std::filesystem::exists(m_weightsFile))
+        , m_startSeconds(m_weightsThere ? options.loadSeconds : options.coldStartSeconds)
     {
         m_server.new_task_queue = [] { return new httplib::ThreadPool(128); };
         m_server.Get("/health",
@@ -282,8 +292,10 @@ public:
         fmt::print("serving {} on {}:{} (devices {})\n", m_options.model, m_options.host,
                    m_options.port, m_visible ? m_visible : "all");
         std::fflush(stdout);
-        while (!g_draining)
+        while (!g_draining) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            keepWeights();
+        }
         // Drain: what is in flight finishes; new requests have been refused since SIGTERM.
         while (m_engine.inFlight() > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -298,7 +310,18 @@ private:
     bool loading() const
     {
         return std::chrono::duration<double>(SteadyClock::now() - m_started).count() <
-               m_options.coldStartSeconds;
+               m_startSeconds;
+    }
+
+    // Once fetched, the weights stay on the node's disk for the next replica there.
+    void keepWeights()
+    {
+        if (m_weightsThere || m_weightsFile.empty() || loading())
+            return;
+        std::error_code ec;
+        std::filesystem::create_directories(m_options.weightsDir, ec);
+        std::ofstream(m_weightsFile) << m_options.model << "\n";
+        m_weightsThere = true;
     }
 
     void health(httplib::Response &res) const
@@ -371,6 +394,9 @@ private:
     const ReplicaServerOptions &m_options;
     Engine m_engine;
     const char *m_visible;
+    const std::string m_weightsFile;
+    bool m_weightsThere = false;
+    const double m_startSeconds;
     const SteadyClock::time_point m_started = SteadyClock::now();
     std::atomic<uint64_t> m_accepted{0};
     std::atomic<uint64_t> m_nextId{1};

@@ -55,20 +55,35 @@ LeaseBook::~LeaseBook() = default;
 
 Status LeaseBook::put(const BookedLease &booked)
 {
-    std::string record;
-    if (!google::protobuf::util::MessageToJsonString(booked.lease, &record).ok())
-        return Error{fmt::format("{}: lease {} does not convert", m_path, booked.lease.lease_id())};
+    return putTogether({&booked});
+}
+
+Status LeaseBook::putTogether(const std::vector<const BookedLease *> &leases)
+{
+    std::vector<std::string> records;
+    for (const BookedLease *booked : leases) {
+        if (!google::protobuf::util::MessageToJsonString(booked->lease, &records.emplace_back())
+                 .ok())
+            return Error{
+                fmt::format("{}: lease {} does not convert", m_path, booked->lease.lease_id())};
+    }
     std::lock_guard lock(m_mutex);
     try {
-        SQLite::Statement upsert(*m_db, "INSERT OR REPLACE INTO lease VALUES (?1,?2,?3,?4,?5,?6)");
-        SQLite::bind(upsert, booked.lease.lease_id(), booked.lease.idempotency_key(),
-                     booked.lease.requested_by(), booked.provider,
-                     static_cast<int>(booked.releaseOwed), record);
-        upsert.exec();
+        SQLite::Transaction transaction(*m_db);
+        for (size_t i = 0; i < leases.size(); ++i) {
+            const BookedLease &booked = *leases[i];
+            SQLite::Statement upsert(*m_db,
+                                     "INSERT OR REPLACE INTO lease VALUES (?1,?2,?3,?4,?5,?6)");
+            SQLite::bind(upsert, booked.lease.lease_id(), booked.lease.idempotency_key(),
+                         booked.lease.requested_by(), booked.provider,
+                         static_cast<int>(booked.releaseOwed), records[i]);
+            upsert.exec();
+        }
+        transaction.commit();
         return {};
     } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: cannot write lease {}: {}", m_path, booked.lease.lease_id(),
-                                 e.what())};
+        return Error{fmt::format("{}: cannot write lease {}: {}", m_path,
+                                 leases.empty() ? "" : leases.front()->lease.lease_id(), e.what())};
     }
 }
 

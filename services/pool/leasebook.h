@@ -24,12 +24,21 @@ struct BookedLease {
     bool releaseOwed = false;  // asked to release; the provider has not confirmed yet
 };
 
+// The id the lease's provider knows it by: a lease that took a standby node goes by the
+// standby lease's.
+inline const std::string &providerLeaseId(const v1::Lease &lease)
+{
+    return lease.taken_from().empty() ? lease.lease_id() : lease.taken_from();
+}
+
 class LeaseBook {
 public:
     static Result<std::unique_ptr<LeaseBook>> open(const std::string &dataDir);
     ~LeaseBook();
 
     Status put(const BookedLease &booked);
+    // All of them or none: a standby node handed to a lease is one change of the books.
+    Status putTogether(const std::vector<const BookedLease *> &leases);
     Result<std::vector<BookedLease>> all();
     const std::string &path() const { return m_path; }
 

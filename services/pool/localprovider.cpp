@@ -31,6 +31,7 @@ struct SpareNode {
     std::string agentAddress;
     std::vector<std::string> powerOn;
     std::vector<std::string> powerOff;
+    std::vector<std::string> prepare;  // for standby: puts the services' weights on its disk
 };
 
 struct SpareNodes {
@@ -57,6 +58,8 @@ Result<SpareNodes> loadSpareNodes(const std::string &path)
                 node.powerOn = n["power_on"].as<std::vector<std::string>>();
             if (n["power_off"])
                 node.powerOff = n["power_off"].as<std::vector<std::string>>();
+            if (n["prepare"])
+                node.prepare = n["prepare"].as<std::vector<std::string>>();
             if (node.nodeId.empty() || node.agentAddress.find(':') == std::string::npos)
                 return yamlError(path, n, "a node needs node_id and agent_address (host:port)");
             spare.nodes.push_back(std::move(node));
@@ -224,6 +227,14 @@ int bringUp(const Call &call, const SpareNode &node)
                 4, fmt::format("{}: its agent did not answer at {} within {} s", node.nodeId,
                                node.agentAddress, call.spare.readyTimeoutSeconds));
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    // A standby node waits with the weights on its own disk, so a replica started there
+    // loads them instead of fetching them.
+    if (call.request.value("standby", false) && !node.prepare.empty()) {
+        if (auto prepared = runTool({node.prepare, call.spare.readyTimeoutSeconds * 1000});
+            !prepared)
+            return call.fail(4, fmt::format("{}: prepare: {}", node.nodeId,
+                                            prepared.error().message));
     }
     return 0;
 }

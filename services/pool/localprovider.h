@@ -10,6 +10,9 @@
 //       power_on: [ipmitool, -I, lanplus, -H, 10.9.9.1, -U, ops, -f, /etc/meridian/ipmi, power, on]
 //       power_off: [ipmitool, -I, lanplus, -H, 10.9.9.1, -U, ops, -f, /etc/meridian/ipmi, power,
 //       off]
+//       prepare: [ssh, xm-r09-n1, huggingface-cli, download, Qwen/Qwen2-72B-Instruct]
+// `prepare` (optional) runs on a node leased as warm standby once its agent answers: it
+// puts the services' weights on the node's disk, so a replica started there loads them.
 // Which node holds which lease is kept in the state file (JSON, under a lock, replaced
 // whole), written before a node is powered on: asked again for the same lease after a
 // crash, it answers with the same nodes and never takes two.

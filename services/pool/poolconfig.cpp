@@ -16,7 +16,8 @@ Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
     if (Status s = checkKeys(
             path, node,
             {"offer_id", "region", "vendor", "card_model", "cards_per_node", "nodes",
-             "price_cny_per_card_hour", "billing_increment_seconds", "provisioning_seconds"});
+             "price_cny_per_card_hour", "billing_increment_seconds", "provisioning_seconds",
+             "standby_nodes", "standby_price_cny_per_card_hour"});
         !s)
         return s.error();
     PoolOffer o;
@@ -30,6 +31,9 @@ Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
     yamlRead(node, "price_cny_per_card_hour", o.priceCnyPerCardHour);
     yamlRead(node, "billing_increment_seconds", o.billingIncrementSeconds);
     yamlRead(node, "provisioning_seconds", o.provisioningSeconds);
+    yamlRead(node, "standby_nodes", o.standbyNodes);
+    o.standbyPriceCnyPerCardHour = o.priceCnyPerCardHour;
+    yamlRead(node, "standby_price_cny_per_card_hour", o.standbyPriceCnyPerCardHour);
     o.vendor = vendorFromName(vendor);
     if (o.offerId.empty() || o.cardModel.empty())
         return yamlError(path, node, "an offer needs offer_id and card_model");
@@ -40,6 +44,11 @@ Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
     if (!(o.priceCnyPerCardHour >= 0) || o.billingIncrementSeconds < 1 || o.provisioningSeconds < 0)
         return yamlError(path, node,
                          "price_cny_per_card_hour >= 0, billing_increment_seconds >= 1");
+    if (o.standbyNodes < 0 || o.standbyNodes > o.nodes || !(o.standbyPriceCnyPerCardHour >= 0))
+        return yamlError(path, node,
+                         fmt::format("standby_nodes: 0..nodes ({}), "
+                                     "standby_price_cny_per_card_hour >= 0",
+                                     o.nodes));
     return o;
 }
 

@@ -14,7 +14,8 @@
 //         - {offer_id: xm-spare-a100, region: xiamen, vendor: nvidia,
 //            card_model: A100-SXM4-80GB, cards_per_node: 8, nodes: 4,
 //            price_cny_per_card_hour: 0, billing_increment_seconds: 3600,
-//            provisioning_seconds: 300}
+//            provisioning_seconds: 300,
+//            standby_nodes: 1, standby_price_cny_per_card_hour: 0}
 // Errors name the file and line.
 #pragma once
 
@@ -37,6 +38,10 @@ struct PoolOffer {
     double priceCnyPerCardHour = 0;
     int billingIncrementSeconds = 3600;
     int provisioningSeconds = 300;
+    // Warm standby: nodes the pool keeps provisioned but idle, so that a one-node lease is
+    // ready at once; billed at their own price while they stand by (the offer's by default).
+    int standbyNodes = 0;
+    double standbyPriceCnyPerCardHour = 0;
 };
 
 struct ProviderConfig {

@@ -60,8 +60,11 @@ Status PoolService::resume()
     }
     for (const auto &[job, id] : owed)
         runLater(job, id);
-    for (const ProviderConfig &provider : m_config.providers)
+    for (const ProviderConfig &provider : m_config.providers) {
         runLater(&PoolService::checkHeld, provider.name);
+        for (const PoolOffer &offer : provider.offers)
+            runLater(&PoolService::topUpStandby, offer.offerId);
+    }
     return {};
 }
 
@@ -87,10 +90,11 @@ void PoolService::checkHeld(const std::string &providerName)
     std::lock_guard lock(m_mutex);
     for (auto &[id, booked] : m_leases) {
         if (booked.provider == providerName && booked.lease.state() == v1::LEASE_STATE_READY &&
-            !booked.releaseOwed && !held.count(id)) {
+            !booked.releaseOwed && !held.count(providerLeaseId(booked.lease))) {
             booked.lease.set_state(v1::LEASE_STATE_FAILED);
-            booked.lease.set_message(fmt::format(
-                "provider {} no longer holds it (its list has no {})", providerName, id));
+            booked.lease.set_message(
+                fmt::format("provider {} no longer holds it (its list has no {})", providerName,
+                            providerLeaseId(booked.lease)));
             book(booked);
         }
     }
@@ -172,8 +176,11 @@ grpc::ServerUnaryReactor *PoolService::ListOffers(grpc::CallbackServerContext *c
             offer->set_vendor(vendorToProto(o.vendor));
             offer->set_card_model(o.cardModel);
             offer->set_cards_per_node(static_cast<uint32_t>(o.cardsPerNode));
+            // A ready standby node is leased at once, so it is available too.
+            const int ready = standbyReady(o.offerId);
             offer->set_available_nodes(
-                static_cast<uint32_t>(std::max(0, o.nodes - nodesLeased(o.offerId))));
+                static_cast<uint32_t>(std::max(0, o.nodes - nodesLeased(o.offerId)) + ready));
+            offer->set_standby_nodes_ready(static_cast<uint32_t>(ready));
             offer->set_price_cny_per_card_hour(o.priceCnyPerCardHour);
             offer->set_billing_increment_seconds(static_cast<uint32_t>(o.billingIncrementSeconds));
             offer->set_typical_provisioning_seconds(static_cast<uint32_t>(o.provisioningSeconds));
@@ -197,7 +204,13 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
                          "a lease needs an idempotency_key and 1..64 nodes"});
         return reactor;
     }
-    std::string leaseId;
+    if (request->requested_by() == kStandbyOwner) {
+        reactor->Finish({grpc::StatusCode::INVALID_ARGUMENT,
+                         fmt::format("\"{}\" is the pool's own name", kStandbyOwner)});
+        return reactor;
+    }
+    grpc::Status status;
+    const std::string offerId = request->offer_id();
     {
         std::lock_guard lock(m_mutex);
         if (const auto known = m_byKey.find(request->idempotency_key()); known != m_byKey.end()) {
@@ -213,41 +226,61 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
                 {grpc::StatusCode::NOT_FOUND, fmt::format("no offer '{}'", request->offer_id())});
             return reactor;
         }
-        const int free = offer->nodes - nodesLeased(offer->offerId);
-        if (static_cast<int>(request->nodes()) > free) {
-            reactor->Finish({grpc::StatusCode::RESOURCE_EXHAUSTED,
-                             fmt::format("offer {}: {} nodes asked, {} free", offer->offerId,
-                                         request->nodes(), std::max(0, free))});
-            return reactor;
-        }
-        BookedLease booked;
-        booked.provider = provider->name;
-        v1::Lease &lease = booked.lease;
-        leaseId = fmt::format("lease-{}", m_nextLease++);
-        lease.set_lease_id(leaseId);
-        lease.set_idempotency_key(request->idempotency_key());
-        lease.set_offer_id(offer->offerId);
-        lease.set_region(offer->region);
-        lease.set_card_model(offer->cardModel);
-        lease.set_nodes(request->nodes());
-        lease.set_cards_per_node(static_cast<uint32_t>(offer->cardsPerNode));
-        lease.set_price_cny_per_card_hour(offer->priceCnyPerCardHour);
-        lease.set_billing_increment_seconds(static_cast<uint32_t>(offer->billingIncrementSeconds));
-        lease.set_state(v1::LEASE_STATE_PROVISIONING);
-        lease.set_created_unix_ms(m_clock.nowUnixMs());
-        lease.set_requested_by(request->requested_by());
-        // Booked before anything is asked of the provider: a crash from here on finds it.
-        if (Status s = m_book.put(booked); !s) {
-            reactor->Finish({grpc::StatusCode::UNAVAILABLE, s.message()});
-            return reactor;
-        }
-        m_byKey[lease.idempotency_key()] = leaseId;
-        *response->mutable_lease() = lease;
-        m_leases[leaseId] = std::move(booked);
+        std::string error;
+        if (auto taken = takeStandby(*request, *offer, error))
+            *response->mutable_lease() = std::move(*taken);
+        else if (!error.empty())
+            status = {grpc::StatusCode::UNAVAILABLE, error};
+        else
+            status = bookLease(*request, *provider, *offer, *response->mutable_lease());
     }
-    runLater(&PoolService::provision, leaseId);
-    reactor->Finish(grpc::Status::OK);
+    if (status.ok() && !response->lease().taken_from().empty())
+        runLater(&PoolService::topUpStandby, offerId);  // the standby node taken is replaced
+    else if (status.ok())
+        runLater(&PoolService::provision, response->lease().lease_id());
+    reactor->Finish(status);
     return reactor;
+}
+
+grpc::Status PoolService::bookLease(const v1::LeaseRequest &request,
+                                    const ProviderConfig &provider, const PoolOffer &offer,
+                                    v1::Lease &answer)
+{
+    const int free = offer.nodes - nodesLeased(offer.offerId);
+    if (static_cast<int>(request.nodes()) > free)
+        return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+                fmt::format("offer {}: {} nodes asked, {} free", offer.offerId, request.nodes(),
+                            std::max(0, free))};
+    BookedLease booked = newLease(provider, offer, request.nodes(), request.requested_by());
+    booked.lease.set_idempotency_key(request.idempotency_key());
+    // Booked before anything is asked of the provider: a crash from here on finds it.
+    if (Status s = m_book.put(booked); !s)
+        return {grpc::StatusCode::UNAVAILABLE, s.message()};
+    const std::string id = booked.lease.lease_id();
+    m_byKey[booked.lease.idempotency_key()] = id;
+    answer = booked.lease;
+    m_leases[id] = std::move(booked);
+    return grpc::Status::OK;
+}
+
+BookedLease PoolService::newLease(const ProviderConfig &provider, const PoolOffer &offer,
+                                  uint32_t nodes, const std::string &owner)
+{
+    BookedLease booked;
+    booked.provider = provider.name;
+    v1::Lease &lease = booked.lease;
+    lease.set_lease_id(fmt::format("lease-{}", m_nextLease++));
+    lease.set_offer_id(offer.offerId);
+    lease.set_region(offer.region);
+    lease.set_card_model(offer.cardModel);
+    lease.set_nodes(nodes);
+    lease.set_cards_per_node(static_cast<uint32_t>(offer.cardsPerNode));
+    lease.set_price_cny_per_card_hour(offer.priceCnyPerCardHour);
+    lease.set_billing_increment_seconds(static_cast<uint32_t>(offer.billingIncrementSeconds));
+    lease.set_state(v1::LEASE_STATE_PROVISIONING);
+    lease.set_created_unix_ms(m_clock.nowUnixMs());
+    lease.set_requested_by(owner);
+    return booked;
 }
 
 void PoolService::provision(const std::string &leaseId)
@@ -262,7 +295,8 @@ void PoolService::provision(const std::string &leaseId)
                  {"idempotency_key", lease.idempotency_key()},
                  {"offer_id", lease.offer_id()},
                  {"nodes", lease.nodes()},
-                 {"owner", lease.requested_by()}};
+                 {"owner", lease.requested_by()},
+                 {"standby", lease.standby()}};
     }
     auto answer = provider ? callProvider(*provider, "lease", input)
                            : Result<nlohmann::json>(Error{"its offer is no longer configured"});
@@ -366,33 +400,42 @@ void PoolService::release(const std::string &leaseId)
         nlohmann::json nodes = nlohmann::json::array();
         for (const v1::LeasedNode &n : lease.leased_nodes())
             nodes.push_back({{"node_id", n.node_id()}, {"agent_address", n.agent_address()}});
-        input = {{"lease_id", lease.lease_id()},
+        input = {{"lease_id", providerLeaseId(lease)},
                  {"idempotency_key", lease.idempotency_key()},
                  {"owner", lease.requested_by()},
                  {"nodes", nodes}};
     }
     auto answer = provider ? callProvider(*provider, "release", input)
                            : Result<nlohmann::json>(Error{"its offer is no longer configured"});
-    std::lock_guard lock(m_mutex);
-    BookedLease &booked = m_leases.at(leaseId);
-    // Why it failed, if it did, stays first; what the release met follows it.
-    constexpr std::string_view kNotConfirmed = "release not confirmed: ";
-    std::string message = booked.lease.message();
-    if (const size_t earlier = message.find(kNotConfirmed); earlier != std::string::npos)
-        message.erase(earlier >= 2 ? earlier - 2 : earlier);
-    if (!answer) {
-        // Still owed: the next start of the pool asks again.
-        booked.lease.set_message((message.empty() ? "" : message + "; ") +
-                                 std::string(kNotConfirmed) + answer.error().message);
+    std::string offerId;
+    {
+        std::lock_guard lock(m_mutex);
+        BookedLease &booked = m_leases.at(leaseId);
+        // Why it failed, if it did, stays first; what the release met follows it.
+        constexpr std::string_view kNotConfirmed = "release not confirmed: ";
+        std::string message = booked.lease.message();
+        if (const size_t earlier = message.find(kNotConfirmed); earlier != std::string::npos)
+            message.erase(earlier >= 2 ? earlier - 2 : earlier);
+        if (!answer) {
+            // Still owed: the next start of the pool asks again.
+            booked.lease.set_message((message.empty() ? "" : message + "; ") +
+                                     std::string(kNotConfirmed) + answer.error().message);
+            book(booked);
+            return;
+        }
+        booked.lease.set_message(message);
+        booked.releaseOwed = false;
+        if (booked.lease.state() != v1::LEASE_STATE_FAILED)
+            booked.lease.set_state(v1::LEASE_STATE_RELEASED);
+        booked.lease.set_released_unix_ms(m_clock.nowUnixMs());
         book(booked);
-        return;
+        // A node free again may stand by; not after a standby node that failed, which would
+        // ask a failing provider again and again (the next start tries again).
+        if (!booked.lease.standby() || booked.lease.state() != v1::LEASE_STATE_FAILED)
+            offerId = booked.lease.offer_id();
     }
-    booked.lease.set_message(message);
-    booked.releaseOwed = false;
-    if (booked.lease.state() != v1::LEASE_STATE_FAILED)
-        booked.lease.set_state(v1::LEASE_STATE_RELEASED);
-    booked.lease.set_released_unix_ms(m_clock.nowUnixMs());
-    book(booked);
+    if (!offerId.empty())
+        runLater(&PoolService::topUpStandby, offerId);
 }
 
 grpc::ServerUnaryReactor *PoolService::ListLeases(grpc::CallbackServerContext *context,

@@ -8,12 +8,18 @@
 // and key (providers are idempotent by them), owed releases are retried, and each
 // provider's list is checked: a lease the books call ready that its provider no longer
 // holds is failed, saying so.
+//
+// Warm standby (poolstandby.cpp): an offer with standby_nodes keeps that many one-node
+// leases of its own provisioned but idle, owned by kStandbyOwner. A one-node Lease of that
+// offer takes one of them, READY at once, in a single write of the books; a replacement is
+// then provisioned. After a restart the standby is topped up (or trimmed) to the config.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -24,6 +30,8 @@
 #include "wire/security.h"
 
 namespace meridian {
+
+inline constexpr const char *kStandbyOwner = "meridian-pool standby";
 
 class PoolService final : public v1::CapacityPool::CallbackService {
 public:
@@ -54,6 +62,22 @@ private:
     void runLater(void (PoolService::*job)(const std::string &), const std::string &leaseId);
     void book(const BookedLease &booked);
     int nodesLeased(const std::string &offerId) const;
+    // With m_mutex held: books a new lease for the request and answers it.
+    grpc::Status bookLease(const v1::LeaseRequest &request, const ProviderConfig &provider,
+                           const PoolOffer &offer, v1::Lease &answer);
+    // A new PROVISIONING lease of the offer, not yet booked.
+    BookedLease newLease(const ProviderConfig &provider, const PoolOffer &offer, uint32_t nodes,
+                         const std::string &owner);
+
+    // Warm standby (poolstandby.cpp). With m_mutex held: hands a READY standby node of the
+    // offer to the request, booked in one write; nullopt when none is ready (or the books
+    // did not take it: `error` says so).
+    std::optional<v1::Lease> takeStandby(const v1::LeaseRequest &request,
+                                         const PoolOffer &offer, std::string &error);
+    // Books and provisions standby leases up to the offer's standby_nodes, and releases
+    // ready ones beyond it.
+    void topUpStandby(const std::string &offerId);
+    int standbyReady(const std::string &offerId) const;
 
     PoolConfig m_config;
     LeaseBook &m_book;

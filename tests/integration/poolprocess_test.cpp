@@ -13,6 +13,7 @@
 
 #include <thread>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -38,7 +39,8 @@ struct Pool {
     // Two spare nodes whose power-on starts a real agent after `bootSeconds`. Powering on
     // a node that is on, or still booting, does nothing, as `ipmitool power on` would: a
     // second agent would find the port taken, and the first would outlive the test.
-    explicit Pool(int bootSeconds = 0, const std::string &extraProviders = "")
+    explicit Pool(int bootSeconds = 0, const std::string &extraProviders = "",
+                  const std::string &offerExtra = "")
     {
         std::ofstream nodes(dir.file("nodes.yaml"));
         nodes << "ready_timeout_seconds: 30\nnodes:\n";
@@ -52,12 +54,21 @@ struct Pool {
                 on, bootSeconds, MERIDIAN_AGENT_BIN, agentAddresses.back(),
                 dir.file(node + "-data"), dir.file(node + ".log"), pidFile);
             const std::string stop = fmt::format("kill $(cat {}); rmdir {}", pidFile, on);
+            // Standby nodes are prepared: the weights put on their disk.
+            const std::string prepare = "touch " + dir.file(node + ".weights");
             nodes << "  - node_id: " << node << "\n"
                   << "    agent_address: " << agentAddresses.back() << "\n"
                   << "    power_on: [sh, -c, " << nlohmann::json(start).dump() << "]\n"
-                  << "    power_off: [sh, -c, " << nlohmann::json(stop).dump() << "]\n";
+                  << "    power_off: [sh, -c, " << nlohmann::json(stop).dump() << "]\n"
+                  << "    prepare: [sh, -c, " << nlohmann::json(prepare).dump() << "]\n";
         }
         test::makeLocalhostCertificate(dir.file("pool.key"), dir.file("pool.crt"));
+        writeConfig(extraProviders, offerExtra);
+        start();
+    }
+    // The pool's file; `offerExtra` goes inside the spare offer's braces.
+    void writeConfig(const std::string &extraProviders, const std::string &offerExtra)
+    {
         std::ofstream(dir.file("pool.yaml"))
             << "listen: " << address << "\n"
             << "tls: {cert_file: " << dir.file("pool.crt") << ", key_file: " << dir.file("pool.key")
@@ -71,9 +82,9 @@ struct Pool {
             << "    timeout_seconds: 60\n"
             << "    offers:\n"
             << "      - {offer_id: spare-a100, region: xiamen, vendor: nvidia, card_model: A100, "
-               "cards_per_node: 8, nodes: 2, price_cny_per_card_hour: 0}\n"
+               "cards_per_node: 8, nodes: 2, price_cny_per_card_hour: 0"
+            << offerExtra << "}\n"
             << extraProviders;
-        start();
     }
     ~Pool()
     {
@@ -337,4 +348,119 @@ TEST(PoolProcess, AProviderThatFailsHangsOrPrintsGarbageFailsTheLeaseWithItsWord
         EXPECT_EQ(leaseNamed(*stub, id)->message().rfind(words, 0), 0u)
             << leaseNamed(*stub, id)->message();
     }
+}
+
+namespace {
+
+std::vector<v1::Lease> standbyLeases(v1::CapacityPool::Stub &stub, v1::LeaseState state)
+{
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    context.set_wait_for_ready(true);
+    v1::ListLeasesRequest request;
+    request.set_include_released(true);
+    v1::ListLeasesResponse response;
+    std::vector<v1::Lease> out;
+    if (!stub.ListLeases(&context, request, &response).ok())
+        return out;
+    for (const v1::Lease &l : response.leases()) {
+        if (l.standby() && l.state() == state)
+            out.push_back(l);
+    }
+    return out;
+}
+
+uint32_t standbyNodesReady(v1::CapacityPool::Stub &stub)
+{
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ListOffersResponse response;
+    if (!stub.ListOffers(&context, {}, &response).ok() || response.offers().empty())
+        return 0;
+    return response.offers(0).standby_nodes_ready();
+}
+
+}  // namespace
+
+TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
+{
+    Pool pool(/*bootSeconds=*/1, "", ", standby_nodes: 1, standby_price_cny_per_card_hour: 0.5");
+    auto stub = pool.stub();
+    // The pool brings one node up by itself, prepared, and holds it at the standby price.
+    ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
+        << pool.process->log();
+    const auto standing = standbyLeases(*stub, v1::LEASE_STATE_READY);
+    ASSERT_EQ(standing.size(), 1u);
+    EXPECT_EQ(standing[0].requested_by(), "meridian-pool standby");
+    EXPECT_DOUBLE_EQ(standing[0].price_cny_per_card_hour(), 0.5);
+    const std::string standbyNode = standing[0].leased_nodes(0).node_id();
+    EXPECT_TRUE(std::filesystem::exists(pool.dir.file(standbyNode + ".weights")))
+        << "the standby node was not prepared";
+
+    // A one-node lease is READY in its answer, on that node, at the offer's price.
+    const auto asked = std::chrono::steady_clock::now();
+    v1::LeaseResponse taken;
+    ASSERT_TRUE(lease(*stub, "scale-up-20-step-1", "spare-a100", "scaled@xm", taken).ok());
+    EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(1));
+    EXPECT_EQ(taken.lease().state(), v1::LEASE_STATE_READY);
+    ASSERT_EQ(taken.lease().leased_nodes_size(), 1);
+    EXPECT_EQ(taken.lease().leased_nodes(0).node_id(), standbyNode);
+    EXPECT_EQ(taken.lease().taken_from(), standing[0].lease_id());
+    EXPECT_DOUBLE_EQ(taken.lease().price_cny_per_card_hour(), 0);
+    const auto given = leaseNamed(*stub, standing[0].lease_id());
+    ASSERT_TRUE(given);
+    EXPECT_EQ(given->state(), v1::LEASE_STATE_RELEASED) << "its standby hours go on";
+    EXPECT_EQ(given->taken_by(), taken.lease().lease_id());
+
+    // The other node is brought up to stand by in its place.
+    ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
+        << pool.process->log();
+    const std::string replacement =
+        standbyLeases(*stub, v1::LEASE_STATE_READY).at(0).leased_nodes(0).node_id();
+    EXPECT_NE(replacement, standbyNode);
+    EXPECT_TRUE(std::filesystem::exists(pool.dir.file(replacement + ".weights")));
+
+    // Killed and started again: the taken lease is still its owner's and still held (its
+    // provider knows it by the standby lease's id), the key is answered from the books,
+    // and no third node is asked for.
+    pool.process->kill(SIGKILL);
+    pool.start();
+    stub = pool.stub();
+    v1::LeaseResponse again;
+    ASSERT_TRUE(lease(*stub, "scale-up-20-step-1", "spare-a100", "scaled@xm", again).ok());
+    EXPECT_TRUE(again.replayed());
+    EXPECT_EQ(again.lease().lease_id(), taken.lease().lease_id());
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // the provider's list is checked
+    EXPECT_EQ(leaseNamed(*stub, taken.lease().lease_id())->state(), v1::LEASE_STATE_READY)
+        << pool.process->log();
+    EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_READY).size(), 1u);
+
+    // Given back by its owner, the node goes through the provider under the standby
+    // lease's id and is powered off. One node standing by is what the offer asks: the
+    // free node is not brought up too.
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ReleaseRequest release;
+    release.set_lease_id(taken.lease().lease_id());
+    release.set_requested_by("scaled@xm");
+    v1::ReleaseResponse released;
+    ASSERT_TRUE(stub->Release(&context, release, &released).ok());
+    ASSERT_TRUE(reaches(*stub, *stub, taken.lease().lease_id(), v1::LEASE_STATE_RELEASED));
+    EXPECT_FALSE(nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"]
+                     .contains(standing[0].lease_id()));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_READY).size(), 1u);
+    EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).size(), 0u);
+
+    // With standby_nodes lowered to 0, the next start gives both back.
+    pool.process->kill(SIGTERM);
+    pool.writeConfig("", "");
+    pool.start();
+    stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] {
+        return standbyLeases(*stub, v1::LEASE_STATE_READY).empty() &&
+               standbyLeases(*stub, v1::LEASE_STATE_RELEASED).size() == 2;
+    })) << pool.process->log();
+    EXPECT_EQ(nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"].size(),
+              0u);
 }

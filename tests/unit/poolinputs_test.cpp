@@ -67,6 +67,18 @@ TEST(PoolInputs, ABrokenConfigurationIsNamedByLine)
                                    "tokens: [{name: x, role: operator, token: short}]\n")
                   .find("at least 16 characters"),
               std::string::npos);
+    // More nodes standing by than the offer has, or a negative standby price.
+    EXPECT_NE(configError(dir, std::string(kProvider) +
+                                   "      - {offer_id: a, vendor: nvidia, card_model: A100, "
+                                   "nodes: 2, standby_nodes: 3}\n")
+                  .find("pool.yaml:5: standby_nodes: 0..nodes (2)"),
+              std::string::npos);
+    EXPECT_NE(configError(dir, std::string(kProvider) +
+                                   "      - {offer_id: a, vendor: nvidia, card_model: A100, "
+                                   "nodes: 2, standby_nodes: 1, "
+                                   "standby_price_cny_per_card_hour: -1}\n")
+                  .find("pool.yaml:5"),
+              std::string::npos);
 }
 
 TEST(PoolInputs, BooksThatAreNotOursOrDamagedAreNamedAndLeftAlone)
