@@ -467,3 +467,30 @@ TEST(ReplicaRunner, DamagedRecordsAreSkippedAndTheRestComeBack)
     EXPECT_EQ(runner->portOf("r-cards"), 0);
     runner->tick();  // nothing adopted from them to restart
 }
+
+// Weights on the node's disk: the stand-in takes its cold start (a fetch) where they are
+// not, leaves them there, and the next replica on that disk starts in the load time.
+TEST(StandInReplica, WeightsLeftOnLocalDiskMakeTheNextStartALoad)
+{
+    test::TempDir dir;
+    const int port = basePort() + 7;
+    auto startedIn = [&] {
+        const auto began = std::chrono::steady_clock::now();
+        test::ChildProcess replica({MERIDIAN_SIM_BIN, "serve-replica", "--port",
+                                    std::to_string(port), "--model", "qwen",
+                                    "--cold-start-seconds", "3", "--weights-dir",
+                                    dir.file("disk"), "--load-seconds", "0.2"},
+                                   dir.file("replica.log"));
+        EXPECT_TRUE(test::waitUntil(
+            [&] { return test::httpGet(port, "/health").find("\"ok\"") != std::string::npos; },
+            10s));
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        std::this_thread::sleep_for(200ms);  // it keeps the weights once loaded
+        replica.kill(SIGKILL);
+        return seconds;
+    };
+    EXPECT_GE(startedIn(), 3.0) << "weights that were not on disk were not fetched";
+    EXPECT_TRUE(std::filesystem::exists(dir.file("disk/qwen.weights")));
+    EXPECT_LT(startedIn(), 2.0) << "weights on disk were fetched again";
+}
