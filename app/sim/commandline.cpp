@@ -145,6 +145,9 @@ CLI::App *addDriveCommand(CLI::App &app, DriveOptions &drive)
         ->check(CLI::Range(1, 100'000));
     command->add_option("--connections", drive.connections, "in flight at most (64)")
         ->check(CLI::Range(1, 4096));
+    command->add_option("--seed", drive.seed, "the same seed sends at the same times (1)");
+    command->add_option("--samples", drive.samplesFile,
+                        "write every request here as CSV: due_unix_ms, ttft_s, e2e_s, ok");
     return command;
 }
 

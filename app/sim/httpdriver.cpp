@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -36,7 +37,11 @@ int drive(const DriveOptions &options)
     std::vector<double> ttft, e2e;
     size_t failed = 0;
     std::string firstProblem;
+    std::vector<std::string> rows;
     const auto start = SteadyClock::now();
+    const int64_t startUnixMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count();
     const auto worker = [&] {
         httplib::Client client(options.url);
         client.set_connection_timeout(5);
@@ -60,7 +65,12 @@ int drive(const DriveOptions &options)
             const auto result = client.send(request);
             const double total = std::chrono::duration<double>(SteadyClock::now() - dueAt).count();
             std::lock_guard lock(mutex);
-            if (!result || result->status != 200) {
+            const bool ok = result && result->status == 200;
+            if (!options.samplesFile.empty())
+                rows.push_back(fmt::format("{},{:.3f},{:.3f},{}\n",
+                                           startUnixMs + static_cast<int64_t>(due[i] * 1000),
+                                           first.value_or(total), total, ok ? 1 : 0));
+            if (!ok) {
                 ++failed;
                 if (firstProblem.empty())
                     firstProblem = result ? fmt::format("HTTP {}", result->status)
@@ -76,6 +86,14 @@ int drive(const DriveOptions &options)
         workers.emplace_back(worker);
     for (std::thread &w : workers)
         w.join();
+    if (!options.samplesFile.empty()) {
+        std::ofstream samples(options.samplesFile);
+        samples << "due_unix_ms,ttft_s,e2e_s,ok\n";
+        for (const std::string &row : rows)
+            samples << row;
+        if (!samples)
+            fmt::print(stderr, "meridian-sim drive: cannot write {}\n", options.samplesFile);
+    }
     fmt::print("sent {}  answered {}  failed {}{}\n", due.size(), e2e.size(), failed,
                firstProblem.empty() ? "" : fmt::format(" (first: {})", firstProblem));
     fmt::print("ttft p50 {:.3f} s  p95 {:.3f} s  end-to-end p95 {:.3f} s\n",

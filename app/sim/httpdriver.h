@@ -16,6 +16,9 @@ struct DriveOptions {
     int maxTokens = 64;
     int connections = 64;  // requests in flight at most
     uint64_t seed = 1;
+    // Non-empty: every request as a CSV row (due_unix_ms, ttft_s, e2e_s, ok), for
+    // measuring how latency moves over a run, e.g. around a load step.
+    std::string samplesFile;
 };
 
 // Prints sent, answered, failed, TTFT p50/p95 and end-to-end p95; 0 when every request

@@ -271,7 +271,10 @@ public:
         , m_weightsThere(!m_weightsFile.empty() && std::filesystem::exists(m_weightsFile))
         , m_startSeconds(m_weightsThere ? options.loadSeconds : options.coldStartSeconds)
     {
-        m_server.new_task_queue = [] { return new httplib::ThreadPool(128); };
+        // A thread per connection: requests waiting for the batch hold theirs, and /health
+        // must still answer past hundreds of them, as vLLM's event loop does; a health
+        // check that times out under load would take a busy replica out of its balancer.
+        m_server.new_task_queue = [] { return new httplib::ThreadPool(1024); };
         m_server.Get("/health",
                      [this](const httplib::Request &, httplib::Response &res) { health(res); });
         m_server.Get("/metrics", [this](const httplib::Request &, httplib::Response &res) {
