@@ -33,7 +33,7 @@ public:
         std::ofstream(m_dir.file("haproxy.cfg"))
             << "global\n    stats socket ipv4@127.0.0.1:" << runtimePort << " level admin\n"
             << "defaults\n    mode http\n    timeout connect 2s\n"
-            << "    timeout client 30s\n    timeout server 30s\n"
+            << "    timeout client 30s\n    timeout server 30s\n    timeout queue 30s\n"
             << "frontend chat\n    bind 127.0.0.1:" << frontPort << "\n"
             << "    default_backend chat\n"
             << "backend chat\n    balance leastconn\n"
@@ -291,4 +291,35 @@ TEST(Balancer, AReplicaKilledBetweenPassesIsTakenOutByHaproxysCheck)
     EXPECT_TRUE(statusOf("meridian-chat-1_0").rfind("UP", 0) == 0) << statusOf("meridian-chat-1_0");
     for (int i = 0; i < 10; ++i)
         EXPECT_TRUE(completeThrough(haproxy.frontPort)) << "request " << i;
+}
+
+TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
+{
+    Haproxy haproxy;
+    Replica replica;
+    const HaproxyRuntime runtime = haproxy.runtime();
+    // The server's limit comes with it: HAProxy's default-server line does not reach a
+    // server added at run time.
+    const auto first = syncBalancer(runtime, "chat", {replica.ready("chat-1/0")}, "maxconn 1");
+    ASSERT_TRUE(first.ok()) << first.error().message;
+    EXPECT_EQ(first->queued, 0);
+    // Four one-second requests at once to a server that takes one: three wait at HAProxy.
+    std::vector<std::thread> clients;
+    std::atomic<int> answered{0};
+    for (int c = 0; c < 4; ++c)
+        clients.emplace_back([&] { answered += completeThrough(haproxy.frontPort, 50); });
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            const auto pass = syncBalancer(runtime, "chat", {replica.ready("chat-1/0")});
+            return pass.ok() && pass->queued >= 2;
+        },
+        3s))
+        << "the requests waiting at the balancer were not seen";
+    for (std::thread &t : clients)
+        t.join();
+    EXPECT_EQ(answered, 4);
+    const auto after = syncBalancer(runtime, "chat", {replica.ready("chat-1/0")});
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->queued, 0);
+    EXPECT_EQ(after->requestsTotal - first->requestsTotal, 4u) << "health checks are not requests";
 }

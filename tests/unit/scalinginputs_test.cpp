@@ -226,12 +226,20 @@ TEST(ServicesFile, ALoadBalancerIsReadAndOneMissingItsAddressIsRefused)
     test::TempDir dir;
     const std::string path = dir.file("services.yaml");
     std::ofstream(path) << serviceWith(
-        "    load_balancer: {kind: haproxy, runtime_api: 127.0.0.1:9999, backend: chat}\n");
+        "    load_balancer: {kind: haproxy, runtime_api: 127.0.0.1:9999, backend: chat,\n"
+        "                    server_options: maxconn 16 inter 2s fall 2 rise 1}\n");
     auto loaded = loadInferenceServices(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().message;
     ASSERT_TRUE(loaded->front().loadBalancer);
     EXPECT_EQ(loaded->front().loadBalancer->runtimeApi, "127.0.0.1:9999");
     EXPECT_EQ(loaded->front().loadBalancer->backend, "chat");
+    EXPECT_EQ(loaded->front().loadBalancer->serverOptions, "maxconn 16 inter 2s fall 2 rise 1");
+    // Options that would end HAProxy's command line and start another are refused.
+    EXPECT_NE(servicesError(dir, serviceWith("    load_balancer: {kind: haproxy, runtime_api: x:1, "
+                                             "backend: chat, server_options: \"maxconn 1;"
+                                             " shutdown frontend chat\"}\n"))
+                  .find(":4: load_balancer: server_options are HAProxy server keywords"),
+              std::string::npos);
     EXPECT_NE(servicesError(dir, serviceWith("    load_balancer: {kind: haproxy, backend: chat}\n"))
                   .find("services.yaml:4: load_balancer needs runtime_api"),
               std::string::npos);

@@ -3,6 +3,7 @@
 // and a replica whose step is released is drained there before it is stopped.
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "balancer/balancersync.h"
 #include "balancer/haproxyruntime.h"
@@ -43,11 +44,15 @@ std::set<int64_t> ScalingController::followReplicas(const std::vector<ReplicaRea
             });
         });
         const HaproxyRuntime runtime(target->runtimeApi);
-        auto pass = syncBalancer(runtime, target->backend, ready);
+        auto pass = syncBalancer(runtime, target->backend, ready, target->serverOptions);
         if (!pass) {
             problems.push_back(state->service.name + ": " + pass.error().message);
+            state->balancer.reset();
+            state->balancerBefore.reset();
             continue;  // a balancer that does not answer holds no release back
         }
+        state->balancerBefore =
+            std::exchange(state->balancer, BalancerReading{now, pass->queued, pass->requestsTotal});
         for (const std::string &what : pass->done)
             audit(m_options.requestedBy, what, "the load balancer follows the ready replicas");
         for (const JournalStep *step : releasing) {

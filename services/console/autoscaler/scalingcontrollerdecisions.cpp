@@ -72,7 +72,11 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
 {
     ServiceScalingView &v = state.view;
     v.notes.clear();
-    const ReplicaCount replicas = countReplicas(state.service.name, local, rented, now);
+    ReplicaCount replicas = countReplicas(state.service.name, local, rented, now);
+    // What waits at its load balancer waits too (last pass's reading: the balancer is
+    // followed after the decisions).
+    if (state.balancer)
+        addBalancerLoad(replicas.signals, *state.balancer, state.balancerBefore);
     const JournalCount journal = countJournal(state.service, open, replicas.seenIds);
     if (state.policy.forecastDays > 0)
         rememberDemand(state, replicas.signals.arrivalRps, now, problems);

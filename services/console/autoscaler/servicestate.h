@@ -2,10 +2,12 @@
 // autoscaler's own files.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "scaling/balancerdemand.h"
 #include "scaling/dailyprofile.h"
 #include "scalingcontroller.h"
 
@@ -21,6 +23,10 @@ struct ScalingController::ServiceState {
     // What held its last scale-up back (no local cards it can run on, caps, no offer):
     // each cause is audited once when it appears, not at every pass while it lasts.
     std::set<std::string> limitsSaid;
+    // Its load balancer on the last two passes that reached it (none: no balancer, or it
+    // did not answer): what waits there, and the rate at its door.
+    std::optional<BalancerReading> balancer;
+    std::optional<BalancerReading> balancerBefore;
 };
 
 }  // namespace meridian

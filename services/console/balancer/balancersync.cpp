@@ -54,17 +54,20 @@ bool BalancerPass::holds(const std::string &replicaIdPrefix) const
 }
 
 Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
-                                  const std::vector<ReadyReplica> &ready)
+                                  const std::vector<ReadyReplica> &ready,
+                                  const std::string &serverOptions)
 {
-    auto listed = runtime.servers(backend);
+    auto listed = runtime.backend(backend);
     if (!listed)
         return listed.error();
     std::map<std::string, BalancedServer> ours;
-    for (BalancedServer &s : listed.value()) {
+    for (BalancedServer &s : listed->servers) {
         if (s.name.compare(0, kPrefix.size(), kPrefix) == 0)
             ours[s.name] = std::move(s);
     }
     BalancerPass pass;
+    pass.queued = listed->queued;
+    pass.requestsTotal = listed->requestsTotal;
     std::vector<std::string> &done = pass.done;
     std::map<std::string, bool> wanted;
     for (const ReadyReplica &r : ready) {
@@ -79,7 +82,7 @@ Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::stri
             }
             continue;
         }
-        if (Status added = runtime.addServer(backend, name, r.address); !added)
+        if (Status added = runtime.addServer(backend, name, r.address, serverOptions); !added)
             return added.error();
         done.push_back(fmt::format("{} ({}) added to {}", r.replicaId, r.address, backend));
         pass.servers.push_back(name);

@@ -31,12 +31,18 @@ std::string balancedServerName(const std::string &replicaId);
 struct BalancerPass {
     std::vector<std::string> done;     // what it did, a line each (for the audit)
     std::vector<std::string> servers;  // ours in the backend after it, draining ones too
+    // As the pass found the backend: requests waiting at the balancer for a server, and
+    // the requests it has taken in all (their growth is the arrival rate at the door).
+    int queued = 0;
+    uint64_t requestsTotal = 0;
     // Whether a server of a replica whose id starts with `prefix` is still there.
     bool holds(const std::string &replicaIdPrefix) const;
 };
 
 // One pass, or the first error, naming the runtime API.
+// `serverOptions` go on each server added (LoadBalancerTarget::serverOptions).
 Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
-                                  const std::vector<ReadyReplica> &ready);
+                                  const std::vector<ReadyReplica> &ready,
+                                  const std::string &serverOptions = {});
 
 }  // namespace meridian

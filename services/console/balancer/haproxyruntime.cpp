@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -157,7 +158,7 @@ Status HaproxyRuntime::expectQuiet(const std::string &line) const
     return Error{fmt::format("HAProxy runtime API {}: '{}': {}", m_runtimeApi, line, said)};
 }
 
-Result<std::vector<BalancedServer>> HaproxyRuntime::servers(const std::string &backend) const
+Result<BackendState> HaproxyRuntime::backend(const std::string &backend) const
 {
     auto answer = command("show stat");
     if (!answer)
@@ -167,16 +168,24 @@ Result<std::vector<BalancedServer>> HaproxyRuntime::servers(const std::string &b
             fmt::format("HAProxy runtime API {}: 'show stat' answered '{}', not "
                         "statistics (is it HAProxy's stats socket, at level admin?)",
                         m_runtimeApi, std::string(trim(answer->substr(0, 80))))};
-    std::vector<BalancedServer> out;
+    BackendState out;
     bool found = false;
     for (auto &row : readStatCsv(answer.value())) {
-        if (row["pxname"] != backend)
+        if (row["pxname"] != backend || row["svname"] == "FRONTEND")
             continue;
         found = true;
-        if (row["svname"] == "BACKEND" || row["svname"] == "FRONTEND")
+        // Queued at the backend itself, or at a server (a full one that a request is
+        // bound to): either way waiting at the balancer.
+        out.queued +=
+            static_cast<int>(std::min<uint64_t>(parseUnsigned(row["qcur"]).value_or(0), 1'000'000));
+        if (row["svname"] == "BACKEND") {
+            // HTTP requests where HAProxy counts them, sessions otherwise.
+            const auto requests = parseUnsigned(row["req_tot"]);
+            out.requestsTotal = requests ? *requests : parseUnsigned(row["stot"]).value_or(0);
             continue;
-        out.push_back({row["svname"], row["addr"], row["status"],
-                       static_cast<int>(parseUnsigned(row["scur"]).value_or(0))});
+        }
+        out.servers.push_back({row["svname"], row["addr"], row["status"],
+                               static_cast<int>(parseUnsigned(row["scur"]).value_or(0))});
     }
     if (!found)
         return Error{
@@ -184,13 +193,23 @@ Result<std::vector<BalancedServer>> HaproxyRuntime::servers(const std::string &b
     return out;
 }
 
+Result<std::vector<BalancedServer>> HaproxyRuntime::servers(const std::string &backend) const
+{
+    auto state = this->backend(backend);
+    if (!state)
+        return state.error();
+    return std::move(state->servers);
+}
+
 Status HaproxyRuntime::addServer(const std::string &backend, const std::string &name,
-                                 const std::string &address) const
+                                 const std::string &address, const std::string &options) const
 {
     const std::string server = backend + "/" + name;
     // Checked by HAProxy itself (the backend's `option httpchk`, else a TCP connect): a
     // replica that dies is out of rotation within its checks, not at the next pass.
-    if (Status added = expectQuiet(fmt::format("add server {} {} check", server, address)); !added)
+    if (Status added = expectQuiet(fmt::format("add server {} {} check{}{}", server, address,
+                                               options.empty() ? "" : " ", options));
+        !added)
         return added;
     if (Status checked = expectQuiet("enable health " + server); !checked)
         return checked;

@@ -21,15 +21,26 @@ struct BalancedServer {
     bool draining() const;
 };
 
+// What a backend holds now: its servers, and what waits at the balancer itself.
+struct BackendState {
+    std::vector<BalancedServer> servers;
+    // Requests waiting for a server: every server is at its `maxconn`, so the queue is
+    // here rather than in the replicas.
+    int queued = 0;
+    uint64_t requestsTotal = 0;  // HTTP requests the backend has taken since HAProxy started
+};
+
 class HaproxyRuntime {
 public:
     explicit HaproxyRuntime(std::string runtimeApi, int timeoutMs = 2000);
 
+    Result<BackendState> backend(const std::string &backend) const;
     Result<std::vector<BalancedServer>> servers(const std::string &backend) const;
     // Added ready to take requests (HAProxy adds a server in maintenance), health-checked
     // by HAProxy as the backend says (`option httpchk GET /health`; a TCP connect without).
+    // `options` are more server keywords ("maxconn 16 inter 2s").
     Status addServer(const std::string &backend, const std::string &name,
-                     const std::string &address) const;
+                     const std::string &address, const std::string &options = {}) const;
     // No new requests; those under way finish.
     Status drainServer(const std::string &backend, const std::string &name) const;
     // Takes requests again after a drain.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/yamlfile.h"
@@ -127,7 +129,8 @@ Status readRent(const std::string &path, const YAML::Node &rent, InferenceServic
 
 Result<LoadBalancerTarget> readLoadBalancer(const std::string &path, const YAML::Node &node)
 {
-    if (Status keys = checkKeys(path, node, {"kind", "runtime_api", "backend"}); !keys)
+    if (Status keys = checkKeys(path, node, {"kind", "runtime_api", "backend", "server_options"});
+        !keys)
         return keys.error();
     if (yamlValue<std::string>(node, "kind", "haproxy") != "haproxy")
         return yamlError(path, node["kind"], "load_balancer: kind haproxy is the one known");
@@ -136,6 +139,18 @@ Result<LoadBalancerTarget> readLoadBalancer(const std::string &path, const YAML:
     target.backend = yamlValue<std::string>(node, "backend", "");
     if (target.runtimeApi.empty() || target.backend.empty())
         return yamlError(path, node, "load_balancer needs runtime_api (host:port) and backend");
+    // Words for HAProxy's `add server` line, sent over its runtime API: nothing that could
+    // end the line and start another command.
+    target.serverOptions = yamlValue<std::string>(node, "server_options", "");
+    const bool plain =
+        std::all_of(target.serverOptions.begin(), target.serverOptions.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '.' ||
+                   c == '_' || c == '-' || c == ':';
+        });
+    if (!plain)
+        return yamlError(path, node["server_options"],
+                         "load_balancer: server_options are HAProxy server keywords "
+                         "(letters, digits, spaces, . _ - :)");
     return target;
 }
 

@@ -60,6 +60,10 @@ struct RentLimits {
 struct LoadBalancerTarget {
     std::string runtimeApi;  // host:port of HAProxy's "stats socket ipv4@… level admin"
     std::string backend;
+    // Settings each replica's server is added with ("maxconn 16 inter 2s fall 2 rise 1"):
+    // HAProxy 2.6 does not apply the backend's default-server line to servers added at
+    // run time. maxconn keeps the queue at the balancer, where a new replica takes from it.
+    std::string serverOptions;
 };
 
 struct InferenceService {

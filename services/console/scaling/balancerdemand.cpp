@@ -1,0 +1,19 @@
+#include "balancerdemand.h"
+
+#include <algorithm>
+
+namespace meridian {
+
+void addBalancerLoad(ServiceSignals &signals, const BalancerReading &now,
+                     const std::optional<BalancerReading> &before)
+{
+    signals.waitingRequests += std::max(0, now.queued);
+    if (!before || now.atMs <= before->atMs || now.requestsTotal < before->requestsTotal)
+        return;
+    const double seconds = static_cast<double>(now.atMs - before->atMs) / 1000.0;
+    const double atTheDoor =
+        static_cast<double>(now.requestsTotal - before->requestsTotal) / seconds;
+    signals.arrivalRps = std::max(signals.arrivalRps, atTheDoor);
+}
+
+}  // namespace meridian

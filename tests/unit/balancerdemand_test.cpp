@@ -1,0 +1,38 @@
+// What waits at a service's load balancer, and the rate at its door, reach the policy's
+// signals: a service whose replicas are all at their maxconn looks full, not merely busy.
+#include <gtest/gtest.h>
+
+#include "scaling/balancerdemand.h"
+
+using namespace meridian;
+
+TEST(BalancerDemand, TheQueueAtTheBalancerWaitsTooAndItsDoorSetsTheArrivalRate)
+{
+    ServiceSignals signals;
+    signals.arrivalRps = 8;  // what the replicas were let admit
+    signals.waitingRequests = 12;
+    addBalancerLoad(signals, {10'000, 40, 1'150}, BalancerReading{5'000, 30, 1'075});
+    EXPECT_DOUBLE_EQ(signals.waitingRequests, 52);
+    EXPECT_DOUBLE_EQ(signals.arrivalRps, 15);  // 75 requests in 5 s at the door
+}
+
+TEST(BalancerDemand, TheReplicasRateStandsWhereTheDoorSaysLessOrCannotSay)
+{
+    ServiceSignals signals;
+    signals.arrivalRps = 20;
+    addBalancerLoad(signals, {10'000, 0, 1'050}, BalancerReading{5'000, 0, 1'000});
+    EXPECT_DOUBLE_EQ(signals.arrivalRps, 20) << "the replicas' own count is higher";
+
+    // The first pass, a restarted HAProxy (its count back to zero), a clock that stood
+    // still: only the queue is added.
+    ServiceSignals first;
+    addBalancerLoad(first, {10'000, 3, 500}, std::nullopt);
+    EXPECT_DOUBLE_EQ(first.arrivalRps, 0);
+    EXPECT_DOUBLE_EQ(first.waitingRequests, 3);
+    ServiceSignals restarted;
+    addBalancerLoad(restarted, {10'000, 0, 10}, BalancerReading{5'000, 0, 90'000});
+    EXPECT_DOUBLE_EQ(restarted.arrivalRps, 0);
+    ServiceSignals still;
+    addBalancerLoad(still, {5'000, 0, 100}, BalancerReading{5'000, 0, 50});
+    EXPECT_DOUBLE_EQ(still.arrivalRps, 0);
+}
