@@ -16,12 +16,19 @@ TEST(BalancerDemand, TheQueueAtTheBalancerWaitsTooAndItsDoorSetsTheArrivalRate)
     EXPECT_DOUBLE_EQ(signals.arrivalRps, 15);  // 75 requests in 5 s at the door
 }
 
-TEST(BalancerDemand, TheReplicasRateStandsWhereTheDoorSaysLessOrCannotSay)
+TEST(BalancerDemand, ABacklogDrainingIntoNewReplicasIsNotCountedAgainAsArrivals)
 {
+    // New replicas took 20 requests/s from the queue while 10 a second came in.
     ServiceSignals signals;
     signals.arrivalRps = 20;
-    addBalancerLoad(signals, {10'000, 0, 1'050}, BalancerReading{5'000, 0, 1'000});
-    EXPECT_DOUBLE_EQ(signals.arrivalRps, 20) << "the replicas' own count is higher";
+    signals.waitingRequests = 4;
+    addBalancerLoad(signals, {10'000, 30, 1'050}, BalancerReading{5'000, 80, 1'000});
+    EXPECT_DOUBLE_EQ(signals.arrivalRps, 10);
+    EXPECT_DOUBLE_EQ(signals.waitingRequests, 34);
+}
+
+TEST(BalancerDemand, WithoutTwoReadingsOnlyTheQueueIsAdded)
+{
 
     // The first pass, a restarted HAProxy (its count back to zero), a clock that stood
     // still: only the queue is added.

@@ -13,7 +13,7 @@ void addBalancerLoad(ServiceSignals &signals, const BalancerReading &now,
     const double seconds = static_cast<double>(now.atMs - before->atMs) / 1000.0;
     const double atTheDoor =
         static_cast<double>(now.requestsTotal - before->requestsTotal) / seconds;
-    signals.arrivalRps = std::max(signals.arrivalRps, atTheDoor);
+    signals.arrivalRps = atTheDoor;
 }
 
 }  // namespace meridian

@@ -1,8 +1,10 @@
 // The load balancer's side of a service's demand. With servers at their `maxconn`, the
 // queue is at the balancer rather than in the replicas, and the replicas' own arrival
-// rate is only what they were let admit: the policy would see a full service as a busy
-// one. So what waits at the balancer counts as waiting, and the rate at its door, from
-// the growth of its request count between two passes, is the arrival rate when higher.
+// rate is what they were let admit: below the demand while the queue grows (a full
+// service looks merely busy), above it while new replicas drain the queue (the backlog
+// counted twice, once waiting and again as arrivals, ordering capacity for it again).
+// So what waits at the balancer counts as waiting, and the rate at its door, from the
+// growth of its request count between two passes, is the arrival rate.
 #pragma once
 
 #include <cstdint>
