@@ -264,17 +264,17 @@ public:
         : m_options(options)
         , m_engine(options)
         , m_visible(std::getenv("CUDA_VISIBLE_DEVICES"))
-        , m_weightsFile(options.weightsDir.empty()
-                            ? std::string()
-                            : (std::filesystem::path(options.weightsDir) / (options.model + ".weights"))
-                                  .string())
+        , m_weightsFile(options.weightsDir.empty() ? std::string()
+                                                   : (std::filesystem::path(options.weightsDir) /
+                                                      (options.model + ".weights"))
+                                                         .string())
         , m_weightsThere(!m_weightsFile.empty() && std::filesystem::exists(m_weightsFile))
         , m_startSeconds(m_weightsThere ? options.loadSeconds : options.coldStartSeconds)
     {
-        // A thread per connection: requests waiting for the batch hold theirs, and /health
-        // must still answer past hundreds of them, as vLLM's event loop does; a health
-        // check that times out under load would take a busy replica out of its balancer.
-        m_server.new_task_queue = [] { return new httplib::ThreadPool(1024); };
+        // A thread per connection, started up front: requests waiting for the batch hold
+        // theirs, so past 128 of them /health stops answering (vLLM's event loop would).
+        // In front of it, the balancer's `maxconn` keeps the queue at the balancer.
+        m_server.new_task_queue = [] { return new httplib::ThreadPool(128); };
         m_server.Get("/health",
                      [this](const httplib::Request &, httplib::Response &res) { health(res); });
         m_server.Get("/metrics", [this](const httplib::Request &, httplib::Response &res) {
