@@ -300,7 +300,8 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
     const HaproxyRuntime runtime = haproxy.runtime();
     // The server's limit comes with it: HAProxy's default-server line does not reach a
     // server added at run time.
-    const auto first = syncBalancer(runtime, "chat", {replica.ready("chat-1/0")}, "maxconn 1");
+    ASSERT_TRUE(syncBalancer(runtime, "chat", {replica.ready("chat-1/0")}, "maxconn 1").ok());
+    const auto first = runtime.backend("chat");
     ASSERT_TRUE(first.ok()) << first.error().message;
     EXPECT_EQ(first->queued, 0);
     // Four one-second requests at once to a server that takes one: three wait at HAProxy.
@@ -310,15 +311,15 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
         clients.emplace_back([&] { answered += completeThrough(haproxy.frontPort, 50); });
     EXPECT_TRUE(waitUntil(
         [&] {
-            const auto pass = syncBalancer(runtime, "chat", {replica.ready("chat-1/0")});
-            return pass.ok() && pass->queued >= 2;
+            const auto now = runtime.backend("chat");
+            return now.ok() && now->queued >= 2;
         },
         3s))
         << "the requests waiting at the balancer were not seen";
     for (std::thread &t : clients)
         t.join();
     EXPECT_EQ(answered, 4);
-    const auto after = syncBalancer(runtime, "chat", {replica.ready("chat-1/0")});
+    const auto after = runtime.backend("chat");
     ASSERT_TRUE(after.ok());
     EXPECT_EQ(after->queued, 0);
     EXPECT_EQ(after->requestsTotal - first->requestsTotal, 4u) << "health checks are not requests";

@@ -150,6 +150,7 @@ Status ScalingController::tick()
     // Every replica's readings once a pass, not once a service.
     const std::vector<ReplicaReading> local = m_localFleet.replicaReadings(now);
     const std::vector<ReplicaReading> rented = m_rentedFleet->replicaReadings(now);
+    readBalancers(now);
     for (auto &state : m_services)
         decide(*state, open.value(), local, rented, now, problems);
 

@@ -175,6 +175,9 @@ private:
     int replicasPerNode(const InferenceService &service, const std::string &cardModel,
                         int cardsPerNode) const;
     void audit(const std::string &who, const std::string &what, const std::string &why);
+    // Reads what waits at each service's load balancer and the requests it has taken, for
+    // this pass's decisions (a balancer that does not answer is the pass's problem).
+    void readBalancers(int64_t now);
     // Keeps each service's load balancer equal to its ready replicas, those of steps
     // being released drained first; returns the releasing steps still draining there.
     std::set<int64_t> followReplicas(const std::vector<ReplicaReading> &local,

@@ -19,6 +19,24 @@ constexpr int64_t kLongestDrainMs = 120'000;
 
 }  // namespace
 
+void ScalingController::readBalancers(int64_t now)
+{
+    for (auto &state : m_services) {
+        const std::optional<LoadBalancerTarget> &target = state->service.loadBalancer;
+        if (!target)
+            continue;
+        auto backend = HaproxyRuntime(target->runtimeApi).backend(target->backend);
+        if (!backend) {
+            // followReplicas says so in the pass's problems; a silence tells no demand.
+            state->balancer.reset();
+            state->balancerBefore.reset();
+            continue;
+        }
+        state->balancerBefore = std::exchange(
+            state->balancer, BalancerReading{now, backend->queued, backend->requestsTotal});
+    }
+}
+
 std::set<int64_t> ScalingController::followReplicas(const std::vector<ReplicaReading> &local,
                                                     const std::vector<ReplicaReading> &rented,
                                                     const std::vector<JournalStep> &open,
@@ -47,12 +65,8 @@ std::set<int64_t> ScalingController::followReplicas(const std::vector<ReplicaRea
         auto pass = syncBalancer(runtime, target->backend, ready, target->serverOptions);
         if (!pass) {
             problems.push_back(state->service.name + ": " + pass.error().message);
-            state->balancer.reset();
-            state->balancerBefore.reset();
             continue;  // a balancer that does not answer holds no release back
         }
-        state->balancerBefore =
-            std::exchange(state->balancer, BalancerReading{now, pass->queued, pass->requestsTotal});
         for (const std::string &what : pass->done)
             audit(m_options.requestedBy, what, "the load balancer follows the ready replicas");
         for (const JournalStep *step : releasing) {

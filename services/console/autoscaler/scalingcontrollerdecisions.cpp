@@ -73,8 +73,7 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     ServiceScalingView &v = state.view;
     v.notes.clear();
     ReplicaCount replicas = countReplicas(state.service.name, local, rented, now);
-    // What waits at its load balancer waits too (last pass's reading: the balancer is
-    // followed after the decisions).
+    // What waits at its load balancer waits too.
     if (state.balancer)
         addBalancerLoad(replicas.signals, *state.balancer, state.balancerBefore);
     const JournalCount journal = countJournal(state.service, open, replicas.seenIds);

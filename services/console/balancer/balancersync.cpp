@@ -66,8 +66,6 @@ Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::stri
             ours[s.name] = std::move(s);
     }
     BalancerPass pass;
-    pass.queued = listed->queued;
-    pass.requestsTotal = listed->requestsTotal;
     std::vector<std::string> &done = pass.done;
     std::map<std::string, bool> wanted;
     for (const ReadyReplica &r : ready) {

@@ -31,10 +31,6 @@ std::string balancedServerName(const std::string &replicaId);
 struct BalancerPass {
     std::vector<std::string> done;     // what it did, a line each (for the audit)
     std::vector<std::string> servers;  // ours in the backend after it, draining ones too
-    // As the pass found the backend: requests waiting at the balancer for a server, and
-    // the requests it has taken in all (their growth is the arrival rate at the door).
-    int queued = 0;
-    uint64_t requestsTotal = 0;
     // Whether a server of a replica whose id starts with `prefix` is still there.
     bool holds(const std::string &replicaIdPrefix) const;
 };
