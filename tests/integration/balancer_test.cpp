@@ -304,18 +304,28 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
     const auto first = runtime.backend("chat");
     ASSERT_TRUE(first.ok()) << first.error().message;
     EXPECT_EQ(first->queued, 0);
-    // Four one-second requests at once to a server that takes one: three wait at HAProxy.
+    // Four one-second requests at once to a server that takes one: three wait at HAProxy,
+    // seen in the first of those seconds.
     std::vector<std::thread> clients;
     std::atomic<int> answered{0};
     for (int c = 0; c < 4; ++c)
         clients.emplace_back([&] { answered += completeThrough(haproxy.frontPort, 50); });
+    std::optional<BackendState> busy;
     EXPECT_TRUE(waitUntil(
         [&] {
-            const auto now = runtime.backend("chat");
-            return now.ok() && now->queued >= 2;
+            auto now = runtime.backend("chat");
+            if (now.ok() && now->queued == 3)
+                busy = std::move(now).value();
+            return busy.has_value();
         },
         3s))
         << "the requests waiting at the balancer were not seen";
+    // A request is counted once finished; the backend holds the others, at the server or
+    // queued: together every request that came in (the door's rate is their growth).
+    if (busy) {
+        EXPECT_EQ(busy->requestsTotal - first->requestsTotal + busy->open, 4u);
+        EXPECT_EQ(busy->open, 4);
+    }
     for (std::thread &t : clients)
         t.join();
     EXPECT_EQ(answered, 4);

@@ -11,9 +11,9 @@ TEST(BalancerDemand, TheQueueAtTheBalancerWaitsTooAndItsDoorSetsTheArrivalRate)
     ServiceSignals signals;
     signals.arrivalRps = 8;  // what the replicas were let admit
     signals.waitingRequests = 12;
-    addBalancerLoad(signals, {10'000, 40, 1'150}, BalancerReading{5'000, 30, 1'075});
+    addBalancerLoad(signals, {10'000, 40, 1'160}, BalancerReading{5'000, 30, 1'075});
     EXPECT_DOUBLE_EQ(signals.waitingRequests, 52);
-    EXPECT_DOUBLE_EQ(signals.arrivalRps, 15);  // 75 requests in 5 s at the door
+    EXPECT_DOUBLE_EQ(signals.arrivalRps, 17);  // 85 requests came in in 5 s
 }
 
 TEST(BalancerDemand, ABacklogDrainingIntoNewReplicasIsNotCountedAgainAsArrivals)
@@ -29,7 +29,6 @@ TEST(BalancerDemand, ABacklogDrainingIntoNewReplicasIsNotCountedAgainAsArrivals)
 
 TEST(BalancerDemand, WithoutTwoReadingsOnlyTheQueueIsAdded)
 {
-
     // The first pass, a restarted HAProxy (its count back to zero), a clock that stood
     // still: only the queue is added.
     ServiceSignals first;

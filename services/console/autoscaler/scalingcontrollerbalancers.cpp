@@ -32,8 +32,11 @@ void ScalingController::readBalancers(int64_t now)
             state->balancerBefore.reset();
             continue;
         }
-        state->balancerBefore = std::exchange(
-            state->balancer, BalancerReading{now, backend->queued, backend->requestsTotal});
+        state->balancerBefore =
+            std::exchange(state->balancer,
+                          BalancerReading{now, backend->queued,
+                                          backend->requestsTotal +
+                                              static_cast<uint64_t>(std::max(0, backend->open))});
     }
 }
 

@@ -182,6 +182,8 @@ Result<BackendState> HaproxyRuntime::backend(const std::string &backend) const
             // HTTP requests where HAProxy counts them, sessions otherwise.
             const auto requests = parseUnsigned(row["req_tot"]);
             out.requestsTotal = requests ? *requests : parseUnsigned(row["stot"]).value_or(0);
+            out.open = static_cast<int>(
+                std::min<uint64_t>(parseUnsigned(row["scur"]).value_or(0), 1'000'000));
             continue;
         }
         out.servers.push_back({row["svname"], row["addr"], row["status"],

@@ -27,7 +27,10 @@ struct BackendState {
     // Requests waiting for a server: every server is at its `maxconn`, so the queue is
     // here rather than in the replicas.
     int queued = 0;
-    uint64_t requestsTotal = 0;  // HTTP requests the backend has taken since HAProxy started
+    int open = 0;  // held by the backend now: at a server, or queued
+    // HTTP requests the backend has finished since HAProxy started (one still queued or
+    // at a server is not in it yet): with `open`, every request that came in.
+    uint64_t requestsTotal = 0;
 };
 
 class HaproxyRuntime {

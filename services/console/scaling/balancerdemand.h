@@ -3,8 +3,9 @@
 // rate is what they were let admit: below the demand while the queue grows (a full
 // service looks merely busy), above it while new replicas drain the queue (the backlog
 // counted twice, once waiting and again as arrivals, ordering capacity for it again).
-// So what waits at the balancer counts as waiting, and the rate at its door, from the
-// growth of its request count between two passes, is the arrival rate.
+// So what waits at the balancer counts as waiting, and the arrival rate is taken at its
+// door between two passes: the growth of every request that came in, those finished
+// (HAProxy counts a request once it is done) and those it holds, at a server or queued.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,7 @@ namespace meridian {
 struct BalancerReading {
     int64_t atMs = 0;
     int queued = 0;
-    uint64_t requestsTotal = 0;
+    uint64_t arrivedTotal = 0;  // finished, plus held now
 };
 
 // `before` is the previous pass's reading (none after a restart or a balancer that did not
