@@ -124,8 +124,9 @@ CLI::App *addReplicaCommand(CLI::App &app, ReplicaServerOptions &replica)
     command->add_option("--weights-dir", replica.weightsDir,
                         "the node's local disk: weights found there load in --load-seconds; "
                         "else the cold start, after which they are kept there");
-    command->add_option("--load-seconds", replica.loadSeconds,
-                        "start with the weights already on local disk (0)")
+    command
+        ->add_option("--load-seconds", replica.loadSeconds,
+                     "start with the weights already on local disk (0)")
         ->check(CLI::Range(0.0, 3600.0));
     command->add_option("--crash-after-requests", replica.crashAfterRequests,
                         "exit with status 3 on this request (for crash drills)");

@@ -233,8 +233,8 @@ int bringUp(const Call &call, const SpareNode &node)
     if (call.request.value("standby", false) && !node.prepare.empty()) {
         if (auto prepared = runTool({node.prepare, call.spare.readyTimeoutSeconds * 1000});
             !prepared)
-            return call.fail(4, fmt::format("{}: prepare: {}", node.nodeId,
-                                            prepared.error().message));
+            return call.fail(4,
+                             fmt::format("{}: prepare: {}", node.nodeId, prepared.error().message));
     }
     return 0;
 }

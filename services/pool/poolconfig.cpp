@@ -13,11 +13,11 @@ namespace {
 
 Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
 {
-    if (Status s = checkKeys(
-            path, node,
-            {"offer_id", "region", "vendor", "card_model", "cards_per_node", "nodes",
-             "price_cny_per_card_hour", "billing_increment_seconds", "provisioning_seconds",
-             "standby_nodes", "standby_price_cny_per_card_hour"});
+    if (Status s =
+            checkKeys(path, node,
+                      {"offer_id", "region", "vendor", "card_model", "cards_per_node", "nodes",
+                       "price_cny_per_card_hour", "billing_increment_seconds",
+                       "provisioning_seconds", "standby_nodes", "standby_price_cny_per_card_hour"});
         !s)
         return s.error();
     PoolOffer o;

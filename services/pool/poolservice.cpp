@@ -242,9 +242,8 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
     return reactor;
 }
 
-grpc::Status PoolService::bookLease(const v1::LeaseRequest &request,
-                                    const ProviderConfig &provider, const PoolOffer &offer,
-                                    v1::Lease &answer)
+grpc::Status PoolService::bookLease(const v1::LeaseRequest &request, const ProviderConfig &provider,
+                                    const PoolOffer &offer, v1::Lease &answer)
 {
     const int free = offer.nodes - nodesLeased(offer.offerId);
     if (static_cast<int>(request.nodes()) > free)
@@ -291,12 +290,9 @@ void PoolService::provision(const std::string &leaseId)
         std::lock_guard lock(m_mutex);
         const v1::Lease &lease = m_leases.at(leaseId).lease;
         provider = providerOf(lease.offer_id(), nullptr);
-        input = {{"lease_id", lease.lease_id()},
-                 {"idempotency_key", lease.idempotency_key()},
-                 {"offer_id", lease.offer_id()},
-                 {"nodes", lease.nodes()},
-                 {"owner", lease.requested_by()},
-                 {"standby", lease.standby()}};
+        input = {{"lease_id", lease.lease_id()},  {"idempotency_key", lease.idempotency_key()},
+                 {"offer_id", lease.offer_id()},  {"nodes", lease.nodes()},
+                 {"owner", lease.requested_by()}, {"standby", lease.standby()}};
     }
     auto answer = provider ? callProvider(*provider, "lease", input)
                            : Result<nlohmann::json>(Error{"its offer is no longer configured"});

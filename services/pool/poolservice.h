@@ -72,8 +72,8 @@ private:
     // Warm standby (poolstandby.cpp). With m_mutex held: hands a READY standby node of the
     // offer to the request, booked in one write; nullopt when none is ready (or the books
     // did not take it: `error` says so).
-    std::optional<v1::Lease> takeStandby(const v1::LeaseRequest &request,
-                                         const PoolOffer &offer, std::string &error);
+    std::optional<v1::Lease> takeStandby(const v1::LeaseRequest &request, const PoolOffer &offer,
+                                         std::string &error);
     // Books and provisions standby leases up to the offer's standby_nodes, and releases
     // ready ones beyond it.
     void topUpStandby(const std::string &offerId);

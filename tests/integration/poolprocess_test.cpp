@@ -124,7 +124,8 @@ grpc::Status lease(v1::CapacityPool::Stub &stub, const std::string &key, const s
     return stub.Lease(&context, request, &response);
 }
 
-std::optional<v1::Lease> leaseNamed(v1::CapacityPool::Stub &stub, const std::string &id)
+// Every lease the pool lists, released ones too; none when it does not answer.
+std::vector<v1::Lease> allLeases(v1::CapacityPool::Stub &stub)
 {
     grpc::ClientContext context;
     test::withDeadline(context);
@@ -133,8 +134,13 @@ std::optional<v1::Lease> leaseNamed(v1::CapacityPool::Stub &stub, const std::str
     request.set_include_released(true);
     v1::ListLeasesResponse response;
     if (!stub.ListLeases(&context, request, &response).ok())
-        return std::nullopt;
-    for (const v1::Lease &l : response.leases()) {
+        return {};
+    return {response.leases().begin(), response.leases().end()};
+}
+
+std::optional<v1::Lease> leaseNamed(v1::CapacityPool::Stub &stub, const std::string &id)
+{
+    for (const v1::Lease &l : allLeases(stub)) {
         if (l.lease_id() == id)
             return l;
     }
@@ -354,16 +360,8 @@ namespace {
 
 std::vector<v1::Lease> standbyLeases(v1::CapacityPool::Stub &stub, v1::LeaseState state)
 {
-    grpc::ClientContext context;
-    test::withDeadline(context);
-    context.set_wait_for_ready(true);
-    v1::ListLeasesRequest request;
-    request.set_include_released(true);
-    v1::ListLeasesResponse response;
     std::vector<v1::Lease> out;
-    if (!stub.ListLeases(&context, request, &response).ok())
-        return out;
-    for (const v1::Lease &l : response.leases()) {
+    for (const v1::Lease &l : allLeases(stub)) {
         if (l.standby() && l.state() == state)
             out.push_back(l);
     }
@@ -446,8 +444,9 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     v1::ReleaseResponse released;
     ASSERT_TRUE(stub->Release(&context, release, &released).ok());
     ASSERT_TRUE(reaches(*stub, *stub, taken.lease().lease_id(), v1::LEASE_STATE_RELEASED));
-    EXPECT_FALSE(nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"]
-                     .contains(standing[0].lease_id()));
+    EXPECT_FALSE(
+        nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"].contains(
+            standing[0].lease_id()));
     std::this_thread::sleep_for(std::chrono::seconds(1));
     EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_READY).size(), 1u);
     EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).size(), 0u);

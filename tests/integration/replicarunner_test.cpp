@@ -476,11 +476,11 @@ TEST(StandInReplica, WeightsLeftOnLocalDiskMakeTheNextStartALoad)
     const int port = basePort() + 7;
     auto startedIn = [&] {
         const auto began = std::chrono::steady_clock::now();
-        test::ChildProcess replica({MERIDIAN_SIM_BIN, "serve-replica", "--port",
-                                    std::to_string(port), "--model", "qwen",
-                                    "--cold-start-seconds", "3", "--weights-dir",
-                                    dir.file("disk"), "--load-seconds", "0.2"},
-                                   dir.file("replica.log"));
+        test::ChildProcess replica(
+            {MERIDIAN_SIM_BIN, "serve-replica", "--port", std::to_string(port), "--model", "qwen",
+             "--cold-start-seconds", "3", "--weights-dir", dir.file("disk"), "--load-seconds",
+             "0.2"},
+            dir.file("replica.log"));
         EXPECT_TRUE(test::waitUntil(
             [&] { return test::httpGet(port, "/health").find("\"ok\"") != std::string::npos; },
             10s));
