@@ -463,3 +463,26 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     EXPECT_EQ(nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"].size(),
               0u);
 }
+
+TEST(PoolProcess, AStandbyNodeThatFailsToComeUpIsNotAskedForAgainAndAgain)
+{
+    // A provider whose leases fail and whose releases succeed: each failed standby lease
+    // is given back at once, which must not free the way for the next attempt.
+    const std::string flaky =
+        "  - name: flaky\n"
+        "    command: [sh, -c, 'if [ \"$1\" = lease ]; then echo no capacity >&2; exit 2; fi;"
+        " echo \"{}\"', plugin]\n"
+        "    offers: [{offer_id: flaky-h100, vendor: nvidia, card_model: H100, nodes: 4,"
+        " standby_nodes: 1}]\n";
+    Pool pool(0, flaky);
+    auto stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] {
+        return !standbyLeases(*stub, v1::LEASE_STATE_FAILED).empty();
+    })) << pool.process->log();
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const auto failed = standbyLeases(*stub, v1::LEASE_STATE_FAILED);
+    ASSERT_EQ(failed.size(), 1u) << "the pool kept asking a failing provider";
+    EXPECT_EQ(failed[0].message().rfind("provider flaky: lease: sh: exit status 2: no capacity", 0),
+              0u)
+        << failed[0].message();
+}
