@@ -79,6 +79,8 @@ void PoolService::checkHeld(const std::string &providerName)
     }
     if (!provider)
         return;
+    // A lease that became ready after the list was asked for may be missing from it.
+    const int64_t askedAtMs = m_clock.nowUnixMs();
     auto answer = callProvider(*provider, "list", nlohmann::json::object());
     if (!answer || !answer->contains("leases") || !(*answer)["leases"].is_array())
         return;  // a provider that cannot list is not proof of anything lost
@@ -90,7 +92,8 @@ void PoolService::checkHeld(const std::string &providerName)
     std::lock_guard lock(m_mutex);
     for (auto &[id, booked] : m_leases) {
         if (booked.provider == providerName && booked.lease.state() == v1::LEASE_STATE_READY &&
-            !booked.releaseOwed && !held.count(providerLeaseId(booked.lease))) {
+            booked.lease.ready_unix_ms() < askedAtMs && !booked.releaseOwed &&
+            !held.count(providerLeaseId(booked.lease))) {
             booked.lease.set_state(v1::LEASE_STATE_FAILED);
             booked.lease.set_message(
                 fmt::format("provider {} no longer holds it (its list has no {})", providerName,
