@@ -323,7 +323,7 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
     // A request is counted once finished; the backend holds the others, at the server or
     // queued: together every request that came in (the door's rate is their growth).
     if (busy) {
-        EXPECT_EQ(busy->requestsTotal - first->requestsTotal + busy->open, 4u);
+        EXPECT_EQ(*busy->requestsTotal - *first->requestsTotal + busy->open, 4u);
         EXPECT_EQ(busy->open, 4);
     }
     for (std::thread &t : clients)
@@ -332,5 +332,34 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
     const auto after = runtime.backend("chat");
     ASSERT_TRUE(after.ok());
     EXPECT_EQ(after->queued, 0);
-    EXPECT_EQ(after->requestsTotal - first->requestsTotal, 4u) << "health checks are not requests";
+    EXPECT_EQ(*after->requestsTotal - *first->requestsTotal, 4u)
+        << "health checks are not requests";
+}
+
+TEST(Balancer, StatisticsThatDoNotAddUpAreReadAsAbsentNotBelieved)
+{
+    const std::string header = "# pxname,svname,qcur,scur,stot,status,addr,req_tot\n";
+    // A count that is not a number, a queue past any balancer's: no count, no queue.
+    auto garbled = backendFromStatistics(header +
+                                             "chat,meridian-a,99999999999,3,,UP,10.0.0.1:8000,\n"
+                                             "chat,BACKEND,2,5,lots,UP,,-1\n",
+                                         "chat", "HAProxy runtime API x:1");
+    ASSERT_TRUE(garbled.ok()) << garbled.error().message;
+    EXPECT_FALSE(garbled->requestsTotal) << "a count that does not read was believed";
+    EXPECT_EQ(garbled->queued, 2);
+    EXPECT_EQ(garbled->open, 5);
+    ASSERT_EQ(garbled->servers.size(), 1u) << "the servers are still listed, for routing";
+    EXPECT_EQ(garbled->servers[0].sessions, 3);
+    // Where req_tot is empty, sessions stand in.
+    auto sessions = backendFromStatistics(header + "chat,BACKEND,0,0,42,UP,,\n", "chat", "x");
+    ASSERT_TRUE(sessions.ok());
+    EXPECT_EQ(sessions->requestsTotal.value_or(0), 42u);
+    EXPECT_NE(backendFromStatistics(header, "chat", "HAProxy runtime API x:1")
+                  .error()
+                  .message.find("HAProxy runtime API x:1: no backend named chat"),
+              std::string::npos);
+    EXPECT_NE(backendFromStatistics("Unknown command.\n", "chat", "x")
+                  .error()
+                  .message.find("not statistics"),
+              std::string::npos);
 }

@@ -42,3 +42,14 @@ TEST(BalancerDemand, WithoutTwoReadingsOnlyTheQueueIsAdded)
     addBalancerLoad(still, {5'000, 0, 100}, BalancerReading{5'000, 0, 50});
     EXPECT_DOUBLE_EQ(still.arrivalRps, 0);
 }
+
+TEST(BalancerDemand, AReadingWithoutACountAddsOnlyItsQueue)
+{
+    ServiceSignals signals;
+    signals.arrivalRps = 9;
+    addBalancerLoad(signals, {10'000, 6, std::nullopt}, BalancerReading{5'000, 0, 1'000});
+    EXPECT_DOUBLE_EQ(signals.arrivalRps, 9);
+    EXPECT_DOUBLE_EQ(signals.waitingRequests, 6);
+    addBalancerLoad(signals, {15'000, 0, 2'000}, BalancerReading{10'000, 6, std::nullopt});
+    EXPECT_DOUBLE_EQ(signals.arrivalRps, 9) << "no rate from a pass that had no count";
+}

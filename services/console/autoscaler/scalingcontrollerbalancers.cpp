@@ -32,11 +32,10 @@ void ScalingController::readBalancers(int64_t now)
             state->balancerBefore.reset();
             continue;
         }
-        state->balancerBefore =
-            std::exchange(state->balancer,
-                          BalancerReading{now, backend->queued,
-                                          backend->requestsTotal +
-                                              static_cast<uint64_t>(std::max(0, backend->open))});
+        BalancerReading reading{now, backend->queued, std::nullopt};
+        if (backend->requestsTotal)
+            reading.arrivedTotal = *backend->requestsTotal + static_cast<uint64_t>(backend->open);
+        state->balancerBefore = std::exchange(state->balancer, reading);
     }
 }
 

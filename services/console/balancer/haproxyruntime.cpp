@@ -158,41 +158,50 @@ Status HaproxyRuntime::expectQuiet(const std::string &line) const
     return Error{fmt::format("HAProxy runtime API {}: '{}': {}", m_runtimeApi, line, said)};
 }
 
-Result<BackendState> HaproxyRuntime::backend(const std::string &backend) const
+Result<BackendState> backendFromStatistics(const std::string &answer, const std::string &backend,
+                                           const std::string &place)
 {
-    auto answer = command("show stat");
-    if (!answer)
-        return answer.error();
-    if (answer->rfind("# pxname,", 0) != 0)
+    if (answer.rfind("# pxname,", 0) != 0)
         return Error{
-            fmt::format("HAProxy runtime API {}: 'show stat' answered '{}', not "
-                        "statistics (is it HAProxy's stats socket, at level admin?)",
-                        m_runtimeApi, std::string(trim(answer->substr(0, 80))))};
+            fmt::format("{}: 'show stat' answered '{}', not statistics (is it HAProxy's "
+                        "stats socket, at level admin?)",
+                        place, std::string(trim(answer.substr(0, 80))))};
+    // Counts past these are not a balancer's: read as absent rather than believed.
+    constexpr uint64_t kMostHeld = 1'000'000;
+    const auto held = [&](const std::string &cell) {
+        const auto n = parseUnsigned(cell);
+        return static_cast<int>(n && *n <= kMostHeld ? *n : 0);
+    };
     BackendState out;
     bool found = false;
-    for (auto &row : readStatCsv(answer.value())) {
+    for (auto &row : readStatCsv(answer)) {
         if (row["pxname"] != backend || row["svname"] == "FRONTEND")
             continue;
         found = true;
         // Queued at the backend itself, or at a server (a full one that a request is
         // bound to): either way waiting at the balancer.
-        out.queued +=
-            static_cast<int>(std::min<uint64_t>(parseUnsigned(row["qcur"]).value_or(0), 1'000'000));
+        out.queued += held(row["qcur"]);
         if (row["svname"] == "BACKEND") {
             // HTTP requests where HAProxy counts them, sessions otherwise.
             const auto requests = parseUnsigned(row["req_tot"]);
-            out.requestsTotal = requests ? *requests : parseUnsigned(row["stot"]).value_or(0);
-            out.open = static_cast<int>(
-                std::min<uint64_t>(parseUnsigned(row["scur"]).value_or(0), 1'000'000));
+            out.requestsTotal = requests ? requests : parseUnsigned(row["stot"]);
+            out.open = held(row["scur"]);
             continue;
         }
-        out.servers.push_back({row["svname"], row["addr"], row["status"],
-                               static_cast<int>(parseUnsigned(row["scur"]).value_or(0))});
+        out.servers.push_back({row["svname"], row["addr"], row["status"], held(row["scur"])});
     }
     if (!found)
-        return Error{
-            fmt::format("HAProxy runtime API {}: no backend named {}", m_runtimeApi, backend)};
+        return Error{fmt::format("{}: no backend named {}", place, backend)};
     return out;
+}
+
+Result<BackendState> HaproxyRuntime::backend(const std::string &backend) const
+{
+    auto answer = command("show stat");
+    if (!answer)
+        return answer.error();
+    return backendFromStatistics(answer.value(), backend,
+                                 fmt::format("HAProxy runtime API {}", m_runtimeApi));
 }
 
 Result<std::vector<BalancedServer>> HaproxyRuntime::servers(const std::string &backend) const

@@ -5,6 +5,7 @@
 // called from the controller's pass, never the UI.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,15 @@ struct BackendState {
     int queued = 0;
     int open = 0;  // held by the backend now: at a server, or queued
     // HTTP requests the backend has finished since HAProxy started (one still queued or
-    // at a server is not in it yet): with `open`, every request that came in.
-    uint64_t requestsTotal = 0;
+    // at a server is not in it yet): with `open`, every request that came in. None when
+    // the statistics have no count that reads as one.
+    std::optional<uint64_t> requestsTotal;
 };
+
+// `backend` out of the answer to `show stat` (CSV); `place` names the runtime API in
+// errors. An answer that is not statistics, or lacks the backend, is an error.
+Result<BackendState> backendFromStatistics(const std::string &answer, const std::string &backend,
+                                           const std::string &place);
 
 class HaproxyRuntime {
 public:

@@ -18,11 +18,12 @@ namespace meridian {
 struct BalancerReading {
     int64_t atMs = 0;
     int queued = 0;
-    uint64_t arrivedTotal = 0;  // finished, plus held now
+    std::optional<uint64_t> arrivedTotal;  // finished, plus held now; none: not counted
 };
 
 // `before` is the previous pass's reading (none after a restart or a balancer that did not
-// answer; a count that went down is a restarted HAProxy): then only the queue is added.
+// answer; a count that went down is a restarted HAProxy; a reading without a count): then
+// only the queue is added.
 void addBalancerLoad(ServiceSignals &signals, const BalancerReading &now,
                      const std::optional<BalancerReading> &before);
 
