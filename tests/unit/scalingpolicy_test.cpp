@@ -187,6 +187,41 @@ TEST(ScalingPolicy, TheLatencyGuardAddsCapacityOnlyWhenNoneIsOnItsWay)
     EXPECT_EQ(waiting.desiredReplicas, 11) << "two replicas are starting: no more";
 }
 
+// After a rise has been answered: 10 replicas serve 8 req/s, and the backlog that built up
+// while the new ones started is 300 requests, the p95 of those that waited 20 s.
+PolicyInput afterARiseAnswered(double waitingBefore, double waitingNow)
+{
+    PolicyInput in;
+    in.nowMs = 1'000'000;
+    in.readyReplicas = 10;
+    in.minReplicas = 1;
+    in.maxReplicas = 100;
+    in.replicaRps = 1;
+    in.history = {{in.nowMs - kStepMs, 8.0, waitingBefore, 10.0, 20.0},
+                  {in.nowMs, 8.0, waitingNow, 10.0, 20.0}};
+    return in;
+}
+
+TEST(ScalingPolicy, ABacklogTheServingReplicasDrainBeforeNewOnesCouldServeOrdersNothing)
+{
+    // The queue went from 400 to 300 in 15 s: gone in 45 s, long before the 330 s new
+    // capacity takes. Ordering for it (8 + 300/30 req/s) would bring 13 more replicas up
+    // to an empty queue, and the p95 is of requests that waited through the rise.
+    const ScalingDecision draining = decideReplicas(afterARiseAnswered(400, 300), kConfig);
+    EXPECT_EQ(draining.desiredReplicas, 10) << draining.why;
+    EXPECT_EQ(draining.reason, ScalingReason::Hold) << draining.why;
+
+    // A queue that holds is not being drained, whatever the nominal rate says (a rise
+    // still climbing, a slow card): all of it is demand, (8 + 300/30) / 0.8 = 23 replicas.
+    const ScalingDecision holding = decideReplicas(afterARiseAnswered(300, 300), kConfig);
+    EXPECT_EQ(holding.desiredReplicas, 23) << holding.why;
+
+    // Draining too slowly: 10 fewer in 15 s leave 300 - 330 * 10/15 = 80 at the lead,
+    // (8 + 80/30) / 0.8 = 13.3, so 14 replicas.
+    const ScalingDecision slow = decideReplicas(afterARiseAnswered(310, 300), kConfig);
+    EXPECT_EQ(slow.desiredReplicas, 14) << slow.why;
+}
+
 TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
 {
     PolicyInput in;

@@ -30,6 +30,52 @@ double drainSeconds(const PolicyInput &in, const ScalingPolicyConfig &config)
                                    : config.queueDrainSeconds;
 }
 
+// How long capacity ordered now takes to serve: a queue gone by then is not worth ordering
+// for.
+double leadSeconds(const ScalingPolicyConfig &config)
+{
+    return static_cast<double>(config.forecastLeadMs) / 1000;
+}
+
+// How fast the queue shrank since the sample before; 0 where it held or grew. Observed,
+// not estimated: while a rise is still climbing, the replicas serve less than their
+// nominal rate says, and only a queue seen going down is being drained.
+double queueDrainRps(const PolicyInput &in)
+{
+    if (in.history.size() < 2)
+        return 0;
+    const ServiceSignals &newest = in.history.back();
+    const ServiceSignals &before = in.history[in.history.size() - 2];
+    const double seconds = static_cast<double>(newest.atMs - before.atMs) / 1000;
+    if (seconds <= 0)
+        return 0;
+    return std::max(0.0, (before.waitingRequests - newest.waitingRequests) / seconds);
+}
+
+// The part of the newest queue still there when capacity ordered now could serve, at the
+// pace it is draining. Ordering for the whole backlog after a rise has been answered
+// brings capacity up to an empty queue, and keeps it its paid hour.
+double backlogLeftAtLead(const PolicyInput &in, const ScalingPolicyConfig &config)
+{
+    if (in.history.empty())
+        return 0;
+    return std::max(0.0,
+                    in.history.back().waitingRequests - queueDrainRps(in) * leadSeconds(config));
+}
+
+// The latency guard's test: the newest p95 past its share of the objective, with a queue
+// that will still be there when more capacity could serve. One draining fast enough to
+// be gone by then is not a risk: its p95 is of requests that waited through a rise
+// already answered.
+bool latencyAtRisk(const PolicyInput &in, const ScalingPolicyConfig &config)
+{
+    if (in.history.empty() || !in.history.back().latencyP95Seconds)
+        return false;
+    return *in.history.back().latencyP95Seconds >
+               config.latencyGuard * in.latencyObjectiveSeconds &&
+           backlogLeftAtLead(in, config) > 0;
+}
+
 // Demand of one sample: its arrivals plus its queue, drained in time.
 double demandOf(const ServiceSignals &s, double drainS)
 {
@@ -37,7 +83,7 @@ double demandOf(const ServiceSignals &s, double drainS)
 }
 
 // Mean arrivals over the samples younger than `windowMs` (the newest always counts), plus
-// the newest queue.
+// what of the newest queue new capacity would still find.
 double windowDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicyConfig &config)
 {
     double sum = 0;
@@ -49,8 +95,7 @@ double windowDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicy
         ++count;
     }
     const double arrivals = count > 0 ? sum / count : 0;
-    const double queue = in.history.empty() ? 0 : in.history.back().waitingRequests;
-    return arrivals + queue / drainSeconds(in, config);
+    return arrivals + backlogLeftAtLead(in, config) / drainSeconds(in, config);
 }
 
 // The highest single-sample demand within the window.
@@ -186,10 +231,7 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
                          forecastNeed, config.forecastLeadMs / 1000, current)};
     } else {
         const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();
-        const bool atRisk =
-            newest && newest->latencyP95Seconds &&
-            *newest->latencyP95Seconds > config.latencyGuard * in.latencyObjectiveSeconds &&
-            newest->waitingRequests > 0;
+        const bool atRisk = latencyAtRisk(in, config);
         // Capacity already on its way answers the risk; ordering more would cascade.
         if (atRisk && in.startingReplicas == 0) {
             const int more = std::max(1, static_cast<int>(std::ceil(current * 0.2)));

@@ -54,8 +54,11 @@ struct ScalingPolicyConfig {
     // The daily shape (DailyProfile): capacity the same time on earlier days needed
     // within the lead (provisioning plus cold start) is not shed, and a scale-up orders
     // what they needed in the coming hour.
-    int forecastDays = 7;              // 0: no forecast
-    int64_t forecastLeadMs = 330'000;  // the slowest provisioning plus cold start
+    int forecastDays = 7;  // 0: no forecast
+    // The slowest provisioning plus cold start: how far ahead the forecast looks, and
+    // how long the queue term lets the replicas serving drain a backlog before it orders
+    // for what would be left (new capacity could not serve sooner).
+    int64_t forecastLeadMs = 330'000;
     // Whether the forecast also starts capacity before the demand comes (ordered a lead
     // ahead), not only keeps it. Off by default: on the shared traces the median of the
     // earlier days foresees too few of the rises for the capacity it would start
