@@ -49,7 +49,7 @@ public:
             }
         }
         m_input.nowMs = m_nowMs;
-        m_input.history.push_back({m_nowMs, rps, waiting, 0, ttft});
+        m_input.history.push_back({m_nowMs, rps, waiting, 0, ttft, m_ready});
         m_input.readyReplicas = m_ready;
         m_input.startingReplicas = static_cast<int>(m_starting.size());
         const ScalingDecision d = decideReplicas(m_input, kConfig);
@@ -220,6 +220,28 @@ TEST(ScalingPolicy, ABacklogTheServingReplicasDrainBeforeNewOnesCouldServeOrders
     // (8 + 80/30) / 0.8 = 13.3, so 14 replicas.
     const ScalingDecision slow = decideReplicas(afterARiseAnswered(310, 300), kConfig);
     EXPECT_EQ(slow.desiredReplicas, 14) << slow.why;
+}
+
+TEST(ScalingPolicy, TheBacklogNewReplicasCameUpForOrdersNoMoreThePassTheyAreFirstSeen)
+{
+    // As live, a pass every 5 s: 4 replicas of 4.2 req/s took a step to 24 req/s and 4
+    // more were ordered. The pass that first sees them serving still sees the queue
+    // that grew while they started; the 9.6 req/s they leave spare drain it in 22 s.
+    PolicyInput in;
+    in.nowMs = 1'000'000;
+    in.minReplicas = 1;
+    in.maxReplicas = 16;
+    in.replicaRps = 4.2;
+    in.readyReplicas = 8;
+    in.history = {{in.nowMs - 5'000, 24.0, 200.0, 16.0, 20.0, 4},
+                  {in.nowMs, 24.0, 210.0, 32.0, 20.0, 8}};
+    const ScalingDecision d = decideReplicas(in, kConfig);
+    EXPECT_EQ(d.desiredReplicas, 8) << d.why;  // counting the queue: 31 req/s, 10 replicas
+    EXPECT_EQ(d.reason, ScalingReason::Hold) << d.why;
+
+    // Had none come up, the same queue is a queue that grows: all of it counts.
+    in.history.front().servingReplicas = 8;
+    EXPECT_EQ(decideReplicas(in, kConfig).desiredReplicas, 10);
 }
 
 TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)

@@ -31,7 +31,7 @@ int MeridianScaler::desired(const IntervalSignals &s, double nowS, int current)
     const auto nowMs = static_cast<int64_t>(nowS * 1000);
     m_input.nowMs = nowMs;
     m_input.history.push_back({nowMs, s.arrivalRps, static_cast<double>(s.waiting),
-                               static_cast<double>(s.running), s.queueDelayP95S});
+                               static_cast<double>(s.running), s.queueDelayP95S, s.ready});
     while (m_input.history.size() > 80)  // 20 minutes is more than any window needs
         m_input.history.erase(m_input.history.begin());
     m_input.readyReplicas = s.ready;

@@ -37,9 +37,10 @@ double leadSeconds(const ScalingPolicyConfig &config)
     return static_cast<double>(config.forecastLeadMs) / 1000;
 }
 
-// How fast the queue shrank since the sample before; 0 where it held or grew. Observed,
-// not estimated: while a rise is still climbing, the replicas serve less than their
-// nominal rate says, and only a queue seen going down is being drained.
+// How fast the queue is draining: as seen since the sample before (0 where it held or
+// grew), since while a rise still climbs the replicas serve less than their nominal rate
+// says. Where replicas came up since, the queue has not had a pass to show them yet:
+// their nominal spare rate counts, for that one pass.
 double queueDrainRps(const PolicyInput &in)
 {
     if (in.history.size() < 2)
@@ -49,7 +50,11 @@ double queueDrainRps(const PolicyInput &in)
     const double seconds = static_cast<double>(newest.atMs - before.atMs) / 1000;
     if (seconds <= 0)
         return 0;
-    return std::max(0.0, (before.waitingRequests - newest.waitingRequests) / seconds);
+    const double seen = (before.waitingRequests - newest.waitingRequests) / seconds;
+    const double spare = newest.servingReplicas > before.servingReplicas
+                             ? newest.servingReplicas * in.replicaRps - newest.arrivalRps
+                             : 0;
+    return std::max({0.0, seen, spare});
 }
 
 // The part of the newest queue still there when capacity ordered now could serve, at the

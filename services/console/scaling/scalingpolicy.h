@@ -35,6 +35,7 @@ struct ServiceSignals {
     // The p95 of the latency the objective is on: queueing delay where it is known (the
     // replay), time to first token where replicas report only that (live).
     std::optional<double> latencyP95Seconds;
+    int servingReplicas = 0;  // replicas that answered requests when it was taken
 };
 
 struct ScalingPolicyConfig {
