@@ -23,6 +23,7 @@
 namespace meridian {
 
 class AlertmanagerSilences;
+struct UnconfirmedSilence;
 
 class AlertCenter final : public QObject {
     Q_OBJECT
@@ -95,6 +96,8 @@ private:
     // The file's silences and the Alertmanager's, to the engine.
     void applySilences();
     void takeAlertmanagerSilences(std::vector<SilenceRule> silences);
+    // Expires an Alertmanager silence in the background, and keeps it out of the list.
+    void expireInAlertmanager(const std::string &alertmanagerId);
     // Those shown before Alertmanager had them, when it does not answer.
     void forgetPendingAlertmanagerSilences();
     // Writes what this console's user did to the history file.
@@ -113,6 +116,10 @@ private:
     std::shared_ptr<AlertmanagerSilences> m_alertmanager;
     std::vector<SilenceRule> m_alertmanagerSilences;   // as last read, with ids of ours
     std::map<std::string, int64_t> m_alertmanagerIds;  // Alertmanager's id → ours
+    // Made here and not yet confirmed by Alertmanager, by our id: a lift meanwhile waits
+    // for the id.
+    std::map<int64_t, std::shared_ptr<UnconfirmedSilence>> m_unconfirmedSilences;
+    std::set<std::string> m_liftedAlertmanagerIds;  // a read already under way may list them
 
     std::shared_ptr<AlertTriageLog> m_log;
     QThreadPool m_logThread;  // one thread: writes land in the order they were made

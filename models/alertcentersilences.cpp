@@ -1,6 +1,8 @@
 // AlertCenter's silences: in the history file, or in an Alertmanager where one is set,
 // so that consoles on other files and the on-call's phone see the same ones.
 #include <QString>
+#include <algorithm>
+#include <mutex>
 
 #include "alertcenter.h"
 #include "alerts/alertmanagersilences.h"
@@ -14,6 +16,15 @@ namespace {
 constexpr int64_t kFirstAlertmanagerSilenceId = -1'000'000'000;
 
 }  // namespace
+
+// A silence on its way to Alertmanager. Whichever learns last, the job that makes it (the
+// id) or the user who lifts it (the lift), expires it, so a lift in the seconds before
+// Alertmanager answers is not undone by the next read.
+struct UnconfirmedSilence {
+    std::mutex mutex;
+    std::string alertmanagerId;
+    bool lifted = false;
+};
 
 void AlertCenter::setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> alertmanager,
                                           int syncMs)
@@ -36,15 +47,28 @@ void AlertCenter::silence(SilenceRule rule)
         publish();
         auto alertmanager = m_alertmanager;
         auto log = m_log;
-        inBackground([alertmanager, log, rule, now]() -> std::string {
+        auto unconfirmed = std::make_shared<UnconfirmedSilence>();
+        m_unconfirmedSilences[rule.id] = unconfirmed;
+        inBackground([alertmanager, log, rule, now, unconfirmed]() -> std::string {
             const auto made = alertmanager->create(rule, now);
             if (made) {
+                bool liftedMeanwhile = false;
+                {
+                    const std::lock_guard lock(unconfirmed->mutex);
+                    unconfirmed->alertmanagerId = made.value();
+                    liftedMeanwhile = unconfirmed->lifted;
+                }
+                const std::string what = "silenced " + silenceScope(rule) + " in " +
+                                         alertmanager->route().name + " (silence " + made.value() +
+                                         ")";
+                if (liftedMeanwhile) {
+                    if (Status lifted = alertmanager->expire(made.value()); !lifted)
+                        return lifted.message();
+                }
                 if (!log)
                     return {};
                 return log
-                    ->audit(now, rule.by,
-                            "silenced " + silenceScope(rule) + " in " + alertmanager->route().name +
-                                " (silence " + made.value() + ")",
+                    ->audit(now, rule.by, liftedMeanwhile ? what + ", and lifted" : what,
                             rule.reason)
                     .error()
                     .message;
@@ -83,26 +107,18 @@ void AlertCenter::liftSilence(int64_t id)
     const auto it = std::find_if(m_alertmanagerSilences.begin(), m_alertmanagerSilences.end(),
                                  [id](const SilenceRule &r) { return r.id == id; });
     if (it != m_alertmanagerSilences.end()) {
-        const std::string alertmanagerId = it->alertmanagerId;
+        std::string alertmanagerId = it->alertmanagerId;
         m_alertmanagerSilences.erase(it);
         applySilences();
         publish();
-        if (auto alertmanager = m_alertmanager; alertmanager && !alertmanagerId.empty()) {
-            auto log = m_log;
-            inBackground([alertmanager, log, alertmanagerId, who = m_user, now = m_nowMs] {
-                if (Status lifted = alertmanager->expire(alertmanagerId); !lifted)
-                    return lifted.message();
-                if (!log)
-                    return std::string();
-                return log
-                    ->audit(
-                        now, who,
-                        "lifted silence " + alertmanagerId + " in " + alertmanager->route().name,
-                        {})
-                    .error()
-                    .message;
-            });
+        if (const auto unconfirmed = m_unconfirmedSilences.find(id);
+            alertmanagerId.empty() && unconfirmed != m_unconfirmedSilences.end()) {
+            const std::lock_guard lock(unconfirmed->second->mutex);
+            unconfirmed->second->lifted = true;  // made not yet: the job that makes it lifts it
+            alertmanagerId = unconfirmed->second->alertmanagerId;
         }
+        if (!alertmanagerId.empty())
+            expireInAlertmanager(alertmanagerId);
         return;
     }
     std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
@@ -111,6 +127,26 @@ void AlertCenter::liftSilence(int64_t id)
     const int64_t now = m_nowMs;
     write([id, now, who = m_user](AlertTriageLog &log) {
         return log.liftSilence(id, now, who).error().message;
+    });
+}
+
+void AlertCenter::expireInAlertmanager(const std::string &alertmanagerId)
+{
+    m_liftedAlertmanagerIds.insert(alertmanagerId);
+    auto alertmanager = m_alertmanager;
+    if (!alertmanager)
+        return;
+    auto log = m_log;
+    inBackground([alertmanager, log, alertmanagerId, who = m_user, now = m_nowMs] {
+        if (Status lifted = alertmanager->expire(alertmanagerId); !lifted)
+            return lifted.message();
+        if (!log)
+            return std::string();
+        return log
+            ->audit(now, who,
+                    "lifted silence " + alertmanagerId + " in " + alertmanager->route().name, {})
+            .error()
+            .message;
     });
 }
 
@@ -135,6 +171,19 @@ void AlertCenter::applySilences()
 
 void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
 {
+    // One lifted here may still be listed by a read made before the lift reached it.
+    std::erase_if(silences, [this](const SilenceRule &r) {
+        return m_liftedAlertmanagerIds.count(r.alertmanagerId) > 0;
+    });
+    // Confirmed, and read back or lifted: nothing is left to carry over.
+    std::erase_if(m_unconfirmedSilences, [&](const auto &entry) {
+        const std::lock_guard lock(entry.second->mutex);
+        const std::string &made = entry.second->alertmanagerId;
+        return !made.empty() &&
+               (entry.second->lifted ||
+                std::any_of(silences.begin(), silences.end(),
+                            [&](const SilenceRule &r) { return r.alertmanagerId == made; }));
+    });
     // The same silence keeps its id here across reads, so the list's selection holds.
     for (SilenceRule &rule : silences) {
         auto [it, added] = m_alertmanagerIds.try_emplace(

@@ -275,3 +275,35 @@ TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
         found += rule.node == "wh-1" && !rule.kind && rule.alertmanagerId.empty();
     EXPECT_EQ(found, 1) << "the silence made while Alertmanager was away: lost, or listed twice";
 }
+
+// Lifted in the seconds before Alertmanager has answered for it, a silence has no
+// Alertmanager id to expire yet: the lift must wait for it, not be undone by the next
+// read that lists the silence.
+TEST(AlertmanagerSilences, ASilenceLiftedBeforeAlertmanagerConfirmsItStaysLifted)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(test::waitUntil([&] {
+        return !test::httpGet(alertmanager.port, "/-/ready").empty();
+    })) << alertmanager.process->log();
+    const AlertRoute route{"alertmanager", RouteKind::Alertmanager, alertmanager.url()};
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route), 60'000);
+    center.setUser(QStringLiteral("ana"));
+    center.update(state.snapshot(10'000));
+    SilenceRule reboot;
+    reboot.node = "wh-1";
+    reboot.untilMs = SystemClock::instance().nowUnixMs() + 3600'000;
+    reboot.reason = "rebooting";
+    center.silence(reboot);
+    ASSERT_EQ(center.silences().size(), 1u);
+    center.liftSilence(center.silences()[0].id);
+    EXPECT_TRUE(center.silences().empty());
+
+    center.waitForTriage();
+    EXPECT_TRUE(center.silences().empty()) << "the lift undone by the next read";
+    const json held = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    ASSERT_EQ(held.size(), 1u) << held.dump(1);
+    EXPECT_EQ(held[0]["status"]["state"], "expired") << held.dump(1);
+}
