@@ -48,6 +48,12 @@ struct Alertmanager {
             dir.file("alertmanager.log"));
     }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port); }
+    AlertRoute route() const { return {"alertmanager", RouteKind::Alertmanager, url()}; }
+    // Whether it answers before the wait runs out (its log says why not).
+    bool ready() const
+    {
+        return test::waitUntil([&] { return !test::httpGet(port, "/-/ready").empty(); });
+    }
     // Every alert it holds, active, silenced or not.
     json alerts() const
     {
@@ -66,14 +72,12 @@ struct Alertmanager {
 TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
 {
     Alertmanager alertmanager;
-    ASSERT_TRUE(test::waitUntil([&] {
-        return !test::httpGet(alertmanager.port, "/-/ready").empty();
-    })) << alertmanager.process->log();
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
     Receiver webhook;
     test::TempDir dir;
     const std::string file = dir.file("history.sqlite");
     AlertRouting routing;
-    routing.routes.push_back({"alertmanager", RouteKind::Alertmanager, alertmanager.url()});
+    routing.routes.push_back(alertmanager.route());
     routing.routes.push_back({"noc", RouteKind::Json, webhook.url()});
     const int64_t base = SystemClock::instance().nowUnixMs();
     const char *hosts[] = {"wh-1", "wh-2", "wh-3"};
@@ -171,10 +175,8 @@ TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
 TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
 {
     Alertmanager alertmanager;
-    ASSERT_TRUE(test::waitUntil([&] {
-        return !test::httpGet(alertmanager.port, "/-/ready").empty();
-    })) << alertmanager.process->log();
-    const AlertRoute route{"alertmanager", RouteKind::Alertmanager, alertmanager.url()};
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    const AlertRoute route = alertmanager.route();
     FleetState state;
     test::fillFleet(state, {{"wuhu", "wh-1", "r1"}, {"wuhu", "wh-3", "r1"}}, 10'000);
     test::TempDir dir;
@@ -282,10 +284,8 @@ TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
 TEST(AlertmanagerSilences, ASilenceLiftedBeforeAlertmanagerConfirmsItStaysLifted)
 {
     Alertmanager alertmanager;
-    ASSERT_TRUE(test::waitUntil([&] {
-        return !test::httpGet(alertmanager.port, "/-/ready").empty();
-    })) << alertmanager.process->log();
-    const AlertRoute route{"alertmanager", RouteKind::Alertmanager, alertmanager.url()};
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    const AlertRoute route = alertmanager.route();
     FleetState state;
     test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
     AlertCenter center(state);

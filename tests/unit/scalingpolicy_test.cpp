@@ -187,16 +187,23 @@ TEST(ScalingPolicy, TheLatencyGuardAddsCapacityOnlyWhenNoneIsOnItsWay)
     EXPECT_EQ(waiting.desiredReplicas, 11) << "two replicas are starting: no more";
 }
 
+// One decision's input, its history still to fill: `ready` replicas of `replicaRps` each.
+PolicyInput servedBy(int ready, double replicaRps, int maxReplicas)
+{
+    PolicyInput in;
+    in.nowMs = 1'000'000;
+    in.readyReplicas = ready;
+    in.minReplicas = 1;
+    in.maxReplicas = maxReplicas;
+    in.replicaRps = replicaRps;
+    return in;
+}
+
 // After a rise has been answered: 10 replicas serve 8 req/s, and the backlog that built up
 // while the new ones started is 300 requests, the p95 of those that waited 20 s.
 PolicyInput afterARiseAnswered(double waitingBefore, double waitingNow)
 {
-    PolicyInput in;
-    in.nowMs = 1'000'000;
-    in.readyReplicas = 10;
-    in.minReplicas = 1;
-    in.maxReplicas = 100;
-    in.replicaRps = 1;
+    PolicyInput in = servedBy(10, 1, 100);
     in.history = {{in.nowMs - kStepMs, 8.0, waitingBefore, 10.0, 20.0},
                   {in.nowMs, 8.0, waitingNow, 10.0, 20.0}};
     return in;
@@ -227,12 +234,7 @@ TEST(ScalingPolicy, TheBacklogNewReplicasCameUpForOrdersNoMoreThePassTheyAreFirs
     // As live, a pass every 5 s: 4 replicas of 4.2 req/s took a step to 24 req/s and 4
     // more were ordered. The pass that first sees them serving still sees the queue
     // that grew while they started; the 9.6 req/s they leave spare drain it in 22 s.
-    PolicyInput in;
-    in.nowMs = 1'000'000;
-    in.minReplicas = 1;
-    in.maxReplicas = 16;
-    in.replicaRps = 4.2;
-    in.readyReplicas = 8;
+    PolicyInput in = servedBy(8, 4.2, 16);
     in.history = {{in.nowMs - 5'000, 24.0, 200.0, 16.0, 20.0, 4},
                   {in.nowMs, 24.0, 210.0, 32.0, 20.0, 8}};
     const ScalingDecision d = decideReplicas(in, kConfig);
@@ -246,12 +248,8 @@ TEST(ScalingPolicy, TheBacklogNewReplicasCameUpForOrdersNoMoreThePassTheyAreFirs
 
 TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
 {
-    PolicyInput in;
-    in.nowMs = 1'000'000;
-    in.readyReplicas = 2;
+    PolicyInput in = servedBy(2, 1, 6);
     in.minReplicas = 2;
-    in.maxReplicas = 6;
-    in.replicaRps = 1;
     in.history = {{in.nowMs, 0.0, 0.0, 0.0, {}}};
     EXPECT_EQ(decideReplicas(in, kConfig).desiredReplicas, 2);  // idle, but never below min
     in.history = {{in.nowMs, 2.0, 120.0, 0.0, {}}};             // 2 req/s and 120 queued
