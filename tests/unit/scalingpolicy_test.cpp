@@ -217,6 +217,9 @@ TEST(ScalingPolicy, ABacklogTheServingReplicasDrainBeforeNewOnesCouldServeOrders
     const ScalingDecision draining = decideReplicas(afterARiseAnswered(400, 300), kConfig);
     EXPECT_EQ(draining.desiredReplicas, 10) << draining.why;
     EXPECT_EQ(draining.reason, ScalingReason::Hold) << draining.why;
+    EXPECT_EQ(draining.why,
+              "300 waiting, going down 6.7 req/s: gone in 45 s, before capacity ordered now "
+              "could serve (330 s)");
 
     // A queue that holds is not being drained, whatever the nominal rate says (a rise
     // still climbing, a slow card): all of it is demand, (8 + 300/30) / 0.8 = 23 replicas.

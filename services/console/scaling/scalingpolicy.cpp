@@ -81,6 +81,33 @@ bool latencyAtRisk(const PolicyInput &in, const ScalingPolicyConfig &config)
            backlogLeftAtLead(in, config) > 0;
 }
 
+// Why a queue orders nothing, for whoever wonders why a service with a backlog holds.
+std::string backlogDrainingWhy(const PolicyInput &in, const ScalingPolicyConfig &config)
+{
+    if (in.history.empty() || in.history.back().waitingRequests <= 0 ||
+        backlogLeftAtLead(in, config) > 0)
+        return {};
+    const double waiting = in.history.back().waitingRequests;
+    const double drainRps = queueDrainRps(in);
+    return fmt::format(
+        "{:.0f} waiting, going down {:.1f} req/s: gone in {:.0f} s, before "
+        "capacity ordered now could serve ({:.0f} s)",
+        waiting, drainRps, waiting / drainRps, leadSeconds(config));
+}
+
+// Keeps a decision within the service's bounds, and says so where they held it.
+void holdToBounds(ScalingDecision &d, const PolicyInput &in)
+{
+    d.neededReplicas = std::clamp(d.neededReplicas, in.minReplicas, in.maxReplicas);
+    const int bounded = std::clamp(d.desiredReplicas, in.minReplicas, in.maxReplicas);
+    if (bounded != d.desiredReplicas) {
+        d.why += fmt::format("{}held to {} by min {} / max {}", d.why.empty() ? "" : "; ", bounded,
+                             in.minReplicas, in.maxReplicas);
+        d.desiredReplicas = bounded;
+        d.reason = ScalingReason::Bounds;
+    }
+}
+
 // Demand of one sample: its arrivals plus its queue, drained in time.
 double demandOf(const ServiceSignals &s, double drainS)
 {
@@ -264,14 +291,9 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
         d.reason != ScalingReason::LatencyGuard)
         d.why += fmt::format(" (sized at {:.0f}% occupancy while the daily shape forecasts)",
                              100 * config.targetOccupancyWithForecast);
-    d.neededReplicas = std::clamp(d.neededReplicas, in.minReplicas, in.maxReplicas);
-    const int bounded = std::clamp(d.desiredReplicas, in.minReplicas, in.maxReplicas);
-    if (bounded != d.desiredReplicas) {
-        d.why += fmt::format("{}held to {} by min {} / max {}", d.why.empty() ? "" : "; ", bounded,
-                             in.minReplicas, in.maxReplicas);
-        d.desiredReplicas = bounded;
-        d.reason = ScalingReason::Bounds;
-    }
+    if (d.reason == ScalingReason::Hold)
+        d.why = backlogDrainingWhy(in, config);
+    holdToBounds(d, in);
     return d;
 }
 
