@@ -2,8 +2,9 @@
 // signals' recent history and the capacity already there or on its way, so it is tested
 // on crafted load, replayed in virtual time, and run live with the same code.
 //
-// Demand, not card utilisation: arrivals plus the queue that must drain, against what a
-// replica serves inside the latency objective. Fast up (a short panic window acts on a
+// Demand, not card utilisation: arrivals plus the queue that must drain (what of it the
+// replicas serving will not have drained before new capacity could serve), against what
+// a replica serves inside the latency objective. Fast up (a short panic window acts on a
 // burst at once; a rise the stable window confirms is ordered whole, sized on the newest
 // load), slow and bounded down (the highest demand of a long window bounds it,
 // a fraction at a time, never soon after a scale-up). Replicas still provisioning or
