@@ -33,6 +33,7 @@
 #include "childprocess.h"
 #include "core/percentile.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "poolleases.h"
 #include "wire/security.h"
 
 using namespace meridian;
@@ -308,16 +309,9 @@ int standbyReady(const std::string &pool)
 std::string takenFrom(const std::string &pool, const std::string &leaseId)
 {
     auto stub = v1::CapacityPool::NewStub(makeChannel(pool, {}));
-    grpc::ClientContext context;
-    test::withDeadline(context);
-    v1::ListLeasesRequest request;
-    request.set_include_released(true);
-    v1::ListLeasesResponse response;
-    if (stub->ListLeases(&context, request, &response).ok()) {
-        for (const v1::Lease &l : response.leases()) {
-            if (l.lease_id() == leaseId)
-                return l.taken_from();
-        }
+    for (const v1::Lease &l : test::allPoolLeases(*stub)) {
+        if (l.lease_id() == leaseId)
+            return l.taken_from();
     }
     return "";
 }

@@ -20,6 +20,7 @@
 #include "agentprocess.h"
 #include "childprocess.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
+#include "poolleases.h"
 #include "silentclients.h"
 #include "testsupport.h"
 #include "wire/security.h"
@@ -124,23 +125,9 @@ grpc::Status lease(v1::CapacityPool::Stub &stub, const std::string &key, const s
     return stub.Lease(&context, request, &response);
 }
 
-// Every lease the pool lists, released ones too; none when it does not answer.
-std::vector<v1::Lease> allLeases(v1::CapacityPool::Stub &stub)
-{
-    grpc::ClientContext context;
-    test::withDeadline(context);
-    context.set_wait_for_ready(true);
-    v1::ListLeasesRequest request;
-    request.set_include_released(true);
-    v1::ListLeasesResponse response;
-    if (!stub.ListLeases(&context, request, &response).ok())
-        return {};
-    return {response.leases().begin(), response.leases().end()};
-}
-
 std::optional<v1::Lease> leaseNamed(v1::CapacityPool::Stub &stub, const std::string &id)
 {
-    for (const v1::Lease &l : allLeases(stub)) {
+    for (const v1::Lease &l : test::allPoolLeases(stub, /*waitForReady=*/true)) {
         if (l.lease_id() == id)
             return l;
     }
@@ -361,7 +348,7 @@ namespace {
 std::vector<v1::Lease> standbyLeases(v1::CapacityPool::Stub &stub, v1::LeaseState state)
 {
     std::vector<v1::Lease> out;
-    for (const v1::Lease &l : allLeases(stub)) {
+    for (const v1::Lease &l : test::allPoolLeases(stub, /*waitForReady=*/true)) {
         if (l.standby() && l.state() == state)
             out.push_back(l);
     }

@@ -32,6 +32,7 @@
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/scaling_control.pb.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
+#include "poolleases.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include "testsupport.h"
@@ -203,14 +204,7 @@ public:
     std::vector<v1::Lease> leases()
     {
         auto stub = v1::CapacityPool::NewStub(makeChannel(control, {}));
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ListLeasesRequest request;
-        request.set_include_released(true);
-        v1::ListLeasesResponse response;
-        if (!stub->ListLeases(&context, request, &response).ok())
-            return {};
-        return {response.leases().begin(), response.leases().end()};
+        return test::allPoolLeases(*stub);
     }
 
     std::vector<v1::Workload> workloads(const std::string &agent)
