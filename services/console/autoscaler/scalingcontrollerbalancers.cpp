@@ -30,8 +30,10 @@ void ScalingController::readBalancers(int64_t now)
             // followReplicas says so in the pass's problems; a silence tells no demand.
             state->balancer.reset();
             state->balancerBefore.reset();
+            state->balancerServers.reset();
             continue;
         }
+        state->balancerServers = std::move(backend->servers);
         BalancerReading reading{now, backend->queued, std::nullopt};
         if (backend->requestsTotal)
             reading.arrivedTotal = *backend->requestsTotal + static_cast<uint64_t>(backend->open);
@@ -64,7 +66,12 @@ std::set<int64_t> ScalingController::followReplicas(const std::vector<ReplicaRea
             });
         });
         const HaproxyRuntime runtime(target->runtimeApi);
-        auto pass = syncBalancer(runtime, target->backend, ready, target->serverOptions);
+        // The servers read before deciding, where they were: one `show stat` a pass.
+        std::optional<std::vector<BalancedServer>> listed =
+            std::exchange(state->balancerServers, {});
+        auto pass = listed ? syncBalancer(runtime, target->backend, std::move(*listed), ready,
+                                          target->serverOptions)
+                           : syncBalancer(runtime, target->backend, ready, target->serverOptions);
         if (!pass) {
             problems.push_back(state->service.name + ": " + pass.error().message);
             continue;  // a balancer that does not answer holds no release back

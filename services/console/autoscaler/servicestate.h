@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "balancer/haproxyruntime.h"
 #include "scaling/balancerdemand.h"
 #include "scaling/dailyprofile.h"
 #include "scalingcontroller.h"
@@ -27,6 +28,9 @@ struct ScalingController::ServiceState {
     // did not answer): what waits there, and the rate at its door.
     std::optional<BalancerReading> balancer;
     std::optional<BalancerReading> balancerBefore;
+    // The backend's servers as this pass read them, for the pass's sync to follow the
+    // replicas on; none once used, or when the balancer did not answer.
+    std::optional<std::vector<BalancedServer>> balancerServers;
 };
 
 }  // namespace meridian

@@ -57,11 +57,19 @@ Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::stri
                                   const std::vector<ReadyReplica> &ready,
                                   const std::string &serverOptions)
 {
-    auto listed = runtime.backend(backend);
+    auto listed = runtime.servers(backend);
     if (!listed)
         return listed.error();
+    return syncBalancer(runtime, backend, std::move(listed).value(), ready, serverOptions);
+}
+
+Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
+                                  std::vector<BalancedServer> listed,
+                                  const std::vector<ReadyReplica> &ready,
+                                  const std::string &serverOptions)
+{
     std::map<std::string, BalancedServer> ours;
-    for (BalancedServer &s : listed->servers) {
+    for (BalancedServer &s : listed) {
         if (s.name.compare(0, kPrefix.size(), kPrefix) == 0)
             ours[s.name] = std::move(s);
     }

@@ -15,6 +15,7 @@
 namespace meridian {
 
 class HaproxyRuntime;
+struct BalancedServer;
 
 struct ReadyReplica {
     std::string replicaId;
@@ -38,6 +39,12 @@ struct BalancerPass {
 // One pass, or the first error, naming the runtime API.
 // `serverOptions` go on each server added (LoadBalancerTarget::serverOptions).
 Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
+                                  const std::vector<ReadyReplica> &ready,
+                                  const std::string &serverOptions = {});
+// The same on the backend's servers as listed earlier in the controller's pass, so that a
+// pass asks HAProxy for its statistics once.
+Result<BalancerPass> syncBalancer(const HaproxyRuntime &runtime, const std::string &backend,
+                                  std::vector<BalancedServer> listed,
                                   const std::vector<ReadyReplica> &ready,
                                   const std::string &serverOptions = {});
 
