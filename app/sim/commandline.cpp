@@ -93,7 +93,8 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
     command
         ->add_option("--standby", evaluation.standbyNodes,
                      "also replay Meridian keeping this many rented nodes provisioned but idle, "
-                     "weights on local disk (the row \"meridian standby\")")
+                     "weights on local disk (the row \"meridian standby\"; a --schedule "
+                     "too, as \"schedule standby\")")
         ->check(CLI::Range(0, 64));
     return command;
 }

@@ -239,8 +239,9 @@ TEST(ScalingEvaluation, AScheduleFromTheMinutesFileReplaysTheRowItCameFrom)
     const auto replayed = evaluateScaling(stepTrace(10, 30), options);
     ASSERT_TRUE(replayed.ok());
     const auto row = [](const EvaluationRun &run, const std::string &name) {
-        return *std::find_if(run.results.begin(), run.results.end(),
-                             [&](const EvaluationResult &r) { return r.autoscaler == name; });
+        const EvaluationResult *found = rowNamed(run, name);
+        EXPECT_NE(found, nullptr) << "no row " << name;
+        return found ? *found : EvaluationResult{};
     };
     const EvaluationResult oracle = row(*first, "oracle");
     const EvaluationResult schedule = row(*replayed, "schedule");

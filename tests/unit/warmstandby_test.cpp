@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "scaling/evaluation.h"
+#include "scaling/evaluationreport.h"
 #include "scaling/servingsim.h"
 
 using namespace meridian;
@@ -17,8 +18,6 @@ StartupTimes withStandby(int nodes)
     startup.standbyNodes = nodes;
     return startup;
 }
-
-}  // namespace
 
 TEST(WarmStandby, AReplicaOnAStandbyNodeServesWithinTheWarmStartAndTheNodeIsReplaced)
 {
@@ -59,15 +58,23 @@ TEST(WarmStandby, OwnedReplicasStartFromLocalWeightsToo)
     EXPECT_DOUBLE_EQ(totals.rentedBilledSeconds, 0);
 }
 
-TEST(WarmStandby, TheEvaluationReplaysThePolicyWithStandbyAtItsCost)
+// Steady load that triples for the middle of three hours.
+std::vector<TraceRequest> tripledMiddleHour()
 {
-    // Steady load that triples for the middle hour.
     std::vector<TraceRequest> requests;
     for (int s = 0; s < 3 * 3600; ++s) {
         const int rate = s >= 3600 && s < 7200 ? 30 : 10;
         for (int i = 0; i < rate; ++i)
             requests.push_back({s + i / static_cast<double>(rate), 800, 120, {}});
     }
+    return requests;
+}
+
+}  // namespace
+
+TEST(WarmStandby, TheEvaluationReplaysThePolicyWithStandbyAtItsCost)
+{
+    const std::vector<TraceRequest> requests = tripledMiddleHour();
     MemorySource source(requests);
     EvaluationOptions options;
     // Enough standby for the step's whole order: 17 rented replicas at once.
@@ -83,4 +90,30 @@ TEST(WarmStandby, TheEvaluationReplaysThePolicyWithStandbyAtItsCost)
     EXPECT_GT(standby.standbyCardHours, 0) << "standing by is paid for";
     EXPECT_GE(standby.rentedCardHours, standby.standbyCardHours);
     EXPECT_GE(standby.withinSloShare, plain.withinSloShare - 0.001);
+}
+
+// A schedule given with --standby is replayed both ways, so what warm standby could buy a
+// plan can be checked: the same replicas, started from standby nodes within the warm start.
+TEST(WarmStandby, AGivenScheduleIsAlsoReplayedStartingFromStandby)
+{
+    const std::vector<TraceRequest> requests = tripledMiddleHour();
+    MemorySource source(requests);
+    EvaluationOptions options;
+    options.standbyNodes = 20;
+    options.schedule.assign(3 * 60, 8);
+    std::fill(options.schedule.begin() + 60, options.schedule.begin() + 120, 24);
+    options.scheduleName = "step.csv";
+    const auto run = evaluateScaling(source, "step", options);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    const EvaluationResult *coldRow = rowNamed(*run, "schedule");
+    const EvaluationResult *warmRow = rowNamed(*run, kStandbyScheduleRow);
+    ASSERT_TRUE(coldRow && warmRow);
+    const EvaluationResult &cold = *coldRow, &warm = *warmRow;
+    EXPECT_GT(cold.replicaStartS, 60) << "provisioning and a cold start";
+    EXPECT_LT(warm.replicaStartS, 60) << "started on standby nodes";
+    EXPECT_EQ(cold.standbyCardHours, 0);
+    EXPECT_GT(warm.standbyCardHours, 0) << "standing by is paid for";
+    EXPECT_GT(warm.withinSloShare, cold.withinSloShare)
+        << "the step's capacity serves sooner from standby";
+    EXPECT_NE(evaluationTable(*run).find("schedule standby: the same schedule"), std::string::npos);
 }

@@ -210,6 +210,16 @@ EvaluationResult replaySchedule(const std::string &name, std::vector<int> schedu
     return result;
 }
 
+// A schedule given from outside (`--schedule`), followed as the oracle's is: whoever made
+// it, it is not one of ours, so no row is set against it.
+EvaluationResult replayGivenSchedule(const std::string &name, const std::vector<int> &schedule,
+                                     const Replay &replay)
+{
+    EvaluationResult given = replaySchedule(name, schedule, replay);
+    given.foresight = false;
+    return given;
+}
+
 // From an order to serving at the slowest: provisioning and a cold start.
 size_t leadMinutes(const StartupTimes &startup)
 {
@@ -498,6 +508,13 @@ void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
 
 }  // namespace
 
+const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &name)
+{
+    const auto it = std::find_if(run.results.begin(), run.results.end(),
+                                 [&](const EvaluationResult &r) { return r.autoscaler == name; });
+    return it == run.results.end() ? nullptr : &*it;
+}
+
 Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string &name,
                                       const EvaluationOptions &options)
 {
@@ -538,22 +555,22 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
     if (auto error = trace->error())
         return *error;
-    if (options.standbyNodes > 0) {
-        // The same policy where the service keeps warm standby, at its cost.
-        EvaluationOptions standby = options;
-        standby.startup.standbyNodes = options.standbyNodes;
-        const Replay withStandby{*trace,         scaledProfile->durationS, standby,
-                                 run.replicaRps, run.localReplicas,        steps};
+    // The same service keeping warm standby, at its cost.
+    EvaluationOptions standby = options;
+    standby.startup.standbyNodes = options.standbyNodes;
+    const Replay withStandby{*trace,         scaledProfile->durationS, standby,
+                             run.replicaRps, run.localReplicas,        steps};
+    if (options.standbyNodes > 0)
         run.results.push_back(
             replayMeridian(kStandbyMeridianRow, withStandby, initial, options.policy));
-    }
     replayBaselines(run, replay, initial, rps);
     if (!options.schedule.empty()) {
         // As the oracle's schedule is followed: the replicas of each minute, no more.
         run.scheduleName = options.scheduleName;
-        EvaluationResult given = replaySchedule(kScheduleRow, options.schedule, replay);
-        given.foresight = false;  // whoever made it, it is not one of ours
-        run.results.push_back(std::move(given));
+        run.results.push_back(replayGivenSchedule(kScheduleRow, options.schedule, replay));
+        if (options.standbyNodes > 0)
+            run.results.push_back(
+                replayGivenSchedule(kStandbyScheduleRow, options.schedule, withStandby));
     }
     replayForesight(run, replay, initial, rps);
     return run;

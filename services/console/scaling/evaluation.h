@@ -40,6 +40,7 @@ inline constexpr const char *kTunedMeridianRow = "meridian tuned";
 inline constexpr const char *kToldMeridianRow = "meridian told";
 inline constexpr const char *kHpaRow = "hpa-style";
 inline constexpr const char *kStandbyMeridianRow = "meridian standby";
+inline constexpr const char *kStandbyScheduleRow = "schedule standby";
 
 struct EvaluationOptions {
     double peakCards = 64;   // the trace is scaled so its busiest minute needs this many
@@ -56,7 +57,8 @@ struct EvaluationOptions {
     ScalingPolicyConfig policy;
     uint64_t seed = 1;
     // > 0: Meridian is also replayed with this many warm standby nodes (StartupTimes), as
-    // the row "meridian standby", their hours in its rented card-hours.
+    // the row "meridian standby", their hours in its rented card-hours; so is a given
+    // schedule, as "schedule standby".
     int standbyNodes = 0;
     // A schedule to replay beside the autoscalers (replicas by minute), as the row
     // "schedule"; its name is said above the table. Empty: none.
@@ -138,6 +140,9 @@ struct EvaluationRun {
 // Replays `trace` (named `name` in the figures); fails when the source breaks (with its
 // file and line) or holds no requests, or when scaled to the asked peak it would be
 // longer than a replay can finish.
+// The row of that autoscaler ("meridian", kHpaRow, …); null where the run has none.
+const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &name);
+
 Result<EvaluationRun> evaluateScaling(RequestSource &trace, const std::string &name,
                                       const EvaluationOptions &options);
 Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);

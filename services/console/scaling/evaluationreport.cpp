@@ -29,13 +29,6 @@ const EvaluationResult &cheapestForesight(const EvaluationRun &run)
     return *cheapest;
 }
 
-const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &name)
-{
-    const auto it = std::find_if(run.results.begin(), run.results.end(),
-                                 [&](const EvaluationResult &r) { return r.autoscaler == name; });
-    return it == run.results.end() ? nullptr : &*it;
-}
-
 // The goal against HPA is set at equal or better attainment: the card-hours of Meridian
 // at HPA's attainment (the tuned row, where there is one) set against HPA's.
 std::string againstHpa(const EvaluationRun &run)
@@ -134,6 +127,11 @@ std::string evaluationTable(const EvaluationRun &run)
             "ordering capacity a lead ahead of it\n";
     if (!run.scheduleName.empty())
         out += fmt::format("schedule: the replicas {} gives, minute by minute\n", run.scheduleName);
+    if (rowNamed(run, kStandbyScheduleRow))
+        out += fmt::format(
+            "schedule standby: the same schedule, its rented replicas started on {} standby "
+            "node(s) where one is ready\n",
+            run.standbyNodes);
     if (&yardstick != &run.results.back())
         out += "×oracle: against the paced oracle, the cheaper of the two\n";
     out += againstHpa(run);
