@@ -332,8 +332,9 @@ void PoolService::provision(const std::string &leaseId)
             lease.set_ready_unix_ms(m_clock.nowUnixMs());
             for (const v1::LeasedNode &n : nodes)
                 *lease.add_leased_nodes() = n;
-            lease.set_message("");
             releaseNow = booked.releaseOwed;  // released while it was provisioning
+            if (!releaseNow)
+                lease.set_message("");  // why it is let go, where it is, stays
         } else {
             lease.set_state(v1::LEASE_STATE_FAILED);
             lease.set_message(problem);

@@ -5,6 +5,8 @@
 // standby up again if a kill came between.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "poolservice.h"
 
 namespace meridian {
@@ -75,17 +77,26 @@ void PoolService::topUpStandby(const std::string &offerId)
         const ProviderConfig *provider = providerOf(offerId, &offer);
         if (m_stopping || !provider)
             return;
-        int standing = 0;
+        std::vector<BookedLease *> standingBy;
         for (auto &[id, b] : m_leases) {
-            if (!standsBy(b, offerId) || ++standing <= offer->standbyNodes ||
-                b.lease.state() != v1::LEASE_STATE_READY)
-                continue;
-            // The configuration asks for fewer now: the surplus goes back.
+            if (standsBy(b, offerId))
+                standingBy.push_back(&b);
+        }
+        // The configuration asks for fewer now: the surplus goes back, those still
+        // provisioning first (a ready one serves a lease at once). One provisioning is let
+        // go when its provider answers, so it never stands by.
+        std::stable_partition(standingBy.begin(), standingBy.end(), [](const BookedLease *b) {
+            return b->lease.state() == v1::LEASE_STATE_READY;
+        });
+        for (size_t i = offer->standbyNodes; i < standingBy.size(); ++i) {
+            BookedLease &b = *standingBy[i];
             b.releaseOwed = true;
             b.lease.set_message("standby_nodes lowered in the configuration");
             book(b);
-            toRelease.push_back(id);
+            if (b.lease.state() == v1::LEASE_STATE_READY)
+                toRelease.push_back(b.lease.lease_id());
         }
+        int standing = std::min(static_cast<int>(standingBy.size()), offer->standbyNodes);
         while (standing < offer->standbyNodes && offer->nodes - nodesLeased(offerId) >= 1) {
             BookedLease b = newLease(*provider, *offer, 1, kStandbyOwner);
             b.lease.set_standby(true);

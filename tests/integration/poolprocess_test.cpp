@@ -451,6 +451,40 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
               0u);
 }
 
+// Standby lowered while a standby node is still coming up: the next start lets that one go
+// as soon as its provider answers, and keeps the one already standing by. It never stands
+// by as a surplus billed until the pool next tops up.
+TEST(PoolProcess, AStandbyNodeStillComingUpWhenStandbyIsLoweredIsLetGo)
+{
+    Pool pool(/*bootSeconds=*/4, "", ", standby_nodes: 1");
+    auto stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
+        << pool.process->log();
+    // Asked for a second, the pool is killed while that node boots.
+    pool.process->kill(SIGTERM);
+    pool.writeConfig("", ", standby_nodes: 2");
+    pool.start();
+    stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] {
+        return standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).size() == 1;
+    })) << pool.process->log();
+    const std::string comingUp =
+        standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).at(0).lease_id();
+    pool.process->kill(SIGKILL);
+
+    pool.writeConfig("", ", standby_nodes: 1");
+    pool.start();
+    stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] {
+        const auto lease = leaseNamed(*stub, comingUp);
+        return lease && lease->state() == v1::LEASE_STATE_RELEASED;
+    })) << pool.process->log();
+    EXPECT_EQ(leaseNamed(*stub, comingUp)->message(), "standby_nodes lowered in the configuration");
+    EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_READY).size(), 1u)
+        << "the node already standing by stays";
+    EXPECT_EQ(standbyNodesReady(*stub), 1u);
+}
+
 TEST(PoolProcess, AStandbyNodeThatFailsToComeUpIsNotAskedForAgainAndAgain)
 {
     // A provider whose leases fail and whose releases succeed: each failed standby lease
