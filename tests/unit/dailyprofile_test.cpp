@@ -1,6 +1,6 @@
 // The daily shape: what the same time on earlier days reached (the busiest ten minutes of
 // the span, the median over days), nothing without an earlier day; and the policy that
-// keeps what it is about to need and orders the coming hour on a scale-up; the billing
+// keeps what it is about to need but sizes a scale-up on the load now; the billing
 // signal a scale-down waits for.
 #include <gtest/gtest.h>
 
@@ -158,7 +158,7 @@ TEST(DailyProfile, ALongAbsenceForgetsTheOldDays)
     EXPECT_FALSE(profile.forecast(muchLater + kMinuteMs, 3'600'000));
 }
 
-TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrdersTheHour)
+TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptButAScaleUpIsSizedOnTheLoad)
 {
     ScalingPolicyConfig config;
     config.targetOccupancyWithForecast = 0.8;  // the figures below are at 80%
@@ -177,17 +177,20 @@ TEST(ScalingPolicyForecast, CapacityTheDailyShapeSoonNeedsIsKeptAndAScaleUpOrder
     d = decideReplicas(in, config);
     EXPECT_EQ(d.neededReplicas, 2);
 
-    // A scale-up orders what the coming paid hour needed on earlier days, at once.
+    // A scale-up is sized on the load as it is, not on what earlier days reached: capacity
+    // started before its demand pays hours it does not serve, and the forecast only keeps
+    // what it foresees (ordering ahead is a choice of its own, below).
     in.readyReplicas = 5;
     for (ServiceSignals &s : in.history)
-        s.arrivalRps = 4.4;    // needs 6 at 80%: a climb, not a burst
-    in.forecastHourRps = 9.6;  // needs 12
+        s.arrivalRps = 4.4;  // needs 6 at 80%: a climb, not a burst
+    in.forecastRps = 9.6;    // needs 12
     d = decideReplicas(in, config);
     EXPECT_EQ(d.reason, ScalingReason::Up);
-    EXPECT_EQ(d.desiredReplicas, 12);
-    EXPECT_NE(d.why.find("earlier days needed 12 in the coming hour"), std::string::npos) << d.why;
-    in.forecastHourRps.reset();
-    EXPECT_EQ(decideReplicas(in, config).desiredReplicas, 6);
+    EXPECT_EQ(d.desiredReplicas, 6) << d.why;
+    in.readyReplicas = 6;
+    d = decideReplicas(in, config);
+    EXPECT_EQ(d.reason, ScalingReason::Hold) << "the forecast keeps, it does not order";
+    EXPECT_EQ(d.desiredReplicas, 6);
 }
 
 // Trusted to, the forecast starts capacity before the demand comes; by default it only

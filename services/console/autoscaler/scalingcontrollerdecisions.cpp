@@ -33,10 +33,8 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     input.replicaRps = replicaRps > 0 ? replicaRps : 1;
     input.latencyObjectiveSeconds = service.ttftP95Seconds;
     input.lastScaleUpMs = journal.lastScaleUpMs;
-    if (state.policy.forecastDays > 0) {
+    if (state.policy.forecastDays > 0)
         input.forecastRps = state.profile.forecast(nowMs, state.policy.forecastLeadMs);
-        input.forecastHourRps = state.profile.forecast(nowMs, 3'600'000);
-    }
     state.view.forecastRps = input.forecastRps;
     return decideReplicas(input, state.policy);
 }

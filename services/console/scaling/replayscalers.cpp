@@ -37,13 +37,10 @@ int MeridianScaler::desired(const IntervalSignals &s, double nowS, int current)
     m_input.readyReplicas = s.ready;
     m_input.startingReplicas = s.starting;
     m_profile.record(nowMs, s.arrivalRps);
-    if (m_toldLoad) {
+    if (m_toldLoad)
         m_input.forecastRps = peakAhead(*m_toldLoad, nowMs, m_config.forecastLeadMs);
-        m_input.forecastHourRps = peakAhead(*m_toldLoad, nowMs, 3'600'000);
-    } else if (m_config.forecastDays > 0) {
+    else if (m_config.forecastDays > 0)
         m_input.forecastRps = m_profile.forecast(nowMs, m_config.forecastLeadMs);
-        m_input.forecastHourRps = m_profile.forecast(nowMs, 3'600'000);
-    }
     const ScalingDecision decision = decideReplicas(m_input, m_config);
     int d = decision.desiredReplicas;
     if (d < current) {

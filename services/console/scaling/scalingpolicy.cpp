@@ -233,9 +233,6 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     const int stableNeed = replicasFor(stableDemand, in, config);
     const int forecastNeed = in.forecastRps ? replicasFor(*in.forecastRps, in, config) : 0;
 
-    // Capacity is paid by the hour: a scale-up orders at once what the daily shape says
-    // the coming hour needs, rather than a replica at a time as the demand climbs.
-    const int hourNeed = in.forecastHourRps ? replicasFor(*in.forecastHourRps, in, config) : 0;
     if (shortNeed > current && shortNeed >= config.panicFactor * current) {
         d = {shortNeed, shortNeed, ScalingReason::Panic,
              fmt::format("burst: {:.2f} req/s over {} s needs {} replicas, {} there or starting",
@@ -244,17 +241,14 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
         // The stable window confirms the rise; the order is sized on the load as it now
         // is, since a step under the panic factor would otherwise be ordered a replica at
         // a time while the window's mean catches up, each order a lease of its own.
-        const int withHeadroom =
+        const int ordered =
             static_cast<int>(std::ceil(std::max(stableNeed, shortNeed) * (1 + config.upHeadroom)));
-        const int ordered = std::max(hourNeed, withHeadroom);
         d = {ordered, ordered, ScalingReason::Up,
              fmt::format("{:.2f} req/s over {} s needs {} replicas, {} there or starting",
                          stableDemand, config.stableWindowMs / 1000, stableNeed, current)};
         if (shortNeed > stableNeed)
             d.why += fmt::format("; {:.2f} req/s over the last {} s needs {}", shortDemand,
                                  config.panicWindowMs / 1000, shortNeed);
-        if (hourNeed == ordered && hourNeed > std::max(stableNeed, shortNeed))
-            d.why += fmt::format("; earlier days needed {} in the coming hour", hourNeed);
     } else if (config.forecastOrdersAhead && forecastNeed > current) {
         // Started now, the capacity is ready when the forecast says the demand comes.
         d = {forecastNeed, forecastNeed, ScalingReason::Up,

@@ -11,9 +11,8 @@
 // cold-starting count as capacity, so a slow start never cascades into more orders. A
 // latency guard rail adds capacity when the objective is at risk although the demand
 // estimate says there is enough (longer prompts than usual, a slow card). The daily
-// shape keeps capacity the same time on earlier days needed soon after, a scale-up
-// orders what the coming paid hour needed on those days, and, where it is trusted to,
-// capacity is started a lead ahead of what it foresees.
+// shape keeps capacity the same time on earlier days needed soon after and, where it is
+// trusted to, starts capacity a lead ahead of what it foresees.
 #pragma once
 
 #include <cstdint>
@@ -54,8 +53,7 @@ struct ScalingPolicyConfig {
     double upHeadroom = 0.0;                      // an ordinary scale-up orders this share more
     double downHysteresis = 0.0;                  // shed only when this share of capacity is spare
     // The daily shape (DailyProfile): capacity the same time on earlier days needed
-    // within the lead (provisioning plus cold start) is not shed, and a scale-up orders
-    // what they needed in the coming hour.
+    // within the lead (provisioning plus cold start) is not shed.
     int forecastDays = 7;  // 0: no forecast
     // The slowest provisioning plus cold start: how far ahead the forecast looks, and
     // how long the queue term lets the replicas serving drain a backlog before it orders
@@ -88,10 +86,10 @@ struct PolicyInput {
     double replicaRps = 1;  // what one replica serves per second inside the objective
     double latencyObjectiveSeconds = 5;
     std::optional<int64_t> lastScaleUpMs;
-    // The highest arrival rate the daily shape expects from now to the forecast lead,
-    // and within the next paid hour.
+    // The highest arrival rate the daily shape expects from now to the forecast lead.
+    // Only the lead: capacity ordered for a peak later in the hour would be paid from now
+    // for minutes it does not serve.
     std::optional<double> forecastRps;
-    std::optional<double> forecastHourRps;
 };
 
 enum class ScalingReason { Hold, Up, Panic, LatencyGuard, Down, Bounds };
