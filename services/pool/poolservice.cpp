@@ -334,7 +334,7 @@ void PoolService::provision(const std::string &leaseId)
                 *lease.add_leased_nodes() = n;
             releaseNow = booked.releaseOwed;  // released while it was provisioning
             if (!releaseNow)
-                lease.set_message("");  // why it is let go, where it is, stays
+                lease.set_message("");  // one owed a release keeps the reason for it
         } else {
             lease.set_state(v1::LEASE_STATE_FAILED);
             lease.set_message(problem);

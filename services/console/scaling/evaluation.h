@@ -137,12 +137,12 @@ struct EvaluationRun {
     std::vector<EvaluationResult> results;
 };
 
-// Replays `trace` (named `name` in the figures); fails when the source breaks (with its
-// file and line) or holds no requests, or when scaled to the asked peak it would be
-// longer than a replay can finish.
 // The row of that autoscaler ("meridian", kHpaRow, …); null where the run has none.
 const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &name);
 
+// Replays `trace` (named `name` in the figures); fails when the source breaks (with its
+// file and line) or holds no requests, or when scaled to the asked peak it would be
+// longer than a replay can finish.
 Result<EvaluationRun> evaluateScaling(RequestSource &trace, const std::string &name,
                                       const EvaluationOptions &options);
 Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);
