@@ -191,6 +191,11 @@ void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
             kFirstAlertmanagerSilenceId - static_cast<int64_t>(m_alertmanagerIds.size()));
         rule.id = it->second;
     }
+    // In the order this console first saw them (ids count down): Alertmanager's own order
+    // ties silences that end together, and a list reordered between reads would move rows
+    // under the user.
+    std::stable_sort(silences.begin(), silences.end(),
+                     [](const SilenceRule &a, const SilenceRule &b) { return a.id > b.id; });
     m_alertmanagerSilences = std::move(silences);
     applySilences();
 }
