@@ -96,6 +96,11 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
                      "weights on local disk (the row \"meridian standby\"; a --schedule "
                      "too, as \"schedule standby\")")
         ->check(CLI::Range(0, 64));
+    command
+        ->add_option("--told-ahead", evaluation.toldAheadS,
+                     "seconds ahead the row \"meridian told\" knows the load (default: the "
+                     "policy's forecast_lead_seconds); 0: each minute's load as it begins")
+        ->check(CLI::Range(0.0, 7200.0));
     return command;
 }
 

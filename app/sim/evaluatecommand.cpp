@@ -23,6 +23,7 @@ Result<EvaluationOptions> optionsOf(const EvaluateCommand &command)
     options.peakCards = command.peakCards;
     options.localCards = command.localCards;
     options.standbyNodes = command.standbyNodes;
+    options.toldAheadS = command.toldAheadS;
     if (!command.policy.empty()) {
         auto policy = loadScalingPolicy(command.policy);
         if (!policy)

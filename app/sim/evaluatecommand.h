@@ -3,6 +3,7 @@
 // of every minute on request. The trace is streamed, so a fortnight of traffic fits.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace meridian {
@@ -17,9 +18,9 @@ struct EvaluateCommand {
     std::string policy;    // a policy file; empty: the defaults
     std::string schedule;  // FILE[:COLUMN]: replicas by minute, replayed as a row
     uint64_t seed = 1;
-    int seeds = 3;
-    int standbyNodes = 0;  // > 0: a row of Meridian with this many warm standby nodes  // the
-                           // figures are the median over seeds seed, seed + 1, …
+    int seeds = 3;                     // the figures are the median over seeds seed, seed + 1, …
+    int standbyNodes = 0;              // > 0: a row of Meridian with this many warm standby nodes
+    std::optional<double> toldAheadS;  // how far ahead "meridian told" knows the load
 };
 
 int runEvaluate(const EvaluateCommand &command);

@@ -286,11 +286,13 @@ TEST(ScalingEvaluation, ABrokenScheduleIsNamedByLine)
 
 // Told the trace's coming load, Meridian's policy starts the step's capacity a lead ahead
 // of it and keeps what the reactive policy loses while the replicas start: the part of its
-// distance from the oracle that is not knowing the future.
+// distance from the oracle that is not knowing the future. Told each minute's load only as
+// the minute begins, it cannot.
 TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
 {
     const auto run = evaluateScaling(stepTrace(10, 30), EvaluationOptions{});
     ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_EQ(run->toldAheadS, 330) << "the policy's forecast lead";
     const EvaluationResult &meridian = run->results.front();
     const auto told = std::find_if(run->results.begin(), run->results.end(),
                                    [](const EvaluationResult &r) { return r.toldTheLoad; });
@@ -313,6 +315,19 @@ TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
     ASSERT_NE(line, std::string::npos) << table;
     const std::string toldLine = table.substr(line + 1, table.find('\n', line + 1) - line - 1);
     EXPECT_NE(toldLine.find("–       –"), std::string::npos) << toldLine;
+
+    EvaluationOptions asItComes;
+    asItComes.toldAheadS = 0;
+    const auto late = evaluateScaling(stepTrace(10, 30), asItComes);
+    ASSERT_TRUE(late.ok()) << late.error().message;
+    const EvaluationResult *toldLate = rowNamed(*late, kToldMeridianRow);
+    ASSERT_NE(toldLate, nullptr);
+    ASSERT_GT(toldLate->minuteReplicas.size(), 65u);
+    EXPECT_LT(toldLate->minuteReplicas[59], told->minuteReplicas[59]);
+    EXPECT_GT(told->withinSloShare, toldLate->withinSloShare + 0.01);
+    EXPECT_NE(
+        evaluationTable(*late).find("told the trace's coming load as its forecast, 0 s ahead"),
+        std::string::npos);
 }
 
 namespace {

@@ -345,14 +345,13 @@ bool servesBetter(const EvaluationResult &a, const EvaluationResult &b)
 }
 
 // Meridian's policy replayed as the live controller runs it, under `config`; told the
-// trace's load where `toldLoad` is given.
+// trace's load where `told` says.
 EvaluationResult replayMeridian(const std::string &name, const Replay &replay, int initial,
-                                const ScalingPolicyConfig &config,
-                                const std::vector<double> *toldLoad = nullptr)
+                                const ScalingPolicyConfig &config, ToldLoad told = {})
 {
     const EvaluationOptions &options = replay.options;
     MeridianScaler scaler(replay.replicaRps, options.objectiveS, replay.localReplicas,
-                          options.intervalS, config, toldLoad);
+                          options.intervalS, config, told);
     return simulate(name, scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
 }
 
@@ -475,10 +474,13 @@ void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
                      const std::vector<double> &rps)
 {
     // What of Meridian's distance from the oracle is not knowing the load ahead: its
-    // policy told the trace's own coming load, ordering capacity a lead ahead of it.
+    // policy told the trace's own coming load, ordering capacity a lead ahead of it (or
+    // as far ahead as it is told, to show what each minute of foresight is worth).
     ScalingPolicyConfig ahead = replay.options.policy;
     ahead.forecastOrdersAhead = true;
-    EvaluationResult told = replayMeridian(kToldMeridianRow, replay, initial, ahead, &rps);
+    run.toldAheadS = replay.options.toldAheadS.value_or(ahead.forecastLeadMs / 1000.0);
+    const ToldLoad load{&rps, static_cast<int64_t>(run.toldAheadS * 1000)};
+    EvaluationResult told = replayMeridian(kToldMeridianRow, replay, initial, ahead, load);
     told.toldTheLoad = true;
     run.results.push_back(std::move(told));
     // The paced oracle first: the oracle's row is the yardstick and stays last.

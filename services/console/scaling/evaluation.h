@@ -19,6 +19,7 @@
 // once per autoscaler.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct EvaluationOptions {
     // "schedule"; its name is said above the table. Empty: none.
     std::vector<int> schedule;
     std::string scheduleName;
+    // How far ahead "meridian told" is told the load; unset: the policy's forecast lead,
+    // the longest an order takes to serve.
+    std::optional<double> toldAheadS;
 };
 
 struct EvaluationResult {
@@ -130,6 +134,7 @@ struct EvaluationRun {
     // Meridian at HPA's attainment ("meridian tuned"): its target occupancies scaled by
     // this (below 1: more headroom, above: less); 1: no such row.
     double tunedOccupancyScale = 1;
+    double toldAheadS = 0;          // how far ahead "meridian told" was told the load
     std::vector<double> minuteRps;  // the scaled trace's arrivals, by minute
     std::string scheduleName;       // the "schedule" row replays it; empty: no such row
     // meridian, baselines, meridian tuned (where there is one), meridian told, paced

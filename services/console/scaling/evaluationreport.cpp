@@ -122,9 +122,10 @@ std::string evaluationTable(const EvaluationRun &run)
             "meridian's\n",
             run.standbyNodes, standby->rentedCardHours - run.results.front().rentedCardHours);
     if (rowNamed(run, kToldMeridianRow))
-        out +=
+        out += fmt::format(
             "meridian told: the same policy told the trace's coming load as its forecast, "
-            "ordering capacity a lead ahead of it\n";
+            "{:.0f} s ahead, ordering capacity as it says\n",
+            run.toldAheadS);
     if (!run.scheduleName.empty())
         out += fmt::format("schedule: the replicas {} gives, minute by minute\n", run.scheduleName);
     if (rowNamed(run, kStandbyScheduleRow))
@@ -225,6 +226,7 @@ std::string evaluationJson(const EvaluationRun &run)
                            {"oracle_target_share", run.oracleTargetShare},
                            {"paced_oracle_max_actions", run.pacedOracleMaxActions},
                            {"paced_oracle_headroom", run.pacedOracleHeadroom},
+                           {"told_ahead_s", run.toldAheadS},
                            {"tuned_occupancy_scale", run.tunedOccupancyScale},
                            {"results", results}})
                .dump(2) +

@@ -17,8 +17,8 @@ double peakAhead(const std::vector<double> &minuteRps, int64_t nowMs, int64_t ho
 }
 
 MeridianScaler::MeridianScaler(double replicaRps, double sloS, int warmReplicas, double intervalS,
-                               ScalingPolicyConfig config, const std::vector<double> *toldLoad)
-    : m_intervalS(intervalS), m_config(config), m_toldLoad(toldLoad)
+                               ScalingPolicyConfig config, ToldLoad told)
+    : m_intervalS(intervalS), m_config(config), m_told(told)
 {
     m_input.replicaRps = replicaRps;
     m_input.latencyObjectiveSeconds = sloS;
@@ -37,8 +37,8 @@ int MeridianScaler::desired(const IntervalSignals &s, double nowS, int current)
     m_input.readyReplicas = s.ready;
     m_input.startingReplicas = s.starting;
     m_profile.record(nowMs, s.arrivalRps);
-    if (m_toldLoad)
-        m_input.forecastRps = peakAhead(*m_toldLoad, nowMs, m_config.forecastLeadMs);
+    if (m_told.minuteRps)
+        m_input.forecastRps = peakAhead(*m_told.minuteRps, nowMs, m_told.aheadMs);
     else if (m_config.forecastDays > 0)
         m_input.forecastRps = m_profile.forecast(nowMs, m_config.forecastLeadMs);
     const ScalingDecision decision = decideReplicas(m_input, m_config);

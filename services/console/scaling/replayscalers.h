@@ -30,20 +30,26 @@ private:
     int m_replicas;
 };
 
+// The trace's own per-minute load, and how far ahead of now it is told.
+struct ToldLoad {
+    const std::vector<double> *minuteRps = nullptr;
+    int64_t aheadMs = 0;
+};
+
 // Meridian's own policy, fed as the live controller feeds it. Told the trace's own
-// per-minute load (`toldLoad`), it forecasts from that instead of from earlier days: what
-// the policy would do with a forecast that is never wrong.
+// per-minute load, it forecasts from that instead of from earlier days: what the policy
+// would do with a forecast that is never wrong, as far ahead as it is told.
 class MeridianScaler final : public Autoscaler {
 public:
     MeridianScaler(double replicaRps, double sloS, int warmReplicas, double intervalS,
-                   ScalingPolicyConfig config, const std::vector<double> *toldLoad);
+                   ScalingPolicyConfig config, ToldLoad told = {});
     int desired(const IntervalSignals &s, double nowS, int current) override;
 
 private:
     double m_intervalS;
     PolicyInput m_input;
     ScalingPolicyConfig m_config;
-    const std::vector<double> *m_toldLoad;
+    ToldLoad m_told;
     DailyProfile m_profile{m_config.forecastDays};
 };
 
