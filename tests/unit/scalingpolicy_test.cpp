@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "scaling/replayscalers.h"
 #include "scaling/scalingpolicy.h"
 #include "testsupport.h"
 
@@ -149,6 +150,39 @@ TEST(ScalingPolicy, AFallIsFollowedSlowlyAndInBoundedStepsNeverRightAfterAScaleU
     }
     EXPECT_GE(firstDownMs - upMs, 600'000) << "no reversal within ten minutes";
     EXPECT_EQ(c.capacity(), 5);  // 4 req/s at 80%
+}
+
+// A scale-down window of an hour is read whole by the replay as by the live controller
+// (which keeps its signals for the policy's longest window): capacity paid by the hour
+// whose hours end is kept while the hour's busiest moment needs it.
+TEST(ScalingPolicy, TheReplayReadsAScaleDownWindowOfAnHourWhole)
+{
+    ScalingPolicyConfig config = kConfig;
+    config.scaleDownWindowMs = 3'600'000;
+    config.forecastDays = 0;
+    MeridianScaler scaler(1.0, 5, 1, 15, config);
+    IntervalSignals busy;
+    busy.arrivalRps = 16;  // 20 replicas at 80%
+    busy.ready = 20;
+    busy.paidHourEndsInS.assign(20, 0.0);  // every paid hour ends now: each may go
+    IntervalSignals quiet = busy;
+    quiet.arrivalRps = 4;
+    double nowS = 0;
+    int replicas = scaler.desired(busy, nowS += 15, 20);
+    ASSERT_EQ(replicas, 20);
+    for (int i = 0; i < 200; ++i) {  // 50 minutes back at 4 req/s
+        quiet.ready = replicas;
+        quiet.paidHourEndsInS.assign(static_cast<size_t>(replicas), 0.0);
+        replicas = scaler.desired(quiet, nowS += 15, replicas);
+        ASSERT_EQ(replicas, 20) << "the busy moment " << (nowS - 15) / 60
+                                << " minutes ago needs them";
+    }
+    for (int i = 0; i < 60; ++i) {  // past the hour
+        quiet.ready = replicas;
+        quiet.paidHourEndsInS.assign(static_cast<size_t>(replicas), 0.0);
+        replicas = scaler.desired(quiet, nowS += 15, replicas);
+    }
+    EXPECT_EQ(replicas, 5);  // 4 req/s at 80%
 }
 
 TEST(ScalingPolicy, AShortBurstDoesNotMakeTheCapacityFlap)

@@ -16,9 +16,7 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     const InferenceService &service = state.service;
     state.signals.push_back(replicas.signals);
     state.signals.back().servingReplicas = replicas.ready;
-    const int64_t keptMs =
-        std::max(state.policy.scaleDownWindowMs, state.policy.stableWindowMs) + 60'000;
-    std::erase_if(state.signals, [&](const ServiceSignals &s) { return nowMs - s.atMs > keptMs; });
+    forgetOldSignals(state.signals, nowMs, state.policy);
 
     const double replicaRps =
         service.runsOn.empty() ? 0

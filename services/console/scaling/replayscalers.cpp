@@ -32,8 +32,7 @@ int MeridianScaler::desired(const IntervalSignals &s, double nowS, int current)
     m_input.nowMs = nowMs;
     m_input.history.push_back({nowMs, s.arrivalRps, static_cast<double>(s.waiting),
                                static_cast<double>(s.running), s.queueDelayP95S, s.ready});
-    while (m_input.history.size() > 80)  // 20 minutes is more than any window needs
-        m_input.history.erase(m_input.history.begin());
+    forgetOldSignals(m_input.history, nowMs, m_config);
     m_input.readyReplicas = s.ready;
     m_input.startingReplicas = s.starting;
     m_profile.record(nowMs, s.arrivalRps);

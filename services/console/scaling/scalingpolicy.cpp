@@ -291,6 +291,13 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     return d;
 }
 
+void forgetOldSignals(std::vector<ServiceSignals> &history, int64_t nowMs,
+                      const ScalingPolicyConfig &config)
+{
+    const int64_t keptMs = std::max(config.scaleDownWindowMs, config.stableWindowMs) + 60'000;
+    std::erase_if(history, [&](const ServiceSignals &s) { return nowMs - s.atMs > keptMs; });
+}
+
 Result<std::map<std::string, ScalingPolicyConfig>> loadServicePolicies(
     const std::vector<InferenceService> &services)
 {

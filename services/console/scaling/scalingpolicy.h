@@ -106,6 +106,11 @@ struct ScalingDecision {
 
 ScalingDecision decideReplicas(const PolicyInput &input, const ScalingPolicyConfig &config = {});
 
+// Drops the signals older than any of the policy's windows reads (and a minute more),
+// the same for the live controller and the replay.
+void forgetOldSignals(std::vector<ServiceSignals> &history, int64_t nowMs,
+                      const ScalingPolicyConfig &config);
+
 std::string_view scalingReasonName(ScalingReason reason);
 
 }  // namespace meridian
