@@ -13,7 +13,8 @@
 // (more headroom where HPA keeps more requests inside the objective, less where it
 // keeps fewer): the goal against HPA is set at equal or better attainment. And it is
 // run told the trace's coming load as its forecast ("meridian told", ordering capacity a
-// lead ahead): the part of its distance from the oracle that is not knowing the future.
+// lead ahead, or as far ahead as `toldAheadS` says): the part of its distance from the
+// oracle that is not knowing the future.
 //
 // The trace is streamed, pass after pass, never held: first to learn its shape, then
 // once per autoscaler.
