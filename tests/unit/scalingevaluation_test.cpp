@@ -325,9 +325,16 @@ TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
     ASSERT_GT(toldLate->minuteReplicas.size(), 65u);
     EXPECT_LT(toldLate->minuteReplicas[59], told->minuteReplicas[59]);
     EXPECT_GT(told->withinSloShare, toldLate->withinSloShare + 0.01);
-    EXPECT_NE(
-        evaluationTable(*late).find("told the trace's coming load as its forecast, 0 s ahead"),
-        std::string::npos);
+    const std::string lateTable = evaluationTable(*late);
+    EXPECT_NE(lateTable.find("told the trace's coming load as its forecast, 0 s ahead"),
+              std::string::npos);
+    // Told nothing ahead, it answers the step as a reaction does, and the table says how fast.
+    const size_t lateLine = lateTable.find("\nmeridian told ");
+    ASSERT_NE(lateLine, std::string::npos) << lateTable;
+    EXPECT_EQ(lateTable.substr(lateLine + 1, lateTable.find('\n', lateLine + 1) - lateLine - 1)
+                  .find("–       –"),
+              std::string::npos)
+        << lateTable;
 }
 
 namespace {

@@ -94,8 +94,9 @@ std::string oracleLine(const EvaluationRun &run)
 std::string evaluationTable(const EvaluationRun &run)
 {
     const EvaluationResult &yardstick = cheapestForesight(run);
-    const auto answersSteps = [](const EvaluationResult &r) {
-        return r.loadSteps > 0 && !r.foresight && !r.toldTheLoad;
+    // Told each minute's load only as it begins, Meridian reacts to a step like the rest.
+    const auto answersSteps = [&run](const EvaluationResult &r) {
+        return r.loadSteps > 0 && !r.foresight && !(r.toldTheLoad && run.toldAheadS > 0);
     };
     std::string out = fmt::format(
         "{}: scaled ×{:.3f} ({} requests), {:.2f} req/s per replica, {} local replicas\n",
@@ -151,8 +152,8 @@ std::string evaluationTable(const EvaluationRun &run)
             r.autoscaler, 100 * r.withinSloShare, 100 * r.withinTtftShare, r.queueDelayP95S,
             r.ttftP95S, 100 * r.minutesMeetingSloShare, r.worstMinuteP95S, r.localCardHours,
             r.rentedCardHours, ratio, r.costCny, 100 * r.occupancy, r.scaleActions, r.reversals,
-            // Ordered ahead of a step (an oracle, or Meridian told the load), how fast a
-            // step is answered says nothing.
+            // Ordered ahead of a step (an oracle, or Meridian told the load ahead), how
+            // fast a step is answered says nothing.
             answersSteps(r) ? fmt::format("{:.0f}", r.stepDecisionS) : "–",
             answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–", r.replicaStartS);
     }
