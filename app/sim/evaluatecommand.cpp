@@ -17,8 +17,15 @@ namespace {
 // The options of the command line, or what is wrong with them.
 Result<EvaluationOptions> optionsOf(const EvaluateCommand &command)
 {
-    if (!(command.peakCards >= 4) || command.peakCards > 100'000)
+    // Written so that NaN, which passes the command line's range checks, fails here.
+    if (!(command.peakCards >= 4 && command.peakCards <= 100'000))
         return Error{"--peak-cards must be 4..100000"};
+    if (command.localCards != -1 && !(command.localCards >= 0 && command.localCards <= 100'000))
+        return Error{"--local-cards must be 0..100000 (unset: half the peak)"};
+    if (!(command.hours >= 0 && command.hours <= 100'000))
+        return Error{"--hours must be 0..100000 (0: the whole trace)"};
+    if (command.toldAheadS && !(*command.toldAheadS >= 0 && *command.toldAheadS <= 7200))
+        return Error{"--told-ahead must be 0..7200 seconds"};
     EvaluationOptions options;
     options.peakCards = command.peakCards;
     options.localCards = command.localCards;

@@ -11,8 +11,8 @@ namespace meridian {
 struct EvaluateCommand {
     std::string trace;
     double peakCards = 64;
-    double localCards = -1;
-    double hours = 0;  // 0: the whole trace
+    double localCards = -1;  // -1: half the peak
+    double hours = 0;        // 0: the whole trace
     std::string json;
     std::string minutes;   // CSV: per minute, each autoscaler's p95 TTFT
     std::string policy;    // a policy file; empty: the defaults

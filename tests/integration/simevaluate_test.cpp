@@ -1,6 +1,7 @@
 // `meridian-sim evaluate` given a trace that never ends: /dev/zero, a FIFO nobody writes,
 // one line of megabytes. The program used to grow without limit on the first and wait
-// for ever on the second; each is now refused at once, naming the file and why.
+// for ever on the second; each is now refused at once, naming the file and why. So are
+// options out of range, NaN among them.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,10 +23,13 @@ struct Refusal {
     std::string said;
 };
 
-Refusal evaluate(const std::string &trace, const TempDir &dir)
+Refusal evaluate(const std::string &trace, const TempDir &dir,
+                 const std::vector<std::string> &options = {})
 {
     const std::string log = dir.file("evaluate.log");
-    ChildProcess sim({MERIDIAN_SIM_BIN, "evaluate", "--trace", trace}, log);
+    std::vector<std::string> command{MERIDIAN_SIM_BIN, "evaluate", "--trace", trace};
+    command.insert(command.end(), options.begin(), options.end());
+    ChildProcess sim(command, log);
     Refusal refusal;
     refusal.endedInTime = waitUntil([&] { return sim.ended(); }, std::chrono::seconds(2));
     if (refusal.endedInTime && WIFEXITED(sim.waitStatus()))
@@ -53,6 +57,30 @@ TEST(SimEvaluate, TracesThatNeverEndAreRefusedAtOnceWithTheirName)
         const Refusal refusal = evaluate(c.trace, dir);
         EXPECT_TRUE(refusal.endedInTime) << c.trace << " was read for more than 2 s";
         EXPECT_EQ(refusal.exitCode, 2) << c.trace;
+        EXPECT_NE(refusal.said.find(c.why), std::string::npos) << refusal.said;
+    }
+}
+
+TEST(SimEvaluate, OptionsOutOfRangeAreRefusedByName)
+{
+    TempDir dir;
+    const std::string conv = realData("traces/azure_llm_2023_conv.csv.gz");
+    const struct {
+        std::vector<std::string> options;
+        std::string why;
+    } cases[] = {
+        // Owned cards by the trillion once asked for more memory than there is, and aborted.
+        {{"--local-cards", "1e12"}, "--local-cards must be 0..100000"},
+        {{"--local-cards", "nan"}, "--local-cards must be 0..100000"},
+        {{"--hours", "nan"}, "--hours must be 0..100000"},
+        {{"--hours", "-1"}, "--hours must be 0..100000"},
+        {{"--told-ahead", "nan"}, "--told-ahead must be 0..7200 seconds"},
+        {{"--peak-cards", "nan"}, "--peak-cards must be 4..100000"},
+    };
+    for (const auto &c : cases) {
+        const Refusal refusal = evaluate(conv, dir, c.options);
+        EXPECT_TRUE(refusal.endedInTime) << c.options.front();
+        EXPECT_EQ(refusal.exitCode, 2) << c.options.front() << " " << refusal.said;
         EXPECT_NE(refusal.said.find(c.why), std::string::npos) << refusal.said;
     }
 }
