@@ -6,7 +6,8 @@
 # highest target occupancy, of 1.0, 0.9, 0.8 and 0.7, that keeps 99% of requests inside
 # the objective (the median of three seeds); the table gives its rented card-hours, and
 # the policy's own reacting row at the highest occupancy tried that keeps 99%.
-# Usage: foresight_worth.sh [OUT] (default /tmp/foresight-worth); TRACES and HORIZONS
+# Usage: foresight_worth.sh [OUT] (default /tmp/foresight-worth; the table includes the
+# runs earlier calls left there, so horizons can be added later); TRACES and HORIZONS
 # override what is run, SEEDS how many seeds (3). deepseek-r1 and mm-image take about an
 # hour on two cores; HOURS=72 limits the multi-day traces to their first three days.
 set -euo pipefail
@@ -35,7 +36,8 @@ study() {
             printf 'target_occupancy: %s\ntarget_occupancy_with_forecast: %s\n' \
                 "$occupancy" "$occupancy" >"$out/$name.yaml"
             "$sim" evaluate --seeds "$seeds" --hours "$hours" --trace "$file" \
-                --told-ahead "$horizon" --policy "$out/$name.yaml" --json "$out/$name.json" >"$out/$name.txt"
+                --told-ahead "$horizon" --policy "$out/$name.yaml" \
+                --json "$out/$name.json" >"$out/$name.txt"
             if told_keeps "$out/$name.json"; then
                 break
             fi
@@ -43,10 +45,16 @@ study() {
     done
 }
 
+# A study that fails (a trace not found, a replay refused) fails the script, rather than
+# leave a table with its rows missing.
+pids=()
 for trace in $traces; do
     study "$trace" &
+    pids+=($!)
 done
-wait
+for pid in "${pids[@]}"; do
+    wait "$pid"
+done
 
 # One line per trace and horizon: the highest occupancy that kept 99%, what it rents;
 # and the policy reacting (the row "meridian" of the same runs), as it comes out best.
