@@ -24,9 +24,12 @@ QString timeOf(int64_t unixMs)
     return QDateTime::fromMSecsSinceEpoch(unixMs).toString(QStringLiteral("MM-dd HH:mm:ss"));
 }
 
-QString orDash(const std::optional<double> &v, int decimals)
+// A p95 in seconds, a dash where there is no reading (sorted below every reading).
+QVariant latency(const std::optional<double> &seconds, bool sort)
 {
-    return v ? QString::number(*v, 'f', decimals) : QStringLiteral("–");
+    if (sort)
+        return seconds.value_or(-1.0);
+    return seconds ? QString::number(*seconds, 'f', 2) : QStringLiteral("–");
 }
 
 QVariant header(const QStringList &names, int section, Qt::Orientation orientation, int role)
@@ -106,10 +109,8 @@ QVariant ScalingServicesModel::data(const QModelIndex &index, int role) const
         if (sort)
             return last ? last->waitingRequests : -1.0;
         return last ? QString::number(last->waitingRequests, 'f', 0) : QStringLiteral("–");
-    case TtftP95:
-        if (sort)
-            return last && last->ttftP95Seconds ? *last->ttftP95Seconds : -1.0;
-        return last ? orDash(last->ttftP95Seconds, 2) : QStringLiteral("–");
+    case QueueDelayP95: return latency(last ? last->queueDelayP95Seconds : std::nullopt, sort);
+    case TtftP95: return latency(last ? last->ttftP95Seconds : std::nullopt, sort);
     case RentedCards: return s->rentedCards;
     case RentedCny:
         return sort ? QVariant(s->rentedCnyPerHour)
@@ -123,8 +124,8 @@ QVariant ScalingServicesModel::headerData(int section, Qt::Orientation orientati
 {
     return header({windowText("Service"), windowText("Serving local"), windowText("Serving rented"),
                    windowText("Starting"), windowText("Desired"), windowText("Arrivals req/s"),
-                   windowText("Waiting"), windowText("TTFT p95 s"), windowText("Rented cards"),
-                   windowText("Rented CNY/h"), windowText("Decision")},
+                   windowText("Waiting"), windowText("Queue p95 s"), windowText("TTFT p95 s"),
+                   windowText("Rented cards"), windowText("Rented CNY/h"), windowText("Decision")},
                   section, orientation, role);
 }
 

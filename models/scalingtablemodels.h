@@ -26,6 +26,7 @@ public:
         Desired,
         Arrivals,
         Waiting,
+        QueueDelayP95,  // what the objective is held to, where replicas report it
         TtftP95,
         RentedCards,
         RentedCny,

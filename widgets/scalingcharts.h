@@ -1,5 +1,6 @@
 // One service's last hour: replicas (serving, starting, desired) and the load it carries
-// (arrivals per second, TTFT p95 against its objective). Qt Charts, redrawn from points.
+// (arrivals per second, the queueing delay p95 against its objective, the TTFT p95 beside
+// it). Qt Charts, redrawn from points.
 #pragma once
 
 #include <QWidget>

@@ -80,7 +80,7 @@ ScalingWindow::ScalingWindow(ScalingControl *controller, QString offReason,
                     QMessageBox::warning(this, commandTitle(command), error);
             });
     refresh();
-    fitToScreen(this, QSize(1280, 860));
+    fitToScreen(this, QSize(1440, 900));
 }
 
 QString ScalingWindow::commandTitle(ScalingViewModel::Command command)

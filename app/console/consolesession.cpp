@@ -344,9 +344,11 @@ void ConsoleSession::startAlertSharing()
         for (const ServiceScalingView &s : view.services) {
             ServiceObservation o;
             o.service = s.service.name;
-            o.objectiveSeconds = s.service.ttftP95Seconds;
-            if (!s.history.empty())
+            o.objectiveSeconds = s.service.objectiveP95Seconds;
+            if (!s.history.empty()) {
                 o.ttftP95Seconds = s.history.back().ttftP95Seconds;
+                o.queueDelayP95Seconds = s.history.back().queueDelayP95Seconds;
+            }
             if (s.pendingSteps > 0)
                 o.planWaiting = QObject::tr("%n step(s) waiting, ¥%1/h", nullptr, s.pendingSteps)
                                     .arg(s.pendingCnyPerHour, 0, 'f', 0)

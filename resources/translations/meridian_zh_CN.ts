@@ -2436,6 +2436,11 @@ Next: %2</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>queueing p95 (s)</source>
+        <translation>排队延迟 p95（秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>TTFT p95 (s)</source>
         <translation>首字延迟 p95（秒）</translation>
     </message>
@@ -2547,6 +2552,11 @@ Next: %2</source>
         <location line="+0"/>
         <source>Waiting</source>
         <translation>排队</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Queue p95 s</source>
+        <translation>排队延迟 p95 秒</translation>
     </message>
     <message>
         <location line="+0"/>

@@ -100,7 +100,7 @@ std::map<std::string, ReplicaSignals> ServingLoad::advance(
         const double maxBatch =
             static_cast<double>((card ? card->maxConcurrencyPerCard : 8) * s->cardsPerReplica);
         const double occupancy = std::min(1.0, served / ceiling);
-        const double idleTtft = kIdleTtftShareOfObjective * s->ttftP95Seconds;
+        const double idleTtft = kIdleTtftShareOfObjective * s->objectiveP95Seconds;
         // Batching stretches prefill as the batch fills; a queue adds its wait.
         const double ttft95 = idleTtft * (1 + 5 * std::pow(occupancy, 4)) + queue / ceiling;
 

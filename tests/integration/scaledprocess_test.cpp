@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "agentprocess.h"
@@ -447,6 +448,9 @@ TEST(ScaledProcess, StatusSaysWhatARunningControllerDoesAndWhyItCannot)
               std::string::npos)
         << shown.second;
     EXPECT_NE(shown.second.find("\nchat "), std::string::npos) << shown.second;
+    EXPECT_NE(shown.second.find("p95 queue  p95 TTFT"), std::string::npos) << shown.second;
+    EXPECT_TRUE(std::regex_search(shown.second, std::regex("\nchat .* [0-9.]+ s +[0-9.]+ s  ")))
+        << "the replicas' queueing delay and TTFT, each on its own: " << shown.second;
 
     const std::string nobody = "127.0.0.1:" + std::to_string(test::freePort());
     const auto refused = status(nobody);
@@ -472,7 +476,7 @@ TEST(ScaledProcess, PrometheusScrapesWhatItDoesPerService)
         << metrics << rig.scaled->log();
     for (const char *family : {"meridian_scaled_replicas{service=\"chat\",state=\"serving\"}",
                                "meridian_scaled_waiting_requests{service=\"chat\"}",
-                               "meridian_scaled_objective_ttft_p95_seconds{service=\"chat\"} 5",
+                               "meridian_scaled_objective_p95_seconds{service=\"chat\"} 5",
                                "meridian_scaled_rented_card_seconds_total{service=\"chat\"}",
                                "meridian_scaled_passes_within_objective_total{service=\"chat\"}"})
         EXPECT_NE(metrics.find(family), std::string::npos) << family << "\n" << metrics;
@@ -563,4 +567,31 @@ TEST(ScalingViewWire, TheForecastCrossesTheWireAndItsAbsenceToo)
     ASSERT_EQ(back.services.size(), 2u);
     EXPECT_EQ(back.services[0].forecastRps, std::optional(9.5));
     EXPECT_FALSE(back.services[1].forecastRps);
+}
+
+// The console watching a headless controller shows what the objective is held to: the
+// queueing delay and the TTFT cross the wire each on its own, and none stays none.
+TEST(ScalingViewWire, TheQueueingDelayCrossesTheWireBesideTheTtft)
+{
+    ScalingView view;
+    view.services.resize(1);
+    view.services[0].service.name = "chat";
+    view.services[0].service.objectiveP95Seconds = 3.5;
+    ServicePoint reported;
+    reported.ttftP95Seconds = 8.0;
+    reported.queueDelayP95Seconds = 0.6;
+    ServicePoint ttftOnly;
+    ttftOnly.ttftP95Seconds = 2.0;
+    view.services[0].history = {reported, ttftOnly};
+    v1::ScalingViewReply reply;
+    toWire(view, "scaled-1", reply);
+    const ScalingView back = fromWire(reply);
+    ASSERT_EQ(back.services.size(), 1u);
+    const ServiceScalingView &chat = back.services[0];
+    EXPECT_EQ(chat.service.objectiveP95Seconds, 3.5);
+    ASSERT_EQ(chat.history.size(), 2u);
+    EXPECT_EQ(chat.history[0].queueDelayP95Seconds, std::optional(0.6));
+    EXPECT_EQ(chat.history[0].objectiveP95Seconds(), std::optional(0.6));
+    EXPECT_FALSE(chat.history[1].queueDelayP95Seconds);
+    EXPECT_EQ(chat.history[1].objectiveP95Seconds(), std::optional(2.0));
 }

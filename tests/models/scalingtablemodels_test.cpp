@@ -33,7 +33,7 @@ ServiceScalingView service(const std::string &name, int desired, double arrivals
     s.service.name = name;
     s.desiredReplicas = desired;
     s.reason = ScalingReason::Up;
-    s.history.push_back({1000, arrivals, 3, 4.2, std::nullopt, 1, 0, desired});
+    s.history.push_back({1000, arrivals, 3, 4.2, std::nullopt, 1, 0, desired, 0.35});
     return s;
 }
 
@@ -84,12 +84,23 @@ TEST(ScalingServicesModel, ServicesMergeByNameAndShowTheirLatestPoint)
                      7.24);
     EXPECT_EQ(model.index(0, ScalingServicesModel::Decision).data().toString(),
               scalingReasonText(ScalingReason::Up));
+    // Both p95s: the queueing delay the objective is on, and the first token's.
+    EXPECT_EQ(model.index(0, ScalingServicesModel::QueueDelayP95).data().toString(),
+              QStringLiteral("0.35"));
+    EXPECT_EQ(model.index(0, ScalingServicesModel::TtftP95).data().toString(),
+              QStringLiteral("4.20"));
+    EXPECT_EQ(model.headerData(ScalingServicesModel::QueueDelayP95, Qt::Horizontal, Qt::DisplayRole)
+                  .toString(),
+              QStringLiteral("Queue p95 s"));
 
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
     ServiceScalingView busier = service("code", 4, 12);
     busier.history.back().atMs = 2000;
+    busier.history.back().queueDelayP95Seconds.reset();  // an engine that does not say
     model.setServices({busier});
     EXPECT_EQ(removed.count(), 1);
+    EXPECT_EQ(model.index(0, ScalingServicesModel::QueueDelayP95).data().toString(),
+              QStringLiteral("–"));
     ASSERT_EQ(model.rowCount(), 1);
     EXPECT_EQ(model.serviceAt(0)->service.name, "code");
     EXPECT_EQ(model.index(0, ScalingServicesModel::Desired).data().toInt(), 4);

@@ -286,6 +286,26 @@ TEST(AlertEngine, ServicesOverObjectiveAndPlansWaitingAreAlerts)
     EXPECT_FALSE(engine.find("plan/chat-support")->active);
 }
 
+// Where the replicas report their queueing delay, the objective is on it: a long prompt's
+// late first token is the prompt, not a want of replicas, and pages no one.
+TEST(AlertEngine, AServiceIsOverItsObjectiveByItsQueueingDelayWhereReported)
+{
+    AlertEngine engine;
+    ServiceObservation chat{"chat-support", 9.0, 5.0, "", 0.8};
+    engine.observeServices({chat}, 0);
+    engine.observeServices({chat}, 90'000);
+    EXPECT_EQ(engine.find("slow/chat-support"), nullptr)
+        << "TTFT 9 s, but requests wait 0.8 s: inside the objective";
+    chat.queueDelayP95Seconds = 6.5;
+    engine.observeServices({chat}, 100'000);
+    engine.observeServices({chat}, 160'000);
+    const Alert *slow = engine.find("slow/chat-support");
+    ASSERT_NE(slow, nullptr);
+    EXPECT_TRUE(slow->active);
+    EXPECT_EQ(slow->message,
+              "queueing delay p95 6.5 s against an objective of 5.0 s (TTFT p95 9.0 s)");
+}
+
 TEST(AlertEngine, PaidButIdleAfterAnHourBelowFivePercent)
 {
     FleetState state;

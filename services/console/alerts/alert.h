@@ -23,7 +23,7 @@ enum class AlertKind {
     LinkFlap,
     PfcStorm,
     PaidButIdle,
-    ServiceOverObjective,  // customers wait: a service's TTFT p95 above its objective
+    ServiceOverObjective,  // customers wait: its queueing delay (or TTFT) over the objective
     PlanAwaitingApproval   // a scaling plan someone has to approve or reject
 };
 constexpr AlertKind kLastAlertKind = AlertKind::PlanAwaitingApproval;  // keep it the last

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/inferenceservice.h"
+
 namespace meridian {
 
 const char *alertKindName(AlertKind kind)
@@ -57,6 +59,20 @@ std::string nodeName(const FleetLayout &l, NodeHandle n)
     if (!l.nodeId[n].empty())
         return l.nodeId[n];
     return l.nodeHint[n].empty() ? l.nodeAddress[n] : l.nodeHint[n];
+}
+
+// What a service over its objective shows: the latency the objective is on, and the
+// time to first token beside it where that is not the same reading.
+std::string serviceOverText(const ServiceObservation &o, double held)
+{
+    if (!o.queueDelayP95Seconds)
+        return fmt::format("TTFT p95 {:.1f} s against an objective of {:.1f} s", held,
+                           o.objectiveSeconds);
+    std::string text = fmt::format("queueing delay p95 {:.1f} s against an objective of {:.1f} s",
+                                   held, o.objectiveSeconds);
+    if (o.ttftP95Seconds)
+        text += fmt::format(" (TTFT p95 {:.1f} s)", *o.ttftP95Seconds);
+    return text;
 }
 
 }  // namespace
@@ -320,8 +336,9 @@ void AlertEngine::observeServices(const std::vector<ServiceObservation> &service
 {
     for (const ServiceObservation &o : services) {
         const std::string slowKey = "slow/" + o.service;
-        const bool over =
-            o.ttftP95Seconds && o.objectiveSeconds > 0 && *o.ttftP95Seconds > o.objectiveSeconds;
+        const std::optional<double> held =
+            objectiveLatency(o.queueDelayP95Seconds, o.ttftP95Seconds);
+        const bool over = held && o.objectiveSeconds > 0 && *held > o.objectiveSeconds;
         if (!over) {
             m_serviceOverSinceMs.erase(o.service);
             clearCondition(slowKey, nowMs);
@@ -333,8 +350,7 @@ void AlertEngine::observeServices(const std::vector<ServiceObservation> &service
                     raise(slowKey, AlertKind::ServiceOverObjective, AlertSeverity::Critical, nowMs);
                 a.service = o.service;
                 a.subject = o.service;
-                a.message = fmt::format("TTFT p95 {:.1f} s against an objective of {:.1f} s",
-                                        *o.ttftP95Seconds, o.objectiveSeconds);
+                a.message = serviceOverText(o, *held);
                 a.count = 1;
             }
         }

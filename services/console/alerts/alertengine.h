@@ -26,7 +26,7 @@ struct AlertRules {
     // After a data center's incident ends its agents reconnect one by one; their own
     // alerts wait this long, so a recovery is not a storm of "agent unreachable".
     int64_t recoveryQuietMs = 180'000;
-    int64_t serviceOverForMs = 60'000;  // TTFT over the objective this long raises an alert
+    int64_t serviceOverForMs = 60'000;  // over the objective this long raises an alert
 };
 
 // What the autoscaler knows of one inference service, for the alerts people act on.
@@ -35,6 +35,8 @@ struct ServiceObservation {
     std::optional<double> ttftP95Seconds;
     double objectiveSeconds = 0;
     std::string planWaiting;  // a plan waiting for approval, in words; empty: none
+    // What the objective is on where the replicas report it (objectiveLatency).
+    std::optional<double> queueDelayP95Seconds;
 };
 
 class AlertEngine {

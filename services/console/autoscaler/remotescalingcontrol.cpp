@@ -5,9 +5,9 @@
 
 #include <chrono>
 
-#include "wire/calldeadline.h"
 #include "meridian/v1/scaling_control.grpc.pb.h"
 #include "scalingviewwire.h"
+#include "wire/calldeadline.h"
 
 namespace meridian {
 

@@ -29,6 +29,13 @@ struct ServicePoint {
     int readyReplicas = 0;
     int startingReplicas = 0;
     int desiredReplicas = 0;
+    std::optional<double> queueDelayP95Seconds;  // where the replicas report it
+
+    // The p95 the objective is held to (see objectiveLatency).
+    std::optional<double> objectiveP95Seconds() const
+    {
+        return objectiveLatency(queueDelayP95Seconds, ttftP95Seconds);
+    }
 };
 
 struct ServiceScalingView {

@@ -224,10 +224,8 @@ ScalingController::ReplicaCount ScalingController::countReplicas(
     };
     add(local, false);
     add(rented, true);
-    // The objective is on queueing delay; an engine that does not report it is held to
-    // its time to first token, which includes it.
     count.signals.latencyP95Seconds =
-        count.queueDelayP95Seconds ? count.queueDelayP95Seconds : count.ttftP95Seconds;
+        objectiveLatency(count.queueDelayP95Seconds, count.ttftP95Seconds);
     return count;
 }
 

@@ -29,7 +29,7 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     input.minReplicas = service.minReplicas;
     input.maxReplicas = service.maxReplicas;
     input.replicaRps = replicaRps > 0 ? replicaRps : 1;
-    input.latencyObjectiveSeconds = service.ttftP95Seconds;
+    input.latencyObjectiveSeconds = service.objectiveP95Seconds;
     input.lastScaleUpMs = journal.lastScaleUpMs;
     if (state.policy.forecastDays > 0)
         input.forecastRps = state.profile.forecast(nowMs, state.policy.forecastLeadMs);
@@ -57,7 +57,7 @@ void ScalingController::showPass(ServiceState &state, const ReplicaCount &replic
     v.planVersion = planVersion(open, state.service.name).value_or(0);
     v.history.push_back({nowMs, replicas.signals.arrivalRps, replicas.signals.waitingRequests,
                          replicas.ttftP95Seconds, replicas.e2eP95Seconds, replicas.ready, starting,
-                         decision.desiredReplicas});
+                         decision.desiredReplicas, replicas.queueDelayP95Seconds});
     std::erase_if(v.history,
                   [&](const ServicePoint &p) { return nowMs - p.atMs > m_options.historyMs; });
 }

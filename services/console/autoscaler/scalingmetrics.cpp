@@ -37,9 +37,10 @@ void ScalingMetrics::record(const ScalingView &view)
         Totals &t = m_totals[s.service.name];
         t.rentedCardSeconds += t.lastRentedCards * static_cast<double>(stepMs) / 1000.0;
         t.lastRentedCards = s.rentedCards;
-        if (!s.history.empty() && s.history.back().ttftP95Seconds) {
+        if (const auto held =
+                s.history.empty() ? std::nullopt : s.history.back().objectiveP95Seconds()) {
             ++t.passes;
-            t.passesWithinObjective += *s.history.back().ttftP95Seconds <= s.service.ttftP95Seconds;
+            t.passesWithinObjective += *held <= s.service.objectiveP95Seconds;
         }
     }
     m_lastPassMs = view.atMs;
@@ -74,14 +75,23 @@ std::string ScalingMetrics::exposition() const
           [](const ServiceScalingView &s) {
               return s.history.empty() ? 0.0 : s.history.back().waitingRequests;
           });
+    // NaN where there is no reading: Prometheus's word for it, where 0 would read as fast.
+    const auto newest = [](std::optional<double> ServicePoint::*reading) {
+        return [reading](const ServiceScalingView &s) {
+            return s.history.empty() || !(s.history.back().*reading)
+                       ? std::string("NaN")
+                       : fmt::format("{}", *(s.history.back().*reading));
+        };
+    };
+    gauge("meridian_scaled_queue_delay_p95_seconds",
+          "p95 time requests wait before their prefill starts (NaN: not reported).",
+          newest(&ServicePoint::queueDelayP95Seconds));
     gauge("meridian_scaled_ttft_p95_seconds", "p95 time to first token (NaN: no reading).",
-          [](const ServiceScalingView &s) {
-              return s.history.empty() || !s.history.back().ttftP95Seconds
-                         ? std::string("NaN")
-                         : fmt::format("{}", *s.history.back().ttftP95Seconds);
-          });
-    gauge("meridian_scaled_objective_ttft_p95_seconds", "The service's objective.",
-          [](const ServiceScalingView &s) { return s.service.ttftP95Seconds; });
+          newest(&ServicePoint::ttftP95Seconds));
+    gauge("meridian_scaled_objective_p95_seconds",
+          "The service's objective: on the p95 queueing delay, or the TTFT where replicas do "
+          "not report the delay.",
+          [](const ServiceScalingView &s) { return s.service.objectiveP95Seconds; });
     gauge("meridian_scaled_rented_cards", "Cards rented now.",
           [](const ServiceScalingView &s) { return s.rentedCards; });
     gauge("meridian_scaled_rented_cny_per_hour", "What the rented cards cost an hour.",
@@ -96,7 +106,7 @@ std::string ScalingMetrics::exposition() const
     counter("meridian_scaled_passes_total", "Passes with a latency reading.",
             [](const Totals &t) { return t.passes; });
     counter("meridian_scaled_passes_within_objective_total",
-            "Passes whose p95 TTFT was inside the objective.",
+            "Passes whose p95 (queueing delay, or TTFT) was inside the objective.",
             [](const Totals &t) { return t.passesWithinObjective; });
     // In seconds, Prometheus's base unit: card-hours are this over 3600.
     counter("meridian_scaled_rented_card_seconds_total", "Rented card-seconds since start.",

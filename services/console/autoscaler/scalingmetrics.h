@@ -33,7 +33,7 @@ private:
     mutable std::mutex m_mutex;
     std::vector<ServiceScalingView> m_services;
     std::map<std::string, Totals> m_totals;  // by service
-    int64_t m_lastPassMs = 0;  // the view taken last
+    int64_t m_lastPassMs = 0;                // the view taken last
 };
 
 }  // namespace meridian

@@ -6,11 +6,11 @@ namespace meridian {
 
 namespace {
 
-std::string latencyOf(const ServiceScalingView &s)
+std::string latencyOf(const ServiceScalingView &s, std::optional<double> ServicePoint::*reading)
 {
-    if (s.history.empty() || !s.history.back().ttftP95Seconds)
+    if (s.history.empty() || !(s.history.back().*reading))
         return "-";
-    return fmt::format("{:.1f} s", *s.history.back().ttftP95Seconds);
+    return fmt::format("{:.1f} s", *(s.history.back().*reading));
 }
 
 }  // namespace
@@ -22,13 +22,15 @@ std::string scalingStatusText(const ScalingView &view, const std::string &contro
                                   controllerId.empty() ? "meridian-scaled" : controllerId, address,
                                   approvalModeName(view.mode),
                                   view.atMs > 0 ? (nowUnixMs - view.atMs) / 1000 : -1);
-    out += fmt::format("{:<24} {:>7} {:>8} {:>7} {:>7} {:>8} {:>9}  {}\n", "service", "serving",
-                       "starting", "desired", "rented", "CNY/h", "p95 TTFT", "why");
+    out +=
+        fmt::format("{:<24} {:>7} {:>8} {:>7} {:>7} {:>8} {:>9} {:>9}  {}\n", "service", "serving",
+                    "starting", "desired", "rented", "CNY/h", "p95 queue", "p95 TTFT", "why");
     for (const ServiceScalingView &s : view.services) {
-        out +=
-            fmt::format("{:<24} {:>7} {:>8} {:>7} {:>7} {:>8.2f} {:>9}  {}\n", s.service.name,
-                        s.localReplicas + s.rentedReplicas, s.startingReplicas, s.desiredReplicas,
-                        s.rentedCards, s.rentedCnyPerHour, latencyOf(s), s.why);
+        out += fmt::format("{:<24} {:>7} {:>8} {:>7} {:>7} {:>8.2f} {:>9} {:>9}  {}\n",
+                           s.service.name, s.localReplicas + s.rentedReplicas, s.startingReplicas,
+                           s.desiredReplicas, s.rentedCards, s.rentedCnyPerHour,
+                           latencyOf(s, &ServicePoint::queueDelayP95Seconds),
+                           latencyOf(s, &ServicePoint::ttftP95Seconds), s.why);
         if (s.pendingSteps > 0)
             out += fmt::format("  waiting for approval: plan {}, {} step(s), {:.2f} CNY/h\n",
                                s.planVersion, s.pendingSteps, s.pendingCnyPerHour);

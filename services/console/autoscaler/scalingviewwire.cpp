@@ -31,6 +31,8 @@ void pointToWire(const ServicePoint &p, v1::ScalingServicePoint &out)
     out.set_ready_replicas(p.readyReplicas);
     out.set_starting_replicas(p.startingReplicas);
     out.set_desired_replicas(p.desiredReplicas);
+    if (p.queueDelayP95Seconds)
+        out.set_queue_delay_p95_seconds(*p.queueDelayP95Seconds);
 }
 
 ServicePoint pointFromWire(const v1::ScalingServicePoint &p)
@@ -46,6 +48,8 @@ ServicePoint pointFromWire(const v1::ScalingServicePoint &p)
     out.readyReplicas = p.ready_replicas();
     out.startingReplicas = p.starting_replicas();
     out.desiredReplicas = p.desired_replicas();
+    if (p.has_queue_delay_p95_seconds())
+        out.queueDelayP95Seconds = p.queue_delay_p95_seconds();
     return out;
 }
 
@@ -54,7 +58,7 @@ void serviceToWire(const ServiceScalingView &s, v1::ScaledService &out)
     out.set_name(s.service.name);
     out.set_model(s.service.model);
     out.set_cards_per_replica(s.service.cardsPerReplica);
-    out.set_ttft_p95_objective_seconds(s.service.ttftP95Seconds);
+    out.set_ttft_p95_objective_seconds(s.service.objectiveP95Seconds);
     out.set_min_replicas(s.service.minReplicas);
     out.set_max_replicas(s.service.maxReplicas);
     out.set_rent_budget_cny_per_hour(s.service.rent.budgetCnyPerHour);
@@ -86,7 +90,7 @@ ServiceScalingView serviceFromWire(const v1::ScaledService &s, std::vector<std::
     out.service.name = s.name();
     out.service.model = s.model();
     out.service.cardsPerReplica = s.cards_per_replica();
-    out.service.ttftP95Seconds = s.ttft_p95_objective_seconds();
+    out.service.objectiveP95Seconds = s.ttft_p95_objective_seconds();
     out.service.minReplicas = s.min_replicas();
     out.service.maxReplicas = s.max_replicas();
     out.service.rent.budgetCnyPerHour = s.rent_budget_cny_per_hour();

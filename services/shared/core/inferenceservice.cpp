@@ -72,8 +72,8 @@ Status readSizing(const std::string &path, const YAML::Node &entry, InferenceSer
     if (s.cardsPerReplica < 1 || s.cardsPerReplica > 64)
         return yamlError(path, entry["cards_per_replica"], "cards_per_replica: 1..64");
     if (const YAML::Node slo = entry["slo"]) {
-        s.ttftP95Seconds = yamlValue<double>(slo, "ttft_p95_seconds", 5.0);
-        if (!(s.ttftP95Seconds > 0) || s.ttftP95Seconds > 600)
+        s.objectiveP95Seconds = yamlValue<double>(slo, "ttft_p95_seconds", 5.0);
+        if (!(s.objectiveP95Seconds > 0) || s.objectiveP95Seconds > 600)
             return yamlError(path, slo, "ttft_p95_seconds must be above 0 and at most 600");
     }
     if (const YAML::Node replicas = entry["replicas"]) {

@@ -66,11 +66,22 @@ struct LoadBalancerTarget {
     std::string serverOptions;
 };
 
+// The latency a service's objective is on: the queueing delay where its replicas report
+// it, and where they do not, the time to first token, which includes it (and the
+// replica's own prefill of the prompt, which no scaling shortens).
+inline std::optional<double> objectiveLatency(std::optional<double> queueDelaySeconds,
+                                              std::optional<double> ttftSeconds)
+{
+    return queueDelaySeconds ? queueDelaySeconds : ttftSeconds;
+}
+
 struct InferenceService {
     std::string name;
     std::string model;
     int cardsPerReplica = 1;
-    double ttftP95Seconds = 5.0;  // the objective: p95 time to first token
+    // The objective: the p95 queueing delay (services.yaml: slo: ttft_p95_seconds), held
+    // to the time to first token where the replicas do not report the delay.
+    double objectiveP95Seconds = 5.0;
     int minReplicas = 1;
     int maxReplicas = 16;
     double coldStartSeconds = 90;  // a new replica loads its weights before it serves
