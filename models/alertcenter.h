@@ -115,11 +115,16 @@ private:
     int64_t m_unsharedSilenceId = 0;  // counts down: never an id the file gives
     std::shared_ptr<AlertmanagerSilences> m_alertmanager;
     std::vector<SilenceRule> m_alertmanagerSilences;   // as last read, with ids of ours
-    std::map<std::string, int64_t> m_alertmanagerIds;  // Alertmanager's id → ours
+    std::map<std::string, int64_t> m_alertmanagerIds;  // Alertmanager's id → ours, as last read
+    // Ours for Alertmanager's silences count down from far below any the file or this
+    // console gives, so a lift goes to the right place.
+    int64_t m_nextAlertmanagerSilenceId = -1'000'000'000;
     // Made here and not yet confirmed by Alertmanager, by our id: a lift meanwhile waits
     // for the id.
     std::map<int64_t, std::shared_ptr<UnconfirmedSilence>> m_unconfirmedSilences;
-    std::set<std::string> m_liftedAlertmanagerIds;  // a read already under way may list them
+    // Lifted here, by Alertmanager's id, with the reads asked by then: one of those may
+    // still list the silence. A read asked later ran after the lift (one thread, in order).
+    std::map<std::string, uint64_t> m_liftedAlertmanagerIds;
 
     std::shared_ptr<AlertTriageLog> m_log;
     QThreadPool m_logThread;  // one thread: writes land in the order they were made

@@ -9,14 +9,6 @@
 
 namespace meridian {
 
-namespace {
-
-// Ids the list gives Alertmanager's silences: far below any the file or this console
-// gives, so a lift goes to the right place.
-constexpr int64_t kFirstAlertmanagerSilenceId = -1'000'000'000;
-
-}  // namespace
-
 // A silence on its way to Alertmanager. Whichever learns last, the job that makes it (the
 // id) or the user who lifts it (the lift), expires it, so a lift in the seconds before
 // Alertmanager answers is not undone by the next read.
@@ -132,7 +124,7 @@ void AlertCenter::liftSilence(int64_t id)
 
 void AlertCenter::expireInAlertmanager(const std::string &alertmanagerId)
 {
-    m_liftedAlertmanagerIds.insert(alertmanagerId);
+    m_liftedAlertmanagerIds[alertmanagerId] = m_readsAsked;
     auto alertmanager = m_alertmanager;
     if (!alertmanager)
         return;
@@ -171,7 +163,11 @@ void AlertCenter::applySilences()
 
 void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
 {
-    // One lifted here may still be listed by a read made before the lift reached it.
+    // One lifted here may still be listed by a read asked before the lift. A read asked
+    // after it lists the silence only where the lift failed (said as a problem), and then
+    // the silence is still there for everyone: shown again.
+    std::erase_if(m_liftedAlertmanagerIds,
+                  [this](const auto &lifted) { return lifted.second < m_readsApplied; });
     std::erase_if(silences, [this](const SilenceRule &r) {
         return m_liftedAlertmanagerIds.count(r.alertmanagerId) > 0;
     });
@@ -184,13 +180,15 @@ void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
                 std::any_of(silences.begin(), silences.end(),
                             [&](const SilenceRule &r) { return r.alertmanagerId == made; }));
     });
-    // The same silence keeps its id here across reads, so the list's selection holds.
+    // The same silence keeps its id here across reads, so the list's selection holds; one
+    // no longer listed has ended, and its id goes with it.
+    std::map<std::string, int64_t> ids;
     for (SilenceRule &rule : silences) {
-        auto [it, added] = m_alertmanagerIds.try_emplace(
-            rule.alertmanagerId,
-            kFirstAlertmanagerSilenceId - static_cast<int64_t>(m_alertmanagerIds.size()));
-        rule.id = it->second;
+        const auto known = m_alertmanagerIds.find(rule.alertmanagerId);
+        rule.id = known != m_alertmanagerIds.end() ? known->second : m_nextAlertmanagerSilenceId--;
+        ids[rule.alertmanagerId] = rule.id;
     }
+    m_alertmanagerIds = std::move(ids);
     // In the order this console first saw them (ids count down): Alertmanager's own order
     // ties silences that end together, and a list reordered between reads would move rows
     // under the user.

@@ -39,6 +39,11 @@ struct Alertmanager {
     {
         std::ofstream(dir.file("alertmanager.yml"))
             << "route: {receiver: none, group_wait: 1s}\nreceivers: [{name: none}]\n";
+        start();
+    }
+    // Again on the same port and storage, after `process.reset()` (it keeps its silences).
+    void start()
+    {
         process = std::make_unique<test::ChildProcess>(
             std::vector<std::string>{"prometheus-alertmanager",
                                      "--config.file=" + dir.file("alertmanager.yml"),
@@ -306,4 +311,53 @@ TEST(AlertmanagerSilences, ASilenceLiftedBeforeAlertmanagerConfirmsItStaysLifted
     const json held = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
     ASSERT_EQ(held.size(), 1u) << held.dump(1);
     EXPECT_EQ(held[0]["status"]["state"], "expired") << held.dump(1);
+}
+
+// A lift that does not reach Alertmanager leaves the silence there, for every other
+// console and the on-call's phone: this console says the lift failed and, once
+// Alertmanager answers again, lists the silence again instead of hiding it for good.
+TEST(AlertmanagerSilences, ASilenceWhoseLiftFailedIsListedAgain)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(alertmanager.route()),
+                                   60'000);
+    center.setUser(QStringLiteral("ana"));
+    center.update(state.snapshot(10'000));
+    SilenceRule reboot;
+    reboot.node = "wh-1";
+    reboot.untilMs = SystemClock::instance().nowUnixMs() + 3600'000;
+    reboot.reason = "rebooting";
+    center.silence(reboot);
+    center.waitForTriage();
+    ASSERT_EQ(center.silences().size(), 1u);
+    ASSERT_FALSE(center.silences()[0].alertmanagerId.empty());
+
+    alertmanager.process.reset();  // stopped: it writes its silences to its storage
+    QSignalSpy problems(&center, &AlertCenter::triageProblem);
+    center.liftSilence(center.silences()[0].id);
+    EXPECT_TRUE(center.silences().empty()) << "the lift is shown at once";
+    center.waitForTriage();
+    EXPECT_TRUE(test::waitUntil([&] {
+        QCoreApplication::processEvents();
+        return problems.count() > 0;
+    })) << "the failed lift is not said";
+
+    alertmanager.start();
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    const json held = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    ASSERT_EQ(held.size(), 1u) << held.dump(1);
+    ASSERT_EQ(held[0]["status"]["state"], "active") << held.dump(1);
+    center.waitForTriage();
+    ASSERT_EQ(center.silences().size(), 1u)
+        << "still active in Alertmanager, but hidden here as if lifted";
+    EXPECT_EQ(center.silences()[0].reason, "rebooting");
+    center.liftSilence(center.silences()[0].id);  // this time it gets there
+    center.waitForTriage();
+    EXPECT_TRUE(center.silences().empty());
+    const json after = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
+    EXPECT_EQ(after[0]["status"]["state"], "expired") << after.dump(1);
 }
