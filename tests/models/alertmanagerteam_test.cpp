@@ -67,6 +67,29 @@ struct Alertmanager {
     }
 };
 
+// Ana's console on a one-node fleet, its silences kept in `alertmanager`.
+struct AnasConsole {
+    FleetState state;
+    AlertCenter center{state};
+    explicit AnasConsole(const Alertmanager &alertmanager)
+    {
+        test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+        center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(alertmanager.route()),
+                                       60'000);
+        center.setUser(QStringLiteral("ana"));
+        center.update(state.snapshot(10'000));
+    }
+    // wh-1 silenced for the next hour.
+    void silenceForReboot()
+    {
+        SilenceRule reboot;
+        reboot.node = "wh-1";
+        reboot.untilMs = SystemClock::instance().nowUnixMs() + 3600'000;
+        reboot.reason = "rebooting";
+        center.silence(reboot);
+    }
+};
+
 }  // namespace
 
 // The goal of "on-call you can trust at 3 a.m.": ten console restarts on one history
@@ -290,18 +313,9 @@ TEST(AlertmanagerSilences, ASilenceLiftedBeforeAlertmanagerConfirmsItStaysLifted
 {
     Alertmanager alertmanager;
     ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
-    const AlertRoute route = alertmanager.route();
-    FleetState state;
-    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
-    AlertCenter center(state);
-    center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route), 60'000);
-    center.setUser(QStringLiteral("ana"));
-    center.update(state.snapshot(10'000));
-    SilenceRule reboot;
-    reboot.node = "wh-1";
-    reboot.untilMs = SystemClock::instance().nowUnixMs() + 3600'000;
-    reboot.reason = "rebooting";
-    center.silence(reboot);
+    AnasConsole ana(alertmanager);
+    AlertCenter &center = ana.center;
+    ana.silenceForReboot();
     ASSERT_EQ(center.silences().size(), 1u);
     center.liftSilence(center.silences()[0].id);
     EXPECT_TRUE(center.silences().empty());
@@ -320,18 +334,9 @@ TEST(AlertmanagerSilences, ASilenceWhoseLiftFailedIsListedAgain)
 {
     Alertmanager alertmanager;
     ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
-    FleetState state;
-    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
-    AlertCenter center(state);
-    center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(alertmanager.route()),
-                                   60'000);
-    center.setUser(QStringLiteral("ana"));
-    center.update(state.snapshot(10'000));
-    SilenceRule reboot;
-    reboot.node = "wh-1";
-    reboot.untilMs = SystemClock::instance().nowUnixMs() + 3600'000;
-    reboot.reason = "rebooting";
-    center.silence(reboot);
+    AnasConsole ana(alertmanager);
+    AlertCenter &center = ana.center;
+    ana.silenceForReboot();
     center.waitForTriage();
     ASSERT_EQ(center.silences().size(), 1u);
     ASSERT_FALSE(center.silences()[0].alertmanagerId.empty());
