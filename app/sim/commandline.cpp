@@ -62,11 +62,9 @@ CLI::App *addFaultCommand(CLI::App &app, FaultCommand &fault)
     return command;
 }
 
-CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
+// What `evaluate` and `tune` both read: the trace, how it is scaled, the policy, seeds.
+void addReplayOptions(CLI::App *command, EvaluateCommand &evaluation, const char *policyHelp)
 {
-    auto *command = app.add_subcommand(
-        "evaluate",
-        "replay a request trace through the scaling policy and the baselines in virtual time");
     command
         ->add_option("--trace", evaluation.trace,
                      "Azure 2023 CSV, Mooncake JSONL or ServeGen rate CSV (or one gzip-compressed)")
@@ -76,20 +74,28 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
     command->add_option("--local-cards", evaluation.localCards,
                         "owned cards the service may use (default: half the peak)");
     command->add_option("--hours", evaluation.hours, "only the first hours of the trace");
-    command->add_option("--json", evaluation.json, "also write the figures here as JSON");
-    command->add_option("--minutes", evaluation.minutes,
-                        "also write each minute's arrivals and, per autoscaler, its p95 queueing "
-                        "delay and replicas here (CSV; the first seed's)");
-    command->add_option("--policy", evaluation.policy, "scaling policy settings (YAML)");
-    command->add_option("--schedule", evaluation.schedule,
-                        "replay these replicas by minute as a row of its own: a CSV with "
-                        "'minute' and 'replicas' columns, or FILE:COLUMN (a --minutes file's "
-                        "replicas_oracle, say)");
+    command->add_option("--policy", evaluation.policy, policyHelp);
     command->add_option("--seed", evaluation.seed, "the same seed gives the same run");
     command
         ->add_option("--seeds", evaluation.seeds,
                      "report the median over this many seeds from --seed on (3)")
         ->check(CLI::Range(1, 99));
+}
+
+CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
+{
+    auto *command = app.add_subcommand(
+        "evaluate",
+        "replay a request trace through the scaling policy and the baselines in virtual time");
+    addReplayOptions(command, evaluation, "scaling policy settings (YAML)");
+    command->add_option("--json", evaluation.json, "also write the figures here as JSON");
+    command->add_option("--minutes", evaluation.minutes,
+                        "also write each minute's arrivals and, per autoscaler, its p95 queueing "
+                        "delay and replicas here (CSV; the first seed's)");
+    command->add_option("--schedule", evaluation.schedule,
+                        "replay these replicas by minute as a row of its own: a CSV with "
+                        "'minute' and 'replicas' columns, or FILE:COLUMN (a --minutes file's "
+                        "replicas_oracle, say)");
     command
         ->add_option("--standby", evaluation.standbyNodes,
                      "also replay Meridian keeping this many rented nodes provisioned but idle, "
@@ -101,6 +107,26 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
                      "seconds ahead the row \"meridian told\" knows the load (default: the "
                      "policy's forecast_lead_seconds); 0: each minute's load as it begins")
         ->check(CLI::Range(0.0, 7200.0));
+    return command;
+}
+
+CLI::App *addTuneCommand(CLI::App &app, TuneCommand &tune)
+{
+    auto *command = app.add_subcommand(
+        "tune",
+        "choose a service's scaling policy file from a replay of its own traffic: the "
+        "cheapest candidate that keeps the objective and the actions goal");
+    addReplayOptions(command, tune.replay,
+                     "the policy the candidates start from (YAML); its other settings are kept");
+    command->add_option("--out", tune.out, "write the chosen policy file here");
+    command
+        ->add_option("--inside", tune.insideShare,
+                     "share of requests to keep inside the objective (0.99)")
+        ->check(CLI::Range(0.5, 1.0));
+    command
+        ->add_option("--actions-per-day", tune.actionsPerDay,
+                     "at most this many scale-ups and releases a day (20)")
+        ->check(CLI::Range(0.0, 100'000.0));
     return command;
 }
 
@@ -171,6 +197,7 @@ std::optional<int> readCommandLine(int argc, char **argv, SimCommandLine &line)
         {addLoadCommand(app, line.load, rps), Command::Load},
         {addFaultCommand(app, line.fault), Command::Fault},
         {addEvaluateCommand(app, line.evaluate), Command::Evaluate},
+        {addTuneCommand(app, line.tune), Command::Tune},
         {addReplicaCommand(app, line.replica), Command::ServeReplica},
         {addDriveCommand(app, line.drive), Command::Drive}};
     try {

@@ -9,16 +9,18 @@
 #include "fleetcommand.h"
 #include "httpdriver.h"
 #include "replicaserver.h"
+#include "tunecommand.h"
 
 namespace meridian {
 
 struct SimCommandLine {
-    enum class Command { Fleet, Fault, Load, Evaluate, ServeReplica, Drive };
+    enum class Command { Fleet, Fault, Load, Evaluate, Tune, ServeReplica, Drive };
     Command command = Command::Fleet;
     FleetCommand fleet;
     FaultCommand fault;
     LoadCommand load;
     EvaluateCommand evaluate;
+    TuneCommand tune;
     ReplicaServerOptions replica;
     DriveOptions drive;
 };

@@ -12,10 +12,7 @@
 
 namespace meridian {
 
-namespace {
-
-// The options of the command line, or what is wrong with them.
-Result<EvaluationOptions> optionsOf(const EvaluateCommand &command)
+Result<EvaluationOptions> evaluationOptionsOf(const EvaluateCommand &command)
 {
     // Written so that NaN, which passes the command line's range checks, fails here.
     if (!(command.peakCards >= 4 && command.peakCards <= 100'000))
@@ -47,6 +44,8 @@ Result<EvaluationOptions> optionsOf(const EvaluateCommand &command)
     return options;
 }
 
+namespace {
+
 // One run per seed (the trace opened with it, so ServeGen's arrivals are drawn with it
 // too), and their median.
 Result<EvaluationRun> evaluateOverSeeds(const EvaluateCommand &command, EvaluationOptions options)
@@ -69,7 +68,7 @@ Result<EvaluationRun> evaluateOverSeeds(const EvaluateCommand &command, Evaluati
 
 int runEvaluate(const EvaluateCommand &command)
 {
-    auto options = optionsOf(command);
+    auto options = evaluationOptionsOf(command);
     const auto run = options ? evaluateOverSeeds(command, options.value())
                              : Result<EvaluationRun>(options.error());
     if (!run) {

@@ -6,7 +6,11 @@
 #include <optional>
 #include <string>
 
+#include "core/result.h"
+
 namespace meridian {
+
+struct EvaluationOptions;
 
 struct EvaluateCommand {
     std::string trace;
@@ -24,5 +28,9 @@ struct EvaluateCommand {
 };
 
 int runEvaluate(const EvaluateCommand &command);
+
+// The replay's options from the command line (the policy and schedule files read), or
+// what is wrong with them, naming the option.
+Result<EvaluationOptions> evaluationOptionsOf(const EvaluateCommand &command);
 
 }  // namespace meridian

@@ -3,6 +3,7 @@
 //   meridian-sim fault --control ADDR --node ID --kind KIND [--card N] [--duration S]
 //   meridian-sim load --control ADDR --service NAME (--rps R | --daily)
 //   meridian-sim evaluate --trace FILE [--hours H] [--policy FILE]
+//   meridian-sim tune --trace FILE [--hours H] [--policy BASE] [--out FILE]
 //   meridian-sim serve-replica --port P [--model M] [--cold-start-seconds S]
 //   meridian-sim drive --url http://HOST:PORT --rps R --seconds S
 #include "commandline.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
     case SimCommandLine::Command::Fault: return sendFault(line.fault);
     case SimCommandLine::Command::Load: return sendLoad(line.load);
     case SimCommandLine::Command::Evaluate: return runEvaluate(line.evaluate);
+    case SimCommandLine::Command::Tune: return runTune(line.tune);
     case SimCommandLine::Command::ServeReplica: return serveReplica(line.replica);
     case SimCommandLine::Command::Drive: return drive(line.drive);
     }

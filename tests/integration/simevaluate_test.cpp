@@ -1,7 +1,8 @@
 // `meridian-sim evaluate` given a trace that never ends: /dev/zero, a FIFO nobody writes,
 // one line of megabytes. The program used to grow without limit on the first and wait
 // for ever on the second; each is now refused at once, naming the file and why. So are
-// options out of range, NaN among them.
+// options out of range, NaN among them. And `meridian-sim tune` writes a policy file
+// that loads.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 
 #include "childprocess.h"
+#include "scaling/scalingpolicy.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -83,4 +85,38 @@ TEST(SimEvaluate, OptionsOutOfRangeAreRefusedByName)
         EXPECT_EQ(refusal.exitCode, 2) << c.options.front() << " " << refusal.said;
         EXPECT_NE(refusal.said.find(c.why), std::string::npos) << refusal.said;
     }
+}
+
+// A service's policy file chosen from its own traffic, by the real binary: the table of
+// candidates, the one chosen and why, and a file the services file's `policy:` can name.
+TEST(SimTune, ChoosesAndWritesAPolicyFileThatLoads)
+{
+    TempDir dir;
+    const std::string out = dir.file("conv-policy.yaml");
+    ChildProcess tune({MERIDIAN_SIM_BIN, "tune", "--trace",
+                       realData("traces/azure_llm_2023_conv.csv.gz"), "--seeds", "1", "--out", out},
+                      dir.file("tune.log"));
+    ASSERT_TRUE(waitUntil([&] { return tune.ended(); }, std::chrono::seconds(60))) << tune.log();
+    ASSERT_TRUE(WIFEXITED(tune.waitStatus()));
+    EXPECT_EQ(WEXITSTATUS(tune.waitStatus()), 0) << tune.log();
+    const std::string said = tune.log();
+    EXPECT_NE(said.find("12 candidates"), std::string::npos) << said;
+    EXPECT_NE(said.find("window 3 h, occupancy 0.80"), std::string::npos) << said;
+    EXPECT_NE(said.find("chosen: window"), std::string::npos) << said;
+    EXPECT_NE(said.find("with at most 20 actions a day"), std::string::npos) << said;
+    const auto policy = loadScalingPolicy(out);
+    ASSERT_TRUE(policy.ok()) << policy.error().message;
+    // On conv every candidate keeps 99% (the defaults 99.66%); less headroom is cheaper.
+    EXPECT_GT(policy->targetOccupancy, 0.8) << readFile(out);
+    EXPECT_NE(readFile(out).find("# Chosen by meridian-sim tune from azure_llm_2023_conv"),
+              std::string::npos)
+        << readFile(out);
+
+    ChildProcess refused({MERIDIAN_SIM_BIN, "tune", "--trace",
+                          realData("traces/azure_llm_2023_conv.csv.gz"), "--inside", "nan"},
+                         dir.file("refused.log"));
+    ASSERT_TRUE(waitUntil([&] { return refused.ended(); }, std::chrono::seconds(5)));
+    EXPECT_EQ(WEXITSTATUS(refused.waitStatus()), 2) << refused.log();
+    EXPECT_NE(refused.log().find("--inside must be 0.5..1"), std::string::npos)
+        << refused.log();
 }

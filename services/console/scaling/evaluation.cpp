@@ -517,19 +517,26 @@ const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &na
     return it == run.results.end() ? nullptr : &*it;
 }
 
-Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string &name,
-                                      const EvaluationOptions &options)
+namespace {
+
+// The trace scaled for a replay, with what every autoscaler's replay of it shares.
+struct ScaledTrace {
+    std::unique_ptr<RequestSource> trace;
+    double durationS = 0;
+    int initial = 0;  // replicas at the start, for the first minutes' load
+    std::vector<LoadStep> steps;
+};
+
+// Scales the trace so its busiest minute needs peakCards, and fills in `run` what that
+// says: a replica's rate, the scale factor, each minute's load, the owned replicas.
+Result<ScaledTrace> scaleTrace(RequestSource &original, const std::string &name,
+                               const EvaluationOptions &options, EvaluationRun &run)
 {
     auto profile = profileTrace(original, name);
     if (!profile)
         return profile.error();
-    EvaluationRun run;
     run.trace = name;
-    run.objectiveS = options.objectiveS;
-    run.standbyNodes = options.standbyNodes;
-    run.prefixCacheBlocks = options.performance.prefixCacheBlocks;
     run.replicaRps = replicaRate(profile.value(), options);
-    // Scale the trace so its busiest minute needs peakCards.
     const double rawPeak = *std::max_element(profile->rps.begin(), profile->rps.end());
     run.scaleFactor = options.peakCards / options.cardsPerReplica * run.replicaRps / rawPeak;
     const double expected = static_cast<double>(profile->requests) * run.scaleFactor;
@@ -539,10 +546,12 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
             "more than a replay finishes ({:.0f} million); ask for fewer --peak-cards or "
             "fewer --hours",
             name, options.peakCards, expected / 1e6, kMostReplayedRequests / 1e6)};
-    const std::unique_ptr<RequestSource> trace = original.scaled(run.scaleFactor, options.seed);
-    auto scaledProfile = profileTrace(*trace, name);
+    ScaledTrace scaled;
+    scaled.trace = original.scaled(run.scaleFactor, options.seed);
+    auto scaledProfile = profileTrace(*scaled.trace, name);
     if (!scaledProfile)
         return scaledProfile.error();
+    scaled.durationS = scaledProfile->durationS;
     const std::vector<double> &rps = scaledProfile->rps;
     run.minuteRps = rps;
     const double localCards = options.localCards >= 0 ? options.localCards : options.peakCards / 2;
@@ -550,18 +559,36 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     const double start =
         std::accumulate(rps.begin(), rps.begin() + std::min<long>(5, rps.size()), 0.0) /
         std::min<double>(5, rps.size());
-    const int initial = replicasFor(start, run.replicaRps, options.policy.targetOccupancy);
-    const std::vector<LoadStep> steps = loadSteps(rps, run.replicaRps);
-    const Replay replay{*trace,         scaledProfile->durationS, options,
-                        run.replicaRps, run.localReplicas,        steps};
+    scaled.initial = replicasFor(start, run.replicaRps, options.policy.targetOccupancy);
+    scaled.steps = loadSteps(rps, run.replicaRps);
+    return scaled;
+}
+
+}  // namespace
+
+Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string &name,
+                                      const EvaluationOptions &options)
+{
+    EvaluationRun run;
+    run.objectiveS = options.objectiveS;
+    run.standbyNodes = options.standbyNodes;
+    run.prefixCacheBlocks = options.performance.prefixCacheBlocks;
+    auto scaled = scaleTrace(original, name, options, run);
+    if (!scaled)
+        return scaled.error();
+    const std::unique_ptr<RequestSource> &trace = scaled->trace;
+    const std::vector<double> &rps = run.minuteRps;
+    const int initial = scaled->initial;
+    const Replay replay{*trace,         scaled->durationS, options,
+                        run.replicaRps, run.localReplicas, scaled->steps};
     run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
     if (auto error = trace->error())
         return *error;
     // The same service keeping warm standby, at its cost.
     EvaluationOptions standby = options;
     standby.startup.standbyNodes = options.standbyNodes;
-    const Replay withStandby{*trace,         scaledProfile->durationS, standby,
-                             run.replicaRps, run.localReplicas,        steps};
+    const Replay withStandby{*trace,         scaled->durationS, standby,
+                             run.replicaRps, run.localReplicas, scaled->steps};
     if (options.standbyNodes > 0)
         run.results.push_back(
             replayMeridian(kStandbyMeridianRow, withStandby, initial, options.policy));
@@ -582,6 +609,27 @@ Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const Evaluatio
 {
     MemorySource source(trace.requests);
     return evaluateScaling(source, trace.name, options);
+}
+
+Result<EvaluationRun> replayPolicies(RequestSource &original, const std::string &name,
+                                     const EvaluationOptions &options,
+                                     const std::vector<ScalingPolicyConfig> &policies,
+                                     const std::vector<std::string> &names)
+{
+    EvaluationRun run;
+    run.objectiveS = options.objectiveS;
+    run.prefixCacheBlocks = options.performance.prefixCacheBlocks;
+    auto scaled = scaleTrace(original, name, options, run);
+    if (!scaled)
+        return scaled.error();
+    const Replay replay{*scaled->trace, scaled->durationS, options,
+                        run.replicaRps, run.localReplicas, scaled->steps};
+    for (size_t i = 0; i < policies.size(); ++i) {
+        run.results.push_back(replayMeridian(names.at(i), replay, scaled->initial, policies[i]));
+        if (auto error = scaled->trace->error())
+            return *error;
+    }
+    return run;
 }
 
 }  // namespace meridian

@@ -153,4 +153,14 @@ Result<EvaluationRun> evaluateScaling(RequestSource &trace, const std::string &n
                                       const EvaluationOptions &options);
 Result<EvaluationRun> evaluateScaling(const RequestTrace &trace, const EvaluationOptions &options);
 
+// Meridian alone, once under each of `policies`, on the trace scaled as evaluateScaling
+// scales it (the same replicas, seed and billing): what a service's own traffic says of
+// candidate policy files, without the baselines' and the oracles' replays. The run's
+// results are in the order given, each named by `names`; the same failures as
+// evaluateScaling.
+Result<EvaluationRun> replayPolicies(RequestSource &trace, const std::string &name,
+                                     const EvaluationOptions &options,
+                                     const std::vector<ScalingPolicyConfig> &policies,
+                                     const std::vector<std::string> &names);
+
 }  // namespace meridian

@@ -1,0 +1,131 @@
+#include "tunecommand.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+
+#include "scaling/evaluation.h"
+#include "scaling/policysearch.h"
+#include "scaling/seedmedian.h"
+#include "scaling/tracefile.h"
+
+namespace meridian {
+
+namespace {
+
+// Every candidate replayed on each seed's trace, and each figure's median over seeds.
+Result<EvaluationRun> replayCandidates(const EvaluateCommand &command, EvaluationOptions options,
+                                       const std::vector<ScalingPolicyConfig> &policies,
+                                       const std::vector<std::string> &names)
+{
+    std::vector<EvaluationRun> runs;
+    for (int i = 0; i < command.seeds; ++i) {
+        options.seed = command.seed + static_cast<uint64_t>(i);
+        auto trace = TraceFileSource::open(command.trace, command.hours * 3600, options.seed);
+        if (!trace)
+            return trace.error();
+        auto run = replayPolicies(**trace, (*trace)->name(), options, policies, names);
+        if (!run)
+            return run.error();
+        runs.push_back(std::move(run.value()));
+    }
+    return medianOverSeeds(runs);
+}
+
+// The candidates' figures, in the order of `policies`; actions per day of the trace (a
+// trace shorter than a day counts as one).
+std::vector<CandidateFigures> figuresOf(const EvaluationRun &run,
+                                        const std::vector<ScalingPolicyConfig> &policies)
+{
+    const double days = std::max(1.0, static_cast<double>(run.minuteRps.size()) / 1440);
+    std::vector<CandidateFigures> figures;
+    for (size_t i = 0; i < policies.size(); ++i) {
+        const EvaluationResult &r = run.results.at(i);
+        figures.push_back({policies[i], r.withinSloShare, r.lowestWithinSloShare, r.rentedCardHours,
+                           r.scaleActions / days, r.reversals});
+    }
+    return figures;
+}
+
+// Cheapest first; the chosen one marked.
+std::string candidatesTable(const std::vector<CandidateFigures> &figures, size_t chosen)
+{
+    std::vector<size_t> order(figures.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return figures[a].rentedCardHours < figures[b].rentedCardHours;
+    });
+    std::string out = fmt::format("  {:<30} {:>8} {:>8} {:>11} {:>12} {:>10}\n", "candidate",
+                                  "in SLO", "lowest", "rented c-h", "actions/day", "reversals");
+    for (const size_t i : order) {
+        const CandidateFigures &c = figures[i];
+        out += fmt::format("{} {:<30} {:>7.2f}% {:>7.2f}% {:>11.0f} {:>12.1f} {:>10}\n",
+                           i == chosen ? '*' : ' ', candidateName(c.policy), 100 * c.withinSloShare,
+                           100 * c.lowestWithinSloShare, c.rentedCardHours, c.actionsPerDay,
+                           c.reversals);
+    }
+    return out;
+}
+
+Status writePolicyFile(const TuneCommand &command, const EvaluationRun &run,
+                       const CandidateFigures &chosen)
+{
+    const std::string comment = fmt::format(
+        "Chosen by meridian-sim tune from {} ({} seed(s)): {:.2f}% of requests inside the "
+        "objective, {:.0f} rented card-hours, {:.1f} actions a day.",
+        run.trace, run.seeds, 100 * chosen.withinSloShare, chosen.rentedCardHours,
+        chosen.actionsPerDay);
+    auto text = policyFileText(chosen, command.replay.policy, comment);
+    if (!text)
+        return text.error();
+    std::ofstream out(command.out);
+    out << text.value();
+    if (!out)
+        return Error{command.out + ": cannot write"};
+    return {};
+}
+
+// A mistake on the command line, said; the exit status for it.
+int refused(const std::string &why)
+{
+    fmt::print(stderr, "meridian-sim tune: {}\n", why);
+    return 2;
+}
+
+}  // namespace
+
+int runTune(const TuneCommand &command)
+{
+    // Written so that NaN, which passes the command line's range checks, fails here.
+    if (!(command.insideShare >= 0.5 && command.insideShare <= 1))
+        return refused("--inside must be 0.5..1");
+    if (!(command.actionsPerDay >= 0 && command.actionsPerDay <= 100'000))
+        return refused("--actions-per-day must be 0..100000");
+    auto options = evaluationOptionsOf(command.replay);
+    if (!options)
+        return refused(options.error().message);
+    const std::vector<ScalingPolicyConfig> policies = candidatePolicies(options->policy);
+    std::vector<std::string> names;
+    for (const ScalingPolicyConfig &p : policies)
+        names.push_back(candidateName(p));
+    const auto run = replayCandidates(command.replay, options.value(), policies, names);
+    if (!run)
+        return refused(run.error().message);
+    const std::vector<CandidateFigures> figures = figuresOf(*run, policies);
+    const PolicyChoice choice = choosePolicy(figures, {command.insideShare, command.actionsPerDay});
+    fmt::print("{}: {} candidates, the median of {} seed(s)\n{}", run->trace, figures.size(),
+               run->seeds, candidatesTable(figures, choice.index));
+    fmt::print("chosen: {}: {}\n", names[choice.index], choice.why);
+    if (command.out.empty())
+        return 0;
+    if (Status written = writePolicyFile(command, *run, figures[choice.index]); !written) {
+        fmt::print(stderr, "meridian-sim tune: {}\n", written.message());
+        return 1;
+    }
+    fmt::print("written to {}\n", command.out);
+    return 0;
+}
+
+}  // namespace meridian

@@ -1,0 +1,115 @@
+#include "policysearch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/yamlfile.h"
+
+namespace meridian {
+
+std::vector<ScalingPolicyConfig> candidatePolicies(const ScalingPolicyConfig &base)
+{
+    std::vector<ScalingPolicyConfig> candidates;
+    for (const int64_t windowMs : {600'000, 3'600'000, 10'800'000}) {
+        for (const double occupancy : {0.8, 0.85, 0.9, 1.0}) {
+            ScalingPolicyConfig policy = base;
+            policy.scaleDownWindowMs = windowMs;
+            policy.targetOccupancy = occupancy;
+            policy.targetOccupancyWithForecast = std::min(1.0, occupancy + 0.1);
+            candidates.push_back(policy);
+        }
+    }
+    return candidates;
+}
+
+std::string candidateName(const ScalingPolicyConfig &policy)
+{
+    const int64_t minutes = policy.scaleDownWindowMs / 60'000;
+    const std::string window =
+        minutes % 60 == 0 ? fmt::format("{} h", minutes / 60) : fmt::format("{} min", minutes);
+    return fmt::format("window {}, occupancy {:.2f}", window, policy.targetOccupancy);
+}
+
+namespace {
+
+// The cheapest of those `fits` lets through, fewer actions breaking a tie; none: -1.
+template <typename Fits>
+int cheapest(const std::vector<CandidateFigures> &candidates, Fits fits)
+{
+    int best = -1;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const CandidateFigures &c = candidates[i];
+        if (!fits(c))
+            continue;
+        if (best < 0 || c.rentedCardHours < candidates[best].rentedCardHours ||
+            (c.rentedCardHours == candidates[best].rentedCardHours &&
+             c.actionsPerDay < candidates[best].actionsPerDay))
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+}  // namespace
+
+PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates, const PolicyGoals &goals)
+{
+    const auto keeps = [&](const CandidateFigures &c) {
+        return c.withinSloShare >= goals.insideShare;
+    };
+    PolicyChoice choice;
+    if (const int both = cheapest(candidates,
+                                  [&](const CandidateFigures &c) {
+                                      return keeps(c) && c.actionsPerDay <= goals.actionsPerDay;
+                                  });
+        both >= 0) {
+        choice = {static_cast<size_t>(both), true, true,
+                  fmt::format("the cheapest that keeps {:.1f}% inside the objective with at "
+                              "most {:.0f} actions a day",
+                              100 * goals.insideShare, goals.actionsPerDay)};
+        return choice;
+    }
+    if (const int kept = cheapest(candidates, keeps); kept >= 0) {
+        double fewest = candidates[kept].actionsPerDay;
+        for (const CandidateFigures &c : candidates) {
+            if (keeps(c))
+                fewest = std::min(fewest, c.actionsPerDay);
+        }
+        choice = {static_cast<size_t>(kept), true, false,
+                  fmt::format("the cheapest that keeps {:.1f}% inside the objective; none that "
+                              "does takes at most {:.0f} actions a day (the fewest: {:.1f})",
+                              100 * goals.insideShare, goals.actionsPerDay, fewest)};
+        return choice;
+    }
+    const auto most = std::max_element(candidates.begin(), candidates.end(),
+                                       [](const CandidateFigures &a, const CandidateFigures &b) {
+                                           return a.withinSloShare < b.withinSloShare;
+                                       });
+    choice = {static_cast<size_t>(most - candidates.begin()), false, false,
+              fmt::format("none keeps {:.1f}% inside the objective; this one keeps the most",
+                          100 * goals.insideShare)};
+    return choice;
+}
+
+Result<std::string> policyFileText(const CandidateFigures &chosen, const std::string &baseFile,
+                                   const std::string &comment)
+{
+    YAML::Node root(YAML::NodeType::Map);
+    if (!baseFile.empty()) {
+        auto base = loadYamlFile(baseFile);
+        if (!base)
+            return base.error();
+        if (!base->IsMap())
+            return yamlError(baseFile, base.value(), "expected keys such as target_occupancy: 0.8");
+        root = base.value();
+    }
+    const ScalingPolicyConfig &p = chosen.policy;
+    root["scale_down_window_seconds"] = p.scaleDownWindowMs / 1000;
+    root["target_occupancy"] = p.targetOccupancy;
+    root["target_occupancy_with_forecast"] = p.targetOccupancyWithForecast;
+    YAML::Emitter out;
+    out << YAML::Comment(comment) << YAML::Newline << root;
+    return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace meridian

@@ -1,0 +1,62 @@
+// Choosing a service's policy file from a replay of its own traffic. Two settings trade
+// rented card-hours against the objective and the number of actions: the headroom
+// (target occupancy) and how long a scale-down window holds the busiest moment. The
+// defaults are set for loads whose rises come hard and follow the load closely; a
+// smoother service keeps its objective with less headroom, and one whose load swings all
+// day needs hours of window to change its capacity less than 20 times a day. Which is
+// which only its own traffic says, so each candidate is replayed on it (in virtual time,
+// over seeds) and the cheapest that meets the goals is chosen.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "scalingpolicy.h"
+
+namespace meridian {
+
+struct PolicyGoals {
+    double insideShare = 0.99;  // of requests inside the objective (the median over seeds)
+    double actionsPerDay = 20;  // scale-ups and releases
+};
+
+// A candidate as its replays measured it (the median over seeds, each figure on its own).
+struct CandidateFigures {
+    ScalingPolicyConfig policy;
+    double withinSloShare = 0;
+    double lowestWithinSloShare = 0;  // the worst seed's
+    double rentedCardHours = 0;
+    double actionsPerDay = 0;
+    int reversals = 0;
+};
+
+// The candidates, on top of `base`: scale-down windows of 10 minutes, 1 hour and 3 hours,
+// each at target occupancies 0.8, 0.85, 0.9 and 1.0 (and 0.1 more while the daily shape
+// forecasts, at most 1.0, as the defaults hold 0.8 and 0.9).
+std::vector<ScalingPolicyConfig> candidatePolicies(const ScalingPolicyConfig &base);
+
+// "window 3 h, occupancy 0.90": what the table and the chosen file's comment call it.
+std::string candidateName(const ScalingPolicyConfig &policy);
+
+struct PolicyChoice {
+    size_t index = 0;  // into the candidates
+    bool keepsObjective = false;
+    bool meetsActions = false;
+    std::string why;  // the choice in words, with what missed
+};
+
+// The cheapest candidate that keeps the objective and the actions goal; else the cheapest
+// that keeps the objective (the actions goal said as missed, with the fewest actions
+// any such candidate takes); else the one keeping the most requests inside it. Ties in
+// card-hours go to fewer actions. `candidates` is not empty.
+PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates,
+                          const PolicyGoals &goals);
+
+// The policy file for `chosen`: the base file's settings (`baseFile`; empty: none) with
+// the chosen ones set, after a comment saying what the replay measured. It loads back
+// with loadScalingPolicy.
+Result<std::string> policyFileText(const CandidateFigures &chosen, const std::string &baseFile,
+                                   const std::string &comment);
+
+}  // namespace meridian

@@ -1,0 +1,113 @@
+// Choosing a service's policy file from its replayed candidates: the cheapest that keeps
+// the objective and the actions goal, else the cheapest that keeps the objective (the
+// miss said), else the one keeping the most; and the file written loads back, the base
+// file's other settings kept.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "scaling/policysearch.h"
+#include "testsupport.h"
+
+using namespace meridian;
+
+namespace {
+
+CandidateFigures candidate(double occupancy, int64_t windowMinutes, double inside, double cardHours,
+                           double actionsPerDay)
+{
+    CandidateFigures c;
+    c.policy.targetOccupancy = occupancy;
+    c.policy.scaleDownWindowMs = windowMinutes * 60'000;
+    c.withinSloShare = inside;
+    c.lowestWithinSloShare = inside;
+    c.rentedCardHours = cardHours;
+    c.actionsPerDay = actionsPerDay;
+    return c;
+}
+
+}  // namespace
+
+TEST(PolicySearch, TheCandidatesSpanHeadroomAndWindowOnTopOfTheBase)
+{
+    ScalingPolicyConfig base;
+    base.panicFactor = 2.0;
+    const std::vector<ScalingPolicyConfig> all = candidatePolicies(base);
+    ASSERT_EQ(all.size(), 12u);
+    for (const ScalingPolicyConfig &p : all) {
+        EXPECT_EQ(p.panicFactor, 2.0) << "the base's other settings are kept";
+        EXPECT_LE(p.targetOccupancyWithForecast, 1.0);
+        EXPECT_GE(p.targetOccupancyWithForecast, p.targetOccupancy);
+    }
+    EXPECT_EQ(candidateName(all.front()), "window 10 min, occupancy 0.80");
+    EXPECT_EQ(candidateName(all.back()), "window 3 h, occupancy 1.00");
+    EXPECT_EQ(all.back().targetOccupancyWithForecast, 1.0);
+}
+
+TEST(PolicySearch, TheCheapestThatMeetsBothGoalsIsChosen)
+{
+    // Like mm-image: the defaults are cheap but busy; an hour's window too busy; three
+    // hours meet 20 a day, at 0.9 cheaper than at 0.8.
+    const std::vector<CandidateFigures> figures = {
+        candidate(0.8, 10, 1.0, 704, 59),     candidate(0.9, 10, 0.9919, 560, 52),
+        candidate(0.9, 60, 0.9961, 660, 27),  candidate(0.8, 180, 1.0, 956, 18),
+        candidate(0.9, 180, 0.9961, 784, 16), candidate(1.0, 180, 0.985, 700, 14),
+    };
+    const PolicyChoice choice = choosePolicy(figures, {});
+    EXPECT_EQ(choice.index, 4u);
+    EXPECT_TRUE(choice.keepsObjective);
+    EXPECT_TRUE(choice.meetsActions);
+
+    // Equal card-hours: the fewer actions.
+    std::vector<CandidateFigures> tied = {candidate(0.9, 10, 0.995, 36, 3),
+                                          candidate(1.0, 10, 0.995, 36, 2)};
+    EXPECT_EQ(choosePolicy(tied, {}).index, 1u);
+}
+
+TEST(PolicySearch, WhereNoCandidateMeetsBothTheMissIsSaid)
+{
+    const std::vector<CandidateFigures> busy = {candidate(0.8, 10, 0.999, 900, 40),
+                                                candidate(0.9, 10, 0.995, 700, 45),
+                                                candidate(0.9, 180, 0.97, 600, 10)};
+    const PolicyChoice kept = choosePolicy(busy, {0.99, 20});
+    EXPECT_EQ(kept.index, 1u) << "the cheapest that keeps the objective";
+    EXPECT_TRUE(kept.keepsObjective);
+    EXPECT_FALSE(kept.meetsActions);
+    EXPECT_NE(kept.why.find("the fewest: 40.0"), std::string::npos) << kept.why;
+
+    const std::vector<CandidateFigures> hard = {candidate(0.8, 10, 0.92, 200, 5),
+                                                candidate(0.9, 10, 0.91, 170, 5)};
+    const PolicyChoice best = choosePolicy(hard, {0.99, 20});
+    EXPECT_EQ(best.index, 0u) << "none keeps 99%: the one keeping the most";
+    EXPECT_FALSE(best.keepsObjective);
+    EXPECT_NE(best.why.find("none keeps 99.0%"), std::string::npos) << best.why;
+}
+
+TEST(PolicySearch, TheFileWrittenLoadsBackWithTheBasesOtherSettings)
+{
+    test::TempDir dir;
+    const std::string base = dir.file("base.yaml");
+    std::ofstream(base) << "panic_factor: 2\nscale_down_window_seconds: 300\n";
+    const CandidateFigures chosen = [] {
+        CandidateFigures c = candidate(0.9, 180, 0.996, 784, 16);
+        c.policy.targetOccupancyWithForecast = 1.0;
+        return c;
+    }();
+    const auto text = policyFileText(chosen, base, "chosen from mm-image");
+    ASSERT_TRUE(text.ok()) << text.error().message;
+    EXPECT_EQ(text->rfind("# chosen from mm-image", 0), 0u) << *text;
+    const std::string written = dir.file("chosen.yaml");
+    std::ofstream(written) << *text;
+    const auto loaded = loadScalingPolicy(written);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message << "\n" << *text;
+    EXPECT_EQ(loaded->panicFactor, 2.0);
+    EXPECT_EQ(loaded->scaleDownWindowMs, 10'800'000) << "the chosen window, not the base's";
+    EXPECT_EQ(loaded->targetOccupancy, 0.9);
+    EXPECT_EQ(loaded->targetOccupancyWithForecast, 1.0);
+
+    std::ofstream(base) << "- a list\n";
+    const auto broken = policyFileText(chosen, base, "x");
+    ASSERT_FALSE(broken.ok());
+    EXPECT_NE(broken.error().message.find("base.yaml:1"), std::string::npos)
+        << broken.error().message;
+}
