@@ -523,7 +523,8 @@ namespace {
 struct ScaledTrace {
     std::unique_ptr<RequestSource> trace;
     double durationS = 0;
-    int initial = 0;  // replicas at the start, for the first minutes' load
+    double startRps = 0;  // the first minutes' load, which the starting replicas serve
+    int initial = 0;      // replicas at the start, at the policy's target occupancy
     std::vector<LoadStep> steps;
 };
 
@@ -556,10 +557,10 @@ Result<ScaledTrace> scaleTrace(RequestSource &original, const std::string &name,
     run.minuteRps = rps;
     const double localCards = options.localCards >= 0 ? options.localCards : options.peakCards / 2;
     run.localReplicas = static_cast<int>(localCards / options.cardsPerReplica);
-    const double start =
+    scaled.startRps =
         std::accumulate(rps.begin(), rps.begin() + std::min<long>(5, rps.size()), 0.0) /
         std::min<double>(5, rps.size());
-    scaled.initial = replicasFor(start, run.replicaRps, options.policy.targetOccupancy);
+    scaled.initial = replicasFor(scaled.startRps, run.replicaRps, options.policy.targetOccupancy);
     scaled.steps = loadSteps(rps, run.replicaRps);
     return scaled;
 }
@@ -625,7 +626,10 @@ Result<EvaluationRun> replayPolicies(RequestSource &original, const std::string 
     const Replay replay{*scaled->trace, scaled->durationS, options,
                         run.replicaRps, run.localReplicas, scaled->steps};
     for (size_t i = 0; i < policies.size(); ++i) {
-        run.results.push_back(replayMeridian(names.at(i), replay, scaled->initial, policies[i]));
+        // Each starts as evaluateScaling starts Meridian under it.
+        const int initial =
+            replicasFor(scaled->startRps, run.replicaRps, policies[i].targetOccupancy);
+        run.results.push_back(replayMeridian(names.at(i), replay, initial, policies[i]));
         if (auto error = scaled->trace->error())
             return *error;
     }
