@@ -114,7 +114,8 @@ int runTune(const TuneCommand &command)
     if (!run)
         return refused(run.error().message);
     const std::vector<CandidateFigures> figures = figuresOf(*run, policies);
-    const PolicyChoice choice = choosePolicy(figures, {command.insideShare, command.actionsPerDay});
+    const PolicyChoice choice = choosePolicy(
+        figures, {.insideShare = command.insideShare, .actionsPerDay = command.actionsPerDay});
     fmt::print("{}: {} candidates, the median of {} seed(s)\n{}", run->trace, figures.size(),
                run->seeds, candidatesTable(figures, choice.index));
     fmt::print("chosen: {}: {}\n", names[choice.index], choice.why);

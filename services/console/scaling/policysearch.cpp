@@ -55,8 +55,12 @@ int cheapest(const std::vector<CandidateFigures> &candidates, Fits fits)
 PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates, const PolicyGoals &goals)
 {
     const auto keeps = [&](const CandidateFigures &c) {
-        return c.withinSloShare >= goals.insideShare;
+        return c.withinSloShare >= goals.insideShare &&
+               c.lowestWithinSloShare >= goals.insideShare - goals.worstSeedSlack;
     };
+    const std::string objective =
+        fmt::format("keeps {:.1f}% inside the objective (no seed below {:.1f}%)",
+                    100 * goals.insideShare, 100 * (goals.insideShare - goals.worstSeedSlack));
     PolicyChoice choice;
     if (const int both = cheapest(candidates,
                                   [&](const CandidateFigures &c) {
@@ -64,9 +68,8 @@ PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates, const
                                   });
         both >= 0) {
         choice = {static_cast<size_t>(both), true, true,
-                  fmt::format("the cheapest that keeps {:.1f}% inside the objective with at "
-                              "most {:.0f} actions a day",
-                              100 * goals.insideShare, goals.actionsPerDay)};
+                  fmt::format("the cheapest that {} with at most {:.0f} actions a day", objective,
+                              goals.actionsPerDay)};
         return choice;
     }
     if (const int kept = cheapest(candidates, keeps); kept >= 0) {
@@ -76,9 +79,9 @@ PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates, const
                 fewest = std::min(fewest, c.actionsPerDay);
         }
         choice = {static_cast<size_t>(kept), true, false,
-                  fmt::format("the cheapest that keeps {:.1f}% inside the objective; none that "
-                              "does takes at most {:.0f} actions a day (the fewest: {:.1f})",
-                              100 * goals.insideShare, goals.actionsPerDay, fewest)};
+                  fmt::format("the cheapest that {}; none that does takes at most {:.0f} "
+                              "actions a day (the fewest: {:.1f})",
+                              objective, goals.actionsPerDay, fewest)};
         return choice;
     }
     const auto most = std::max_element(candidates.begin(), candidates.end(),
@@ -86,8 +89,7 @@ PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates, const
                                            return a.withinSloShare < b.withinSloShare;
                                        });
     choice = {static_cast<size_t>(most - candidates.begin()), false, false,
-              fmt::format("none keeps {:.1f}% inside the objective; this one keeps the most",
-                          100 * goals.insideShare)};
+              fmt::format("none {}; this one keeps the most", objective)};
     return choice;
 }
 

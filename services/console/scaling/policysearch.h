@@ -18,6 +18,9 @@ namespace meridian {
 
 struct PolicyGoals {
     double insideShare = 0.99;  // of requests inside the objective (the median over seeds)
+    // ... and no seed more than this below it: a median just over the line with one seed
+    // far under it is luck, not a policy to run on.
+    double worstSeedSlack = 0.005;
     double actionsPerDay = 20;  // scale-ups and releases
 };
 
@@ -46,7 +49,8 @@ struct PolicyChoice {
     std::string why;  // the choice in words, with what missed
 };
 
-// The cheapest candidate that keeps the objective and the actions goal; else the cheapest
+// The cheapest candidate that keeps the objective (the median and the worst seed) and the
+// actions goal; else the cheapest
 // that keeps the objective (the actions goal said as missed, with the fewest actions
 // any such candidate takes); else the one keeping the most requests inside it. Ties in
 // card-hours go to fewer actions. `candidates` is not empty.
