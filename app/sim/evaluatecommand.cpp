@@ -44,11 +44,8 @@ Result<EvaluationOptions> evaluationOptionsOf(const EvaluateCommand &command)
     return options;
 }
 
-namespace {
-
-// One run per seed (the trace opened with it, so ServeGen's arrivals are drawn with it
-// too), and their median.
-Result<EvaluationRun> evaluateOverSeeds(const EvaluateCommand &command, EvaluationOptions options)
+Result<EvaluationRun> medianOfSeeds(const EvaluateCommand &command, EvaluationOptions options,
+                                    const ReplayOfTrace &replay)
 {
     std::vector<EvaluationRun> runs;
     for (int i = 0; i < command.seeds; ++i) {
@@ -56,7 +53,7 @@ Result<EvaluationRun> evaluateOverSeeds(const EvaluateCommand &command, Evaluati
         auto trace = TraceFileSource::open(command.trace, command.hours * 3600, options.seed);
         if (!trace)
             return trace.error();
-        auto run = evaluateScaling(**trace, (*trace)->name(), options);
+        auto run = replay(**trace, (*trace)->name(), options);
         if (!run)
             return run.error();
         runs.push_back(std::move(run.value()));
@@ -64,12 +61,14 @@ Result<EvaluationRun> evaluateOverSeeds(const EvaluateCommand &command, Evaluati
     return medianOverSeeds(runs);
 }
 
-}  // namespace
-
 int runEvaluate(const EvaluateCommand &command)
 {
     auto options = evaluationOptionsOf(command);
-    const auto run = options ? evaluateOverSeeds(command, options.value())
+    const auto run = options ? medianOfSeeds(command, options.value(),
+                                             [](RequestSource &trace, const std::string &name,
+                                                const EvaluationOptions &o) {
+                                                 return evaluateScaling(trace, name, o);
+                                             })
                              : Result<EvaluationRun>(options.error());
     if (!run) {
         fmt::print(stderr, "meridian-sim evaluate: {}\n", run.error().message);

@@ -3,6 +3,7 @@
 // of every minute on request. The trace is streamed, so a fortnight of traffic fits.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,8 @@
 namespace meridian {
 
 struct EvaluationOptions;
+struct EvaluationRun;
+class RequestSource;
 
 struct EvaluateCommand {
     std::string trace;
@@ -32,5 +35,14 @@ int runEvaluate(const EvaluateCommand &command);
 // The replay's options from the command line (the policy and schedule files read), or
 // what is wrong with them, naming the option.
 Result<EvaluationOptions> evaluationOptionsOf(const EvaluateCommand &command);
+
+// A replay of one seed's trace (evaluateScaling, replayPolicies).
+using ReplayOfTrace = std::function<Result<EvaluationRun>(
+    RequestSource &trace, const std::string &name, const EvaluationOptions &options)>;
+
+// The replay once per seed (the trace opened with it, so ServeGen's arrivals are drawn
+// with it too), and the median of each figure over them.
+Result<EvaluationRun> medianOfSeeds(const EvaluateCommand &command, EvaluationOptions options,
+                                    const ReplayOfTrace &replay);
 
 }  // namespace meridian

@@ -8,31 +8,10 @@
 
 #include "scaling/evaluation.h"
 #include "scaling/policysearch.h"
-#include "scaling/seedmedian.h"
-#include "scaling/tracefile.h"
 
 namespace meridian {
 
 namespace {
-
-// Every candidate replayed on each seed's trace, and each figure's median over seeds.
-Result<EvaluationRun> replayCandidates(const EvaluateCommand &command, EvaluationOptions options,
-                                       const std::vector<ScalingPolicyConfig> &policies,
-                                       const std::vector<std::string> &names)
-{
-    std::vector<EvaluationRun> runs;
-    for (int i = 0; i < command.seeds; ++i) {
-        options.seed = command.seed + static_cast<uint64_t>(i);
-        auto trace = TraceFileSource::open(command.trace, command.hours * 3600, options.seed);
-        if (!trace)
-            return trace.error();
-        auto run = replayPolicies(**trace, (*trace)->name(), options, policies, names);
-        if (!run)
-            return run.error();
-        runs.push_back(std::move(run.value()));
-    }
-    return medianOverSeeds(runs);
-}
 
 // The candidates' figures, in the order of `policies`; actions per day of the trace (a
 // trace shorter than a day counts as one).
@@ -110,7 +89,11 @@ int runTune(const TuneCommand &command)
     std::vector<std::string> names;
     for (const ScalingPolicyConfig &p : policies)
         names.push_back(candidateName(p));
-    const auto run = replayCandidates(command.replay, options.value(), policies, names);
+    const auto run = medianOfSeeds(
+        command.replay, options.value(),
+        [&](RequestSource &trace, const std::string &name, const EvaluationOptions &o) {
+            return replayPolicies(trace, name, o, policies, names);
+        });
     if (!run)
         return refused(run.error().message);
     const std::vector<CandidateFigures> figures = figuresOf(*run, policies);
