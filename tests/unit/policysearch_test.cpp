@@ -106,6 +106,8 @@ TEST(PolicySearch, TheFileWrittenLoadsBackWithTheBasesOtherSettings)
     const auto text = policyFileText(chosen, base, "chosen from mm-image");
     ASSERT_TRUE(text.ok()) << text.error().message;
     EXPECT_EQ(text->rfind("# chosen from mm-image", 0), 0u) << *text;
+    EXPECT_NE(text->find("\ntarget_occupancy: 0.9\n"), std::string::npos)
+        << "as a person writes it: " << *text;
     const std::string written = dir.file("chosen.yaml");
     std::ofstream(written) << *text;
     const auto loaded = loadScalingPolicy(written);

@@ -106,9 +106,11 @@ Result<std::string> policyFileText(const CandidateFigures &chosen, const std::st
         root = base.value();
     }
     const ScalingPolicyConfig &p = chosen.policy;
-    root["scale_down_window_seconds"] = p.scaleDownWindowMs / 1000;
-    root["target_occupancy"] = p.targetOccupancy;
-    root["target_occupancy_with_forecast"] = p.targetOccupancyWithForecast;
+    // As a person writes them: 0.9, not yaml-cpp's 0.90000000000000002.
+    const auto number = [](double value) { return fmt::format("{:g}", value); };
+    root["scale_down_window_seconds"] = number(static_cast<double>(p.scaleDownWindowMs) / 1000);
+    root["target_occupancy"] = number(p.targetOccupancy);
+    root["target_occupancy_with_forecast"] = number(p.targetOccupancyWithForecast);
     YAML::Emitter out;
     out << YAML::Comment(comment) << YAML::Newline << root;
     return std::string(out.c_str()) + "\n";
