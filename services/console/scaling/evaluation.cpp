@@ -1,201 +1,19 @@
 #include "evaluation.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <memory>
 #include <numeric>
 #include <optional>
 
-#include "core/percentile.h"
-#include "dailyprofile.h"
 #include "leaseplan.h"
 #include "minutemisses.h"
 #include "pacedschedule.h"
-#include "replayscalers.h"
+#include "replayrun.h"
 
 namespace meridian {
 
 namespace {
-
-// What one pass over a trace learns: enough to size replicas and scale the load.
-struct TraceProfile {
-    int64_t requests = 0;
-    double meanInputTokens = 0;
-    double meanOutputTokens = 0;
-    std::vector<double> rps;  // per minute
-    double durationS = 0;
-};
-
-Result<TraceProfile> profileTrace(RequestSource &source, const std::string &name)
-{
-    TraceProfile profile;
-    source.rewind();
-    TraceRequest r;
-    double input = 0, output = 0, last = 0;
-    while (source.next(r)) {
-        ++profile.requests;
-        input += r.inputTokens;
-        output += r.outputTokens;
-        const auto minute = static_cast<size_t>(r.arrivalS / 60);
-        if (minute >= profile.rps.size())
-            profile.rps.resize(minute + 1, 0.0);
-        profile.rps[minute] += 1.0 / 60;
-        last = r.arrivalS;
-    }
-    if (auto error = source.error())
-        return *error;
-    if (profile.requests == 0)
-        return Error{fmt::format("{}: no requests", name)};
-    profile.meanInputTokens = input / static_cast<double>(profile.requests);
-    profile.meanOutputTokens = output / static_cast<double>(profile.requests);
-    profile.durationS = last + 1;
-    return profile;
-}
-
-int replicasFor(double rps, double replicaRps, double occupancy)
-{
-    return std::max(1, static_cast<int>(std::ceil(rps / (replicaRps * occupancy) - 1e-9)));
-}
-
-struct LoadStep {
-    double startS;
-    int needed;  // replicas the new load needs
-};
-
-// Minutes whose load is half again the mean of the ten before and needs two or more
-// replicas beyond it; at most one per ten minutes.
-std::vector<LoadStep> loadSteps(const std::vector<double> &rps, double replicaRps)
-{
-    std::vector<LoadStep> steps;
-    double lastS = -1e9;
-    for (size_t m = 10; m < rps.size(); ++m) {
-        const double before = std::accumulate(rps.begin() + static_cast<long>(m - 10),
-                                              rps.begin() + static_cast<long>(m), 0.0) /
-                              10;
-        const int neededBefore = replicasFor(before, replicaRps, 1.0);
-        const int needed = replicasFor(rps[m], replicaRps, 1.0);
-        if (rps[m] >= 1.5 * before && needed >= neededBefore + 2 && m * 60.0 - lastS >= 600) {
-            steps.push_back({m * 60.0, needed});
-            lastS = m * 60.0;
-        }
-    }
-    return steps;
-}
-
-// Everything a replay needs besides the autoscaler.
-struct Replay {
-    RequestSource &requests;
-    double durationS;
-    const EvaluationOptions &options;
-    double replicaRps;
-    int localReplicas;
-    const std::vector<LoadStep> &steps;
-};
-
-// The figures of a finished replay: latency, attainment, card-hours and cost.
-void recordTotals(EvaluationResult &r, const ServingSim::Totals &totals,
-                  const EvaluationOptions &options)
-{
-    r.requests = totals.requests;
-    const auto share = [&](int64_t count) {
-        return totals.requests ? static_cast<double>(count) / totals.requests : 1;
-    };
-    r.withinSloShare = share(totals.withinSlo);
-    r.lowestWithinSloShare = r.highestWithinSloShare = r.withinSloShare;
-    r.withinTtftShare = share(totals.withinTtft);
-    r.queueDelayP95S = totals.queueDelay.percentile(0.95);
-    r.ttftP95S = totals.ttft.percentile(0.95);
-    r.ttftP99S = totals.ttft.percentile(0.99);
-    r.e2eP95S = totals.e2e.percentile(0.95);
-    // Per-minute p95: the worst minute, and the share of minutes inside the objective.
-    int minutes = 0, good = 0;
-    for (const float p95 : totals.queueDelayP95ByMinute) {
-        if (p95 < 0)
-            continue;
-        ++minutes;
-        r.worstMinuteP95S = std::max(r.worstMinuteP95S, static_cast<double>(p95));
-        good += p95 <= options.objectiveS;
-    }
-    r.minutesMeetingSloShare = minutes ? static_cast<double>(good) / minutes : 1;
-    r.minuteP95S = totals.queueDelayP95ByMinute;
-    r.cachedPromptShare = totals.promptTokens > 0 ? static_cast<double>(totals.cachedPromptTokens) /
-                                                        static_cast<double>(totals.promptTokens)
-                                                  : 0;
-    r.localCardHours = totals.localReplicaSeconds / 3600 * options.cardsPerReplica;
-    r.rentedCardHours =
-        (totals.rentedBilledSeconds + totals.standbyBilledSeconds) / 3600 * options.cardsPerReplica;
-    r.standbyCardHours = totals.standbyBilledSeconds / 3600 * options.cardsPerReplica;
-    r.replicaStartS = nearestRankPercentile(totals.startupS, 0.5);
-    r.costCny = r.localCardHours * options.cnyPerLocalCardHour +
-                r.rentedCardHours * options.cnyPerRentedCardHour;
-    r.occupancy = totals.readyReplicaSeconds > 0
-                      ? totals.busyRequestSeconds /
-                            (totals.readyReplicaSeconds * options.performance.maxConcurrency)
-                      : 0;
-}
-
-EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Replay &replay,
-                          int initialReplicas, ReleaseOrder order)
-{
-    const EvaluationOptions &options = replay.options;
-    ServingSim sim(replay.requests, options.performance, options.startup, replay.localReplicas,
-                   initialReplicas, options.objectiveS, options.seed);
-    EvaluationResult r;
-    r.autoscaler = name;
-    double lastUp = -1e9, lastDown = -1e9;
-    std::vector<double> upTimes;
-    std::vector<std::pair<double, int>> ready;
-    for (double t = options.intervalS;; t += options.intervalS) {
-        sim.runUntil(t);
-        if ((t >= replay.durationS && sim.finished()) || t > replay.durationS + 3600)
-            break;
-        const IntervalSignals s = sim.signals(options.intervalS);
-        const int current = s.ready + s.starting;
-        const int want = scaler.desired(s, t, current);
-        if (want != current) {
-            ++r.scaleActions;
-            if (want > current) {
-                r.reversals += t - lastDown < 600;
-                lastUp = t;
-                upTimes.push_back(t);
-            } else {
-                r.reversals += t - lastUp < 600;
-                lastDown = t;
-            }
-            // Every autoscaler keeps what it has paid for to the end of the paid hour.
-            sim.setDesired(want, order);
-        }
-        ready.emplace_back(t, s.ready);
-        // The minute a decision is for, as a schedule counts it (a decision at 60 s is
-        // minute 1's): the --minutes file then replays as the row it came from.
-        const auto minute = static_cast<size_t>(t / 60);
-        if (minute >= r.minuteReplicas.size())
-            r.minuteReplicas.resize(minute + 1, 0);
-        r.minuteReplicas[minute] = want;
-    }
-    recordTotals(r, sim.finish(), options);
-    // How fast each load step was answered: the first scale-up, and ready capacity.
-    std::vector<double> decision, serving;
-    for (const LoadStep &step : replay.steps) {
-        const auto up = std::lower_bound(upTimes.begin(), upTimes.end(), step.startS);
-        decision.push_back(up != upTimes.end() ? std::min(*up - step.startS, 1800.0) : 1800.0);
-        double covered = 1800;
-        for (const auto &[t, n] : ready) {
-            if (t >= step.startS && n >= step.needed) {
-                covered = std::min(t - step.startS, 1800.0);
-                break;
-            }
-        }
-        serving.push_back(covered);
-    }
-    r.loadSteps = static_cast<int>(replay.steps.size());
-    r.stepDecisionS = nearestRankPercentile(decision, 0.5);
-    r.stepServingS = nearestRankPercentile(serving, 0.5);
-    return r;
-}
 
 // Replicas by minute followed as given, from as many warm at the start as the first
 // minute has, releasing the soonest paid hour first: every foresight row, and --schedule.
@@ -248,7 +66,8 @@ OracleResult oracle(const std::vector<double> &rps, const Replay &replay, double
     const auto attempt = [&](double headroom) {
         std::vector<int> need(rps.size(), 0);
         for (size_t m = 0; m < rps.size(); ++m)
-            need[m] = rps[m] > 0 ? replicasFor(rps[m] * headroom, replay.replicaRps, 1.0) : 0;
+            need[m] =
+                rps[m] > 0 ? replicasAtOccupancy(rps[m] * headroom, replay.replicaRps, 1.0) : 0;
         std::vector<int> schedule = orderedAhead(need, lead);
         if (maxChanges >= 0)
             schedule = pacedSchedule(schedule, replay.localReplicas, maxChanges);
@@ -344,17 +163,6 @@ bool servesBetter(const EvaluationResult &a, const EvaluationResult &b)
     return a.withinSloShare > b.withinSloShare;
 }
 
-// Meridian's policy replayed as the live controller runs it, under `config`; told the
-// trace's load where `told` says.
-EvaluationResult replayMeridian(const std::string &name, const Replay &replay, int initial,
-                                const ScalingPolicyConfig &config, ToldLoad told = {})
-{
-    const EvaluationOptions &options = replay.options;
-    MeridianScaler scaler(replay.replicaRps, options.objectiveS, replay.localReplicas,
-                          options.intervalS, config, told);
-    return simulate(name, scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
-}
-
 struct TunedMeridian {
     EvaluationResult result;
     double occupancyScale;
@@ -410,26 +218,6 @@ std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
     return found;
 }
 
-// A replay has to finish: this many requests take minutes per autoscaler already.
-constexpr double kMostReplayedRequests = 200'000'000;
-
-// What one replica sustains on this mix: decode slots and the prefill budget, with a
-// margin so the queue stays short.
-double replicaRate(const TraceProfile &profile, const EvaluationOptions &options)
-{
-    const ReplicaPerformance &p = options.performance;
-    const double meanIn = profile.meanInputTokens;
-    const double bySlots = p.maxConcurrency / (meanIn / p.prefillTokensPerSecond +
-                                               profile.meanOutputTokens / p.decodeTokensPerSecond);
-    // Prefill is a queue per replica (M/D/1): keep the p95 wait (about three mean waits)
-    // inside the objective, which is on the wait, not on the prefill itself.
-    const double prefillS = meanIn / p.prefillTokensPerSecond;
-    const double k = std::max(0.05, 2 * options.objectiveS / (3 * prefillS));
-    const double prefillLoad = std::min(0.85, k / (1 + k));
-    const double byPrefill = prefillLoad / std::max(1e-6, prefillS);
-    return std::min(0.85 * bySlots, byPrefill);
-}
-
 // The static and the Kubernetes-style baselines, and Meridian at HPA's attainment.
 void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
                      const std::vector<double> &rps)
@@ -440,7 +228,8 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     const std::pair<const char *, double> fixedLoads[] = {{"static peak", peak},
                                                           {"static mean", mean}};
     for (const auto &[label, load] : fixedLoads) {
-        const int replicas = replicasFor(load, run.replicaRps, options.policy.targetOccupancy);
+        const int replicas =
+            replicasAtOccupancy(load, run.replicaRps, options.policy.targetOccupancy);
         StaticScaler fixed(replicas);
         run.results.push_back(simulate(label, fixed, replay, replicas, ReleaseOrder::NewestFirst));
     }
@@ -517,56 +306,6 @@ const EvaluationResult *rowNamed(const EvaluationRun &run, const std::string &na
     return it == run.results.end() ? nullptr : &*it;
 }
 
-namespace {
-
-// The trace scaled for a replay, with what every autoscaler's replay of it shares.
-struct ScaledTrace {
-    std::unique_ptr<RequestSource> trace;
-    double durationS = 0;
-    double startRps = 0;  // the first minutes' load, which the starting replicas serve
-    int initial = 0;      // replicas at the start, at the policy's target occupancy
-    std::vector<LoadStep> steps;
-};
-
-// Scales the trace so its busiest minute needs peakCards, and fills in `run` what that
-// says: a replica's rate, the scale factor, each minute's load, the owned replicas.
-Result<ScaledTrace> scaleTrace(RequestSource &original, const std::string &name,
-                               const EvaluationOptions &options, EvaluationRun &run)
-{
-    auto profile = profileTrace(original, name);
-    if (!profile)
-        return profile.error();
-    run.trace = name;
-    run.replicaRps = replicaRate(profile.value(), options);
-    const double rawPeak = *std::max_element(profile->rps.begin(), profile->rps.end());
-    run.scaleFactor = options.peakCards / options.cardsPerReplica * run.replicaRps / rawPeak;
-    const double expected = static_cast<double>(profile->requests) * run.scaleFactor;
-    if (expected > kMostReplayedRequests)
-        return Error{fmt::format(
-            "{}: scaled to {} cards at its peak it would hold about {:.0f} million requests, "
-            "more than a replay finishes ({:.0f} million); ask for fewer --peak-cards or "
-            "fewer --hours",
-            name, options.peakCards, expected / 1e6, kMostReplayedRequests / 1e6)};
-    ScaledTrace scaled;
-    scaled.trace = original.scaled(run.scaleFactor, options.seed);
-    auto scaledProfile = profileTrace(*scaled.trace, name);
-    if (!scaledProfile)
-        return scaledProfile.error();
-    scaled.durationS = scaledProfile->durationS;
-    const std::vector<double> &rps = scaledProfile->rps;
-    run.minuteRps = rps;
-    const double localCards = options.localCards >= 0 ? options.localCards : options.peakCards / 2;
-    run.localReplicas = static_cast<int>(localCards / options.cardsPerReplica);
-    scaled.startRps =
-        std::accumulate(rps.begin(), rps.begin() + std::min<long>(5, rps.size()), 0.0) /
-        std::min<double>(5, rps.size());
-    scaled.initial = replicasFor(scaled.startRps, run.replicaRps, options.policy.targetOccupancy);
-    scaled.steps = loadSteps(rps, run.replicaRps);
-    return scaled;
-}
-
-}  // namespace
-
 Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string &name,
                                       const EvaluationOptions &options)
 {
@@ -628,7 +367,7 @@ Result<EvaluationRun> replayPolicies(RequestSource &original, const std::string 
     for (size_t i = 0; i < policies.size(); ++i) {
         // Each starts as evaluateScaling starts Meridian under it.
         const int initial =
-            replicasFor(scaled->startRps, run.replicaRps, policies[i].targetOccupancy);
+            replicasAtOccupancy(scaled->startRps, run.replicaRps, policies[i].targetOccupancy);
         run.results.push_back(replayMeridian(names.at(i), replay, initial, policies[i]));
         if (auto error = scaled->trace->error())
             return *error;
