@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 
@@ -66,6 +69,16 @@ Status writePolicyFile(const TuneCommand &command, const EvaluationRun &run,
     return {};
 }
 
+// Whether `path` can be written: asked before the replays, which take up to an hour on a
+// fortnight of traffic, not after them.
+bool writable(const std::string &path)
+{
+    if (::access(path.c_str(), F_OK) == 0)
+        return ::access(path.c_str(), W_OK) == 0;
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    return ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
+}
+
 // A mistake on the command line, said; the exit status for it.
 int refused(const std::string &why)
 {
@@ -85,6 +98,8 @@ int runTune(const TuneCommand &command)
     auto options = evaluationOptionsOf(command.replay);
     if (!options)
         return refused(options.error().message);
+    if (!command.out.empty() && !writable(command.out))
+        return refused(command.out + ": cannot write (--out)");
     const std::vector<ScalingPolicyConfig> policies = candidatePolicies(options->policy);
     std::vector<std::string> names;
     for (const ScalingPolicyConfig &p : policies)

@@ -119,4 +119,15 @@ TEST(SimTune, ChoosesAndWritesAPolicyFileThatLoads)
     ASSERT_TRUE(waitUntil([&] { return refused.ended(); }, std::chrono::seconds(5)));
     EXPECT_EQ(WEXITSTATUS(refused.waitStatus()), 2) << refused.log();
     EXPECT_NE(refused.log().find("--inside must be 0.5..1"), std::string::npos) << refused.log();
+
+    // An --out that cannot be written is said before the replays, not after them.
+    ChildProcess nowhere(
+        {MERIDIAN_SIM_BIN, "tune", "--trace", realData("traces/azure_llm_2023_conv.csv.gz"),
+         "--out", dir.file("no-such-folder/policy.yaml")},
+        dir.file("nowhere.log"));
+    ASSERT_TRUE(waitUntil([&] { return nowhere.ended(); }, std::chrono::seconds(2)))
+        << "replayed before saying the file cannot be written";
+    EXPECT_EQ(WEXITSTATUS(nowhere.waitStatus()), 2) << nowhere.log();
+    EXPECT_NE(nowhere.log().find("policy.yaml: cannot write (--out)"), std::string::npos)
+        << nowhere.log();
 }
