@@ -80,6 +80,9 @@ void addReplayOptions(CLI::App *command, EvaluateCommand &evaluation, const char
         ->add_option("--seeds", evaluation.seeds,
                      "report the median over this many seeds from --seed on (3)")
         ->check(CLI::Range(1, 99));
+    command->add_option("--shape", evaluation.shape,
+                        "lay a load shape over the trace: step:F@MINUTE, ramp:F@MINUTE+MINUTES, "
+                        "burst:F@MINUTE+MINUTES, or a case of the robustness family, KIND#SEED");
 }
 
 CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
@@ -92,6 +95,10 @@ CLI::App *addEvaluateCommand(CLI::App &app, EvaluateCommand &evaluation)
     command->add_option("--minutes", evaluation.minutes,
                         "also write each minute's arrivals and, per autoscaler, its p95 queueing "
                         "delay and replicas here (CSV; the first seed's)");
+    command->add_option("--timeline", evaluation.timeline,
+                        "also write Meridian's replay minute by minute here (CSV; the first "
+                        "seed's): the load, the rate it read, replicas asked for, provisioning, "
+                        "loading weights and serving, the queue and the p95 queueing delay");
     command->add_option("--schedule", evaluation.schedule,
                         "replay these replicas by minute as a row of its own: a CSV with "
                         "'minute' and 'replicas' columns, or FILE:COLUMN (a --minutes file's "
@@ -127,6 +134,49 @@ CLI::App *addTuneCommand(CLI::App &app, TuneCommand &tune)
         ->add_option("--actions-per-day", tune.actionsPerDay,
                      "at most this many scale-ups and releases a day (20)")
         ->check(CLI::Range(0.0, 100'000.0));
+    command
+        ->add_option("--shapes", tune.shapes,
+                     "also choose the surge cover, on this many surges of each kind (step, "
+                     "ramp, burst, double burst, flash crowd) laid over the trace (0: none)")
+        ->check(CLI::Range(0, 100));
+    command
+        ->add_option("--surge-inside", tune.surgeInside,
+                     "share of requests the worst tenth of those surges keeps inside the "
+                     "objective (0.95)")
+        ->check(CLI::Range(0.5, 1.0));
+    return command;
+}
+
+CLI::App *addRobustnessCommand(CLI::App &app, RobustnessCommand &robustness)
+{
+    auto *command = app.add_subcommand(
+        "robustness",
+        "judge the scaling policy on a family of load shapes laid over real traces (steps, "
+        "ramps, bursts, double bursts, flash crowds, quiet days), beside the baselines");
+    command
+        ->add_option("--trace", robustness.traces,
+                     "a real trace the shapes are laid over (repeat for several: case i of a "
+                     "kind uses the i-th, in turn)")
+        ->required();
+    command
+        ->add_option("--kinds", robustness.kinds,
+                     "only these kinds: step, ramp, burst, double-burst, flash-crowd, quiet")
+        ->delimiter(',');
+    command->add_option("--seeds", robustness.seeds, "cases of each kind (20)")
+        ->check(CLI::Range(1, 1000));
+    command->add_option("--seed", robustness.seed, "the first case's seed (1)");
+    command->add_option("--base-cards", robustness.baseCards,
+                        "the trace's own busiest minute needs this many cards; a shape's ×3 "
+                        "needs three times as many (21.3: a ×3 step peaks at 64)");
+    command->add_option("--local-cards", robustness.localCards, "owned cards (32)");
+    command->add_option("--hours", robustness.hours, "of each trace (1)");
+    command->add_option("--policy", robustness.policy, "the policy replayed as \"meridian\"");
+    command->add_option("--variant", robustness.variants,
+                        "another policy file replayed beside it, its row named after the file "
+                        "(repeat for several)");
+    command->add_option("--jobs", robustness.jobs, "cases replayed at once (1)")
+        ->check(CLI::Range(1, 64));
+    command->add_option("--csv", robustness.csv, "also write every case's rows here");
     return command;
 }
 
@@ -179,6 +229,9 @@ CLI::App *addDriveCommand(CLI::App &app, DriveOptions &drive)
     command->add_option("--connections", drive.connections, "in flight at most (64)")
         ->check(CLI::Range(1, 4096));
     command->add_option("--seed", drive.seed, "the same seed sends at the same times (1)");
+    command->add_flag("!--no-stream", drive.stream,
+                      "ask for each answer whole rather than streamed (TTFT is then the whole "
+                      "answer's time)");
     command->add_option("--samples", drive.samplesFile,
                         "write every request here as CSV: due_unix_ms, ttft_s, e2e_s, ok");
     return command;
@@ -198,6 +251,7 @@ std::optional<int> readCommandLine(int argc, char **argv, SimCommandLine &line)
         {addFaultCommand(app, line.fault), Command::Fault},
         {addEvaluateCommand(app, line.evaluate), Command::Evaluate},
         {addTuneCommand(app, line.tune), Command::Tune},
+        {addRobustnessCommand(app, line.robustness), Command::Robustness},
         {addReplicaCommand(app, line.replica), Command::ServeReplica},
         {addDriveCommand(app, line.drive), Command::Drive}};
     try {

@@ -9,18 +9,20 @@
 #include "fleetcommand.h"
 #include "httpdriver.h"
 #include "replicaserver.h"
+#include "robustnesscommand.h"
 #include "tunecommand.h"
 
 namespace meridian {
 
 struct SimCommandLine {
-    enum class Command { Fleet, Fault, Load, Evaluate, Tune, ServeReplica, Drive };
+    enum class Command { Fleet, Fault, Load, Evaluate, Tune, Robustness, ServeReplica, Drive };
     Command command = Command::Fleet;
     FleetCommand fleet;
     FaultCommand fault;
     LoadCommand load;
     EvaluateCommand evaluate;
     TuneCommand tune;
+    RobustnessCommand robustness;
     ReplicaServerOptions replica;
     DriveOptions drive;
 };

@@ -8,6 +8,7 @@
 #include "scaling/evaluationreport.h"
 #include "scaling/schedulefile.h"
 #include "scaling/seedmedian.h"
+#include "scaling/shapefamily.h"
 #include "scaling/tracefile.h"
 
 namespace meridian {
@@ -47,13 +48,25 @@ Result<EvaluationOptions> evaluationOptionsOf(const EvaluateCommand &command)
 Result<EvaluationRun> medianOfSeeds(const EvaluateCommand &command, EvaluationOptions options,
                                     const ReplayOfTrace &replay)
 {
+    std::optional<ShapeCase> shape;
+    if (!command.shape.empty()) {
+        auto parsed = parseShape(command.shape, command.hours > 0 ? command.hours * 3600 : 3600);
+        if (!parsed)
+            return Error{"--shape: " + parsed.error().message};
+        shape = parsed.value();
+    }
     std::vector<EvaluationRun> runs;
     for (int i = 0; i < command.seeds; ++i) {
         options.seed = command.seed + static_cast<uint64_t>(i);
         auto trace = TraceFileSource::open(command.trace, command.hours * 3600, options.seed);
         if (!trace)
             return trace.error();
-        auto run = replay(**trace, (*trace)->name(), options);
+        std::optional<ScaledSource> shaped;
+        if (shape)
+            shaped.emplace(**trace, shape->shape, options.seed);
+        const std::string name =
+            shape ? fmt::format("{} ({})", (*trace)->name(), shape->description) : (*trace)->name();
+        auto run = shaped ? replay(*shaped, name, options) : replay(**trace, name, options);
         if (!run)
             return run.error();
         runs.push_back(std::move(run.value()));
@@ -76,7 +89,9 @@ int runEvaluate(const EvaluateCommand &command)
     }
     fmt::print("{}", evaluationTable(*run));
     const std::pair<const std::string &, std::string (*)(const EvaluationRun &)> outputs[] = {
-        {command.json, evaluationJson}, {command.minutes, evaluationMinutesCsv}};
+        {command.json, evaluationJson},
+        {command.minutes, evaluationMinutesCsv},
+        {command.timeline, evaluationTimelineCsv}};
     for (const auto &[path, write] : outputs) {
         if (path.empty())
             continue;

@@ -22,8 +22,10 @@ struct EvaluateCommand {
     double hours = 0;        // 0: the whole trace
     std::string json;
     std::string minutes;   // CSV: per minute, each autoscaler's p95 TTFT
+    std::string timeline;  // CSV: per minute, Meridian's load, orders, start-ups and queue
     std::string policy;    // a policy file; empty: the defaults
     std::string schedule;  // FILE[:COLUMN]: replicas by minute, replayed as a row
+    std::string shape;     // laid over the trace (scaling/shapefamily.h parseShape); empty: none
     uint64_t seed = 1;
     int seeds = 3;                     // the figures are the median over seeds seed, seed + 1, …
     int standbyNodes = 0;              // > 0: a row of Meridian with this many warm standby nodes

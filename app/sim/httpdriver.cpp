@@ -30,7 +30,7 @@ int drive(const DriveOptions &options)
     const std::string body = nlohmann::json({{"model", "any"},
                                              {"prompt", std::string(options.promptTokens * 4, 'a')},
                                              {"max_tokens", options.maxTokens},
-                                             {"stream", true}})
+                                             {"stream", options.stream}})
                                  .dump();
     std::atomic<size_t> next{0};
     std::mutex mutex;

@@ -1,7 +1,8 @@
 // `meridian-sim drive`: a load generator for OpenAI-compatible servers over real HTTP.
 // Open loop: requests leave on a Poisson schedule whatever the server does, and each
 // latency is measured from when its request was due (a slow server cannot hide its
-// queue by slowing the generator). Streams, so TTFT is the first chunk's arrival.
+// queue by slowing the generator). Streams by default, so TTFT is the first chunk's
+// arrival.
 #pragma once
 
 #include <string>
@@ -15,6 +16,9 @@ struct DriveOptions {
     int promptTokens = 512;
     int maxTokens = 64;
     int connections = 64;  // requests in flight at most
+    // Streamed answers (TTFT is the first chunk's arrival); false: each answer whole, as
+    // batch jobs and tool calls ask for it (TTFT is then the whole answer's time).
+    bool stream = true;
     uint64_t seed = 1;
     // Non-empty: every request as a CSV row (due_unix_ms, ttft_s, e2e_s, ok), for
     // measuring how latency moves over a run, e.g. around a load step.

@@ -4,6 +4,7 @@
 //   meridian-sim load --control ADDR --service NAME (--rps R | --daily)
 //   meridian-sim evaluate --trace FILE [--hours H] [--policy FILE]
 //   meridian-sim tune --trace FILE [--hours H] [--policy BASE] [--out FILE]
+//   meridian-sim robustness --trace FILE [--trace FILE] [--seeds N] [--variant FILE]
 //   meridian-sim serve-replica --port P [--model M] [--cold-start-seconds S]
 //   meridian-sim drive --url http://HOST:PORT --rps R --seconds S
 #include "commandline.h"
@@ -22,6 +23,7 @@ int main(int argc, char **argv)
     case SimCommandLine::Command::Load: return sendLoad(line.load);
     case SimCommandLine::Command::Evaluate: return runEvaluate(line.evaluate);
     case SimCommandLine::Command::Tune: return runTune(line.tune);
+    case SimCommandLine::Command::Robustness: return runRobustness(line.robustness);
     case SimCommandLine::Command::ServeReplica: return serveReplica(line.replica);
     case SimCommandLine::Command::Drive: return drive(line.drive);
     }

@@ -8,9 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <thread>
 
+#include "core/percentile.h"
 #include "scaling/evaluation.h"
 #include "scaling/policysearch.h"
+#include "scaling/robustness.h"
 
 namespace meridian {
 
@@ -47,6 +50,72 @@ std::string candidatesTable(const std::vector<CandidateFigures> &figures, size_t
                            i == chosen ? '*' : ' ', candidateName(c.policy), 100 * c.withinSloShare,
                            100 * c.lowestWithinSloShare, c.rentedCardHours, c.actionsPerDay,
                            c.reversals);
+    }
+    return out;
+}
+
+// Each surge cover on top of `chosen`, replayed on the traffic as it is (what it costs)
+// and on surges laid over it (what it buys).
+Result<std::vector<CoverFigures>> measureCovers(const TuneCommand &command,
+                                                const EvaluationOptions &options,
+                                                const ScalingPolicyConfig &chosen)
+{
+    std::vector<ScalingPolicyConfig> policies;
+    std::vector<std::string> names;
+    RobustnessOptions surges;
+    for (const double cover : candidateCovers()) {
+        ScalingPolicyConfig policy = chosen;
+        policy.surgeCover = cover;
+        policies.push_back(policy);
+        names.push_back(fmt::format("cover ×{:g}", cover));
+        surges.variants.push_back({names.back(), policy});
+    }
+    const auto asItIs = medianOfSeeds(
+        command.replay, options,
+        [&](RequestSource &trace, const std::string &name, const EvaluationOptions &o) {
+            return replayPolicies(trace, name, o, policies, names);
+        });
+    if (!asItIs)
+        return asItIs.error();
+    surges.traces = {command.replay.trace};
+    surges.kinds = {ShapeKind::Step, ShapeKind::Ramp, ShapeKind::Burst, ShapeKind::DoubleBurst,
+                    ShapeKind::FlashCrowd};
+    surges.seeds = command.shapes;
+    surges.firstSeed = command.replay.seed;
+    surges.baseCards = options.peakCards;
+    surges.hours = command.replay.hours;
+    surges.evaluation = options;
+    surges.baselines = false;
+    surges.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    const auto cases = runShapeFamily(surges);
+    if (!cases)
+        return cases.error();
+    std::vector<CoverFigures> figures;
+    for (size_t i = 0; i < policies.size(); ++i) {
+        std::vector<double> shares;
+        for (const RobustnessCase &c : cases.value()) {
+            for (const EvaluationResult &r : c.rows) {
+                if (r.autoscaler == names[i])
+                    shares.push_back(r.withinSloShare);
+            }
+        }
+        const EvaluationResult &own = asItIs->results.at(i);
+        figures.push_back({policies[i].surgeCover, own.rentedCardHours, own.withinSloShare,
+                           nearestRankPercentile(shares, 0.5), nearestRankPercentile(shares, 0.1)});
+    }
+    return figures;
+}
+
+std::string coversTable(const std::vector<CoverFigures> &covers, size_t chosen)
+{
+    std::string out = fmt::format("  {:<10} {:>11} {:>8} {:>13} {:>15}\n", "cover", "rented c-h",
+                                  "in SLO", "surges: median", "surges: worst 10%");
+    for (size_t i = 0; i < covers.size(); ++i) {
+        const CoverFigures &c = covers[i];
+        out +=
+            fmt::format("{} ×{:<9g} {:>11.0f} {:>7.2f}% {:>12.2f}% {:>14.2f}%\n",
+                        i == chosen ? '*' : ' ', c.cover, c.rentedCardHours, 100 * c.withinSloShare,
+                        100 * c.surgeMedianShare, 100 * c.surgeWorstDecileShare);
     }
     return out;
 }
@@ -95,6 +164,8 @@ int runTune(const TuneCommand &command)
         return refused("--inside must be 0.5..1");
     if (!(command.actionsPerDay >= 0 && command.actionsPerDay <= 100'000))
         return refused("--actions-per-day must be 0..100000");
+    if (!(command.surgeInside >= 0.5 && command.surgeInside <= 1))
+        return refused("--surge-inside must be 0.5..1");
     auto options = evaluationOptionsOf(command.replay);
     if (!options)
         return refused(options.error().message);
@@ -111,12 +182,29 @@ int runTune(const TuneCommand &command)
         });
     if (!run)
         return refused(run.error().message);
-    const std::vector<CandidateFigures> figures = figuresOf(*run, policies);
+    std::vector<CandidateFigures> figures = figuresOf(*run, policies);
     const PolicyChoice choice = choosePolicy(
         figures, {.insideShare = command.insideShare, .actionsPerDay = command.actionsPerDay});
     fmt::print("{}: {} candidates, the median of {} seed(s)\n{}", run->trace, figures.size(),
                run->seeds, candidatesTable(figures, choice.index));
     fmt::print("chosen: {}: {}\n", names[choice.index], choice.why);
+    if (command.shapes > 0) {
+        auto covers = measureCovers(command, options.value(), figures[choice.index].policy);
+        if (!covers)
+            return refused(covers.error().message);
+        const PolicyChoice cover = chooseCover(
+            covers.value(), std::min(command.insideShare, figures[choice.index].withinSloShare),
+            command.surgeInside);
+        fmt::print(
+            "surge cover on it: the traffic as it is, and {} surges of each kind laid "
+            "over it\n{}",
+            command.shapes, coversTable(covers.value(), cover.index));
+        fmt::print("chosen: cover ×{:g}: {}\n", covers->at(cover.index).cover, cover.why);
+        CandidateFigures &kept = figures[choice.index];
+        kept.policy.surgeCover = covers->at(cover.index).cover;
+        kept.rentedCardHours = covers->at(cover.index).rentedCardHours;
+        kept.withinSloShare = covers->at(cover.index).withinSloShare;
+    }
     if (command.out.empty())
         return 0;
     if (Status written = writePolicyFile(command, *run, figures[choice.index]); !written) {

@@ -17,6 +17,11 @@ struct TuneCommand {
     std::string out;            // the chosen policy file; empty: the table alone
     double insideShare = 0.99;  // of requests inside the objective
     double actionsPerDay = 20;  // at most
+    // > 0: the surge cover is then chosen on this many surges of each kind laid over the
+    // trace (step, ramp, burst, double burst, flash crowd), the cheapest whose worst tenth
+    // keeps `surgeInside`.
+    int shapes = 0;
+    double surgeInside = 0.95;
 };
 
 int runTune(const TuneCommand &command);

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "scaling/dailyprofile.h"
 #include "scaling/replayscalers.h"
 #include "scaling/scalingpolicy.h"
 #include "testsupport.h"
@@ -28,8 +29,9 @@ const ScalingPolicyConfig kConfig = [] {
 // once (replicas become ready after `readyAfterMs`).
 class Controller {
 public:
-    Controller(int replicas, double replicaRps, int64_t readyAfterMs = 120'000)
-        : m_ready(replicas), m_readyAfterMs(readyAfterMs)
+    Controller(int replicas, double replicaRps, int64_t readyAfterMs = 120'000,
+               ScalingPolicyConfig config = kConfig)
+        : m_config(config), m_ready(replicas), m_readyAfterMs(readyAfterMs)
     {
         m_input.replicaRps = replicaRps;
         m_input.minReplicas = 1;
@@ -53,7 +55,7 @@ public:
         m_input.history.push_back({m_nowMs, rps, waiting, 0, ttft, m_ready});
         m_input.readyReplicas = m_ready;
         m_input.startingReplicas = static_cast<int>(m_starting.size());
-        const ScalingDecision d = decideReplicas(m_input, kConfig);
+        const ScalingDecision d = decideReplicas(m_input, m_config);
         const int current = m_ready + static_cast<int>(m_starting.size());
         for (int i = current; i < d.desiredReplicas; ++i)
             m_starting.push_back(m_nowMs + m_readyAfterMs);
@@ -72,12 +74,14 @@ public:
         }
         return d;
     }
+    void setUsualRps(std::optional<double> rps) { m_input.usualRps = rps; }
     int capacity() const { return m_ready + static_cast<int>(m_starting.size()); }
     int ready() const { return m_ready; }
     int64_t nowMs() const { return m_nowMs; }
     int actions = 0;
 
 private:
+    ScalingPolicyConfig m_config;
     PolicyInput m_input;
     int m_ready;
     std::vector<int64_t> m_starting;
@@ -296,6 +300,70 @@ TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
     EXPECT_NE(d.why.find("max 6"), std::string::npos);
 }
 
+TEST(ScalingPolicy, TheSurgeCoverIsWarmBeforeTheSurgeAndNotOrderedAgainOnTopOfIt)
+{
+    ScalingPolicyConfig config = kConfig;
+    config.surgeCover = 3;
+    Controller c(10, 1.0, 120'000, config);
+    c.setUsualRps(8.0);  // the kept minutes say 8 req/s is usual
+    const ScalingDecision first = c.step(8.0);
+    EXPECT_EQ(first.reason, ScalingReason::Up) << first.why;
+    EXPECT_EQ(first.desiredReplicas, 24) << "3 × 8 req/s at a replica's full rate";
+    EXPECT_NE(first.why.find("surge cover: 24 replicas hold 3× the usual 8.00 req/s"),
+              std::string::npos)
+        << first.why;
+    for (int i = 0; i < 60; ++i)
+        c.step(8.0);
+    EXPECT_EQ(c.ready(), 24) << "the cover is not shed while the load is usual";
+    // The surge comes: it finds 24 replicas serving, not a lease and a cold start away,
+    // and they carry it while the stable window confirms it.
+    const int actionsBefore = c.actions;
+    const ScalingDecision surge = c.step(24.0);
+    EXPECT_EQ(surge.desiredReplicas, 24) << surge.why;
+    EXPECT_EQ(c.ready(), 24);
+    // Once confirmed the load is ordered as any rise is (24 req/s at 80%: 30); the usual
+    // load has not moved, so no second cover is laid on top of the surge.
+    for (int i = 0; i < 20; ++i)
+        c.step(24.0);
+    EXPECT_EQ(c.capacity(), 30);
+    EXPECT_EQ(c.actions, actionsBefore + 1);
+}
+
+TEST(ScalingPolicy, WithoutAKnownUsualLoadOrAtCoverOneNothingIsHeldForASurge)
+{
+    ScalingPolicyConfig config = kConfig;
+    config.surgeCover = 3;
+    Controller unknown(10, 1.0, 120'000, config);  // no kept minutes yet
+    for (int i = 0; i < 20; ++i)
+        unknown.step(8.0);
+    EXPECT_EQ(unknown.capacity(), 10);
+    Controller off(10, 1.0);  // the defaults: no cover
+    off.setUsualRps(8.0);
+    for (int i = 0; i < 20; ++i)
+        off.step(8.0);
+    EXPECT_EQ(off.capacity(), 10);
+    EXPECT_EQ(off.actions, 0);
+}
+
+TEST(ScalingPolicy, TheUsualLoadIsTheMedianMinuteAndASurgeMovesItOnlyPastHalfTheWindow)
+{
+    DailyProfile profile(0);
+    EXPECT_FALSE(profile.usualRate(0, 3'600'000).has_value()) << "nothing recorded";
+    const int64_t start = 1'700'000'000'000;
+    int64_t t = start;
+    for (int m = 0; m < 40; ++m, t += 60'000) {
+        profile.record(t, 10.0);
+        profile.record(t + 30'000, 12.0);  // a minute's samples are averaged: 11
+    }
+    EXPECT_DOUBLE_EQ(*profile.usualRate(t, 3'600'000), 11.0);
+    for (int m = 0; m < 19; ++m, t += 60'000)
+        profile.record(t, 33.0);  // a surge, 19 of the hour's 59 recorded minutes
+    EXPECT_DOUBLE_EQ(*profile.usualRate(t, 3'600'000), 11.0) << "a surge is not usual yet";
+    for (int m = 0; m < 25; ++m, t += 60'000)
+        profile.record(t, 33.0);
+    EXPECT_DOUBLE_EQ(*profile.usualRate(t, 3'600'000), 33.0) << "it has lasted most of the hour";
+}
+
 TEST(ScalingPolicy, APolicyFileSetsTheKnobsAndMistakesNameTheLine)
 {
     test::TempDir dir;
@@ -330,6 +398,17 @@ TEST(ScalingPolicy, APolicyFileSetsTheKnobsAndMistakesNameTheLine)
     EXPECT_NE(notBool.error().message.find("forecast_orders_ahead must be true or false"),
               std::string::npos)
         << notBool.error().message;
+    std::ofstream(path) << "surge_cover: 4\nsurge_base_window_seconds: 7200\n";
+    auto cover = loadScalingPolicy(path);
+    ASSERT_TRUE(cover.ok()) << cover.error().message;
+    EXPECT_DOUBLE_EQ(cover->surgeCover, 4);
+    EXPECT_EQ(cover->surgeBaseWindowMs, 7'200'000);
+    EXPECT_TRUE(readsDemandMinutes(*cover));
+    std::ofstream(path) << "forecast_days: 0\nsurge_cover: 0.5\n";
+    auto less = loadScalingPolicy(path);
+    ASSERT_FALSE(less.ok());
+    EXPECT_NE(less.error().message.find(path + ":2: surge_cover must be 1..10"), std::string::npos)
+        << less.error().message;
     std::ofstream(path) << "stable_window_seconds: 60\ntarget_occupancy: banana\n";
     auto notNumber = loadScalingPolicy(path);
     ASSERT_FALSE(notNumber.ok());

@@ -107,4 +107,19 @@ std::optional<double> DailyProfile::forecast(int64_t nowMs, int64_t horizonMs) c
     return n % 2 ? peaks[n / 2] : (peaks[n / 2 - 1] + peaks[n / 2]) / 2;
 }
 
+std::optional<double> DailyProfile::usualRate(int64_t nowMs, int64_t windowMs) const
+{
+    const int64_t now = nowMs / kMinuteMs;
+    std::vector<double> rates;
+    for (int64_t m = now - std::max<int64_t>(1, windowMs / kMinuteMs); m <= now; ++m) {
+        if (const DemandMinute *minute = minuteAt(m))
+            rates.push_back(minute->sum / minute->samples);
+    }
+    if (rates.empty())
+        return std::nullopt;
+    const auto middle = rates.begin() + static_cast<long>(rates.size() / 2);
+    std::nth_element(rates.begin(), middle, rates.end());
+    return *middle;
+}
+
 }  // namespace meridian

@@ -40,6 +40,10 @@ public:
     // later, as the median over those days; nothing when no earlier day was recorded
     // at this time.
     std::optional<double> forecast(int64_t nowMs, int64_t horizonMs) const;
+    // The median of the recorded minutes' rates within `windowMs` before `nowMs`: the
+    // service's usual load, which a surge moves only once it has lasted half the window.
+    // Nothing when no minute of the window was recorded.
+    std::optional<double> usualRate(int64_t nowMs, int64_t windowMs) const;
 
 private:
     const DemandMinute *minuteAt(int64_t index) const;

@@ -9,6 +9,7 @@
 #include "leaseplan.h"
 #include "minutemisses.h"
 #include "pacedschedule.h"
+#include "policysearch.h"
 #include "replayrun.h"
 
 namespace meridian {
@@ -166,13 +167,16 @@ bool servesBetter(const EvaluationResult &a, const EvaluationResult &b)
 struct TunedMeridian {
     EvaluationResult result;
     double occupancyScale;
+    double surgeCover;
 };
 
 // Meridian held to HPA's attainment, since the goal against HPA is set at equal or
 // better attainment. Where HPA keeps more requests inside the objective, Meridian is
 // replayed with more headroom (its target occupancies scaled down a step at a time)
 // until it keeps as many, within 0.1 points; the least headroom that does is the
-// cheapest, and where none of the steps does, the one keeping the most is shown.
+// cheapest. Where no headroom does (a sudden rise outruns any reaction), it is replayed
+// with more surge cover instead, the least that keeps as many; where nothing tried does,
+// the one keeping the most is shown.
 // Where Meridian keeps more, it is replayed with less headroom while it still keeps as
 // many, and the cheapest of those is shown. No row where nothing tried is cheaper.
 std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
@@ -185,7 +189,8 @@ std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
         config.targetOccupancy = std::min(1.0, config.targetOccupancy * scale);
         config.targetOccupancyWithForecast =
             std::min(1.0, config.targetOccupancyWithForecast * scale);
-        return TunedMeridian{replayMeridian(kTunedMeridianRow, replay, initial, config), scale};
+        return TunedMeridian{replayMeridian(kTunedMeridianRow, replay, initial, config), scale,
+                             config.surgeCover};
     };
     const auto keepsAsMany = [&](const EvaluationResult &r) {
         return r.withinSloShare >= hpa.withinSloShare - kSameAttainment;
@@ -208,12 +213,25 @@ std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
         }
         return found;
     }
+    const auto keepBest = [&](TunedMeridian tried) {
+        if (!found || tried.result.withinSloShare > found->result.withinSloShare)
+            found = std::move(tried);
+    };
     for (double scale = 0.95; scale > 0.55; scale -= 0.05) {
         TunedMeridian tried = attempt(scale);
         if (keepsAsMany(tried.result))
             return tried;
-        if (!found || tried.result.withinSloShare > found->result.withinSloShare)
-            found = std::move(tried);
+        keepBest(std::move(tried));
+    }
+    for (const double cover : candidateCovers()) {
+        if (cover <= policy.surgeCover)
+            continue;
+        ScalingPolicyConfig config = policy;
+        config.surgeCover = cover;
+        TunedMeridian tried{replayMeridian(kTunedMeridianRow, replay, initial, config), 1.0, cover};
+        if (keepsAsMany(tried.result))
+            return tried;
+        keepBest(std::move(tried));
     }
     return found;
 }
@@ -225,8 +243,9 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     const EvaluationOptions &options = replay.options;
     const double peak = *std::max_element(rps.begin(), rps.end());
     const double mean = std::accumulate(rps.begin(), rps.end(), 0.0) / rps.size();
-    const std::pair<const char *, double> fixedLoads[] = {{"static peak", peak},
-                                                          {"static mean", mean}};
+    std::vector<std::pair<const char *, double>> fixedLoads = {{"static peak", peak}};
+    if (options.allYardsticks)
+        fixedLoads.emplace_back("static mean", mean);
     for (const auto &[label, load] : fixedLoads) {
         const int replicas =
             replicasAtOccupancy(load, run.replicaRps, options.policy.targetOccupancy);
@@ -252,8 +271,11 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     baseline(kHpaRow, [&] { return HpaScaler(slots); });
     const EvaluationResult hpa = run.results.back();
     baseline("knative-style", [&] { return KnativeScaler(slots); });
+    if (!options.allYardsticks)
+        return;
     if (auto tuned = tuneMeridian(replay, initial, run.results.front(), hpa)) {
         run.tunedOccupancyScale = tuned->occupancyScale;
+        run.tunedSurgeCover = tuned->surgeCover;
         run.results.push_back(std::move(tuned->result));
     }
 }
@@ -262,6 +284,14 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
 void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
                      const std::vector<double> &rps)
 {
+    if (!replay.options.allYardsticks) {
+        OracleResult byHeadroom = oracle(rps, replay, kOracleTargetShare);
+        run.oracleExact = false;
+        run.oracleHeadroom = byHeadroom.setting;
+        run.oracleTargetShare = byHeadroom.target;
+        run.results.push_back(std::move(byHeadroom.result));
+        return;
+    }
     // What of Meridian's distance from the oracle is not knowing the load ahead: its
     // policy told the trace's own coming load, ordering capacity a lead ahead of it (or
     // as far ahead as it is told, to show what each minute of foresight is worth).
@@ -319,16 +349,18 @@ Result<EvaluationRun> evaluateScaling(RequestSource &original, const std::string
     const std::unique_ptr<RequestSource> &trace = scaled->trace;
     const std::vector<double> &rps = run.minuteRps;
     const int initial = scaled->initial;
-    const Replay replay{*trace,         scaled->durationS, options,
-                        run.replicaRps, run.localReplicas, scaled->steps};
+    const Replay replay{*trace,          scaled->durationS, options,
+                        run.replicaRps,  run.localReplicas, scaled->steps,
+                        scaled->startRps};
     run.results.push_back(replayMeridian(kMeridianRow, replay, initial, options.policy));
     if (auto error = trace->error())
         return *error;
     // The same service keeping warm standby, at its cost.
     EvaluationOptions standby = options;
     standby.startup.standbyNodes = options.standbyNodes;
-    const Replay withStandby{*trace,         scaled->durationS, standby,
-                             run.replicaRps, run.localReplicas, scaled->steps};
+    const Replay withStandby{*trace,          scaled->durationS, standby,
+                             run.replicaRps,  run.localReplicas, scaled->steps,
+                             scaled->startRps};
     if (options.standbyNodes > 0)
         run.results.push_back(
             replayMeridian(kStandbyMeridianRow, withStandby, initial, options.policy));
@@ -362,8 +394,8 @@ Result<EvaluationRun> replayPolicies(RequestSource &original, const std::string 
     auto scaled = scaleTrace(original, name, options, run);
     if (!scaled)
         return scaled.error();
-    const Replay replay{*scaled->trace, scaled->durationS, options,
-                        run.replicaRps, run.localReplicas, scaled->steps};
+    const Replay replay{*scaled->trace,    scaled->durationS, options,         run.replicaRps,
+                        run.localReplicas, scaled->steps,     scaled->startRps};
     for (size_t i = 0; i < policies.size(); ++i) {
         // Each starts as evaluateScaling starts Meridian under it.
         const int initial =

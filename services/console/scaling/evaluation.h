@@ -69,6 +69,24 @@ struct EvaluationOptions {
     // How far ahead "meridian told" is told the load; unset: the policy's forecast lead,
     // the longest an order takes to serve.
     std::optional<double> toldAheadS;
+    // Set: the trace is replayed at this multiple of its rate instead of scaled so its
+    // busiest minute needs peakCards (the cases of a shape family share one scale, so a
+    // ×3 step needs three times the cards of the load before it).
+    std::optional<double> scaleFactor;
+    // False: only Meridian, static peak, HPA-style, Knative-style and the oracle's headroom
+    // schedule are replayed; the other yardsticks (static mean, meridian tuned, meridian
+    // told, the paced oracle, the exact plan) cost a family of many cases too many replays.
+    bool allYardsticks = true;
+};
+
+// One minute of a replay as its last decision saw it: a scale-up's timeline.
+struct MinuteState {
+    float seenRps = 0;     // the arrival rate the autoscaler read
+    int desired = 0;       // what it asked for
+    int provisioning = 0;  // rented nodes still booting
+    int coldStarting = 0;  // replicas loading weights
+    int serving = 0;
+    int waiting = 0;  // requests queued for a batch
 };
 
 struct EvaluationResult {
@@ -84,6 +102,7 @@ struct EvaluationResult {
     std::vector<float> minuteP95S;      // by minute of arrival; < 0: no request then
     double cachedPromptShare = 0;       // of prompt tokens, found in a prefix cache
     std::vector<int> minuteReplicas;    // what the last decision for each minute asked for
+    std::vector<MinuteState> minuteStates;
     double e2eP95S = 0;
     double localCardHours = 0;
     double rentedCardHours = 0;   // standby nodes' hours included
@@ -135,6 +154,7 @@ struct EvaluationRun {
     // Meridian at HPA's attainment ("meridian tuned"): its target occupancies scaled by
     // this (below 1: more headroom, above: less); 1: no such row.
     double tunedOccupancyScale = 1;
+    double tunedSurgeCover = 1;     // ... and its surge cover (the policy's where unchanged)
     double toldAheadS = 0;          // how far ahead "meridian told" was told the load
     std::vector<double> minuteRps;  // the scaled trace's arrivals, by minute
     std::string scheduleName;       // the "schedule" row replays it; empty: no such row

@@ -29,6 +29,15 @@ const EvaluationResult &cheapestForesight(const EvaluationRun &run)
     return *cheapest;
 }
 
+// What the tuned row changed: its headroom, or its surge cover where headroom could not
+// keep as many.
+std::string tunedSetting(const EvaluationRun &run)
+{
+    if (run.tunedOccupancyScale == 1 && run.tunedSurgeCover > 1)
+        return fmt::format("surge cover ×{:g}", run.tunedSurgeCover);
+    return fmt::format("target occupancy × {:.2f}", run.tunedOccupancyScale);
+}
+
 // The goal against HPA is set at equal or better attainment: the card-hours of Meridian
 // at HPA's attainment (the tuned row, where there is one) set against HPA's.
 std::string againstHpa(const EvaluationRun &run)
@@ -41,7 +50,7 @@ std::string againstHpa(const EvaluationRun &run)
     const bool keepsAsMany = meridian->withinSloShare >= hpa->withinSloShare - kSameAttainment;
     std::string line = "against hpa-style: ";
     if (tuned)
-        line += fmt::format("meridian tuned (target occupancy × {:.2f}) ", run.tunedOccupancyScale);
+        line += fmt::format("meridian tuned ({}) ", tunedSetting(run));
     else
         line += "meridian ";
     if (!keepsAsMany)
@@ -229,6 +238,7 @@ std::string evaluationJson(const EvaluationRun &run)
                            {"paced_oracle_headroom", run.pacedOracleHeadroom},
                            {"told_ahead_s", run.toldAheadS},
                            {"tuned_occupancy_scale", run.tunedOccupancyScale},
+                           {"tuned_surge_cover", run.tunedSurgeCover},
                            {"results", results}})
                .dump(2) +
            "\n";
@@ -257,6 +267,25 @@ std::string evaluationMinutesCsv(const EvaluationRun &run)
                 out += std::to_string(r.minuteReplicas[m]);
         }
         out += '\n';
+    }
+    return out;
+}
+
+std::string evaluationTimelineCsv(const EvaluationRun &run)
+{
+    std::string out =
+        "minute,arrivals_rps,seen_rps,desired,provisioning,cold_starting,serving,waiting,"
+        "p95_queue_s\n";
+    const EvaluationResult *meridian = rowNamed(run, kMeridianRow);
+    if (!meridian)
+        return out;
+    for (size_t m = 0; m < meridian->minuteStates.size(); ++m) {
+        const MinuteState &s = meridian->minuteStates[m];
+        const float p95 = m < meridian->minuteP95S.size() ? meridian->minuteP95S[m] : -1;
+        out += fmt::format("{},{},{:.2f},{},{},{},{},{},{}\n", m,
+                           m < run.minuteRps.size() ? fmt::format("{:.2f}", run.minuteRps[m]) : "",
+                           s.seenRps, s.desired, s.provisioning, s.coldStarting, s.serving,
+                           s.waiting, p95 >= 0 ? fmt::format("{:.2f}", p95) : "");
     }
     return out;
 }

@@ -14,5 +14,9 @@ std::string evaluationTable(const EvaluationRun &run);
 std::string evaluationJson(const EvaluationRun &run);
 // One row per minute: the p95 TTFT of each autoscaler's replay (empty: no request).
 std::string evaluationMinutesCsv(const EvaluationRun &run);
+// One row per minute of Meridian's replay, as its last decision of the minute saw it: the
+// load, the rate it read, what it asked for, what was provisioning, loading weights and
+// serving, the queue, and the minute's p95 queueing delay. Where a scale-up's time goes.
+std::string evaluationTimelineCsv(const EvaluationRun &run);
 
 }  // namespace meridian

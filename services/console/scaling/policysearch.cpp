@@ -28,7 +28,40 @@ std::string candidateName(const ScalingPolicyConfig &policy)
     const int64_t minutes = policy.scaleDownWindowMs / 60'000;
     const std::string window =
         minutes % 60 == 0 ? fmt::format("{} h", minutes / 60) : fmt::format("{} min", minutes);
-    return fmt::format("window {}, occupancy {:.2f}", window, policy.targetOccupancy);
+    const std::string cover =
+        policy.surgeCover > 1 ? fmt::format(", cover ×{:g}", policy.surgeCover) : "";
+    return fmt::format("window {}, occupancy {:.2f}{}", window, policy.targetOccupancy, cover);
+}
+
+std::vector<double> candidateCovers()
+{
+    return {1, 1.5, 2, 3, 4, 5, 6};
+}
+
+PolicyChoice chooseCover(const std::vector<CoverFigures> &covers, double insideShare,
+                         double surgeInside)
+{
+    int best = -1;
+    for (size_t i = 0; i < covers.size(); ++i) {
+        const CoverFigures &c = covers[i];
+        if (c.surgeWorstDecileShare < surgeInside || c.withinSloShare < insideShare)
+            continue;
+        if (best < 0 || c.rentedCardHours < covers[best].rentedCardHours)
+            best = static_cast<int>(i);
+    }
+    if (best >= 0)
+        return {static_cast<size_t>(best), true, true,
+                fmt::format("the cheapest cover whose worst tenth of surges keeps {:.1f}% "
+                            "inside the objective",
+                            100 * surgeInside)};
+    const auto most = std::max_element(covers.begin(), covers.end(),
+                                       [](const CoverFigures &a, const CoverFigures &b) {
+                                           return a.surgeWorstDecileShare < b.surgeWorstDecileShare;
+                                       });
+    return {static_cast<size_t>(most - covers.begin()), false, false,
+            fmt::format("no cover keeps {:.1f}% inside the objective on the worst tenth of "
+                        "surges; this one keeps the most",
+                        100 * surgeInside)};
 }
 
 namespace {
@@ -111,6 +144,10 @@ Result<std::string> policyFileText(const CandidateFigures &chosen, const std::st
     root["scale_down_window_seconds"] = number(static_cast<double>(p.scaleDownWindowMs) / 1000);
     root["target_occupancy"] = number(p.targetOccupancy);
     root["target_occupancy_with_forecast"] = number(p.targetOccupancyWithForecast);
+    if (p.surgeCover > 1)
+        root["surge_cover"] = number(p.surgeCover);
+    else
+        root.remove("surge_cover");
     YAML::Emitter out;
     out << YAML::Comment(comment) << YAML::Newline << root;
     return std::string(out.c_str()) + "\n";

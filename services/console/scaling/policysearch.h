@@ -1,6 +1,7 @@
 // Choosing a service's policy file from a replay of its own traffic. Two settings trade
 // rented card-hours against the objective and the number of actions: the headroom
-// (target occupancy) and how long a scale-down window holds the busiest moment. The
+// (target occupancy) and how long a scale-down window holds the busiest moment; a third,
+// the surge cover, buys attainment on sudden rises the traffic has not shown yet. The
 // defaults are set for loads whose rises come hard and follow the load closely; a
 // smoother service keeps its objective with less headroom, and one whose load swings all
 // day needs hours of window to change its capacity less than 20 times a day. Which is
@@ -56,6 +57,26 @@ struct PolicyChoice {
 // card-hours go to fewer actions. `candidates` is not empty.
 PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates,
                           const PolicyGoals &goals);
+
+// The surge covers tried once the rest of a policy is chosen: none, then ×1.5 to ×6 of
+// the usual load.
+std::vector<double> candidateCovers();
+
+// A surge cover as its replays measured it: on the service's own traffic (what it costs
+// every day: the median over seeds) and on surges laid over that traffic (what it buys).
+struct CoverFigures {
+    double cover = 1;
+    double rentedCardHours = 0;  // on the traffic as it is
+    double withinSloShare = 0;   // on the traffic as it is
+    double surgeMedianShare = 0;
+    double surgeWorstDecileShare = 0;
+};
+
+// The cheapest cover (on the traffic as it is) whose worst decile of surges keeps
+// `surgeInside` inside the objective and that keeps `insideShare` on the traffic as it
+// is; else the one whose worst decile keeps the most. `covers` is not empty.
+PolicyChoice chooseCover(const std::vector<CoverFigures> &covers, double insideShare,
+                         double surgeInside);
 
 // The policy file for `chosen`: the base file's settings (`baseFile`; empty: none) with
 // the chosen ones set, after a comment saying what the replay measured. It loads back

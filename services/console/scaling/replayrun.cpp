@@ -77,9 +77,10 @@ void recordTotals(EvaluationResult &r, const ServingSim::Totals &totals,
 // A replay has to finish: this many requests take minutes per autoscaler already.
 constexpr double kMostReplayedRequests = 200'000'000;
 
-// What one replica sustains on this mix: decode slots and the prefill budget, with a
-// margin so the queue stays short.
-double replicaRate(const TraceProfile &profile, const EvaluationOptions &options)
+}  // namespace
+
+// Decode slots and the prefill budget, with a margin so the queue stays short.
+double sustainedReplicaRps(const TraceProfile &profile, const EvaluationOptions &options)
 {
     const ReplicaPerformance &p = options.performance;
     const double meanIn = profile.meanInputTokens;
@@ -93,8 +94,6 @@ double replicaRate(const TraceProfile &profile, const EvaluationOptions &options
     const double byPrefill = prefillLoad / std::max(1e-6, prefillS);
     return std::min(0.85 * bySlots, byPrefill);
 }
-
-}  // namespace
 
 Result<TraceProfile> profileTrace(RequestSource &source, const std::string &name)
 {
@@ -162,9 +161,13 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
         // The minute a decision is for, as a schedule counts it (a decision at 60 s is
         // minute 1's): the --minutes file then replays as the row it came from.
         const auto minute = static_cast<size_t>(t / 60);
-        if (minute >= r.minuteReplicas.size())
+        if (minute >= r.minuteReplicas.size()) {
             r.minuteReplicas.resize(minute + 1, 0);
+            r.minuteStates.resize(minute + 1);
+        }
         r.minuteReplicas[minute] = want;
+        r.minuteStates[minute] = {static_cast<float>(s.arrivalRps), want,    s.provisioning,
+                                  s.starting - s.provisioning,      s.ready, s.waiting};
     }
     recordTotals(r, sim.finish(), options);
     // How fast each load step was answered: the first scale-up, and ready capacity.
@@ -193,6 +196,7 @@ EvaluationResult replayMeridian(const std::string &name, const Replay &replay, i
     const EvaluationOptions &options = replay.options;
     MeridianScaler scaler(replay.replicaRps, options.objectiveS, replay.localReplicas,
                           options.intervalS, config, told);
+    scaler.ranBefore(replay.startRps);
     return simulate(name, scaler, replay, initial, ReleaseOrder::SoonestPaidHourFirst);
 }
 
@@ -203,9 +207,10 @@ Result<ScaledTrace> scaleTrace(RequestSource &original, const std::string &name,
     if (!profile)
         return profile.error();
     run.trace = name;
-    run.replicaRps = replicaRate(profile.value(), options);
+    run.replicaRps = sustainedReplicaRps(profile.value(), options);
     const double rawPeak = *std::max_element(profile->rps.begin(), profile->rps.end());
-    run.scaleFactor = options.peakCards / options.cardsPerReplica * run.replicaRps / rawPeak;
+    run.scaleFactor = options.scaleFactor.value_or(options.peakCards / options.cardsPerReplica *
+                                                   run.replicaRps / rawPeak);
     const double expected = static_cast<double>(profile->requests) * run.scaleFactor;
     if (expected > kMostReplayedRequests)
         return Error{fmt::format(

@@ -26,6 +26,10 @@ struct TraceProfile {
 
 Result<TraceProfile> profileTrace(RequestSource &source, const std::string &name);
 
+// What one replica sustains inside the objective on the profile's mix of prompt and
+// output lengths.
+double sustainedReplicaRps(const TraceProfile &profile, const EvaluationOptions &options);
+
 // Replicas that serve `rps` at `occupancy` of what one sustains; at least one.
 int replicasAtOccupancy(double rps, double replicaRps, double occupancy);
 
@@ -43,6 +47,7 @@ struct Replay {
     double replicaRps;
     int localReplicas;
     const std::vector<LoadStep> &steps;
+    double startRps = 0;  // the first minutes' load: what the service ran at before
 };
 
 // `scaler` deciding every interval over the whole trace, from `initialReplicas` warm;

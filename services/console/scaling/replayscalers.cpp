@@ -26,6 +26,14 @@ MeridianScaler::MeridianScaler(double replicaRps, double sloS, int warmReplicas,
     m_input.maxReplicas = 100'000;
 }
 
+void MeridianScaler::ranBefore(double rps)
+{
+    std::vector<DemandMinute> before;
+    for (int64_t m = -m_config.surgeBaseWindowMs / 60'000; m < 0; ++m)
+        before.push_back({m, rps, 1});
+    m_recent.restore(before);
+}
+
 int MeridianScaler::desired(const IntervalSignals &s, double nowS, int current)
 {
     const auto nowMs = static_cast<int64_t>(nowS * 1000);
@@ -36,10 +44,13 @@ int MeridianScaler::desired(const IntervalSignals &s, double nowS, int current)
     m_input.readyReplicas = s.ready;
     m_input.startingReplicas = s.starting;
     m_profile.record(nowMs, s.arrivalRps);
+    m_recent.record(nowMs, s.arrivalRps);
     if (m_told.minuteRps)
         m_input.forecastRps = peakAhead(*m_told.minuteRps, nowMs, m_told.aheadMs);
     else if (m_config.forecastDays > 0)
         m_input.forecastRps = m_profile.forecast(nowMs, m_config.forecastLeadMs);
+    if (m_config.surgeCover > 1)
+        m_input.usualRps = m_recent.usualRate(nowMs, m_config.surgeBaseWindowMs);
     const ScalingDecision decision = decideReplicas(m_input, m_config);
     int d = decision.desiredReplicas;
     if (d < current) {

@@ -43,6 +43,9 @@ class MeridianScaler final : public Autoscaler {
 public:
     MeridianScaler(double replicaRps, double sloS, int warmReplicas, double intervalS,
                    ScalingPolicyConfig config, ToldLoad told = {});
+    // The service ran at `rps` for the surge cover's window before the replay began: its
+    // kept minutes say so, as the live controller's journal would after days of running.
+    void ranBefore(double rps);
     int desired(const IntervalSignals &s, double nowS, int current) override;
 
 private:
@@ -51,6 +54,9 @@ private:
     ScalingPolicyConfig m_config;
     ToldLoad m_told;
     DailyProfile m_profile{m_config.forecastDays};
+    // The minutes the usual load is read from, kept apart from the forecast's: the ones
+    // ranBefore() supposes are not days the forecast should believe.
+    DailyProfile m_recent{0};
 };
 
 // Kubernetes HPA on requests per replica, in flight and queued, against its batch

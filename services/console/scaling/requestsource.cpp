@@ -20,11 +20,11 @@ bool MemorySource::next(TraceRequest &out)
 }
 
 ScaledSource::ScaledSource(RequestSource &base, double factor, uint64_t seed)
-    : m_base(base)
-    , m_whole(static_cast<int>(std::floor(factor)))
-    , m_fraction(factor - std::floor(factor))
-    , m_seed(seed)
-    , m_rng(seed)
+    : ScaledSource(base, LoadShape::flat(factor), seed)
+{}
+
+ScaledSource::ScaledSource(RequestSource &base, LoadShape shape, uint64_t seed)
+    : m_base(base), m_shape(std::move(shape)), m_seed(seed), m_rng(seed)
 {}
 
 void ScaledSource::rewind()
@@ -46,7 +46,9 @@ bool ScaledSource::pull()
     }
     m_lastBaseArrivalS = request.arrivalS;
     std::uniform_real_distribution<double> unit(0, 1);
-    const int copies = m_whole + (unit(m_rng) < m_fraction ? 1 : 0);
+    const double factor = m_shape.factorAt(request.arrivalS);
+    const double whole = std::floor(factor);
+    const int copies = static_cast<int>(whole) + (unit(m_rng) < factor - whole ? 1 : 0);
     for (int c = 0; c < copies; ++c) {
         TraceRequest copy = request;
         if (c > 0) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "loadshape.h"
 
 namespace meridian {
 
@@ -55,11 +56,13 @@ private:
 };
 
 // Requests repeated or dropped at random: each is kept floor(factor) times, plus once
-// more with the fraction's probability; copies spread within a second, as distinct
-// users would, and are put back in arrival order.
+// more with the fraction's probability, the factor the shape's at its arrival (the same
+// all along for a plain scaling); copies spread within a second, as distinct users
+// would, and are put back in arrival order.
 class ScaledSource final : public RequestSource {
 public:
     ScaledSource(RequestSource &base, double factor, uint64_t seed);
+    ScaledSource(RequestSource &base, LoadShape shape, uint64_t seed);
     bool next(TraceRequest &out) override;
     void rewind() override;
     std::optional<Error> error() const override { return m_base.error(); }
@@ -78,8 +81,7 @@ private:
     bool pull();
 
     RequestSource &m_base;
-    int m_whole;
-    double m_fraction;
+    LoadShape m_shape;
     uint64_t m_seed;
     std::mt19937_64 m_rng;
     std::vector<Pending> m_pending;  // a heap, the earliest on top

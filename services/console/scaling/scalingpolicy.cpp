@@ -142,6 +142,17 @@ double peakDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicyCo
     return peak;
 }
 
+// The replicas the surge cover holds: its multiple of the usual load at full rate (the
+// cover serves only when the surge comes, and a replica's rate already keeps its queue
+// inside the objective).
+int coverReplicas(const PolicyInput &in, const ScalingPolicyConfig &config)
+{
+    if (config.surgeCover <= 1 || !in.usualRps)
+        return 0;
+    const double rps = config.surgeCover * *in.usualRps;
+    return static_cast<int>(std::ceil(rps / std::max(1e-9, in.replicaRps) - 1e-9));
+}
+
 }  // namespace
 
 Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
@@ -160,7 +171,8 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
     };
     double panicS = c.panicWindowMs / 1000.0, stableS = c.stableWindowMs / 1000.0,
            downS = c.scaleDownWindowMs / 1000.0, reversalS = c.noReversalMs / 1000.0,
-           forecastDays = c.forecastDays, leadS = c.forecastLeadMs / 1000.0;
+           forecastDays = c.forecastDays, leadS = c.forecastLeadMs / 1000.0,
+           surgeBaseS = c.surgeBaseWindowMs / 1000.0;
     const Field fields[] = {
         {"target_occupancy", &c.targetOccupancy, 0.1, 1.0},
         {"target_occupancy_with_forecast", &c.targetOccupancyWithForecast, 0.1, 1.0},
@@ -177,6 +189,8 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
         {"down_hysteresis", &c.downHysteresis, 0, 0.9},
         {"forecast_days", &forecastDays, 0, 28},
         {"forecast_lead_seconds", &leadS, 0, 7200},
+        {"surge_cover", &c.surgeCover, 1, 10},
+        {"surge_base_window_seconds", &surgeBaseS, 60, 86400},
     };
     try {
         for (const auto &entry : root) {
@@ -207,6 +221,7 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
     c.noReversalMs = static_cast<int64_t>(reversalS * 1000);
     c.forecastDays = static_cast<int>(forecastDays);
     c.forecastLeadMs = static_cast<int64_t>(leadS * 1000);
+    c.surgeBaseWindowMs = static_cast<int64_t>(surgeBaseS * 1000);
     return c;
 }
 
@@ -232,6 +247,7 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
     const int shortNeed = replicasFor(shortDemand, in, config);
     const int stableNeed = replicasFor(stableDemand, in, config);
     const int forecastNeed = in.forecastRps ? replicasFor(*in.forecastRps, in, config) : 0;
+    const int coverNeed = coverReplicas(in, config);
 
     if (shortNeed > current && shortNeed >= config.panicFactor * current) {
         d = {shortNeed, shortNeed, ScalingReason::Panic,
@@ -249,6 +265,12 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
         if (shortNeed > stableNeed)
             d.why += fmt::format("; {:.2f} req/s over the last {} s needs {}", shortDemand,
                                  config.panicWindowMs / 1000, shortNeed);
+    } else if (coverNeed > current) {
+        // Warm before the surge comes: a lease and a cold start take minutes.
+        d = {coverNeed, coverNeed, ScalingReason::Up,
+             fmt::format("surge cover: {} replicas hold {:g}× the usual {:.2f} req/s, {} there "
+                         "or starting",
+                         coverNeed, config.surgeCover, in.usualRps.value_or(0), current)};
     } else if (config.forecastOrdersAhead && forecastNeed > current) {
         // Started now, the capacity is ready when the forecast says the demand comes.
         d = {forecastNeed, forecastNeed, ScalingReason::Up,
@@ -267,8 +289,8 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
                              newest->waitingRequests)};
         } else if (!atRisk) {
             const double downDemand = peakDemand(in, config.scaleDownWindowMs, config);
-            const int downNeed =
-                std::max({stableNeed, replicasFor(downDemand, in, config), forecastNeed});
+            const int downNeed = std::max(
+                {stableNeed, replicasFor(downDemand, in, config), forecastNeed, coverNeed});
             const bool recentlyUp =
                 in.lastScaleUpMs && in.nowMs - *in.lastScaleUpMs < config.noReversalMs;
             const bool spare = downNeed <= current * (1 - config.downHysteresis);
@@ -289,6 +311,11 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
         d.why = backlogDrainingWhy(in, config);
     holdToBounds(d, in);
     return d;
+}
+
+bool readsDemandMinutes(const ScalingPolicyConfig &config)
+{
+    return config.forecastDays > 0 || config.surgeCover > 1;
 }
 
 void forgetOldSignals(std::vector<ServiceSignals> &history, int64_t nowMs,

@@ -64,6 +64,16 @@ struct ScalingPolicyConfig {
     // earlier days foresees too few of the rises for the capacity it would start
     // (docs/PERFORMANCE.md); a service whose days repeat closely can turn it on.
     bool forecastOrdersAhead = false;
+    // Surge cover: the capacity there (serving or starting) is kept at least this multiple
+    // of the service's usual load, at a replica's full rate, so a rise up to it finds
+    // replicas already warm instead of waiting minutes for a lease and a cold start. The
+    // usual load is the median minute's arrivals over `surgeBaseWindowMs` (PolicyInput::
+    // usualRps): a surge does not raise it until it has lasted half the window, so the
+    // cover is not ordered again on top of the surge it was there for. 1: no cover. It is
+    // paid for every hour it is held, surge or not: the knob that buys attainment on
+    // sudden rises with card-hours (`meridian-sim tune --shapes` searches it).
+    double surgeCover = 1.0;
+    int64_t surgeBaseWindowMs = 3 * 3'600'000;
 };
 
 // Reads a policy file (YAML keys as in ScalingPolicyConfig, snake_case, windows in
@@ -90,6 +100,9 @@ struct PolicyInput {
     // Only the lead: capacity ordered for a peak later in the hour would be paid from now
     // for minutes it does not serve.
     std::optional<double> forecastRps;
+    // The service's usual load (DailyProfile::usualRate over the surge cover's window),
+    // from the minutes the controller keeps across restarts; none: no surge cover yet.
+    std::optional<double> usualRps;
 };
 
 enum class ScalingReason { Hold, Up, Panic, LatencyGuard, Down, Bounds };
@@ -105,6 +118,10 @@ struct ScalingDecision {
 };
 
 ScalingDecision decideReplicas(const PolicyInput &input, const ScalingPolicyConfig &config = {});
+
+// Whether the policy reads the service's kept demand minutes (the daily shape's forecast,
+// or the surge cover's usual load), which the controller then records and restores.
+bool readsDemandMinutes(const ScalingPolicyConfig &config);
 
 // Drops the signals older than any of the policy's windows reads (and a minute more),
 // the same for the live controller and the replay.

@@ -66,7 +66,8 @@ EvaluationRun medianOverSeeds(const std::vector<EvaluationRun> &runs)
          {&EvaluationRun::scaleFactor, &EvaluationRun::oracleHeadroom,
           &EvaluationRun::oracleTargetShare, &EvaluationRun::oracleMissBudgetShare,
           &EvaluationRun::pacedOracleHeadroom, &EvaluationRun::tunedOccupancyScale,
-          &EvaluationRun::oracleOtherShare, &EvaluationRun::oracleOtherCardHours})
+          &EvaluationRun::tunedSurgeCover, &EvaluationRun::oracleOtherShare,
+          &EvaluationRun::oracleOtherCardHours})
         run.*figure = medianOf(all, figure);
     const auto exact = std::count_if(runs.begin(), runs.end(),
                                      [](const EvaluationRun &r) { return r.oracleExact; });
@@ -82,9 +83,11 @@ EvaluationRun medianOverSeeds(const std::vector<EvaluationRun> &runs)
         }
         const std::vector<float> minuteP95 = row.minuteP95S;
         const std::vector<int> minuteReplicas = row.minuteReplicas;
+        const std::vector<MinuteState> minuteStates = row.minuteStates;
         row = medianRow(same);
         row.minuteP95S = minuteP95;
         row.minuteReplicas = minuteReplicas;
+        row.minuteStates = minuteStates;
     }
     return run;
 }

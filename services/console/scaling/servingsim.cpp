@@ -254,6 +254,7 @@ IntervalSignals ServingSim::signals(double windowS) const
                 s.paidHourEndsInS.push_back(paidHourEnd(r) - m_now);
         } else {
             ++s.starting;
+            s.provisioning += r.bootedAtS > m_now;
         }
     }
     std::sort(s.paidHourEndsInS.begin(), s.paidHourEndsInS.end());
@@ -301,12 +302,14 @@ void ServingSim::addReplica()
     const std::optional<double> standby = r.rented ? takeStandby() : std::nullopt;
     if (standby)
         r.createdS = *standby;  // its paid hours run on from when the node was ordered
+    r.bootedAtS = m_now;
     if (standby || (weightsOnDisk && !r.rented)) {
         r.readyAtS = m_now + sampled(m_startup.warmStartMinS, m_startup.warmStartMaxS);
     } else {
-        r.readyAtS =
-            m_now + sampled(m_startup.coldStartMinS, m_startup.coldStartMaxS) +
-            (r.rented ? sampled(m_startup.provisioningMinS, m_startup.provisioningMaxS) : 0.0);
+        const double coldStartS = sampled(m_startup.coldStartMinS, m_startup.coldStartMaxS);
+        if (r.rented)
+            r.bootedAtS += sampled(m_startup.provisioningMinS, m_startup.provisioningMaxS);
+        r.readyAtS = r.bootedAtS + coldStartS;
     }
     m_totals.startupS.push_back(r.readyAtS - m_now);
     m_replicas.push_back(std::move(r));

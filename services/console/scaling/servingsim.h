@@ -55,6 +55,7 @@ struct IntervalSignals {
     std::optional<double> queueDelayP95S;  // the objective's latency
     int ready = 0;
     int starting = 0;
+    int provisioning = 0;  // of the starting, rented nodes still booting (the rest load weights)
     // Until each serving rented replica's paid hour ends, soonest first: capacity paid by
     // the hour is shed when its hour ends, one replica at a time.
     std::vector<double> paidHourEndsInS;
@@ -129,6 +130,7 @@ private:
     };
     struct Replica {
         bool rented = false;
+        double bootedAtS = 0;  // its node provisioned; then its weights load
         double readyAtS = 0;
         double createdS = 0;  // billing starts here for a rented one
         bool draining = false;
