@@ -48,10 +48,14 @@ std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
     auto node = std::make_unique<Node>();
     node->plan = plan;
     auto collector = std::make_unique<SimCollector>(plan.spec);
-    std::map<std::string, double> coldStarts;
-    for (const InferenceService &service : m_options.services)
+    std::map<std::string, double> coldStarts, drains;
+    for (const InferenceService &service : m_options.services) {
         coldStarts[service.name] = service.coldStartSeconds;
+        if (service.serving)
+            drains[service.name] = service.serving->drainGraceSeconds;
+    }
     collector->setColdStarts(std::move(coldStarts));
+    collector->setDrains(std::move(drains));
     node->collector = collector.get();
     node->events = std::make_unique<EventLog>();
     node->usage = std::make_unique<MemoryUsageLedger>();

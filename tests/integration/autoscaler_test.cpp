@@ -238,6 +238,55 @@ TEST(Autoscaler, FreeCardsOfTheLocalPoolServeBeforeAnythingIsRented)
     EXPECT_EQ(h.controller->view().services[0].localReplicas, 1) << "the steady replica stays";
 }
 
+TEST(Autoscaler, ReleasesStillDrainingAreNotCountedAgainSoOneNeedStopsOnce)
+{
+    // Replicas that drain for 20 s after they are stopped (their serving: grace), and a
+    // policy that may shed all of a surplus at once: the load falls to what three replicas
+    // carry, and the pass that sees it releases two. The passes every 5 s while those
+    // two still drain used to count them as ready and release the rest, leaving one
+    // replica for three replicas' load, and then plan them again.
+    InferenceService service = chatService();
+    service.serving = ServingCommand{};
+    service.serving->drainGraceSeconds = 20;
+    Harness h(service, 1, /*poolTheOtherNodes=*/true);
+    warmUp(h);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 8.0));
+    // Settled: every step serving, and none added for three passes.
+    int steps = -1;
+    for (int i = 0, quiet = 0; i < 20 && quiet < 3; ++i) {
+        h.controller->tick().ok();
+        const int serving = h.stepsIn(StepState::Serving);
+        quiet = serving == static_cast<int>(h.steps().size()) && serving == steps ? quiet + 1 : 0;
+        steps = serving;
+        h.pass(60);
+    }
+    ASSERT_EQ(steps, static_cast<int>(h.steps().size()))
+        << h.controller->view().problem << "; " << h.controller->view().services[0].why;
+    ASSERT_GE(steps, 2);
+    // The console starts again with the policy that sheds: the same journal, its steps.
+    ScalingPolicyConfig policy;
+    policy.maxDownFraction = 1;
+    policy.scaleDownWindowMs = 60'000;
+    policy.noReversalMs = 60'000;
+    h.m_servicePolicies["chat"] = policy;
+    h.startConsole(ApprovalMode::Automatic);
+    ASSERT_TRUE(h.sim->setServiceDemand("chat", 3.0));  // less than half of it
+    h.pass(180);  // past the scale-down window of the busy minutes
+    int released = 0;
+    for (int i = 0; i < 12; ++i) {
+        h.controller->tick().ok();
+        const ServiceScalingView v = h.controller->view().services[0];
+        released = h.stepsIn(StepState::Done) + h.stepsIn(StepState::Releasing);
+        // The steady replica and the steps not being released: never fewer than asked.
+        EXPECT_GE(1 + h.stepsIn(StepState::Serving), v.desiredReplicas)
+            << "pass " << i << ": a release while another drained left too few: " << v.why;
+        h.pass(5);
+    }
+    EXPECT_GT(released, 0) << "half the load releases some";
+    EXPECT_LT(released, steps) << "not all of it";
+    EXPECT_EQ(static_cast<int>(h.steps().size()), steps) << "stopped, then planned again";
+}
+
 TEST(Autoscaler, APlanThatReplacesAnotherUsesTheLocalCardsTheOldOneHadClaimed)
 {
     Harness h(chatService(), 1, /*poolTheOtherNodes=*/true);

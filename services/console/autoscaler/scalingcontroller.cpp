@@ -259,13 +259,16 @@ ScalingController::JournalCount ScalingController::countJournal(
             // From the journal, so a restarted console keeps the no-reversal window too.
             count.lastScaleUpMs = std::max(count.lastScaleUpMs.value_or(0), step.createdUnixMs);
         }
-        if (inFlight(step.state)) {
-            // Replicas are named after their step's key: those not reporting yet are coming.
-            const std::string prefix = step.idempotencyKey + "/";
-            const auto seen = std::count_if(
-                seenIds.begin(), seenIds.end(),
-                [&](const std::string &id) { return id.compare(0, prefix.size(), prefix) == 0; });
-            count.ordered += std::max(0, replicas - static_cast<int>(seen));
+        // Replicas are named after their step's key.
+        const std::string prefix = step.idempotencyKey + "/";
+        const auto seen = static_cast<int>(std::count_if(
+            seenIds.begin(), seenIds.end(),
+            [&](const std::string &id) { return id.compare(0, prefix.size(), prefix) == 0; }));
+        if (inFlight(step.state))
+            count.ordered += std::max(0, replicas - seen);  // those not reporting yet are coming
+        if (step.state == StepState::Releasing) {
+            count.going += seen;
+            count.goingRented += isLocal ? 0 : seen;
         }
     }
     std::lock_guard lock(m_mutex);

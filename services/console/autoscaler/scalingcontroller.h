@@ -127,6 +127,11 @@ private:
         double pendingCny = 0;
         double rentedCny = 0;
         std::optional<int64_t> lastScaleUpMs;
+        // Replicas still reporting whose step is being released (draining, then stopped):
+        // they serve what they hold, but they are not capacity to plan with, or a second
+        // pass would shed another for the same need.
+        int going = 0;
+        int goingRented = 0;
     };
     JournalCount countJournal(const InferenceService &service, const std::vector<JournalStep> &open,
                               const std::vector<std::string> &seenIds) const;

@@ -33,6 +33,8 @@ ScalingDecision ScalingController::askPolicy(ServiceState &state, const ReplicaC
     input.lastScaleUpMs = journal.lastScaleUpMs;
     if (state.policy.forecastDays > 0)
         input.forecastRps = state.profile.forecast(nowMs, state.policy.forecastLeadMs);
+    if (state.policy.surgeCover > 1)
+        input.usualRps = state.profile.usualRate(nowMs, state.policy.surgeBaseWindowMs);
     state.view.forecastRps = input.forecastRps;
     return decideReplicas(input, state.policy);
 }
@@ -74,7 +76,11 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     if (state.balancer)
         addBalancerLoad(replicas.signals, *state.balancer, state.balancerBefore);
     const JournalCount journal = countJournal(state.service, open, replicas.seenIds);
-    if (state.policy.forecastDays > 0)
+    // Replicas already on their way out serve what they hold, but the pass plans without
+    // them: the release under way has already answered the need that started it.
+    replicas.ready = std::max(0, replicas.ready - journal.going);
+    replicas.readyRented = std::max(0, replicas.readyRented - journal.goingRented);
+    if (readsDemandMinutes(state.policy))
         rememberDemand(state, replicas.signals.arrivalRps, now, problems);
     const ScalingDecision decision = askPolicy(state, replicas, journal, now);
     showPass(state, replicas, journal, decision, open, now);

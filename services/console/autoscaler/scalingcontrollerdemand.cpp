@@ -1,6 +1,7 @@
-// ScalingController's members on the daily shape: each pass's arrival rate recorded,
+// ScalingController's members on the kept demand: each pass's arrival rate recorded,
 // every finished minute kept in the journal, and the kept days read back at the start,
-// so a restart forecasts at once. The forecast itself is asked for in askPolicy.
+// so a restart forecasts, and knows the service's usual load, at once. The forecast and
+// the usual load themselves are asked for in askPolicy.
 #include <algorithm>
 
 #include "autoscaler/scalingjournal.h"
@@ -25,8 +26,8 @@ void ScalingController::restoreDemand()
 {
     const int64_t nowMs = m_clock.nowUnixMs();
     for (auto &state : m_services) {
-        if (state->policy.forecastDays <= 0)
-            continue;  // no daily shape for this service
+        if (!readsDemandMinutes(state->policy))
+            continue;  // neither a daily shape nor a surge cover for this service
         auto kept =
             m_journal.demandMinutes(state->service.name, state->profile.keptFromIndex(nowMs));
         if (!kept) {

@@ -259,6 +259,9 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
         return f.untilUnixMs != 0 && nowUnixMs >= f.untilUnixMs;
     });
     std::map<uint32_t, double> replicaLoad;
+    std::erase_if(m_replicas, [&](const auto &entry) {
+        return entry.second.drainsUntilMs >= 0 && entry.second.drainsUntilMs <= nowUnixMs;
+    });
     for (auto &[id, replica] : m_replicas) {
         const bool serving = nowUnixMs >= replica.workload.startedUnixMs + replica.coldStartMs;
         ReplicaSignals signals;
@@ -365,8 +368,28 @@ Status SimCollector::startReplica(const Workload &workload)
 Status SimCollector::stopReplica(const std::string &replicaId)
 {
     std::lock_guard lock(m_mutex);
-    m_replicas.erase(replicaId);
+    const auto it = m_replicas.find(replicaId);
+    if (it == m_replicas.end())
+        return {};
+    const auto drain = m_drainSeconds.find(it->second.workload.service);
+    if (drain == m_drainSeconds.end() || drain->second <= 0)
+        m_replicas.erase(it);
+    else if (it->second.drainsUntilMs < 0)
+        it->second.drainsUntilMs = m_lastSampleMs + static_cast<int64_t>(drain->second * 1000);
     return {};
+}
+
+bool SimCollector::replicaDraining(const std::string &replicaId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_replicas.find(replicaId);
+    return it != m_replicas.end() && it->second.drainsUntilMs > m_lastSampleMs;
+}
+
+void SimCollector::setDrains(std::map<std::string, double> secondsByService)
+{
+    std::lock_guard lock(m_mutex);
+    m_drainSeconds = std::move(secondsByService);
 }
 
 std::vector<SimCollector::ReplicaOnNode> SimCollector::replicasAt(int64_t nowUnixMs) const

@@ -66,10 +66,14 @@ public:
     // How long a replica of each service takes to load before it serves (the services'
     // cold_start_seconds); a service not named here takes 30-180 s.
     void setColdStarts(std::map<std::string, double> secondsByService);
+    // How long a stopped replica of each service drains (its serving: drain grace): it
+    // reports, and finishes what it holds, until then. A service not named stops at once.
+    void setDrains(std::map<std::string, double> secondsByService);
 
     Status startReplica(const Workload &workload) override;
     Status stopReplica(const std::string &replicaId) override;
     bool replicaServing(const std::string &replicaId) override;
+    bool replicaDraining(const std::string &replicaId) override;
 
     struct ReplicaOnNode {
         std::string replicaId;
@@ -100,6 +104,7 @@ private:
     struct Replica {
         Workload workload;
         int64_t coldStartMs = 0;
+        int64_t drainsUntilMs = -1;  // stopped and draining until then; -1: not stopped
     };
 
     void buildHardware();
@@ -110,6 +115,7 @@ private:
 
     SimNodeSpec m_spec;
     std::map<std::string, double> m_coldStartSeconds;  // by service
+    std::map<std::string, double> m_drainSeconds;      // by service
     mutable std::mutex m_mutex;
     std::vector<CardState> m_cards;
     std::vector<NicState> m_nics;
