@@ -7,8 +7,12 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <sys/wait.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <thread>
@@ -26,19 +30,27 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// The configuration an operator installs (packaging/scaled/haproxy.cfg), as written but
+// for its two addresses, moved to free loopback ports.
+std::string shippedConfiguration(int runtimePort, int frontPort)
+{
+    std::string text = readFile(MERIDIAN_SOURCE_DIR "/packaging/scaled/haproxy.cfg");
+    const auto move = [&](const std::string &from, const std::string &to) {
+        const size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << "the shipped configuration no longer has " << from;
+        if (at != std::string::npos)
+            text.replace(at, from.size(), to);
+    };
+    move("ipv4@127.0.0.1:9999", fmt::format("ipv4@127.0.0.1:{}", runtimePort));
+    move("bind :8080", fmt::format("bind 127.0.0.1:{}", frontPort));
+    return text;
+}
+
 class Haproxy {
 public:
     Haproxy()
     {
-        std::ofstream(m_dir.file("haproxy.cfg"))
-            << "global\n    stats socket ipv4@127.0.0.1:" << runtimePort << " level admin\n"
-            << "defaults\n    mode http\n    timeout connect 2s\n"
-            << "    timeout client 30s\n    timeout server 30s\n    timeout queue 30s\n"
-            << "frontend chat\n    bind 127.0.0.1:" << frontPort << "\n"
-            << "    default_backend chat\n"
-            << "backend chat\n    balance leastconn\n"
-            << "    option httpchk GET /health\n"
-            << "    default-server inter 500ms fall 2 rise 1\n";
+        std::ofstream(m_dir.file("haproxy.cfg")) << shippedConfiguration(runtimePort, frontPort);
         start();
     }
     void start()
@@ -362,4 +374,107 @@ TEST(Balancer, StatisticsThatDoNotAddUpAreReadAsAbsentNotBelieved)
                   .error()
                   .message.find("not statistics"),
               std::string::npos);
+}
+
+// The configuration docs/scaling.md shows is the file shipped for operators, line for
+// line, and HAProxy accepts it as written.
+TEST(Balancer, TheDocumentedConfigurationIsTheShippedOneAndHaproxyLoadsIt)
+{
+    const std::string shipped = readFile(MERIDIAN_SOURCE_DIR "/packaging/scaled/haproxy.cfg");
+    const std::string docs = readFile(MERIDIAN_SOURCE_DIR "/docs/scaling.md");
+    const size_t named = docs.find("`packaging/scaled/haproxy.cfg`:\n\n```\n");
+    ASSERT_NE(named, std::string::npos) << "docs/scaling.md no longer shows the shipped file";
+    const size_t from = docs.find("```\n", named) + 4;
+    const size_t to = docs.find("```\n", from);
+    ASSERT_NE(to, std::string::npos);
+    EXPECT_EQ(docs.substr(from, to - from), shipped)
+        << "docs/scaling.md and packaging/scaled/haproxy.cfg say different things";
+    TempDir dir;
+    ChildProcess check({"haproxy", "-c", "-f", MERIDIAN_SOURCE_DIR "/packaging/scaled/haproxy.cfg"},
+                       dir.file("check.log"));
+    ASSERT_TRUE(waitUntil([&] { return check.ended(); }, 10s));
+    EXPECT_TRUE(WIFEXITED(check.waitStatus()) && WEXITSTATUS(check.waitStatus()) == 0)
+        << check.log();
+}
+
+namespace {
+
+// What `meridian-sim drive` said at its end: sent, answered, failed.
+struct DriveTally {
+    int sent = -1, answered = -1, failed = -1;
+};
+
+DriveTally tallyOf(const std::string &log)
+{
+    DriveTally t;
+    const size_t at = log.find("sent ");
+    if (at != std::string::npos)
+        std::sscanf(log.c_str() + at, "sent %d  answered %d  failed %d", &t.sent, &t.answered,
+                    &t.failed);
+    return t;
+}
+
+// Three replicas behind the shipped configuration under 40 req/s for 30 s; the second is
+// killed with kill -9 once it has answered 100, while it holds requests. What the clients
+// saw.
+DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
+{
+    Haproxy haproxy;
+    Replica a, b, c;
+    const HaproxyRuntime runtime = haproxy.runtime();
+    const std::string options =
+        "maxconn 8 inter 500ms fall 2 rise 1 observe layer7 "
+        "error-limit 1 on-error mark-down";
+    EXPECT_TRUE(syncBalancer(runtime, "chat",
+                             {a.ready("chat-1/0"), b.ready("chat-2/0"), c.ready("chat-3/0")},
+                             options)
+                    .ok());
+    TempDir dir;
+    std::vector<std::string> argv = {
+        MERIDIAN_SIM_BIN, "drive",
+        "--url",          fmt::format("http://127.0.0.1:{}", haproxy.frontPort),
+        "--rps",          "40",
+        "--seconds",      "30",
+        "--max-tokens",   "25",
+        "--connections",  "256"};
+    if (!stream)
+        argv.push_back("--no-stream");
+    ChildProcess drive(argv, dir.file("drive.log"));
+    EXPECT_TRUE(waitUntil([&] { return b.served() >= 100; }, 30s)) << drive.log();
+    const std::string metrics = httpGet(b.port, "/metrics");
+    const size_t running = metrics.find("vllm:num_requests_running{");
+    heldWhenKilled = running == std::string::npos
+                         ? 0
+                         : std::atoi(metrics.c_str() + metrics.find("} ", running) + 2);
+    b.kill9();
+    EXPECT_TRUE(waitUntil([&] { return drive.ended(); }, 90s)) << drive.log();
+    return tallyOf(drive.log());
+}
+
+}  // namespace
+
+// kill -9 of a replica that is answering requests: what it had not begun to answer (sent
+// to it in the second before its checks fail, or waiting in its batch) is sent again to
+// another replica by HAProxy (retry-on, redispatch, layer-7 observation), so no client
+// asking for its answer whole sees a failure.
+TEST(Balancer, AReplicaKilledUnderLoadLosesNoRequestItHadNotBegunToAnswer)
+{
+    int held = 0;
+    const DriveTally whole = killOneUnderLoad(false, held);
+    EXPECT_GT(held, 0) << "the killed replica was answering requests";
+    EXPECT_GE(whole.sent, 1000);
+    EXPECT_EQ(whole.failed, 0) << "of " << whole.sent << " requests";
+    EXPECT_EQ(whole.answered, whole.sent);
+}
+
+// Streamed answers are under way from their first byte: a stream the killed replica was
+// sending cannot be sent again by a balancer, so those few break; every other request,
+// those sent to the dead replica after it died included, is answered.
+TEST(Balancer, AReplicaKilledUnderLoadBreaksOnlyTheStreamsItWasSending)
+{
+    int held = 0;
+    const DriveTally streamed = killOneUnderLoad(true, held);
+    EXPECT_GE(streamed.sent, 1000);
+    EXPECT_LE(streamed.failed, 8) << "more than the killed replica's maxconn broke";
+    EXPECT_EQ(streamed.answered + streamed.failed, streamed.sent);
 }
