@@ -90,11 +90,14 @@ Result<std::unique_ptr<Collector>> makeCollector(const AgentConfig &config,
     return Error{fmt::format("--collector '{}': use sim, nvml, smi or auto", config.collector)};
 }
 
-// A real node starts the replicas its services file declares (a simulated one plays them
-// on its simulated cards): the runner, or none when there is nothing to run.
+// A real node starts the replicas its services file declares: the runner, or none when
+// there is no file. A simulated node plays replicas on its simulated cards, unless its
+// services file says how to start real ones (`serving:`): then it runs those processes as
+// a real node would, on its simulated cards, which is how a machine without accelerators
+// demonstrates real replicas behind a real load balancer.
 Result<std::unique_ptr<ReplicaRunner>> replicaRunner(const AgentConfig &config,
                                                      NodeMonitor &monitor, AgentLedger &ledger,
-                                                     EventLog &events)
+                                                     EventLog &events, bool simulated)
 {
     if (config.servicesFile.empty())
         return std::unique_ptr<ReplicaRunner>();
@@ -106,6 +109,8 @@ Result<std::unique_ptr<ReplicaRunner>> replicaRunner(const AgentConfig &config,
         if (s.serving)
             options.services[s.name] = *s.serving;
     }
+    if (simulated && options.services.empty())
+        return std::unique_ptr<ReplicaRunner>();
     options.logDirectory = (std::filesystem::path(config.dataDir) / "replicas").string();
     auto runner = std::make_unique<ReplicaRunner>(std::move(options), monitor.inventory().cards,
                                                   ledger, SystemClock::instance());
@@ -166,7 +171,7 @@ int serveAgent(const AgentConfig &config)
     auto collector = makeCollector(config, nodeId);
     if (!collector)
         return failed(collector.error().message);
-    ReplicaBackend *replicas = dynamic_cast<SimCollector *>(collector->get());
+    SimCollector *simulated = dynamic_cast<SimCollector *>(collector->get());
     EventLog events(10'000, ledger->get());
     NodeMonitorOptions options;
     options.sampleIntervalMs = config.sampleIntervalMs;
@@ -178,17 +183,14 @@ int serveAgent(const AgentConfig &config)
                         SystemClock::instance(), options);
     if (Status status = monitor.start(); !status)
         return failed(status.message());
-    std::unique_ptr<ReplicaRunner> runner;
-    if (!replicas) {
-        auto made = replicaRunner(config, monitor, *ledger.value(), events);
-        if (!made) {
-            monitor.stop();
-            return failed(made.error().message);
-        }
-        runner = std::move(made).value();
-        if (runner)
-            replicas = runner.get();
+    auto made = replicaRunner(config, monitor, *ledger.value(), events, simulated != nullptr);
+    if (!made) {
+        monitor.stop();
+        return failed(made.error().message);
     }
+    std::unique_ptr<ReplicaRunner> runner = std::move(made).value();
+    ReplicaBackend *replicas = runner ? static_cast<ReplicaBackend *>(runner.get())
+                                      : static_cast<ReplicaBackend *>(simulated);
     WorkloadManager workloads(replicas, SystemClock::instance(), monitor.inventory().cards.size(),
                               runner ? static_cast<NodeRecords *>(ledger->get()) : nullptr);
     monitor.setServiceOfCard([&workloads](uint32_t card) { return workloads.serviceOnCard(card); });

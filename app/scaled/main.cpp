@@ -5,6 +5,8 @@
 // approvals through its ScalingControl service.
 //   meridian-scaled status --address 127.0.0.1:50081 [--ca-file F --token-file F]
 // prints what a running one is doing, for whoever is logged in to its host.
+//   meridian-scaled replicas start --agent HOST:PORT --service chat --count 2 ...
+// starts (stops, lists) a service's steady replicas on one node.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -28,6 +30,7 @@
 #include "fleet/fleetstate.h"
 #include "fleetlink/fleetclient.h"
 #include "fleetlink/inventoryfile.h"
+#include "replicascommand.h"
 #include "scrape/scrapeendpoint.h"
 #include "wire/grpcserver.h"
 
@@ -217,8 +220,35 @@ int main(int argc, char **argv)
     statusCommand->add_option("--address", statusOptions.address, "its host:port");
     statusCommand->add_option("--ca-file", statusOptions.caFile, "the CA of its certificate (TLS)");
     statusCommand->add_option("--token-file", statusOptions.tokenFile, "a file with a token");
+    meridian::ReplicasCommand replicas;
+    CLI::App *replicasCommand = app.add_subcommand(
+        "replicas", "start, stop or list a service's steady replicas on one node (its agent)");
+    replicasCommand->add_option("action", replicas.action, "start | stop | list")->required();
+    replicasCommand->add_option("--agent", replicas.agent, "the node's agent, HOST:PORT")
+        ->required();
+    replicasCommand->add_option("--service", replicas.service,
+                                "the service (its serving: section in the agent's services file)");
+    replicasCommand->add_option("--model", replicas.model, "the model (default: the service)");
+    replicasCommand->add_option("--name", replicas.name,
+                                "the replicas' key: NAME/r1, NAME/r2 … (default steady-SERVICE)");
+    replicasCommand->add_option("--count", replicas.count, "how many (1)")
+        ->check(CLI::Range(1, 64));
+    replicasCommand->add_option("--cards-per-replica", replicas.cardsPerReplica, "(1)")
+        ->check(CLI::Range(1, 64));
+    replicasCommand
+        ->add_option("--cards", replicas.cards, "the node's cards they may take (default 0-7)")
+        ->delimiter(',');
+    replicasCommand
+        ->add_option("--wait", replicas.waitSeconds,
+                     "start: wait until they serve, at most this many seconds")
+        ->check(CLI::Range(0.0, 3600.0));
+    replicasCommand->add_option("--ca-file", replicas.caFile, "the CA of the agent's certificate");
+    replicasCommand->add_option("--token-file", replicas.tokenFile,
+                                "a file with an operator token for the agent");
     CLI11_PARSE(app, argc, argv);
     if (statusCommand->parsed())
         return status(statusOptions);
+    if (replicasCommand->parsed())
+        return meridian::runReplicas(replicas);
     return serve(configFile, listen);
 }

@@ -7,13 +7,14 @@
 // Where systemd runs (a user manager of the test's own), the agent finds it and each
 // replica is a unit of its own.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <fstream>
 
 #include "agentprocess.h"
 #include "childprocess.h"
-#include "systemdusermanager.h"
 #include "core/toolrunner.h"
+#include "systemdusermanager.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -242,4 +243,64 @@ TEST(AgentReplicas, ABrokenServicesFileStopsTheAgentWithItsLine)
         << agent.log();
     EXPECT_NE(agent.log().find("engine: sglang (vllm, mindie, tgi or llamacpp)"), std::string::npos)
         << agent.log();
+}
+
+// A node without accelerators (the sim collector) whose services file declares how to
+// serve runs the real replica processes on its simulated cards, as a real node would; and
+// `meridian-scaled replicas` starts a service's steady replicas there, once however often
+// it is run, lists them and stops them.
+TEST(AgentReplicas, ASimulatedNodeRunsRealReplicasAndTheSteadyCommandStartsThemOnce)
+{
+    test::TempDir dir;
+    const std::string address = "127.0.0.1:" + std::to_string(test::freePort());
+    const int replicaPort = test::freePort();
+    std::vector<std::string> args = agentArgs(dir, address, replicaPort);
+    std::ofstream(dir.file("agent.yaml"))
+        << "collector: sim\nservices_file: " << dir.file("services.yaml") << "\n";
+    test::AgentProcess agent(args);
+    auto stub = test::connect(address);
+    ASSERT_TRUE(test::untilAnswering(*stub));
+    const auto steady = [&](const std::string &action, const std::vector<std::string> &more) {
+        std::vector<std::string> argv = {
+            MERIDIAN_SCALED_BIN, "replicas", action, "--agent", address, "--service", "chat"};
+        argv.insert(argv.end(), more.begin(), more.end());
+        test::ChildProcess run(argv, dir.file(action + ".log"));
+        EXPECT_TRUE(test::waitUntil([&] { return run.ended(); }, std::chrono::seconds(60)));
+        return std::make_pair(WIFEXITED(run.waitStatus()) ? WEXITSTATUS(run.waitStatus()) : -1,
+                              run.log());
+    };
+    const auto started = steady("start", {"--cards-per-replica", "2", "--wait", "30"});
+    EXPECT_EQ(started.first, 0) << started.second;
+    EXPECT_NE(started.second.find("chat on " + address + ": 1 replica(s) steady-chat/r1…: serving"),
+              std::string::npos)
+        << started.second;
+    EXPECT_FALSE(test::httpGet(replicaPort, "/health").empty()) << "a real process serves";
+    // Run again: answered from the agent's records, nothing started twice.
+    const auto again = steady("start", {"--cards-per-replica", "2", "--wait", "30"});
+    EXPECT_EQ(again.first, 0) << again.second;
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ListWorkloadsResponse listed;
+    ASSERT_TRUE(stub->ListWorkloads(&context, {}, &listed).ok());
+    int live = 0;
+    for (const v1::Workload &w : listed.workloads())
+        live += w.state() != v1::WORKLOAD_STATE_STOPPED;
+    EXPECT_EQ(live, 1);
+    EXPECT_NE(steady("list", {}).second.find("serving"), std::string::npos);
+    const auto stopped = steady("stop", {});
+    EXPECT_EQ(stopped.first, 0) << stopped.second;
+    EXPECT_TRUE(test::waitUntil([&] { return test::httpGet(replicaPort, "/health").empty(); },
+                                std::chrono::seconds(30)))
+        << "the replica process ended";
+    // An agent that is not there is named, and the command fails.
+    const auto nobody = [&] {
+        test::ChildProcess run(
+            {MERIDIAN_SCALED_BIN, "replicas", "start", "--agent",
+             "127.0.0.1:" + std::to_string(test::freePort()), "--service", "chat"},
+            dir.file("nobody.log"));
+        EXPECT_TRUE(test::waitUntil([&] { return run.ended(); }, std::chrono::seconds(30)));
+        return std::make_pair(WEXITSTATUS(run.waitStatus()), run.log());
+    }();
+    EXPECT_NE(nobody.first, 0);
+    EXPECT_NE(nobody.second.find("127.0.0.1:"), std::string::npos) << nobody.second;
 }

@@ -289,3 +289,20 @@ TEST(ServicesFile, AWordWhereANumberBelongsIsRefusedNotDefaulted)
     EXPECT_NE(servicesError(dir, "services:\n  - chat\n").find(":2: expected a mapping"),
               std::string::npos);
 }
+
+// The services file shipped for a machine without accelerators loads as written, and
+// tells its agent to run the stand-in server behind the shipped HAProxy backend.
+TEST(ServicesFileInput, TheShippedDemoServicesLoad)
+{
+    auto services =
+        loadInferenceServices(MERIDIAN_SOURCE_DIR "/packaging/scaled/demo-services.yaml");
+    ASSERT_TRUE(services.ok()) << services.error().message;
+    ASSERT_EQ(services->size(), 1u);
+    const InferenceService &chat = services->front();
+    ASSERT_TRUE(chat.serving.has_value());
+    ASSERT_FALSE(chat.serving->command.empty());
+    EXPECT_EQ(chat.serving->command.front(), "meridian-sim");
+    ASSERT_TRUE(chat.loadBalancer.has_value());
+    EXPECT_EQ(chat.loadBalancer->runtimeApi, "127.0.0.1:9999") << "the shipped haproxy.cfg's";
+    EXPECT_EQ(chat.loadBalancer->backend, "chat");
+}
