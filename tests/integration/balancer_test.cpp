@@ -461,6 +461,9 @@ TEST(Balancer, AReplicaKilledUnderLoadLosesNoRequestItHadNotBegunToAnswer)
 {
     int held = 0;
     const DriveTally whole = killOneUnderLoad(false, held);
+    ::testing::Test::RecordProperty("sent", whole.sent);
+    ::testing::Test::RecordProperty("failed", whole.failed);
+    ::testing::Test::RecordProperty("held_when_killed", held);
     EXPECT_GT(held, 0) << "the killed replica was answering requests";
     EXPECT_GE(whole.sent, 1000);
     EXPECT_EQ(whole.failed, 0) << "of " << whole.sent << " requests";
@@ -474,6 +477,9 @@ TEST(Balancer, AReplicaKilledUnderLoadBreaksOnlyTheStreamsItWasSending)
 {
     int held = 0;
     const DriveTally streamed = killOneUnderLoad(true, held);
+    ::testing::Test::RecordProperty("sent", streamed.sent);
+    ::testing::Test::RecordProperty("failed", streamed.failed);
+    ::testing::Test::RecordProperty("held_when_killed", held);
     EXPECT_GE(streamed.sent, 1000);
     EXPECT_LE(streamed.failed, 8) << "more than the killed replica's maxconn broke";
     EXPECT_EQ(streamed.answered + streamed.failed, streamed.sent);
