@@ -24,8 +24,6 @@
 #include "core/brokenpipes.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
-#include "core/textfile.h"
-#include "core/textutil.h"
 #include "crashdrill.h"
 #include "fleet/fleetstate.h"
 #include "fleetlink/fleetclient.h"
@@ -33,6 +31,7 @@
 #include "replicascommand.h"
 #include "scrape/scrapeendpoint.h"
 #include "wire/grpcserver.h"
+#include "wire/security.h"
 
 namespace {
 
@@ -185,15 +184,10 @@ struct StatusOptions {
 int status(const StatusOptions &options)
 {
     using namespace meridian;
-    ClientSecurity security;
-    security.caFile = options.caFile;
-    if (!options.tokenFile.empty()) {
-        auto token = readTextFile(options.tokenFile, 4096);
-        if (!token)
-            return fail(token.error().message);
-        security.token = std::string(trim(token.value()));
-    }
-    RemoteScalingControl controller(options.address, security, SystemClock::instance());
+    auto security = clientSecurityFromFiles(options.caFile, options.tokenFile);
+    if (!security)
+        return fail(security.error().message);
+    RemoteScalingControl controller(options.address, security.value(), SystemClock::instance());
     if (Status polled = controller.poll(); !polled) {
         fmt::print(stderr, "meridian-scaled status: {}\n", polled.message());
         return 1;

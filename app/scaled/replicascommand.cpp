@@ -6,8 +6,7 @@
 #include <thread>
 
 #include "autoscaler/scalingclients.h"
-#include "core/textfile.h"
-#include "core/textutil.h"
+#include "wire/security.h"
 
 namespace meridian {
 
@@ -40,14 +39,9 @@ int runReplicas(const ReplicasCommand &command)
         return refused(fmt::format("{}: use start, stop or list", command.action));
     if (command.service.empty() && command.name.empty())
         return refused("give --service (and --name where the replicas are not steady-SERVICE)");
-    ClientSecurity security;
-    security.caFile = command.caFile;
-    if (!command.tokenFile.empty()) {
-        auto token = readTextFile(command.tokenFile, 4096);
-        if (!token)
-            return refused(token.error().message);
-        security.token = std::string(trim(token.value()));
-    }
+    auto security = clientSecurityFromFiles(command.caFile, command.tokenFile);
+    if (!security)
+        return refused(security.error().message);
     ReplicaTarget target;
     target.stepKey = command.name.empty() ? "steady-" + command.service : command.name;
     target.nodeId = command.agent;
@@ -60,7 +54,7 @@ int runReplicas(const ReplicasCommand &command)
     if (target.cards.empty())
         for (uint32_t c = 0; c < 8; ++c)
             target.cards.push_back(c);
-    GrpcReplicas replicas(security, "meridian-scaled replicas");
+    GrpcReplicas replicas(security.value(), "meridian-scaled replicas");
     replicas.setTargets({target});
     const auto state = [&] {
         auto views = replicas.replicas();

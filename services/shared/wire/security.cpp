@@ -45,6 +45,20 @@ private:
 
 }  // namespace
 
+Result<ClientSecurity> clientSecurityFromFiles(const std::string &caFile,
+                                               const std::string &tokenFile)
+{
+    ClientSecurity security;
+    security.caFile = caFile;
+    if (!tokenFile.empty()) {
+        auto token = readTextFile(tokenFile, 4096);
+        if (!token)
+            return token.error();
+        security.token = std::string(trim(token.value()));
+    }
+    return security;
+}
+
 Status checkListenPolicy(const std::string &address, const ServerSecurity &security)
 {
     if (!security.tlsEnabled() && !security.tokens.empty()) {

@@ -43,6 +43,11 @@ struct ClientSecurity {
     std::string serverNameOverride;  // when certificates name the host differently
 };
 
+// A client's security as a command line gives it: TLS against `caFile` where one is
+// given, and the token read from `tokenFile` (trimmed; at most 4 KiB) where one is.
+Result<ClientSecurity> clientSecurityFromFiles(const std::string &caFile,
+                                               const std::string &tokenFile);
+
 // Refuses plaintext or token-less serving on anything but loopback, decided by the
 // addresses the host resolves to (and so the address gRPC will bind).
 Status checkListenPolicy(const std::string &address, const ServerSecurity &security);
