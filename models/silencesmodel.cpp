@@ -30,6 +30,8 @@ QString silencedWhat(const SilenceRule &r)
         what << QString::fromStdString(r.node);
     if (!r.dataCenter.empty())
         what << dataCenterTitle(r.dataCenter);
+    if (what.isEmpty() && !r.matchers.empty())  // made in Alertmanager, with its own matchers
+        what << QString::fromStdString(r.matchersText());
     return what.join(QStringLiteral(" · "));
 }
 

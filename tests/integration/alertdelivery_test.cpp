@@ -241,11 +241,14 @@ TEST(AlertmanagerSilencesHostile, WrongShapesEndlessAndDrippingAnswersAreErrorsN
         ASSERT_FALSE(read.ok()) << wrong;
         EXPECT_NE(read.error().message.find("team-am"), std::string::npos) << read.error().message;
     }
-    // A matcher on a label Meridian does not know: Alertmanager's alone, not an error.
+    // A matcher on a label Meridian's own silences do not use: applied all the same, as
+    // Alertmanager applies it, and named by its matchers.
     body = R"([{"id": "a", "status": {"state": "active"}, "endsAt": "2030-01-01T00:00:00Z",
                "matchers": [{"name": "severity", "value": "warning", "isRegex": false}]}])";
-    ASSERT_TRUE(silences.active().ok());
-    EXPECT_TRUE(silences.active()->empty());
+    const auto applied = silences.active();
+    ASSERT_TRUE(applied.ok()) << applied.error().message;
+    ASSERT_EQ(applied->size(), 1u);
+    EXPECT_EQ(applied->front().matchersText(), "severity=\"warning\"");
     // A creation refused, or answered without an id.
     status = 400;
     body = "bad matcher";

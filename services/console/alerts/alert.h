@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fleet/fleetstate.h"
+#include "labelmatcher.h"
 
 namespace meridian {
 
@@ -68,7 +69,8 @@ struct Alert {
 
 // Quiets every alert it matches until a time: one alert (by key), or a kind, a node or a
 // data center, or any mix of them (an empty field matches anything). Shared through the
-// history file, so every console on it honours it.
+// history file, so every console on it honours it; or kept in an Alertmanager, with any
+// matchers Alertmanager takes.
 struct SilenceRule {
     int64_t id = 0;
     std::string alertKey;
@@ -79,8 +81,13 @@ struct SilenceRule {
     std::string by;
     std::string reason;
     std::string alertmanagerId;  // kept in an Alertmanager, under this id; empty: the file
+    // A silence read from an Alertmanager: its matchers, applied to the alert's labels as
+    // Alertmanager applies them (the fields above then only name it, where they can).
+    std::vector<LabelMatcher> matchers;
 
     bool matches(const Alert &alert) const;
+    // Its matchers as amtool writes them: alertname="MeridianXid", node!="".
+    std::string matchersText() const;
 };
 
 }  // namespace meridian

@@ -1,5 +1,7 @@
 #include "alertengine.h"
 
+#include "alertpayloads.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,6 +42,8 @@ std::optional<AlertKind> alertKindFromName(std::string_view name)
 
 bool SilenceRule::matches(const Alert &alert) const
 {
+    if (!matchers.empty())
+        return allMatch(matchers, alertLabels(alert));
     if (!alertKey.empty() && alertKey != alert.key)
         return false;
     if (kind && *kind != alert.kind)
@@ -47,6 +51,14 @@ bool SilenceRule::matches(const Alert &alert) const
     if (!node.empty() && node != alert.nodeName)
         return false;
     return dataCenter.empty() || dataCenter == alert.dataCenter;
+}
+
+std::string SilenceRule::matchersText() const
+{
+    std::string text;
+    for (const LabelMatcher &m : matchers)
+        text += (text.empty() ? "" : ", ") + m.text();
+    return text;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "alertpayloads.h"
+#include "core/jsonnesting.h"
 #include "routehttp.h"
 
 namespace meridian {
@@ -44,26 +45,47 @@ std::optional<AlertKind> kindOfAlertname(const std::string &name)
     return std::nullopt;
 }
 
-// The rule a silence's matchers say, or nothing when one of them is not a plain equality
-// on a label Meridian's rules know (Alertmanager still applies it to what it holds).
-std::optional<SilenceRule> ruleOf(const json &silence)
+// A silence as Alertmanager keeps it: every matcher, applied as Alertmanager applies it;
+// and where they are all plain equalities on the labels Meridian's own silences use, the
+// same in Meridian's words (an alert, a kind, a node, a data center) for the list. A
+// matcher that does not compile leaves the silence out, said in `problems`.
+std::optional<SilenceRule> ruleOf(const json &silence, std::vector<std::string> &problems)
 {
     SilenceRule rule;
+    SilenceRule named;
+    bool plain = true;
     for (const json &m : silence.value("matchers", json::array())) {
-        if (m.value("isRegex", false) || !m.value("isEqual", true))
-            return std::nullopt;
         const std::string name = m.value("name", "");
         const std::string value = m.value("value", "");
-        if (name == "meridian_key")
-            rule.alertKey = value;
-        else if (name == "alertname" && kindOfAlertname(value))
-            rule.kind = kindOfAlertname(value);
-        else if (name == "node")
-            rule.node = value;
-        else if (name == "dc")
-            rule.dataCenter = value;
-        else if (name != "source" || value != "meridian")
+        const bool isRegex = m.value("isRegex", false);
+        const bool isEqual = m.value("isEqual", true);
+        auto matcher = LabelMatcher::make(name, value, isRegex, isEqual);
+        if (!matcher) {
+            problems.push_back(
+                fmt::format("silence {}: {}", silence.value("id", ""), matcher.error().message));
             return std::nullopt;
+        }
+        rule.matchers.push_back(std::move(matcher).value());
+        if (isRegex || !isEqual || value.empty())
+            plain = false;
+        else if (name == "meridian_key")
+            named.alertKey = value;
+        else if (name == "alertname" && kindOfAlertname(value))
+            named.kind = kindOfAlertname(value);
+        else if (name == "node")
+            named.node = value;
+        else if (name == "dc")
+            named.dataCenter = value;
+        else if (name != "source" || value != "meridian")
+            plain = false;
+    }
+    if (rule.matchers.empty())
+        return std::nullopt;  // Alertmanager refuses such a silence; nothing to apply
+    if (plain) {
+        rule.alertKey = named.alertKey;
+        rule.kind = named.kind;
+        rule.node = named.node;
+        rule.dataCenter = named.dataCenter;
     }
     rule.alertmanagerId = silence.value("id", "");
     rule.untilMs = parseUtcMs(silence.value("endsAt", ""));
@@ -126,29 +148,43 @@ Status AlertmanagerSilences::expire(const std::string &alertmanagerId)
     return {};
 }
 
-Result<std::vector<SilenceRule>> AlertmanagerSilences::active()
+Result<std::vector<SilenceRule>> AlertmanagerSilences::active(std::vector<std::string> *problems)
 {
-    const auto answer =
-        callRoute(m_route, {"GET", base() + "/api/v2/silences"}, m_timeoutMs, m_calls);
+    RouteCall call{"GET", base() + "/api/v2/silences"};
+    call.maxAnswerBytes = kMaxSilencesAnswerBytes;
+    const auto answer = callRoute(m_route, call, m_timeoutMs, m_calls);
     if (!answer)
         return answer.error();
+    const auto unreadable = [&](const std::string &why) {
+        return Error{fmt::format("{}: silences unreadable: {}", m_route.name, why)};
+    };
+    if (answer->status != 200)
+        return unreadable(fmt::format("HTTP {} {}", answer->status, answer->body.substr(0, 200)));
+    // Before a tree is built: a tree deep enough to overflow a stack is hostile.
+    if (const auto line = lineNestedDeeperThan(answer->body, kMaxSilencesNesting))
+        return unreadable(
+            fmt::format("nested more than {} deep at line {}; not what "
+                        "Alertmanager writes",
+                        kMaxSilencesNesting, *line));
     const json list = json::parse(answer->body, nullptr, false);
-    if (answer->status != 200 || !list.is_array())
-        return Error{fmt::format("{}: silences unreadable: HTTP {} {}", m_route.name,
-                                 answer->status, answer->body.substr(0, 200))};
+    if (!list.is_array())
+        return unreadable(fmt::format("not a list of silences: {}", answer->body.substr(0, 200)));
     std::vector<SilenceRule> rules;
+    std::vector<std::string> skipped;
     try {
         for (const json &silence : list) {
             if (!silence.is_object() ||
                 silence.value("status", json::object()).value("state", "") != "active")
                 continue;
-            if (auto rule = ruleOf(silence))
+            if (auto rule = ruleOf(silence, skipped))
                 rules.push_back(std::move(*rule));
         }
     } catch (const json::exception &e) {
         // An answer of the wrong shape is said, never taken for "no silences".
-        return Error{fmt::format("{}: silences unreadable: {}", m_route.name, e.what())};
+        return unreadable(e.what());
     }
+    if (problems)
+        problems->insert(problems->end(), skipped.begin(), skipped.end());
     return rules;
 }
 

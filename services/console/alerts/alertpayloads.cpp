@@ -55,24 +55,43 @@ std::string urlEncode(const std::string &text)
     return out;
 }
 
+// What an alert and its notice both say of the labels.
+struct LabelFields {
+    AlertKind kind;
+    AlertSeverity severity;
+    const std::string &key;
+    const std::string &dataCenter;
+    const std::string &node;
+    std::optional<uint32_t> card;
+    const std::string &netdev;
+    const std::string &service;
+    std::optional<uint32_t> xid;
+};
+
+AlertLabels labelsOf(const LabelFields &f)
+{
+    AlertLabels labels = {{"alertname", alertmanagerAlertName(f.kind)},
+                          {"severity", severityName(f.severity)},
+                          {"source", "meridian"},
+                          {"meridian_key", f.key}};
+    if (!f.dataCenter.empty())
+        labels["dc"] = f.dataCenter;
+    if (!f.node.empty())
+        labels["node"] = f.node;
+    if (f.card)
+        labels["card"] = std::to_string(*f.card);
+    if (!f.netdev.empty())
+        labels["netdev"] = f.netdev;
+    if (!f.service.empty())
+        labels["service"] = f.service;
+    if (f.xid)
+        labels["xid"] = std::to_string(*f.xid);
+    return labels;
+}
+
 json alertmanagerAlert(const AlertNotice &n, int64_t nowMs)
 {
-    json labels = {{"alertname", alertmanagerAlertName(n.kind)},
-                   {"severity", severityName(n.severity)},
-                   {"source", "meridian"},
-                   {"meridian_key", n.key}};
-    if (!n.dataCenter.empty())
-        labels["dc"] = n.dataCenter;
-    if (!n.node.empty())
-        labels["node"] = n.node;
-    if (n.card)
-        labels["card"] = std::to_string(*n.card);
-    if (!n.netdev.empty())
-        labels["netdev"] = n.netdev;
-    if (!n.service.empty())
-        labels["service"] = n.service;
-    if (n.xid)
-        labels["xid"] = std::to_string(*n.xid);
+    const json labels = alertLabels(n);
     json annotations = {
         {"summary", fmt::format("{}: {}", n.title, n.subject)},
         {"description", n.message.empty() ? n.meaning : n.meaning + ". " + n.message},
@@ -250,6 +269,18 @@ HttpPost alertPost(const AlertRoute &route, const std::vector<AlertNotice> &noti
     }
     }
     return post;
+}
+
+AlertLabels alertLabels(const AlertNotice &n)
+{
+    return labelsOf(
+        {n.kind, n.severity, n.key, n.dataCenter, n.node, n.card, n.netdev, n.service, n.xid});
+}
+
+AlertLabels alertLabels(const Alert &a)
+{
+    return labelsOf({a.kind, a.severity, a.key, a.dataCenter, a.nodeName, a.cardIndex, a.netdev,
+                     a.service, a.xid});
 }
 
 }  // namespace meridian

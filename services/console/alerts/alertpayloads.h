@@ -9,6 +9,7 @@
 
 #include "alertnotice.h"
 #include "alertrouting.h"
+#include "labelmatcher.h"
 
 namespace meridian {
 
@@ -23,6 +24,13 @@ struct HttpPost {
 constexpr int64_t kAlertmanagerHoldMs = 5 * 60'000;
 
 HttpPost alertPost(const AlertRoute &route, const std::vector<AlertNotice> &notices, int64_t nowMs);
+
+// The labels an alert carries to Alertmanager: alertname, severity, source, meridian_key,
+// and dc, node, card, netdev, service and xid where it has them. A silence is matched
+// against these, whoever made it, so what Alertmanager silences and what Meridian holds
+// back are the same alerts.
+AlertLabels alertLabels(const AlertNotice &notice);
+AlertLabels alertLabels(const Alert &alert);
 
 // "2026-12-03T04:55:00.000Z"
 std::string rfc3339(int64_t unixMs);

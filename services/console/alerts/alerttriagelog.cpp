@@ -163,6 +163,8 @@ std::string silenceScope(const SilenceRule &rule)
         parts.push_back("on " + rule.node);
     if (!rule.dataCenter.empty())
         parts.push_back("in " + rule.dataCenter);
+    if (parts.empty() && !rule.matchers.empty())
+        return rule.matchersText();
     return parts.empty() ? std::string("everything") : fmt::format("{}", fmt::join(parts, " "));
 }
 

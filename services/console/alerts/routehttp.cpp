@@ -31,7 +31,7 @@ Result<RouteAnswer> callRoute(const AlertRoute &route, const RouteCall &call, in
     RouteAnswer answer;
     bool tooLong = false;
     request.content_receiver = [&](const char *data, size_t size, uint64_t, uint64_t) {
-        tooLong = answer.body.size() + size > kMaxRouteAnswerBytes;
+        tooLong = answer.body.size() + size > call.maxAnswerBytes;
         answer.body.append(data, tooLong ? 0 : size);
         return !tooLong;
     };
@@ -42,7 +42,7 @@ Result<RouteAnswer> callRoute(const AlertRoute &route, const RouteCall &call, in
                                  timeoutMs / 1000.0)};
     if (tooLong)
         return Error{fmt::format("{} ({}): the answer passed {} KiB and was cut off", route.name,
-                                 origin, kMaxRouteAnswerBytes >> 10)};
+                                 origin, call.maxAnswerBytes >> 10)};
     if (!result)
         return Error{
             fmt::format("{} ({}): {}", route.name, origin, httplib::to_string(result.error()))};

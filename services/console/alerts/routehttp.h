@@ -12,20 +12,21 @@
 
 namespace meridian {
 
+// A receiver's answer is an acknowledgement or a short list; past this it is not one.
+constexpr size_t kMaxRouteAnswerBytes = 256 * 1024;
+
 struct RouteCall {
     std::string method = "POST";
     std::string url;  // full, query included
     std::string body;
     std::string contentType = "application/json";
+    size_t maxAnswerBytes = kMaxRouteAnswerBytes;  // past this the answer is refused
 };
 
 struct RouteAnswer {
     int status = 0;
     std::string body;
 };
-
-// A receiver's answer is an acknowledgement or a short list; past this it is not one.
-constexpr size_t kMaxRouteAnswerBytes = 256 * 1024;
 
 // The answer whatever its status; an error (naming the route and its origin) when no
 // whole answer came within `timeoutMs`, or it passed the cap.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/jsonnesting.h"
+
 namespace meridian {
 
 Error lineError(size_t lineNumber, std::string_view what)
@@ -50,27 +52,8 @@ Error tooDeep(size_t line)
 
 Status checkJsonNesting(std::string_view text)
 {
-    size_t depth = 0;
-    size_t line = 1;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '\n') {
-            ++line;
-        } else if (inString) {
-            if (c == '\\')
-                ++i;  // an escaped character, possibly a quote
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxNestingDepth)
-                return tooDeep(line);
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
+    if (const auto line = lineNestedDeeperThan(text, kMaxNestingDepth))
+        return tooDeep(*line);
     return {};
 }
 
