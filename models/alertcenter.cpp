@@ -124,10 +124,12 @@ void AlertCenter::recordDelivery(const std::string &key, bool firing)
 void AlertCenter::setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs)
 {
     m_log = std::move(log);
+    m_triageRead = false;
+    m_firstCompleteRead = m_readsAsked + 1;
     if (m_log) {
         m_syncTimer.start(syncMs);
         syncTriage();
-    } else {
+    } else if (!m_alertmanager) {
         m_syncTimer.stop();
     }
 }
@@ -139,10 +141,13 @@ AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog *log,
     TriageRead read;
     read.sequence = sequence;
     if (alertmanager) {
-        if (auto silences = alertmanager->active())
+        std::vector<std::string> skipped;
+        if (auto silences = alertmanager->active(&skipped))
             read.alertmanagerSilences = std::move(silences).value();
         else
             read.alertmanagerProblem = silences.error().message;
+        for (const std::string &why : skipped)
+            read.alertmanagerProblem += (read.alertmanagerProblem.empty() ? "" : "; ") + why;
     }
     if (!log)
         return read;
@@ -192,8 +197,11 @@ void AlertCenter::applyTriage(const TriageRead &read)
         return;  // a newer read has been applied already
     m_readsApplied = read.sequence;
     // Tried once: even a file that cannot say what was sent must not hold alerts back
-    // (they may then reach a receiver twice, never not at all).
-    m_triageRead = true;
+    // (they may then reach a receiver twice, never not at all). A read asked before a
+    // source was set did not ask it.
+    m_triageRead = m_triageRead || read.sequence >= m_firstCompleteRead;
+    if (!m_triageRead)
+        QTimer::singleShot(0, this, [this] { syncTriage(); });  // the one that counts, now
     // An Alertmanager that does not answer keeps the silences last read from it.
     if (read.alertmanagerSilences)
         takeAlertmanagerSilences(*read.alertmanagerSilences);

@@ -57,8 +57,10 @@ public:
     const std::set<std::string> &deliveredFiringKeys() const { return m_delivered; }
     // The receivers were told (firing, or resolved); kept in the history file.
     void recordDelivery(const std::string &key, bool firing);
-    // Whether what was delivered is known: no history file, or it has been read once.
-    bool deliveriesKnown() const { return !m_log || m_triageRead; }
+    // Whether what was delivered, and what is silenced, is known: neither a history file
+    // nor an Alertmanager, or both read once since they were set (tried: one that does not
+    // answer holds nothing back for longer than its call's deadline).
+    bool deliveriesKnown() const { return (!m_log && !m_alertmanager) || m_triageRead; }
 
     // Shares triage through the history file; reads it back every `syncMs`.
     void setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs = 3000);
@@ -145,6 +147,8 @@ private:
     // file has been read once (until then nobody can say what was sent).
     std::set<std::string> m_delivered;
     bool m_triageRead = false;
+    // The first read that counts: one asked after the file and the Alertmanager were set.
+    uint64_t m_firstCompleteRead = 0;
     // This console's records since reads it may not be in: kept until a read asked after
     // them is applied. Another console's resolution then reaches m_delivered too.
     struct DeliveryChange {

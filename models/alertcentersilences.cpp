@@ -22,6 +22,10 @@ void AlertCenter::setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> 
                                           int syncMs)
 {
     m_alertmanager = std::move(alertmanager);
+    // Nothing is sent until its silences have been read: the first delivery of a start
+    // must honour a silence someone set while no console ran.
+    m_triageRead = false;
+    m_firstCompleteRead = m_readsAsked + 1;
     if (m_alertmanager && !m_syncTimer.isActive())
         m_syncTimer.start(syncMs);
     syncTriage();

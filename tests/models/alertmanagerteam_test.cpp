@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "agentprocess.h"
 #include "alertreceiver.h"
@@ -253,7 +254,8 @@ TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
     ASSERT_EQ(bo->engine().alerts().size(), 1u);
     EXPECT_TRUE(bo->engine().alerts()[0].silenced(11'000));
 
-    // The phone silences Xid on wh-1 through the API; a regex one is Alertmanager's alone.
+    // The phone silences Xid on wh-1 through the API, and every wh- node by a regex: both
+    // applied here as Alertmanager applies them.
     const auto phone = [&](const json &matchers) {
         const json body = {{"matchers", matchers},
                            {"startsAt", rfc3339(now)},
@@ -268,15 +270,23 @@ TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
            {{"name", "node"}, {"value", "wh-1"}, {"isRegex", false}}});
     phone({{{"name", "node"}, {"value", "wh-.*"}, {"isRegex", true}}});
     bo->waitForTriage();
-    ASSERT_EQ(bo->silences().size(), 2u);
-    EXPECT_EQ(bo->silences()[1].by, "on-call phone");
-    EXPECT_EQ(bo->silences()[1].kind, AlertKind::Xid);
+    ASSERT_EQ(bo->silences().size(), 3u);
+    // The two read together come in Alertmanager's order, which is none in particular.
+    int xid = 0, regex = 0;
+    for (const SilenceRule &r : bo->silences()) {
+        if (r.by != "on-call phone")
+            continue;
+        xid += r.kind == AlertKind::Xid && r.node == "wh-1";
+        regex += r.matchersText() == "node=~\"wh-.*\"";
+    }
+    EXPECT_EQ(xid, 1) << "a plain silence keeps Meridian's words";
+    EXPECT_EQ(regex, 1);
 
     // Bo lifts Ana's: gone in Alertmanager, and for Ana.
     bo->liftSilence(bo->silences()[0].id);
     bo->waitForTriage();
     ana->waitForTriage();
-    EXPECT_EQ(ana->silences().size(), 1u);
+    EXPECT_EQ(ana->silences().size(), 2u);
     const json after = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
     for (const json &s : after) {
         if (s["createdBy"] == "ana") {
@@ -304,6 +314,53 @@ TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
     for (const SilenceRule &rule : ana->silences())
         found += rule.node == "wh-1" && !rule.kind && rule.alertmanagerId.empty();
     EXPECT_EQ(found, 1) << "the silence made while Alertmanager was away: lost, or listed twice";
+}
+
+// A silence the on-call set on the phone while no console ran holds back the first
+// delivery of the next start: nothing is sent before the Alertmanager's silences are read,
+// even where a first read of the history file (asked before the Alertmanager was known)
+// came back sooner.
+TEST(AlertmanagerSilences, ASilenceSetWhileNoConsoleRanHoldsBackTheFirstDelivery)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    const int64_t now = SystemClock::instance().nowUnixMs();
+    const json body = {{"matchers", {{{"name", "node"}, {"value", "wh-.*"}, {"isRegex", true}}}},
+                       {"startsAt", rfc3339(now - 60'000)},
+                       {"endsAt", rfc3339(now + 3600'000)},
+                       {"createdBy", "on-call phone"},
+                       {"comment", "rack power work"}};
+    httplib::Client client("127.0.0.1", alertmanager.port);
+    const auto made = client.Post("/api/v2/silences", body.dump(), "application/json");
+    ASSERT_TRUE(made && made->status == 200) << (made ? made->body : "no answer");
+    Receiver webhook;
+    AlertRouting routing;
+    routing.routes.push_back({"noc", RouteKind::Json, webhook.url()});
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, 9'000));
+    test::TempDir dir;
+    AlertCenter center(state);
+    // As the console starts it: the file first, then the team's Alertmanager.
+    auto log = AlertTriageLog::open(dir.file("history.sqlite"));
+    ASSERT_TRUE(log.ok()) << log.error().message;
+    center.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+    center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(alertmanager.route()),
+                                   500);
+    ManualClock clock(now);
+    AlertNotifier notifier(center, routing, clock, nullptr);
+    // The alert is there from the first update on, while the reads are under way.
+    for (int i = 0; i < 100 && center.silences().empty(); ++i) {
+        center.update(state.snapshot(10'000 + i));
+        QCoreApplication::processEvents();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_EQ(center.silences().size(), 1u) << "the phone's silence was never read";
+    center.update(state.snapshot(10'200));
+    EXPECT_TRUE(everyRouteDone(notifier));
+    ASSERT_EQ(center.engine().alerts().size(), 1u);
+    EXPECT_TRUE(center.engine().alerts()[0].silenced(10'200));
+    EXPECT_TRUE(webhook.alerts().empty()) << webhook.alerts().front().dump();
 }
 
 // Lifted in the seconds before Alertmanager has answered for it, a silence has no
