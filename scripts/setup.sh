@@ -7,6 +7,7 @@ packages=(cmake ninja-build ccache g++ pkg-config libgrpc++-dev protobuf-compile
           libprotobuf-dev protobuf-compiler libsqlite3-dev libsqlitecpp-dev libgtest-dev
           libbenchmark-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           libpugixml-dev grpc-proto openssl libssl-dev libcpp-httplib-dev libabsl-dev zlib1g-dev
+          libre2-dev
           qt6-base-dev qt6-charts-dev qt6-tools-dev libgl-dev)
 missing=()
 for p in "${packages[@]}"; do
