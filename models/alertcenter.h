@@ -32,6 +32,11 @@ public:
     ~AlertCenter() override;
 
     void update(const FleetSnapshot &snapshot);
+    // How long each kind's condition holds before it is an alert (the routing file's).
+    void setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
+    {
+        m_engine.setPendingDurations(std::move(pendingMs));
+    }
     // The autoscaler's view of each service: TTFT against objective, plans waiting.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
     AlertsModel *model() { return &m_model; }

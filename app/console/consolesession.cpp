@@ -306,6 +306,9 @@ void ConsoleSession::startAlertSharing()
     };
     QObject::connect(alerts, &AlertCenter::triageProblem, m_window.get(), showProblems);
     showProblems({});
+    // Before the first snapshot is judged: a start's own minutes of catching up must not
+    // page anyone (a broken file keeps the defaults).
+    alerts->setPendingDurations(routing ? routing->pendingMs : defaultPendingMs());
     // Acknowledgements, notes and silences live in the history file, shared by every
     // console that opens it.
     // It writes through the history's own connection; the window (and its alert center,

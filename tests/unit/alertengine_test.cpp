@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "alerts/alertengine.h"
+#include "alerts/alertrouting.h"
 #include "fakefleet.h"
 
 using namespace meridian;
@@ -398,4 +399,73 @@ TEST(AlertEngine, AnAgentNeverHeardFromIsNamedAsTheInventoryNamesIt)
     engine.evaluate(state.snapshot(1000), {});
     EXPECT_NE(engine.find("unreachable/xm-r01-n1"), nullptr);
     EXPECT_NE(engine.find("unreachable/10.1.0.12:50051"), nullptr) << "nothing else names it";
+}
+
+// Never cry wolf: with the routing file's defaults, a console or an agent that falls a
+// few seconds behind pages nobody (a data center "dark" for 4 s, agents "silent" for 1 s
+// are never alerts, never listed), a condition that holds alerts once it has held for its
+// kind's pending duration (a dark data center within 60 s of going dark), and a fault a
+// card reported (an Xid) alerts at once.
+TEST(AlertEngine, ABlipShorterThanItsPendingDurationIsNeverAnAlert)
+{
+    FleetState state;
+    test::fillFleet(state, nodes("xiamen", 4), 1000);
+    test::fillFleet(state, nodes("wuhu", 20), 1000);
+    AlertEngine engine;
+    engine.setPendingDurations(defaultPendingMs());
+    TelemetrySample sample;
+    const auto hear = [&](const std::string &dc, int64_t atMs, int count = 1000) {
+        const FleetLayout &l = *state.snapshot(atMs).layout;
+        int heard = 0;
+        for (NodeHandle n = 0; n < l.nodeCount() && heard < count; ++n) {
+            if (l.nodeDataCenter[n] == dc) {
+                state.recordTelemetry(n, sample, atMs);
+                ++heard;
+            }
+        }
+    };
+    int64_t t = 2000;
+    for (; t < 20'000; t += 1000) {
+        hear("xiamen", t);
+        hear("wuhu", t);
+        engine.evaluate(state.snapshot(t), {});
+    }
+    // Xiamen's four are silent for 4 s (the console itself was behind), then heard again;
+    // three of Wuhu's twenty for 1 s past their three intervals.
+    for (const int64_t end = t + 5000; t < end; t += 1000) {
+        hear("wuhu", t, 17);
+        engine.evaluate(state.snapshot(t), {});
+        EXPECT_TRUE(engine.alerts().empty()) << engine.alerts().front().key << " at " << t;
+    }
+    EXPECT_GT(engine.pendingCount(), 0) << "the blips were seen, as pending";
+    int64_t lastWord = 0;
+    for (const int64_t end = t + 60'000; t < end; t += 1000) {
+        hear("xiamen", t);
+        hear("wuhu", t);
+        lastWord = t;
+        engine.evaluate(state.snapshot(t), {});
+        EXPECT_TRUE(engine.alerts().empty()) << engine.alerts().front().key << " at " << t;
+    }
+    EXPECT_EQ(engine.pendingCount(), 0);
+    // Now Xiamen goes dark for real: listed 30 s after it was first seen dark.
+    int64_t darkSeen = 0, alerted = 0;
+    for (const int64_t end = t + 90'000; t < end && !alerted; t += 1000) {
+        hear("wuhu", t);
+        engine.evaluate(state.snapshot(t), {});
+        if (!darkSeen && engine.pendingCount() > 0)
+            darkSeen = t;
+        if (engine.find("dark/xiamen"))
+            alerted = t;
+    }
+    ASSERT_GT(alerted, 0) << "a dark data center never alerted";
+    EXPECT_EQ(alerted - darkSeen, 30'000);
+    EXPECT_LE(alerted - lastWord, 60'000) << "within a minute of its last word";
+    // An Xid is a fact, not a blip: it alerts at once, pending durations or not.
+    Event xid;
+    xid.kind = EventKind::Xid;
+    xid.cardIndex = 1;
+    xid.xid = 79;
+    xid.timeUnixMs = t;
+    engine.evaluate(state.snapshot(t), {{4, xid}});
+    EXPECT_EQ(countKind(engine, AlertKind::Xid), 1);
 }

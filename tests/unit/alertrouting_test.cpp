@@ -182,3 +182,32 @@ TEST(AlertPayloads, ChatMessagesCountWhatTheyDoNotList)
     const std::string content = json::parse(alertPost(wecom, many, 0).body)["markdown"]["content"];
     EXPECT_NE(content.find("and 15 more"), std::string::npos);
 }
+
+TEST(AlertRouting, PendingDurationsHaveDefaultsAndTheFileSetsThemByAlertname)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("routes.yaml");
+    auto none = loadAlertRouting(dir.file("absent.yaml"));
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(none->pendingMs.at(AlertKind::DataCenterDark), 30'000);
+    EXPECT_EQ(none->pendingMs.count(AlertKind::Xid), 0u) << "an Xid alerts at once";
+    std::ofstream(path) << "pending:\n  MeridianDataCenterDark: 45\n  MeridianXid: 0\n";
+    auto set = loadAlertRouting(path);
+    ASSERT_TRUE(set.ok()) << set.error().message;
+    EXPECT_EQ(set->pendingMs.at(AlertKind::DataCenterDark), 45'000);
+    EXPECT_EQ(set->pendingMs.at(AlertKind::Xid), 0);
+    EXPECT_EQ(set->pendingMs.at(AlertKind::AgentStale), 30'000) << "the others keep theirs";
+    std::ofstream(path) << "pending:\n  MeridianDataCenterDrak: 45\n";
+    auto typo = loadAlertRouting(path);
+    ASSERT_FALSE(typo.ok());
+    EXPECT_NE(typo.error().message.find(path + ":2"), std::string::npos) << typo.error().message;
+    EXPECT_NE(typo.error().message.find("no alert MeridianDataCenterDrak"), std::string::npos)
+        << typo.error().message;
+    std::ofstream(path) << "pending:\n  MeridianAgentStale: 7200\n";
+    auto range = loadAlertRouting(path);
+    ASSERT_FALSE(range.ok());
+    EXPECT_NE(range.error().message.find("0..3600 seconds"), std::string::npos)
+        << range.error().message;
+    std::ofstream(path) << "pending: [30]\n";
+    EXPECT_FALSE(loadAlertRouting(path).ok());
+}

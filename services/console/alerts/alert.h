@@ -54,6 +54,9 @@ struct Alert {
     int64_t lastSeenMs = 0;
     uint64_t count = 0;  // occurrences (events) or affected agents (incidents)
     bool active = true;  // the condition holds; an event alert stays active until it ages out
+    // Past its kind's pending duration (AlertRules::pendingMs): only a firing alert is
+    // shown and sent; one whose condition clears while pending was never an alert.
+    bool firing = true;
     std::optional<int64_t> acknowledgedMs;
     std::string acknowledgedBy;
     int64_t silencedUntilMs = 0;

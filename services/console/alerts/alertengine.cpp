@@ -98,13 +98,15 @@ Alert &AlertEngine::raise(const std::string &key, AlertKind kind, AlertSeverity 
     auto [it, fresh] = m_alerts.try_emplace(key);
     Alert &a = it->second;
     if (fresh || !a.active) {
-        // New, or back after it had cleared: a new occurrence that needs eyes again.
+        // New, or back after it had cleared: a new occurrence that needs eyes again, once
+        // it has held for its kind's pending duration.
         if (fresh) {
             a.key = key;
             a.firstSeenMs = nowMs;
         }
         a.activeSinceMs = nowMs;
         a.active = true;
+        a.firing = pendingFor(kind) <= 0;
         a.acknowledgedMs.reset();
         a.acknowledgedBy.clear();
     }
@@ -117,10 +119,42 @@ Alert &AlertEngine::raise(const std::string &key, AlertKind kind, AlertSeverity 
 void AlertEngine::clearCondition(const std::string &key, int64_t nowMs)
 {
     const auto it = m_alerts.find(key);
-    if (it != m_alerts.end() && it->second.active) {
-        it->second.active = false;
-        it->second.lastSeenMs = nowMs;
+    if (it == m_alerts.end() || !it->second.active)
+        return;
+    Alert &a = it->second;
+    if (!a.firing && a.firstSeenMs == a.activeSinceMs) {
+        m_alerts.erase(it);  // it held for less than its pending duration: never an alert
+        return;
     }
+    a.active = false;
+    if (a.firing)
+        a.lastSeenMs = nowMs;
+    a.firing = true;  // what shows is the occurrence before, resolved as it was
+}
+
+int64_t AlertEngine::pendingFor(AlertKind kind) const
+{
+    const auto it = m_rules.pendingMs.find(kind);
+    return it == m_rules.pendingMs.end() ? 0 : it->second;
+}
+
+void AlertEngine::promotePending(int64_t nowMs)
+{
+    for (auto &[key, a] : m_alerts) {
+        if (a.active && !a.firing && nowMs - a.activeSinceMs >= pendingFor(a.kind))
+            a.firing = true;
+    }
+}
+
+void AlertEngine::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
+{
+    m_rules.pendingMs = std::move(pendingMs);
+}
+
+int AlertEngine::pendingCount() const
+{
+    return static_cast<int>(std::count_if(m_alerts.begin(), m_alerts.end(),
+                                          [](const auto &e) { return !e.second.firing; }));
 }
 
 void AlertEngine::applyEvent(const FleetSnapshot &s, const FleetEvent &fleetEvent)
@@ -329,6 +363,7 @@ void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<Flee
     }
     evaluateAgents(snapshot);
     evaluateIdleCards(snapshot);
+    promotePending(snapshot.takenUnixMs);
     forgetSettled(snapshot.takenUnixMs);
     applySilences();
 }
@@ -378,6 +413,7 @@ void AlertEngine::observeServices(const std::vector<ServiceObservation> &service
             a.count = 1;
         }
     }
+    promotePending(nowMs);
     forgetSettled(nowMs);
     applySilences();
 }
@@ -410,8 +446,10 @@ std::vector<Alert> AlertEngine::alerts() const
 {
     std::vector<Alert> out;
     out.reserve(m_alerts.size());
-    for (const auto &[key, alert] : m_alerts)
-        out.push_back(alert);
+    for (const auto &[key, alert] : m_alerts) {
+        if (alert.firing)
+            out.push_back(alert);
+    }
     std::sort(out.begin(), out.end(), [](const Alert &a, const Alert &b) {
         return a.lastSeenMs != b.lastSeenMs ? a.lastSeenMs > b.lastSeenMs : a.key < b.key;
     });
@@ -421,14 +459,14 @@ std::vector<Alert> AlertEngine::alerts() const
 const Alert *AlertEngine::find(const std::string &key) const
 {
     const auto it = m_alerts.find(key);
-    return it == m_alerts.end() ? nullptr : &it->second;
+    return it == m_alerts.end() || !it->second.firing ? nullptr : &it->second;
 }
 
 int AlertEngine::openCount(const std::string &dataCenter, int64_t nowMs) const
 {
     int open = 0;
     for (const auto &[key, alert] : m_alerts)
-        open += alert.dataCenter == dataCenter && alert.open(nowMs);
+        open += alert.firing && alert.dataCenter == dataCenter && alert.open(nowMs);
     return open;
 }
 

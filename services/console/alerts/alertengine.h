@@ -27,6 +27,10 @@ struct AlertRules {
     // alerts wait this long, so a recovery is not a storm of "agent unreachable".
     int64_t recoveryQuietMs = 180'000;
     int64_t serviceOverForMs = 60'000;  // over the objective this long raises an alert
+    // How long a condition holds before it is an alert (Prometheus' `for:`), by kind; a
+    // kind not named alerts at once. The routing file sets them (alertrouting.h, with its
+    // defaults).
+    std::map<AlertKind, int64_t> pendingMs;
 };
 
 // What the autoscaler knows of one inference service, for the alerts people act on.
@@ -46,9 +50,12 @@ public:
     // Folds in one snapshot and the events that arrived since the last call.
     void evaluate(const FleetSnapshot &snapshot, const std::vector<FleetEvent> &events);
 
-    // Newest activity first.
+    // Newest activity first; firing ones (and those resolved after firing) only.
     std::vector<Alert> alerts() const;
     const Alert *find(const std::string &key) const;
+    // Conditions that hold but have not yet for their kind's pending duration.
+    int pendingCount() const;
+    void setPendingDurations(std::map<AlertKind, int64_t> pendingMs);
     int openCount(const std::string &dataCenter, int64_t nowMs) const;
 
     // Service alerts: TTFT over the objective for a while, a plan waiting for approval.
@@ -71,6 +78,9 @@ private:
     bool isIncident(int agents, int down) const;
     void evaluateIdleCards(const FleetSnapshot &snapshot);
     void clearCondition(const std::string &key, int64_t nowMs);
+    int64_t pendingFor(AlertKind kind) const;
+    // Conditions that have held for their pending duration fire.
+    void promotePending(int64_t nowMs);
     void forgetSettled(int64_t nowMs);
     void applySilences();
 

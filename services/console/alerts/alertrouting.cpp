@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "alertpayloads.h"
 #include "core/yamlfile.h"
 
 namespace meridian {
@@ -144,6 +145,47 @@ Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
 
 }  // namespace
 
+std::map<AlertKind, int64_t> defaultPendingMs()
+{
+    return {{AlertKind::DataCenterDark, 30'000},
+            {AlertKind::AgentUnreachable, 30'000},
+            {AlertKind::AgentStale, 30'000},
+            {AlertKind::LinkDown, 10'000},
+            {AlertKind::PfcStorm, 15'000}};
+}
+
+namespace {
+
+// `pending:` maps an alertname (as Alertmanager shows it) to seconds, 0..3600.
+Status readPending(const std::string &path, const YAML::Node &pending, AlertRouting &routing)
+{
+    if (!pending.IsMap())
+        return yamlError(path, pending,
+                         "pending: alertname: seconds, e.g. MeridianDataCenterDark: 30");
+    for (const auto &entry : pending) {
+        const std::string name = entry.first.as<std::string>();
+        std::optional<AlertKind> kind;
+        for (int k = 0; k <= static_cast<int>(kLastAlertKind); ++k) {
+            if (alertmanagerAlertName(static_cast<AlertKind>(k)) == name)
+                kind = static_cast<AlertKind>(k);
+        }
+        if (!kind) {
+            std::string known;
+            for (int k = 0; k <= static_cast<int>(kLastAlertKind); ++k)
+                known +=
+                    (known.empty() ? "" : ", ") + alertmanagerAlertName(static_cast<AlertKind>(k));
+            return yamlError(path, entry.first, "pending: no alert " + name + " (" + known + ")");
+        }
+        const double seconds = yamlScalar<double>(entry.second, name);
+        if (!(seconds >= 0 && seconds <= 3600))
+            return yamlError(path, entry.second, "pending: " + name + " must be 0..3600 seconds");
+        routing.pendingMs[*kind] = static_cast<int64_t>(seconds * 1000);
+    }
+    return {};
+}
+
+}  // namespace
+
 Result<AlertRouting> loadAlertRouting(const std::string &path)
 {
     AlertRouting routing;
@@ -168,6 +210,10 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
                              "language: en or zh_CN (what the routes are sent in)");
         if (const YAML::Node delivery = root["delivery"]) {
             if (Status read = readDelivery(path, delivery, routing); !read)
+                return read.error();
+        }
+        if (const YAML::Node pending = root["pending"]) {
+            if (Status read = readPending(path, pending, routing); !read)
                 return read.error();
         }
         const YAML::Node routes = root["routes"];

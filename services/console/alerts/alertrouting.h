@@ -3,6 +3,7 @@
 // WeCom, DingTalk, Feishu or any JSON receiver, and the desktop (notifications, sound).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,8 +37,17 @@ struct AlertRoute {
 
 enum class SoundWhen { Never, Critical, Always };
 
+// What a console alerts on by default, as `pending:` in the routing file sets it: a data
+// center dark or an agent silent or unreachable for 30 s (a console that lagged for a few
+// seconds, or an agent's blip, pages nobody), a link down for 10 s, a PFC storm for 15 s;
+// an Xid, an ECC error, a thermal throttle and the rest at once: a fault the card
+// reported is no wolf.
+std::map<AlertKind, int64_t> defaultPendingMs();
+
 struct AlertRouting {
     std::vector<AlertRoute> routes;
+    // How long each kind's condition holds before it alerts (`pending:`, by alertname).
+    std::map<AlertKind, int64_t> pendingMs = defaultPendingMs();
     bool desktopNotifications = true;
     SoundWhen sound = SoundWhen::Critical;
     std::string soundCommand;  // e.g. "paplay /usr/share/sounds/…/alarm.oga"; empty: a beep
