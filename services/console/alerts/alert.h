@@ -89,6 +89,9 @@ struct SilenceRule {
     std::vector<LabelMatcher> matchers;
 
     bool matches(const Alert &alert) const;
+    // The same, with the alert's labels already made (alertLabels): a pass over many
+    // alerts and silences makes each alert's labels once, not once per silence.
+    bool matches(const Alert &alert, const AlertLabels &labels) const;
     // Its matchers as amtool writes them: alertname="MeridianXid", node!="".
     std::string matchersText() const;
 };

@@ -42,8 +42,13 @@ std::optional<AlertKind> alertKindFromName(std::string_view name)
 
 bool SilenceRule::matches(const Alert &alert) const
 {
+    return matchers.empty() ? matches(alert, {}) : matches(alert, alertLabels(alert));
+}
+
+bool SilenceRule::matches(const Alert &alert, const AlertLabels &labels) const
+{
     if (!matchers.empty())
-        return allMatch(matchers, alertLabels(alert));
+        return allMatch(matchers, labels);
     if (!alertKey.empty() && alertKey != alert.key)
         return false;
     if (kind && *kind != alert.kind)
@@ -426,13 +431,21 @@ void AlertEngine::setSharedSilences(std::vector<SilenceRule> rules)
 
 void AlertEngine::applySilences()
 {
+    // Runs on every evaluation (once a second, on the console's UI thread), over every
+    // alert and every silence an Alertmanager holds: an alert's labels are made once.
+    const auto hasMatchers = [](const std::vector<SilenceRule> &rules) {
+        return std::any_of(rules.begin(), rules.end(),
+                           [](const SilenceRule &r) { return !r.matchers.empty(); });
+    };
+    const bool labelled = hasMatchers(m_localSilences) || hasMatchers(m_sharedSilences);
     for (auto &[key, alert] : m_alerts) {
         alert.silencedUntilMs = 0;
         alert.silencedBy.clear();
         alert.silenceReason.clear();
+        const AlertLabels labels = labelled ? alertLabels(alert) : AlertLabels{};
         for (const auto *rules : {&m_localSilences, &m_sharedSilences}) {
             for (const SilenceRule &rule : *rules) {
-                if (rule.untilMs > alert.silencedUntilMs && rule.matches(alert)) {
+                if (rule.untilMs > alert.silencedUntilMs && rule.matches(alert, labels)) {
                     alert.silencedUntilMs = rule.untilMs;
                     alert.silencedBy = rule.by;
                     alert.silenceReason = rule.reason;
