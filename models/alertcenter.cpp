@@ -32,6 +32,7 @@ AlertCenter::~AlertCenter()
 void AlertCenter::update(const FleetSnapshot &snapshot)
 {
     m_nowMs = snapshot.takenUnixMs;
+    judgeOwnLag(snapshot);
     m_engine.evaluate(snapshot, m_state.eventsSince(m_eventCounter, &m_eventCounter));
     applyKnownTriage();
     publish();
@@ -43,6 +44,38 @@ void AlertCenter::observeServices(const std::vector<ServiceObservation> &service
     m_engine.observeServices(services, nowMs);
     applyKnownTriage();
     publish();
+}
+
+void AlertCenter::judgeOwnLag(const FleetSnapshot &snapshot)
+{
+    if (!m_lag)
+        return;
+    const int64_t now = snapshot.takenUnixMs;
+    int64_t sendsEveryMs = 0;
+    for (size_t n = 0; n < snapshot.nodeConnection.size(); ++n) {
+        if (snapshot.nodeConnection[n] == ConnectionState::Connected &&
+            snapshot.nodeLastSeenMs[n] > 0) {
+            const int64_t every = snapshot.nodeIntervalMs[n];
+            sendsEveryMs = sendsEveryMs == 0 ? every : std::min(sendsEveryMs, every);
+        }
+    }
+    m_lag->tick(now);
+    m_lag->received(m_state.telemetryBatches(), sendsEveryMs, now);
+    const bool behind = m_lag->behind(now);
+    if (behind != m_engine.holdingStaleness()) {
+        m_engine.setHoldingStaleness(behind);
+        Q_EMIT behindChanged();
+    }
+}
+
+QString AlertCenter::behindText() const
+{
+    if (!m_lag || !m_engine.holdingStaleness())
+        return {};
+    return tr("Agents' silence is not judged: this process is behind (its loop %1 s late, "
+              "nothing received for %2 s)")
+        .arg(static_cast<double>(m_lag->loopLateMs(m_nowMs)) / 1000.0, 0, 'f', 1)
+        .arg(static_cast<double>(m_lag->receiveGapMs(m_nowMs)) / 1000.0, 0, 'f', 1);
 }
 
 void AlertCenter::publish()

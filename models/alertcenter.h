@@ -18,6 +18,7 @@
 
 #include "alerts/alertengine.h"
 #include "alerts/alerttriagelog.h"
+#include "alerts/selflag.h"
 #include "alertsmodel.h"
 
 namespace meridian {
@@ -37,6 +38,13 @@ public:
     {
         m_engine.setPendingDurations(std::move(pendingMs));
     }
+    // Measures this process's own lag at every update (selflag.h) and holds agents'
+    // staleness while it is behind. Off by default: tests that jump virtual time would
+    // read the jumps as lag.
+    void measureOwnLag(SelfLagLimits limits = {}) { m_lag.emplace(limits); }
+    const std::optional<SelfLag> &ownLag() const { return m_lag; }
+    // "" when not behind; else what is held and why, in words.
+    QString behindText() const;
     // The autoscaler's view of each service: TTFT against objective, plans waiting.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
     AlertsModel *model() { return &m_model; }
@@ -81,6 +89,8 @@ public:
 
 Q_SIGNALS:
     void alertsChanged();
+    // Began or stopped being behind (behindText()).
+    void behindChanged();
     // The history file could not take or give the triage (empty text: it can again).
     void triageProblem(const QString &text);
 
@@ -97,6 +107,7 @@ private:
     static TriageRead readTriage(AlertTriageLog *log, AlertmanagerSilences *alertmanager,
                                  uint64_t sequence, int64_t afterId, int64_t nowMs);
     void publish();
+    void judgeOwnLag(const FleetSnapshot &snapshot);
     // Runs on the triage thread, after what was asked before; a problem it returns is said.
     void inBackground(std::function<std::string()> job);
     void write(std::function<std::string(AlertTriageLog &)> change);
@@ -114,6 +125,7 @@ private:
 
     const FleetState &m_state;
     AlertEngine m_engine;
+    std::optional<SelfLag> m_lag;
     AlertsModel m_model;
     uint64_t m_eventCounter = 0;
     int64_t m_nowMs = 0;

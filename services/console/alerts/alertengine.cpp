@@ -151,6 +151,17 @@ void AlertEngine::promotePending(int64_t nowMs)
     }
 }
 
+void AlertEngine::dropPendingAgentJudgments()
+{
+    std::erase_if(m_alerts, [](const auto &entry) {
+        const Alert &a = entry.second;
+        const bool agentKind = a.kind == AlertKind::DataCenterDark ||
+                               a.kind == AlertKind::AgentUnreachable ||
+                               a.kind == AlertKind::AgentStale;
+        return agentKind && a.active && !a.firing;
+    });
+}
+
 void AlertEngine::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
 {
     m_rules.pendingMs = std::move(pendingMs);
@@ -366,7 +377,10 @@ void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<Flee
                 m_waitingForIdentity.push_back(e);
         }
     }
-    evaluateAgents(snapshot);
+    if (m_holdingStaleness)
+        dropPendingAgentJudgments();
+    else
+        evaluateAgents(snapshot);
     evaluateIdleCards(snapshot);
     promotePending(snapshot.takenUnixMs);
     forgetSettled(snapshot.takenUnixMs);

@@ -56,6 +56,11 @@ public:
     // Conditions that hold but have not yet for their kind's pending duration.
     int pendingCount() const;
     void setPendingDurations(std::map<AlertKind, int64_t> pendingMs);
+    // While the judge itself is behind (selflag.h), agents' silence proves nothing: agent
+    // and data-center judgments are neither made nor cleared, and those still pending are
+    // dropped, so each must hold for its whole pending duration once caught up.
+    void setHoldingStaleness(bool holding) { m_holdingStaleness = holding; }
+    bool holdingStaleness() const { return m_holdingStaleness; }
     int openCount(const std::string &dataCenter, int64_t nowMs) const;
 
     // Service alerts: TTFT over the objective for a while, a plan waiting for approval.
@@ -75,6 +80,7 @@ private:
     Alert &raise(const std::string &key, AlertKind kind, AlertSeverity severity, int64_t nowMs);
     void applyEvent(const FleetSnapshot &snapshot, const FleetEvent &event);
     void evaluateAgents(const FleetSnapshot &snapshot);
+    void dropPendingAgentJudgments();
     bool isIncident(int agents, int down) const;
     void evaluateIdleCards(const FleetSnapshot &snapshot);
     void clearCondition(const std::string &key, int64_t nowMs);
@@ -92,6 +98,7 @@ private:
     std::vector<SilenceRule> m_localSilences;
     std::vector<SilenceRule> m_sharedSilences;
     int64_t m_firstEvaluationMs = 0;
+    bool m_holdingStaleness = false;
     // Events of agents not yet identified (their inventory has not arrived), oldest first;
     // past the bound a hostile agent's flood is dropped, its events still in the history.
     static constexpr size_t kMostWaitingEvents = 10'000;
