@@ -68,6 +68,37 @@ CLI::App *addReportCommand(CLI::App &cli, ReportOptions &report)
     return command;
 }
 
+CLI::App *addWatchCommand(CLI::App &cli, WatchArguments &watch)
+{
+    auto *command = cli.add_subcommand(
+        "watch",
+        "run the alert rules, routes and triage without a window (for systemd), so the "
+        "on-call is paged whether or not a console is open");
+    command->add_option("--inventory", watch.inventory,
+                        "YAML inventory of data centers and agents");
+    command->add_option("--prometheus", watch.prometheus,
+                        "read the fleet from a Prometheus-compatible store (its URL)");
+    command
+        ->add_option("--scrape-interval", watch.scrapeIntervalS,
+                     "the store's scrape interval in seconds (default 15)")
+        ->check(CLI::Range(1, 3600))
+        ->needs("--prometheus");
+    command->add_option("--alert-routes", watch.alertRoutes,
+                        "where alerts go (YAML, as the console reads it); required");
+    command->add_option("--db", watch.history,
+                        "history file: the triage log, and what was delivered, kept across "
+                        "restarts (default: the user's data directory)");
+    command->add_option("--listen", watch.listen,
+                        "serve /metrics and /status here (default 127.0.0.1:9465; '' for none)");
+    command->add_option("--name", watch.name, "who it is in the triage log (default watcher@HOST)");
+    command->add_option("--quit-after", watch.quitAfterSeconds,
+                        "quit after this many seconds (scripted runs)");
+    auto *status = command->add_subcommand("status", "what a running watcher is doing");
+    status->add_option("--url", watch.statusUrl, "its base URL (default http://127.0.0.1:9465)")
+        ->default_val("http://127.0.0.1:9465");
+    return command;
+}
+
 }  // namespace
 
 std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &line)
@@ -77,6 +108,7 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
     cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
     const CLI::App *sync = addSyncCommand(cli, line.sync);
     const CLI::App *report = addReportCommand(cli, line.report);
+    CLI::App *watch = addWatchCommand(cli, line.watch);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -86,6 +118,9 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
         line.command = ConsoleCommandLine::Command::Sync;
     else if (*report)
         line.command = ConsoleCommandLine::Command::Report;
+    else if (*watch)
+        line.command = *watch->get_subcommand("status") ? ConsoleCommandLine::Command::WatchStatus
+                                                        : ConsoleCommandLine::Command::Watch;
     return std::nullopt;
 }
 

@@ -1,0 +1,316 @@
+#include "watchcommand.h"
+
+#include <unistd.h>
+
+#include <QCoreApplication>
+#include <QTimer>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+
+#include "alerts/alertmanagersilences.h"
+#include "alerts/alertrouting.h"
+#include "alerts/alerttriagelog.h"
+#include "alerts/routehttp.h"
+#include "core/clock.h"
+#include "core/openfiles.h"
+#include "fleetlink/fleetclient.h"
+#include "fleetlink/inventoryfile.h"
+#include "history/historystore.h"
+#include "models/alertcenter.h"
+#include "models/alertnotifier.h"
+#include "promsource/prometheussource.h"
+#include "scrape/scrapeendpoint.h"
+#include "watchfigures.h"
+
+namespace meridian {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+void onSignal(int)
+{
+    g_stop = 1;
+}
+
+int fail(const std::string &message)
+{
+    std::fprintf(stderr, "meridian watch: %s\n", message.c_str());
+    return 2;
+}
+
+std::string defaultName()
+{
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return std::string("watcher@") + host;
+}
+
+// The fleet as the arguments name it: an inventory's agents, a store, or both.
+Result<FleetInventory> watchedFleet(const WatchArguments &arguments)
+{
+    FleetInventory inventory;
+    if (!arguments.inventory.empty()) {
+        auto loaded = loadInventory(arguments.inventory);
+        if (!loaded)
+            return loaded.error();
+        inventory = std::move(loaded).value();
+        if (Status room = checkRoomForAgents(inventory.agents.size(), raiseOpenFileLimit(), false);
+            !room)
+            return Error{arguments.inventory + ": " + room.message()};
+    }
+    if (!arguments.prometheus.empty()) {
+        StoreSource store;
+        store.url = arguments.prometheus;
+        store.scrapeIntervalS = arguments.scrapeIntervalS;
+        inventory.stores.push_back(store);
+    }
+    if (inventory.agents.empty() && inventory.stores.empty())
+        return Error{"nothing to watch: name an --inventory with agents, or a --prometheus store"};
+    return inventory;
+}
+
+// Everything one watcher runs, in the order it is made (and the reverse it goes).
+class Watcher {
+public:
+    Watcher(std::string name, AlertRouting routing) : m_name(std::move(name)), m_routing(routing)
+    {
+        m_figures.name = m_name;
+        m_figures.startedMs = SystemClock::instance().nowUnixMs();
+    }
+    ~Watcher()
+    {
+        if (m_endpoint)
+            m_endpoint->stop();
+        m_notifier.reset();  // its dispatcher stops: nothing is sent after this
+        if (m_center)
+            m_center->waitForTriage();
+        m_center.reset();
+        m_stores.clear();
+        if (m_client)
+            m_client->stop();
+    }
+
+    Status start(const FleetInventory &inventory, const std::string &historyFile,
+                 const std::string &listen)
+    {
+        for (const StoreSource &store : inventory.stores) {
+            PrometheusSourceOptions options;
+            options.endpoint = {store.url, store.bearerToken, store.basicUser, store.basicPassword,
+                                store.caFile};
+            options.dataCenter = store.dataCenter;
+            options.scrapeIntervalMs = store.scrapeIntervalS * 1000;
+            auto source =
+                std::make_unique<PrometheusSource>(m_state, SystemClock::instance(), options);
+            if (Status started = source->start(); !started)
+                return started;
+            m_stores.push_back(std::move(source));
+        }
+        // What was delivered is kept across restarts in the file: a watcher killed
+        // mid-incident and started again tells nobody twice.
+        auto log = AlertTriageLog::open(historyFile);
+        if (!log)
+            return log.error();
+        m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
+        m_client->connect(inventory);
+        m_center = std::make_unique<AlertCenter>(m_state);
+        m_center->setUser(QString::fromStdString(m_name));
+        m_center->measureOwnLag();
+        m_center->setPendingDurations(m_routing.pendingMs);
+        m_center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
+        for (const AlertRoute &route : m_routing.routes) {
+            if (route.kind == RouteKind::Alertmanager) {
+                m_center->setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route));
+                break;
+            }
+        }
+        QObject::connect(m_center.get(), &AlertCenter::triageProblem, [this](const QString &p) {
+            if (!p.isEmpty())
+                std::fprintf(stderr, "meridian watch: triage: %s\n", qPrintable(p));
+            std::lock_guard lock(m_mutex);
+            m_triageProblem = p.toStdString();
+        });
+        QObject::connect(m_center.get(), &AlertCenter::behindChanged, [this] {
+            const QString text = m_center->behindText();
+            std::fprintf(
+                stderr, "meridian watch: %s\n",
+                text.isEmpty() ? "caught up: agents' silence is judged again" : qPrintable(text));
+        });
+        m_notifier =
+            std::make_unique<AlertNotifier>(*m_center, m_routing, SystemClock::instance(), nullptr);
+        if (!listen.empty()) {
+            ScrapeEndpointOptions options;
+            options.listen = listen;
+            options.threads = 4;
+            auto endpoint = ScrapeEndpoint::start(
+                options, [this](const ScrapeRequest &request) { return answer(request); },
+                "watcher endpoint");
+            if (!endpoint)
+                return endpoint.error();
+            m_endpoint = std::move(endpoint).value();
+        }
+        return {};
+    }
+
+    int port() const { return m_endpoint ? m_endpoint->port() : 0; }
+
+    // One pass of the rules over the fleet as it is now.
+    void evaluate()
+    {
+        const int64_t now = SystemClock::instance().nowUnixMs();
+        const FleetSnapshot snapshot = m_state.snapshot(now);
+        m_center->update(snapshot);
+        WatchFigures figures = countFigures(snapshot, now);
+        std::lock_guard lock(m_mutex);
+        figures.problem = m_triageProblem;
+        if (figures.problem.empty()) {
+            for (const auto &store : m_stores) {
+                if (std::string p = store->lastProblem(); !p.empty())
+                    figures.problem = std::move(p);
+            }
+        }
+        m_figures = std::move(figures);
+    }
+
+private:
+    WatchFigures countFigures(const FleetSnapshot &snapshot, int64_t now)
+    {
+        WatchFigures f;
+        {
+            std::lock_guard lock(m_mutex);
+            f.name = m_figures.name;
+            f.startedMs = m_figures.startedMs;
+            f.evaluations = m_figures.evaluations + 1;
+        }
+        f.lastEvaluationMs = now;
+        f.agents = static_cast<int>(snapshot.nodeCount());
+        for (const ConnectionState c : snapshot.nodeConnection) {
+            f.connected += c == ConnectionState::Connected;
+            f.unreachable += c == ConnectionState::Unreachable;
+        }
+        const AlertEngine &engine = m_center->engine();
+        f.pending = engine.pendingCount();
+        for (const Alert &a : engine.alerts()) {
+            if (!a.active || !a.firing)
+                continue;
+            ++f.firing;
+            const AlertNotice notice = AlertNotifier::noticeFor(a, false);
+            f.alerts.push_back({a.key, notice.title, notice.subject, a.dataCenter,
+                                a.severity == AlertSeverity::Critical, a.activeSinceMs,
+                                a.acknowledgedBy, a.silencedUntilMs > now});
+        }
+        if (const auto &lag = m_center->ownLag()) {
+            f.behind = engine.holdingStaleness();
+            f.loopLateMs = lag->loopLateMs(now);
+            f.receiveGapMs = lag->receiveGapMs(now);
+            f.holds = lag->holds();
+        }
+        f.routes = m_notifier->dispatcher().status();
+        return f;
+    }
+
+    ScrapeAnswer answer(const ScrapeRequest &request)
+    {
+        std::lock_guard lock(m_mutex);
+        if (request.path == "/metrics")
+            return ScrapeAnswer{200, watchExposition(m_figures)};
+        if (request.path == "/status")
+            return ScrapeAnswer{200, watchStatusJson(m_figures), "application/json"};
+        return ScrapeAnswer{404, "no such path: /metrics and /status are here\n", "text/plain"};
+    }
+
+    std::string m_name;
+    AlertRouting m_routing;
+    FleetState m_state;
+    std::vector<std::unique_ptr<PrometheusSource>> m_stores;
+    std::unique_ptr<FleetClient> m_client;
+    std::unique_ptr<AlertCenter> m_center;
+    std::unique_ptr<AlertNotifier> m_notifier;
+    std::unique_ptr<ScrapeEndpoint> m_endpoint;
+    std::mutex m_mutex;  // the figures and the problem, read by the endpoint's threads
+    WatchFigures m_figures;
+    std::string m_triageProblem;
+};
+
+}  // namespace
+
+int runWatch(const WatchArguments &arguments, int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    // A watcher with nowhere to send is no watcher: the file is needed, and must load.
+    if (arguments.alertRoutes.empty())
+        return fail("--alert-routes is needed: the routes are where the watcher pages");
+    auto routing = loadAlertRouting(arguments.alertRoutes);
+    if (!routing)
+        return fail(routing.error().message);
+    if (routing->routes.empty())
+        return fail(arguments.alertRoutes + ": names no route (or does not exist)");
+    auto inventory = watchedFleet(arguments);
+    if (!inventory)
+        return fail(inventory.error().message);
+    const std::string historyFile =
+        arguments.history.empty() ? HistoryStore::defaultPath() : arguments.history;
+    const std::string name = arguments.name.empty() ? defaultName() : arguments.name;
+    Watcher watcher(name, std::move(routing).value());
+    if (Status started = watcher.start(inventory.value(), historyFile, arguments.listen); !started)
+        return fail(started.message());
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    std::printf("meridian watch: %s watching %zu agents%s; routes %s; triage %s", name.c_str(),
+                inventory->agents.size(),
+                inventory->stores.empty() ? "" : " and a Prometheus store",
+                arguments.alertRoutes.c_str(), historyFile.c_str());
+    if (watcher.port() > 0)
+        std::printf("; /metrics and /status on port %d", watcher.port());
+    std::printf("\n");
+    std::fflush(stdout);
+    // The rules run once a second, on this loop: its lateness is what SelfLag measures.
+    QTimer rules;
+    QObject::connect(&rules, &QTimer::timeout, &app, [&watcher] { watcher.evaluate(); });
+    rules.start(1000);
+    QTimer stopCheck;
+    QObject::connect(&stopCheck, &QTimer::timeout, &app, [] {
+        if (g_stop)
+            QCoreApplication::quit();
+    });
+    stopCheck.start(100);
+    if (arguments.quitAfterSeconds > 0)
+        QTimer::singleShot(static_cast<int>(arguments.quitAfterSeconds * 1000), &app,
+                           [] { QCoreApplication::quit(); });
+    QCoreApplication::exec();
+    std::printf("meridian watch: stopping\n");
+    std::fflush(stdout);
+    return 0;
+}
+
+int runWatchStatus(const std::string &url)
+{
+    AlertRoute watcher;
+    watcher.name = "watcher";
+    watcher.url = url;
+    RouteCall call;
+    call.method = "GET";
+    call.url = url + "/status";
+    CallWatch watch;
+    auto answer = callRoute(watcher, call, 5000, watch);
+    if (!answer) {
+        std::fprintf(stderr, "meridian watch status: %s\n", answer.error().message.c_str());
+        return 1;
+    }
+    if (answer->status != 200) {
+        std::fprintf(stderr, "meridian watch status: %s answered HTTP %d\n", call.url.c_str(),
+                     answer->status);
+        return 1;
+    }
+    auto text = watchStatusText(answer->body, SystemClock::instance().nowUnixMs());
+    if (!text) {
+        std::fprintf(stderr, "meridian watch status: %s: %s\n", call.url.c_str(),
+                     text.error().message.c_str());
+        return 1;
+    }
+    std::printf("%s", text->c_str());
+    return 0;
+}
+
+}  // namespace meridian

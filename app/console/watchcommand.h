@@ -1,0 +1,26 @@
+// `meridian watch`: the console's alert rules, routes and triage log without a window,
+// for systemd to keep running on an operations host, so that the on-call is paged
+// whether or not anyone has a console open. `meridian watch status` asks a running one
+// what it is doing.
+#pragma once
+
+#include <string>
+
+namespace meridian {
+
+struct WatchArguments {
+    std::string inventory;
+    std::string prometheus;
+    int scrapeIntervalS = 15;
+    std::string history;      // the triage log and what was delivered; default: the user's
+    std::string alertRoutes;  // where alerts go; required
+    std::string listen = "127.0.0.1:9465";  // /metrics and /status; empty: none
+    std::string name;                       // in the triage log; default watcher@HOST
+    double quitAfterSeconds = 0;
+    std::string statusUrl;  // `status`: the running watcher's base URL
+};
+
+int runWatch(const WatchArguments &arguments, int argc, char **argv);
+int runWatchStatus(const std::string &url);
+
+}  // namespace meridian

@@ -1,0 +1,369 @@
+// `meridian watch` as systemd runs it: the real binary, no window, over a real simulated
+// fleet (meridian-sim, its agents on loopback), a real Alertmanager and a webhook that
+// counts what it is sent. Faults injected into the fleet reach both with no console
+// running, each once and within its budget; a watcher killed with SIGKILL mid-incident
+// and started again re-sends nothing and misses nothing; two watchers behind one
+// Alertmanager page its receiver once.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "agentprocess.h"
+#include "childprocess.h"
+#include "testsupport.h"
+
+namespace meridian {
+namespace {
+
+using nlohmann::json;
+using test::ChildProcess;
+using test::freePort;
+using test::TempDir;
+using test::waitUntil;
+using Clock = std::chrono::steady_clock;
+
+// A webhook that keeps every alert it is sent, by key and status, with when.
+class CountingWebhook {
+public:
+    CountingWebhook()
+    {
+        m_server.Post("/hook", [this](const httplib::Request &request, httplib::Response &answer) {
+            const json body = json::parse(request.body, nullptr, false);
+            std::lock_guard lock(m_mutex);
+            ++m_posts;
+            // Meridian's JSON route: {"alerts": [...]}; Alertmanager's webhook: the same
+            // key, each alert with its labels.
+            if (body.is_object() && body.contains("alerts")) {
+                for (const json &a : body["alerts"]) {
+                    const std::string key = a.contains("labels")
+                                                ? a["labels"].value("alertname", "") + "/" +
+                                                      a["labels"].value("dc", "") + "/" +
+                                                      a["labels"].value("node", "") + "/" +
+                                                      a["labels"].dump()
+                                                : a.value("key", "");
+                    m_seen.push_back(
+                        {key,
+                         a.value("kind",
+                                 a.contains("labels") ? a["labels"].value("alertname", "") : ""),
+                         a.value("status", ""), Clock::now()});
+                }
+            }
+            answer.set_content("{}", "application/json");
+        });
+        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_thread = std::thread([this] { m_server.listen_after_bind(); });
+        waitUntil([this] { return m_server.is_running(); });
+    }
+    ~CountingWebhook()
+    {
+        m_server.stop();
+        m_thread.join();
+    }
+    std::string url() const { return fmt::format("http://127.0.0.1:{}/hook", m_port); }
+    struct Seen {
+        std::string key;
+        std::string kind;
+        std::string status;
+        Clock::time_point at;
+    };
+    std::vector<Seen> seen() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_seen;
+    }
+    int posts() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_posts;
+    }
+    // How many times `status` was sent for keys of `kind` (and the first time).
+    int count(const std::string &kind, const std::string &status,
+              Clock::time_point *first = nullptr) const
+    {
+        int n = 0;
+        for (const Seen &s : seen()) {
+            if (s.kind == kind && s.status == status) {
+                if (first && n == 0)
+                    *first = s.at;
+                ++n;
+            }
+        }
+        return n;
+    }
+
+private:
+    httplib::Server m_server;
+    int m_port = 0;
+    std::thread m_thread;
+    mutable std::mutex m_mutex;
+    std::vector<Seen> m_seen;
+    int m_posts = 0;
+};
+
+// Debian's prometheus-alertmanager on a free port; with a webhook, its receiver posts there.
+class Alertmanager {
+public:
+    explicit Alertmanager(const std::string &webhook = {})
+        : m_process(
+              {"prometheus-alertmanager", "--config.file=" + config(webhook),
+               "--storage.path=" + m_dir.file("am"),
+               fmt::format("--web.listen-address=127.0.0.1:{}", port), "--cluster.listen-address="},
+              m_dir.file("alertmanager.log"))
+    {
+        EXPECT_TRUE(waitUntil([&] { return !test::httpGet(port, "/-/ready").empty(); }))
+            << m_process.log();
+    }
+    std::string url() const { return fmt::format("http://127.0.0.1:{}", port); }
+    // The alert names Alertmanager holds as active.
+    std::multiset<std::string> active()
+    {
+        std::multiset<std::string> names;
+        const json alerts = json::parse(test::httpGet(port, "/api/v2/alerts"), nullptr, false);
+        if (alerts.is_array()) {
+            for (const json &a : alerts)
+                names.insert(a["labels"].value("alertname", ""));
+        }
+        return names;
+    }
+    const int port = freePort();
+
+private:
+    std::string config(const std::string &webhook)
+    {
+        std::ofstream file(m_dir.file("alertmanager.yml"));
+        if (webhook.empty()) {
+            file << "route: {receiver: none}\nreceivers: [{name: none}]\n";
+        } else {
+            // Every alert its own group, told at once, and not repeated within the test.
+            file << "route:\n  receiver: hook\n  group_by: ['...']\n  group_wait: 1s\n"
+                 << "  group_interval: 1s\n  repeat_interval: 1h\n"
+                 << "receivers:\n  - name: hook\n    webhook_configs:\n      - url: '" << webhook
+                 << "'\n        send_resolved: true\n";
+        }
+        return m_dir.file("alertmanager.yml");
+    }
+    TempDir m_dir;
+    ChildProcess m_process;
+};
+
+// A simulated fleet of `nodes` agents, in its own process.
+class Fleet {
+public:
+    explicit Fleet(TempDir &dir, int nodes)
+        : m_dir(dir)
+        , m_sim({MERIDIAN_SIM_BIN, "--nodes", std::to_string(nodes), "--inventory-out",
+                 dir.file("inventory.yaml")},
+                dir.file("sim.log"))
+    {
+        EXPECT_TRUE(waitUntil([&] {
+            return test::readFile(dir.file("inventory.yaml")).find("capacity_pool") !=
+                   std::string::npos;
+        })) << m_sim.log();
+        const std::string inventory = test::readFile(dir.file("inventory.yaml"));
+        const size_t at = inventory.find("capacity_pool: ") + 15;
+        m_control = inventory.substr(at, inventory.find('\n', at) - at);
+    }
+    std::string inventory() const { return m_dir.file("inventory.yaml"); }
+    // `meridian-sim fault`, as an operator types it.
+    void fault(std::vector<std::string> args)
+    {
+        args.insert(args.begin(), {MERIDIAN_SIM_BIN, "fault", "--control", m_control});
+        ChildProcess command(args, m_dir.file("fault.log"));
+        ASSERT_TRUE(waitUntil([&] { return command.ended(); }));
+        ASSERT_EQ(command.waitStatus(), 0) << command.log();
+    }
+
+private:
+    TempDir &m_dir;
+    ChildProcess m_sim;
+    std::string m_control;
+};
+
+// `meridian watch` on the fleet, its /status on a free port.
+class Watcher {
+public:
+    Watcher(TempDir &dir, const std::string &inventory, const std::string &routes,
+            const std::string &db, const std::string &name)
+        : m_process(
+              {MERIDIAN_CONSOLE_BIN, "watch", "--inventory", inventory, "--alert-routes", routes,
+               "--db", db, "--name", name, "--listen", fmt::format("127.0.0.1:{}", port)},
+              dir.file(name + ".log"))
+    {}
+    json status() const { return json::parse(test::httpGet(port, "/status"), nullptr, false); }
+    // Once every agent is connected and the rules have run.
+    bool watching(int agents) const
+    {
+        const json s = status();
+        return s.is_object() && s.value("connected", 0) == agents;
+    }
+    void kill(int signal) { m_process.kill(signal); }
+    std::string log() const { return m_process.log(); }
+    const int port = freePort();
+
+private:
+    ChildProcess m_process;
+};
+
+double secondsSince(Clock::time_point from, Clock::time_point to)
+{
+    return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
+// Xid, ECC, thermal, link down, an agent killed, a data center dark: with no console
+// anywhere, each reaches the webhook once (firing) and Alertmanager, an Xid within 15 s
+// and the dark data center within 60 s; and each that ends is resolved once.
+TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Alertmanager alertmanager;
+    Fleet fleet(dir, 12);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: am, kind: alertmanager, url: '" << alertmanager.url() << "'}\n"
+        << "  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n";
+    Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w1");
+    ASSERT_TRUE(waitUntil([&] { return watcher.watching(12); }, std::chrono::seconds(60)))
+        << watcher.log();
+    // A healthy fleet pages nobody.
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    ASSERT_EQ(webhook.posts(), 0) << "paged for nothing";
+
+    const auto injected = Clock::now();
+    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "1"});
+    fleet.fault({"--node", "xm-r01-n2", "--kind", "ecc-dbe", "--card", "0"});
+    fleet.fault({"--node", "wh-r01-n1", "--kind", "thermal", "--card", "3"});
+    fleet.fault({"--node", "wh-r01-n2", "--kind", "link-down"});
+    fleet.fault({"--node", "wh-r01-n3", "--kind", "crash"});
+    fleet.fault({"--data-center", "zhongwei", "--kind", "crash"});
+    const std::vector<std::string> kinds = {"Xid",       "ECC double-bit",    "thermal throttling",
+                                            "link down", "agent unreachable", "data center dark"};
+    const auto allFiring = [&] {
+        for (const std::string &kind : kinds) {
+            if (webhook.count(kind, "firing") == 0 &&
+                !(kind == "agent unreachable" && webhook.count("agent stale", "firing") > 0))
+                return false;
+        }
+        return true;
+    };
+    EXPECT_TRUE(waitUntil(allFiring, std::chrono::seconds(90))) << watcher.log();
+    Clock::time_point xid, ecc, dark;
+    EXPECT_EQ(webhook.count("Xid", "firing", &xid), 1);
+    EXPECT_EQ(webhook.count("ECC double-bit", "firing", &ecc), 1);
+    EXPECT_EQ(webhook.count("thermal throttling", "firing"), 1);
+    EXPECT_EQ(webhook.count("link down", "firing"), 1);
+    EXPECT_EQ(webhook.count("agent unreachable", "firing") + webhook.count("agent stale", "firing"),
+              1)
+        << "the killed agent, once";
+    EXPECT_EQ(webhook.count("data center dark", "firing", &dark), 1)
+        << "one incident for Zhongwei, not one page per agent";
+    EXPECT_LE(secondsSince(injected, xid), 15.0);
+    EXPECT_LE(secondsSince(injected, ecc), 15.0);
+    EXPECT_LE(secondsSince(injected, dark), 60.0);
+    RecordProperty("xid_seconds", std::to_string(secondsSince(injected, xid)));
+    RecordProperty("dark_seconds", std::to_string(secondsSince(injected, dark)));
+    // Alertmanager holds them too.
+    EXPECT_TRUE(waitUntil([&] {
+        const auto held = alertmanager.active();
+        return held.count("MeridianXid") == 1 && held.count("MeridianDataCenterDark") == 1;
+    })) << "Alertmanager holds no Meridian alerts";
+
+    // The faults end: the dark data center and the link are resolved, once each.
+    fleet.fault({"--kind", "clear"});
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            return webhook.count("data center dark", "resolved") > 0 &&
+                   webhook.count("link down", "resolved") > 0;
+        },
+        std::chrono::seconds(90)))
+        << watcher.log();
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    EXPECT_EQ(webhook.count("data center dark", "resolved"), 1);
+    EXPECT_EQ(webhook.count("link down", "resolved"), 1);
+    EXPECT_EQ(webhook.count("data center dark", "firing"), 1) << "nothing fired twice";
+    EXPECT_EQ(webhook.count("Xid", "firing"), 1);
+    // `meridian watch status` says what a running one is doing.
+    ChildProcess status({MERIDIAN_CONSOLE_BIN, "watch", "status", "--url",
+                         fmt::format("http://127.0.0.1:{}", watcher.port)},
+                        dir.file("status.log"));
+    ASSERT_TRUE(waitUntil([&] { return status.ended(); }));
+    EXPECT_EQ(status.waitStatus(), 0) << status.log();
+    EXPECT_NE(status.log().find("w1: up"), std::string::npos) << status.log();
+    EXPECT_NE(status.log().find("GPU fell off the bus"), std::string::npos) << status.log();
+    const std::string metrics = test::httpGet(watcher.port, "/metrics");
+    EXPECT_NE(metrics.find("meridian_watch_agents{state=\"connected\"}"), std::string::npos);
+    EXPECT_NE(metrics.find("meridian_watch_behind 0"), std::string::npos) << metrics;
+}
+
+// SIGKILL mid-incident: the watcher started again on its file re-sends nothing it had
+// sent, and an alert that began while it was down is delivered, once.
+TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Fleet fleet(dir, 6);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n";
+    auto first = std::make_unique<Watcher>(dir, fleet.inventory(), dir.file("routes.yaml"),
+                                           dir.file("watch.db"), "first");
+    ASSERT_TRUE(waitUntil([&] { return first->watching(6); }, std::chrono::seconds(60)))
+        << first->log();
+    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
+    ASSERT_TRUE(waitUntil([&] { return webhook.count("Xid", "firing") == 1; })) << first->log();
+    first->kill(SIGKILL);
+    first.reset();
+    // While nobody watches: an ECC error on another node.
+    fleet.fault({"--node", "wh-r01-n1", "--kind", "ecc-dbe", "--card", "1"});
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const auto restarted = Clock::now();
+    Watcher second(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "second");
+    Clock::time_point ecc;
+    EXPECT_TRUE(waitUntil([&] { return webhook.count("ECC double-bit", "firing", &ecc) > 0; }))
+        << second.log();
+    EXPECT_LE(secondsSince(restarted, ecc), 15.0) << "missed while it was down";
+    // Long enough for a re-send to have happened, had one been going to.
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
+    EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
+}
+
+// Two watchers for availability, both sending to one Alertmanager: its receiver is paged
+// once for each alert, as Alertmanager deduplicates identical alerts from its senders.
+TEST(Watcher, TwoWatchersBehindOneAlertmanagerPageItsReceiverOnce)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Alertmanager alertmanager(webhook.url());
+    Fleet fleet(dir, 6);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: am, kind: alertmanager, url: '" << alertmanager.url() << "'}\n";
+    Watcher a(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("a.db"), "a");
+    Watcher b(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("b.db"), "b");
+    ASSERT_TRUE(
+        waitUntil([&] { return a.watching(6) && b.watching(6); }, std::chrono::seconds(60)));
+    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
+    fleet.fault({"--node", "wh-r01-n1", "--kind", "ecc-dbe", "--card", "1"});
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return webhook.count("MeridianXid", "firing") > 0 &&
+                   webhook.count("MeridianEccDoubleBit", "firing") > 0;
+        },
+        std::chrono::seconds(30)))
+        << a.log() << b.log();
+    EXPECT_TRUE(waitUntil([&] {
+        return a.status().value("firing", 0) == 2 && b.status().value("firing", 0) == 2;
+    })) << "both watchers see both faults";
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    EXPECT_EQ(webhook.count("MeridianXid", "firing"), 1);
+    EXPECT_EQ(webhook.count("MeridianEccDoubleBit", "firing"), 1);
+}
+
+}  // namespace meridian
