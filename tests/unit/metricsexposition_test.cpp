@@ -41,6 +41,7 @@ TelemetrySample sample()
     gpu.memoryUsedBytes = 1024ull << 20;
     gpu.memoryTotalBytes = 4096ull << 20;
     gpu.lastXid = 79;
+    gpu.throttleReasons = std::vector<ThrottleReason>{ThrottleReason::HwThermal};
     CardSample npu;
     npu.index = 1;
     npu.utilizationPercent = 12;  // nothing else: the rest must stay absent
@@ -72,6 +73,9 @@ TEST(MetricsExposition, CardsUseDcgmNamesWithVendorAndEscapedLabels)
     // The Ascend card reported no memory and no temperature: no series, not a zero.
     EXPECT_EQ(text.find("DCGM_FI_DEV_FB_USED{gpu=\"1\""), std::string::npos);
     EXPECT_EQ(text.find("DCGM_FI_DEV_GPU_TEMP"), std::string::npos);
+    // Thermal throttling as the alerting rules read it; unknown on the Ascend card.
+    EXPECT_NE(text.find("meridian_card_thermal_throttled{gpu=\"0\""), std::string::npos);
+    EXPECT_EQ(text.find("meridian_card_thermal_throttled{gpu=\"1\""), std::string::npos);
     EXPECT_NE(text.find("meridian_sample_time_seconds{"), std::string::npos);
     EXPECT_NE(text.find("} 1796264519.5\n"), std::string::npos);
     EXPECT_EQ(text.find("# EOF"), std::string::npos);

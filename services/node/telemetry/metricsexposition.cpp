@@ -122,6 +122,15 @@ const std::vector<CardGauge> &cardGauges()
          [](const CardSample &s) { return asDouble(s.eccCorrectedVolatile); }},
         {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Double-bit volatile ECC errors.",
          [](const CardSample &s) { return asDouble(s.eccUncorrectedVolatile); }},
+        // dcgm-exporter's throttle reasons are a bitmask PromQL cannot read without
+        // arithmetic; the alerting rules (packaging/prometheus) read this instead.
+        {"meridian_card_thermal_throttled",
+         "1 while the card is held back for heat (software or hardware thermal slowdown).",
+         [](const CardSample &s) -> std::optional<double> {
+             if (!s.throttleReasons)
+                 return std::nullopt;
+             return s.thermallyThrottled() ? 1.0 : 0.0;
+         }},
     };
     return gauges;
 }
