@@ -150,6 +150,7 @@ std::map<AlertKind, int64_t> defaultPendingMs()
     return {{AlertKind::DataCenterDark, 30'000},
             {AlertKind::AgentUnreachable, 30'000},
             {AlertKind::AgentStale, 30'000},
+            {AlertKind::ThermalThrottle, 30'000},
             {AlertKind::LinkDown, 10'000},
             {AlertKind::PfcStorm, 15'000}};
 }
