@@ -6,6 +6,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <algorithm>
+#include <memory>
 
 #include "alerts/alertmanagersilences.h"
 #include "alerts/alertrouting.h"
@@ -296,16 +297,28 @@ void ConsoleSession::startAlertSharing()
                                        ? QString()
                                        : QObject::tr("Alert routing is off: %1")
                                              .arg(QString::fromStdString(routing.error().message));
-    const auto showProblems = [this, routingProblem](const QString &triage) {
+    // The triage's problem, as last said; the console's own lag beside it.
+    auto triage = std::make_shared<QString>();
+    const auto showProblems = [this, routingProblem, triage, alerts] {
         QStringList problems;
         if (!routingProblem.isEmpty())
             problems << routingProblem;
-        if (!triage.isEmpty())
-            problems << QObject::tr("Alert triage: %1").arg(triage);
+        if (!triage->isEmpty())
+            problems << QObject::tr("Alert triage: %1").arg(*triage);
+        if (const QString behind = alerts->behindText(); !behind.isEmpty())
+            problems << behind;
         m_window->showTriageProblem(problems.join(QStringLiteral("; ")));
     };
-    QObject::connect(alerts, &AlertCenter::triageProblem, m_window.get(), showProblems);
-    showProblems({});
+    QObject::connect(alerts, &AlertCenter::triageProblem, m_window.get(),
+                     [triage, showProblems](const QString &text) {
+                         *triage = text;
+                         showProblems();
+                     });
+    // A console that is itself behind (a busy desktop, a start catching up) does not
+    // blame the agents for its own lag, and says so.
+    alerts->measureOwnLag();
+    QObject::connect(alerts, &AlertCenter::behindChanged, m_window.get(), showProblems);
+    showProblems();
     // Before the first snapshot is judged: a start's own minutes of catching up must not
     // page anyone (a broken file keeps the defaults).
     alerts->setPendingDurations(routing ? routing->pendingMs : defaultPendingMs());
