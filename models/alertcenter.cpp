@@ -149,8 +149,12 @@ void AlertCenter::recordDelivery(const std::string &key, bool firing)
     if (m_log)
         m_deliveryChanges.push_back({key, firing, m_readsAsked});
     const int64_t now = m_nowMs;
-    write([key, firing, now](AlertTriageLog &log) {
-        return log.recordDelivery(key, firing, now).error().message;
+    // The occurrence, for the fault-response clock; none for one the engine no longer has.
+    std::optional<AlertIncident> started;
+    if (const Alert *alert = m_engine.find(key); firing && alert)
+        started = incidentOf(*alert, now);
+    write([key, firing, now, started](AlertTriageLog &log) {
+        return log.recordDelivery(key, firing, now, started).error().message;
     });
 }
 

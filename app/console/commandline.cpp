@@ -57,7 +57,16 @@ CLI::App *addReportCommand(CLI::App &cli, ReportOptions &report)
     command->add_option("--to", report.to, "end (exclusive): a date or an ISO 8601 time")
         ->required();
     command->add_option("--group-by", report.groupBy,
-                        "dc | vendor | model | node | service | customer (default dc)");
+                        "dc | vendor | model | node | service | customer (default dc); with "
+                        "--response: week | dc | kind | person");
+    command->add_flag("--response", report.response,
+                      "how fast alerts were answered instead: time to acknowledge and to "
+                      "resolve, the share acknowledged in time and resolved within the hour");
+    command
+        ->add_option("--ack-within", report.acknowledgeWithinMinutes,
+                     "with --response: acknowledged in time within this many minutes (the "
+                     "escalation time; default 15)")
+        ->needs("--response");
     command->add_option("--format", report.format, "csv | json | pdf (default csv)");
     command->add_option("--table", report.table,
                         "csv: groups (default) or cloud, the rented leases and their spend");

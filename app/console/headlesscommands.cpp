@@ -3,6 +3,10 @@
 #include <QApplication>
 #include <cstdio>
 
+#include <filesystem>
+
+#include "alerts/alerttriagelog.h"
+#include "alerts/responseclock.h"
 #include "core/textutil.h"
 #include "cost/costrecords.h"
 #include "cost/reportloader.h"
@@ -69,6 +73,54 @@ int runSync(const std::string &inventoryFile, const std::string &dbFile,
     return report.failures.empty() && pricesRecorded ? 0 : 1;
 }
 
+namespace {
+
+// `meridian report --response`: the fault-response clock for the period.
+int runResponseReport(const ReportOptions &options, int64_t fromS, int64_t toS)
+{
+    const auto grouping = responseGroupingFromName(options.groupBy);
+    if (!grouping || (options.format != "csv" && options.format != "json") ||
+        options.acknowledgeWithinMinutes <= 0) {
+        std::fprintf(stderr,
+                     "meridian report --response: --group-by week|dc|kind|person, --format "
+                     "csv|json, --ack-within MINUTES (more than 0)\n");
+        return 2;
+    }
+    const std::string path = historyPath(options.dbFile);
+    if (!std::filesystem::exists(path)) {
+        std::fprintf(stderr,
+                     "meridian report: %s: no history yet (a console or meridian watch "
+                     "keeps it)\n",
+                     path.c_str());
+        return 1;
+    }
+    auto log = AlertTriageLog::open(path);
+    if (!log) {
+        std::fprintf(stderr, "meridian report: %s\n", log.error().message.c_str());
+        return 1;
+    }
+    auto incidents = log.value()->incidents(fromS * 1000, toS * 1000);
+    if (!incidents) {
+        std::fprintf(stderr, "meridian report: %s\n", incidents.error().message.c_str());
+        return 1;
+    }
+    ResponseTargets targets;
+    targets.acknowledgeWithinMs = static_cast<int64_t>(options.acknowledgeWithinMinutes * 60'000);
+    const auto rows = tallyResponse(incidents.value(), *grouping, targets);
+    const std::string text = options.format == "json" ? responseToJson(rows, *grouping, targets,
+                                                                       fromS * 1000, toS * 1000)
+                                                      : responseToCsv(rows, *grouping);
+    if (!writeText(text, options.output)) {
+        std::fprintf(stderr, "meridian report: %s: cannot write\n", options.output.c_str());
+        return 1;
+    }
+    if (incidents->empty())
+        std::fprintf(stderr, "meridian report: no alert was sent in the period\n");
+    return 0;
+}
+
+}  // namespace
+
 int runReport(const ReportOptions &options, int argc, char **argv)
 {
     const auto fromS = parseUtcTime(options.from);
@@ -79,6 +131,8 @@ int runReport(const ReportOptions &options, int argc, char **argv)
                      "time (2026-07-01T08:00:00Z, 2026-07-01T16:00+08:00)\n");
         return 2;
     }
+    if (options.response)
+        return runResponseReport(options, *fromS, *toS);
     const auto group = reportGroupFromName(options.groupBy);
     const std::string &format = options.format;
     if (!group || (format != "csv" && format != "json" && format != "pdf") ||

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "agentprocess.h"
+#include "alerts/alerttriagelog.h"
 #include "childprocess.h"
 #include "testsupport.h"
 
@@ -364,6 +365,58 @@ TEST(Watcher, TwoWatchersBehindOneAlertmanagerPageItsReceiverOnce)
     std::this_thread::sleep_for(std::chrono::seconds(5));
     EXPECT_EQ(webhook.count("MeridianXid", "firing"), 1);
     EXPECT_EQ(webhook.count("MeridianEccDoubleBit", "firing"), 1);
+}
+
+// The fault-response clock over what the watcher sent: an acknowledgement made in a
+// console on the same history file stops the clock for its alert, a resolution ends it,
+// and `meridian report --response` says how long each took.
+TEST(Watcher, TheResponseClockCountsWhatWasSentAndWhenItWasAnswered)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Fleet fleet(dir, 6);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n"
+        << "pending: {MeridianLinkDown: 0}\n";
+    Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
+    ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
+        << watcher.log();
+    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
+    fleet.fault({"--node", "wh-r01-n1", "--kind", "link-down"});
+    ASSERT_TRUE(waitUntil([&] {
+        return webhook.count("Xid", "firing") == 1 && webhook.count("link down", "firing") == 1;
+    })) << watcher.log();
+    // The on-call acknowledges the Xid in a console that opens the watcher's file.
+    std::string xidKey;
+    for (const CountingWebhook::Seen &seen : webhook.seen()) {
+        if (seen.kind == "Xid")
+            xidKey = seen.key;
+    }
+    {
+        auto console = AlertTriageLog::open(dir.file("watch.db"));
+        ASSERT_TRUE(console) << console.error().message;
+        const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        ASSERT_TRUE(console.value()->record(
+            {0, now, xidKey, TriageAction::Kind::Acknowledge, "zhang.min", ""}));
+    }
+    fleet.fault({"--kind", "clear"});
+    ASSERT_TRUE(waitUntil([&] { return webhook.count("link down", "resolved") == 1; },
+                          std::chrono::seconds(60)))
+        << watcher.log();
+    ChildProcess report(
+        {MERIDIAN_CONSOLE_BIN, "report", "--response", "--group-by", "kind", "--from", "2026-01-01",
+         "--to", "2100-01-01", "--db", dir.file("watch.db"), "-o", dir.file("response.csv")},
+        dir.file("report.log"));
+    ASSERT_TRUE(waitUntil([&] { return report.ended(); }));
+    ASSERT_EQ(report.waitStatus(), 0) << report.log();
+    const std::string csv = test::readFile(dir.file("response.csv"));
+    // Xid: one, acknowledged in time, not resolved (an Xid is a fact until it ages out).
+    EXPECT_NE(csv.find("\nXid,1,1,1,1.000,"), std::string::npos) << csv;
+    // The link: one, not acknowledged, resolved within the hour.
+    EXPECT_NE(csv.find("\nlink down,1,0,0,0.000,,,1,1,1.000,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\ntotal,2,1,1,0.500,"), std::string::npos) << csv;
 }
 
 }  // namespace meridian

@@ -53,6 +53,8 @@ Status AlertTriageLog::record(const TriageAction &action)
                          action.who, action.text);
             insert.exec();
             const bool ack = action.kind == TriageAction::Kind::Acknowledge;
+            if (ack)
+                acknowledgeIncidentLocked(db, action.alertKey, action.who, action.atUnixMs);
             auditLocked(db, action.atUnixMs, action.who,
                         fmt::format("{} alert {}", ack ? "acknowledged" : "noted", action.alertKey),
                         ack ? std::string() : action.text);
@@ -168,7 +170,8 @@ std::string silenceScope(const SilenceRule &rule)
     return parts.empty() ? std::string("everything") : fmt::format("{}", fmt::join(parts, " "));
 }
 
-Status AlertTriageLog::recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs)
+Status AlertTriageLog::recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs,
+                                      const std::optional<AlertIncident> &started)
 {
     try {
         m_connection.run([&](SQLite::Database &db) {
@@ -178,16 +181,31 @@ Status AlertTriageLog::recordDelivery(const std::string &alertKey, bool firing, 
                                          "(alert_key, firing_sent_unix_ms) VALUES (?, ?)");
                 SQLite::bind(insert, alertKey, nowUnixMs);
                 insert.exec();
+                if (started)
+                    insertIncidentLocked(db, *started);
             } else {
                 SQLite::Statement remove(db, "DELETE FROM alert_delivery WHERE alert_key = ?");
                 remove.bind(1, alertKey);
                 remove.exec();
+                resolveIncidentLocked(db, alertKey, nowUnixMs);
             }
         });
         return {};
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot record what was sent of alert {}: {}", m_path,
                                  alertKey, e.what())};
+    }
+}
+
+Result<std::vector<AlertIncident>> AlertTriageLog::incidents(int64_t fromMs, int64_t toMs)
+{
+    try {
+        std::vector<AlertIncident> out;
+        m_connection.run([&](SQLite::Database &db) { out = incidentsLocked(db, fromMs, toMs); });
+        return out;
+    } catch (const SQLite::Exception &e) {
+        return Error{
+            fmt::format("{}: cannot read the alerts' response times: {}", m_path, e.what())};
     }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "alert.h"
+#include "alertincident.h"
 #include "core/result.h"
 #include "sqlite/sqliteconnection.h"
 
@@ -55,8 +56,12 @@ public:
     // Silences in force at `nowUnixMs`.
     Result<std::vector<SilenceRule>> activeSilences(int64_t nowUnixMs);
 
-    // The receivers were told `alertKey` is firing (or, `firing` false, that it resolved).
-    Status recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs);
+    // The receivers were told `alertKey` is firing (or, `firing` false, that it resolved);
+    // with the occurrence it is (firing), kept for the fault-response clock.
+    Status recordDelivery(const std::string &alertKey, bool firing, int64_t nowUnixMs,
+                          const std::optional<AlertIncident> &started = std::nullopt);
+    // The occurrences sent within [fromMs, toMs), oldest first.
+    Result<std::vector<AlertIncident>> incidents(int64_t fromMs, int64_t toMs);
     // The alerts the receivers were told are firing and not yet that they resolved.
     Result<std::set<std::string>> firingDelivered();
 

@@ -262,10 +262,30 @@ const char *const kAlertDelivery = R"(
     ) WITHOUT ROWID;
 )";
 
-const SqliteSchema kSchema{
-    kHistoryApplicationId,
-    "Meridian history file",
-    {R"(
+// Schema 7: the fault-response clock. Each occurrence of an alert the receivers were
+// told of: when it began and was sent, when and by whom it was acknowledged, and when it
+// resolved. Managers' reports read how long each took (alerts/responseclock.h).
+const char *const kAlertIncident = R"(
+    CREATE TABLE alert_incident (
+        id INTEGER PRIMARY KEY,
+        alert_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        data_center TEXT NOT NULL DEFAULT '',
+        subject TEXT NOT NULL DEFAULT '',
+        started_unix_ms INTEGER NOT NULL,
+        sent_unix_ms INTEGER NOT NULL,
+        acknowledged_unix_ms INTEGER,
+        acknowledged_by TEXT NOT NULL DEFAULT '',
+        resolved_unix_ms INTEGER,
+        UNIQUE (alert_key, started_unix_ms)
+    );
+    CREATE INDEX alert_incident_by_sent ON alert_incident (sent_unix_ms);
+)";
+
+const SqliteSchema kSchema{kHistoryApplicationId,
+                           "Meridian history file",
+                           {R"(
     CREATE TABLE node (
         id INTEGER PRIMARY KEY,
         node_id TEXT NOT NULL UNIQUE,
@@ -303,7 +323,8 @@ const SqliteSchema kSchema{
         FROM usage_minute u JOIN card c ON c.id = u.card JOIN node n ON n.id = c.node
         GROUP BY n.data_center, day;
 )",
-     kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage, kDemandMinute, kAlertDelivery}};
+                            kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage,
+                            kDemandMinute, kAlertDelivery, kAlertIncident}};
 
 }  // namespace
 
