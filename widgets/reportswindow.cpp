@@ -17,6 +17,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include "faultresponsewindow.h"
 #include "models/cloudspendmodel.h"
 #include "models/pricebookfiles.h"
 #include "models/reportbuilder.h"
@@ -104,7 +105,7 @@ void ReportsWindow::buildControls()
     layout->addWidget(m_status);
     connectControls(prices);
     if (m_sources.historyFile.isEmpty()) {
-        for (QWidget *w : std::initializer_list<QWidget *>{m_refresh, m_csv, m_pdf})
+        for (QWidget *w : std::initializer_list<QWidget *>{m_refresh, m_csv, m_pdf, m_response})
             w->setEnabled(false);
     }
 }
@@ -138,6 +139,8 @@ QHBoxLayout *ReportsWindow::buildPeriodBar(QPushButton *&prices)
     m_csv = new QPushButton(tr("Export CSV…"), this);
     m_pdf = new QPushButton(tr("Export PDF…"), this);
     prices = new QPushButton(tr("Price book…"), this);
+    m_response = new QPushButton(tr("Fault response…"), this);
+    m_response->setToolTip(tr("How fast alerts were acknowledged and resolved in this period"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Period"), this));
@@ -152,6 +155,7 @@ QHBoxLayout *ReportsWindow::buildPeriodBar(QPushButton *&prices)
     controls->addStretch();
     controls->addWidget(m_csv);
     controls->addWidget(m_pdf);
+    controls->addWidget(m_response);
     controls->addWidget(prices);
     return controls;
 }
@@ -216,6 +220,7 @@ void ReportsWindow::connectControls(QPushButton *prices)
     connect(m_bucket, &QComboBox::activated, this, &ReportsWindow::refresh);
     connect(m_refresh, &QPushButton::clicked, this, &ReportsWindow::refresh);
     connect(prices, &QPushButton::clicked, this, &ReportsWindow::editPrices);
+    connect(m_response, &QPushButton::clicked, this, &ReportsWindow::showFaultResponse);
     connect(m_csv, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export CSV"), defaultFileName() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
@@ -235,6 +240,18 @@ void ReportsWindow::connectControls(QPushButton *prices)
         m_status->setText(status ? tr("Saved %1").arg(path)
                                  : QString::fromStdString(status.message()));
     });
+}
+
+FaultResponseWindow *ReportsWindow::showFaultResponse()
+{
+    if (!m_faultResponse)
+        m_faultResponse =
+            new FaultResponseWindow(m_sources.historyFile, m_from->date(), m_to->date(), this);
+    else
+        m_faultResponse->setPeriod(m_from->date(), m_to->date());
+    m_faultResponse->show();
+    m_faultResponse->raise();
+    return m_faultResponse;
 }
 
 std::pair<QDate, QDate> ReportsWindow::presetDays(Preset preset, const QDate &today)

@@ -1,8 +1,8 @@
 // Reports for managers: utilisation and cost for any period, by data center, vendor,
 // card model, node or inference service; busy against idle card-hours and what idle
 // cost; cloud burst spend; the trend per day or week; export to CSV and PDF; the price
-// book editor. Reports are built on a worker thread from the history file, so the
-// window never freezes, even over a year of 6,000 cards.
+// book editor; how fast alerts were answered (Fault response…). Reports are built on a worker
+// thread from the history file, so the window never freezes, even over a year of 6,000 cards.
 #pragma once
 
 #include <QDate>
@@ -25,6 +25,7 @@ class QTableView;
 namespace meridian {
 
 class CloudSpendModel;
+class FaultResponseWindow;
 class ReportTableModel;
 
 class ReportsWindow final : public QWidget {
@@ -68,6 +69,8 @@ public:
     QString tile(int index) const;
     Status exportPdf(const QString &path) const;
     void editPrices();
+    // How fast alerts were answered over this window's period, in a window of its own.
+    FaultResponseWindow *showFaultResponse();
 
 Q_SIGNALS:
     void reportReady();
@@ -96,6 +99,8 @@ private:
     QPushButton *m_refresh = nullptr;
     QPushButton *m_csv = nullptr;
     QPushButton *m_pdf = nullptr;
+    QPushButton *m_response = nullptr;
+    FaultResponseWindow *m_faultResponse = nullptr;
     QLabel *m_cost = nullptr;
     QLabel *m_idle = nullptr;
     QLabel *m_hours = nullptr;

@@ -63,7 +63,7 @@ for i in $(seq 1 "$starts"); do
         --quit-after "$seconds" >"$work/console$i.log" 2>&1 &
     console=$!
     sleep $((seconds - 3))
-    lag=$(curl -s "127.0.0.1:$metrics/metrics" |
+    lag=$( (curl -s "127.0.0.1:$metrics/metrics" || true) |
         awk '/^meridian_watch_behind_total /{b=$2} /^meridian_watch_agents\{state="connected"\}/{c=$2}
              END{printf "connected %s, fell behind %s time(s)", c, b}')
     wait "$watcher" "$console" || true
