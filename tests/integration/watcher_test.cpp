@@ -18,6 +18,7 @@
 #include "agentprocess.h"
 #include "alerts/alerttriagelog.h"
 #include "childprocess.h"
+#include "hostilehttp.h"
 #include "testsupport.h"
 
 namespace meridian {
@@ -26,6 +27,7 @@ namespace {
 using nlohmann::json;
 using test::ChildProcess;
 using test::freePort;
+using test::residentMiB;
 using test::TempDir;
 using test::waitUntil;
 using Clock = std::chrono::steady_clock;
@@ -205,6 +207,7 @@ public:
         return s.is_object() && s.value("connected", 0) == agents;
     }
     void kill(int signal) { m_process.kill(signal); }
+    pid_t pid() const { return m_process.pid(); }
     std::string log() const { return m_process.log(); }
     const int port = freePort();
 
@@ -417,6 +420,38 @@ TEST(Watcher, TheResponseClockCountsWhatWasSentAndWhenItWasAnswered)
     // The link: one, not acknowledged, resolved within the hour.
     EXPECT_NE(csv.find("\nlink down,1,0,0,0.000,,,1,1,1.000,"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\ntotal,2,1,1,0.500,"), std::string::npos) << csv;
+}
+
+// An Alertmanager whose answers never end (silences read, alerts posted) neither stops the
+// watcher paging the other route nor grows it; its /status still answers and names it.
+TEST(Watcher, AnAlertmanagerThatNeverFinishesAnsweringHoldsNothingBack)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    test::HostileHttpServer endless(test::HostileReply::Endless);
+    Fleet fleet(dir, 6);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: am, kind: alertmanager, url: '" << endless.url("")
+        << "'}\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n";
+    Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
+    ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
+        << watcher.log();
+    const double settled = residentMiB(watcher.pid());
+    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
+    EXPECT_TRUE(
+        waitUntil([&] { return webhook.count("Xid", "firing") == 1; }, std::chrono::seconds(20)))
+        << "the good route waited behind the endless one\n"
+        << watcher.log();
+    EXPECT_GT(endless.requests(), 0);
+    double peak = settled;
+    for (int i = 0; i < 50; ++i) {
+        peak = std::max(peak, residentMiB(watcher.pid()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_LT(peak, settled + 100) << "grew from " << settled << " to " << peak << " MiB";
+    const json status = watcher.status();
+    ASSERT_TRUE(status.is_object()) << watcher.log();
+    EXPECT_EQ(status.value("firing", 0), 1);
 }
 
 }  // namespace meridian
