@@ -13,12 +13,15 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "agentprocess.h"
 #include "alerts/alerttriagelog.h"
 #include "childprocess.h"
+#include "core/toolrunner.h"
 #include "hostilehttp.h"
+#include "systemdusermanager.h"
 #include "testsupport.h"
 
 namespace meridian {
@@ -452,6 +455,64 @@ TEST(Watcher, AnAlertmanagerThatNeverFinishesAnsweringHoldsNothingBack)
     const json status = watcher.status();
     ASSERT_TRUE(status.is_object()) << watcher.log();
     EXPECT_EQ(status.value("firing", 0), 1);
+}
+
+// The restart systemd gives it: the shipped unit's Restart= settings, under a real
+// systemd user manager. kill -9 mid-incident; systemd starts it again; nothing is sent
+// twice and what began while it was down is sent once.
+TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
+{
+    TempDir dir;
+    test::SystemdUserManager systemd(dir.file("systemd"));
+    ASSERT_EQ(systemd.problem(), "");
+    // The restart policy as shipped.
+    std::vector<std::string> properties;
+    {
+        std::istringstream unit(
+            test::readFile(MERIDIAN_SOURCE_DIR "/packaging/console/meridian-watch.service"));
+        for (std::string line; std::getline(unit, line);) {
+            if (line.rfind("Restart", 0) == 0)
+                properties.insert(properties.end(), {"-p", line});
+        }
+    }
+    ASSERT_EQ(properties.size(), 6u) << "Restart=, RestartSec=, RestartPreventExitStatus=";
+    CountingWebhook webhook;
+    Fleet fleet(dir, 6);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n";
+    const int port = freePort();
+    const std::string unit = "meridian-watch-test";
+    std::vector<std::string> run = {systemd.systemdRun(), "--unit", unit};
+    run.insert(run.end(), properties.begin(), properties.end());
+    run.insert(run.end(), {MERIDIAN_CONSOLE_BIN, "watch", "--inventory", fleet.inventory(),
+                           "--alert-routes", dir.file("routes.yaml"), "--db", dir.file("watch.db"),
+                           "--listen", fmt::format("127.0.0.1:{}", port)});
+    auto started = runTool({run, 10'000});
+    ASSERT_TRUE(started) << started.error().message;
+    const auto mainPid = [&] {
+        auto shown =
+            runTool({{systemd.systemctl(), "show", "--property=MainPID", "--value", unit}, 5'000});
+        return shown ? std::atoi(shown->c_str()) : 0;
+    };
+    const auto watching = [&] {
+        const json s = json::parse(test::httpGet(port, "/status"), nullptr, false);
+        return s.is_object() && s.value("connected", 0) == 6;
+    };
+    ASSERT_TRUE(waitUntil(watching, std::chrono::seconds(60)));
+    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
+    ASSERT_TRUE(waitUntil([&] { return webhook.count("Xid", "firing") == 1; }));
+    const int killed = mainPid();
+    ASSERT_GT(killed, 0);
+    ASSERT_EQ(::kill(killed, SIGKILL), 0);
+    fleet.fault({"--node", "wh-r01-n1", "--kind", "ecc-dbe", "--card", "1"});
+    EXPECT_TRUE(waitUntil([&] { return mainPid() > 0 && mainPid() != killed; }))
+        << "systemd did not start it again";
+    Clock::time_point ecc;
+    EXPECT_TRUE(waitUntil([&] { return webhook.count("ECC double-bit", "firing", &ecc) > 0; }));
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
+    EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
+    runTool({{systemd.systemctl(), "stop", unit}, 20'000});
 }
 
 }  // namespace meridian
