@@ -515,4 +515,41 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     runTool({{systemd.systemctl(), "stop", unit}, 20'000});
 }
 
+// A watcher that stalls (its machine swapped it out, a debugger, SIGSTOP) comes back to
+// agents whose last words are seconds old. It sees that its own pass came late, holds
+// agents' staleness meanwhile and says so on stderr and /metrics; even a team that pages
+// on silence at once (no pending duration) is not paged for the watcher's own stall, and
+// once caught up it judges agents again.
+TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Fleet fleet(dir, 6);
+    std::ofstream(dir.file("routes.yaml"))
+        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n"
+        << "pending: {MeridianDataCenterDark: 0, MeridianAgentStale: 0, "
+           "MeridianAgentUnreachable: 0}\n";
+    Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
+    ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
+        << watcher.log();
+    std::this_thread::sleep_for(std::chrono::seconds(16));  // past the start's grace
+    ASSERT_EQ(webhook.posts(), 0) << "paged on a healthy fleet";
+    ASSERT_EQ(::kill(watcher.pid(), SIGSTOP), 0);
+    std::this_thread::sleep_for(std::chrono::seconds(8));
+    ASSERT_EQ(::kill(watcher.pid(), SIGCONT), 0);
+    std::this_thread::sleep_for(std::chrono::seconds(15));
+    EXPECT_EQ(webhook.posts(), 0) << "the watcher blamed the agents for its own stall";
+    const std::string metrics = test::httpGet(watcher.port, "/metrics");
+    EXPECT_NE(metrics.find("meridian_watch_behind_total 1\n"), std::string::npos) << metrics;
+    EXPECT_NE(watcher.log().find("this process is behind (its loop "), std::string::npos)
+        << watcher.log();
+    // Caught up, it judges agents again: one killed now is paged.
+    fleet.fault({"--node", "wh-r01-n1", "--kind", "crash"});
+    EXPECT_TRUE(waitUntil([&] {
+        return webhook.count("agent unreachable", "firing") +
+                   webhook.count("agent stale", "firing") ==
+               1;
+    })) << watcher.log();
+}
+
 }  // namespace meridian
