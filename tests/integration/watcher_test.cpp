@@ -552,4 +552,37 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     })) << watcher.log();
 }
 
+// A watcher that cannot page stops at once, naming why, with the exit status its unit
+// does not retry: a routing file that does not load, one that names no route, no fleet.
+TEST(Watcher, AWatcherThatCannotPageStopsNamingWhy)
+{
+    TempDir dir;
+    std::ofstream(dir.file("broken.yaml")) << "routes:\n  - {name: hook, kind: pager}\n";
+    std::ofstream(dir.file("empty.yaml")) << "routes: []\n";
+    std::ofstream(dir.file("good.yaml"))
+        << "routes:\n  - {name: hook, kind: json, url: 'http://127.0.0.1:1/hook'}\n";
+    std::ofstream(dir.file("fleet.yaml"))
+        << "data_centers:\n  - name: xiamen\n    agents: [127.0.0.1:1]\n";
+    const auto run = [&](std::vector<std::string> args, const std::string &log) {
+        args.insert(args.begin(), {MERIDIAN_CONSOLE_BIN, "watch", "--db", dir.file("w.db")});
+        ChildProcess watch(args, dir.file(log));
+        EXPECT_TRUE(waitUntil([&] { return watch.ended(); }, std::chrono::seconds(10)));
+        EXPECT_TRUE(WIFEXITED(watch.waitStatus()) && WEXITSTATUS(watch.waitStatus()) == 2)
+            << watch.log();
+        return watch.log();
+    };
+    EXPECT_NE(
+        run({"--inventory", dir.file("fleet.yaml"), "--alert-routes", dir.file("broken.yaml")},
+            "broken.log")
+            .find(dir.file("broken.yaml") + ":2"),
+        std::string::npos);
+    EXPECT_NE(run({"--inventory", dir.file("fleet.yaml"), "--alert-routes", dir.file("empty.yaml")},
+                  "empty.log")
+                  .find("names no route"),
+              std::string::npos);
+    EXPECT_NE(
+        run({"--alert-routes", dir.file("good.yaml")}, "nofleet.log").find("nothing to watch"),
+        std::string::npos);
+}
+
 }  // namespace meridian
