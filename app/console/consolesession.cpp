@@ -29,6 +29,7 @@
 #include "pricebooklocation.h"
 #include "promsource/prometheussource.h"
 #include "sim/simfleet.h"
+#include "storesources.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/fabricwindow.h"
 #include "widgets/mainwindow.h"
@@ -173,18 +174,10 @@ Status ConsoleSession::startEmbeddedFleet(FleetInventory &inventory)
 
 Status ConsoleSession::startStores(const FleetInventory &inventory)
 {
-    for (const StoreSource &store : inventory.stores) {
-        PrometheusSourceOptions storeOptions;
-        storeOptions.endpoint = {store.url, store.bearerToken, store.basicUser, store.basicPassword,
-                                 store.caFile};
-        storeOptions.dataCenter = store.dataCenter;
-        storeOptions.scrapeIntervalMs = store.scrapeIntervalS * 1000;
-        auto source =
-            std::make_unique<PrometheusSource>(m_state, SystemClock::instance(), storeOptions);
-        if (Status started = source->start(); !started)
-            return started;
-        m_stores.push_back(std::move(source));
-    }
+    auto stores = startStoreSources(m_state, inventory.stores);
+    if (!stores)
+        return stores.error();
+    m_stores = std::move(stores).value();
     return {};
 }
 

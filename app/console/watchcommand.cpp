@@ -21,6 +21,7 @@
 #include "models/alertnotifier.h"
 #include "promsource/prometheussource.h"
 #include "scrape/scrapeendpoint.h"
+#include "storesources.h"
 #include "watchfigures.h"
 
 namespace meridian {
@@ -95,18 +96,10 @@ public:
     Status start(const FleetInventory &inventory, const std::string &historyFile,
                  const std::string &listen)
     {
-        for (const StoreSource &store : inventory.stores) {
-            PrometheusSourceOptions options;
-            options.endpoint = {store.url, store.bearerToken, store.basicUser, store.basicPassword,
-                                store.caFile};
-            options.dataCenter = store.dataCenter;
-            options.scrapeIntervalMs = store.scrapeIntervalS * 1000;
-            auto source =
-                std::make_unique<PrometheusSource>(m_state, SystemClock::instance(), options);
-            if (Status started = source->start(); !started)
-                return started;
-            m_stores.push_back(std::move(source));
-        }
+        auto stores = startStoreSources(m_state, inventory.stores);
+        if (!stores)
+            return stores.error();
+        m_stores = std::move(stores).value();
         // What was delivered is kept across restarts in the file: a watcher killed
         // mid-incident and started again tells nobody twice.
         auto log = AlertTriageLog::open(historyFile);
