@@ -74,7 +74,12 @@ TEST(MetricsExposition, CardsUseDcgmNamesWithVendorAndEscapedLabels)
     EXPECT_EQ(text.find("DCGM_FI_DEV_FB_USED{gpu=\"1\""), std::string::npos);
     EXPECT_EQ(text.find("DCGM_FI_DEV_GPU_TEMP"), std::string::npos);
     // Thermal throttling as the alerting rules read it; unknown on the Ascend card.
-    EXPECT_NE(text.find("meridian_card_thermal_throttled{gpu=\"0\""), std::string::npos);
+    // Our own name keeps to snake_case labels: no dcgm-exporter `modelName`.
+    EXPECT_NE(
+        text.find("meridian_card_thermal_throttled{gpu=\"0\",UUID=\"GPU-1\",vendor=\"nvidia\","
+                  "model=\"A100-SXM4-80GB\","),
+        std::string::npos)
+        << text;
     EXPECT_EQ(text.find("meridian_card_thermal_throttled{gpu=\"1\""), std::string::npos);
     EXPECT_NE(text.find("meridian_sample_time_seconds{"), std::string::npos);
     EXPECT_NE(text.find("} 1796264519.5\n"), std::string::npos);

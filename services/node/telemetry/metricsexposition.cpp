@@ -54,13 +54,16 @@ NodeLabels nodeLabels(const NodeInventory &inventory)
     return {out.substr(1)};  // drop the '{'
 }
 
-std::string cardLabels(const NodeLabels &node, const CardInfo &card)
+// dcgm-exporter's labels (its camelCase `modelName` among them) on its own metric names;
+// our own names keep to Prometheus' snake_case, with `model` for the model.
+std::string cardLabels(const NodeLabels &node, const CardInfo &card, bool dcgmNames)
 {
     std::string out = "{";
     out += fmt::format("gpu=\"{}\"", card.index);
     bool first = false;
     appendLabel(out, "UUID", card.uuid, first);
-    appendLabel(out, "modelName", card.model, first);
+    if (dcgmNames)
+        appendLabel(out, "modelName", card.model, first);
     appendLabel(out, "vendor", vendorName(card.vendor), first);
     appendLabel(out, "model", card.model, first);
     out += ',';
@@ -203,13 +206,16 @@ void appendCards(std::string &out, const NodeLabels &node, const NodeInventory &
                  const TelemetrySample &sample)
 {
     std::vector<std::string> labels;
+    std::vector<std::string> ownLabels;
     for (const CardSample &card : sample.cards) {
         CardInfo unknown;
         unknown.index = card.index;
         const CardInfo *info = cardInfo(inventory, card.index);
-        labels.push_back(cardLabels(node, info ? *info : unknown));
+        labels.push_back(cardLabels(node, info ? *info : unknown, true));
+        ownLabels.push_back(cardLabels(node, info ? *info : unknown, false));
     }
     for (const CardGauge &gauge : cardGauges()) {
+        const bool dcgmName = std::string_view(gauge.name).rfind("DCGM_", 0) == 0;
         bool headerWritten = false;
         for (size_t i = 0; i < sample.cards.size(); ++i) {
             const std::optional<double> value = gauge.read(sample.cards[i]);
@@ -220,7 +226,7 @@ void appendCards(std::string &out, const NodeLabels &node, const NodeInventory &
                 headerWritten = true;
             }
             out += gauge.name;
-            out += labels[i];
+            out += dcgmName ? labels[i] : ownLabels[i];
             appendValue(out, *value);
         }
     }
