@@ -118,10 +118,13 @@ public:
                 break;
             }
         }
+        // Said once each time it changes, not at every sync: the journal stays readable.
         QObject::connect(m_center.get(), &AlertCenter::triageProblem, [this](const QString &p) {
-            if (!p.isEmpty())
-                std::fprintf(stderr, "meridian watch: triage: %s\n", qPrintable(p));
             std::lock_guard lock(m_mutex);
+            if (p.toStdString() == m_triageProblem)
+                return;
+            std::fprintf(stderr, "meridian watch: triage: %s\n",
+                         p.isEmpty() ? "the history file works again" : qPrintable(p));
             m_triageProblem = p.toStdString();
         });
         QObject::connect(m_center.get(), &AlertCenter::behindChanged, [this] {
@@ -187,7 +190,9 @@ private:
         for (const Alert &a : engine.alerts()) {
             if (!a.active || !a.firing)
                 continue;
-            ++f.firing;
+            // All are counted; the newest are listed, so /status stays a short answer.
+            if (++f.firing > kAlertsListed)
+                continue;
             const AlertNotice notice = AlertNotifier::noticeFor(a, false);
             f.alerts.push_back({a.key, notice.title, notice.subject, a.dataCenter,
                                 a.severity == AlertSeverity::Critical, a.activeSinceMs,
@@ -212,6 +217,8 @@ private:
             return ScrapeAnswer{200, watchStatusJson(m_figures), "application/json"};
         return ScrapeAnswer{404, "no such path: /metrics and /status are here\n", "text/plain"};
     }
+
+    static constexpr int kAlertsListed = 200;
 
     std::string m_name;
     AlertRouting m_routing;

@@ -184,6 +184,9 @@ Result<std::string> watchStatusText(const std::string &text, int64_t nowMs)
                                a.value("data_center", std::string()),
                                ago(nowMs - a.value("since_ms", nowMs)), state);
         }
+        if (const auto listed = static_cast<int>(status.at("alerts").size());
+            status.at("firing").get<int>() > listed)
+            out += fmt::format("  … and {} more\n", status.at("firing").get<int>() - listed);
         for (const json &r : status.at("routes")) {
             out += fmt::format("route {}: {} delivered, {} waiting, {} dropped{}\n",
                                r.value("name", std::string()), r.value("delivered", 0),

@@ -38,7 +38,7 @@ struct WatchFigures {
     int64_t receiveGapMs = 0;
     uint64_t holds = 0;
     std::vector<RouteStatus> routes;
-    std::vector<WatchedAlert> alerts;  // firing, newest first
+    std::vector<WatchedAlert> alerts;  // firing, newest first (the newest 200)
     std::string problem;               // the triage file's or a store's, in words
 };
 
