@@ -778,6 +778,16 @@
         <source>No data</source>
         <translation>无数据</translation>
     </message>
+    <message>
+        <location filename="../../models/faultresponsemodel.cpp" line="+1"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
 </context>
 <context>
     <name>meridian::AlertNotifier</name>
@@ -2396,6 +2406,16 @@ Next: %2</source>
         <source>values are customer prices from the price book (what a card-hour earns, contract discounts applied); idle value is revenue not earned; busy is a card-hour at or above 5% utilisation</source>
         <translation>金额按价目表中的客户价格计（每卡时的收入，已计合同折扣）；空闲价值即未实现的收入；利用率不低于 5% 的卡时计为忙碌</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Fault response…</source>
+        <translation>故障响应…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How fast alerts were acknowledged and resolved in this period</source>
+        <translation>本期间告警被确认和解决的速度</translation>
+    </message>
 </context>
 <context>
     <name>meridian::ScalingCharts</name>
@@ -3127,6 +3147,195 @@ Next: %2</source>
     <message>
         <source>Hours without data: %1 (gaps in the lines).</source>
         <translation>无数据的小时数：%1（曲线中的空缺）。</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::AlertCenter</name>
+    <message>
+        <location filename="../../models/alertcenter.cpp" line="+1"/>
+        <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
+        <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FaultResponseModel</name>
+    <message>
+        <location filename="../../models/faultresponsemodel.cpp" line="+1"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Alerts acknowledged within %1 minutes of being sent (the escalation time), and their share of all alerts</source>
+        <translation>发出后 %1 分钟内（升级时限）被确认的告警数，及其占全部告警的比例</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Alerts resolved within an hour of being sent (the promise to customers), and their share of all alerts</source>
+        <translation>发出后一小时内（对客户的承诺）解决的告警数，及其占全部告警的比例</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Alerts not resolved yet</source>
+        <translation>尚未解决的告警</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Alerts</source>
+        <translation>告警数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To ack (median)</source>
+        <translation>确认用时（中位数）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To ack (p90)</source>
+        <translation>确认用时（p90）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Acked ≤ %1 min</source>
+        <translation>%1 分钟内确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To resolve (median)</source>
+        <translation>解决用时（中位数）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To resolve (p90)</source>
+        <translation>解决用时（p90）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resolved ≤ 1 h</source>
+        <translation>1 小时内解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open</source>
+        <translation>未解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Data center</source>
+        <translation>数据中心</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Acknowledged by</source>
+        <translation>确认人</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FaultResponseWindow</name>
+    <message>
+        <location filename="../../widgets/faultresponsewindow.cpp" line="+1"/>
+        <source>Fault response</source>
+        <translation>故障响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The escalation time: an alert acknowledged within it counts as answered in time</source>
+        <translation>升级时限：在此时间内确认的告警算作及时响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sent</source>
+        <translation>发出时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>UTC, by</source>
+        <translation>UTC，按</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>acknowledged in time within</source>
+        <translation>及时确认时限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV（*.csv）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export PDF</source>
+        <translation>导出 PDF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF（*.pdf）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the alerts sent…</source>
+        <translation>正在读取已发出的告警…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No fault-response figures: %1</source>
+        <translation>没有故障响应数据：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No alert was sent in this period.</source>
+        <translation>本期间未发出告警。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 alert(s) sent: %2% acknowledged within %3 min, %4% resolved within the hour; %5 still open. Times run from when the receivers were told.</source>
+        <translation>已发出 %1 条告警：%2% 在 %3 分钟内确认，%4% 在一小时内解决；%5 条仍未解决。用时从通知接收方时算起。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fault response %1 – %2 (UTC)</source>
+        <translation>故障响应 %1 – %2（UTC）</translation>
     </message>
 </context>
 </TS>

@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTranslator>
 
 #include "alerts/alerttriagelog.h"
 #include "models/faultresponsemodel.h"
@@ -149,4 +150,32 @@ TEST(FaultResponseWindow, OpensFromTheReportsWindowForItsPeriod)
     waitForRefresh(*response);
     EXPECT_EQ(response->model()->rows().back().incidents, 2);
     EXPECT_EQ(reports.showFaultResponse(), response) << "one window, brought forward";
+}
+
+TEST(FaultResponseWindow, SpeaksChineseToAChineseDesk)
+{
+    test::TempDir dir;
+    const QString history = QString::fromStdString(historyWithIncidents(dir));
+    QTranslator chinese;
+    ASSERT_TRUE(
+        chinese.load(QStringLiteral("meridian_zh_CN"), QStringLiteral(MERIDIAN_TRANSLATIONS_DIR)));
+    QCoreApplication::installTranslator(&chinese);
+    FaultResponseWindow window(history, QDate(2026, 12, 1), QDate(2026, 12, 8));
+    waitForRefresh(window);
+    const FaultResponseModel &model = *window.model();
+    EXPECT_EQ(
+        model.headerData(FaultResponseModel::Incidents, Qt::Horizontal, Qt::DisplayRole).toString(),
+        QStringLiteral("告警数"));
+    EXPECT_EQ(
+        model.headerData(FaultResponseModel::AcknowledgedInTime, Qt::Horizontal, Qt::DisplayRole)
+            .toString(),
+        QStringLiteral("15 分钟内确认"));
+    EXPECT_EQ(model.index(model.rowCount() - 1, FaultResponseModel::Group).data().toString(),
+              QStringLiteral("合计"));
+    EXPECT_EQ(model.index(0, FaultResponseModel::MedianToAcknowledge).data().toString(),
+              QStringLiteral("5.0 分钟"));
+    EXPECT_TRUE(window.statusText().startsWith(QStringLiteral("已发出 3 条告警")))
+        << window.statusText().toStdString();
+    EXPECT_EQ(window.windowTitle(), QStringLiteral("故障响应"));
+    QCoreApplication::removeTranslator(&chinese);
 }
