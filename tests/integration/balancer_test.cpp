@@ -341,8 +341,19 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
     for (std::thread &t : clients)
         t.join();
     EXPECT_EQ(answered, 4);
-    const auto after = runtime.backend("chat");
-    ASSERT_TRUE(after.ok());
+    // HAProxy counts a request once it has logged it, which may come a moment after the
+    // client has its answer: the count is awaited, then checked to be exactly the four.
+    std::optional<BackendState> after;
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            auto now = runtime.backend("chat");
+            if (now.ok())
+                after = std::move(now).value();
+            return after && after->requestsTotal &&
+                   *after->requestsTotal - *first->requestsTotal >= 4u && after->queued == 0;
+        },
+        2s));
+    ASSERT_TRUE(after.has_value());
     EXPECT_EQ(after->queued, 0);
     EXPECT_EQ(*after->requestsTotal - *first->requestsTotal, 4u)
         << "health checks are not requests";
