@@ -8,6 +8,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/csvfield.h"
+
 namespace meridian {
 
 namespace {
@@ -69,19 +71,6 @@ ResponseRow tally(std::string group, const std::vector<const AlertIncident *> &i
 std::string minutes(const std::optional<int64_t> &ms)
 {
     return ms ? fmt::format("{:.1f}", static_cast<double>(*ms) / 60'000.0) : std::string();
-}
-
-std::string csvField(const std::string &text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (const char c : text) {
-        if (c == '"')
-            quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <ctime>
 #include <map>
 
+#include "core/csvfield.h"
+
 namespace meridian {
 
 namespace {
@@ -52,16 +54,6 @@ std::vector<const ReportRow *> withTotal(const UsageReport &report)
         out.push_back(&row);
     out.push_back(&report.total);
     return out;
-}
-
-std::string csvField(const std::string &text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
 }
 
 std::string utcText(int64_t unixS, bool withTime)
