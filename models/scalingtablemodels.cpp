@@ -181,7 +181,9 @@ QVariant ScalingJournalModel::headerData(int section, Qt::Orientation orientatio
 void ScalingAuditModel::setEntries(std::vector<AuditEntry> entries)
 {
     // An entry is never edited: it is its own key.
-    const auto key = [](const AuditEntry &e) { return std::tie(e.atUnixMs, e.who, e.what, e.why); };
+    const auto key = [](const AuditEntry &e) {
+        return std::make_tuple(e.atUnixMs, e.who, e.what, e.why);
+    };
     mergeRows(std::move(entries), key, [](const AuditEntry &, const AuditEntry &) { return true; });
 }
 
