@@ -20,6 +20,7 @@ AlertCenter::AlertCenter(const FleetState &state, QObject *parent) : QObject(par
     connect(&m_reading, &QFutureWatcher<TriageRead>::finished, this,
             [this] { applyTriage(m_reading.result()); });
     connect(&m_syncTimer, &QTimer::timeout, this, &AlertCenter::syncTriage);
+    connect(&m_evaluator, &AlertEvaluator::published, this, &AlertCenter::publish);
 }
 
 AlertCenter::~AlertCenter()
@@ -29,21 +30,29 @@ AlertCenter::~AlertCenter()
     m_logThread.waitForDone();         // never leave a write half made
 }
 
-void AlertCenter::update(const FleetSnapshot &snapshot)
+void AlertCenter::update(std::shared_ptr<const FleetSnapshot> snapshot)
 {
-    m_nowMs = snapshot.takenUnixMs;
-    judgeOwnLag(snapshot);
-    m_engine.evaluate(snapshot, m_state.eventsSince(m_eventCounter, &m_eventCounter));
-    applyKnownTriage();
-    publish();
+    m_nowMs = snapshot->takenUnixMs;
+    judgeOwnLag(*snapshot);
+    m_evaluator.evaluate(std::move(snapshot), m_state.eventsSince(m_eventCounter, &m_eventCounter),
+                         knownTriage());
+}
+
+void AlertCenter::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
+{
+    m_evaluator.change([pendingMs = std::move(pendingMs)](AlertEngine &engine) {
+        engine.setPendingDurations(pendingMs);
+    });
 }
 
 void AlertCenter::observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs)
 {
     m_nowMs = std::max(m_nowMs, nowMs);
-    m_engine.observeServices(services, nowMs);
-    applyKnownTriage();
-    publish();
+    m_evaluator.change([services, nowMs, then = knownTriage()](AlertEngine &engine) {
+        engine.observeServices(services, nowMs);
+        if (then)
+            then(engine);
+    });
 }
 
 void AlertCenter::judgeOwnLag(const FleetSnapshot &snapshot)
@@ -62,15 +71,16 @@ void AlertCenter::judgeOwnLag(const FleetSnapshot &snapshot)
     m_lag->tick(now);
     m_lag->received(m_state.telemetryBatches(), sendsEveryMs, now);
     const bool behind = m_lag->behind(now);
-    if (behind != m_engine.holdingStaleness()) {
-        m_engine.setHoldingStaleness(behind);
+    if (behind != m_holdingStaleness) {
+        m_holdingStaleness = behind;  // asked before the pass this snapshot makes
+        m_evaluator.change([behind](AlertEngine &engine) { engine.setHoldingStaleness(behind); });
         Q_EMIT behindChanged();
     }
 }
 
 QString AlertCenter::behindText() const
 {
-    if (!m_lag || !m_engine.holdingStaleness())
+    if (!m_lag || !m_holdingStaleness)
         return {};
     return tr("Agents' silence is not judged: this process is behind (its loop %1 s late, "
               "nothing received for %2 s)")
@@ -80,13 +90,13 @@ QString AlertCenter::behindText() const
 
 void AlertCenter::publish()
 {
-    m_model.setAlerts(m_engine.alerts(), m_nowMs);
+    m_model.setAlerts(view().alerts, m_nowMs);
     Q_EMIT alertsChanged();
 }
 
 int AlertCenter::openCount(const QString &dataCenter) const
 {
-    return m_engine.openCount(dataCenter.toStdString(), m_nowMs);
+    return view().openCount(dataCenter.toStdString(), m_nowMs);
 }
 
 void AlertCenter::write(std::function<std::string(AlertTriageLog &)> change)
@@ -112,20 +122,22 @@ void AlertCenter::inBackground(std::function<std::string()> job)
 void AlertCenter::acknowledge(const QString &key)
 {
     const std::string k = key.toStdString();
-    if (!m_engine.acknowledge(k, m_user, m_nowMs))
+    if (!view().find(k))
         return;
     m_acknowledgements[k] = {m_user, m_nowMs};
-    publish();
+    m_evaluator.change(
+        [k, who = m_user, now = m_nowMs](AlertEngine &engine) { engine.acknowledge(k, who, now); });
     record(TriageAction::Kind::Acknowledge, k, {});
 }
 
 void AlertCenter::setNote(const QString &key, const QString &note)
 {
     const std::string k = key.toStdString();
-    if (!m_engine.setNote(k, note.toStdString()))
+    if (!view().find(k))
         return;
     m_notes[k] = {note.toStdString(), m_nowMs};
-    publish();
+    m_evaluator.change(
+        [k, text = note.toStdString()](AlertEngine &engine) { engine.setNote(k, text); });
     record(TriageAction::Kind::Note, k, note.toStdString());
 }
 
@@ -151,7 +163,7 @@ void AlertCenter::recordDelivery(const std::string &key, bool firing)
     const int64_t now = m_nowMs;
     // The occurrence, for the fault-response clock; none for one the engine no longer has.
     std::optional<AlertIncident> started;
-    if (const Alert *alert = m_engine.find(key); firing && alert)
+    if (const Alert *alert = view().find(key); firing && alert)
         started = incidentOf(*alert, now);
     write([key, firing, now, started](AlertTriageLog &log) {
         return log.recordDelivery(key, firing, now, started).error().message;
@@ -237,6 +249,10 @@ void AlertCenter::applyTriage(const TriageRead &read)
     // (they may then reach a receiver twice, never not at all). A read asked before a
     // source was set did not ask it.
     m_triageRead = m_triageRead || read.sequence >= m_firstCompleteRead;
+    // What was delivered is known before anything below shows the alerts again (the
+    // notifier reviews them then).
+    if (read.problem.empty())
+        takeDelivered(read);
     if (!m_triageRead)
         QTimer::singleShot(0, this, [this] { syncTriage(); });  // the one that counts, now
     // An Alertmanager that does not answer keeps the silences last read from it.
@@ -266,6 +282,11 @@ void AlertCenter::applyTriage(const TriageRead &read)
     }
     m_sharedSilences = read.silences;
     applySilences();
+    applyKnownTriage();
+}
+
+void AlertCenter::takeDelivered(const TriageRead &read)
+{
     // The file's word, with what this console recorded after the read was asked (its
     // writes may have landed after the read); older local changes are in the file.
     m_delivered = read.delivered;
@@ -277,26 +298,34 @@ void AlertCenter::applyTriage(const TriageRead &read)
         else
             m_delivered.erase(c.key);
     }
-    applyKnownTriage();
-    publish();
 }
 
 void AlertCenter::applyKnownTriage()
 {
+    if (auto apply = knownTriage())
+        m_evaluator.change(std::move(apply));
+}
+
+std::function<void(AlertEngine &)> AlertCenter::knownTriage()
+{
     // What the file says of alerts long gone is no use any more.
     const auto forgotten = [&](const std::string &key, int64_t atMs) {
-        return !m_engine.find(key) && m_nowMs - atMs > kTriageKeptMs;
+        return !view().find(key) && m_nowMs - atMs > kTriageKeptMs;
     };
     for (auto *done : {&m_acknowledgements, &m_notes})
         std::erase_if(*done,
                       [&](const auto &entry) { return forgotten(entry.first, entry.second.atMs); });
-    for (const auto &[key, ack] : m_acknowledgements)
-        m_engine.applyAcknowledgement(key, ack.text, ack.atMs);
-    for (const auto &[key, note] : m_notes) {
-        const Alert *a = m_engine.find(key);
-        if (a && a->note != note.text)
-            m_engine.setNote(key, note.text);
-    }
+    if (m_acknowledgements.empty() && m_notes.empty())
+        return {};
+    return [acknowledgements = m_acknowledgements, notes = m_notes](AlertEngine &engine) {
+        for (const auto &[key, ack] : acknowledgements)
+            engine.applyAcknowledgement(key, ack.text, ack.atMs);
+        for (const auto &[key, note] : notes) {
+            const Alert *a = engine.find(key);
+            if (a && a->note != note.text)
+                engine.setNote(key, note.text);
+        }
+    };
 }
 
 }  // namespace meridian

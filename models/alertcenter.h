@@ -1,5 +1,6 @@
-// Triage on the UI thread: feeds each snapshot and the events that arrived since the
-// last one to the alert engine, keeps the alert list model current, and carries out
+// Triage for the UI thread: feeds each snapshot and the events that arrived since the
+// last one to the alert engine (on its own thread where runOnItsOwnThread() was asked,
+// alertevaluator.h), keeps the alert list model current, and carries out
 // what the on-call engineer does (acknowledge, silence, note). With a triage log, those
 // actions go to the history file (off the UI thread) and every few seconds what other
 // consoles on the same file did is read back, so all of them show one triage; with an
@@ -16,7 +17,7 @@
 #include <set>
 #include <vector>
 
-#include "alerts/alertengine.h"
+#include "alertevaluator.h"
 #include "alerts/alerttriagelog.h"
 #include "alerts/selflag.h"
 #include "alertsmodel.h"
@@ -32,23 +33,31 @@ public:
     AlertCenter(const FleetState &state, QObject *parent = nullptr);
     ~AlertCenter() override;
 
-    void update(const FleetSnapshot &snapshot);
-    // How long each kind's condition holds before it is an alert (the routing file's).
-    void setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
+    // Evaluates on a thread of its own from now on: the window (and the watcher's event
+    // loop) never waits for a pass. Without it each change is evaluated at once, here.
+    void evaluateOffThisThread() { m_evaluator.runOnItsOwnThread(); }
+    void update(std::shared_ptr<const FleetSnapshot> snapshot);
+    void update(FleetSnapshot snapshot)
     {
-        m_engine.setPendingDurations(std::move(pendingMs));
+        update(std::make_shared<const FleetSnapshot>(std::move(snapshot)));
     }
+    // Evaluations and changes asked are done, and what they made is shown.
+    void waitForEvaluation() { m_evaluator.waitForDone(); }
+    // How long each kind's condition holds before it is an alert (the routing file's).
+    void setPendingDurations(std::map<AlertKind, int64_t> pendingMs);
     // Measures this process's own lag at every update (selflag.h) and holds agents'
     // staleness while it is behind. Off by default: tests that jump virtual time would
     // read the jumps as lag.
     void measureOwnLag(SelfLagLimits limits = {}) { m_lag.emplace(limits); }
     const std::optional<SelfLag> &ownLag() const { return m_lag; }
+    bool holdingStaleness() const { return m_holdingStaleness; }
     // "" when not behind; else what is held and why, in words.
     QString behindText() const;
     // The autoscaler's view of each service: TTFT against objective, plans waiting.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
     AlertsModel *model() { return &m_model; }
-    const AlertEngine &engine() const { return m_engine; }
+    // What the engine held after the newest evaluation or change that has been shown.
+    const AlertsView &view() const { return m_evaluator.view(); }
     int openCount(const QString &dataCenter) const;
     // The time of the newest snapshot or service view it was given.
     int64_t nowMs() const { return m_nowMs; }
@@ -121,11 +130,15 @@ private:
     // Writes what this console's user did to the history file.
     void record(TriageAction::Kind kind, const std::string &key, const std::string &text);
     void applyTriage(const TriageRead &read);
+    void takeDelivered(const TriageRead &read);
     void applyKnownTriage();
+    // What the history file says was done, for the engine; none when it says nothing.
+    std::function<void(AlertEngine &)> knownTriage();
 
     const FleetState &m_state;
-    AlertEngine m_engine;
+    AlertEvaluator m_evaluator;
     std::optional<SelfLag> m_lag;
+    bool m_holdingStaleness = false;  // as last asked of the engine
     AlertsModel m_model;
     uint64_t m_eventCounter = 0;
     int64_t m_nowMs = 0;

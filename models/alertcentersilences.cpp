@@ -40,7 +40,6 @@ void AlertCenter::silence(SilenceRule rule)
         rule.id = --m_unsharedSilenceId;
         m_alertmanagerSilences.push_back(rule);
         applySilences();
-        publish();
         auto alertmanager = m_alertmanager;
         auto log = m_log;
         auto unconfirmed = std::make_shared<UnconfirmedSilence>();
@@ -83,7 +82,6 @@ void AlertCenter::silence(SilenceRule rule)
         rule.id = --m_unsharedSilenceId;
     m_sharedSilences.push_back(rule);
     applySilences();
-    publish();
     write([rule, now](AlertTriageLog &log) {
         auto added = log.addSilence(rule, now);
         return added ? std::string() : added.error().message;
@@ -106,7 +104,6 @@ void AlertCenter::liftSilence(int64_t id)
         std::string alertmanagerId = it->alertmanagerId;
         m_alertmanagerSilences.erase(it);
         applySilences();
-        publish();
         if (const auto unconfirmed = m_unconfirmedSilences.find(id);
             alertmanagerId.empty() && unconfirmed != m_unconfirmedSilences.end()) {
             const std::lock_guard lock(unconfirmed->second->mutex);
@@ -119,7 +116,6 @@ void AlertCenter::liftSilence(int64_t id)
     }
     std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
     applySilences();
-    publish();
     const int64_t now = m_nowMs;
     write([id, now, who = m_user](AlertTriageLog &log) {
         return log.liftSilence(id, now, who).error().message;
@@ -162,7 +158,8 @@ void AlertCenter::applySilences()
 {
     std::vector<SilenceRule> all = m_sharedSilences;
     all.insert(all.end(), m_alertmanagerSilences.begin(), m_alertmanagerSilences.end());
-    m_engine.setSharedSilences(std::move(all));
+    m_evaluator.change(
+        [all = std::move(all)](AlertEngine &engine) { engine.setSharedSilences(all); });
 }
 
 void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)

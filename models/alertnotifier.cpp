@@ -104,7 +104,7 @@ void AlertNotifier::review()
     std::vector<AlertNotice> firing;
     std::vector<const Alert *> opened;
     std::set<std::string> listed;
-    const std::vector<Alert> alerts = m_center.engine().alerts();
+    const std::vector<Alert> alerts = m_center.view().alerts;
     // What the routes are sent, in the routing file's language; the desktop, below, in
     // the window's.
     std::optional<ScopedAlertLanguage> routesLanguage;

@@ -299,12 +299,12 @@ void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snaps
     // Triage once a second is plenty for people, and keeps 6,000 cards cheap.
     if (snapshot->takenUnixMs - m_lastTriageMs >= 1000) {
         m_lastTriageMs = snapshot->takenUnixMs;
-        m_alerts->update(*snapshot);
+        m_alerts->update(snapshot);
     }
     std::map<std::string, int> openAlerts;
     for (const auto &dc : snapshot->layout->nodeDataCenter) {
         if (!openAlerts.count(dc))
-            openAlerts.emplace(dc, m_alerts->engine().openCount(dc, snapshot->takenUnixMs));
+            openAlerts.emplace(dc, m_alerts->view().openCount(dc, snapshot->takenUnixMs));
     }
     m_summary->setSnapshot(*snapshot, openAlerts);
     for (const auto &row : m_summary->rows()) {

@@ -309,6 +309,7 @@ void ConsoleSession::startAlertSharing()
                      });
     // A console that is itself behind (a busy desktop, a start catching up) does not
     // blame the agents for its own lag, and says so.
+    alerts->evaluateOffThisThread();  // a slow pass never freezes the window
     alerts->measureOwnLag();
     QObject::connect(alerts, &AlertCenter::behindChanged, m_window.get(), showProblems);
     showProblems();

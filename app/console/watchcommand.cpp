@@ -109,6 +109,8 @@ public:
         m_client->connect(inventory);
         m_center = std::make_unique<AlertCenter>(m_state);
         m_center->setUser(QString::fromStdString(m_name));
+        // Its own loop then measures only itself (the /metrics answers, the receive).
+        m_center->evaluateOffThisThread();
         m_center->measureOwnLag();
         m_center->setPendingDurations(m_routing.pendingMs);
         m_center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
@@ -155,9 +157,9 @@ public:
     void evaluate()
     {
         const int64_t now = SystemClock::instance().nowUnixMs();
-        const FleetSnapshot snapshot = m_state.snapshot(now);
+        const auto snapshot = std::make_shared<const FleetSnapshot>(m_state.snapshot(now));
         m_center->update(snapshot);
-        WatchFigures figures = countFigures(snapshot, now);
+        WatchFigures figures = countFigures(*snapshot, now);
         std::lock_guard lock(m_mutex);
         figures.problem = m_triageProblem;
         if (figures.problem.empty()) {
@@ -185,9 +187,9 @@ private:
             f.connected += c == ConnectionState::Connected;
             f.unreachable += c == ConnectionState::Unreachable;
         }
-        const AlertEngine &engine = m_center->engine();
-        f.pending = engine.pendingCount();
-        for (const Alert &a : engine.alerts()) {
+        const AlertsView &view = m_center->view();
+        f.pending = view.pending;
+        for (const Alert &a : view.alerts) {
             if (!a.active || !a.firing)
                 continue;
             // All are counted; the newest are listed, so /status stays a short answer.
@@ -199,7 +201,7 @@ private:
                                 a.acknowledgedBy, a.silencedUntilMs > now});
         }
         if (const auto &lag = m_center->ownLag()) {
-            f.behind = engine.holdingStaleness();
+            f.behind = m_center->holdingStaleness();
             f.loopLateMs = lag->loopLateMs(now);
             f.receiveGapMs = lag->receiveGapMs(now);
             f.holds = lag->holds();

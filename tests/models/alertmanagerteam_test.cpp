@@ -160,7 +160,7 @@ TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
         EXPECT_TRUE(everyRouteDone(notifier));
         if (run == 0) {
             // The night shift takes the ECC card and silences the hot node's thermal alert.
-            for (const Alert &a : center.engine().alerts()) {
+            for (const Alert &a : center.view().alerts) {
                 if (a.kind == AlertKind::EccDoubleBit)
                     center.acknowledge(QString::fromStdString(a.key));
             }
@@ -173,7 +173,7 @@ TEST(AlertNotifier, TenRestartsReKeyAndResendNothingToAlertmanagerOrAWebhook)
         }
         center.waitForTriage();
         std::set<std::string> keys;
-        for (const Alert &a : center.engine().alerts())
+        for (const Alert &a : center.view().alerts)
             keys.insert(a.key);
         return keys;
     };
@@ -251,8 +251,8 @@ TEST(AlertmanagerSilences, ConsolesOnDifferentFilesAndThePhoneShareOneList)
     hot.timeUnixMs = 10'500;
     state.recordEvent(1, hot);
     bo->update(state.snapshot(11'000));
-    ASSERT_EQ(bo->engine().alerts().size(), 1u);
-    EXPECT_TRUE(bo->engine().alerts()[0].silenced(11'000));
+    ASSERT_EQ(bo->view().alerts.size(), 1u);
+    EXPECT_TRUE(bo->view().alerts[0].silenced(11'000));
 
     // The phone silences Xid on wh-1 through the API, and every wh- node by a regex: both
     // applied here as Alertmanager applies them.
@@ -358,8 +358,8 @@ TEST(AlertmanagerSilences, ASilenceSetWhileNoConsoleRanHoldsBackTheFirstDelivery
     ASSERT_EQ(center.silences().size(), 1u) << "the phone's silence was never read";
     center.update(state.snapshot(10'200));
     EXPECT_TRUE(everyRouteDone(notifier));
-    ASSERT_EQ(center.engine().alerts().size(), 1u);
-    EXPECT_TRUE(center.engine().alerts()[0].silenced(10'200));
+    ASSERT_EQ(center.view().alerts.size(), 1u);
+    EXPECT_TRUE(center.view().alerts[0].silenced(10'200));
     EXPECT_TRUE(webhook.alerts().empty()) << webhook.alerts().front().dump();
 }
 

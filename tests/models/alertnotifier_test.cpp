@@ -57,7 +57,7 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
     state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
     center.update(state.snapshot(10'200));
     ASSERT_TRUE(receiverHolds(receiver, 1))
-        << center.engine().alerts().size()
+        << center.view().alerts.size()
         << " alerts; route: " << notifier.dispatcher().status()[0].lastError << " delivered "
         << notifier.dispatcher().status()[0].delivered;
     json firing = receiver.alerts()[0];

@@ -138,7 +138,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     day.update(dayState.snapshot(10'200));
     night.update(nightState.snapshot(10'200));
     const QString first = QStringLiteral("xid/xm-1/xm-1-card-3");
-    ASSERT_NE(night.engine().find(first.toStdString()), nullptr);
+    ASSERT_NE(night.view().find(first.toStdString()), nullptr);
 
     day.acknowledge(first);
     day.setNote(first, QStringLiteral("RMA 4471 filed"));
@@ -150,11 +150,11 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     day.waitForTriage();
     night.waitForTriage();
 
-    const Alert *acked = night.engine().find(first.toStdString());
+    const Alert *acked = night.view().find(first.toStdString());
     ASSERT_TRUE(acked->acknowledgedMs.has_value());
     EXPECT_EQ(acked->acknowledgedBy, "zhang.min");
     EXPECT_EQ(acked->note, "RMA 4471 filed");
-    const Alert *quiet = night.engine().find("xid/xm-2/xm-2-card-5");
+    const Alert *quiet = night.view().find("xid/xm-2/xm-2-card-5");
     ASSERT_NE(quiet, nullptr);
     EXPECT_TRUE(quiet->silenced(20'000));
     EXPECT_EQ(quiet->silencedBy, "zhang.min");
@@ -165,7 +165,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     night.liftSilence(night.silences().front().id);
     night.waitForTriage();
     day.waitForTriage();
-    EXPECT_FALSE(day.engine().find("xid/xm-2/xm-2-card-5")->silenced(20'000));
+    EXPECT_FALSE(day.view().find("xid/xm-2/xm-2-card-5")->silenced(20'000));
     EXPECT_TRUE(day.silences().empty());
 
     // A console that starts later reads the triage from the file alone.
@@ -178,7 +178,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     ASSERT_TRUE(log);
     later.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
     later.waitForTriage();
-    EXPECT_EQ(later.engine().find(first.toStdString())->acknowledgedBy, "zhang.min");
+    EXPECT_EQ(later.view().find(first.toStdString())->acknowledgedBy, "zhang.min");
 
     // And the file's audit log says who did what, and why.
     SQLite::Database db(file, SQLite::OPEN_READONLY);
@@ -221,7 +221,7 @@ TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
         named |= args.at(0).toString().contains(QString::fromStdString(file));
     EXPECT_TRUE(named) << "the problem names the file";
     // The acknowledgement still holds here.
-    EXPECT_TRUE(center.engine().find("xid/xm-1/xm-1-card-1")->acknowledgedMs.has_value());
+    EXPECT_TRUE(center.view().find("xid/xm-1/xm-1-card-1")->acknowledgedMs.has_value());
 }
 
 TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
@@ -242,8 +242,8 @@ TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
     center.liftSilence(center.silences().front().id);
     ASSERT_EQ(center.silences().size(), 1u);
     EXPECT_EQ(center.silences().front().node, "xm-2");
-    EXPECT_FALSE(center.engine().find("xid/xm-1/xm-1-card-1")->silenced(20'000));
-    EXPECT_TRUE(center.engine().find("xid/xm-2/xm-2-card-2")->silenced(20'000));
+    EXPECT_FALSE(center.view().find("xid/xm-1/xm-1-card-1")->silenced(20'000));
+    EXPECT_TRUE(center.view().find("xid/xm-2/xm-2-card-2")->silenced(20'000));
 }
 
 // The silences list follows the center without a reset: lifting one removes its row, the

@@ -2,7 +2,7 @@
 // over time (no threads, no clock of its own): agent unreachable or stale, a whole data
 // center dark (one incident instead of hundreds of rows), Xid, ECC double-bit, thermal
 // throttling, link down/flapping, PFC storms, and cards paid for but idle for an hour.
-// Owned by one thread (the UI's, in the console).
+// Owned by one thread (models/alertevaluator's own, in the console and the watcher).
 #pragma once
 
 #include <map>
