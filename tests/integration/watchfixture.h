@@ -1,0 +1,182 @@
+// A simulated fleet in its own process (meridian-sim, its agents on loopback) and
+// `meridian watch` over it: what the watcher's tests and the consoles that follow a
+// watcher start.
+#pragma once
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "agentprocess.h"
+#include "childprocess.h"
+#include "testsupport.h"
+
+namespace meridian::test {
+
+// A webhook that keeps every alert it is sent, by key and status, with when.
+class CountingWebhook {
+public:
+    CountingWebhook()
+    {
+        m_server.Post("/hook", [this](const httplib::Request &request, httplib::Response &answer) {
+            const nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+            std::lock_guard lock(m_mutex);
+            ++m_posts;
+            // Meridian's JSON route: {"alerts": [...]}; Alertmanager's webhook: the same
+            // key, each alert with its labels.
+            if (body.is_object() && body.contains("alerts")) {
+                for (const nlohmann::json &a : body["alerts"]) {
+                    const std::string key = a.contains("labels")
+                                                ? a["labels"].value("alertname", "") + "/" +
+                                                      a["labels"].value("dc", "") + "/" +
+                                                      a["labels"].value("node", "") + "/" +
+                                                      a["labels"].dump()
+                                                : a.value("key", "");
+                    m_seen.push_back(
+                        {key,
+                         a.value("kind",
+                                 a.contains("labels") ? a["labels"].value("alertname", "") : ""),
+                         a.value("status", ""), std::chrono::steady_clock::now()});
+                }
+            }
+            answer.set_content("{}", "application/json");
+        });
+        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_thread = std::thread([this] { m_server.listen_after_bind(); });
+        test::waitUntil([this] { return m_server.is_running(); });
+    }
+    ~CountingWebhook()
+    {
+        m_server.stop();
+        m_thread.join();
+    }
+    std::string url() const { return fmt::format("http://127.0.0.1:{}/hook", m_port); }
+    struct Seen {
+        std::string key;
+        std::string kind;
+        std::string status;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::vector<Seen> seen() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_seen;
+    }
+    int posts() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_posts;
+    }
+    // How many times `status` was sent for keys of `kind` (and the first time).
+    int count(const std::string &kind, const std::string &status,
+              std::chrono::steady_clock::time_point *first = nullptr) const
+    {
+        int n = 0;
+        for (const Seen &s : seen()) {
+            if (s.kind == kind && s.status == status) {
+                if (first && n == 0)
+                    *first = s.at;
+                ++n;
+            }
+        }
+        return n;
+    }
+
+private:
+    httplib::Server m_server;
+    int m_port = 0;
+    std::thread m_thread;
+    mutable std::mutex m_mutex;
+    std::vector<Seen> m_seen;
+    int m_posts = 0;
+};
+
+// A simulated fleet of `nodes` agents, in its own process.
+class Fleet {
+public:
+    explicit Fleet(test::TempDir &dir, int nodes)
+        : m_dir(dir)
+        , m_sim({MERIDIAN_SIM_BIN, "--nodes", std::to_string(nodes), "--inventory-out",
+                 dir.file("inventory.yaml")},
+                dir.file("sim.log"))
+    {
+        EXPECT_TRUE(test::waitUntil([&] {
+            return test::readFile(dir.file("inventory.yaml")).find("capacity_pool") !=
+                   std::string::npos;
+        })) << m_sim.log();
+        const std::string inventory = test::readFile(dir.file("inventory.yaml"));
+        const size_t at = inventory.find("capacity_pool: ") + 15;
+        m_control = inventory.substr(at, inventory.find('\n', at) - at);
+    }
+    std::string inventory() const { return m_dir.file("inventory.yaml"); }
+    // `meridian-sim fault`, as an operator types it.
+    void fault(std::vector<std::string> args)
+    {
+        args.insert(args.begin(), {MERIDIAN_SIM_BIN, "fault", "--control", m_control});
+        test::ChildProcess command(args, m_dir.file("fault.log"));
+        ASSERT_TRUE(test::waitUntil([&] { return command.ended(); }));
+        ASSERT_EQ(command.waitStatus(), 0) << command.log();
+    }
+
+private:
+    test::TempDir &m_dir;
+    test::ChildProcess m_sim;
+    std::string m_control;
+};
+
+// `meridian watch` on the fleet, its /status on a free port.
+class Watcher {
+public:
+    Watcher(test::TempDir &dir, const std::string &inventory, const std::string &routes,
+            const std::string &db, const std::string &name, std::vector<std::string> more = {})
+        : m_process(arguments(inventory, routes, db, name, port, std::move(more)),
+                    dir.file(name + ".log"))
+    {}
+    nlohmann::json status() const
+    {
+        return nlohmann::json::parse(test::httpGet(port, "/status"), nullptr, false);
+    }
+    // Once every agent is connected and the rules have run.
+    bool watching(int agents) const
+    {
+        const nlohmann::json s = status();
+        return s.is_object() && s.value("connected", 0) == agents;
+    }
+    void kill(int signal) { m_process.kill(signal); }
+    pid_t pid() const { return m_process.pid(); }
+    std::string log() const { return m_process.log(); }
+    const int port = test::freePort();
+
+private:
+    static std::vector<std::string> arguments(const std::string &inventory,
+                                              const std::string &routes, const std::string &db,
+                                              const std::string &name, int port,
+                                              std::vector<std::string> more)
+    {
+        std::vector<std::string> args = {MERIDIAN_CONSOLE_BIN,
+                                         "watch",
+                                         "--inventory",
+                                         inventory,
+                                         "--alert-routes",
+                                         routes,
+                                         "--db",
+                                         db,
+                                         "--name",
+                                         name,
+                                         "--listen",
+                                         fmt::format("127.0.0.1:{}", port)};
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    }
+    test::ChildProcess m_process;
+};
+
+}  // namespace meridian::test
