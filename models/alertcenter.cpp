@@ -6,6 +6,7 @@
 
 #include "alerts/alertmanagersilences.h"
 #include "alerts/alerttriagelog.h"
+#include "alerts/teamalerts.h"
 
 namespace meridian {
 
@@ -21,6 +22,8 @@ AlertCenter::AlertCenter(const FleetState &state, QObject *parent) : QObject(par
             [this] { applyTriage(m_reading.result()); });
     connect(&m_syncTimer, &QTimer::timeout, this, &AlertCenter::syncTriage);
     connect(&m_evaluator, &AlertEvaluator::published, this, &AlertCenter::publish);
+    connect(&m_teamReading, &QFutureWatcher<TeamRead>::finished, this,
+            [this] { takeTeam(m_teamReading.result()); });
 }
 
 AlertCenter::~AlertCenter()
@@ -33,6 +36,9 @@ AlertCenter::~AlertCenter()
 void AlertCenter::update(std::shared_ptr<const FleetSnapshot> snapshot)
 {
     m_nowMs = snapshot->takenUnixMs;
+    m_layout = snapshot->layout;
+    if (m_watcher)
+        return;  // the watcher judges
     judgeOwnLag(*snapshot);
     m_evaluator.evaluate(std::move(snapshot), m_state.eventsSince(m_eventCounter, &m_eventCounter),
                          knownTriage());
@@ -48,6 +54,8 @@ void AlertCenter::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
 void AlertCenter::observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs)
 {
     m_nowMs = std::max(m_nowMs, nowMs);
+    if (m_watcher)
+        return;  // services are the watcher's to judge too, where it watches them
     m_evaluator.change([services, nowMs, then = knownTriage()](AlertEngine &engine) {
         engine.observeServices(services, nowMs);
         if (then)
@@ -124,6 +132,13 @@ void AlertCenter::acknowledge(const QString &key)
     const std::string k = key.toStdString();
     if (!view().find(k))
         return;
+    if (m_watcher) {
+        TriageRequest ask;
+        ask.action = TriageRequest::Action::Acknowledge;
+        ask.key = k;
+        askWatcher(std::move(ask));
+        return;
+    }
     m_acknowledgements[k] = {m_user, m_nowMs};
     m_evaluator.change(
         [k, who = m_user, now = m_nowMs](AlertEngine &engine) { engine.acknowledge(k, who, now); });
@@ -135,6 +150,14 @@ void AlertCenter::setNote(const QString &key, const QString &note)
     const std::string k = key.toStdString();
     if (!view().find(k))
         return;
+    if (m_watcher) {
+        TriageRequest ask;
+        ask.action = TriageRequest::Action::Note;
+        ask.key = k;
+        ask.note = note.toStdString();
+        askWatcher(std::move(ask));
+        return;
+    }
     m_notes[k] = {note.toStdString(), m_nowMs};
     m_evaluator.change(
         [k, text = note.toStdString()](AlertEngine &engine) { engine.setNote(k, text); });
@@ -219,6 +242,10 @@ AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog *log,
 
 void AlertCenter::syncTriage()
 {
+    if (m_watcher) {
+        pollWatcher();
+        return;
+    }
     if ((!m_log && !m_alertmanager) || m_reading.isRunning())
         return;
     auto log = m_log;

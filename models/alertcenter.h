@@ -25,6 +25,9 @@
 namespace meridian {
 
 class AlertmanagerSilences;
+struct AlertRoute;
+struct TeamAlerts;
+struct TriageRequest;
 struct UnconfirmedSilence;
 
 class AlertCenter final : public QObject {
@@ -56,8 +59,9 @@ public:
     // The autoscaler's view of each service: TTFT against objective, plans waiting.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
     AlertsModel *model() { return &m_model; }
-    // What the engine held after the newest evaluation or change that has been shown.
-    const AlertsView &view() const { return m_evaluator.view(); }
+    // What the engine held after the newest evaluation or change that has been shown; or,
+    // following a watcher, its list as last read.
+    const AlertsView &view() const { return m_watcher ? *m_teamView : m_evaluator.view(); }
     int openCount(const QString &dataCenter) const;
     // The time of the newest snapshot or service view it was given.
     int64_t nowMs() const { return m_nowMs; }
@@ -91,6 +95,13 @@ public:
     // that cannot be made there is kept in the file, and the problem said.
     void setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> alertmanager,
                                  int syncMs = 3000);
+    // Follows the team's watcher (alertcenterwatcher.cpp): its alerts and silences are shown
+    // instead of this center's own evaluation, read every `pollMs`, and acknowledgements,
+    // notes and silences go to it. Snapshots are then only used to find the cards named.
+    void followWatcher(const AlertRoute &watcher, int pollMs = 2000);
+    bool followsWatcher() const { return m_watcher != nullptr; }
+    // Whose alerts these are, in words: "" for this console's own.
+    QString sourceText() const;
     // Reads the file now and applies what it holds (tests, and after a write).
     void syncTriage();
     // Waits for writes and reads in flight, and applies what they read.
@@ -104,6 +115,16 @@ Q_SIGNALS:
     void triageProblem(const QString &text);
 
 private:
+    struct TeamRead {
+        std::shared_ptr<TeamAlerts> team;  // none: not read
+        std::string problem;
+    };
+    static TeamRead readTeam(const AlertRoute &watcher);
+    void pollWatcher();
+    void takeTeam(const TeamRead &read);
+    void askWatcher(TriageRequest request);
+    // The watcher's alerts carry its node and card names: the handles here are found.
+    void findCards(std::vector<Alert> &alerts) const;
     struct TriageRead {
         uint64_t sequence = 0;  // reads apply in the order they were asked for
         std::vector<TriageAction> actions;
@@ -157,6 +178,14 @@ private:
     // Lifted here, by Alertmanager's id, with the reads asked by then: one of those may
     // still list the silence. A read asked later ran after the lift (one thread, in order).
     std::map<std::string, uint64_t> m_liftedAlertmanagerIds;
+
+    std::shared_ptr<const AlertRoute> m_watcher;
+    std::shared_ptr<const AlertsView> m_teamView;
+    std::vector<SilenceRule> m_teamSilences;
+    std::string m_teamName;
+    int64_t m_teamHeardMs = 0;  // this console's clock, when the watcher last answered
+    QFutureWatcher<TeamRead> m_teamReading;
+    std::shared_ptr<const FleetLayout> m_layout;  // the newest snapshot's
 
     std::shared_ptr<AlertTriageLog> m_log;
     QThreadPool m_logThread;  // one thread: writes land in the order they were made

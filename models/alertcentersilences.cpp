@@ -6,6 +6,7 @@
 
 #include "alertcenter.h"
 #include "alerts/alertmanagersilences.h"
+#include "alerts/teamalerts.h"
 
 namespace meridian {
 
@@ -35,6 +36,13 @@ void AlertCenter::silence(SilenceRule rule)
 {
     rule.by = m_user;
     const int64_t now = m_nowMs;
+    if (m_watcher) {
+        TriageRequest ask;
+        ask.action = TriageRequest::Action::Silence;
+        ask.silence = std::move(rule);
+        askWatcher(std::move(ask));
+        return;
+    }
     if (m_alertmanager) {
         // Shown at once; the next read brings it back from the Alertmanager with its id.
         rule.id = --m_unsharedSilenceId;
@@ -98,6 +106,13 @@ void AlertCenter::silence(const QString &key, int64_t untilMs)
 
 void AlertCenter::liftSilence(int64_t id)
 {
+    if (m_watcher) {
+        TriageRequest ask;
+        ask.action = TriageRequest::Action::Lift;
+        ask.silence.id = id;
+        askWatcher(std::move(ask));
+        return;
+    }
     const auto it = std::find_if(m_alertmanagerSilences.begin(), m_alertmanagerSilences.end(),
                                  [id](const SilenceRule &r) { return r.id == id; });
     if (it != m_alertmanagerSilences.end()) {
@@ -145,7 +160,7 @@ void AlertCenter::expireInAlertmanager(const std::string &alertmanagerId)
 std::vector<SilenceRule> AlertCenter::silences() const
 {
     std::vector<SilenceRule> active;
-    for (const auto *rules : {&m_sharedSilences, &m_alertmanagerSilences}) {
+    for (const auto *rules : {&m_sharedSilences, &m_alertmanagerSilences, &m_teamSilences}) {
         for (const SilenceRule &rule : *rules) {
             if (rule.untilMs > m_nowMs)
                 active.push_back(rule);

@@ -118,7 +118,11 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
         const auto *model = m_alerts->model();
         for (int row = 0; row < model->rowCount(); ++row)
             open += model->alertAt(row)->open(m_lastTriageMs);
-        m_alertsDock->setWindowTitle(tr("Alerts (%1 open)").arg(open));
+        // Following the team's watcher, the title says whose list it is.
+        const QString source = m_alerts->sourceText();
+        m_alertsDock->setWindowTitle(source.isEmpty()
+                                         ? tr("Alerts (%1 open)").arg(open)
+                                         : tr("Alerts (%1 open), %2").arg(open).arg(source));
     });
 
     m_uptime.start();

@@ -100,6 +100,9 @@ CLI::App *addWatchCommand(CLI::App &cli, WatchArguments &watch)
     command->add_option("--listen", watch.listen,
                         "serve /metrics and /status here (default 127.0.0.1:9465; '' for none)");
     command->add_option("--name", watch.name, "who it is in the triage log (default watcher@HOST)");
+    command->add_option("--security", watch.security,
+                        "a file with tls: and tokens: for the listener (needed beyond loopback; "
+                        "operator tokens may act on alerts)");
     command->add_option("--quit-after", watch.quitAfterSeconds,
                         "quit after this many seconds (scripted runs)");
     auto *status = command->add_subcommand("status", "what a running watcher is doing");

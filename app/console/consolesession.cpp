@@ -279,6 +279,20 @@ void ConsoleSession::watchHistory()
     watch->start(5000);
 }
 
+void ConsoleSession::startDesktopAlerts(AlertRouting routing, const std::string &routingFile)
+{
+    auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());
+    // No notification daemon on this desktop: say so where people look, for a while.
+    QObject::connect(desktop, &DesktopNotifier::problem, m_window.get(),
+                     [this](const QString &text) {
+                         if (!text.isEmpty())
+                             m_window->statusBar()->showMessage(text, 15'000);
+                     });
+    auto *notifier = new AlertNotifier(*m_window->alerts(), std::move(routing),
+                                       SystemClock::instance(), desktop, m_window.get());
+    m_window->setAlertNotifier(notifier, QString::fromStdString(routingFile));
+}
+
 void ConsoleSession::startAlertSharing()
 {
     AlertCenter *alerts = m_window->alerts();
@@ -307,6 +321,15 @@ void ConsoleSession::startAlertSharing()
                          *triage = text;
                          showProblems();
                      });
+    // A team that runs a watcher: this console shows its alerts and acts through it; the
+    // watcher alone pages the routes. The desktop still hears of them.
+    if (routing && routing->watcher) {
+        alerts->followWatcher(*routing->watcher);
+        AlertRouting desktopOnly = std::move(routing).value();
+        desktopOnly.routes.clear();
+        startDesktopAlerts(std::move(desktopOnly), routingFile);
+        return;
+    }
     // A console that is itself behind (a busy desktop, a start catching up) does not
     // blame the agents for its own lag, and says so.
     alerts->evaluateOffThisThread();  // a slow pass never freezes the window
@@ -333,17 +356,7 @@ void ConsoleSession::startAlertSharing()
     }
     // Alerts reach people away from the window: the desktop, and the routing file's
     // receivers.
-    auto *desktop = new DesktopNotifier(QDBusConnection::sessionBus(), m_window.get());
-    // No notification daemon on this desktop: say so where people look, for a while.
-    QObject::connect(desktop, &DesktopNotifier::problem, m_window.get(),
-                     [this](const QString &text) {
-                         if (!text.isEmpty())
-                             m_window->statusBar()->showMessage(text, 15'000);
-                     });
-    auto *notifier =
-        new AlertNotifier(*alerts, routing ? std::move(routing).value() : AlertRouting{},
-                          SystemClock::instance(), desktop, m_window.get());
-    m_window->setAlertNotifier(notifier, QString::fromStdString(routingFile));
+    startDesktopAlerts(routing ? std::move(routing).value() : AlertRouting{}, routingFile);
     // Customers' trouble is an alert too: a service over its objective, a plan waiting.
     auto *services = new QTimer(m_window.get());
     QObject::connect(services, &QTimer::timeout, m_window.get(), [this] {

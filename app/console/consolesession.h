@@ -26,6 +26,7 @@ class MainWindow;
 class ScalingJournal;
 class ScalingControl;
 class AlertNotifier;
+struct AlertRouting;
 class DesktopNotifier;
 struct InferenceService;
 
@@ -76,6 +77,8 @@ private:
     // View → RoCE fabric, with the fabric file named, or the simulator's.
     void startFabric();
     void startAlertSharing();
+    // The desktop notifications and sound, and the routing file's routes where given.
+    void startDesktopAlerts(AlertRouting routing, const std::string &routingFile);
 
     ConsoleOptions m_options;
     QElapsedTimer m_uptime;

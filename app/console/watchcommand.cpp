@@ -14,6 +14,7 @@
 #include "alerts/routehttp.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
+#include "core/yamlfile.h"
 #include "fleetlink/fleetclient.h"
 #include "fleetlink/inventoryfile.h"
 #include "history/historystore.h"
@@ -23,6 +24,8 @@
 #include "scrape/scrapeendpoint.h"
 #include "storesources.h"
 #include "watchfigures.h"
+#include "watchtriage.h"
+#include "wire/securityconfig.h"
 
 namespace meridian {
 
@@ -94,7 +97,7 @@ public:
     }
 
     Status start(const FleetInventory &inventory, const std::string &historyFile,
-                 const std::string &listen)
+                 const std::string &listen, const ServerSecurity &security)
     {
         auto stores = startStoreSources(m_state, inventory.stores);
         if (!stores)
@@ -137,13 +140,31 @@ public:
         });
         m_notifier =
             std::make_unique<AlertNotifier>(*m_center, m_routing, SystemClock::instance(), nullptr);
+        // The consoles that follow this watcher read the list as it was last shown here.
+        QObject::connect(m_center.get(), &AlertCenter::alertsChanged, [this] {
+            std::string team = teamAlertsOf(*m_center, m_name, SystemClock::instance().nowUnixMs());
+            std::lock_guard lock(m_mutex);
+            m_teamAlerts = std::move(team);
+        });
         if (!listen.empty()) {
             ScrapeEndpointOptions options;
             options.listen = listen;
             options.threads = 4;
+            options.security = security;
             auto endpoint = ScrapeEndpoint::start(
                 options, [this](const ScrapeRequest &request) { return answer(request); },
-                "watcher endpoint");
+                "watcher endpoint",
+                [this](const ScrapeRequest &request) {
+                    return answerTriage(request, [this](TriageRequest asked, std::string who) {
+                        // Carried out on the loop that owns the center, in the order asked.
+                        QMetaObject::invokeMethod(
+                            m_center.get(),
+                            [this, asked = std::move(asked), who = std::move(who)] {
+                                carryOutTriage(*m_center, asked, who);
+                            },
+                            Qt::QueuedConnection);
+                    });
+                });
             if (!endpoint)
                 return endpoint.error();
             m_endpoint = std::move(endpoint).value();
@@ -217,7 +238,13 @@ private:
             return ScrapeAnswer{200, watchExposition(m_figures)};
         if (request.path == "/status")
             return ScrapeAnswer{200, watchStatusJson(m_figures), "application/json"};
-        return ScrapeAnswer{404, "no such path: /metrics and /status are here\n", "text/plain"};
+        if (request.path == "/alerts") {
+            if (m_teamAlerts.empty())
+                return ScrapeAnswer{503, "no pass of the rules yet\n", "text/plain"};
+            return ScrapeAnswer{200, m_teamAlerts, "application/json"};
+        }
+        return ScrapeAnswer{404, "no such path: /metrics, /status and /alerts are here\n",
+                            "text/plain"};
     }
 
     static constexpr int kAlertsListed = 200;
@@ -233,6 +260,7 @@ private:
     std::mutex m_mutex;  // the figures and the problem, read by the endpoint's threads
     WatchFigures m_figures;
     std::string m_triageProblem;
+    std::string m_teamAlerts;  // GET /alerts, as last shown
 };
 
 }  // namespace
@@ -254,8 +282,17 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
     const std::string historyFile =
         arguments.history.empty() ? HistoryStore::defaultPath() : arguments.history;
     const std::string name = arguments.name.empty() ? defaultName() : arguments.name;
+    ServerSecurity security;
+    if (!arguments.security.empty()) {
+        auto root = loadYamlFile(arguments.security);
+        if (!root)
+            return fail(root.error().message);
+        if (Status read = readServerSecurity(arguments.security, root.value(), security); !read)
+            return fail(read.message());
+    }
     Watcher watcher(name, std::move(routing).value());
-    if (Status started = watcher.start(inventory.value(), historyFile, arguments.listen); !started)
+    if (Status started = watcher.start(inventory.value(), historyFile, arguments.listen, security);
+        !started)
         return fail(started.message());
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
@@ -264,7 +301,8 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
                 inventory->stores.empty() ? "" : " and a Prometheus store",
                 arguments.alertRoutes.c_str(), historyFile.c_str());
     if (watcher.port() > 0)
-        std::printf("; /metrics and /status on port %d", watcher.port());
+        std::printf("; /metrics, /status and the team's /alerts on port %d%s", watcher.port(),
+                    security.tokens.empty() ? "" : " (tokens required)");
     std::printf("\n");
     std::fflush(stdout);
     // The rules run once a second, on this loop: its lateness is what SelfLag measures.

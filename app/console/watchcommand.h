@@ -14,8 +14,9 @@ struct WatchArguments {
     int scrapeIntervalS = 15;
     std::string history;      // the triage log and what was delivered; default: the user's
     std::string alertRoutes;  // where alerts go; required
-    std::string listen = "127.0.0.1:9465";  // /metrics and /status; empty: none
-    std::string name;                       // in the triage log; default watcher@HOST
+    std::string listen = "127.0.0.1:9465";  // /metrics, /status, /alerts, /triage; empty: none
+    std::string security;  // tls: and tokens: for the listener (beyond loopback: needed)
+    std::string name;      // in the triage log; default watcher@HOST
     double quitAfterSeconds = 0;
     std::string statusUrl;  // `status`: the running watcher's base URL
 };

@@ -86,6 +86,21 @@ TEST(AlertRouting, AMissingFileIsTheDesktopOnly)
     EXPECT_TRUE(routing->desktopNotifications);
 }
 
+TEST(AlertRouting, AWatcherIsNamedWithItsTokenAndCa)
+{
+    test::TempDir dir;
+    auto routing = loadAlertRouting(
+        write(dir,
+              "watcher: {url: \"https://ops1:9465/\", bearer_token: t0123456789abcdef, "
+              "ca_file: /etc/meridian/ca.crt}\n"));
+    ASSERT_TRUE(routing) << routing.error().message;
+    ASSERT_TRUE(routing->watcher);
+    EXPECT_EQ(routing->watcher->url, "https://ops1:9465");
+    EXPECT_EQ(routing->watcher->bearerToken, "t0123456789abcdef");
+    EXPECT_EQ(routing->watcher->caFile, "/etc/meridian/ca.crt");
+    EXPECT_FALSE(loadAlertRouting(write(dir, "routes: []\n"))->watcher);
+}
+
 TEST(AlertRouting, BrokenFilesNameTheFileAndLine)
 {
     test::TempDir dir;
@@ -105,6 +120,8 @@ TEST(AlertRouting, BrokenFilesNameTheFileAndLine)
         {"routes: {name: a}\n", "list"},
         {"routes:\n  - [1, 2]\n", "mapping"},
         {"routes: [\n  {name: a\n", "routes.yaml"},
+        {"watcher: http://ops1:9465\n", "watcher: a mapping"},
+        {"watcher: {url: ops1:9465}\n", "the watcher's http://"},
     };
     for (const auto &[text, expected] : cases) {
         auto routing = loadAlertRouting(write(dir, text));

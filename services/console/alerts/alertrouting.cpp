@@ -147,12 +147,9 @@ Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
 
 std::map<AlertKind, int64_t> defaultPendingMs()
 {
-    return {{AlertKind::DataCenterDark, 30'000},
-            {AlertKind::AgentUnreachable, 30'000},
-            {AlertKind::AgentStale, 30'000},
-            {AlertKind::ThermalThrottle, 30'000},
-            {AlertKind::LinkDown, 10'000},
-            {AlertKind::PfcStorm, 15'000}};
+    return {{AlertKind::DataCenterDark, 30'000}, {AlertKind::AgentUnreachable, 30'000},
+            {AlertKind::AgentStale, 30'000},     {AlertKind::ThermalThrottle, 30'000},
+            {AlertKind::LinkDown, 10'000},       {AlertKind::PfcStorm, 15'000}};
 }
 
 namespace {
@@ -216,6 +213,23 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
         if (const YAML::Node pending = root["pending"]) {
             if (Status read = readPending(path, pending, routing); !read)
                 return read.error();
+        }
+        if (const YAML::Node watcher = root["watcher"]) {
+            if (!watcher.IsMap())
+                return yamlError(path, watcher,
+                                 "watcher: a mapping with url: (and bearer_token:, "
+                                 "ca_file:)");
+            AlertRoute w;
+            w.name = "watcher";
+            w.url = yamlValue<std::string>(watcher, "url", "");
+            if (!isHttpUrl(w.url))
+                return yamlError(path, watcher["url"] ? watcher["url"] : watcher,
+                                 "url: the watcher's http:// or https:// address");
+            while (!w.url.empty() && w.url.back() == '/')
+                w.url.pop_back();
+            w.bearerToken = yamlValue<std::string>(watcher, "bearer_token", "");
+            w.caFile = yamlValue<std::string>(watcher, "ca_file", "");
+            routing.watcher = std::move(w);
         }
         const YAML::Node routes = root["routes"];
         if (routes && !routes.IsSequence())

@@ -57,6 +57,10 @@ struct AlertRouting {
     // The language of what the routes are sent ("en" or "zh_CN"), whatever each console's
     // window speaks: the team's receivers hear one language. Empty: the console's.
     std::string language;
+    // `watcher:` — the team's watcher (`meridian watch`): a console that names one shows
+    // its alerts and acts through it instead of evaluating and sending by itself, so one
+    // process pages and everyone answers the same alerts. The watcher itself ignores it.
+    std::optional<AlertRoute> watcher;
 };
 
 // A missing file is no error (nothing but the desktop); a broken one names file and line.

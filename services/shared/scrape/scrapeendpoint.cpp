@@ -68,7 +68,23 @@ void catchListeningSocket(httplib::Server &server, int &listening)
     });
 }
 
-void route(httplib::Server &server, const ServerSecurity &security, ScrapeEndpoint::Handler handler)
+ScrapeRequest requestOf(const httplib::Request &request, const Authorizer &authorizer)
+{
+    ScrapeRequest r;
+    r.method = request.method;
+    r.path = request.path;
+    r.accept = request.get_header_value("Accept");
+    r.body = request.body;
+    if (authorizer.hasTokens()) {
+        const auto grant = authorizer.bearerGrant(request.get_header_value("Authorization"));
+        r.caller = grant ? grant->name : std::string();
+        r.mayOperate = grant && grant->role == Role::Operator;
+    }
+    return r;
+}
+
+void route(httplib::Server &server, const ServerSecurity &security, ScrapeEndpoint::Handler handler,
+           ScrapeEndpoint::Handler post)
 {
     // A scraper sends a short GET; anything slow or large is not one (scrapeconnection.h).
     server.set_payload_max_length(4096);
@@ -82,17 +98,24 @@ void route(httplib::Server &server, const ServerSecurity &security, ScrapeEndpoi
             response.set_content("a bearer token is needed\n", "text/plain");
             return httplib::Server::HandlerResponse::Handled;
         });
-    server.Get(".*", [handler = std::move(handler)](const httplib::Request &request,
-                                                    httplib::Response &response) {
-        setBody(request, response, handler({request.path, request.get_header_value("Accept")}));
+    server.Get(".*", [handler = std::move(handler), authorizer](const httplib::Request &request,
+                                                                httplib::Response &response) {
+        setBody(request, response, handler(requestOf(request, *authorizer)));
     });
+    if (post) {
+        server.Post(".*", [post = std::move(post), authorizer](const httplib::Request &request,
+                                                               httplib::Response &response) {
+            setBody(request, response, post(requestOf(request, *authorizer)));
+        });
+    }
 }
 
 }  // namespace
 
 Result<std::unique_ptr<ScrapeEndpoint>> ScrapeEndpoint::start(const ScrapeEndpointOptions &options,
                                                               Handler handler,
-                                                              const std::string &what)
+                                                              const std::string &what,
+                                                              Handler post)
 {
     const std::string place = fmt::format("{} {}", what, options.listen);
     if (Status policy = checkListenPolicy(options.listen, options.security); !policy)
@@ -110,7 +133,7 @@ Result<std::unique_ptr<ScrapeEndpoint>> ScrapeEndpoint::start(const ScrapeEndpoi
     httplib::Server &server = *self->m_server;
     if (!server.is_valid())
         return Error{fmt::format("{}: the TLS certificate or key could not be loaded", place)};
-    route(server, options.security, std::move(handler));
+    route(server, options.security, std::move(handler), std::move(post));
     int listening = -1;
     catchListeningSocket(server, listening);
     if (address->port == 0)

@@ -1,4 +1,5 @@
-// An HTTP endpoint that Prometheus-compatible stores scrape: GETs answered by a handler,
+// An HTTP endpoint that Prometheus-compatible stores scrape: GETs answered by a handler
+// (and, where a handler for them is given, short POSTs: a watcher's triage requests),
 // under the same rules as every listener of ours: plaintext only on loopback, with tokens
 // configured a bearer token on every scrape, and each connection under deadlines
 // (scrapeconnection.h). Built on cpp-httplib (its routing, its thread pool). The agent's
@@ -32,8 +33,14 @@ struct ScrapeEndpointOptions {
 };
 
 struct ScrapeRequest {
+    std::string method = "GET";
     std::string path;
     std::string accept;  // the Accept header, for the exposition format
+    std::string body;    // a POST's, at most 4 KiB
+    // Who called, by their token: its name, and whether it may change things. Without
+    // tokens (loopback only) nobody is named and everybody may.
+    std::string caller;
+    bool mayOperate = true;
 };
 
 struct ScrapeAnswer {
@@ -47,11 +54,13 @@ public:
     using Handler = std::function<ScrapeAnswer(const ScrapeRequest &)>;
 
     // `what` names it in errors ("metrics endpoint").
+    // `post`, if given, answers POSTs.
     static Result<std::unique_ptr<ScrapeEndpoint>> start(const ScrapeEndpointOptions &options,
                                                          Handler handler,
                                                          const std::string &what =
                                                              "metrics "
-                                                             "endpoint");
+                                                             "endpoint",
+                                                         Handler post = {});
     ~ScrapeEndpoint();
 
     int port() const { return m_port; }

@@ -194,6 +194,14 @@ bool Authorizer::acceptsBearer(std::string_view authorizationHeader) const
            grantFor(authorizationHeader.substr(7)) != nullptr;
 }
 
+std::optional<TokenGrant> Authorizer::bearerGrant(std::string_view authorizationHeader) const
+{
+    const TokenGrant *grant = startsWith(authorizationHeader, "Bearer ")
+                                  ? grantFor(authorizationHeader.substr(7))
+                                  : nullptr;
+    return grant ? std::optional<TokenGrant>(*grant) : std::nullopt;
+}
+
 std::string Authorizer::callerName(const grpc::ServerContextBase &context) const
 {
     const auto &metadata = context.client_metadata();

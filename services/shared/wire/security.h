@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,9 @@ public:
     // For readers outside gRPC (the /metrics endpoint): does this Authorization header
     // value carry a known token? Always true when no tokens are configured.
     bool acceptsBearer(std::string_view authorizationHeader) const;
+    // The grant that header's token carries; none without tokens or for an unknown one.
+    std::optional<TokenGrant> bearerGrant(std::string_view authorizationHeader) const;
+    bool hasTokens() const { return !m_tokens.empty(); }
     // The name of the caller's token, for the audit trail; empty without tokens.
     std::string callerName(const grpc::ServerContextBase &context) const;
 

@@ -1,0 +1,64 @@
+#include "watchtriage.h"
+
+#include <QString>
+
+#include "models/alertcenter.h"
+
+namespace meridian {
+
+std::string teamAlertsOf(const AlertCenter &center, const std::string &watcherName, int64_t nowMs)
+{
+    TeamAlerts team;
+    team.watcher = watcherName;
+    team.nowMs = nowMs;
+    team.behind = center.behindText().toStdString();
+    for (const Alert &a : center.view().alerts) {
+        if (a.firing)
+            team.alerts.push_back(a);
+    }
+    team.silences = center.silences();
+    return teamAlertsJson(team);
+}
+
+ScrapeAnswer answerTriage(const ScrapeRequest &request,
+                          const std::function<void(TriageRequest, std::string)> &carryOut)
+{
+    if (request.path != "/triage")
+        return {404, "no such path: POST /triage is here\n", "text/plain"};
+    if (!request.mayOperate)
+        return {403, "this token may read the alerts, not act on them (role: read-only)\n",
+                "text/plain"};
+    auto asked = parseTriageRequest(request.body);
+    if (!asked)
+        return {400, asked.error().message + "\n", "text/plain"};
+    // With tokens, the token says who it is; without (loopback only), the request does.
+    std::string who = !request.caller.empty() ? request.caller : asked->who;
+    if (who.empty())
+        who = "console";
+    carryOut(std::move(asked).value(), std::move(who));
+    return {202, "{\"accepted\":true}\n", "application/json"};
+}
+
+void carryOutTriage(AlertCenter &center, const TriageRequest &request, const std::string &who)
+{
+    const QString itself = center.user();
+    center.setUser(QString::fromStdString(who));
+    const QString key = QString::fromStdString(request.key);
+    switch (request.action) {
+    case TriageRequest::Action::Acknowledge: center.acknowledge(key); break;
+    case TriageRequest::Action::Note:
+        center.setNote(key, QString::fromStdString(request.note));
+        break;
+    case TriageRequest::Action::Silence: {
+        SilenceRule rule = request.silence;
+        rule.id = 0;  // the watcher's file or Alertmanager gives it one
+        rule.alertmanagerId.clear();
+        center.silence(std::move(rule));
+        break;
+    }
+    case TriageRequest::Action::Lift: center.liftSilence(request.silence.id); break;
+    }
+    center.setUser(itself);
+}
+
+}  // namespace meridian

@@ -1,0 +1,29 @@
+// What a watcher serves the consoles that follow it: the team's alerts (GET /alerts) and
+// the triage they send (POST /triage), carried out on the watcher's loop in the name its
+// caller's token gives (a console cannot act as someone else), or the name the request
+// gives where the watcher listens on loopback without tokens.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "alerts/teamalerts.h"
+#include "scrape/scrapeendpoint.h"
+
+namespace meridian {
+
+class AlertCenter;
+
+// The center's list as a console reads it.
+std::string teamAlertsOf(const AlertCenter &center, const std::string &watcherName, int64_t nowMs);
+
+// Checks a POST /triage and hands a good one, with who asked, to `carryOut`; the answer
+// says what was wrong (400), or that the caller may only read (403).
+ScrapeAnswer answerTriage(const ScrapeRequest &request,
+                          const std::function<void(TriageRequest, std::string)> &carryOut);
+
+// Does what was asked, in `who`'s name (the triage log and the audit say so).
+void carryOutTriage(AlertCenter &center, const TriageRequest &request, const std::string &who);
+
+}  // namespace meridian
