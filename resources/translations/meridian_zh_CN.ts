@@ -1627,6 +1627,11 @@ Next: %2</source>
         <translation>告警（%1 条未处理）</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Alerts (%1 open), %2</source>
+        <translation>告警（%1 条未处理），%2</translation>
+    </message>
+    <message>
         <location line="+20"/>
         <source>Fleet</source>
         <translation>集群</translation>
@@ -3155,6 +3160,26 @@ Next: %2</source>
         <location filename="../../models/alertcenter.cpp" line="+1"/>
         <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
         <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertcenterwatcher.cpp" line="+1"/>
+        <source>from the watcher at %1 (not heard from yet)</source>
+        <translation>来自 %1 的值守进程（尚未收到应答）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (the list shown is %1 old)</source>
+        <translation>（当前显示的列表已是 %1 前的）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the watcher is behind: %1</source>
+        <translation>值守进程自身滞后：%1</translation>
     </message>
 </context>
 <context>
