@@ -25,6 +25,7 @@ void AlertCenter::followWatcher(const AlertRoute &watcher, int pollMs)
 {
     m_watcher = std::make_shared<const AlertRoute>(watcher);
     m_teamView = std::make_shared<const AlertsView>();
+    publish();  // nothing this console judged before stays listed as the team's
     m_syncTimer.start(pollMs);
     syncTriage();
 }
