@@ -184,8 +184,7 @@ TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
     TempDir dir;
     CountingWebhook webhook;
     Fleet fleet(dir, 6);
-    std::ofstream(dir.file("routes.yaml"))
-        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n";
+    webhook.routesFile(dir);
     auto first = std::make_unique<Watcher>(dir, fleet.inventory(), dir.file("routes.yaml"),
                                            dir.file("watch.db"), "first");
     ASSERT_TRUE(waitUntil([&] { return first->watching(6); }, std::chrono::seconds(60)))
@@ -248,9 +247,7 @@ TEST(Watcher, TheResponseClockCountsWhatWasSentAndWhenItWasAnswered)
     TempDir dir;
     CountingWebhook webhook;
     Fleet fleet(dir, 6);
-    std::ofstream(dir.file("routes.yaml"))
-        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n"
-        << "pending: {MeridianLinkDown: 0}\n";
+    webhook.routesFile(dir, "pending: {MeridianLinkDown: 0}\n");
     Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
         << watcher.log();
@@ -345,8 +342,7 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     ASSERT_EQ(properties.size(), 6u) << "Restart=, RestartSec=, RestartPreventExitStatus=";
     CountingWebhook webhook;
     Fleet fleet(dir, 6);
-    std::ofstream(dir.file("routes.yaml"))
-        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n";
+    webhook.routesFile(dir);
     const int port = freePort();
     const std::string unit = "meridian-watch-test";
     std::vector<std::string> run = {systemd.systemdRun(), "--unit", unit};
@@ -379,7 +375,7 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     std::this_thread::sleep_for(std::chrono::seconds(5));
     EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
     EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
-    runTool({{systemd.systemctl(), "stop", unit}, 20'000});
+    (void)runTool({{systemd.systemctl(), "stop", unit}, 20'000});  // cleanup: not the test
 }
 
 // A watcher that stalls (its machine swapped it out, a debugger, SIGSTOP) comes back to
@@ -392,10 +388,9 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     TempDir dir;
     CountingWebhook webhook;
     Fleet fleet(dir, 6);
-    std::ofstream(dir.file("routes.yaml"))
-        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n"
-        << "pending: {MeridianDataCenterDark: 0, MeridianAgentStale: 0, "
-           "MeridianAgentUnreachable: 0}\n";
+    webhook.routesFile(dir,
+                       "pending: {MeridianDataCenterDark: 0, MeridianAgentStale: 0, "
+                       "MeridianAgentUnreachable: 0}\n");
     Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
         << watcher.log();

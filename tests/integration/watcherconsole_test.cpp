@@ -65,9 +65,7 @@ TEST(WatcherConsole, AConsoleShowsTheWatchersAlertsAndActsThroughItInItsTokensNa
     TempDir dir;
     CountingWebhook webhook;
     Fleet fleet(dir, 6);
-    std::ofstream(dir.file("routes.yaml"))
-        << "routes:\n  - {name: hook, kind: json, url: '" << webhook.url() << "'}\n"
-        << "pending: {MeridianLinkDown: 0}\n";
+    webhook.routesFile(dir, "pending: {MeridianLinkDown: 0}\n");
     // Tokens travel over TLS only, even on loopback.
     ASSERT_TRUE(test::makeLocalhostCertificate(dir.file("w.key"), dir.file("w.crt")));
     std::ofstream(dir.file("security.yaml"))

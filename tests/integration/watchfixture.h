@@ -8,6 +8,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -59,6 +60,14 @@ public:
         m_thread.join();
     }
     std::string url() const { return fmt::format("http://127.0.0.1:{}/hook", m_port); }
+    // A routing file in `dir` that names this webhook alone, with `more` YAML after it.
+    std::string routesFile(const TempDir &dir, const std::string &more = {}) const
+    {
+        const std::string path = dir.file("routes.yaml");
+        std::ofstream(path) << "routes:\n  - {name: hook, kind: json, url: '" << url() << "'}\n"
+                            << more;
+        return path;
+    }
     struct Seen {
         std::string key;
         std::string kind;
