@@ -123,6 +123,7 @@ private:
     void pollWatcher();
     void takeTeam(const TeamRead &read);
     void askWatcher(TriageRequest request);
+    void sayTeamProblem(const QString &text);
     // The watcher's alerts carry its node and card names: the handles here are found.
     void findCards(std::vector<Alert> &alerts) const;
     struct TriageRead {
@@ -184,6 +185,7 @@ private:
     std::vector<SilenceRule> m_teamSilences;
     std::string m_teamName;
     int64_t m_teamHeardMs = 0;  // this console's clock, when the watcher last answered
+    QString m_teamProblem;      // as last said
     QFutureWatcher<TeamRead> m_teamReading;
     std::shared_ptr<const FleetLayout> m_layout;  // the newest snapshot's
 

@@ -79,7 +79,7 @@ void AlertCenter::takeTeam(const TeamRead &read)
                                   ? tr(" (the list shown is %1 old)")
                                         .arg(AlertsModel::durationText(m_nowMs - m_teamHeardMs))
                                   : QString();
-        Q_EMIT triageProblem(QString::fromStdString(read.problem) + since);
+        sayTeamProblem(QString::fromStdString(read.problem) + since);
         return;
     }
     TeamAlerts &team = *read.team;
@@ -94,11 +94,20 @@ void AlertCenter::takeTeam(const TeamRead &read)
     view->holdingStaleness = !team.behind.empty();
     m_teamView = std::move(view);
     m_teamSilences = std::move(team.silences);
-    Q_EMIT triageProblem(
-        team.behind.empty()
-            ? QString()
-            : tr("the watcher is behind: %1").arg(QString::fromStdString(team.behind)));
+    sayTeamProblem(team.behind.empty()
+                       ? QString()
+                       : tr("the watcher is behind: %1").arg(QString::fromStdString(team.behind)));
     publish();
+}
+
+void AlertCenter::sayTeamProblem(const QString &text)
+{
+    // Said when it changes only: a refusal of the user's triage (said by the job that
+    // sent it) stays in view until the watcher's state has news.
+    if (text == m_teamProblem)
+        return;
+    m_teamProblem = text;
+    Q_EMIT triageProblem(text);
 }
 
 void AlertCenter::findCards(std::vector<Alert> &alerts) const

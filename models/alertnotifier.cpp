@@ -110,6 +110,11 @@ void AlertNotifier::review()
     std::optional<ScopedAlertLanguage> routesLanguage;
     if (m_routesLanguageSet)
         routesLanguage.emplace(m_routesLanguage.get());
+    // Following a watcher, what its first list holds was news before this console started
+    // (the watcher paged it): a console opened mid-incident does not pop up every alert.
+    const bool firstTeamList =
+        m_center.followsWatcher() && !m_teamListSeen && m_center.view().sequence > 0;
+    m_teamListSeen = m_teamListSeen || firstTeamList;
     for (const Alert &a : alerts) {
         listed.insert(a.key);
         const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
@@ -117,6 +122,8 @@ void AlertNotifier::review()
         if (wanted && !sent) {
             m_notified.insert(a.key);
             m_center.recordDelivery(a.key, true);
+            if (firstTeamList)
+                continue;
             changes.push_back(noticeFor(a, false));
             opened.push_back(&a);
         } else if (!a.active && sent) {

@@ -66,6 +66,7 @@ private:
     std::set<std::string> m_notified;  // keys sent as firing, not yet as resolved
     int64_t m_lastResendMs = 0;
     int64_t m_firstReviewMs = 0;
+    bool m_teamListSeen = false;  // following a watcher: its first list has been read
     // When each alert was last escalated, by escalation route (its index) and key.
     std::map<std::pair<size_t, std::string>, int64_t> m_escalatedMs;
     // How long after starting an alert the file says was sent may stay unlisted here.

@@ -11,8 +11,10 @@
 #include <fstream>
 
 #include "alerts/alertrouting.h"
+#include "core/clock.h"
 #include "hostilehttp.h"
 #include "models/alertcenter.h"
+#include "models/alertnotifier.h"
 #include "watchfixture.h"
 
 namespace meridian {
@@ -207,6 +209,55 @@ TEST(WatcherConsole, AWatcherThatAnswersGarbageOrNeverFinishesLeavesTheConsoleAl
             << said.toStdString();
         EXPECT_TRUE(stuck.view().alerts.empty());
     }
+}
+
+// A console opened mid-incident sounds for what opens after it started, not for every
+// alert the watcher already paged.
+TEST(WatcherConsole, AConsoleOpenedMidIncidentSoundsOnlyForWhatOpensLater)
+{
+    httplib::Server watcher;
+    std::string list;
+    std::mutex listMutex;
+    watcher.Get("/alerts", [&](const httplib::Request &, httplib::Response &answer) {
+        std::lock_guard lock(listMutex);
+        answer.set_content(list, "application/json");
+    });
+    const int port = watcher.bind_to_any_port("127.0.0.1");
+    std::thread serving([&] { watcher.listen_after_bind(); });
+    struct Stop {
+        httplib::Server &server;
+        std::thread &thread;
+        ~Stop()
+        {
+            server.stop();
+            if (thread.joinable())
+                thread.join();
+        }
+    } stop{watcher, serving};
+    ASSERT_TRUE(test::waitUntil([&] { return watcher.is_running(); }));
+    const auto listing = [&](const std::vector<std::string> &keys) {
+        std::string alerts;
+        for (const std::string &key : keys)
+            alerts += std::string(alerts.empty() ? "" : ",") + R"({"key":")" + key +
+                      R"(","kind":"Xid","critical":true,"subject":"card"})";
+        std::lock_guard lock(listMutex);
+        list = R"({"watcher":"w","nowMs":1,"alerts":[)" + alerts + "]}";
+    };
+    listing({"xid/a/1", "xid/a/2"});
+    FleetState fleet;
+    AlertCenter console(fleet);
+    console.followWatcher(watcherRoute(port), 100);
+    AlertNotifier notifier(console, AlertRouting{}, SystemClock::instance(), nullptr);
+    int sounds = 0;
+    QObject::connect(&notifier, &AlertNotifier::soundRequested, [&sounds] { ++sounds; });
+    ASSERT_TRUE(waitShowing([&] { return console.view().alerts.size() == 2; }));
+    // A few more reads of the same list: still nothing new.
+    const auto readsBefore = console.view().sequence;
+    ASSERT_TRUE(waitShowing([&] { return console.view().sequence >= readsBefore + 3; }));
+    EXPECT_EQ(sounds, 0) << "the alerts open before this console started were paged already";
+    listing({"xid/a/1", "xid/a/2", "xid/a/3"});
+    ASSERT_TRUE(waitShowing([&] { return sounds == 1; })) << sounds;
+    EXPECT_EQ(console.view().alerts.size(), 3u);
 }
 
 }  // namespace meridian
