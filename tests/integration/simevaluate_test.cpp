@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <fstream>
@@ -26,21 +27,82 @@ struct Refusal {
 };
 
 Refusal evaluate(const std::string &trace, const TempDir &dir,
-                 const std::vector<std::string> &options = {})
+                 const std::vector<std::string> &options = {},
+                 std::chrono::seconds within = std::chrono::seconds(2),
+                 const std::string &verb = "evaluate")
 {
-    const std::string log = dir.file("evaluate.log");
-    std::vector<std::string> command{MERIDIAN_SIM_BIN, "evaluate", "--trace", trace};
+    const std::string log = dir.file(verb + ".log");
+    std::vector<std::string> command{MERIDIAN_SIM_BIN, verb, "--trace", trace};
     command.insert(command.end(), options.begin(), options.end());
     ChildProcess sim(command, log);
     Refusal refusal;
-    refusal.endedInTime = waitUntil([&] { return sim.ended(); }, std::chrono::seconds(2));
+    refusal.endedInTime = waitUntil([&] { return sim.ended(); }, within);
     if (refusal.endedInTime && WIFEXITED(sim.waitStatus()))
         refusal.exitCode = WEXITSTATUS(sim.waitStatus());
     refusal.said = sim.log();
     return refusal;
 }
 
+// The file's bytes as they are (readFile unfolds gzip).
+std::string rawBytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `lines` blank lines, gzip-compressed: a megabyte or so that unfolds to hundreds.
+void writeGzipBomb(const std::string &path, size_t lines)
+{
+    gzFile out = gzopen(path.c_str(), "wb9");
+    ASSERT_NE(out, nullptr);
+    const std::string chunk(1 << 20, '\n');
+    for (size_t written = 0; written < lines; written += chunk.size())
+        ASSERT_GT(gzwrite(out, chunk.data(), static_cast<unsigned>(chunk.size())), 0);
+    gzclose(out);
+}
+
 }  // namespace
+
+// A gzip bomb (a trace header, then 256 million blank lines in 0.25 MB) used to keep
+// `evaluate` and `tune` running for ever, and bytes after the last gzip member were
+// dropped silently: both are refused by name within seconds.
+TEST(SimEvaluate, AGzipBombOrDataAfterTheGzipIsRefusedInSeconds)
+{
+    TempDir dir;
+    const std::string bomb = dir.file("bomb.csv.gz");
+    {
+        gzFile out = gzopen(bomb.c_str(), "wb9");
+        ASSERT_NE(out, nullptr);
+        const std::string header = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+        gzwrite(out, header.data(), static_cast<unsigned>(header.size()));
+        gzclose(out);
+    }
+    const std::string blanks = dir.file("blanks.gz");
+    writeGzipBomb(blanks, 256u << 20);
+    {
+        // Two members, one after the other, as `cat a.gz b.gz` makes: still gzip.
+        std::ofstream joined(bomb, std::ios::binary | std::ios::app);
+        joined << rawBytes(blanks);
+    }
+    EXPECT_LT(rawBytes(bomb).size(), 2u << 20);
+    for (const std::string verb : {"evaluate", "tune"}) {
+        const Refusal refusal = evaluate(bomb, dir, {}, std::chrono::seconds(30), verb);
+        EXPECT_TRUE(refusal.endedInTime) << verb << " read the bomb for more than 30 s";
+        EXPECT_EQ(refusal.exitCode, 2) << verb << ": " << refusal.said;
+        EXPECT_NE(refusal.said.find("bomb.csv.gz:50000001: more than 50000000 lines"),
+                  std::string::npos)
+            << refusal.said;
+    }
+
+    const std::string trailing = dir.file("trailing.csv.gz");
+    std::ofstream(trailing, std::ios::binary)
+        << rawBytes(realData("traces/azure_llm_2023_conv.csv.gz")) << std::string(20, '\x5a');
+    const Refusal refusal = evaluate(trailing, dir, {}, std::chrono::seconds(30));
+    EXPECT_EQ(refusal.exitCode, 2) << refusal.said;
+    EXPECT_NE(refusal.said.find("trailing.csv.gz:"), std::string::npos) << refusal.said;
+    EXPECT_NE(refusal.said.find("data after the last gzip member"), std::string::npos)
+        << refusal.said;
+}
 
 TEST(SimEvaluate, TracesThatNeverEndAreRefusedAtOnceWithTheirName)
 {

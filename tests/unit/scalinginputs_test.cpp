@@ -306,3 +306,45 @@ TEST(ServicesFileInput, TheShippedDemoServicesLoad)
     EXPECT_EQ(chat.loadBalancer->runtimeApi, "127.0.0.1:9999") << "the shipped haproxy.cfg's";
     EXPECT_EQ(chat.loadBalancer->backend, "chat");
 }
+
+// What a file may unfold to is bounded in text and in lines, blank ones counted; and
+// members joined one after another are read through.
+TEST(LineReaderBounds, TextAndLinesAreBoundedAndJoinedMembersRead)
+{
+    test::TempDir dir;
+    const std::string joined = dir.file("joined.gz");
+    std::ofstream(joined, std::ios::binary) << gzipped("a\nb\n") << gzipped("c\n");
+    auto reader = LineReader::open(joined);
+    ASSERT_TRUE(reader) << reader.error().message;
+    std::string line;
+    std::vector<std::string> lines;
+    while ((*reader)->next(line))
+        lines.push_back(line);
+    EXPECT_FALSE((*reader)->error()) << (*reader)->error()->message;
+    EXPECT_EQ(lines, (std::vector<std::string>{"a", "b", "c"}));
+
+    const std::string big = dir.file("big.gz");
+    std::ofstream(big, std::ios::binary) << gzipped(std::string(3 << 20, 'x') + "\n");
+    auto bytes = LineReader::open(big, 8 << 20);
+    ASSERT_TRUE(bytes);
+    (*bytes)->setBounds(1 << 20, 1000);
+    while ((*bytes)->next(line)) {
+    }
+    ASSERT_TRUE((*bytes)->error());
+    EXPECT_NE((*bytes)->error()->message.find("unfolds to more than 1 MiB"), std::string::npos)
+        << (*bytes)->error()->message;
+
+    const std::string blank = dir.file("blank.txt");
+    std::ofstream(blank) << std::string(5000, '\n');
+    auto many = LineReader::open(blank);
+    ASSERT_TRUE(many);
+    (*many)->setBounds(1 << 20, 1000);
+    size_t read = 0;
+    while ((*many)->next(line))
+        ++read;
+    EXPECT_EQ(read, 1000u);
+    ASSERT_TRUE((*many)->error());
+    EXPECT_NE((*many)->error()->message.find("blank.txt:1001: more than 1000 lines"),
+              std::string::npos)
+        << (*many)->error()->message;
+}

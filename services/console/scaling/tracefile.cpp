@@ -76,6 +76,14 @@ Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(const std::string
         format = Format::Mooncake;
     else
         return Error{fmt::format("{}:1: not an Azure, Mooncake or ServeGen trace", path)};
+    // Read through once, now: a file past LineReader's bounds (a gzip bomb), cut short or
+    // with garbage after its gzip data is refused here, in seconds, not by every pass of
+    // a search that replays it hundreds of times.
+    std::string line;
+    while ((*in)->next(line)) {
+    }
+    if ((*in)->error())
+        return *(*in)->error();
     return std::unique_ptr<TraceFileSource>(
         new TraceFileSource(path, format, maxSeconds, seed, 1.0));
 }
