@@ -9,16 +9,21 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 #include <variant>
 
 #include "core/clock.h"
+#include "core/durablefile.h"
+#include "core/jsonnesting.h"
+#include "core/textfile.h"
 #include "core/toolrunner.h"
 #include "core/yamlfile.h"
 
@@ -70,45 +75,74 @@ Result<SpareNodes> loadSpareNodes(const std::string &path)
     }
 }
 
-// The state file under an exclusive lock for as long as this lives.
+// The state file under an exclusive lock for as long as this lives. A state file that
+// cannot be read whole is refused, never taken for "no leases": that would hand a node
+// leased before to the next caller. It is missing only before the first call (its lock
+// file is made then); past that a missing one is refused too.
 class LockedState {
 public:
-    explicit LockedState(const std::string &path) : m_path(path)
+    static Result<std::unique_ptr<LockedState>> open(const std::string &path)
     {
-        m_lock = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0640);
-        if (m_lock >= 0)
-            ::flock(m_lock, LOCK_EX);
-        std::ifstream in(path);
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        state = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, false);
-        if (state.is_discarded() || !state.is_object())
-            state = nlohmann::json::object();
-        if (!state.contains("leases") || !state["leases"].is_object())
-            state["leases"] = nlohmann::json::object();
+        const std::string lockPath = path + ".lock";
+        const bool usedBefore = ::access(lockPath.c_str(), F_OK) == 0;
+        std::unique_ptr<LockedState> self(new LockedState(path));
+        self->m_lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+        if (self->m_lock < 0 || ::flock(self->m_lock, LOCK_EX) != 0)
+            return Error{fmt::format("{}: cannot lock it: {}", lockPath, std::strerror(errno))};
+        if (!std::filesystem::exists(path)) {
+            if (usedBefore)
+                return Error{fmt::format(
+                    "{}: missing, though leases were kept here before ({} is there); refused, "
+                    "so that no node is leased twice: restore it, or remove the lock file to "
+                    "start with no leases",
+                    path, lockPath)};
+            self->state = {{"leases", nlohmann::json::object()}};
+            if (Status saved = self->save(); !saved)
+                return saved.error();
+            return self;
+        }
+        auto text = readTextFile(path, 16 * 1024 * 1024);
+        if (!text)
+            return text.error();
+        if (Status read = self->take(text.value()); !read)
+            return Error{
+                fmt::format("{}: damaged ({}); refused, so that no node is leased "
+                            "twice: restore it from a backup",
+                            path, read.message())};
+        return self;
     }
     ~LockedState()
     {
         if (m_lock >= 0)
             ::close(m_lock);
     }
-    bool ok() const { return m_lock >= 0; }
-    bool save()
-    {
-        const std::string temporary = m_path + ".new";
-        {
-            std::ofstream out(temporary);
-            out << state.dump(2);
-            out.flush();
-            if (!out)
-                return false;
-        }
-        std::error_code ec;
-        std::filesystem::rename(temporary, m_path, ec);
-        return !ec;
-    }
+    Status save() { return writeFileDurably(m_path, state.dump(2)); }
     nlohmann::json state;
 
 private:
+    explicit LockedState(std::string path) : m_path(std::move(path)) {}
+    Status take(const std::string &text)
+    {
+        if (text.empty())
+            return Error{"empty"};
+        if (lineNestedDeeperThan(text, 8))
+            return Error{"nested too deep"};
+        state = nlohmann::json::parse(text, nullptr, false);
+        if (state.is_discarded())
+            return Error{"not JSON"};
+        if (!state.is_object() || !state.contains("leases") || !state["leases"].is_object())
+            return Error{"no leases object"};
+        for (const auto &[id, lease] : state["leases"].items()) {
+            if (!lease.is_object() || !lease.contains("nodes") || !lease["nodes"].is_array())
+                return Error{fmt::format("lease {} has no list of nodes", id)};
+            for (const auto &node : lease["nodes"]) {
+                if (!node.is_string())
+                    return Error{fmt::format("lease {} names a node that is not a name", id)};
+            }
+        }
+        return {};
+    }
+
     std::string m_path;
     int m_lock = -1;
 };
@@ -171,9 +205,11 @@ struct Call {
 
 int listLeases(const Call &call)
 {
-    LockedState locked(call.stateFile);
+    auto locked = LockedState::open(call.stateFile);
+    if (!locked)
+        return call.fail(2, locked.error().message);
     nlohmann::json leases = nlohmann::json::array();
-    for (const auto &[id, lease] : locked.state["leases"].items())
+    for (const auto &[id, lease] : (*locked)->state["leases"].items())
         leases.push_back({{"lease_id", id},
                           {"owner", lease.value("owner", "")},
                           {"nodes", describe(call.spare, lease["nodes"])}});
@@ -186,10 +222,10 @@ int listLeases(const Call &call)
 std::variant<nlohmann::json, int> chooseNodes(const Call &call, const std::string &leaseId)
 {
     const int wanted = call.request.value("nodes", 1);
-    LockedState locked(call.stateFile);
-    if (!locked.ok())
-        return call.fail(2, call.stateFile + ": cannot lock it");
-    auto &leases = locked.state["leases"];
+    auto locked = LockedState::open(call.stateFile);
+    if (!locked)
+        return call.fail(2, locked.error().message);
+    auto &leases = (*locked)->state["leases"];
     if (leases.contains(leaseId))
         return leases[leaseId]["nodes"];  // asked again: the same nodes
     std::set<std::string> taken;
@@ -207,8 +243,8 @@ std::variant<nlohmann::json, int> chooseNodes(const Call &call, const std::strin
     leases[leaseId] = {{"owner", call.request.value("owner", "")},
                        {"idempotency_key", call.request.value("idempotency_key", "")},
                        {"nodes", ids}};
-    if (!locked.save())
-        return call.fail(2, call.stateFile + ": cannot write it");
+    if (Status saved = (*locked)->save(); !saved)
+        return call.fail(2, saved.message());
     return ids;
 }
 
@@ -259,9 +295,11 @@ int releaseNodes(const Call &call, const std::string &leaseId)
 {
     nlohmann::json ids = nlohmann::json::array();
     {
-        LockedState locked(call.stateFile);
-        if (locked.state["leases"].contains(leaseId))
-            ids = locked.state["leases"][leaseId]["nodes"];
+        auto locked = LockedState::open(call.stateFile);
+        if (!locked)
+            return call.fail(2, locked.error().message);
+        if ((*locked)->state["leases"].contains(leaseId))
+            ids = (*locked)->state["leases"][leaseId]["nodes"];
     }
     for (const auto &id : ids) {
         const SpareNode *node = nodeNamed(call.spare, id.get<std::string>());
@@ -271,10 +309,12 @@ int releaseNodes(const Call &call, const std::string &leaseId)
                     4, fmt::format("{}: power off: {}", node->nodeId, off.error().message));
         }
     }
-    LockedState locked(call.stateFile);
-    locked.state["leases"].erase(leaseId);
-    if (!locked.save())
-        return call.fail(2, call.stateFile + ": cannot write it");
+    auto locked = LockedState::open(call.stateFile);
+    if (!locked)
+        return call.fail(2, locked.error().message);
+    (*locked)->state["leases"].erase(leaseId);
+    if (Status saved = (*locked)->save(); !saved)
+        return call.fail(2, saved.message());
     call.out << "{}\n";
     return 0;
 }

@@ -14,8 +14,9 @@
 // `prepare` (optional) runs on a node leased as warm standby once its agent answers: it
 // puts the services' weights on the node's disk, so a replica started there loads them.
 // Which node holds which lease is kept in the state file (JSON, under a lock, replaced
-// whole), written before a node is powered on: asked again for the same lease after a
-// crash, it answers with the same nodes and never takes two.
+// whole and durably), written before a node is powered on: asked again for the same lease
+// after a crash, it answers with the same nodes and never takes two. A damaged or missing
+// state file is refused, never read as "no leases".
 #pragma once
 
 #include <iosfwd>

@@ -1,7 +1,12 @@
 // What an operator can get wrong around the pool: its configuration file, a books file
 // that is not ours or is damaged, the local provider's nodes file and what it is handed
 // on stdin. Each is refused with the file and line (or what was wrong), never guessed.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
 
 #include <fstream>
 #include <sstream>
@@ -117,10 +122,50 @@ TEST(PoolInputs, TheLocalProviderRefusesWhatItCannotUse)
     std::ofstream(nodes) << "nodes:\n  - {node_id: n1}\n";
     EXPECT_EQ(run("list", "{}", err), 2);
     EXPECT_NE(err.find("nodes.yaml:2"), std::string::npos) << err;
-    // A damaged state file is read as empty, not a crash: nothing was leased from it.
+    // A damaged state file is refused by name, never read as "no leases".
     std::ofstream(nodes) << "nodes:\n  - {node_id: n1, agent_address: 127.0.0.1:1}\n";
-    std::ofstream(state) << "{\"leases\": [truncated";
-    EXPECT_EQ(run("list", "{}", err), 0) << err;
+    for (const char *damaged :
+         {"{\"leases\": [truncated", "[]", "{\"leases\": {\"L1\": {\"nodes\": [7]}}}", ""}) {
+        std::ofstream(state) << damaged;
+        EXPECT_EQ(run("list", "{}", err), 2) << damaged;
+        EXPECT_NE(err.find("state.json: damaged"), std::string::npos) << err;
+        EXPECT_EQ(test::readFile(state), damaged) << "never overwritten";
+    }
+}
+
+// The real program, as the pool runs it: a lease of n1, then the state file emptied (a
+// crash mid-write once could, or a careless `: > state.json`). The next lease is refused
+// naming the file, where it used to be handed n1 again; the same for a state file removed.
+TEST(PoolInputs, TheLocalProviderNeverLeasesANodeTwiceFromADamagedState)
+{
+    test::TempDir dir;
+    const std::string nodes = dir.file("nodes.yaml"), state = dir.file("state.json");
+    std::ofstream(nodes) << "ready_timeout_seconds: 1\n"
+                            "nodes:\n  - {node_id: n1, agent_address: 127.0.0.1:1}\n"
+                            "  - {node_id: n2, agent_address: 127.0.0.1:1}\n";
+    const auto lease = [&](const std::string &id, std::string &said) {
+        test::ChildProcess provider(
+            {"/bin/sh", "-c",
+             fmt::format("echo '{{\"lease_id\": \"{}\"}}' | {} local-provider --nodes {} "
+                         "--state {} lease",
+                         id, MERIDIAN_POOL_BIN, nodes, state)},
+            dir.file(id + ".log"));
+        EXPECT_TRUE(test::waitUntil([&] { return provider.ended(); }, std::chrono::seconds(10)));
+        said = provider.log();
+        return WIFEXITED(provider.waitStatus()) ? WEXITSTATUS(provider.waitStatus()) : -1;
+    };
+    std::string said;
+    // Its agent never answers (port 1): the lease is written, then the wait fails (4).
+    const int first = lease("L1", said);
+    EXPECT_NE(test::readFile(state).find("\"n1\""), std::string::npos) << first << said;
+    std::ofstream(state, std::ios::trunc).flush();
+    EXPECT_EQ(lease("L2", said), 2) << said;
+    EXPECT_NE(said.find("state.json: damaged (empty)"), std::string::npos) << said;
+    std::filesystem::remove(state);
+    EXPECT_EQ(lease("L3", said), 2) << said;
+    EXPECT_NE(said.find("state.json: missing, though leases were kept here before"),
+              std::string::npos)
+        << said;
 }
 
 TEST(PoolInputs, ThePoolDoesNotStartOnDamagedBooksAndSaysWhichFile)
