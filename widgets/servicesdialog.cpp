@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "core/inferenceservice.h"
+#include "core/textfile.h"
 #include "screenfit.h"
 
 namespace meridian {
@@ -29,14 +30,19 @@ ServicesDialog::ServicesDialog(const QString &servicesFile, QString userFile, QW
     m_editor = new QPlainTextEdit(this);
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
-    QFile file(servicesFile);
-    if (file.open(QIODevice::ReadOnly))
-        m_editor->setPlainText(QString::fromUtf8(file.readAll()));
     layout->addWidget(m_editor, 1);
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #b71c1c;"));
     layout->addWidget(m_problem);
+    // As every reader of ours opens a file: a regular one only (a FIFO would hang the
+    // window), under the cap the services file is loaded with (loadYamlFile).
+    if (QFileInfo::exists(servicesFile)) {
+        if (auto text = readTextFile(servicesFile.toStdString(), 4 << 20))
+            m_editor->setPlainText(QString::fromStdString(text.value()));
+        else
+            m_problem->setText(QString::fromStdString(text.error().message));
+    }
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (save())

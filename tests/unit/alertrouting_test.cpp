@@ -1,6 +1,7 @@
 // The alert routing file, and the requests each receiver gets: Alertmanager's v2 API,
 // WeCom and DingTalk markdown, Feishu's signed text, plain JSON.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -89,16 +90,40 @@ TEST(AlertRouting, AMissingFileIsTheDesktopOnly)
 TEST(AlertRouting, AWatcherIsNamedWithItsTokenAndCa)
 {
     test::TempDir dir;
+    std::ofstream(dir.file("ca.crt")) << "-----BEGIN CERTIFICATE-----\n";
     auto routing = loadAlertRouting(
         write(dir,
               "watcher: {url: \"https://ops1:9465/\", bearer_token: t0123456789abcdef, "
-              "ca_file: /etc/meridian/ca.crt}\n"));
+              "ca_file: " +
+                  dir.file("ca.crt") + "}\n"));
     ASSERT_TRUE(routing) << routing.error().message;
     ASSERT_TRUE(routing->watcher);
     EXPECT_EQ(routing->watcher->url, "https://ops1:9465");
     EXPECT_EQ(routing->watcher->bearerToken, "t0123456789abcdef");
-    EXPECT_EQ(routing->watcher->caFile, "/etc/meridian/ca.crt");
+    EXPECT_EQ(routing->watcher->caFile, dir.file("ca.crt"));
     EXPECT_FALSE(loadAlertRouting(write(dir, "routes: []\n"))->watcher);
+}
+
+// OpenSSL would wait on a FIFO for ever, holding the delivery thread and the exit.
+TEST(AlertRouting, ACaFileThatIsNotARegularFileIsRefusedWithItsLine)
+{
+    test::TempDir dir;
+    const std::string fifo = dir.file("ca.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string &text :
+         {"routes:\n  - {name: a, kind: json, url: \"https://x\", ca_file: " + fifo + "}\n",
+          "watcher: {url: \"https://ops1:9465\", ca_file: " + fifo + "}\n",
+          "routes:\n  - {name: a, kind: json, url: \"https://x\", ca_file: " +
+              dir.file("missing.crt") + "}\n"}) {
+        auto routing = loadAlertRouting(write(dir, text));
+        ASSERT_FALSE(routing) << text;
+        EXPECT_NE(routing.error().message.find("routes.yaml:"), std::string::npos)
+            << routing.error().message;
+        EXPECT_TRUE(routing.error().message.find("ca.fifo: not a regular file") !=
+                        std::string::npos ||
+                    routing.error().message.find("missing.crt") != std::string::npos)
+            << routing.error().message;
+    }
 }
 
 TEST(AlertRouting, BrokenFilesNameTheFileAndLine)

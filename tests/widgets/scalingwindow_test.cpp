@@ -4,6 +4,7 @@
 // refuses a file that would not load (naming its line) without touching the saved copy,
 // and saves one that loads.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <QFile>
 #include <QLabel>
@@ -205,6 +206,19 @@ TEST(ServicesDialog, RefusesAFileThatWouldNotLoadAndSavesOneThatDoes)
     EXPECT_EQ(readAll(saved), QString::fromUtf8(kGoodServices));
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(spy.at(0).at(0).toString(), QString::fromStdString(saved));
+}
+
+// A FIFO nobody writes as the services file used to hang the window as the dialog opened.
+TEST(ServicesDialog, AFileThatIsNotARegularFileIsNamedNotWaitedOn)
+{
+    test::TempDir dir;
+    const std::string fifo = dir.file("services.yaml");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    ServicesDialog dialog(QString::fromStdString(fifo),
+                          QString::fromStdString(dir.file("user/services.yaml")));
+    EXPECT_TRUE(dialog.editor()->toPlainText().isEmpty());
+    EXPECT_TRUE(dialog.problem().contains(QStringLiteral("services.yaml: not a regular file")))
+        << dialog.problem().toStdString();
 }
 
 TEST(ScalingWindow, PolicyReasonsAreSaidInPlainWords)

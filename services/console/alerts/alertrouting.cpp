@@ -1,5 +1,7 @@
 #include "alertrouting.h"
 
+#include "core/textfile.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -102,6 +104,18 @@ Status readRouteFilter(const std::string &path, const YAML::Node &entry, AlertRo
     return {};
 }
 
+// OpenSSL reads a CA file with a plain read: a FIFO would hold the delivery thread, and
+// with it the console's exit, for ever. Only a regular file of a sane size is taken.
+Status checkCaFile(const std::string &caFile)
+{
+    if (caFile.empty())
+        return {};
+    auto ca = readTextFile(caFile, 1 << 20);
+    if (!ca)
+        return ca.error();
+    return {};
+}
+
 Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
                              std::set<std::string> &names)
 {
@@ -129,6 +143,8 @@ Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
     route.secret = yamlValue<std::string>(entry, "secret", "");
     route.bearerToken = yamlValue<std::string>(entry, "bearer_token", "");
     route.caFile = yamlValue<std::string>(entry, "ca_file", "");
+    if (Status ca = checkCaFile(route.caFile); !ca)
+        return yamlError(path, entry["ca_file"], ca.message());
     if (entry["escalate_after_minutes"]) {
         const double after = yamlValue<double>(entry, "escalate_after_minutes", 0);
         const double repeat = yamlValue<double>(entry, "repeat_minutes", 30);
@@ -229,6 +245,8 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
                 w.url.pop_back();
             w.bearerToken = yamlValue<std::string>(watcher, "bearer_token", "");
             w.caFile = yamlValue<std::string>(watcher, "ca_file", "");
+            if (Status ca = checkCaFile(w.caFile); !ca)
+                return yamlError(path, watcher["ca_file"], ca.message());
             routing.watcher = std::move(w);
         }
         const YAML::Node routes = root["routes"];
