@@ -57,6 +57,39 @@ const Alert *firstOfKind(const AlertCenter &center, AlertKind kind)
     return nullptr;
 }
 
+// A watcher's GET /alerts that answers whatever the test sets.
+class FakeWatcher {
+public:
+    FakeWatcher()
+    {
+        m_server.Get("/alerts", [this](const httplib::Request &, httplib::Response &answer) {
+            std::lock_guard lock(m_mutex);
+            answer.set_content(m_reply, "application/json");
+        });
+        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_thread = std::thread([this] { m_server.listen_after_bind(); });
+        test::waitUntil([this] { return m_server.is_running(); });
+    }
+    ~FakeWatcher()
+    {
+        m_server.stop();
+        m_thread.join();
+    }
+    int port() const { return m_port; }
+    void answer(std::string reply)
+    {
+        std::lock_guard lock(m_mutex);
+        m_reply = std::move(reply);
+    }
+
+private:
+    httplib::Server m_server;
+    int m_port = 0;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    std::string m_reply;
+};
+
 constexpr const char *kOperatorToken = "operator-token-0123456789";
 constexpr const char *kViewerToken = "viewer-token-0123456789";
 
@@ -146,30 +179,9 @@ TEST(WatcherConsole, AConsoleShowsTheWatchersAlertsAndActsThroughItInItsTokensNa
 // showed, says what is wrong, and is not held past the call's deadline.
 TEST(WatcherConsole, AWatcherThatAnswersGarbageOrNeverFinishesLeavesTheConsoleAliveAndSaysSo)
 {
-    httplib::Server garbage;
-    std::string reply;
-    std::mutex replyMutex;
-    garbage.Get("/alerts", [&](const httplib::Request &, httplib::Response &answer) {
-        std::lock_guard lock(replyMutex);
-        answer.set_content(reply, "application/json");
-    });
-    const int port = garbage.bind_to_any_port("127.0.0.1");
-    std::thread serving([&] { garbage.listen_after_bind(); });
-    struct Stop {
-        httplib::Server &server;
-        std::thread &thread;
-        ~Stop()
-        {
-            server.stop();
-            if (thread.joinable())
-                thread.join();
-        }
-    } stop{garbage, serving};
-    ASSERT_TRUE(test::waitUntil([&] { return garbage.is_running(); }));
-    const auto answering = [&](std::string text) {
-        std::lock_guard lock(replyMutex);
-        reply = std::move(text);
-    };
+    FakeWatcher garbage;
+    const int port = garbage.port();
+    const auto answering = [&](std::string text) { garbage.answer(std::move(text)); };
     FleetState fleet;
     AlertCenter console(fleet);
     QString problem;
@@ -215,33 +227,14 @@ TEST(WatcherConsole, AWatcherThatAnswersGarbageOrNeverFinishesLeavesTheConsoleAl
 // alert the watcher already paged.
 TEST(WatcherConsole, AConsoleOpenedMidIncidentSoundsOnlyForWhatOpensLater)
 {
-    httplib::Server watcher;
-    std::string list;
-    std::mutex listMutex;
-    watcher.Get("/alerts", [&](const httplib::Request &, httplib::Response &answer) {
-        std::lock_guard lock(listMutex);
-        answer.set_content(list, "application/json");
-    });
-    const int port = watcher.bind_to_any_port("127.0.0.1");
-    std::thread serving([&] { watcher.listen_after_bind(); });
-    struct Stop {
-        httplib::Server &server;
-        std::thread &thread;
-        ~Stop()
-        {
-            server.stop();
-            if (thread.joinable())
-                thread.join();
-        }
-    } stop{watcher, serving};
-    ASSERT_TRUE(test::waitUntil([&] { return watcher.is_running(); }));
+    FakeWatcher watcher;
+    const int port = watcher.port();
     const auto listing = [&](const std::vector<std::string> &keys) {
         std::string alerts;
         for (const std::string &key : keys)
             alerts += std::string(alerts.empty() ? "" : ",") + R"({"key":")" + key +
                       R"(","kind":"Xid","critical":true,"subject":"card"})";
-        std::lock_guard lock(listMutex);
-        list = R"({"watcher":"w","nowMs":1,"alerts":[)" + alerts + "]}";
+        watcher.answer(R"({"watcher":"w","nowMs":1,"alerts":[)" + alerts + "]}");
     };
     listing({"xid/a/1", "xid/a/2"});
     FleetState fleet;
