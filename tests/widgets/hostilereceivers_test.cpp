@@ -116,7 +116,9 @@ TEST(HostileReceivers, RepliesThatNeverEndNeitherGrowTheConsoleNorHoldItsExitOrO
                                      << readFile(dir.file("console.log"));
     ASSERT_GT(drip.requests(), 0) << "no alert reached the dripping receiver";
     EXPECT_GT(goodPostsWhileHeld, 0) << "the good route waited behind the others";
-    EXPECT_LT(run.secondsToExit, 8 + 2) << "--quit-after was not kept";
+    // Counted from the spawn: the start itself takes seconds while CI runs other tests on
+    // both cores (10.1 s was seen). An exit held by these receivers takes their 60 s timeout.
+    EXPECT_LT(run.secondsToExit, 8 + 4) << "--quit-after was not kept";
     EXPECT_TRUE(WIFEXITED(run.waitStatus) && WEXITSTATUS(run.waitStatus) == 0)
         << "wait status " << run.waitStatus << "\n"
         << readFile(dir.file("console.log"));
