@@ -120,9 +120,14 @@ bool LineReader::inflateSome()
         z.avail_in = static_cast<uInt>(m_raw.size() - m_rawAt);
         z.next_out = reinterpret_cast<Bytef *>(out);
         z.avail_out = sizeof out;
+        const uInt offered = z.avail_in;
         const int code = inflate(&z, Z_NO_FLUSH);
         m_rawAt = m_raw.size() - z.avail_in;
         m_text.append(out, sizeof out - z.avail_out);
+        // With input and room both given, zlib always moves; if it did not, asking again
+        // would spin for ever on whatever a hostile file holds.
+        if (code == Z_BUF_ERROR && z.avail_in == offered && z.avail_out == sizeof out)
+            return fail("cannot decompress: no progress");
         if (code == Z_STREAM_END) {
             // Another member may follow; anything else after one is not ours to skip.
             while (m_raw.size() - m_rawAt < 2 && readRaw()) {
