@@ -1,5 +1,6 @@
 #include "silentclients.h"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <openssl/ssl.h>
 #include <poll.h>
@@ -38,9 +39,19 @@ struct SilentClients::Client {
 
 namespace {
 
-int connectLoopback(int port)
+// From `source` (a 127/8 address; empty: the kernel's choice).
+int connectLoopback(int port, const std::string &source = {})
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (!source.empty()) {
+        sockaddr_in from{};
+        from.sin_family = AF_INET;
+        ::inet_pton(AF_INET, source.c_str(), &from.sin_addr);
+        if (::bind(fd, reinterpret_cast<sockaddr *>(&from), sizeof from) != 0) {
+            ::close(fd);
+            return -1;
+        }
+    }
     // A server that never answers (its backlog full, its workers taken) costs 2 s, not
     // the test: connect and the TLS handshake give up then.
     const timeval limit{2, 0};
@@ -118,6 +129,61 @@ void SilentClients::drip()
             if (!client->closedByServer())
                 client->send("X-Drip-" + std::to_string(line) + ": a\r\n");
         }
+    }
+}
+
+ChurningClients::ChurningClients(int port, const std::string &caFile,
+                                 const std::string &firstAddress, int addresses)
+    : m_port(port)
+{
+    ignoreBrokenPipes();
+    if (!caFile.empty()) {
+        SSL_CTX *context = SSL_CTX_new(TLS_client_method());
+        SSL_CTX_load_verify_locations(context, caFile.c_str(), nullptr);
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+        m_tlsContext = context;
+    }
+    in_addr first{};
+    ::inet_pton(AF_INET, firstAddress.c_str(), &first);
+    for (int i = 0; i < addresses; ++i) {
+        in_addr source{htonl(ntohl(first.s_addr) + static_cast<uint32_t>(i))};
+        char text[INET_ADDRSTRLEN];
+        ::inet_ntop(AF_INET, &source, text, sizeof text);
+        m_threads.emplace_back([this, address = std::string(text)] { churn(address); });
+    }
+}
+
+ChurningClients::~ChurningClients()
+{
+    m_stop = true;
+    for (std::thread &thread : m_threads)
+        thread.join();
+    if (m_tlsContext)
+        SSL_CTX_free(static_cast<SSL_CTX *>(m_tlsContext));
+}
+
+void ChurningClients::churn(const std::string &source)
+{
+    while (!m_stop) {
+        SilentClients::Client client;
+        client.fd = connectLoopback(m_port, source);
+        if (client.fd < 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            continue;
+        }
+        ++m_connections;
+        if (m_tlsContext) {
+            client.tls = SSL_new(static_cast<SSL_CTX *>(m_tlsContext));
+            SSL_set_fd(client.tls, client.fd);
+            if (SSL_connect(client.tls) != 1) {
+                ++m_closed;
+                continue;
+            }
+        }
+        // Silent until the server hangs up, then straight back.
+        while (!m_stop && !client.closedByServer())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        m_closed += !m_stop;
     }
 }
 

@@ -50,6 +50,9 @@ public:
         writeNextLocked();
     }
 
+    // The stream's place in the agent's room for streams, given back when it ends.
+    void hold(ClientRoom::Slot slot) { m_slot = std::move(slot); }
+
 protected:
     virtual void onDone() {}
     virtual void writeNextLocked() = 0;
@@ -77,6 +80,7 @@ protected:
 
 private:
     Message m_buffer;
+    ClientRoom::Slot m_slot;
 };
 
 class TelemetryStream final : public StreamReactor<v1::TelemetryBatch> {
@@ -273,21 +277,29 @@ grpc::Status agentNotRunning()
 
 grpc::ServerWriteReactor<v1::TelemetryBatch> *newTelemetryStream(NodeRuntime &node,
                                                                  Scheduler &scheduler,
-                                                                 uint32_t intervalMs)
+                                                                 uint32_t intervalMs,
+                                                                 ClientRoom::Slot slot)
 {
-    return new TelemetryStream(node, scheduler, intervalMs);
+    auto *stream = new TelemetryStream(node, scheduler, intervalMs);
+    stream->hold(std::move(slot));
+    return stream;
 }
 
 grpc::ServerWriteReactor<v1::Event> *newEventStream(NodeRuntime &node, Scheduler &scheduler,
-                                                    uint64_t afterSequence)
+                                                    uint64_t afterSequence, ClientRoom::Slot slot)
 {
-    return new EventStream(node, scheduler, afterSequence);
+    auto *stream = new EventStream(node, scheduler, afterSequence);
+    stream->hold(std::move(slot));
+    return stream;
 }
 
 grpc::ServerWriteReactor<v1::UsageChunk> *newUsageStream(NodeRuntime &node,
-                                                         int64_t sinceMinuteUnixS)
+                                                         int64_t sinceMinuteUnixS,
+                                                         ClientRoom::Slot slot)
 {
-    return new UsageStream(node, sinceMinuteUnixS);
+    auto *stream = new UsageStream(node, sinceMinuteUnixS);
+    stream->hold(std::move(slot));
+    return stream;
 }
 
 }  // namespace meridian

@@ -8,19 +8,23 @@
 #include "agent/noderuntime.h"
 #include "core/scheduler.h"
 #include "meridian/v1/node_agent.pb.h"
+#include "wire/clientroom.h"
 
 namespace meridian {
 
 // What every call to a stopped (crashed) agent answers.
 grpc::Status agentNotRunning();
 
+// Each holds `slot`, the caller's place among the agent's open streams, until it ends.
 grpc::ServerWriteReactor<v1::TelemetryBatch> *newTelemetryStream(NodeRuntime &node,
                                                                  Scheduler &scheduler,
-                                                                 uint32_t intervalMs);
+                                                                 uint32_t intervalMs,
+                                                                 ClientRoom::Slot slot);
 grpc::ServerWriteReactor<v1::Event> *newEventStream(NodeRuntime &node, Scheduler &scheduler,
-                                                    uint64_t afterSequence);
+                                                    uint64_t afterSequence, ClientRoom::Slot slot);
 grpc::ServerWriteReactor<v1::UsageChunk> *newUsageStream(NodeRuntime &node,
-                                                         int64_t sinceMinuteUnixS);
+                                                         int64_t sinceMinuteUnixS,
+                                                         ClientRoom::Slot slot);
 
 // A stream refused before it started (unknown node, bad token, agent down).
 template <typename Message>

@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "agentstreams.h"
+#include "wire/guardedpeer.h"
 #include "wire/protoconvert.h"
 
 namespace meridian {
@@ -14,25 +15,14 @@ namespace {
 
 constexpr uint32_t kMinIntervalMs = 100;
 constexpr uint32_t kMaxIntervalMs = 60'000;
+// Streams open at once, shared out by token (RoomLimits::sharing): a console holds three
+// per agent, so one token's 128 serve some forty consoles.
+constexpr size_t kMaxOpenStreams = 1024;
 
 std::string_view authorityOf(grpc::CallbackServerContext &context)
 {
     const grpc::string_ref authority = context.ExperimentalGetAuthority();
     return {authority.data(), authority.size()};
-}
-
-// Common guard for streams: a status to finish with at once, or OK to go on.
-grpc::Status admit(NodeDirectory &nodes, const Authorizer &auth,
-                   grpc::CallbackServerContext *context, NodeRuntime **node)
-{
-    *node = nodes.find(authorityOf(*context));
-    if (!*node)
-        return {grpc::StatusCode::NOT_FOUND, "no node agent at this address"};
-    if (grpc::Status status = auth.check(*context, Role::ReadOnly); !status.ok())
-        return status;
-    if ((*node)->down)
-        return agentNotRunning();
-    return grpc::Status::OK;
 }
 
 // A unary call held by a hung agent: answered when the hang clears or the client
@@ -68,7 +58,32 @@ void ParkedCall::OnDone()
 NodeAgentService::NodeAgentService(NodeDirectory &nodes, Authorizer authorizer,
                                    Scheduler &scheduler)
     : m_nodes(nodes), m_authorizer(std::move(authorizer)), m_scheduler(scheduler)
-{}
+{
+    // Without tokens (loopback only, the simulator playing a fleet) nobody is told apart.
+    if (m_authorizer.hasTokens())
+        m_streams = ClientRoom::create("streams", RoomLimits::sharing(kMaxOpenStreams));
+}
+
+grpc::Status NodeAgentService::admitStream(grpc::CallbackServerContext *context, NodeRuntime **node,
+                                           ClientRoom::Slot *slot)
+{
+    *node = m_nodes.find(authorityOf(*context));
+    if (!*node)
+        return {grpc::StatusCode::NOT_FOUND, "no node agent at this address"};
+    const TokenGrant *caller = nullptr;
+    if (grpc::Status status = m_authorizer.check(*context, Role::ReadOnly, &caller); !status.ok())
+        return status;
+    if (caller && m_streams) {
+        auto taken =
+            m_streams->take({caller->name, clientAddressOf(context->peer()), caller->role});
+        if (!taken)
+            return {grpc::StatusCode::RESOURCE_EXHAUSTED, taken.error().message};
+        *slot = std::move(taken).value();
+    }
+    if ((*node)->down)
+        return agentNotRunning();
+    return grpc::Status::OK;
+}
 
 NodeAgentService::~NodeAgentService()
 {
@@ -212,32 +227,35 @@ grpc::ServerWriteReactor<v1::TelemetryBatch> *NodeAgentService::StreamTelemetry(
     grpc::CallbackServerContext *context, const v1::StreamTelemetryRequest *request)
 {
     NodeRuntime *node = nullptr;
-    if (grpc::Status status = admit(m_nodes, m_authorizer, context, &node); !status.ok())
+    ClientRoom::Slot slot;
+    if (grpc::Status status = admitStream(context, &node, &slot); !status.ok())
         return new FailedStream<v1::TelemetryBatch>(status);
     const uint32_t interval =
         request->interval_ms() == 0
             ? static_cast<uint32_t>(node->monitor->sampleIntervalMs())
             : std::clamp(request->interval_ms(), kMinIntervalMs, kMaxIntervalMs);
-    return newTelemetryStream(*node, m_scheduler, interval);
+    return newTelemetryStream(*node, m_scheduler, interval, std::move(slot));
 }
 
 grpc::ServerWriteReactor<v1::Event> *NodeAgentService::StreamEvents(
     grpc::CallbackServerContext *context, const v1::StreamEventsRequest *request)
 {
     NodeRuntime *node = nullptr;
-    if (grpc::Status status = admit(m_nodes, m_authorizer, context, &node); !status.ok())
+    ClientRoom::Slot slot;
+    if (grpc::Status status = admitStream(context, &node, &slot); !status.ok())
         return new FailedStream<v1::Event>(status);
-    return newEventStream(*node, m_scheduler, request->after_sequence());
+    return newEventStream(*node, m_scheduler, request->after_sequence(), std::move(slot));
 }
 
 grpc::ServerWriteReactor<v1::UsageChunk> *NodeAgentService::GetUsage(
     grpc::CallbackServerContext *context, const v1::GetUsageRequest *request)
 {
     NodeRuntime *node = nullptr;
-    if (grpc::Status status = admit(m_nodes, m_authorizer, context, &node); !status.ok())
+    ClientRoom::Slot slot;
+    if (grpc::Status status = admitStream(context, &node, &slot); !status.ok())
         return new FailedStream<v1::UsageChunk>(status);
     const int64_t since = std::max<int64_t>(0, request->since_minute_unix_s()) / 60 * 60;
-    return newUsageStream(*node, since);
+    return newUsageStream(*node, since, std::move(slot));
 }
 
 }  // namespace meridian

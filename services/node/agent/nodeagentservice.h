@@ -10,6 +10,7 @@
 #include "core/scheduler.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
 #include "noderuntime.h"
+#include "wire/clientroom.h"
 #include "wire/security.h"
 
 namespace meridian {
@@ -49,8 +50,14 @@ private:
     grpc::ServerUnaryReactor *unary(grpc::CallbackServerContext *context, Role role,
                                     std::function<grpc::Status(NodeRuntime &)> work);
 
+    // Resolves the node, checks the token and takes the caller's place among the open
+    // streams; OK, or the status to finish the stream with at once.
+    grpc::Status admitStream(grpc::CallbackServerContext *context, NodeRuntime **node,
+                             ClientRoom::Slot *slot);
+
     NodeDirectory &m_nodes;
     Authorizer m_authorizer;
+    std::shared_ptr<ClientRoom> m_streams;  // null without tokens
     Scheduler &m_scheduler;
     std::mutex m_parkedMutex;
     std::multimap<NodeRuntime *, grpc::ServerUnaryReactor *> m_parked;

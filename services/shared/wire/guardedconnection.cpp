@@ -21,6 +21,7 @@ constexpr size_t kChunk = 64 * 1024;
 // Past this much unsent in one direction, stop reading the other side: backpressure.
 constexpr size_t kMaxBuffered = 4 * 1024 * 1024;
 constexpr int kPollMs = 250;
+constexpr int64_t kRefusedGraceMs = 500;
 
 // Socket guards measure real time by nature: a peer's silence is seconds on the wall.
 int64_t steadyMs()
@@ -157,7 +158,19 @@ void Relay::run(const std::atomic<bool> &stopping)
 bool Relay::withinDeadline() const
 {
     const GuardedPeer &state = *m_setup.state;
-    if (state.authenticated() || steadyMs() - state.acceptedMs() <= m_setup.authenticateWithinMs)
+    const int64_t now = steadyMs();
+    if (state.authenticated())
+        return true;
+    // Refused room for its token: closed once that answer has had time to reach it.
+    if (const int64_t refused = state.refusedMs();
+        refused != 0 && now - refused > kRefusedGraceMs) {
+        m_setup.log(
+            fmt::format("{}: its token or address has no room for another connection; "
+                        "closed",
+                        m_setup.peer));
+        return false;
+    }
+    if (now - state.acceptedMs() <= m_setup.authenticateWithinMs)
         return true;
     m_setup.log(fmt::format("{}: no authenticated call within {} s of connecting; closed",
                             m_setup.peer, m_setup.authenticateWithinMs / 1000));
@@ -234,6 +247,7 @@ void relayClient(ConnectionSetup &setup, const std::atomic<bool> &stopping)
     if (!handshakeBy(client, state.acceptedMs() + setup.authenticateWithinMs, stopping) ||
         state.evicted())
         return;
+    state.markHandshaken(steadyMs());
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         setup.log(fmt::format("{}: cannot make a socketpair: {}", setup.peer, strerror(errno)));

@@ -12,9 +12,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <string_view>
 #include <system_error>
 
 #include "core/clock.h"
@@ -115,8 +118,8 @@ Result<std::unique_ptr<GuardedListener>> GuardedListener::start(
     if (!options.log)
         options.log = [](const std::string &m) { std::fprintf(stderr, "%s\n", m.c_str()); };
     options.maxConnections = connectionCeiling(options.maxConnections);
-    options.maxPendingPerAddress =
-        std::clamp<size_t>(options.maxPendingPerAddress, 1, options.maxConnections);
+    options.maxPendingPerNetwork =
+        std::clamp<size_t>(options.maxPendingPerNetwork, 1, options.maxConnections);
     if (options.serverName.empty())
         options.serverName = program_invocation_short_name;
     return std::unique_ptr<GuardedListener>(
@@ -130,6 +133,8 @@ GuardedListener::GuardedListener(grpc::Server &server, std::vector<int> sockets,
     , m_tls(std::move(tls))
     , m_options(std::move(options))
     , m_maxPending(std::max<size_t>(1, m_options.maxConnections / 4))
+    , m_authenticated(
+          ClientRoom::create("connections", RoomLimits::sharing(m_options.maxConnections)))
 {
     m_spareFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (::pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -202,54 +207,93 @@ void GuardedListener::acceptOne(int listening)
         ConnectionSetup setup;
         setup.peer = peerOf(address);
         const std::string host = hostOf(address);
-        if (!admit(host, setup.peer)) {
+        std::string network = fairShareNetworkOf(host);
+        if (!admit(network, setup.peer)) {
             ::close(fd);
             continue;
         }
-        setup.state = std::make_shared<GuardedPeer>(fd, host, steadyMs());
+        setup.state = std::make_shared<GuardedPeer>(fd, host, steadyMs(), m_authenticated);
         setup.tls = m_tls;
         setup.authenticateWithinMs = m_options.authenticateWithinMs;
         setup.budget = m_options.budget;
         setup.attach = [this](int grpcEnd) { grpc::AddInsecureChannelFromFd(&m_server, grpcEnd); };
         setup.log = [this](const std::string &m) { log(m); };
-        startRelay(std::move(setup));
+        startRelay(std::move(setup), std::move(network));
     }
 }
 
-// Whether a client from `host` may have a slot. Where pending connections are at their
-// cap, or every slot is taken, the oldest pending one (from `host` first) is evicted to
-// make room; only a server full of authenticated clients refuses.
-bool GuardedListener::admit(const std::string &host, const std::string &peer)
+namespace {
+
+// A client that finished its TLS handshake this recently is about to make its call: it
+// is the last a newcomer may push out.
+constexpr int64_t kJustHandshakenMs = 1000;
+
+// Which pending connections go first to make room, lowest first: one refused room for
+// its token (closing anyway), one silent this long after its handshake, one still in
+// its handshake after as long, one younger still in its handshake, one just handshaken.
+int evictionTier(const GuardedPeer &peer, int64_t nowMs)
 {
+    if (peer.refusedMs() != 0)
+        return 0;
+    const int64_t handshaken = peer.handshakenMs();
+    if (handshaken != 0)
+        return nowMs - handshaken >= kJustHandshakenMs ? 1 : 4;
+    return nowMs - peer.acceptedMs() >= kJustHandshakenMs ? 2 : 3;
+}
+
+}  // namespace
+
+// Whether a client from `network` may have a slot. Where pending connections are at a
+// cap, or every slot is taken, one pending connection is evicted to make room (see
+// GuardOptions for which); only a server full of authenticated clients refuses.
+bool GuardedListener::admit(const std::string &network, const std::string &peer)
+{
+    const int64_t now = steadyMs();
     size_t live = 0;
     size_t pending = 0;
-    size_t pendingHere = 0;
-    Connection *oldest = nullptr;
-    Connection *oldestHere = nullptr;
-    for (Connection &c : m_connections) {  // in the order they were accepted
+    // Pending connections by network, each list in the order they were accepted.
+    std::map<std::string_view, std::vector<Connection *>> pendingBy;
+    for (Connection &c : m_connections) {
         if (c.done || c.state->evicted())
             continue;
         ++live;
         if (c.state->authenticated())
             continue;
         ++pending;
-        oldest = oldest ? oldest : &c;
-        if (c.state->address() == host) {
-            ++pendingHere;
-            oldestHere = oldestHere ? oldestHere : &c;
-        }
+        pendingBy[c.network].push_back(&c);
     }
+    // The first to go of one network's pending connections: lowest tier, then oldest.
+    const auto firstToGo = [now](const std::vector<Connection *> &list) {
+        Connection *first = list.front();
+        for (Connection *c : list) {
+            if (evictionTier(*c->state, now) < evictionTier(*first->state, now))
+                first = c;
+        }
+        return first;
+    };
+    const auto here = pendingBy.find(network);
+    const size_t pendingHere = here == pendingBy.end() ? 0 : here->second.size();
     Connection *victim = nullptr;
-    if (pendingHere >= m_options.maxPendingPerAddress)
-        victim = oldestHere;
-    else if (pending >= m_maxPending || live >= m_options.maxConnections)
-        victim = oldest;
+    if (pendingHere >= m_options.maxPendingPerNetwork) {
+        victim = firstToGo(here->second);
+    } else if (pending >= m_maxPending || live >= m_options.maxConnections) {
+        // The network holding the most gives up one (of equals, the one with the oldest).
+        const std::vector<Connection *> *largest = nullptr;
+        for (const auto &entry : pendingBy) {
+            const std::vector<Connection *> &list = entry.second;
+            if (!largest || list.size() > largest->size() ||
+                (list.size() == largest->size() &&
+                 list.front()->state->acceptedMs() < largest->front()->state->acceptedMs()))
+                largest = &list;
+        }
+        victim = largest ? firstToGo(*largest) : nullptr;
+    }
     if (victim) {
         victim->state->evict();
         log(
-            fmt::format("{} connections without an authenticated call ({} from {}): the oldest "
+            fmt::format("{} connections without an authenticated call ({} from {}): one from {} "
                         "closed to make room for {}",
-                        pending, pendingHere, host, peer));
+                        pending, pendingHere, network, victim->network, peer));
         return true;
     }
     if (live < m_options.maxConnections)
@@ -259,12 +303,13 @@ bool GuardedListener::admit(const std::string &host, const std::string &peer)
     return false;
 }
 
-void GuardedListener::startRelay(ConnectionSetup setup)
+void GuardedListener::startRelay(ConnectionSetup setup, std::string network)
 {
     const std::string peer = setup.peer;
     ++m_open;
     Connection &connection = m_connections.emplace_back();
     connection.state = setup.state;
+    connection.network = std::move(network);
     try {
         connection.thread = std::thread([this, &connection, setup = std::move(setup)]() mutable {
             relayConnection(std::move(setup), m_stopping);

@@ -6,6 +6,9 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "core/clock.h"
+#include "security.h"
+
 namespace meridian {
 
 namespace {
@@ -24,11 +27,49 @@ GrpcEnds &grpcEnds()
     return ends;
 }
 
+// The state of the guarded connection gRPC knows as `grpcPeer`, if it is one.
+std::shared_ptr<GuardedPeer> guardedPeerOf(std::string_view grpcPeer)
+{
+    constexpr std::string_view prefix = "fd:";
+    if (grpcPeer.substr(0, prefix.size()) != prefix)
+        return nullptr;
+    int fd = -1;
+    const char *begin = grpcPeer.data() + prefix.size();
+    const char *end = grpcPeer.data() + grpcPeer.size();
+    if (std::from_chars(begin, end, fd).ptr != end)
+        return nullptr;
+    GrpcEnds &ends = grpcEnds();
+    std::lock_guard lock(ends.mutex);
+    const auto it = ends.byFd.find(fd);
+    return it == ends.byFd.end() ? nullptr : it->second.lock();
+}
+
 }  // namespace
 
-GuardedPeer::GuardedPeer(int clientFd, std::string address, int64_t acceptedMs)
-    : m_clientFd(clientFd), m_address(std::move(address)), m_acceptedMs(acceptedMs)
+GuardedPeer::GuardedPeer(int clientFd, std::string address, int64_t acceptedMs,
+                         std::shared_ptr<ClientRoom> room)
+    : m_clientFd(clientFd)
+    , m_address(std::move(address))
+    , m_acceptedMs(acceptedMs)
+    , m_room(std::move(room))
 {}
+
+Status GuardedPeer::authenticate(const TokenGrant *grant, int64_t nowMs)
+{
+    std::lock_guard lock(m_authMutex);
+    if (m_authenticated)
+        return {};
+    if (grant && m_room) {
+        auto slot = m_room->take({grant->name, m_address, grant->role});
+        if (!slot) {
+            m_refusedMs = nowMs;
+            return slot.error();
+        }
+        m_slot = std::move(slot).value();
+    }
+    m_authenticated = true;
+    return {};
+}
 
 GuardedPeer::~GuardedPeer()
 {
@@ -53,10 +94,15 @@ void GuardedPeer::evict()
 
 void GuardedPeer::closeClient()
 {
-    std::lock_guard lock(m_fdMutex);
-    if (m_clientFd >= 0)
-        ::close(m_clientFd);
-    m_clientFd = -1;
+    {
+        std::lock_guard lock(m_fdMutex);
+        if (m_clientFd >= 0)
+            ::close(m_clientFd);
+        m_clientFd = -1;
+    }
+    // The slot is free the moment the connection ends, not when the listener reaps it.
+    std::lock_guard lock(m_authMutex);
+    m_slot = {};
 }
 
 void GuardedPeer::watchGrpcEnd(int grpcFd)
@@ -67,23 +113,21 @@ void GuardedPeer::watchGrpcEnd(int grpcFd)
     ends.byFd[grpcFd] = weak_from_this();
 }
 
-void markPeerAuthenticated(std::string_view grpcPeer)
+Status admitGuardedPeer(std::string_view grpcPeer, const TokenGrant *grant)
 {
-    constexpr std::string_view prefix = "fd:";
-    if (grpcPeer.substr(0, prefix.size()) != prefix)
-        return;
-    int fd = -1;
-    const char *begin = grpcPeer.data() + prefix.size();
-    const char *end = grpcPeer.data() + grpcPeer.size();
-    if (std::from_chars(begin, end, fd).ptr != end)
-        return;
-    GrpcEnds &ends = grpcEnds();
-    std::lock_guard lock(ends.mutex);
-    const auto it = ends.byFd.find(fd);
-    if (it == ends.byFd.end())
-        return;
-    if (auto state = it->second.lock())
-        state->markAuthenticated();
+    const std::shared_ptr<GuardedPeer> state = guardedPeerOf(grpcPeer);
+    return state ? state->authenticate(grant, SystemClock::instance().steadyMs()) : Status{};
+}
+
+std::string clientAddressOf(std::string_view grpcPeer)
+{
+    if (const std::shared_ptr<GuardedPeer> state = guardedPeerOf(grpcPeer))
+        return state->address();
+    // "ipv4:10.0.0.7:5012", "ipv6:[fe80::1]:5012": the host without its port.
+    std::string_view rest = grpcPeer.substr(std::min(grpcPeer.find(':') + 1, grpcPeer.size()));
+    if (!rest.empty() && rest.front() == '[')
+        return std::string(rest.substr(1, rest.find(']') - 1));
+    return std::string(rest.substr(0, rest.rfind(':')));
 }
 
 }  // namespace meridian

@@ -91,4 +91,21 @@ Result<bool> isLoopbackHost(const std::string &address)
     return allLoopback;
 }
 
+std::string fairShareNetworkOf(const std::string &ip)
+{
+    in_addr v4{};
+    in6_addr v6{};
+    if (::inet_pton(AF_INET, ip.c_str(), &v4) == 1) {
+        const uint32_t host = ntohl(v4.s_addr);
+        return fmt::format("{}.{}.{}.0/24", host >> 24, (host >> 16) & 0xff, (host >> 8) & 0xff);
+    }
+    if (::inet_pton(AF_INET6, ip.c_str(), &v6) != 1)
+        return ip;
+    const uint8_t *b = v6.s6_addr;
+    if (IN6_IS_ADDR_V4MAPPED(&v6))
+        return fmt::format("{}.{}.{}.0/24", b[12], b[13], b[14]);
+    return fmt::format("{:02x}{:02x}:{:02x}{:02x}:{:02x}{:02x}:{:02x}{:02x}::/64", b[0], b[1], b[2],
+                       b[3], b[4], b[5], b[6], b[7]);
+}
+
 }  // namespace meridian

@@ -30,4 +30,9 @@ Result<ResolvedAddresses> resolveTcp(const std::string &address);
 // addresses are local by nature.
 Result<bool> isLoopbackHost(const std::string &address);
 
+// The network an IP address ("10.1.2.3", "2001:db8::7") counts in when clients are shared
+// out fairly: its /24 for IPv4 (an IPv4-mapped IPv6 address too), its /64 for IPv6, the
+// blocks one party usually holds whole. Text that is no address is its own network.
+std::string fairShareNetworkOf(const std::string &ip);
+
 }  // namespace meridian

@@ -160,10 +160,13 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string &address,
     return channel;
 }
 
-grpc::Status Authorizer::check(const grpc::ServerContextBase &context, Role needed) const
+grpc::Status Authorizer::check(const grpc::ServerContextBase &context, Role needed,
+                               const TokenGrant **who) const
 {
+    if (who)
+        *who = nullptr;
     if (m_tokens.empty()) {
-        markPeerAuthenticated(context.peer());
+        (void)admitGuardedPeer(context.peer(), nullptr);  // no tokens: no caps to meet
         return grpc::Status::OK;
     }
     const auto &metadata = context.client_metadata();
@@ -176,8 +179,12 @@ grpc::Status Authorizer::check(const grpc::ServerContextBase &context, Role need
     const TokenGrant *grant = grantFor(value.substr(7));
     if (!grant)
         return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
-    // A known token, even one too weak for this call: its connection keeps its slot.
-    markPeerAuthenticated(context.peer());
+    // A known token, even one too weak for this call: its connection keeps its slot, if
+    // the token and the address have room for one more.
+    if (Status room = admitGuardedPeer(context.peer(), grant); !room)
+        return {grpc::StatusCode::RESOURCE_EXHAUSTED, room.message()};
+    if (who)
+        *who = grant;
     if (needed == Role::Operator && grant->role != Role::Operator) {
         return {
             grpc::StatusCode::PERMISSION_DENIED,

@@ -73,7 +73,11 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string &address,
 class Authorizer {
 public:
     explicit Authorizer(std::vector<TokenGrant> tokens) : m_tokens(std::move(tokens)) {}
-    grpc::Status check(const grpc::ServerContextBase &context, Role needed) const;
+    // OK, or why the call is refused: no or an unknown token, a role too weak, or (on a
+    // guarded listener) no room left for the token's or the address's connections.
+    // `who`, when given, is set to the caller's grant (null without tokens).
+    grpc::Status check(const grpc::ServerContextBase &context, Role needed,
+                       const TokenGrant **who = nullptr) const;
     // For readers outside gRPC (the /metrics endpoint): does this Authorization header
     // value carry a known token? Always true when no tokens are configured.
     bool acceptsBearer(std::string_view authorizationHeader) const;
