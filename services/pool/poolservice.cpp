@@ -193,13 +193,32 @@ grpc::ServerUnaryReactor *PoolService::ListOffers(grpc::CallbackServerContext *c
     return reactor;
 }
 
+PoolService::Owner PoolService::callerOwner(const grpc::CallbackServerContext &context,
+                                            const std::string &claimed) const
+{
+    const TokenGrant *caller = nullptr;
+    if (grpc::Status denied = m_authorizer.check(context, Role::Operator, &caller); !denied.ok())
+        return denied;
+    // Without tokens (loopback only) nobody can be told apart but by what they say.
+    const std::string owner = caller ? caller->name : claimed;
+    if (owner.empty())
+        return grpc::Status{grpc::StatusCode::INVALID_ARGUMENT,
+                            "requested_by is needed: this pool has no tokens to tell its "
+                            "callers apart"};
+    if (owner == kStandbyOwner)
+        return grpc::Status{grpc::StatusCode::INVALID_ARGUMENT,
+                            fmt::format("\"{}\" is the pool's own name", kStandbyOwner)};
+    return owner;
+}
+
 grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *context,
                                              const v1::LeaseRequest *request,
                                              v1::LeaseResponse *response)
 {
     auto *reactor = context->DefaultReactor();
-    if (grpc::Status denied = m_authorizer.check(*context, Role::Operator); !denied.ok()) {
-        reactor->Finish(denied);
+    auto owner = callerOwner(*context, request->requested_by());
+    if (!owner.refusal.ok()) {
+        reactor->Finish(owner.refusal);
         return reactor;
     }
     if (request->idempotency_key().empty() || request->nodes() < 1 || request->nodes() > 64) {
@@ -207,17 +226,24 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
                          "a lease needs an idempotency_key and 1..64 nodes"});
         return reactor;
     }
-    if (request->requested_by() == kStandbyOwner) {
-        reactor->Finish({grpc::StatusCode::INVALID_ARGUMENT,
-                         fmt::format("\"{}\" is the pool's own name", kStandbyOwner)});
-        return reactor;
-    }
+    // The lease is booked in the caller's name, whatever the request says it is.
+    v1::LeaseRequest asked = *request;
+    asked.set_requested_by(owner.name);
     grpc::Status status;
     const std::string offerId = request->offer_id();
     {
         std::lock_guard lock(m_mutex);
         if (const auto known = m_byKey.find(request->idempotency_key()); known != m_byKey.end()) {
-            *response->mutable_lease() = m_leases.at(known->second).lease;
+            const v1::Lease &lease = m_leases.at(known->second).lease;
+            // Another owner's key says nothing of its lease, let alone hands it over.
+            if (lease.requested_by() != owner.name) {
+                reactor->Finish({grpc::StatusCode::PERMISSION_DENIED,
+                                 fmt::format("idempotency key '{}' is another owner's; {} must "
+                                             "use keys of its own",
+                                             request->idempotency_key(), owner.name)});
+                return reactor;
+            }
+            *response->mutable_lease() = lease;
             response->set_replayed(true);
             reactor->Finish(grpc::Status::OK);
             return reactor;
@@ -230,12 +256,12 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
             return reactor;
         }
         std::string error;
-        if (auto taken = takeStandby(*request, *offer, error))
+        if (auto taken = takeStandby(asked, *offer, error))
             *response->mutable_lease() = std::move(*taken);
         else if (!error.empty())
             status = {grpc::StatusCode::UNAVAILABLE, error};
         else
-            status = bookLease(*request, *provider, *offer, *response->mutable_lease());
+            status = bookLease(asked, *provider, *offer, *response->mutable_lease());
     }
     if (status.ok() && !response->lease().taken_from().empty())
         runLater(&PoolService::topUpStandby, offerId);  // the standby node taken is replaced
@@ -353,8 +379,9 @@ grpc::ServerUnaryReactor *PoolService::Release(grpc::CallbackServerContext *cont
                                                v1::ReleaseResponse *response)
 {
     auto *reactor = context->DefaultReactor();
-    if (grpc::Status denied = m_authorizer.check(*context, Role::Operator); !denied.ok()) {
-        reactor->Finish(denied);
+    auto owner = callerOwner(*context, request->requested_by());
+    if (!owner.refusal.ok()) {
+        reactor->Finish(owner.refusal);
         return reactor;
     }
     bool startRelease = false;
@@ -367,8 +394,7 @@ grpc::ServerUnaryReactor *PoolService::Release(grpc::CallbackServerContext *cont
             return reactor;
         }
         BookedLease &booked = it->second;
-        if (!request->requested_by().empty() &&
-            request->requested_by() != booked.lease.requested_by()) {
+        if (owner.name != booked.lease.requested_by()) {
             reactor->Finish({grpc::StatusCode::PERMISSION_DENIED,
                              fmt::format("lease {} belongs to {}; a controller releases only its "
                                          "own leases",

@@ -55,6 +55,16 @@ public:
                                          v1::ListLeasesResponse *response) override;
 
 private:
+    // Who a lease or release is for: the name of the caller's token, or, where the pool
+    // has no tokens (loopback only), the requested_by it gives; else why it is refused.
+    struct Owner {
+        Owner(std::string n) : name(std::move(n)) {}      // NOLINT(google-explicit-constructor)
+        Owner(grpc::Status s) : refusal(std::move(s)) {}  // NOLINT(google-explicit-constructor)
+        std::string name;
+        grpc::Status refusal;
+    };
+    Owner callerOwner(const grpc::CallbackServerContext &context, const std::string &claimed) const;
+
     const ProviderConfig *providerOf(const std::string &offerId, const PoolOffer **offer) const;
     void provision(const std::string &leaseId);
     void release(const std::string &leaseId);

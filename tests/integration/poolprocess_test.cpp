@@ -1,8 +1,9 @@
 // meridian-pool over loopback gRPC with TLS and a token, its `local` provider run as an exec
 // plugin, and real meridian-agent processes as the spare nodes: "power on" starts a
 // node's agent, "power off" stops it. A lease is booked, provisioned and answered with
-// agents that answer; the same key is answered from the books; another controller may
-// not release it; the owner's release powers the node off. Killed with kill -9 while a
+// agents that answer; the same key is answered from the books; a lease is its token's,
+// and another controller's token may neither release it nor take it by its key; the
+// owner's release powers the node off. Killed with kill -9 while a
 // node is still coming up, the pool comes back, finishes that lease, and no node is
 // taken twice; a lease its provider has lost is failed when the pool next starts. A
 // provider that fails, hangs or prints garbage fails the lease with the
@@ -30,6 +31,8 @@ using namespace meridian;
 namespace {
 
 constexpr const char *kToken = "pool-operator-token-0123456789";
+// Another controller's: an operator too, but not the owner of the first one's leases.
+constexpr const char *kOtherToken = "wuhu-operator-token-0123456789";
 
 struct Pool {
     test::TempDir dir;
@@ -75,7 +78,8 @@ struct Pool {
             << "tls: {cert_file: " << dir.file("pool.crt") << ", key_file: " << dir.file("pool.key")
             << "}\n"
             << "data_dir: " << dir.file("books") << "\n"
-            << "tokens: [{name: scaled, role: operator, token: " << kToken << "}]\n"
+            << "tokens: [{name: scaled, role: operator, token: " << kToken << "},\n"
+            << "         {name: scaled-wuhu, role: operator, token: " << kOtherToken << "}]\n"
             << "providers:\n"
             << "  - name: spare\n"
             << "    command: [" << MERIDIAN_POOL_BIN << ", local-provider, --nodes, "
@@ -166,17 +170,32 @@ TEST(PoolProcess, LeasesARealNodeOnceReleasesOnlyToItsOwnerAndNeedsAToken)
     EXPECT_TRUE(again.replayed());
     EXPECT_EQ(again.lease().lease_id(), id);
 
-    // Another controller may not give it back; its owner may.
-    {
+    // The lease is its token's, whatever name the request gave.
+    EXPECT_EQ(ready->requested_by(), "scaled");
+
+    // Another controller may not give it back, whatever it says it is (or says nothing),
+    // nor have its lease by asking with its key; its owner may.
+    auto other = pool.stub(kOtherToken);
+    for (const std::string claimed : {"scaled", "scaled@xm", ""}) {
         grpc::ClientContext context;
         test::withDeadline(context);
         v1::ReleaseRequest request;
         request.set_lease_id(id);
-        request.set_requested_by("scaled@wuhu");
+        request.set_requested_by(claimed);
         v1::ReleaseResponse response;
-        const grpc::Status refused = stub->Release(&context, request, &response);
+        const grpc::Status refused = other->Release(&context, request, &response);
+        EXPECT_EQ(refused.error_code(), grpc::StatusCode::PERMISSION_DENIED) << claimed;
+        EXPECT_NE(refused.error_message().find("belongs to scaled;"), std::string::npos)
+            << refused.error_message();
+    }
+    {
+        v1::LeaseResponse taken;
+        const grpc::Status refused =
+            lease(*other, "scale-up-9-step-1", "spare-a100", "scaled@xm", taken);
         EXPECT_EQ(refused.error_code(), grpc::StatusCode::PERMISSION_DENIED);
-        EXPECT_NE(refused.error_message().find("belongs to scaled@xm"), std::string::npos);
+        EXPECT_NE(refused.error_message().find("is another owner's"), std::string::npos)
+            << refused.error_message();
+        EXPECT_FALSE(taken.has_lease()) << "the other owner's lease was handed over";
     }
     {
         grpc::ClientContext context;
