@@ -55,10 +55,14 @@ Result<EvaluationRun> medianOfSeeds(const EvaluateCommand &command, EvaluationOp
             return Error{"--shape: " + parsed.error().message};
         shape = parsed.value();
     }
+    // Read once; every seed (and every candidate in it) replays what was read.
+    auto lines = TraceLines::read(command.trace);
+    if (!lines)
+        return lines.error();
     std::vector<EvaluationRun> runs;
     for (int i = 0; i < command.seeds; ++i) {
         options.seed = command.seed + static_cast<uint64_t>(i);
-        auto trace = TraceFileSource::open(command.trace, command.hours * 3600, options.seed);
+        auto trace = TraceFileSource::open(lines.value(), command.hours * 3600, options.seed);
         if (!trace)
             return trace.error();
         std::optional<ScaledSource> shaped;

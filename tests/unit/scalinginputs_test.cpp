@@ -13,6 +13,7 @@
 #include "scaling/requesttrace.h"
 #include "scaling/scalingpolicy.h"
 #include "scaling/tracefile.h"
+#include "scaling/tracelines.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -347,4 +348,56 @@ TEST(LineReaderBounds, TextAndLinesAreBoundedAndJoinedMembersRead)
     EXPECT_NE((*many)->error()->message.find("blank.txt:1001: more than 1000 lines"),
               std::string::npos)
         << (*many)->error()->message;
+}
+
+// A trace is read once and held; a larger one than may be held is streamed on each
+// pass instead, and both give the same lines, with the same numbers in their errors.
+TEST(TraceLinesHeld, HeldAndStreamedPassesReadTheSameAndBrokenEndsAreRefusedAtOnce)
+{
+    test::TempDir dir;
+    const std::string trace = dir.file("azure.csv.gz");
+    std::ofstream(trace, std::ios::binary)
+        << gzipped("TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                   "2023-11-16 18:15:46.6805900,374,44\n\n"
+                   "2023-11-16 18:15:50.9951690,396,109\n"
+                   "2023-11-16 18:15:40.0000000,10,10\n");
+    auto held = TraceLines::read(trace);
+    auto streamed = TraceLines::read(trace, /*holdAtMost=*/16);
+    ASSERT_TRUE(held && streamed);
+    EXPECT_TRUE((*held)->held());
+    EXPECT_FALSE((*streamed)->held());
+    for (int pass = 0; pass < 2; ++pass) {
+        auto a = TraceLines::begin(held.value());
+        auto b = TraceLines::begin(streamed.value());
+        std::string x, y;
+        size_t lines = 0;
+        while (a.next(x)) {
+            ASSERT_TRUE(b.next(y));
+            EXPECT_EQ(x, y);
+            EXPECT_EQ(a.lineNumber(), b.lineNumber());
+            ++lines;
+        }
+        EXPECT_FALSE(b.next(y));
+        EXPECT_EQ(lines, 5u);
+    }
+    // Replayed from what is held, the out-of-order row is named by its line either way.
+    for (const auto &lines : {held.value(), streamed.value()}) {
+        auto source = TraceFileSource::open(lines, 0, 1);
+        ASSERT_TRUE(source);
+        TraceRequest request;
+        while ((*source)->next(request)) {
+        }
+        ASSERT_TRUE((*source)->error());
+        EXPECT_NE((*source)->error()->message.find("azure.csv.gz:5: rows out of order"),
+                  std::string::npos)
+            << (*source)->error()->message;
+    }
+    // Garbage after the gzip data is refused when the file is read, not on some pass.
+    const std::string trailing = dir.file("trailing.csv.gz");
+    std::ofstream(trailing, std::ios::binary)
+        << gzipped("TIMESTAMP,ContextTokens,GeneratedTokens\n") << "not gzip at all";
+    const auto refused = TraceLines::read(trailing);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("trailing.csv.gz"), std::string::npos)
+        << refused.error().message;
 }

@@ -24,9 +24,10 @@ struct TraceScale {
     double durationS = 0;
 };
 
-Result<TraceScale> traceScale(const std::string &path, const RobustnessOptions &options)
+Result<TraceScale> traceScale(const std::shared_ptr<const TraceLines> &lines,
+                              const RobustnessOptions &options)
 {
-    auto trace = TraceFileSource::open(path, options.hours * 3600, options.firstSeed);
+    auto trace = TraceFileSource::open(lines, options.hours * 3600, options.firstSeed);
     if (!trace)
         return trace.error();
     auto profile = profileTrace(**trace, (*trace)->name());
@@ -41,9 +42,10 @@ Result<TraceScale> traceScale(const std::string &path, const RobustnessOptions &
 }
 
 Result<RobustnessCase> runCase(const RobustnessOptions &options, const ShapeCase &shape,
-                               const std::string &path, const TraceScale &scale)
+                               const std::shared_ptr<const TraceLines> &lines,
+                               const TraceScale &scale)
 {
-    auto trace = TraceFileSource::open(path, options.hours * 3600, shape.seed);
+    auto trace = TraceFileSource::open(lines, options.hours * 3600, shape.seed);
     if (!trace)
         return trace.error();
     ScaledSource shaped(**trace, shape.shape.times(scale.normaliser), shape.seed);
@@ -279,9 +281,15 @@ Result<std::vector<RobustnessCase>> runShapeFamily(
 {
     if (options.traces.empty())
         return Error{"no trace to lay the shapes over"};
+    // Each trace is read once for the whole family; every case replays what was read.
+    std::vector<std::shared_ptr<const TraceLines>> traces;
     std::vector<TraceScale> scales;
     for (const std::string &path : options.traces) {
-        auto scale = traceScale(path, options);
+        auto lines = TraceLines::read(path);
+        if (!lines)
+            return lines.error();
+        traces.push_back(std::move(lines).value());
+        auto scale = traceScale(traces.back(), options);
         if (!scale)
             return scale.error();
         scales.push_back(scale.value());
@@ -295,7 +303,7 @@ Result<std::vector<RobustnessCase>> runShapeFamily(
     const auto worker = [&] {
         for (size_t i = next++; i < family.size(); i = next++) {
             const size_t t = static_cast<size_t>(family[i].seed) % options.traces.size();
-            auto c = runCase(options, family[i], options.traces[t], scales[t]);
+            auto c = runCase(options, family[i], traces[t], scales[t]);
             std::lock_guard lock(mutex);
             if (!c) {
                 if (!failed)

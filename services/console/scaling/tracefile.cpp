@@ -60,12 +60,23 @@ std::optional<ServeGenRow> serveGenRow(std::string_view line)
 Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(const std::string &path,
                                                                double maxSeconds, uint64_t seed)
 {
-    auto in = LineReader::open(path);
-    if (!in)
-        return in.error();
+    // Read through once, now: a file past LineReader's bounds (a gzip bomb), cut short or
+    // with garbage after its gzip data is refused here, in seconds, not by every pass of
+    // a search that replays it hundreds of times; and those passes read what is held.
+    auto lines = TraceLines::read(path);
+    if (!lines)
+        return lines.error();
+    return open(std::move(lines).value(), maxSeconds, seed);
+}
+
+Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(
+    std::shared_ptr<const TraceLines> lines, double maxSeconds, uint64_t seed)
+{
+    const std::string &path = lines->path();
+    TraceLines::Cursor cursor = TraceLines::begin(lines);
     std::string first;
-    if (!(*in)->next(first))
-        return Error{(*in)->error() ? (*in)->error()->message
+    if (!cursor.next(first))
+        return Error{cursor.error() ? cursor.error()->message
                                     : fmt::format("{}: empty, not a trace", path)};
     Format format;
     if (startsWith(first, "TIMESTAMP,ContextTokens,GeneratedTokens"))
@@ -76,21 +87,13 @@ Result<std::unique_ptr<TraceFileSource>> TraceFileSource::open(const std::string
         format = Format::Mooncake;
     else
         return Error{fmt::format("{}:1: not an Azure, Mooncake or ServeGen trace", path)};
-    // Read through once, now: a file past LineReader's bounds (a gzip bomb), cut short or
-    // with garbage after its gzip data is refused here, in seconds, not by every pass of
-    // a search that replays it hundreds of times.
-    std::string line;
-    while ((*in)->next(line)) {
-    }
-    if ((*in)->error())
-        return *(*in)->error();
     return std::unique_ptr<TraceFileSource>(
-        new TraceFileSource(path, format, maxSeconds, seed, 1.0));
+        new TraceFileSource(std::move(lines), format, maxSeconds, seed, 1.0));
 }
 
-TraceFileSource::TraceFileSource(std::string path, Format format, double maxSeconds, uint64_t seed,
-                                 double rateFactor)
-    : m_path(std::move(path))
+TraceFileSource::TraceFileSource(std::shared_ptr<const TraceLines> lines, Format format,
+                                 double maxSeconds, uint64_t seed, double rateFactor)
+    : m_lines(std::move(lines))
     , m_format(format)
     , m_maxSeconds(maxSeconds)
     , m_seed(seed)
@@ -102,8 +105,9 @@ TraceFileSource::TraceFileSource(std::string path, Format format, double maxSeco
 
 std::string TraceFileSource::name() const
 {
-    const size_t slash = m_path.find_last_of('/');
-    std::string name = slash == std::string::npos ? m_path : m_path.substr(slash + 1);
+    const size_t slash = m_lines->path().find_last_of('/');
+    std::string name =
+        slash == std::string::npos ? m_lines->path() : m_lines->path().substr(slash + 1);
     if (name.ends_with(".gz"))
         name.resize(name.size() - 3);
     return name;
@@ -119,14 +123,7 @@ void TraceFileSource::rewind()
     m_windowEndS = m_rate = m_nextS = m_nextWindowS = 0;
     m_error.reset();
     m_done = false;
-    auto in = LineReader::open(m_path);
-    if (!in) {
-        m_in.reset();
-        m_error = in.error();
-        m_done = true;
-        return;
-    }
-    m_in = std::move(in).value();
+    m_in = TraceLines::begin(m_lines);
     // Mooncake has no header; the others' first line names the columns.
     std::string header;
     if (m_format != Format::Mooncake)
@@ -140,13 +137,11 @@ void TraceFileSource::refuseIfTooLarge()
     // The rates say how many requests a pass will draw; a trace too large to replay is
     // refused now, in a blink, rather than after minutes of drawing a billion requests.
     // Rows that do not parse are left for the pass to name.
-    auto rows = LineReader::open(m_path);
-    if (!rows)
-        return;  // the pass names it
+    TraceLines::Cursor rows = TraceLines::begin(m_lines);
     std::string line;
-    (*rows)->next(line);
+    rows.next(line);
     double expected = 0;
-    while ((*rows)->next(line)) {
+    while (rows.next(line)) {
         if (trim(line).empty())
             continue;  // as the pass skips it
         const auto row = serveGenRow(line);
@@ -155,7 +150,7 @@ void TraceFileSource::refuseIfTooLarge()
             return;
         expected += *row->rate * m_rateFactor * kServeGenWindowS;
         if (expected > static_cast<double>(m_requestLimit)) {
-            m_line = (*rows)->lineNumber();
+            m_line = rows.lineNumber();
             tooManyRequests();
             return;
         }
@@ -167,15 +162,15 @@ std::unique_ptr<RequestSource> TraceFileSource::scaled(double factor, uint64_t s
     if (m_format != Format::ServeGen)
         return RequestSource::scaled(factor, seed);
     std::unique_ptr<TraceFileSource> scaled(
-        new TraceFileSource(m_path, m_format, m_maxSeconds, seed, m_rateFactor * factor));
+        new TraceFileSource(m_lines, m_format, m_maxSeconds, seed, m_rateFactor * factor));
     scaled->setRequestLimit(m_requestLimit);
     return scaled;
 }
 
 bool TraceFileSource::fail(const std::string &what)
 {
-    m_error = Error{m_line > 0 ? fmt::format("{}:{}: {}", m_path, m_line, what)
-                               : fmt::format("{}: {}", m_path, what)};
+    m_error = Error{m_line > 0 ? fmt::format("{}:{}: {}", m_lines->path(), m_line, what)
+                               : fmt::format("{}: {}", m_lines->path(), what)};
     m_done = true;
     return false;
 }
@@ -188,13 +183,13 @@ bool TraceFileSource::tooManyRequests()
 
 bool TraceFileSource::readLine(std::string &line)
 {
-    while (m_in->next(line)) {
-        m_line = m_in->lineNumber();
+    while (m_in.next(line)) {
+        m_line = m_in.lineNumber();
         if (!trim(line).empty())
             return true;
     }
-    if (m_in->error()) {
-        m_error = m_in->error();  // it names the file and the line
+    if (m_in.error()) {
+        m_error = m_in.error();  // it names the file and the line
         m_done = true;
     }
     return false;

@@ -5,15 +5,16 @@
 // mix, seeded, so every pass is the same). A broken row stops the pass with the file and
 // line: times out of order or outside the years 2000–2100, zero or absurd token counts,
 // traces longer than a year or larger than a replay can finish. A trace may be
-// gzip-compressed (FILE.csv.gz), as the big ones in tests/data/real are.
+// gzip-compressed (FILE.csv.gz), as the big ones in tests/data/real are. The file is
+// read once per run (TraceLines); every pass replays what was read.
 #pragma once
 
 #include <memory>
 #include <random>
 #include <string>
 
-#include "core/linereader.h"
 #include "requestsource.h"
+#include "tracelines.h"
 
 namespace meridian {
 
@@ -23,6 +24,9 @@ public:
     // trace there.
     static Result<std::unique_ptr<TraceFileSource>> open(const std::string &path,
                                                          double maxSeconds = 0, uint64_t seed = 1);
+    // The same over lines already read: replays of one file share one reading.
+    static Result<std::unique_ptr<TraceFileSource>> open(std::shared_ptr<const TraceLines> lines,
+                                                         double maxSeconds, uint64_t seed);
 
     bool next(TraceRequest &out) override;
     void rewind() override;
@@ -44,8 +48,8 @@ public:
 
 private:
     enum class Format { Azure, Mooncake, ServeGen };
-    TraceFileSource(std::string path, Format format, double maxSeconds, uint64_t seed,
-                    double rateFactor);
+    TraceFileSource(std::shared_ptr<const TraceLines> lines, Format format, double maxSeconds,
+                    uint64_t seed, double rateFactor);
 
     bool fail(const std::string &what);
     bool tooManyRequests();
@@ -56,12 +60,12 @@ private:
     bool accept(double arrivalS, uint64_t input, uint64_t output, TraceRequest &out);
     bool readLine(std::string &line);
 
-    std::string m_path;
+    std::shared_ptr<const TraceLines> m_lines;  // shared with the scaled copies
     Format m_format;
     double m_maxSeconds;
     uint64_t m_seed;
     double m_rateFactor;
-    std::unique_ptr<LineReader> m_in;
+    TraceLines::Cursor m_in;
     size_t m_line = 0;
     uint64_t m_count = 0;
     uint64_t m_requestLimit;

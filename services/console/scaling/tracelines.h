@@ -1,0 +1,55 @@
+// A trace file's lines as replays read them, pass after pass. The file is read through
+// once, checked to its end (LineReader's bounds, trailing data after the gzip), and
+// held in memory when it unfolds to at most kHeldBytes, as every real trace does by far:
+// a search that replays it for hundreds of candidates then reads and inflates it once
+// per run. A larger one is streamed from the file on each pass, bounds checked again.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/linereader.h"
+#include "core/result.h"
+
+namespace meridian {
+
+class TraceLines {
+public:
+    static constexpr uint64_t kHeldBytes = 256ULL << 20;
+
+    // `holdAtMost` is lowered by tests of the streamed path.
+    static Result<std::shared_ptr<const TraceLines>> read(const std::string &path,
+                                                          uint64_t holdAtMost = kHeldBytes);
+
+    const std::string &path() const { return m_path; }
+    bool held() const { return m_held; }
+
+    // One pass over the lines, blank ones included, from the first.
+    class Cursor {
+    public:
+        bool next(std::string &line);
+        // The number of the line next() returned last, from 1.
+        size_t lineNumber() const { return m_stream ? m_stream->lineNumber() : m_next; }
+        std::optional<Error> error() const;
+
+    private:
+        friend class TraceLines;
+        std::shared_ptr<const TraceLines> m_lines;
+        size_t m_next = 0;  // held: the index of the next line
+        std::unique_ptr<LineReader> m_stream;
+        std::optional<Error> m_openError;
+    };
+    static Cursor begin(std::shared_ptr<const TraceLines> lines);
+
+private:
+    explicit TraceLines(std::string path) : m_path(std::move(path)) {}
+
+    std::string m_path;
+    bool m_held = false;
+    std::string m_text;            // every line, each ended by '\n'
+    std::vector<size_t> m_starts;  // where each line begins in m_text
+};
+
+}  // namespace meridian
