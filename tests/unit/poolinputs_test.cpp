@@ -3,6 +3,7 @@
 // on stdin. Each is refused with the file and line (or what was wrong), never guessed.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -96,6 +97,14 @@ TEST(PoolInputs, BooksThatAreNotOursOrDamagedAreNamedAndLeftAlone)
     EXPECT_NE(book.error().message.find(dir.file("pool.db")), std::string::npos)
         << book.error().message;
     EXPECT_EQ(test::readFile(dir.file("pool.db")), garbage) << "never overwritten";
+
+    // A FIFO in its place is named for what it is, not read ("disk I/O error").
+    test::TempDir other;
+    ASSERT_EQ(::mkfifo(other.file("pool.db").c_str(), 0600), 0);
+    auto fifo = LeaseBook::open(other.path());
+    ASSERT_FALSE(fifo.ok());
+    EXPECT_NE(fifo.error().message.find("pool.db: not a regular file"), std::string::npos)
+        << fifo.error().message;
 }
 
 TEST(PoolInputs, TheLocalProviderRefusesWhatItCannotUse)

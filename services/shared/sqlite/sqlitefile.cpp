@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -72,6 +73,9 @@ Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path
                                                          const SqliteSchema &schema)
 {
     const int latest = static_cast<int>(schema.migrations.size());
+    // SQLite would answer a FIFO or a device with "disk I/O error"; say what it is.
+    if (struct stat info{}; ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+        return Error{fmt::format("{}: not a regular file; left untouched", path)};
     const OpeningTurn turn(path);
     try {
         auto db =
