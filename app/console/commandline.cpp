@@ -54,7 +54,10 @@ CLI::App *addReportCommand(CLI::App &cli, ReportOptions &report)
         cli.add_subcommand("report", "utilisation and cost for a period, without a window");
     command->add_option("--from", report.from, "start: a date or an ISO 8601 time, UTC")
         ->required();
-    command->add_option("--to", report.to, "end (exclusive): a date or an ISO 8601 time")
+    command
+        ->add_option("--to", report.to,
+                     "end: a date (its whole day included) or an ISO 8601 time (excluded); "
+                     "exit 3 when the history holds no usage in the period")
         ->required();
     command->add_option("--group-by", report.groupBy,
                         "dc | vendor | model | node | service | customer (default dc); with "

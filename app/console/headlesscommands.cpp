@@ -119,12 +119,28 @@ int runResponseReport(const ReportOptions &options, int64_t fromS, int64_t toS)
     return 0;
 }
 
+// What `report` exits with when the period holds no data.
+constexpr int kNoDataExit = 3;
+
+// A report of a period the history holds nothing of is written all the same (coverage
+// 0%), but a script must not take it for a quiet period: said, and exit 3.
+int saidIfEmpty(const UsageReport &report)
+{
+    if (report.total.cards > 0 || !report.cloud.empty())
+        return 0;
+    const ReportPeriod period = reportPeriod(report);
+    std::fprintf(stderr,
+                 "meridian report: the history holds no usage from %s to %s (coverage 0%%)\n",
+                 period.from.c_str(), period.to.c_str());
+    return kNoDataExit;
+}
+
 }  // namespace
 
 int runReport(const ReportOptions &options, int argc, char **argv)
 {
     const auto fromS = parseUtcTime(options.from);
-    const auto toS = parseUtcTime(options.to);
+    const auto toS = parsePeriodEnd(options.to);
     if (!fromS || !toS) {
         std::fprintf(stderr,
                      "meridian report: --from and --to take a date (2026-07-01) or an ISO 8601 "
@@ -169,7 +185,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
             std::fprintf(stderr, "meridian report: %s: cannot write\n", options.output.c_str());
             return 1;
         }
-        return 0;
+        return saidIfEmpty(report.value());
     }
     const Result<UsageTrend> &trend = loaded.trend;
     if (!trend) {
@@ -186,7 +202,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
         std::fprintf(stderr, "meridian report: %s\n", written.message().c_str());
         return 1;
     }
-    return 0;
+    return saidIfEmpty(report.value());
 }
 
 }  // namespace meridian

@@ -281,19 +281,39 @@ TEST(ReportCommand, PdfCsvAndMistakesWithoutAWindow)
     const QString pdf = QString::fromStdString(fixture.dir.file("month.pdf"));
     QByteArray output;
     ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01"), QStringLiteral("--to"),
-                   QStringLiteral("2026-08-01"), QStringLiteral("--format"), QStringLiteral("pdf"),
+                   QStringLiteral("2026-07-31"), QStringLiteral("--format"), QStringLiteral("pdf"),
                    QStringLiteral("-o"), pdf},
                   &output),
               0)
         << output.toStdString();
     EXPECT_EQ(test::readFile(pdf.toStdString()).substr(0, 5), "%PDF-");
     ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01T08:00:00+08:00"),
-                   QStringLiteral("--to"), QStringLiteral("2026-07-02"),
+                   QStringLiteral("--to"), QStringLiteral("2026-07-01"),
                    QStringLiteral("--group-by"), QStringLiteral("service")},
                   &output),
               0);
-    // From midnight UTC (08:00 in Beijing): the first day whole, as CSV on stdout.
-    EXPECT_TRUE(output.contains("chat-support,4,96.000")) << output.toStdString();
+    // From midnight UTC (08:00 in Beijing) through the end date's whole day, as the
+    // window's last day: July 1, as CSV on stdout, its period written as given.
+    EXPECT_TRUE(output.contains("2026-07-01,2026-07-01,chat-support,4,96.000"))
+        << output.toStdString();
+    // An ISO time as the end is the instant, excluded: the same day.
+    ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01"), QStringLiteral("--to"),
+                   QStringLiteral("2026-07-02T00:00:00Z"), QStringLiteral("--group-by"),
+                   QStringLiteral("service")},
+                  &output),
+              0);
+    EXPECT_TRUE(output.contains("2026-07-01,2026-07-01,chat-support,4,96.000"))
+        << output.toStdString();
+    // Days the history holds nothing of: written with coverage 0, said, and exit 3, so a
+    // script does not take them for quiet days.
+    EXPECT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-06-01"), QStringLiteral("--to"),
+                   QStringLiteral("2026-06-05")},
+                  &output),
+              3);
+    EXPECT_TRUE(output.contains("2026-06-01,2026-06-05,total,0,0.000,0.0,"))
+        << output.toStdString();
+    EXPECT_TRUE(output.contains("no usage from 2026-06-01 to 2026-06-05 (coverage 0%)"))
+        << output.toStdString();
     EXPECT_EQ(run({QStringLiteral("--from"), QStringLiteral("last tuesday"), QStringLiteral("--to"),
                    QStringLiteral("2026-07-02")},
                   &output),

@@ -91,6 +91,9 @@ double UsageReport::coveredHours() const
 
 std::optional<double> UsageReport::coveragePercent(double cardHours, int cards) const
 {
+    // A period the history holds no card in is covered not at all, not "unknown".
+    if (cards == 0 && coveredHours() > 0)
+        return 0.0;
     const double expected = coveredHours() * cards;
     if (expected <= 0)
         return std::nullopt;

@@ -67,8 +67,8 @@ struct UsageReport {
     // Hours of the period its figures can cover: up to asOfUnixS, not into the future.
     double coveredHours() const;
     // Coverage: the share of the card-hours `cards` cards would give over coveredHours()
-    // that the history holds (a card missing a minute is a gap, not an idle minute);
-    // nullopt when nothing was expected.
+    // that the history holds (a card missing a minute is a gap, not an idle minute); 0
+    // for a period with no card in it; nullopt for a period of no time.
     std::optional<double> coveragePercent(double cardHours, int cards) const;
 };
 

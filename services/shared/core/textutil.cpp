@@ -199,6 +199,16 @@ std::optional<int64_t> parseUtcTime(std::string_view input)
     return std::nullopt;
 }
 
+std::optional<int64_t> parsePeriodEnd(std::string_view input)
+{
+    const std::optional<int64_t> at = parseUtcTime(input);
+    absl::Time day;
+    std::string error;
+    const bool aDate =
+        absl::ParseTime("%Y-%m-%d", std::string(trim(input)), absl::UTCTimeZone(), &day, &error);
+    return at && aDate ? std::optional<int64_t>(*at + 86400) : at;
+}
+
 bool naturalLess(std::string_view a, std::string_view b)
 {
     const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };

@@ -38,6 +38,10 @@ std::optional<uint64_t> parseMemoryBytes(std::string_view text);
 // ISO 8601 as people type it: "2026-07-01", "2026-07-01T08:00", "2026-07-01 08:00:00Z",
 // "2026-07-01T16:00:00+08:00": seconds since the epoch. UTC unless it says otherwise.
 std::optional<int64_t> parseUtcTime(std::string_view text);
+// The end of a period as people give it: a date includes its whole day ("2026-12-06"
+// ends at 2026-12-07 00:00 UTC), as the Reports window's last day does; a time is the
+// instant the period ends, excluded.
+std::optional<int64_t> parsePeriodEnd(std::string_view text);
 
 // The other way: "2026-07-01" at midnight UTC, else "2026-07-01T08:00:00Z".
 std::string formatUtcTime(int64_t unixS);
