@@ -8,6 +8,15 @@
 
 namespace meridian {
 
+namespace {
+
+// The words' translation context ("Health" in the .ts file), in a form lupdate reads.
+struct Health {
+    Q_DECLARE_TR_FUNCTIONS(Health)
+};
+
+}  // namespace
+
 CardCondition cardCondition(const FleetSnapshot &s, CardHandle card)
 {
     const NodeHandle node = s.layout->cardNode[card];
@@ -47,16 +56,15 @@ bool isCardFault(CardCondition condition)
 
 QString conditionName(CardCondition condition)
 {
-    const auto tr = [](const char *text) { return QCoreApplication::translate("Health", text); };
     switch (condition) {
-    case CardCondition::Xid: return tr("Xid");
-    case CardCondition::Ecc: return tr("ECC error");
-    case CardCondition::Unreachable: return tr("unreachable");
-    case CardCondition::Thermal: return tr("too hot");
-    case CardCondition::Throttled: return tr("throttled");
-    case CardCondition::Stale: return tr("stale");
-    case CardCondition::NoReading: return tr("no reading");
-    case CardCondition::Healthy: return tr("healthy");
+    case CardCondition::Xid: return Health::tr("Xid");
+    case CardCondition::Ecc: return Health::tr("ECC error");
+    case CardCondition::Unreachable: return Health::tr("unreachable");
+    case CardCondition::Thermal: return Health::tr("too hot");
+    case CardCondition::Throttled: return Health::tr("throttled");
+    case CardCondition::Stale: return Health::tr("stale");
+    case CardCondition::NoReading: return Health::tr("no reading");
+    case CardCondition::Healthy: return Health::tr("healthy");
     }
     return {};
 }

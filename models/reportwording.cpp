@@ -10,10 +10,11 @@ namespace meridian {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ReportWording", text);
-}
+// The words' translation context ("ReportWording" in the .ts file), in a form lupdate
+// reads.
+struct ReportWording {
+    Q_DECLARE_TR_FUNCTIONS(ReportWording)
+};
 
 }  // namespace
 
@@ -23,10 +24,11 @@ QString reportPeriodText(const UsageReport &report)
     const QString from = QString::fromStdString(period.from);
     const QString to = QString::fromStdString(period.to);
     if (!period.wholeDays)
-        return tr("%1 – %2 (the end excluded)").arg(from, to);
+        return ReportWording::tr("%1 – %2 (the end excluded)").arg(from, to);
     if (period.days == 1)
-        return tr("%1 UTC (1 day)").arg(from);
-    return tr("%1 – %2 UTC (%3 days)").arg(from, to, QLocale().toString(period.days));
+        return ReportWording::tr("%1 UTC (1 day)").arg(from);
+    return ReportWording::tr("%1 – %2 UTC (%3 days)")
+        .arg(from, to, QLocale().toString(period.days));
 }
 
 QString moneyText(double cny)
@@ -49,16 +51,16 @@ QString changeText(double now, double before, bool points, bool previousHasData)
 {
     const QLocale locale;
     if (!previousHasData)
-        return tr("no data for the previous period");
+        return ReportWording::tr("no data for the previous period");
     if (!points && before <= 0)
-        return tr("none in the previous period");
+        return ReportWording::tr("none in the previous period");
     const double change = points ? now - before : 100 * (now - before) / before;
     const QString arrow = change > 0.05    ? QStringLiteral("▲")
                           : change < -0.05 ? QStringLiteral("▼")
                                            : QStringLiteral("=");
-    return points ? tr("%1 %2 points than the previous period")
+    return points ? ReportWording::tr("%1 %2 points than the previous period")
                         .arg(arrow, locale.toString(std::abs(change), 'f', 1))
-                  : tr("%1 %2% than the previous period")
+                  : ReportWording::tr("%1 %2% than the previous period")
                         .arg(arrow, locale.toString(std::abs(change), 'f', 0));
 }
 
@@ -79,8 +81,9 @@ QString coverageWarning(const UsageReport &report, const UsageTrend *trend)
     if (!coverage || *coverage >= kFullCoveragePercent)
         return {};
     const QLocale locale;
-    QString text = tr("Coverage %1 of the card-hours %2 cards give in %3 h: the figures cover "
-                      "only what was recorded")
+    QString text = ReportWording::tr(
+                       "Coverage %1 of the card-hours %2 cards give in %3 h: the figures cover "
+                       "only what was recorded")
                        .arg(percentText(coverage), locale.toString(total.cards),
                             locale.toString(report.coveredHours(), 'f', 0));
     if (trend) {
@@ -92,7 +95,7 @@ QString coverageWarning(const UsageReport &report, const UsageTrend *trend)
                              .toString(QStringLiteral("MM-dd"));
         }
         if (!empty.isEmpty())
-            text += tr("; no data on %1").arg(empty.join(QStringLiteral(", ")));
+            text += ReportWording::tr("; no data on %1").arg(empty.join(QStringLiteral(", ")));
     }
     return text;
 }

@@ -4,7 +4,7 @@
 <context>
     <name>AlertGuidance</name>
     <message>
-        <location filename="../../models/alertguidance.cpp" line="+26"/>
+        <location filename="../../models/alertguidance.cpp" line="+40"/>
         <source>Graphics engine exception: usually the job&apos;s own code</source>
         <translation>图形引擎异常：通常是作业自身代码的问题</translation>
     </message>
@@ -156,12 +156,12 @@
         <translation>GSP 固件错误</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Data center dark</source>
         <translation>数据中心失联</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Agent unreachable</source>
         <translation>代理不可达</translation>
     </message>
@@ -176,12 +176,12 @@
         <translation>Xid</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>ECC double-bit</source>
         <translation>ECC 双比特错误</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Thermal throttling</source>
         <translation>过热降频</translation>
     </message>
@@ -201,7 +201,7 @@
         <translation>PFC 风暴</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Paid but idle</source>
         <translation>付费但空闲</translation>
     </message>
@@ -241,32 +241,32 @@
         <translation>该数据中心的大部分代理同时停止上报：问题在于其上联、供电或控制台到它的路由，而非逐个节点</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>The console cannot reach the node&apos;s agent</source>
         <translation>控制台无法连接该节点的代理</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>The agent is connected but has sent no telemetry for three intervals</source>
         <translation>代理已连接，但已连续三个周期未发送遥测数据</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>The NVIDIA driver reported an error on the card</source>
         <translation>NVIDIA 驱动报告该卡出错</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Uncorrectable memory error: data on the card was lost</source>
         <translation>不可纠正的显存错误：卡上的数据已丢失</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>The card slows itself down because it is too hot</source>
         <translation>卡因温度过高而自行降频</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>A RoCE link of the node is down</source>
         <translation>该节点的一条 RoCE 链路中断</translation>
     </message>
@@ -276,7 +276,7 @@
         <translation>一条 RoCE 链路反复断开又恢复：其上的集合通信会停顿并重试</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Pause frames flood the fabric: traffic behind the port is stuck</source>
         <translation>暂停帧充斥网络：该端口后方的流量被阻塞</translation>
     </message>
@@ -301,17 +301,17 @@
         <translation>先检查该数据中心的上联、VPN 和供电；恢复之前其代理告警暂不单独上报</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Check the node is up and &apos;systemctl status meridian-agent&apos;; then the firewall, certificate and token</source>
         <translation>确认节点在线并执行 &apos;systemctl status meridian-agent&apos;；再检查防火墙、证书和令牌</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Read the agent&apos;s journal: a hung nvidia-smi or npu-smi stops its collector; restart the agent</source>
         <translation>查看代理日志：nvidia-smi 或 npu-smi 卡住会使采集停止；重启代理</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Look the code up in NVIDIA&apos;s Xid catalogue; drain the node if it repeats</source>
         <translation>在 NVIDIA 的 Xid 目录中查找该代码；若重复出现则排空节点</translation>
     </message>
@@ -341,17 +341,17 @@
         <translation>找出发送暂停帧的网卡（接收端卡死）并隔离其端口；检查交换机的 PFC 看门狗</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Tell the tenant&apos;s account manager; release the card if it stays idle</source>
         <translation>通知租户的客户经理；若持续空闲则释放该卡</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Open Scaling: approve the waiting plan or add capacity</source>
         <translation>打开扩缩容：审批待定计划或增加容量</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Open Scaling and approve or reject the plan</source>
         <translation>打开扩缩容并审批或拒绝该计划</translation>
     </message>
@@ -359,7 +359,7 @@
 <context>
     <name>AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+65"/>
+        <location filename="../../models/alertnotifier.cpp" line="+82"/>
         <source>test from the Meridian console</source>
         <translation>来自 Meridian 控制台的测试</translation>
     </message>
@@ -372,7 +372,7 @@
 <context>
     <name>DataCenter</name>
     <message>
-        <location filename="../../models/metricscale.cpp" line="+119"/>
+        <location filename="../../models/metricscale.cpp" line="+154"/>
         <source>Xiamen</source>
         <translation>厦门</translation>
     </message>
@@ -390,7 +390,7 @@
 <context>
     <name>FleetHeatmap</name>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="+21"/>
+        <location filename="../../widgets/fleetheatmap.cpp" line="+23"/>
         <source>never</source>
         <translation>从未</translation>
     </message>
@@ -403,7 +403,7 @@
 <context>
     <name>FleetMetric</name>
     <message>
-        <location filename="../../models/metricscale.cpp" line="-111"/>
+        <location filename="../../models/metricscale.cpp" line="-143"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
@@ -433,34 +433,78 @@
         <translation>无读数</translation>
     </message>
     <message>
+        <location line="-13"/>
         <source>Health</source>
+        <translation>健康</translation>
+    </message>
+</context>
+<context>
+    <name>Health</name>
+    <message>
+        <location filename="../../models/cardhealth.cpp" line="+60"/>
+        <source>Xid</source>
+        <translation>Xid</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ECC error</source>
+        <translation>ECC 错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too hot</source>
+        <translation>过热</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>throttled</source>
+        <translation>降频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no reading</source>
+        <translation>无读数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>healthy</source>
         <translation>健康</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="+170"/>
+        <location filename="../../app/console/consolesession.cpp" line="+87"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+187"/>
         <source>Cost history: %1</source>
         <translation>成本历史：%1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-12"/>
         <source>Cost history is off: %1</source>
         <translation>成本历史已停用：%1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+52"/>
         <source>Alert triage: %1</source>
         <translation>告警处置：%1</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+149"/>
         <source>Rented cards the autoscaler in this console holds: %1 (%2 CNY an hour). Closing stops it: nobody gives them back at the end of their paid hour, and no plan goes on, until a console with the autoscaler runs again.</source>
         <translation>此控制台的自动扩缩容持有的租用卡：%1 张（每小时 %2 元）。关闭会使其停止：在再次运行带自动扩缩容的控制台之前，无人会在计费小时结束时归还这些卡，也不会继续执行任何计划。</translation>
     </message>
@@ -470,24 +514,29 @@
         <translation>独立运行：meridian-scaled 位于 %1</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="+33"/>
+        <source>The history&apos;s cost views keep their old prices: %1</source>
+        <translation>历史记录中的成本视图仍沿用旧价格：%1</translation>
+    </message>
+    <message>
+        <location line="-210"/>
         <source>Alert routing is off: %1</source>
         <translation>告警路由已关闭：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+47"/>
+        <location line="+71"/>
         <source>%n step(s) waiting, ¥%1/h</source>
         <translation>
             <numerusform>%n 个步骤待审批，每小时 ¥%1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="+120"/>
+        <location filename="../../app/console/main.cpp" line="+55"/>
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="+65"/>
+        <location filename="../../widgets/reportcharts.cpp" line="+67"/>
         <source>Card-hours and value per day</source>
         <translation>每日卡时与价值</translation>
     </message>
@@ -507,12 +556,12 @@
         <translation>空闲卡时</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+61"/>
         <source>Value (CNY, right)</source>
         <translation>价值（元，右轴）</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+15"/>
         <source>Value by %1, the %2 largest of %3 (CNY)</source>
         <translation>按%1的价值，%3 项中最大的 %2 项（元）</translation>
     </message>
@@ -522,7 +571,7 @@
         <translation>按%1的价值（元）</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-38"/>
         <source>card-hours</source>
         <translation>卡时</translation>
     </message>
@@ -532,8 +581,8 @@
         <translation>元</translation>
     </message>
     <message>
-        <location line="+27"/>
-        <location filename="../../widgets/reportpdf.cpp" line="+204"/>
+        <location line="+34"/>
+        <location filename="../../widgets/reportpdf.cpp" line="+199"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
@@ -543,22 +592,7 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="-53"/>
-        <source>%1 – %2 UTC (%3 days)</source>
-        <translation>%1 – %2 UTC（%3 天）</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>Value of own cards at price-book rates: %1 CNY, of which idle cards %2 CNY (%3%).</source>
-        <translation>自有卡按价目表计的价值：%1 元，其中空闲卡 %2 元（%3%）。</translation>
-    </message>
-    <message>
-        <location line="+98"/>
-        <source>Meridian utilisation and cost report</source>
-        <translation>Meridian 利用率与成本报告</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location filename="../../widgets/reportpdf.cpp" line="+96"/>
         <source>%1: cannot lay out the PDF</source>
         <translation>%1：无法排版 PDF</translation>
     </message>
@@ -569,12 +603,7 @@
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-132"/>
-        <source>Utilisation and cost</source>
-        <translation>利用率与成本</translation>
-    </message>
-    <message>
-        <location line="-46"/>
+        <location line="-187"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -584,73 +613,41 @@
         <translation>第 %1 页</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+22"/>
         <source>%1, by %2</source>
         <translation>%1，按%2</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>%1 cards, %2 card-hours observed: %3 busy, %4 idle (busy %5%); energy %6 kWh.</source>
-        <translation>%1 张卡，观测 %2 卡时：忙碌 %3，空闲 %4（忙碌 %5%）；能耗 %6 千瓦时。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+31"/>
         <source>No cloud capacity was rented in this period.</source>
         <translation>本期间未租用云端算力。</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
-        <source>Cloud bursts: %1 CNY over %n lease(s).</source>
-        <translation>
-            <numerusform>云端扩容：%n 个租约共 %1 元。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Cloud spend: %1 CNY over %n lease(s).</source>
         <translation>
             <numerusform>云端支出：%n 个租约共 %1 元。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>%1 card-hours had no price in the price book and are not in the cost.</source>
-        <translation>%1 卡时在价格表中没有价格，未计入成本。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <location line="+47"/>
+        <location line="+21"/>
+        <location line="+44"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-43"/>
         <source>Card-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Mean util.</source>
         <translation>平均利用率</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Idle (h)</source>
-        <translation>空闲（时）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+43"/>
-        <source>Cost (CNY)</source>
-        <translation>成本（元）</translation>
-    </message>
-    <message>
-        <location line="-42"/>
-        <source>Idle (CNY)</source>
-        <translation>空闲（元）</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <location line="+23"/>
+        <location line="+18"/>
+        <location line="+19"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -690,17 +687,12 @@
         <translation>计费小时</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Generated %1 UTC by Meridian. Own cards are priced by the price book in force at each minute; rented cloud capacity at what the pool charged, per started billing increment.</source>
-        <translation>由 Meridian 于 %1 UTC 生成。自有卡按每分钟生效的价格表计价；租用的云端算力按资源池收取的价格、按已开始的计费周期计价。</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/reportswindow.cpp" line="+59"/>
+        <location filename="../../models/pricebookfiles.cpp" line="+12"/>
         <source>no price book: costs are not known</source>
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="+41"/>
+        <location filename="../../widgets/fabricwindow.cpp" line="+39"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -735,51 +727,67 @@
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
     <message>
+        <location filename="../../widgets/reportpdf.cpp" line="-101"/>
         <source>Utilisation and value</source>
         <translation>利用率与价值</translation>
     </message>
     <message>
+        <location line="+14"/>
         <source>Value of own cards at price-book rates: %1 CNY (%2), of which idle cards %3 CNY (%4).</source>
         <translation>按价目表计的自有卡价值：%1 元（%2），其中空闲卡 %3 元（%4）。</translation>
     </message>
     <message>
+        <location line="+7"/>
         <source>%1 cards, %2 card-hours recorded (coverage %3): %4 busy, %5 idle; busy %6 of card-hours (%7), mean utilisation %8; energy %9 kWh. A card-hour is busy at or above 5% utilisation.</source>
         <translation>%1 张卡，已记录 %2 卡时（覆盖率 %3）：忙碌 %4、空闲 %5；忙碌占卡时 %6（%7），平均利用率 %8；能耗 %9 kWh。利用率不低于 5% 的卡时计为忙碌。</translation>
     </message>
     <message>
+        <location line="+20"/>
         <source>%1 card-hours had no price in the price book and are not in the value.</source>
         <translation>%1 卡时在价目表中没有价格，未计入价值。</translation>
     </message>
     <message>
+        <location line="+17"/>
         <source>Coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>Idle card-h</source>
         <translation>空闲卡时</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Value (CNY)</source>
         <translation>价值（元）</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Idle value (CNY)</source>
         <translation>空闲价值（元）</translation>
     </message>
     <message>
+        <location line="+38"/>
         <source>Spend (CNY)</source>
         <translation>支出（元）</translation>
     </message>
     <message>
+        <location line="+23"/>
+        <source>Figures as of %1 UTC, by Meridian. Own cards are priced by the price book in force at each minute; rented cloud capacity at what the pool charged, per started billing increment.</source>
+        <translation>数据截至 %1 UTC，由 Meridian 生成。自有加速卡按每分钟生效的价目表计价；租用的云端算力按资源池实际收取的费用计价，按已开始的计费增量计费。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Meridian utilisation and value report</source>
         <translation>Meridian 利用率与价值报告</translation>
     </message>
     <message>
+        <location filename="../../widgets/reportcharts.cpp" line="-81"/>
         <source>No data</source>
         <translation>无数据</translation>
     </message>
     <message>
-        <location filename="../../models/faultresponsemodel.cpp" line="+1"/>
+        <location filename="../../models/faultresponsemodel.cpp" line="+18"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -790,9 +798,85 @@
     </message>
 </context>
 <context>
+    <name>ReportWording</name>
+    <message>
+        <location filename="../../models/reportwording.cpp" line="+27"/>
+        <source>%1 – %2 (the end excluded)</source>
+        <translation>%1 – %2（不含结束时刻）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 UTC (1 day)</source>
+        <translation>%1 UTC（1 天）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 – %2 UTC (%3 days)</source>
+        <translation>%1 – %2 UTC（%3 天）</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>no data for the previous period</source>
+        <translation>上一周期无数据</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none in the previous period</source>
+        <translation>上一周期为零</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 %2 points than the previous period</source>
+        <translation>较上一周期 %1 %2 个百分点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2% than the previous period</source>
+        <translation>较上一周期 %1 %2%</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Coverage %1 of the card-hours %2 cards give in %3 h: the figures cover only what was recorded</source>
+        <translation>覆盖率 %1（%2 张卡在 %3 小时内应有的卡时）：各项数字只反映已记录的部分</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>; no data on %1</source>
+        <translation>；%1 无数据</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::AlertCenter</name>
+    <message>
+        <location filename="../../models/alertcenter.cpp" line="+93"/>
+        <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
+        <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
+    </message>
+    <message>
+        <location filename="../../models/alertcenterwatcher.cpp" line="+38"/>
+        <source>from the watcher at %1 (not heard from yet)</source>
+        <translation>来自 %1 的值守进程（尚未收到应答）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source> (the list shown is %1 old)</source>
+        <translation>（当前显示的列表已是 %1 前的）</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>the watcher is behind: %1</source>
+        <translation>值守进程自身滞后：%1</translation>
+    </message>
+</context>
+<context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+56"/>
+        <location filename="../../models/alertnotifier.cpp" line="+129"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -814,22 +898,12 @@ Next: %2</source>
 <context>
     <name>meridian::AlertRoutingDialog</name>
     <message>
-        <location line="+0"/>
+        <location filename="../../models/alertroutesmodel.cpp" line="+22"/>
         <source>critical and unanswered after %1 min, again every %2 min</source>
         <translation>严重且 %1 分钟无人响应，之后每 %2 分钟再次通知</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertroutingdialog.cpp" line="+27"/>
-        <source>critical only</source>
-        <translation>仅严重</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>warning and critical</source>
-        <translation>警告和严重</translation>
-    </message>
-    <message>
-        <location line="+28"/>
+        <location filename="../../widgets/alertroutingdialog.cpp" line="+25"/>
         <source>Alert routing</source>
         <translation>告警路由</translation>
     </message>
@@ -849,37 +923,7 @@ Next: %2</source>
         <translation>关</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Route</source>
-        <translation>路由</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Address</source>
-        <translation>地址</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Takes</source>
-        <translation>接收</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Delivered</source>
-        <translation>已送达</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Last problem</source>
-        <translation>最近问题</translation>
-    </message>
-    <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>Send test to route</source>
         <translation>向路由发送测试</translation>
     </message>
@@ -904,17 +948,7 @@ Next: %2</source>
         <translation>桌面通知已发送。</translation>
     </message>
     <message>
-        <location line="+29"/>
-        <source>, %1 waiting</source>
-        <translation>，%1 条等待中</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>, %1 given up</source>
-        <translation>，%1 条已放弃</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="+34"/>
         <source>Sending a test to %1…</source>
         <translation>正在向 %1 发送测试…</translation>
     </message>
@@ -932,7 +966,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsModel</name>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="+66"/>
+        <location filename="../../models/alertsmodel.cpp" line="+67"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -987,7 +1021,7 @@ Next: %2</source>
         <translation>未处理</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+31"/>
         <source>critical</source>
         <translation>严重</translation>
     </message>
@@ -1065,7 +1099,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="+79"/>
+        <location filename="../../widgets/alertspanel.cpp" line="+112"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -1095,43 +1129,23 @@ Next: %2</source>
         <translation>仅未处理</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+21"/>
         <location line="+2"/>
         <source>Silences (%1)</source>
-        <translation>静默（%1）</translation>
+        <translation>静默规则（%1）</translation>
     </message>
     <message>
         <location line="+51"/>
         <source>Silences</source>
-        <translation>静默</translation>
+        <translation>静默规则</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>What</source>
-        <translation>内容</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Until</source>
-        <translation>截止</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>By</source>
-        <translation>设置人</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Reason</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <location line="+29"/>
+        <location line="+14"/>
         <source>Lift</source>
         <translation>解除</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>Note</source>
         <translation>备注</translation>
     </message>
@@ -1141,14 +1155,17 @@ Next: %2</source>
         <translation>%1 的备注：</translation>
     </message>
     <message>
+        <location line="-111"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Grouped by kind</source>
         <translation>按类型分组</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Grouped by data center</source>
         <translation>按数据中心分组</translation>
     </message>
@@ -1156,34 +1173,34 @@ Next: %2</source>
 <context>
     <name>meridian::CardDetailPanel</name>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="+36"/>
+        <location filename="../../widgets/carddetailpanel.cpp" line="+42"/>
         <source>Select a card in the fleet to see its history.</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
     <message numerus="yes">
-        <location line="+0"/>
+        <location line="+94"/>
         <source>Faulty: %n uncorrectable error(s) (Xid or ECC) since this console started; see the alert list (Ctrl+L) for what to do.</source>
         <translation>
             <numerusform>故障：本控制台启动以来有 %n 个不可纠正错误（Xid 或 ECC）；处理办法见告警列表（Ctrl+L）。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+11"/>
         <source>No reading: its node reports, this card does not.</source>
         <translation>无读数：所在节点在上报，这张卡没有。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="-39"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+52"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>stale</source>
         <translation>已过期</translation>
     </message>
@@ -1198,7 +1215,7 @@ Next: %2</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-90"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
@@ -1228,38 +1245,38 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+85"/>
         <source>, reading %1 s old</source>
         <translation>，读数已过 %1 秒</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>; store history: %1</source>
-        <translation>；存储历史：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>UUID %1&lt;br&gt;%2 · rack %3 · %4 · agent %5 (%6)</source>
         <translation>UUID %1&lt;br&gt;%2 · 机架 %3 · %4 · 代理 %5（%6）</translation>
     </message>
     <message>
-        <source>Longer periods come from the Prometheus-compatible store that holds the card, or from this console's history file: utilisation and power (memory and temperature are kept for 15 minutes)</source>
+        <location line="+41"/>
+        <source>Longer periods come from the Prometheus-compatible store that holds the card, or from this console&apos;s history file: utilisation and power (memory and temperature are kept for 15 minutes)</source>
         <translation>更长的时段来自保存该卡的 Prometheus 兼容存储，或本控制台的历史文件：利用率和功率（显存和温度只保留 15 分钟）</translation>
     </message>
     <message>
+        <location line="-126"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>
     <message>
+        <location line="+82"/>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
     <message>
+        <location line="-107"/>
         <source>Node…</source>
         <translation>节点…</translation>
     </message>
     <message>
-        <source>The node's cards, RDMA links and events</source>
+        <location line="+1"/>
+        <source>The node&apos;s cards, RDMA links and events</source>
         <translation>该节点的卡、RDMA 链路和事件</translation>
     </message>
 </context>
@@ -1313,7 +1330,7 @@ Next: %2</source>
     <message>
         <location line="+1"/>
         <source>Stale</source>
-        <translation>无数据</translation>
+        <translation>已过期</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1430,7 +1447,7 @@ Next: %2</source>
         <translation>Meridian — RoCE 网络</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+30"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
@@ -1475,7 +1492,7 @@ Next: %2</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Fabric file: %1</source>
         <translation>网络拓扑文件：%1</translation>
     </message>
@@ -1510,7 +1527,7 @@ Next: %2</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+102"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>
@@ -1520,7 +1537,7 @@ Next: %2</source>
         <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。放大以查看每台主机。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 links</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条链路</translation>
     </message>
@@ -1533,6 +1550,189 @@ Next: %2</source>
         <location line="+7"/>
         <source>&lt;b&gt;Path on rail %1&lt;/b&gt;&lt;br/&gt;%2</source>
         <translation>&lt;b&gt;轨道 %1 上的路径&lt;/b&gt;&lt;br/&gt;%2</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FaultResponseModel</name>
+    <message>
+        <location filename="../../models/faultresponsemodel.cpp" line="+104"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Alerts acknowledged within %1 minutes of being sent (the escalation time), and their share of all alerts</source>
+        <translation>发出后 %1 分钟内（升级时限）被确认的告警数，及其占全部告警的比例</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Alerts resolved within an hour of being sent (the promise to customers), and their share of all alerts</source>
+        <translation>发出后一小时内（对客户的承诺）解决的告警数，及其占全部告警的比例</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Alerts not resolved yet</source>
+        <translation>尚未解决的告警</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Alerts</source>
+        <translation>告警数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To ack (median)</source>
+        <translation>确认用时（中位数）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To ack (p90)</source>
+        <translation>确认用时（p90）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Acked ≤ %1 min</source>
+        <translation>%1 分钟内确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To resolve (median)</source>
+        <translation>解决用时（中位数）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To resolve (p90)</source>
+        <translation>解决用时（p90）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resolved ≤ 1 h</source>
+        <translation>1 小时内解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open</source>
+        <translation>未解决</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Data center</source>
+        <translation>数据中心</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Acknowledged by</source>
+        <translation>确认人</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::FaultResponseWindow</name>
+    <message>
+        <location filename="../../widgets/faultresponsewindow.cpp" line="+36"/>
+        <location line="+168"/>
+        <source>Fault response</source>
+        <translation>故障响应</translation>
+    </message>
+    <message>
+        <location line="-154"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The escalation time: an alert acknowledged within it counts as answered in time</source>
+        <translation>升级时限：在此时间内确认的告警算作及时响应</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sent</source>
+        <translation>发出时间</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>UTC, by</source>
+        <translation>UTC，按</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>acknowledged in time within</source>
+        <translation>及时确认时限</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV（*.csv）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+10"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Export PDF</source>
+        <translation>导出 PDF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF（*.pdf）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Reading the alerts sent…</source>
+        <translation>正在读取已发出的告警…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>No fault-response figures: %1</source>
+        <translation>没有故障响应数据：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No alert was sent in this period.</source>
+        <translation>本期间未发出告警。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 alert(s) sent: %2% acknowledged within %3 min, %4% resolved within the hour; %5 still open. Times run from when the receivers were told.</source>
+        <translation>已发出 %1 条告警：%2% 在 %3 分钟内确认，%4% 在一小时内解决；%5 条仍未解决。用时从通知接收方时算起。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Fault response %1 – %2 (UTC)</source>
+        <translation>故障响应 %1 – %2（UTC）</translation>
     </message>
 </context>
 <context>
@@ -1553,7 +1753,7 @@ Next: %2</source>
         <translation> · %1 个已过期</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+352"/>
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
@@ -1576,9 +1776,62 @@ Next: %2</source>
     </message>
 </context>
 <context>
+    <name>meridian::FleetUsageWindow</name>
+    <message>
+        <location filename="../../widgets/fleetusagewindow.cpp" line="+59"/>
+        <source>Meridian — fleet utilisation</source>
+        <translation>Meridian — 集群利用率</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Utilisation, hour by hour, over</source>
+        <translation>逐小时利用率，时段</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Reading the history file…</source>
+        <translation>正在读取历史文件…</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Fleet %1</source>
+        <translation>集群 %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Fleet</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Mean utilisation: %1.</source>
+        <translation>平均利用率：%1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Hours without data: %1 (gaps in the lines).</source>
+        <translation>无数据的小时数：%1（曲线中的空缺）。</translation>
+    </message>
+</context>
+<context>
     <name>meridian::HeatmapLegend</name>
     <message>
-        <location filename="../../widgets/heatmaplegend.cpp" line="+75"/>
+        <location filename="../../widgets/heatmaplegend.cpp" line="+116"/>
         <source>no reading</source>
         <translation>无读数</translation>
     </message>
@@ -1588,18 +1841,22 @@ Next: %2</source>
         <translation>已过期</translation>
     </message>
     <message>
+        <location line="-100"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>busy</source>
         <translation>繁忙</translation>
     </message>
     <message>
+        <location line="+96"/>
         <source>link fault</source>
         <translation>链路故障</translation>
     </message>
     <message>
+        <location line="-76"/>
         <source>Health shows the worst of each card: Xid, uncorrectable ECC, thermal or hardware throttling, an unreachable or stale agent; a ring round a node is a link down or flapping. Healthy cards show their utilisation.</source>
         <translation>健康视图显示每张卡最严重的状况：Xid、不可纠正 ECC、过热或硬件降频、代理不可达或数据过期；节点外的蓝框表示链路中断或抖动。健康的卡显示其利用率。</translation>
     </message>
@@ -1607,7 +1864,7 @@ Next: %2</source>
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+56"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+52"/>
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
@@ -1617,12 +1874,12 @@ Next: %2</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+15"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>Alerts (%1 open)</source>
         <translation>告警（%1 条未处理）</translation>
     </message>
@@ -1642,7 +1899,7 @@ Next: %2</source>
         <translation>着色依据 </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source> Data center </source>
         <translation> 数据中心 </translation>
     </message>
@@ -1670,7 +1927,7 @@ Next: %2</source>
         <translation> 状态 </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Live</source>
         <translation>在线</translation>
     </message>
@@ -1710,7 +1967,7 @@ Next: %2</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1720,7 +1977,7 @@ Next: %2</source>
         <translation>RoCE 网络(&amp;F)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>&amp;Alerts</source>
         <translation>告警(&amp;A)</translation>
     </message>
@@ -1785,7 +2042,7 @@ Next: %2</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location filename="../../widgets/mainwindowtools.cpp" line="+97"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
     </message>
@@ -1800,7 +2057,7 @@ Next: %2</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+58"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable</source>
         <translation>%1 个代理：%2 个在线，%3 个无数据，%4 个不可达</translation>
     </message>
@@ -1825,27 +2082,175 @@ Next: %2</source>
         <translation> · %1 张符合筛选</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+123"/>
         <source>Close Meridian?</source>
         <translation>关闭 Meridian？</translation>
     </message>
     <message>
+        <location line="-305"/>
         <source>Faulty</source>
         <translation>故障</translation>
     </message>
     <message>
+        <location line="+71"/>
         <source>Fleet &amp;utilisation…</source>
         <translation>集群利用率(&amp;U)…</translation>
     </message>
     <message>
+        <location filename="../../widgets/mainwindowtools.cpp" line="-91"/>
         <source>Fleet utilisation needs the history file, which is off in this session</source>
         <translation>集群利用率需要历史文件，本次会话未启用</translation>
     </message>
 </context>
 <context>
+    <name>meridian::NodeCardsModel</name>
+    <message>
+        <location filename="../../models/nodepagemodels.cpp" line="+89"/>
+        <source>Card</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Xid/ECC</source>
+        <translation>Xid/ECC</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::NodeLinksModel</name>
+    <message>
+        <location line="+20"/>
+        <source>up</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+32"/>
+        <source>down</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>(no LLDP)</source>
+        <translation>（无 LLDP）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Switch port (LLDP)</source>
+        <translation>交换机端口（LLDP）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nearest card</source>
+        <translation>最近的卡</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rx Gb/s</source>
+        <translation>接收 Gb/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tx Gb/s</source>
+        <translation>发送 Gb/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drops (10 min)</source>
+        <translation>中断次数（10 分钟）</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::NodePage</name>
+    <message>
+        <location filename="../../widgets/nodepage.cpp" line="+50"/>
+        <source>Cards (double-click one to open it)</source>
+        <translation>卡（双击打开）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>RDMA links</source>
+        <translation>RDMA 链路</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recent events</source>
+        <translation>最近事件</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>live</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>connecting</source>
+        <translation>连接中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unreachable: %1</source>
+        <translation>不可达：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>rack %1</source>
+        <translation>机柜 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>agent %1</source>
+        <translation>代理 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a link is down or flapping</source>
+        <translation>有链路中断或抖动</translation>
+    </message>
+</context>
+<context>
     <name>meridian::PriceBookDialog</name>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="+54"/>
+        <location filename="../../widgets/pricebookdialog.cpp" line="+53"/>
         <source>Price book</source>
         <translation>价格表</translation>
     </message>
@@ -1999,7 +2404,7 @@ Next: %2</source>
 <context>
     <name>meridian::ReportTableModel</name>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="+62"/>
+        <location filename="../../models/reporttablemodel.cpp" line="+64"/>
         <source>(no service)</source>
         <translation>（无服务）</translation>
     </message>
@@ -2039,22 +2444,17 @@ Next: %2</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+19"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Card-hours no price in the price book covers: counted, not billed</source>
         <translation>价格表未覆盖的卡时：计入统计，不计费</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>Share of observed card-hours at or above 5% utilisation</source>
-        <translation>利用率不低于 5% 的观测卡时占比</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
@@ -2064,7 +2464,7 @@ Next: %2</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
@@ -2099,18 +2499,22 @@ Next: %2</source>
         <translation>未计价卡时</translation>
     </message>
     <message>
+        <location line="-7"/>
         <source>Coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
+        <location line="-15"/>
         <source>Share of recorded card-hours at or above 5% utilisation: a card busy at 20% for an hour is a busy card-hour, so Busy runs well above Mean utilisation</source>
         <translation>利用率不低于 5% 的已记录卡时占比：一张卡以 20% 利用率运行一小时也算一个忙碌卡时，所以忙碌占比远高于平均利用率</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>Share of the card-hours these cards would give over the period (up to now) that the history holds: below 100%, minutes are missing, not idle</source>
         <translation>历史中已有的卡时占这些卡在本周期（截至现在）应有卡时的比例：低于 100% 表示有分钟缺失，而不是空闲</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>Average utilisation over the recorded card-hours</source>
         <translation>已记录卡时的平均利用率</translation>
     </message>
@@ -2118,12 +2522,12 @@ Next: %2</source>
 <context>
     <name>meridian::ReportsWindow</name>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="+11"/>
+        <location filename="../../widgets/reportswindow.cpp" line="+69"/>
         <source>Meridian — utilisation and cost</source>
         <translation>Meridian — 利用率与成本</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+49"/>
         <source>This month</source>
         <translation>本月</translation>
     </message>
@@ -2193,7 +2597,7 @@ Next: %2</source>
         <translation>价格表…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Period</source>
         <translation>期间</translation>
     </message>
@@ -2203,47 +2607,7 @@ Next: %2</source>
         <translation>UTC，按</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <source>Cloud lease</source>
-        <translation>云端租约</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Region</source>
-        <translation>区域</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Service</source>
-        <translation>服务</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Card model</source>
-        <translation>卡型号</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Cards</source>
-        <translation>卡数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>CNY per card-hour</source>
-        <translation>每卡时价格（元）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Billed hours</source>
-        <translation>计费小时</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Cost (CNY)</source>
-        <translation>成本（元）</translation>
-    </message>
-    <message>
-        <location line="+42"/>
+        <location line="+75"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
@@ -2263,68 +2627,22 @@ Next: %2</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location line="+137"/>
-        <source>no data for the previous period</source>
-        <translation>上一周期无数据</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>none in the previous period</source>
-        <translation>上一周期为零</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>%1 %2 points than the previous period</source>
-        <translation>较上一周期 %1 %2 个百分点</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 %2% than the previous period</source>
-        <translation>较上一周期 %1 %2%</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Value at price-book rates</source>
-        <translation>按价目表计的价值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+141"/>
         <source>%1 cards · %2</source>
         <translation>%1 张卡 · %2</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Value of idle card-hours</source>
-        <translation>空闲卡时的价值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1% of the value · %2</source>
-        <translation>占价值 %1% · %2</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>%1 busy, %2 idle · %3</source>
-        <translation>%1 繁忙，%2 空闲 · %3</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+18"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+22"/>
         <source>(not the autoscaler&apos;s)</source>
         <translation>（非自动扩缩容）</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>values are customer prices from the price book (what a card-hour earns, contract discounts applied); idle value is revenue not earned</source>
-        <translation>金额按价目表中的客户价格计（每卡时的收入，已计合同折扣）；空闲价值即未实现的收入</translation>
-    </message>
-    <message>
-        <location line="-210"/>
+        <location line="-164"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
@@ -2334,37 +2652,22 @@ Next: %2</source>
         <translation>PDF（*.pdf）</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+100"/>
         <source>Reports need the cost history, which is off in this session.</source>
         <translation>报告需要成本历史，本次会话中成本历史已停用。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+5"/>
         <source>The period is empty: the last day comes before the first.</source>
         <translation>期间为空：结束日期早于开始日期。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>Building the report…</source>
         <translation>正在生成报告…</translation>
     </message>
     <message>
-        <location line="+31"/>
-        <source>%1 CNY</source>
-        <translation>%1 元</translation>
-    </message>
-    <message>
-        <location line="+29"/>
-        <source>Busy card-hours</source>
-        <translation>忙碌卡时</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Cloud bursts</source>
-        <translation>云端扩容</translation>
-    </message>
-    <message>
-        <location line="+36"/>
+        <location line="+93"/>
         <source>no usage recorded in this period</source>
         <translation>本期间没有用量记录</translation>
     </message>
@@ -2374,45 +2677,48 @@ Next: %2</source>
         <translation>%1 卡时在价格表中没有价格</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+36"/>
         <location line="+21"/>
         <source>No report to export yet.</source>
         <translation>还没有可导出的报告。</translation>
     </message>
     <message>
+        <location line="-117"/>
         <source>Value of own cards</source>
         <translation>自有卡的价值</translation>
     </message>
     <message>
+        <location line="+6"/>
         <source>Idle value</source>
         <translation>空闲价值</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>%1 of the value · %2</source>
         <translation>占价值的 %1 · %2</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>Busy share of card-hours</source>
         <translation>忙碌卡时占比</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>%1 busy, %2 idle card-hours · mean utilisation %3 · coverage %4 · %5</source>
         <translation>忙碌 %1、空闲 %2 卡时 · 平均利用率 %3 · 覆盖率 %4 · %5</translation>
     </message>
     <message>
+        <location line="+11"/>
         <source>Cloud spend</source>
         <translation>云端支出</translation>
     </message>
     <message>
-        <source>Spend (CNY)</source>
-        <translation>支出（元）</translation>
-    </message>
-    <message>
+        <location line="+30"/>
         <source>values are customer prices from the price book (what a card-hour earns, contract discounts applied); idle value is revenue not earned; busy is a card-hour at or above 5% utilisation</source>
         <translation>金额按价目表中的客户价格计（每卡时的收入，已计合同折扣）；空闲价值即未实现的收入；利用率不低于 5% 的卡时计为忙碌</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-291"/>
         <source>Fault response…</source>
         <translation>故障响应…</translation>
     </message>
@@ -2425,7 +2731,7 @@ Next: %2</source>
 <context>
     <name>meridian::ScalingCharts</name>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="+101"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="+102"/>
         <source>Replicas</source>
         <translation>副本</translation>
     </message>
@@ -2465,7 +2771,7 @@ Next: %2</source>
         <translation>排队延迟 p95（秒）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>TTFT p95 (s)</source>
         <translation>首字延迟 p95（秒）</translation>
     </message>
@@ -2488,12 +2794,12 @@ Next: %2</source>
 <context>
     <name>meridian::ScalingWindow</name>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="+77"/>
+        <location filename="../../widgets/scalingwindow.cpp" line="+61"/>
         <source>Meridian — Elastic scaling</source>
         <translation>Meridian — 弹性扩容</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+82"/>
         <source>Scaling</source>
         <translation>扩容</translation>
     </message>
@@ -2518,17 +2824,17 @@ Next: %2</source>
         <translation>自动 — 在各服务的上限内</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-61"/>
         <source>Approval mode</source>
         <translation>审批模式</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+71"/>
         <source>Edit services…</source>
         <translation>编辑服务…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Simulated demand (req/s): </source>
         <translation>模拟需求（请求/秒）：</translation>
     </message>
@@ -2543,167 +2849,45 @@ Next: %2</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <location line="+49"/>
-        <source>Service</source>
-        <translation>服务</translation>
-    </message>
-    <message>
-        <location line="-49"/>
-        <source>Serving local</source>
-        <translation>本地服务中</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Serving rented</source>
-        <translation>租用服务中</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Starting</source>
-        <translation>启动中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Desired</source>
-        <translation>期望</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Arrivals req/s</source>
-        <translation>到达 请求/秒</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Waiting</source>
-        <translation>排队</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Queue p95 s</source>
-        <translation>排队延迟 p95 秒</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>TTFT p95 s</source>
-        <translation>首字延迟 p95 秒</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rented cards</source>
-        <translation>租用卡数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Rented CNY/h</source>
-        <translation>租用 元/时</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Decision</source>
-        <translation>决策</translation>
-    </message>
-    <message>
         <location line="+9"/>
         <source>Plan</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <location line="+80"/>
-        <location line="+2"/>
+        <location line="-90"/>
+        <location line="+95"/>
+        <location line="+56"/>
         <source>Approve plan</source>
         <translation>批准计划</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-55"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+21"/>
+        <location line="-97"/>
+        <location line="+98"/>
         <source>Plan now</source>
         <translation>立即生成计划</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="+3"/>
         <source>Give back at the paid hour&apos;s end</source>
         <translation>在已付费小时结束时归还</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-99"/>
         <source>Reject plan</source>
         <translation>拒绝计划</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+1"/>
         <source>Give back surplus nodes</source>
         <translation>归还多余节点</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Step</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Created</source>
-        <translation>创建时间</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Offer</source>
-        <translation>报价</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Lease</source>
-        <translation>租约</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Node</source>
-        <translation>节点</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>CNY/h</source>
-        <translation>元/时</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>By</source>
-        <translation>发起者</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+2"/>
-        <source>Why</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>When</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Who</source>
-        <translation>操作者</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>What</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+38"/>
         <source>Journal</source>
         <translation>日志</translation>
     </message>
@@ -2713,42 +2897,12 @@ Next: %2</source>
         <translation>审计日志</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>steady: enough replicas for the demand</source>
-        <translation>平稳：副本足以满足需求</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>more demand than the replicas serve</source>
-        <translation>需求超过现有副本的服务能力</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>a sudden surge: adding replicas at once</source>
-        <translation>突发激增：立即增加副本</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>answers too slow: time to first token over the objective</source>
-        <translation>响应过慢：首 token 时间超出目标</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>less demand: replicas to spare</source>
-        <translation>需求下降：副本有余</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>at the service&apos;s minimum or maximum replicas</source>
-        <translation>已达到服务的最少或最多副本数</translation>
-    </message>
-    <message>
-        <location line="+46"/>
+        <location line="+144"/>
         <source>Scaling is off: %1</source>
         <translation>扩容已停用：%1</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+34"/>
         <source>No inference services are declared.</source>
         <translation>未声明任何推理服务。</translation>
     </message>
@@ -2783,7 +2937,12 @@ Next: %2</source>
         <translation>，</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-283"/>
+        <source>Sending: %1…</source>
+        <translation>正在发送：%1…</translation>
+    </message>
+    <message>
+        <location line="+266"/>
         <source>Rented nodes are paid by the started hour: %1 CNY each hour they run, at least %1 CNY.</source>
         <translation>租用节点按开始计费的小时付费：运行期间每小时 %1 元，至少 %1 元。</translation>
     </message>
@@ -2812,7 +2971,12 @@ Next: %2</source>
         <translation>策略：%1 — %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source>Daily shape: earlier days reached %1 req/s from this time of day within the forecast lead.</source>
+        <translation>日内规律：前几天从每天的这个时刻起，在预测提前期内曾达到 %1 次请求/秒。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Held back: %1</source>
         <translation>受限：%1</translation>
     </message>
@@ -2839,7 +3003,7 @@ Next: %2</source>
 <context>
     <name>meridian::ServicesDialog</name>
     <message>
-        <location filename="../../widgets/servicesdialog.cpp" line="+23"/>
+        <location filename="../../widgets/servicesdialog.cpp" line="+24"/>
         <source>Inference services</source>
         <translation>推理服务</translation>
     </message>
@@ -2849,7 +3013,7 @@ Next: %2</source>
         <translation>保存到 %1。自动扩容将按其重新启动。</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+42"/>
         <source>Cannot write a scratch copy: %1</source>
         <translation>无法写入临时副本：%1</translation>
     </message>
@@ -2918,449 +3082,6 @@ Next: %2</source>
         <location line="+1"/>
         <source>Reason</source>
         <translation>原因</translation>
-    </message>
-</context>
-<context>
-    <name>Health</name>
-    <message>
-        <source>Xid</source>
-        <translation>Xid</translation>
-    </message>
-    <message>
-        <source>ECC error</source>
-        <translation>ECC 错误</translation>
-    </message>
-    <message>
-        <source>unreachable</source>
-        <translation>不可达</translation>
-    </message>
-    <message>
-        <source>too hot</source>
-        <translation>过热</translation>
-    </message>
-    <message>
-        <source>throttled</source>
-        <translation>降频</translation>
-    </message>
-    <message>
-        <source>stale</source>
-        <translation>已过期</translation>
-    </message>
-    <message>
-        <source>no reading</source>
-        <translation>无读数</translation>
-    </message>
-    <message>
-        <source>healthy</source>
-        <translation>健康</translation>
-    </message>
-</context>
-<context>
-    <name>ReportWording</name>
-    <message>
-        <source>%1 – %2 (the end excluded)</source>
-        <translation>%1 – %2（不含结束时刻）</translation>
-    </message>
-    <message>
-        <source>%1 UTC (1 day)</source>
-        <translation>%1 UTC（1 天）</translation>
-    </message>
-    <message>
-        <source>%1 – %2 UTC (%3 days)</source>
-        <translation>%1 – %2 UTC（%3 天）</translation>
-    </message>
-    <message>
-        <source>no data for the previous period</source>
-        <translation>上一周期无数据</translation>
-    </message>
-    <message>
-        <source>none in the previous period</source>
-        <translation>上一周期为零</translation>
-    </message>
-    <message>
-        <source>%1 %2 points than the previous period</source>
-        <translation>较上一周期 %1 %2 个百分点</translation>
-    </message>
-    <message>
-        <source>%1 %2% than the previous period</source>
-        <translation>较上一周期 %1 %2%</translation>
-    </message>
-    <message>
-        <source>Coverage %1 of the card-hours %2 cards give in %3 h: the figures cover only what was recorded</source>
-        <translation>覆盖率 %1（%2 张卡在 %3 小时内应有的卡时）：各项数字只反映已记录的部分</translation>
-    </message>
-    <message>
-        <source>; no data on %1</source>
-        <translation>；%1 无数据</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::NodePage</name>
-    <message>
-        <source>Cards (double-click one to open it)</source>
-        <translation>卡（双击打开）</translation>
-    </message>
-    <message>
-        <source>RDMA links</source>
-        <translation>RDMA 链路</translation>
-    </message>
-    <message>
-        <source>Recent events</source>
-        <translation>最近事件</translation>
-    </message>
-    <message>
-        <source>Node %1</source>
-        <translation>节点 %1</translation>
-    </message>
-    <message>
-        <source>live</source>
-        <translation>在线</translation>
-    </message>
-    <message>
-        <source>connecting</source>
-        <translation>连接中</translation>
-    </message>
-    <message>
-        <source>stale</source>
-        <translation>已过期</translation>
-    </message>
-    <message>
-        <source>unreachable: %1</source>
-        <translation>不可达：%1</translation>
-    </message>
-    <message>
-        <source>rack %1</source>
-        <translation>机柜 %1</translation>
-    </message>
-    <message>
-        <source>agent %1</source>
-        <translation>代理 %1</translation>
-    </message>
-    <message>
-        <source>a link is down or flapping</source>
-        <translation>有链路中断或抖动</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::NodeCardsModel</name>
-    <message>
-        <source>Card</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>型号</translation>
-    </message>
-    <message>
-        <source>Health</source>
-        <translation>健康</translation>
-    </message>
-    <message>
-        <source>Xid/ECC</source>
-        <translation>Xid/ECC</translation>
-    </message>
-    <message>
-        <source>UUID</source>
-        <translation>UUID</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::NodeLinksModel</name>
-    <message>
-        <source>up</source>
-        <translation>正常</translation>
-    </message>
-    <message>
-        <source>down</source>
-        <translation>中断</translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <source>(no LLDP)</source>
-        <translation>（无 LLDP）</translation>
-    </message>
-    <message>
-        <source>NIC</source>
-        <translation>网卡</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Switch port (LLDP)</source>
-        <translation>交换机端口（LLDP）</translation>
-    </message>
-    <message>
-        <source>Nearest card</source>
-        <translation>最近的卡</translation>
-    </message>
-    <message>
-        <source>Rx Gb/s</source>
-        <translation>接收 Gb/s</translation>
-    </message>
-    <message>
-        <source>Tx Gb/s</source>
-        <translation>发送 Gb/s</translation>
-    </message>
-    <message>
-        <source>Drops (10 min)</source>
-        <translation>中断次数（10 分钟）</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::FleetUsageWindow</name>
-    <message>
-        <source>Meridian — fleet utilisation</source>
-        <translation>Meridian — 集群利用率</translation>
-    </message>
-    <message>
-        <source>Last 24 hours</source>
-        <translation>最近 24 小时</translation>
-    </message>
-    <message>
-        <source>Last 7 days</source>
-        <translation>最近 7 天</translation>
-    </message>
-    <message>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <source>Utilisation, hour by hour, over</source>
-        <translation>逐小时利用率，时段</translation>
-    </message>
-    <message>
-        <source>Reading the history file…</source>
-        <translation>正在读取历史文件…</translation>
-    </message>
-    <message>
-        <source>Fleet %1</source>
-        <translation>集群 %1</translation>
-    </message>
-    <message>
-        <source>Fleet</source>
-        <translation>集群</translation>
-    </message>
-    <message>
-        <source>Mean utilisation: %1.</source>
-        <translation>平均利用率：%1。</translation>
-    </message>
-    <message>
-        <source>Hours without data: %1 (gaps in the lines).</source>
-        <translation>无数据的小时数：%1（曲线中的空缺）。</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::AlertCenter</name>
-    <message>
-        <location filename="../../models/alertcenter.cpp" line="+1"/>
-        <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
-        <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
-    </message>
-    <message>
-        <location filename="../../models/alertcenterwatcher.cpp" line="+1"/>
-        <source>from the watcher at %1 (not heard from yet)</source>
-        <translation>来自 %1 的值守进程（尚未收到应答）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>from %1</source>
-        <translation>来自 %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> (the list shown is %1 old)</source>
-        <translation>（当前显示的列表已是 %1 前的）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the watcher is behind: %1</source>
-        <translation>值守进程自身滞后：%1</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::FaultResponseModel</name>
-    <message>
-        <location filename="../../models/faultresponsemodel.cpp" line="+1"/>
-        <source>Total</source>
-        <translation>合计</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Alerts acknowledged within %1 minutes of being sent (the escalation time), and their share of all alerts</source>
-        <translation>发出后 %1 分钟内（升级时限）被确认的告警数，及其占全部告警的比例</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Alerts resolved within an hour of being sent (the promise to customers), and their share of all alerts</source>
-        <translation>发出后一小时内（对客户的承诺）解决的告警数，及其占全部告警的比例</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Alerts not resolved yet</source>
-        <translation>尚未解决的告警</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Alerts</source>
-        <translation>告警数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>To ack (median)</source>
-        <translation>确认用时（中位数）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>To ack (p90)</source>
-        <translation>确认用时（p90）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Acked ≤ %1 min</source>
-        <translation>%1 分钟内确认</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>To resolve (median)</source>
-        <translation>解决用时（中位数）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>To resolve (p90)</source>
-        <translation>解决用时（p90）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Resolved ≤ 1 h</source>
-        <translation>1 小时内解决</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Open</source>
-        <translation>未解决</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Week</source>
-        <translation>周</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Data center</source>
-        <translation>数据中心</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Acknowledged by</source>
-        <translation>确认人</translation>
-    </message>
-</context>
-<context>
-    <name>meridian::FaultResponseWindow</name>
-    <message>
-        <location filename="../../widgets/faultresponsewindow.cpp" line="+1"/>
-        <source>Fault response</source>
-        <translation>故障响应</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> min</source>
-        <translation> 分钟</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The escalation time: an alert acknowledged within it counts as answered in time</source>
-        <translation>升级时限：在此时间内确认的告警算作及时响应</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Export PDF…</source>
-        <translation>导出 PDF…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sent</source>
-        <translation>发出时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>UTC, by</source>
-        <translation>UTC，按</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>acknowledged in time within</source>
-        <translation>及时确认时限</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Export CSV</source>
-        <translation>导出 CSV</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>CSV (*.csv)</source>
-        <translation>CSV（*.csv）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Export PDF</source>
-        <translation>导出 PDF</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>PDF (*.pdf)</source>
-        <translation>PDF（*.pdf）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading the alerts sent…</source>
-        <translation>正在读取已发出的告警…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No fault-response figures: %1</source>
-        <translation>没有故障响应数据：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No alert was sent in this period.</source>
-        <translation>本期间未发出告警。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 alert(s) sent: %2% acknowledged within %3 min, %4% resolved within the hour; %5 still open. Times run from when the receivers were told.</source>
-        <translation>已发出 %1 条告警：%2% 在 %3 分钟内确认，%4% 在一小时内解决；%5 条仍未解决。用时从通知接收方时算起。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Fault response %1 – %2 (UTC)</source>
-        <translation>故障响应 %1 – %2（UTC）</translation>
     </message>
 </context>
 </TS>
