@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "historychart.h"
+#include "models/cardconditions.h"
 #include "models/metricscale.h"
 #include "models/storehistoryloader.h"
 
@@ -57,7 +58,8 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
     // Dark red on pale red reads in both themes: the panel sets its own colours.
     m_fault->setStyleSheet(
         QStringLiteral("QLabel { background: #fde7e7; color: #8b0000; border: 1px solid #c62828; "
-                       "border-radius: 3px; padding: 4px; font-weight: bold; }"));
+                       "border-radius: 3px; padding: 4px; }"));
+    m_fault->setTextFormat(Qt::RichText);
     m_fault->hide();
     body->addWidget(m_fault);
     m_inventory = new QLabel(m_body);
@@ -129,14 +131,25 @@ void CardDetailPanel::refresh(const FleetSnapshot &snapshot)
 
 void CardDetailPanel::showFault(const FleetSnapshot &s, CardHandle c)
 {
+    // Each condition of the card and its node as its alert tells it: what, what it means,
+    // what to do; an Xid by its code.
+    QStringList lines;
+    for (const CardConditionNote &note :
+         cardConditionNotes(s, c, m_alerts ? m_alerts() : nullptr)) {
+        QString line = QStringLiteral("<b>%1</b>").arg(note.title.toHtmlEscaped());
+        if (!note.handling.isEmpty())
+            line += QStringLiteral(" (%1)").arg(note.handling.toHtmlEscaped());
+        // An Xid's title is its meaning already ("GPU fell off the bus (Xid 79)").
+        if (!note.title.startsWith(note.meaning))
+            line += QStringLiteral("<br>%1.").arg(note.meaning.toHtmlEscaped());
+        line += QStringLiteral("<br>") + tr("<i>Next:</i> %1.").arg(note.nextStep.toHtmlEscaped());
+        lines << line;
+    }
+    if (s.errors[c] > 0)
+        lines << tr("%n uncorrectable error(s) (Xid or ECC) since this console started.", nullptr,
+                    static_cast<int>(s.errors[c]));
     // The node may be live while this card is not: an Xid 79 card falls off the bus and
     // reports nothing more, and "live" alone would say all is well.
-    QStringList faults;
-    if (s.errors[c] > 0)
-        faults << tr(
-            "Faulty: %n uncorrectable error(s) (Xid or ECC) since this console started; "
-            "see the alert list (Ctrl+L) for what to do.",
-            nullptr, static_cast<int>(s.errors[c]));
     const NodeHandle n = s.layout->cardNode[c];
     const bool nodeReports = !s.nodeStale(n) && s.nodeConnection[n] != ConnectionState::Unreachable;
     // Three of the node's intervals without this card, as a node is stale after three.
@@ -144,9 +157,9 @@ void CardDetailPanel::showFault(const FleetSnapshot &s, CardHandle c)
         std::isnan(s.utilization[c]) ||
         s.nodeLastSeenMs[n] - s.cardLastSeenMs[c] > 3 * std::max<int64_t>(s.nodeIntervalMs[n], 1);
     if (nodeReports && cardSilent)
-        faults << tr("No reading: its node reports, this card does not.");
-    m_fault->setText(faults.join(QLatin1Char(' ')));
-    m_fault->setVisible(!faults.isEmpty());
+        lines << tr("No reading: its node reports, this card does not.");
+    m_fault->setText(lines.join(QStringLiteral("<br><br>")));
+    m_fault->setVisible(!lines.isEmpty());
 }
 
 void CardDetailPanel::update(const FleetSnapshot &s)

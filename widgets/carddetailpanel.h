@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QWidget>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,7 @@ class QPushButton;
 
 namespace meridian {
 
+struct AlertsView;
 class HistoryChart;
 class StoreHistoryLoader;
 
@@ -36,6 +38,9 @@ public:
     void setStoreHistory(StoreHistoryLoader *loader);
     // Agents' cards chart the history file's utilisation and power past 15 minutes.
     void setUsageHistory(StoreHistoryLoader *loader);
+    // Where the alerts are read from, so the card's conditions are told in their words
+    // (with who handled them); without it, what the fleet shows, in the same words.
+    void setAlertsView(std::function<const AlertsView *()> alerts) { m_alerts = std::move(alerts); }
     // The range the charts show, in seconds (15 min, 1 h, 6 h, 24 h, 7 d).
     QComboBox *rangeBox() const { return m_period; }
 
@@ -52,6 +57,7 @@ private:
     void showFault(const FleetSnapshot &snapshot, CardHandle card);
 
     const FleetSnapshotSource &m_source;
+    std::function<const AlertsView *()> m_alerts;
     std::optional<CardHandle> m_card;
     int64_t m_lastRefreshMs = 0;
     StoreHistoryLoader *m_store = nullptr;  // store-read cards

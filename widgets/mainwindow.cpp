@@ -103,6 +103,7 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     connect(m_detail, &CardDetailPanel::nodeRequested, this, &MainWindow::showNode);
 
     m_alerts = new AlertCenter(m_source.state(), this);
+    m_detail->setAlertsView([this] { return &m_alerts->view(); });
     m_alertsPanel = new AlertsPanel(*m_alerts);
     m_alertsDock = new QDockWidget(tr("Alerts"), this);
     m_alertsDock->setObjectName(QStringLiteral("alertsDock"));

@@ -370,6 +370,44 @@
     </message>
 </context>
 <context>
+    <name>CardConditions</name>
+    <message>
+        <location filename="../../models/cardconditions.cpp" line="+36"/>
+        <source>silenced until %1 by %2</source>
+        <translation>已由 %2 静默至 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>acknowledged by %1</source>
+        <translation>已由 %1 确认</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>Link down or flapping</source>
+        <translation>链路断开或抖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A RoCE link of the node is down, or dropped twice or more in the last ten minutes</source>
+        <translation>该节点有一条 RoCE 链路断开，或在最近十分钟内中断两次以上</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Throttled by the hardware</source>
+        <translation>硬件降频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The card runs slower than it may: a power brake or a hardware slowdown, not its temperature</source>
+        <translation>该卡未以应有速度运行：原因是电源制动或硬件降速，而非温度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check the node&apos;s power supplies and the card&apos;s throttle reasons (nvidia-smi -q -d PERFORMANCE)</source>
+        <translation>检查节点电源和该卡的降频原因（nvidia-smi -q -d PERFORMANCE）</translation>
+    </message>
+</context>
+<context>
     <name>DataCenter</name>
     <message>
         <location filename="../../models/metricscale.cpp" line="+154"/>
@@ -815,7 +853,7 @@
         <translation>%1 – %2 UTC（%3 天）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>no data for the previous period</source>
         <translation>上一周期无数据</translation>
     </message>
@@ -840,7 +878,7 @@
         <translation>覆盖率 %1（%2 张卡在 %3 小时内应有的卡时）：各项数字只反映已记录的部分</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>; no data on %1</source>
         <translation>；%1 无数据</translation>
     </message>
@@ -1173,29 +1211,22 @@ Next: %2</source>
 <context>
     <name>meridian::CardDetailPanel</name>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="+42"/>
+        <location filename="../../widgets/carddetailpanel.cpp" line="+43"/>
         <source>Select a card in the fleet to see its history.</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
-    <message numerus="yes">
-        <location line="+94"/>
-        <source>Faulty: %n uncorrectable error(s) (Xid or ECC) since this console started; see the alert list (Ctrl+L) for what to do.</source>
-        <translation>
-            <numerusform>故障：本控制台启动以来有 %n 个不可纠正错误（Xid 或 ECC）；处理办法见告警列表（Ctrl+L）。</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+11"/>
+        <location line="+115"/>
         <source>No reading: its node reports, this card does not.</source>
         <translation>无读数：所在节点在上报，这张卡没有。</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-48"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+61"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
@@ -1215,7 +1246,7 @@ Next: %2</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="-90"/>
+        <location line="-99"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
@@ -1245,7 +1276,19 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+56"/>
+        <source>&lt;i&gt;Next:&lt;/i&gt; %1.</source>
+        <translation>&lt;i&gt;下一步：&lt;/i&gt;%1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n uncorrectable error(s) (Xid or ECC) since this console started.</source>
+        <translation>
+            <numerusform>自本控制台启动以来共 %n 个不可纠正错误（Xid 或 ECC）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>, reading %1 s old</source>
         <translation>，读数已过 %1 秒</translation>
     </message>
@@ -1260,17 +1303,17 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡的 Prometheus 兼容存储，或本控制台的历史文件：利用率和功率（显存和温度只保留 15 分钟）</translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-135"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+91"/>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-116"/>
         <source>Node…</source>
         <translation>节点…</translation>
     </message>
@@ -1874,7 +1917,7 @@ Next: %2</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>

@@ -12,6 +12,8 @@
 
 #include "core/clock.h"
 #include "history/historystore.h"
+#include "models/alertevaluator.h"
+#include "models/alertguidance.h"
 #include "models/storehistoryloader.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -146,10 +148,38 @@ TEST(CardDetailPanel, AFaultyOrSilentCardSaysSo)
     xid.xid = 79;
     xid.timeUnixMs = 10'200;
     state.recordEvent(node, xid);
+    // Before any alert speaks for it, the fleet's own word: an Xid, what it means, what to do.
     panel.showCard(0, state.snapshot(10'300));
     EXPECT_TRUE(fault->isVisible());
-    EXPECT_TRUE(fault->text().startsWith(QStringLiteral("Faulty: 1 uncorrectable")))
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("<b>Xid</b>")))
         << fault->text().toStdString();
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("Next:"))) << fault->text().toStdString();
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("1 uncorrectable error")));
+
+    // Its alert, once it fires, speaks for it: the code, its meaning and next step, and who
+    // has it in hand, in the words the alert list uses.
+    AlertsView view;
+    Alert alert;
+    alert.kind = AlertKind::Xid;
+    alert.severity = AlertSeverity::Critical;
+    alert.node = node;
+    alert.card = 0;
+    alert.cardIndex = 0;
+    alert.nodeName = "n1";
+    alert.xid = 79;
+    alert.acknowledgedMs = 10'250;
+    alert.acknowledgedBy = "ana";
+    view.alerts.push_back(alert);
+    panel.setAlertsView([&] { return &view; });
+    panel.showCard(0, state.snapshot(10'300));
+    const QString text = fault->text();
+    EXPECT_TRUE(text.contains(alertTitle(alert).toHtmlEscaped())) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Xid 79"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("GPU fell off the bus"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(alertNextStep(alert).toHtmlEscaped())) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("acknowledged by ana"))) << text.toStdString();
+    EXPECT_EQ(text.count(QStringLiteral("<b>")), 1) << "the alert and the fleet's word said twice";
+    panel.setAlertsView({});
 
     // Card 1 stops reporting while its node goes on, once a second.
     for (int64_t t = 11'000; t <= 14'000; t += 1000)
@@ -204,4 +234,74 @@ TEST(CardDetailPanel, AnAgentsCardChartsTheHistoryFileBeyondFifteenMinutes)
     for (const QLabel *label : panel.findChildren<QLabel *>())
         said |= label->isVisible() && label->text().contains(QStringLiteral("15 minutes"));
     EXPECT_TRUE(said);
+}
+
+// Conditions of the card's node and of its own readings: a link down on its node, heat,
+// a hardware slowdown. The panel used to look healthy for all three.
+TEST(CardDetailPanel, ALinkDownNodeAHotCardAndAHardwareSlowdownAreEachSaid)
+{
+    FleetState state;
+    const NodeHandle node = state.addNode("127.0.0.1:5000", "wuhu");
+    NodeInventory inventory = oneCard("n1", "G-0");
+    for (uint32_t i = 1; i <= 2; ++i) {
+        CardInfo card;
+        card.index = i;
+        card.uuid = "G-" + std::to_string(i);
+        card.model = "A100";
+        inventory.cards.push_back(card);
+    }
+    state.setInventory(node, inventory, 1000);
+    TelemetrySample sample;
+    sample.sampleTimeUnixMs = 10'000;
+    for (uint32_t i = 0; i <= 2; ++i) {
+        CardSample card;
+        card.index = i;
+        card.utilizationPercent = 50;
+        if (i == 1)
+            card.throttleReasons = std::vector<ThrottleReason>{ThrottleReason::HwThermal};
+        if (i == 2)
+            card.throttleReasons = std::vector<ThrottleReason>{ThrottleReason::HwPowerBrake};
+        sample.cards.push_back(card);
+    }
+    state.recordTelemetry(node, sample, 10'000);
+    ManualClock clock;
+    FleetSnapshotSource source(state, clock);
+    CardDetailPanel panel(source);
+    panel.show();
+    auto *fault = panel.findChild<QLabel *>(QStringLiteral("cardFault"));
+    ASSERT_NE(fault, nullptr);
+
+    panel.showCard(1, state.snapshot(10'100));
+    EXPECT_TRUE(fault->isVisible());
+    EXPECT_TRUE(fault->text().contains(alertKindTitle(AlertKind::ThermalThrottle)))
+        << fault->text().toStdString();
+    panel.showCard(2, state.snapshot(10'100));
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("Throttled by the hardware")))
+        << fault->text().toStdString();
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("nvidia-smi -q -d PERFORMANCE")));
+
+    Event down;
+    down.kind = EventKind::LinkDown;
+    down.netdev = "ens1f0";
+    down.timeUnixMs = 10'200;
+    state.recordEvent(node, down);
+    panel.showCard(0, state.snapshot(10'300));
+    EXPECT_TRUE(fault->isVisible()) << "a card on a node with a link down looked healthy";
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("Link down or flapping")))
+        << fault->text().toStdString();
+    // Once the link-down alert fires, it speaks for the node: its own title and next step.
+    AlertsView view;
+    Alert alert;
+    alert.kind = AlertKind::LinkDown;
+    alert.severity = AlertSeverity::Critical;
+    alert.node = node;
+    alert.nodeName = "n1";
+    alert.netdev = "ens1f0";
+    view.alerts.push_back(alert);
+    panel.setAlertsView([&] { return &view; });
+    panel.showCard(0, state.snapshot(10'300));
+    EXPECT_TRUE(fault->text().contains(alertTitle(alert).toHtmlEscaped()))
+        << fault->text().toStdString();
+    EXPECT_TRUE(fault->text().contains(alertNextStep(alert).toHtmlEscaped()));
+    EXPECT_FALSE(fault->text().contains(QStringLiteral("Link down or flapping")));
 }

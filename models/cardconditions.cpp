@@ -1,0 +1,143 @@
+#include "cardconditions.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <algorithm>
+
+#include "alertevaluator.h"
+#include "alertguidance.h"
+
+namespace meridian {
+
+namespace {
+
+// The words' translation context, in a form lupdate reads.
+struct CardConditions {
+    Q_DECLARE_TR_FUNCTIONS(CardConditions)
+};
+
+// Whether an alert of this kind on the card's node (with no card of its own) is about
+// every card on it.
+bool concernsEveryCardOfItsNode(AlertKind kind)
+{
+    switch (kind) {
+    case AlertKind::AgentUnreachable:
+    case AlertKind::AgentStale:
+    case AlertKind::LinkDown:
+    case AlertKind::LinkFlap:
+    case AlertKind::PfcStorm: return true;
+    default: return false;
+    }
+}
+
+QString handlingOf(const Alert &alert, int64_t nowMs)
+{
+    if (alert.silenced(nowMs))
+        return CardConditions::tr("silenced until %1 by %2")
+            .arg(QDateTime::fromMSecsSinceEpoch(alert.silencedUntilMs)
+                     .toString(QStringLiteral("MM-dd HH:mm")),
+                 QString::fromStdString(alert.silencedBy));
+    if (alert.acknowledgedMs)
+        return CardConditions::tr("acknowledged by %1")
+            .arg(QString::fromStdString(alert.acknowledgedBy));
+    return {};
+}
+
+CardConditionNote noteOf(const Alert &alert, int64_t nowMs)
+{
+    return {alertTitle(alert), alertMeaning(alert), alertNextStep(alert), handlingOf(alert, nowMs),
+            alert.severity == AlertSeverity::Critical};
+}
+
+// What the snapshot shows of a kind, put as its alert would be, for a condition no alert
+// speaks for yet.
+Alert shownAs(AlertKind kind, AlertSeverity severity, const FleetSnapshot &s, CardHandle card)
+{
+    const FleetLayout &l = *s.layout;
+    Alert alert;
+    alert.kind = kind;
+    alert.severity = severity;
+    alert.node = l.cardNode[card];
+    alert.nodeName = l.nodeId[*alert.node];
+    alert.dataCenter = l.nodeDataCenter[*alert.node];
+    alert.subject = alert.nodeName;
+    return alert;
+}
+
+}  // namespace
+
+std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &s, CardHandle card,
+                                                  const AlertsView *alerts)
+{
+    const FleetLayout &l = *s.layout;
+    const NodeHandle node = l.cardNode[card];
+    std::vector<CardConditionNote> notes;
+    std::vector<AlertKind> spoken;  // kinds an alert already speaks for
+    if (alerts) {
+        for (const Alert &a : alerts->alerts) {
+            if (!a.active || !a.firing)
+                continue;
+            const bool mine =
+                a.card ? *a.card == card
+                       : (a.node && *a.node == node && concernsEveryCardOfItsNode(a.kind)) ||
+                             (a.kind == AlertKind::DataCenterDark &&
+                              a.subject == l.nodeDataCenter[node]);
+            if (!mine)
+                continue;
+            notes.push_back(noteOf(a, s.takenUnixMs));
+            spoken.push_back(a.kind);
+        }
+    }
+    const auto unspoken = [&](AlertKind kind) {
+        return std::find(spoken.begin(), spoken.end(), kind) == spoken.end();
+    };
+    const auto add = [&](AlertKind kind, AlertSeverity severity) {
+        if (!unspoken(kind))
+            return;
+        Alert shown = shownAs(kind, severity, s, card);
+        if (kind != AlertKind::AgentUnreachable && kind != AlertKind::AgentStale) {
+            shown.card = card;
+            shown.cardIndex = l.cardIndex[card];
+        }
+        notes.push_back(noteOf(shown, s.takenUnixMs));
+    };
+    const uint8_t faults = s.cardFaults[card];
+    if (faults & kFaultXid)
+        add(AlertKind::Xid, AlertSeverity::Critical);
+    if (faults & kFaultEccUncorrected)
+        add(AlertKind::EccDoubleBit, AlertSeverity::Critical);
+    if (faults & kFaultThermal)
+        add(AlertKind::ThermalThrottle, AlertSeverity::Warning);
+    if (s.nodeConnection[node] == ConnectionState::Unreachable)
+        add(AlertKind::AgentUnreachable, AlertSeverity::Critical);
+    else if (s.nodeStale(node))
+        add(AlertKind::AgentStale, AlertSeverity::Warning);
+    // The fleet knows a link is down or flapping, not which, until an alert says so.
+    if (s.nodeLinkFault[node] && unspoken(AlertKind::LinkDown) && unspoken(AlertKind::LinkFlap) &&
+        unspoken(AlertKind::PfcStorm)) {
+        const Alert down = shownAs(AlertKind::LinkDown, AlertSeverity::Critical, s, card);
+        notes.push_back({CardConditions::tr("Link down or flapping"),
+                         CardConditions::tr("A RoCE link of the node is down, or dropped twice "
+                                            "or more in the last ten minutes"),
+                         alertNextStep(down),
+                         {},
+                         true});
+    }
+    // Slowed by the hardware (a power brake, a slowdown), not by heat: no alert has it.
+    if ((faults & kFaultThrottled) && !(faults & kFaultThermal)) {
+        notes.push_back({CardConditions::tr("Throttled by the hardware"),
+                         CardConditions::tr("The card runs slower than it may: a power brake or "
+                                            "a hardware slowdown, not its temperature"),
+                         CardConditions::tr("Check the node's power supplies and the card's "
+                                            "throttle reasons (nvidia-smi -q -d PERFORMANCE)"),
+                         {},
+                         false});
+    }
+    std::stable_sort(notes.begin(), notes.end(),
+                     [](const CardConditionNote &a, const CardConditionNote &b) {
+                         return a.critical && !b.critical;
+                     });
+    return notes;
+}
+
+}  // namespace meridian
