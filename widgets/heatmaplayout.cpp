@@ -256,11 +256,11 @@ int fittingCellSize(const FleetLayout &layout, const QSize &viewport)
     // Measured from racks alone: placing every card for each size tried cost 40 ms at
     // 100,000 cards.
     const std::vector<DataCenter> dcs = group(layout);
-    for (int cell = kHeatmapMaxCell; cell > kHeatmapMinCell; --cell) {
+    for (int cell = kHeatmapMaxCell; cell > kHeatmapFloorCell; --cell) {
         if (arrange(dcs, metricsFor(cell), viewport.width()).height <= viewport.height())
             return cell;
     }
-    return kHeatmapMinCell;
+    return kHeatmapFloorCell;
 }
 
 int cardAt(const HeatmapGeometry &geometry, const QPoint &point)

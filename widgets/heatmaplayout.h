@@ -29,7 +29,11 @@ struct HeatmapGeometry {
 };
 
 constexpr int kHeatmapTitleHeight = 22;
+// Cells are at least kHeatmapMinCell wide; where the whole fleet does not fit even so (a
+// laptop with the card panel open), down to kHeatmapFloorCell before the view scrolls:
+// rows out of sight hide faults, smaller cells do not (faults are drawn larger).
 constexpr int kHeatmapMinCell = 4;
+constexpr int kHeatmapFloorCell = 3;
 constexpr int kHeatmapMaxCell = 18;
 // Racks are labelled when their cells are big enough to be told apart by eye.
 constexpr int kHeatmapRackLabelHeight = 13;
@@ -38,7 +42,7 @@ constexpr int kHeatmapRackLabelMinCell = 6;
 HeatmapGeometry layoutHeatmap(const FleetLayout &layout, int width, int cell);
 
 // The largest cell (within limits) at which the whole fleet fits the viewport's height;
-// the smallest when nothing fits (the view then scrolls).
+// kHeatmapFloorCell when nothing fits (the view then scrolls).
 int fittingCellSize(const FleetLayout &layout, const QSize &viewport);
 
 // The card (or, failing that, the node) under a point; -1 when none.

@@ -7,6 +7,7 @@
 #include <QGuiApplication>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -88,6 +89,12 @@ TEST(LaptopLayout, SixThousandCardsFitWithTheCardPanelOpeningOnlyForACard)
     const QRect seen(-heatmap->pos(), scroll->viewport()->size());
     EXPECT_TRUE(seen.contains(heatmap->geometry().cardRects[last]))
         << "the chosen card is out of sight";
+    // The narrower fleet is re-fitted, not scrolled: every row (and any fault there) stays
+    // on the screen.
+    EXPECT_LE(heatmap->geometry().size.height(), scroll->viewport()->height())
+        << "the fleet scrolls with the card panel open";
+    EXPECT_FALSE(scroll->verticalScrollBar()->isVisible());
+    EXPECT_GE(heatmap->geometry().cell, kHeatmapFloorCell);
 
     // Closing the card panel and opening another card changes the window's size no more.
     card->hide();
