@@ -140,6 +140,11 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
             tip += QStringLiteral("<br><i>%1</i>")
                        .arg(QString::fromStdString(a.message).toHtmlEscaped());
         tip += QStringLiteral("<br>") + tr("Next: %1").arg(alertNextStep(a).toHtmlEscaped());
+        // What the narrowed columns may cut: who has it, and the note.
+        tip += QStringLiteral("<br>") + stateText(a, m_nowMs).toHtmlEscaped();
+        if (!a.note.empty())
+            tip += QStringLiteral("<br>") +
+                   tr("Note: %1").arg(QString::fromStdString(a.note).toHtmlEscaped());
         if (!a.silenceReason.empty() && a.silenced(m_nowMs))
             tip += QStringLiteral("<br>") +
                    tr("Silenced: %1").arg(QString::fromStdString(a.silenceReason).toHtmlEscaped());

@@ -107,6 +107,10 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->setAlternatingRowColors(true);
+    connect(m_sorted, &QAbstractItemModel::modelReset, this, &AlertsPanel::fitColumns);
+    connect(m_sorted, &QAbstractItemModel::layoutChanged, this, &AlertsPanel::fitColumns);
+    connect(m_sorted, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::fitColumns);
+    connect(m_sorted, &QAbstractItemModel::dataChanged, this, &AlertsPanel::fitColumns);
     connect(m_view, &QTableView::doubleClicked, this, &AlertsPanel::jumpTo);
 
     auto *acknowledge = new QPushButton(tr("Acknowledge"), this);
@@ -171,6 +175,31 @@ const Alert *AlertsPanel::selected() const
     if (!current.isValid())
         return nullptr;
     return m_center.model()->alertAt(m_sorted->mapToSource(current).row());
+}
+
+void AlertsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void AlertsPanel::fitColumns()
+{
+    // Shares of the list's width; what they and the short columns leave (a fifth at
+    // least, at 1366 px) is the next step's.
+    constexpr std::pair<int, double> kShares[] = {{AlertsModel::What, 0.13},
+                                                  {AlertsModel::Where, 0.08},
+                                                  {AlertsModel::State, 0.09},
+                                                  {AlertsModel::Note, 0.08}};
+    QHeaderView *header = m_view->horizontalHeader();
+    const int width = m_view->viewport()->width();
+    for (const auto &[column, share] : kShares) {
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+        m_view->resizeColumnToContents(column);
+        const int cap = std::max(header->sectionSizeHint(column), static_cast<int>(width * share));
+        if (header->sectionSize(column) > cap)
+            header->resizeSection(column, cap);
+    }
 }
 
 void AlertsPanel::acknowledgeSelected()

@@ -37,7 +37,13 @@ Q_SIGNALS:
     // A link alert (down, flapping, PFC storm): the NIC's place in the fabric.
     void linkRequested(NodeHandle node, const QString &netdev);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // Free text (what, where, state, note) takes at most its share of the width, elided,
+    // whole in the tooltip: the next step keeps room through acknowledge, note and silence.
+    void fitColumns();
     const Alert *selected() const;
     void acknowledgeSelected();
     void silenceSelected();

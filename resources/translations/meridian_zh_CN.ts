@@ -1074,6 +1074,11 @@ Next: %2</source>
         <translation>下一步：%1</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Note: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Silenced: %1</source>
         <translation>静默原因：%1</translation>
@@ -1137,7 +1142,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="+112"/>
+        <location filename="../../widgets/alertspanel.cpp" line="+116"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -1173,7 +1178,7 @@ Next: %2</source>
         <translation>静默规则（%1）</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+76"/>
         <source>Silences</source>
         <translation>静默规则</translation>
     </message>
@@ -1193,7 +1198,7 @@ Next: %2</source>
         <translation>%1 的备注：</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-136"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
@@ -1216,17 +1221,17 @@ Next: %2</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+117"/>
         <source>No reading: its node reports, this card does not.</source>
         <translation>无读数：所在节点在上报，这张卡没有。</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-50"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+63"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
@@ -1246,7 +1251,7 @@ Next: %2</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="-99"/>
+        <location line="-101"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
@@ -1276,7 +1281,7 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+58"/>
         <source>&lt;i&gt;Next:&lt;/i&gt; %1.</source>
         <translation>&lt;i&gt;下一步：&lt;/i&gt;%1。</translation>
     </message>
@@ -1303,17 +1308,17 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡的 Prometheus 兼容存储，或本控制台的历史文件：利用率和功率（显存和温度只保留 15 分钟）</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-137"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+93"/>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-118"/>
         <source>Node…</source>
         <translation>节点…</translation>
     </message>

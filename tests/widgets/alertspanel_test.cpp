@@ -5,7 +5,9 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialog>
+#include <QHeaderView>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTableView>
 
@@ -167,4 +169,52 @@ TEST(AlertsPanel, GroupedByKindOrDataCenterRowsOfAGroupStandTogether)
     AlertsPanel next(center);
     EXPECT_EQ(next.findChild<QComboBox *>(QStringLiteral("alertGrouping"))->currentData().toInt(),
               static_cast<int>(AlertsPanel::Grouping::DataCenter));
+}
+
+// At 1366 px, after an acknowledge and a long note, the next step still reads: the free
+// text columns keep to their share, and the list needs no horizontal scroll bar.
+TEST(AlertsPanel, TheNextStepStaysReadableThroughAcknowledgeNoteAndSilence)
+{
+    FleetState state;
+    test::fillFleet(state, {{"xiamen", "xm-r01-n1", "r1"}, {"xiamen", "xm-r01-n2", "r1"}}, 10'000);
+    AlertCenter center(state);
+    center.setUser(QStringLiteral("on-call engineer with a long name@ops-desk-3.xiamen"));
+    AlertsPanel panel(center);
+    panel.resize(1366, 300);
+    panel.show();
+    raise(state, center, 1, EventKind::Xid, 3, 11'000);
+    const QAbstractItemModel *model = panel.view()->model();
+    QString key;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QString k = model->index(r, 0).data(AlertsModel::KeyRole).toString();
+        if (k.startsWith(QStringLiteral("xid/")))
+            key = k;
+    }
+    ASSERT_FALSE(key.isEmpty());
+    center.acknowledge(key);
+    center.setNote(key, QStringLiteral("Drained at 03:12, DCGM level 3 passed, waiting on the "
+                                       "vendor's RMA number before the card is swapped out"));
+    center.silence(key, 20'000'000);
+    center.update(state.snapshot(12'000));
+    QCoreApplication::processEvents();
+
+    QTableView *view = panel.view();
+    const int nextStep = view->horizontalHeader()->sectionSize(AlertsModel::NextStep);
+    EXPECT_GE(nextStep, view->viewport()->width() / 5)
+        << "the next step was squeezed to " << nextStep << " px";
+    for (int column : {AlertsModel::What, AlertsModel::Where, AlertsModel::State,
+                       AlertsModel::Note})
+        EXPECT_LT(view->horizontalHeader()->sectionSize(column), nextStep) << column;
+    EXPECT_FALSE(view->horizontalScrollBar()->isVisible());
+    // What the narrowed columns cut is whole in the row's tooltip.
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (model->index(r, 0).data(AlertsModel::KeyRole).toString() == key)
+            row = r;
+    }
+    ASSERT_GE(row, 0);
+    const QString tip = model->index(row, AlertsModel::Note).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("vendor&#x27;s RMA number")) ||
+                tip.contains(QStringLiteral("vendor's RMA number")))
+        << tip.toStdString();
 }
