@@ -1,10 +1,10 @@
 #include "fleetusagewindow.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDateTimeAxis>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -18,6 +18,7 @@
 #include "models/metricscale.h"
 #include "reportcharts.h"
 #include "screenfit.h"
+#include "timeticks.h"
 
 namespace meridian {
 
@@ -103,11 +104,9 @@ void FleetUsageWindow::showLoaded()
         m_summary->setText(QString::fromStdString(loaded.error().message));
     } else {
         const FleetUsageSeries &series = loaded.value();
-        auto *time = new QDateTimeAxis;
-        time->setFormat(m_range->currentData().toInt() > 86400 ? QStringLiteral("MM-dd")
-                                                               : QStringLiteral("HH:mm"));
-        time->setRange(QDateTime::fromSecsSinceEpoch(series.fromUnixS),
-                       QDateTime::fromSecsSinceEpoch(series.toUnixS));
+        // Ticks at midnights (dates) over days, on whole hours within one.
+        auto *time = new QCategoryAxis;
+        setTimeTicks(*time, series.fromUnixS * 1000, series.toUnixS * 1000, 8);
         auto *percent = new QValueAxis;
         percent->setRange(0, 100);
         percent->setLabelFormat(QStringLiteral("%.0f%%"));

@@ -1,14 +1,16 @@
 #include "historychart.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
-#include <QDateTimeAxis>
 #include <QEvent>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
+
+#include "timeticks.h"
 
 namespace meridian {
 
@@ -22,9 +24,7 @@ HistoryChart::HistoryChart(const QString &title, const QString &unit, double max
     m_chart->setTitle(unit.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, unit));
     m_chart->setMargins(QMargins(2, 2, 2, 2));
     m_chart->setBackgroundRoundness(0);
-    m_time = new QDateTimeAxis;
-    m_time->setFormat(QStringLiteral("HH:mm"));
-    m_time->setTickCount(4);
+    m_time = new QCategoryAxis;
     m_values = new QValueAxis;
     m_values->setRange(0, maxValue);
     m_values->setLabelFormat(QStringLiteral("%.0f"));
@@ -56,8 +56,9 @@ void HistoryChart::followPalette()
 void HistoryChart::resizeEvent(QResizeEvent *event)
 {
     // As many time labels as fit whole: a narrow chart gets two, not four cut to "05:…".
-    const int label = fontMetrics().horizontalAdvance(QStringLiteral("00-00 00:00")) + 16;
-    m_time->setTickCount(std::clamp(width() / label, 2, 6));
+    const int label = fontMetrics().horizontalAdvance(QStringLiteral("00-00")) + 24;
+    m_maxTicks = std::clamp(width() / label, 2, 8);
+    setTimeTicks(*m_time, m_fromMs, m_toMs, m_maxTicks);
     QWidget::resizeEvent(event);
 }
 
@@ -71,9 +72,6 @@ void HistoryChart::changeEvent(QEvent *event)
 void HistoryChart::setWindowSeconds(int seconds)
 {
     m_windowSeconds = seconds;
-    // Past a day, the day matters more than the minute.
-    m_time->setFormat(seconds > 24 * 3600 ? QStringLiteral("MM-dd HH:mm")
-                                          : QStringLiteral("HH:mm"));
 }
 
 void HistoryChart::setPoints(const std::vector<HistoryPoint> &points, int64_t nowMs)
@@ -89,9 +87,10 @@ void HistoryChart::setPoints(const std::vector<HistoryPoint> &points, int64_t no
     }
     m_series->replace(list);
     m_count = static_cast<int>(list.size());
-    const QDateTime end =
-        QDateTime::fromMSecsSinceEpoch(points.empty() ? nowMs : points.back().timeUnixMs);
-    m_time->setRange(end.addSecs(-m_windowSeconds), end);
+    // Ticks on whole hours and midnights (dates once the window spans days).
+    m_toMs = points.empty() ? nowMs : points.back().timeUnixMs;
+    m_fromMs = m_toMs - static_cast<qint64>(m_windowSeconds) * 1000;
+    setTimeTicks(*m_time, m_fromMs, m_toMs, m_maxTicks);
     m_values->setRange(0, highest);
 }
 

@@ -11,7 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
-class QDateTimeAxis;
+class QCategoryAxis;
 class QLineSeries;
 class QValueAxis;
 QT_END_NAMESPACE
@@ -41,11 +41,14 @@ private:
     QChart *m_chart;
     QChartView *m_view;
     QLineSeries *m_series;
-    QDateTimeAxis *m_time;
+    QCategoryAxis *m_time;  // ticks on hours and midnights (timeticks.h)
     QValueAxis *m_values;
     double m_maxValue;
     int m_count = 0;
     int m_windowSeconds = 15 * 60;
+    qint64 m_fromMs = 0;
+    qint64 m_toMs = 15 * 60 * 1000;
+    int m_maxTicks = 4;
 };
 
 }  // namespace meridian
