@@ -109,6 +109,7 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
         body->addWidget(chart, 1);
     body->addWidget(new QLabel(tr("Recent events on this node"), m_body));
     m_events = new QListWidget(m_body);
+    m_events->setWordWrap(true);  // an event's detail is read whole, not cut at the edge
     m_events->setMinimumHeight(80);
     m_events->setMaximumHeight(140);
     body->addWidget(m_events);
@@ -205,10 +206,12 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     }
     const bool loaded = loader && m_loadedCard == m_shownUuid && m_loadedFrom == loader;
     for (int i = 0; i < 4; ++i) {
-        // Until a loader answers, and for what the history file does not keep, what this
-        // console has seen itself.
+        // Until a loader answers, what this console has seen itself.
         if (!loaded || !loaderKeeps(loader, i))
             m_charts[i]->setPoints(m_source.history(c, kChartMetrics[i]), s.takenUnixMs);
+        // What is kept for 15 minutes only is not drawn as a dot on a week's axis: the
+        // range note says where it went.
+        m_charts[i]->setVisible(!loader || loaderKeeps(loader, i));
     }
     m_rangeNote->setVisible(loader && loader == m_usage);
     m_events->clear();

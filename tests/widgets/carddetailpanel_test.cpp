@@ -234,6 +234,16 @@ TEST(CardDetailPanel, AnAgentsCardChartsTheHistoryFileBeyondFifteenMinutes)
     for (const QLabel *label : panel.findChildren<QLabel *>())
         said |= label->isVisible() && label->text().contains(QStringLiteral("15 minutes"));
     EXPECT_TRUE(said);
+    // Memory and temperature, kept for 15 minutes only, are not offered as a dot on a
+    // day's axis; back on 15 minutes they are.
+    EXPECT_TRUE(panel.chart(0)->isVisible());
+    EXPECT_FALSE(panel.chart(1)->isVisible());
+    EXPECT_FALSE(panel.chart(2)->isVisible());
+    EXPECT_TRUE(panel.chart(3)->isVisible());
+    range->setCurrentIndex(0);
+    panel.refresh(state.snapshot(now + 2000));
+    EXPECT_TRUE(panel.chart(1)->isVisible());
+    EXPECT_TRUE(panel.chart(2)->isVisible());
 }
 
 // Conditions of the card's node and of its own readings: a link down on its node, heat,
