@@ -1,14 +1,16 @@
 #include "scalingcharts.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
-#include <QDateTimeAxis>
 #include <QHBoxLayout>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+
+#include "timeticks.h"
 
 namespace meridian {
 
@@ -17,7 +19,7 @@ struct ScalingCharts::Charts {
     QLineSeries *serving = nullptr;
     QLineSeries *starting = nullptr;
     QLineSeries *desired = nullptr;
-    QDateTimeAxis *replicasTime = nullptr;
+    QCategoryAxis *replicasTime = nullptr;
     QValueAxis *replicasAxis = nullptr;
 
     QChart *load = nullptr;
@@ -25,7 +27,7 @@ struct ScalingCharts::Charts {
     QLineSeries *queueDelay = nullptr;  // what the objective is held to
     QLineSeries *ttft = nullptr;
     QLineSeries *objective = nullptr;
-    QDateTimeAxis *loadTime = nullptr;
+    QCategoryAxis *loadTime = nullptr;
     QValueAxis *arrivalsAxis = nullptr;
     QValueAxis *latencyAxis = nullptr;
 };
@@ -55,11 +57,10 @@ QChart *chart(const QString &title)
     return c;
 }
 
-QDateTimeAxis *timeAxis(QChart *c)
+// Ticks on whole minutes and hours (timeticks.h), set with each range.
+QCategoryAxis *timeAxis(QChart *c)
 {
-    auto *axis = new QDateTimeAxis;
-    axis->setFormat(QStringLiteral("HH:mm"));
-    axis->setTickCount(5);
+    auto *axis = new QCategoryAxis;
     c->addAxis(axis, Qt::AlignBottom);
     return axis;
 }
@@ -173,8 +174,8 @@ void ScalingCharts::show(const ServiceScalingView &service, int64_t viewAtMs)
         service.history.empty() ? end : service.history.front().atMs, end - 10 * 60'000);
     c.objective->replace({QPointF(static_cast<double>(start), service.service.objectiveP95Seconds),
                           QPointF(static_cast<double>(end), service.service.objectiveP95Seconds)});
-    for (QDateTimeAxis *axis : {c.replicasTime, c.loadTime})
-        axis->setRange(QDateTime::fromMSecsSinceEpoch(start), QDateTime::fromMSecsSinceEpoch(end));
+    for (QCategoryAxis *axis : {c.replicasTime, c.loadTime})
+        setTimeTicks(*axis, start, end, 5);
     setNiceRange(c.replicasAxis, maxReplicas * 1.15);
     setNiceRange(c.arrivalsAxis, maxArrivals * 1.15);
     setNiceRange(c.latencyAxis, maxLatency * 1.1);
