@@ -108,10 +108,13 @@ std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &s, CardHa
         add(AlertKind::EccDoubleBit, AlertSeverity::Critical);
     if (faults & kFaultThermal)
         add(AlertKind::ThermalThrottle, AlertSeverity::Warning);
-    if (s.nodeConnection[node] == ConnectionState::Unreachable)
-        add(AlertKind::AgentUnreachable, AlertSeverity::Critical);
-    else if (s.nodeStale(node))
-        add(AlertKind::AgentStale, AlertSeverity::Warning);
+    // A dark data center's alert speaks for each of its silent agents already.
+    if (unspoken(AlertKind::DataCenterDark)) {
+        if (s.nodeConnection[node] == ConnectionState::Unreachable)
+            add(AlertKind::AgentUnreachable, AlertSeverity::Critical);
+        else if (s.nodeStale(node))
+            add(AlertKind::AgentStale, AlertSeverity::Warning);
+    }
     // The fleet knows a link is down or flapping, not which, until an alert says so.
     if (s.nodeLinkFault[node] && unspoken(AlertKind::LinkDown) && unspoken(AlertKind::LinkFlap) &&
         unspoken(AlertKind::PfcStorm)) {

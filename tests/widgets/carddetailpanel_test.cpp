@@ -35,6 +35,19 @@ NodeInventory oneCard(const std::string &node, const std::string &uuid)
     return inventory;
 }
 
+// A card panel on `state`, shown, and its fault banner.
+struct ShownPanel {
+    explicit ShownPanel(FleetState &state) : source(state, clock), panel(source)
+    {
+        panel.show();
+        fault = panel.findChild<QLabel *>(QStringLiteral("cardFault"));
+    }
+    ManualClock clock;
+    FleetSnapshotSource source;
+    CardDetailPanel panel;
+    QLabel *fault = nullptr;
+};
+
 struct Asked {
     std::string uuid;
     int64_t windowS = 0;
@@ -133,11 +146,9 @@ TEST(CardDetailPanel, AFaultyOrSilentCardSaysSo)
         state.recordTelemetry(node, s, atMs);
     };
     sample(10'000, true);
-    ManualClock clock;
-    FleetSnapshotSource source(state, clock);
-    CardDetailPanel panel(source);
-    panel.show();
-    auto *fault = panel.findChild<QLabel *>(QStringLiteral("cardFault"));
+    ShownPanel shown(state);
+    CardDetailPanel &panel = shown.panel;
+    QLabel *fault = shown.fault;
     ASSERT_NE(fault, nullptr);
     panel.showCard(0, state.snapshot(10'100));
     EXPECT_FALSE(fault->isVisible()) << "a healthy card has no banner";
@@ -274,11 +285,9 @@ TEST(CardDetailPanel, ALinkDownNodeAHotCardAndAHardwareSlowdownAreEachSaid)
         sample.cards.push_back(card);
     }
     state.recordTelemetry(node, sample, 10'000);
-    ManualClock clock;
-    FleetSnapshotSource source(state, clock);
-    CardDetailPanel panel(source);
-    panel.show();
-    auto *fault = panel.findChild<QLabel *>(QStringLiteral("cardFault"));
+    ShownPanel shown(state);
+    CardDetailPanel &panel = shown.panel;
+    QLabel *fault = shown.fault;
     ASSERT_NE(fault, nullptr);
 
     panel.showCard(1, state.snapshot(10'100));
@@ -314,4 +323,17 @@ TEST(CardDetailPanel, ALinkDownNodeAHotCardAndAHardwareSlowdownAreEachSaid)
         << fault->text().toStdString();
     EXPECT_TRUE(fault->text().contains(alertNextStep(alert).toHtmlEscaped()));
     EXPECT_FALSE(fault->text().contains(QStringLiteral("Link down or flapping")));
+
+    // Its data center dark: that one alert speaks for the silent agent, not a second line.
+    Alert dark;
+    dark.kind = AlertKind::DataCenterDark;
+    dark.severity = AlertSeverity::Critical;
+    dark.subject = "wuhu";
+    view.alerts.push_back(dark);
+    ASSERT_TRUE(state.snapshot(60'000).nodeStale(node)) << "the node long silent by then";
+    panel.showCard(0, state.snapshot(60'000));
+    EXPECT_TRUE(fault->text().contains(alertTitle(dark).toHtmlEscaped()))
+        << fault->text().toStdString();
+    EXPECT_FALSE(fault->text().contains(alertKindTitle(AlertKind::AgentStale)))
+        << fault->text().toStdString();
 }
