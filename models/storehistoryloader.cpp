@@ -34,8 +34,9 @@ void StoreHistoryLoader::launch(const std::string &cardUuid, int64_t nowUnixMs, 
 {
     m_pending = false;
     const Fetch fetch = m_fetch;
+    const Begins begins = m_begins;
     const int64_t step = std::max<int64_t>(m_stepS, windowS / 360);
-    m_watcher.setFuture(QtConcurrent::run([fetch, cardUuid, nowUnixMs, step, windowS] {
+    m_watcher.setFuture(QtConcurrent::run([fetch, begins, cardUuid, nowUnixMs, step, windowS] {
         StoreHistory out;
         out.cardUuid = cardUuid;
         const CardMetric metrics[] = {CardMetric::Utilization, CardMetric::Memory,
@@ -49,6 +50,8 @@ void StoreHistoryLoader::launch(const std::string &cardUuid, int64_t nowUnixMs, 
             }
             out.series[i] = std::move(points).value();
         }
+        if (begins && out.problem.empty())
+            out.historyBeginsUnixMs = begins();
         return out;
     }));
 }
@@ -94,7 +97,12 @@ std::unique_ptr<StoreHistoryLoader> usageHistoryLoader(const std::string &histor
                                                                       : p.powerWatts)});
         return points;
     };
-    return std::make_unique<StoreHistoryLoader>(std::move(fetch), 60);
+    auto loader = std::make_unique<StoreHistoryLoader>(std::move(fetch), 60);
+    loader->setBegins([historyFile]() -> int64_t {
+        const auto begins = readHistoryBeginsUnixS(historyFile);
+        return begins.ok() && begins->has_value() ? begins->value() * 1000 : 0;
+    });
+    return loader;
 }
 
 }  // namespace meridian

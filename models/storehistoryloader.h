@@ -23,6 +23,9 @@ struct StoreHistory {
     std::string cardUuid;
     std::array<std::vector<HistoryPoint>, 4> series;  // utilisation, memory, temperature, power
     std::string problem;                              // set: the store did not answer
+    // Where the source's history begins (0: unknown, or it holds none yet), so an empty
+    // range can say since when there is anything to show.
+    int64_t historyBeginsUnixMs = 0;
 };
 
 class StoreHistoryLoader final : public QObject {
@@ -32,7 +35,11 @@ public:
         const std::string &cardUuid, CardMetric metric, int64_t fromUnixS, int64_t toUnixS,
         int64_t stepS)>;
 
+    // Where the source's history begins, in ms (0: unknown or none); asked on the worker.
+    using Begins = std::function<int64_t()>;
+
     StoreHistoryLoader(Fetch fetch, int stepS, QObject *parent = nullptr);
+    void setBegins(Begins begins) { m_begins = std::move(begins); }
     ~StoreHistoryLoader() override;
 
     // The card's last `windowS` seconds, about 360 points of it (never finer than the
@@ -48,6 +55,7 @@ private:
     void finished();
 
     Fetch m_fetch;
+    Begins m_begins;
     int m_stepS;
     QFutureWatcher<StoreHistory> m_watcher;
     std::string m_wanted;

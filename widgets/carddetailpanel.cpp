@@ -205,7 +205,9 @@ void CardDetailPanel::update(const FleetSnapshot &s)
         loader->request(m_shownUuid, s.takenUnixMs, m_period->currentData().toInt());
     }
     const bool loaded = loader && m_loadedCard == m_shownUuid && m_loadedFrom == loader;
+    const QString empty = emptyNote(loader, loaded);
     for (int i = 0; i < 4; ++i) {
+        m_charts[i]->setEmptyNote(empty);
         // Until a loader answers, what this console has seen itself.
         if (!loaded || !loaderKeeps(loader, i))
             m_charts[i]->setPoints(m_source.history(c, kChartMetrics[i]), s.takenUnixMs);
@@ -254,14 +256,42 @@ bool CardDetailPanel::loaderKeeps(const StoreHistoryLoader *loader, int chart) c
 void CardDetailPanel::showLoaded(StoreHistoryLoader *loader)
 {
     const StoreHistory &history = loader->latest();
-    if (!history.problem.empty() || history.cardUuid != m_shownUuid)
+    if (history.cardUuid != m_shownUuid)
         return;
+    if (!history.problem.empty()) {
+        for (HistoryChart *chart : m_charts)
+            chart->setEmptyNote(emptyNote(loader, false));
+        return;
+    }
     m_loadedCard = history.cardUuid;
     m_loadedFrom = loader;
+    const QString empty = emptyNote(loader, true);
     for (size_t i = 0; i < history.series.size(); ++i) {
+        m_charts[i]->setEmptyNote(empty);
         if (loaderKeeps(loader, static_cast<int>(i)))
             m_charts[i]->setPoints(history.series[i], m_askedMs);
     }
+}
+
+QString CardDetailPanel::emptyNote(const StoreHistoryLoader *loader, bool loaded) const
+{
+    if (!loader)
+        return tr("No reading of this card in the last 15 minutes.");
+    const StoreHistory &history = loader->latest();
+    if (history.cardUuid == m_shownUuid && !history.problem.empty())
+        return tr("History not read: %1").arg(QString::fromStdString(history.problem));
+    if (!loaded)
+        return tr("Reading the history…");
+    if (loader != m_usage)
+        return tr("The store holds no reading of this card over this period.");
+    if (history.historyBeginsUnixMs <= 0)
+        return tr(
+            "The history file holds no readings yet: it keeps each minute of the "
+            "fleet from when this console began recording.");
+    const QString begins = QDateTime::fromMSecsSinceEpoch(history.historyBeginsUnixMs)
+                               .toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    return tr("Nothing recorded for this card over this period. The history file begins %1.")
+        .arg(begins);
 }
 
 void CardDetailPanel::setHistoryWindow(int seconds)

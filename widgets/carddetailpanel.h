@@ -53,6 +53,8 @@ private:
     StoreHistoryLoader *loaderFor(bool fromStore) const;
     bool loaderKeeps(const StoreHistoryLoader *loader, int chart) const;
     void showLoaded(StoreHistoryLoader *loader);
+    // What an empty chart says: why there is nothing, and since when history exists.
+    QString emptyNote(const StoreHistoryLoader *loader, bool loaded) const;
     void setHistoryWindow(int seconds);
     void showFault(const FleetSnapshot &snapshot, CardHandle card);
 

@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QDateTime>
 #include <QEvent>
+#include <QLabel>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -38,8 +39,39 @@ HistoryChart::HistoryChart(const QString &title, const QString &unit, double max
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
+    m_emptyNote = new QLabel(m_view);
+    m_emptyNote->setObjectName(QStringLiteral("emptyNote"));
+    m_emptyNote->setWordWrap(true);
+    m_emptyNote->setAlignment(Qt::AlignCenter);
+    m_emptyNote->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_emptyNote->hide();
     setMinimumHeight(130);
     followPalette();
+}
+
+void HistoryChart::setEmptyNote(const QString &note)
+{
+    m_emptyText = note;
+    m_emptyNote->setText(note);
+    m_emptyNote->setVisible(!shownNote().isEmpty());
+}
+
+QString HistoryChart::shownNote() const
+{
+    return m_count == 0 ? m_emptyText : QString();
+}
+
+void HistoryChart::placeEmptyNote()
+{
+    // Over the plot, clear of the title and the axis labels.
+    const QRectF plot = m_chart->plotArea();
+    const QRect area = plot.isEmpty() ? m_view->rect().adjusted(8, 24, -8, -24)
+                                      : plot.toRect().adjusted(4, 4, -4, -4);
+    // On a patch of the chart's own background, so grid lines do not cross the words.
+    const int width = std::max(40, area.width() - 16);
+    const int height = std::min(area.height(), m_emptyNote->heightForWidth(width));
+    m_emptyNote->setGeometry(
+        QRect(0, 0, width, height).translated(area.center() - QPoint(width / 2, height / 2)));
 }
 
 void HistoryChart::followPalette()
@@ -51,6 +83,9 @@ void HistoryChart::followPalette()
     m_values->setLabelsBrush(palette().color(QPalette::Text));
     m_time->setGridLineColor(palette().color(QPalette::Mid));
     m_values->setGridLineColor(palette().color(QPalette::Mid));
+    m_emptyNote->setStyleSheet(QStringLiteral("color: %1; background: %2; padding: 2px;")
+                                   .arg(palette().color(QPalette::PlaceholderText).name(),
+                                        palette().color(QPalette::Base).name()));
 }
 
 void HistoryChart::resizeEvent(QResizeEvent *event)
@@ -60,6 +95,7 @@ void HistoryChart::resizeEvent(QResizeEvent *event)
     m_maxTicks = std::clamp(width() / label, 2, 8);
     setTimeTicks(*m_time, m_fromMs, m_toMs, m_maxTicks);
     QWidget::resizeEvent(event);
+    placeEmptyNote();
 }
 
 void HistoryChart::changeEvent(QEvent *event)
@@ -92,6 +128,8 @@ void HistoryChart::setPoints(const std::vector<HistoryPoint> &points, int64_t no
     m_fromMs = m_toMs - static_cast<qint64>(m_windowSeconds) * 1000;
     setTimeTicks(*m_time, m_fromMs, m_toMs, m_maxTicks);
     m_values->setRange(0, highest);
+    m_emptyNote->setVisible(!shownNote().isEmpty());
+    placeEmptyNote();
 }
 
 }  // namespace meridian

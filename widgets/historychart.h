@@ -12,6 +12,7 @@ QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
 class QCategoryAxis;
+class QLabel;
 class QLineSeries;
 class QValueAxis;
 QT_END_NAMESPACE
@@ -30,6 +31,10 @@ public:
     int pointCount() const { return m_count; }
     // How far back the time axis reaches from the newest point (default 15 minutes).
     void setWindowSeconds(int seconds);
+    // What an empty frame says over its plot: why there is nothing, since when there is.
+    void setEmptyNote(const QString &note);
+    // The note as shown now: empty while the chart has points.
+    QString shownNote() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -37,12 +42,15 @@ protected:
 
 private:
     void followPalette();
+    void placeEmptyNote();
 
     QChart *m_chart;
     QChartView *m_view;
     QLineSeries *m_series;
     QCategoryAxis *m_time;  // ticks on hours and midnights (timeticks.h)
     QValueAxis *m_values;
+    QLabel *m_emptyNote;
+    QString m_emptyText;
     double m_maxValue;
     int m_count = 0;
     int m_windowSeconds = 15 * 60;

@@ -382,7 +382,7 @@
         <translation>已由 %1 确认</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+81"/>
         <source>Link down or flapping</source>
         <translation>链路断开或抖动</translation>
     </message>
@@ -1221,17 +1221,17 @@ Next: %2</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+118"/>
         <source>No reading: its node reports, this card does not.</source>
         <translation>无读数：所在节点在上报，这张卡没有。</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-51"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+64"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
@@ -1251,7 +1251,7 @@ Next: %2</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-102"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
@@ -1281,7 +1281,7 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>&lt;i&gt;Next:&lt;/i&gt; %1.</source>
         <translation>&lt;i&gt;下一步：&lt;/i&gt;%1。</translation>
     </message>
@@ -1303,22 +1303,52 @@ Next: %2</source>
         <translation>UUID %1&lt;br&gt;%2 · 机架 %3 · %4 · 代理 %5（%6）</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+45"/>
         <source>Longer periods come from the Prometheus-compatible store that holds the card, or from this console&apos;s history file: utilisation and power (memory and temperature are kept for 15 minutes)</source>
         <translation>更长的时段来自保存该卡的 Prometheus 兼容存储，或本控制台的历史文件：利用率和功率（显存和温度只保留 15 分钟）</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="+43"/>
+        <source>No reading of this card in the last 15 minutes.</source>
+        <translation>最近 15 分钟内没有此卡的读数。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>History not read: %1</source>
+        <translation>未能读取历史：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reading the history…</source>
+        <translation>正在读取历史…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The store holds no reading of this card over this period.</source>
+        <translation>存储中没有此卡在该时段的读数。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The history file holds no readings yet: it keeps each minute of the fleet from when this console began recording.</source>
+        <translation>历史文件中还没有读数：它从本控制台开始记录时起保存集群的每一分钟。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Nothing recorded for this card over this period. The history file begins %1.</source>
+        <translation>此卡在该时段没有记录。历史文件始于 %1。</translation>
+    </message>
+    <message>
+        <location line="-198"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
     <message>
-        <location line="-118"/>
+        <location line="-119"/>
         <source>Node…</source>
         <translation>节点…</translation>
     </message>
@@ -1826,7 +1856,7 @@ Next: %2</source>
 <context>
     <name>meridian::FleetUsageWindow</name>
     <message>
-        <location filename="../../widgets/fleetusagewindow.cpp" line="+59"/>
+        <location filename="../../widgets/fleetusagewindow.cpp" line="+60"/>
         <source>Meridian — fleet utilisation</source>
         <translation>Meridian — 集群利用率</translation>
     </message>
@@ -1856,7 +1886,7 @@ Next: %2</source>
         <translation>正在读取历史文件…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+27"/>
         <source>Fleet %1</source>
         <translation>集群 %1</translation>
     </message>
@@ -2779,7 +2809,7 @@ Next: %2</source>
 <context>
     <name>meridian::ScalingCharts</name>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="+102"/>
+        <location filename="../../widgets/scalingcharts.cpp" line="+103"/>
         <source>Replicas</source>
         <translation>副本</translation>
     </message>

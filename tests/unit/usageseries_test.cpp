@@ -48,11 +48,53 @@ TEST(CardUsageSeries, MinutesForADayHoursForAWeekAndGapsWhereNothingWasRecorded)
     EXPECT_NEAR((*week)[july1 + 3].powerWatts, 400, 1e-9);
     EXPECT_TRUE(std::isnan((*week)[july1 + 2].utilizationPercent));
 
+    // A card the file does not know yet has a gap in every step, not an error.
     const auto unknown = readCardUsageSeries(file, "no-such-card", kJuly1, kJuly1 + 3600, 60);
-    ASSERT_FALSE(unknown.ok());
-    EXPECT_NE(unknown.error().message.find("no history of card no-such-card"), std::string::npos);
-    EXPECT_NE(unknown.error().message.find(file), std::string::npos);
-    EXPECT_FALSE(readCardUsageSeries(dir.file("missing.db"), card, kJuly1, kJuly1 + 60, 60).ok());
+    ASSERT_TRUE(unknown.ok()) << unknown.error().message;
+    ASSERT_EQ(unknown->size(), 60u);
+    for (const UsageSeriesPoint &p : unknown.value())
+        EXPECT_TRUE(std::isnan(p.utilizationPercent));
+    const auto missing = readCardUsageSeries(dir.file("missing.db"), card, kJuly1, kJuly1 + 60, 60);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("missing.db"), std::string::npos);
+}
+
+// The card panel says since when history exists: the oldest row at any grain.
+TEST(CardUsageSeries, HistoryBeginsAtItsOldestRow)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    ASSERT_TRUE(test::writeUsageHistory(
+                    file, {test::a100Minutes("xm-1", "xiamen", 1, kJuly1 + 600, 30, 45, 12'000)})
+                    .ok());
+    const auto begins = readHistoryBeginsUnixS(file);
+    ASSERT_TRUE(begins.ok()) << begins.error().message;
+    ASSERT_TRUE(begins->has_value());
+    // Not the midnight its day's roll-up starts at: its first minute.
+    EXPECT_EQ(begins->value(), kJuly1 + 600);
+
+    // Minutes past retention are dropped; their hours still say where history begins.
+    const std::string old = dir.file("old.db");
+    {
+        auto store = HistoryStore::open(old, HistoryRetention{1, 400});
+        ASSERT_TRUE(store.ok()) << store.error().message;
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 1, kJuly1 + 600, 30, 45, 0));
+        store.value()->submit(
+            test::a100Minutes("xm-1", "xiamen", 1, kJuly1 + 3 * 86400, 30, 45, 0));
+        ASSERT_TRUE(store.value()->flush().ok());
+        ASSERT_TRUE(store.value()->applyRetention(kJuly1 + 3 * 86400 + 3600).ok());
+    }
+    const auto fromHours = readHistoryBeginsUnixS(old);
+    ASSERT_TRUE(fromHours.ok()) << fromHours.error().message;
+    ASSERT_TRUE(fromHours->has_value());
+    EXPECT_EQ(fromHours->value(), kJuly1);  // the hour that held kJuly1 + 600
+
+    const std::string fresh = dir.file("fresh.db");
+    ASSERT_TRUE(test::writeUsageHistory(fresh, {}).ok());
+    const auto none = readHistoryBeginsUnixS(fresh);
+    ASSERT_TRUE(none.ok()) << none.error().message;
+    EXPECT_FALSE(none->has_value());
+    EXPECT_FALSE(readHistoryBeginsUnixS(dir.file("missing.db")).ok());
 }
 
 TEST(FleetUsageSeries, EachDataCentersHoursWithAnHourWithoutDataLeftOut)

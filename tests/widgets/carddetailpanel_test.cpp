@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QSignalSpy>
 #include <atomic>
@@ -255,6 +256,54 @@ TEST(CardDetailPanel, AnAgentsCardChartsTheHistoryFileBeyondFifteenMinutes)
     panel.refresh(state.snapshot(now + 2000));
     EXPECT_TRUE(panel.chart(1)->isVisible());
     EXPECT_TRUE(panel.chart(2)->isVisible());
+}
+
+// A new history file: every longer range used to be an empty frame with no word. Now an
+// empty range says why, and once the file holds minutes, since when.
+TEST(CardDetailPanel, AnEmptyRangeSaysWhyAndSinceWhenHistoryExists)
+{
+    const int64_t now = 1'796'000'040'000;
+    const int64_t nowS = now / 1000 / 60 * 60;
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    ASSERT_TRUE(test::writeUsageHistory(file, {}).ok());
+    FleetState state;
+    const NodeHandle agent = state.addNode("127.0.0.1:5000", "wuhu");
+    state.setInventory(agent, oneCard("n2", "n2-0"), 1000);
+    ManualClock clock(now);
+    FleetSnapshotSource source(state, clock);
+    source.refresh();
+    const std::unique_ptr<StoreHistoryLoader> loader = usageHistoryLoader(file);
+    CardDetailPanel panel(source);
+    panel.setUsageHistory(loader.get());
+    panel.show();
+    panel.showCard(0, state.snapshot(now));
+    EXPECT_EQ(panel.chart(0)->pointCount(), 0);
+    EXPECT_TRUE(panel.chart(0)->shownNote().contains(QStringLiteral("last 15 minutes")))
+        << panel.chart(0)->shownNote().toStdString();
+
+    QComboBox *range = panel.rangeBox();
+    QSignalSpy loaded(loader.get(), &StoreHistoryLoader::loaded);
+    range->setCurrentIndex(range->findData(7 * 24 * 3600));
+    ASSERT_TRUE(loaded.wait(5000)) << loader->latest().problem;
+    EXPECT_EQ(panel.chart(0)->pointCount(), 0);
+    EXPECT_TRUE(panel.chart(0)->shownNote().contains(QStringLiteral("holds no readings yet")))
+        << panel.chart(0)->shownNote().toStdString();
+    const auto *note = panel.chart(0)->findChild<QLabel *>(QStringLiteral("emptyNote"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_TRUE(note->isVisible()) << "the frame says it, not only the model";
+
+    // Another card's minutes arrive: this card's week is still empty, and says since when.
+    ASSERT_TRUE(test::writeUsageHistory(
+                    file, {test::a100Minutes("n9", "wuhu", 1, nowS - 2 * 3600, 30, 45, 12'000)})
+                    .ok());
+    range->setCurrentIndex(range->findData(24 * 3600));
+    ASSERT_TRUE(loaded.wait(5000)) << loader->latest().problem;
+    const QString begins = QDateTime::fromMSecsSinceEpoch((nowS - 2 * 3600) * 1000)
+                               .toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    EXPECT_TRUE(panel.chart(0)->shownNote().contains(QStringLiteral("begins ") + begins))
+        << panel.chart(0)->shownNote().toStdString();
+    EXPECT_TRUE(panel.chart(3)->shownNote().contains(QStringLiteral("begins")));
 }
 
 // Conditions of the card's node and of its own readings: a link down on its node, heat,

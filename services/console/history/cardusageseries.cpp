@@ -59,12 +59,11 @@ Result<std::vector<UsageSeriesPoint>> readCardUsageSeries(const std::string &his
         SQLite::Database &db = rows.value()->database();
         SQLite::Statement card(db, "SELECT id FROM card WHERE uuid = ?");
         card.bind(1, cardUuid);
-        if (!card.executeStep())
-            return Error{fmt::format("{}: no history of card {}", historyFile, cardUuid)};
         SQLite::Statement query(db, byMinute ? kMinutes : kHours);
         query.bind(1, static_cast<int64_t>(first));
         query.bind(2, static_cast<int64_t>(toUnixS));
-        query.bind(3, card.getColumn(0).getInt64());
+        // A card not in the file yet matches no row: every step a gap.
+        query.bind(3, card.executeStep() ? card.getColumn(0).getInt64() : int64_t{-1});
         while (query.executeStep()) {
             const int64_t at = query.getColumn(0).getInt64();
             Step &step =
@@ -91,6 +90,33 @@ Result<std::vector<UsageSeriesPoint>> readCardUsageSeries(const std::string &his
              s.energySeconds > 0 ? s.energy / s.energySeconds : kNaN});
     }
     return out;
+}
+
+Result<std::optional<int64_t>> readHistoryBeginsUnixS(const std::string &historyFile)
+{
+    auto rows = UsageRows::open(historyFile);
+    if (!rows)
+        return rows.error();
+    try {
+        SQLite::Statement oldest(rows.value()->database(), R"(
+            SELECT (SELECT min(minute_start_unix_s) FROM usage_minute),
+                   (SELECT min(hour_start_unix_s) FROM usage_hour),
+                   (SELECT min(day_start_unix_s) FROM usage_day))");
+        oldest.executeStep();
+        // The finest grain that reaches back: a day row rolled up from today's minutes
+        // starts at midnight, but the history does not.
+        std::optional<int64_t> begins;
+        for (const auto &[column, grain] : {std::pair{0, 60}, {1, 3600}, {2, 86400}}) {
+            if (oldest.getColumn(column).isNull())
+                continue;
+            const int64_t at = oldest.getColumn(column).getInt64();
+            if (!begins || at < *begins / grain * grain)
+                begins = at;
+        }
+        return begins;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}", historyFile, e.what())};
+    }
 }
 
 }  // namespace meridian

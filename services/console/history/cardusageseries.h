@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,11 +20,17 @@ struct UsageSeriesPoint {
     double powerWatts = 0;          // NaN: nothing recorded, or no energy reading
 };
 
-// Steps of `stepS` from `fromUnixS` up to `toUnixS`. A card the file does not know, or a
-// file that cannot be read, is an error naming the file.
+// Steps of `stepS` from `fromUnixS` up to `toUnixS`. A card the file does not know yet
+// (a new file, a new card) has nothing recorded in any step; a file that cannot be read is
+// an error naming the file.
 Result<std::vector<UsageSeriesPoint>> readCardUsageSeries(const std::string &historyFile,
                                                           const std::string &cardUuid,
                                                           int64_t fromUnixS, int64_t toUnixS,
                                                           int64_t stepS);
+
+// Where the file's kept history begins: the start of its oldest minute, hour or day row
+// (nullopt: it holds none yet). Each table is keyed by time first, so this is three
+// lookups, not a scan.
+Result<std::optional<int64_t>> readHistoryBeginsUnixS(const std::string &historyFile);
 
 }  // namespace meridian
