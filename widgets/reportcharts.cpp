@@ -71,10 +71,12 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     auto *missing = new QBarSet(QObject::tr("No data"));
     busy->setColor(kBusy);
     idle->setColor(kIdle);
-    missing->setColor(kNoData);
+    // Hatched, edge to edge of the plot, unlike any day's solid bar: a day without a
+    // record is neither a quiet day nor a tall one.
+    missing->setBrush(QBrush(kNoData.darker(130), Qt::BDiagPattern));
     busy->setBorderColor(kBusy);
     idle->setBorderColor(kIdle);
-    missing->setBorderColor(kNoData);
+    missing->setBorderColor(Qt::transparent);
     const std::vector<std::optional<double>> coverage = bucketCoverage(trend, expectedCards);
     QStringList labels = bucketLabels(trend);
     double highestHours = 1;
@@ -87,10 +89,7 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
         const UsageReport &bucket = trend.buckets[i];
         busy->append(bucket.total.busyCardHours);
         idle->append(bucket.total.idleCardHours());
-        // A day without a record is marked as such, full height, not left to read as idle.
-        const bool empty = coverage[i] && *coverage[i] <= 0;
-        missing->append(empty ? highestHours : 0);
-        if (coverage[i] && *coverage[i] > 0 && *coverage[i] < kFullCoveragePercent)
+        if (coverage[i] && *coverage[i] < kFullCoveragePercent)
             labels[static_cast<int>(i)] += QStringLiteral(" (%1)").arg(percentText(coverage[i]));
     }
     auto *bars = new QStackedBarSeries;
@@ -109,6 +108,9 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     auto *hours = new QValueAxis;
     hours->setRange(0, highestHours * 1.1);
     roundTicks(hours);
+    // A day without a record is marked as such, not left to read as idle.
+    for (size_t i = 0; i < trend.buckets.size(); ++i)
+        missing->append(coverage[i] && *coverage[i] <= 0 ? hours->max() : 0);
     hours->setTitleText(QObject::tr("card-hours"));
     auto *money = new QValueAxis;
     // A little more headroom than the bars, so the line does not hide along their tops.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QFile>
@@ -15,6 +16,7 @@
 #include <QSortFilterProxyModel>
 #include <QStackedBarSeries>
 #include <QTableWidget>
+#include <QValueAxis>
 #include <fstream>
 #include <memory>
 
@@ -353,6 +355,17 @@ TEST(ReportsWindow, DaysWithoutDataAreGapsAndTheTilesSayWhatTheTableSays)
             EXPECT_EQ(missing->at(0), 0);
             EXPECT_GT(missing->at(2), 0);
             EXPECT_GT(missing->at(3), 0);
+            // Unlike a day of data: hatched, not a solid bar of a day's height.
+            EXPECT_NE(missing->brush().style(), Qt::SolidPattern);
+            EXPECT_EQ(bars->barSets().front()->brush().style(), Qt::SolidPattern);
+            EXPECT_EQ(missing->at(3),
+                      qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical, bars).front())->max())
+                << "the band spans the plot, taller than any day";
+            auto *days =
+                qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal, bars).front());
+            ASSERT_NE(days, nullptr);
+            EXPECT_TRUE(days->categories().at(3).endsWith(QStringLiteral("(0.0%)")))
+                << days->categories().at(3).toStdString();
         } else if (auto *line = qobject_cast<QLineSeries *>(series)) {
             ++lines;
             EXPECT_EQ(line->count(), 2) << "the value line stops where the data does";
