@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QFont>
 #include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QPen>
 #include <QStackedBarSeries>
 #include <QValueAxis>
@@ -131,6 +133,11 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     QPen pen(kCost);
     pen.setWidthF(2.5);
     addBrokenLine(chart, value, QObject::tr("Value (CNY, right)"), pen, categories, money);
+    // The hatch alone is too fine to read in a legend's small square: outline it.
+    for (QLegendMarker *marker : chart->legend()->markers(bars)) {
+        if (marker->label() == missing->label())
+            marker->setPen(QPen(kNoData.darker(130)));
+    }
     return chart;
 }
 
@@ -181,6 +188,9 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     chart->addSeries(series);
     auto *groups = new QBarCategoryAxis;
     groups->append(labels);
+    // A name in full: Qt measures CJK labels short of their drawn width and would cut
+    // "厦门" to "…".
+    groups->setTruncateLabels(false);
     auto *money = new QValueAxis;
     chart->addAxis(groups, Qt::AlignLeft);
     chart->addAxis(money, Qt::AlignBottom);

@@ -11,6 +11,7 @@
 
 #include "models/reporttablemodel.h"
 #include "models/reportwording.h"
+#include "pdftable.h"
 #include "reportcharts.h"
 
 namespace meridian {
@@ -63,29 +64,42 @@ public:
         m_painter.drawText(QRect(kMargin, m_y, m_width, bounds.height()), Qt::TextWordWrap, line);
         m_y += bounds.height() + 4;
     }
-    void table(const QStringList &header, const QList<QStringList> &rows, int boldLastRows,
-               const QList<int> &widths)
+    // A table as wide as the page: columns fit their cells (pdftable.h), headers wrap.
+    void table(const QStringList &header, const QList<QStringList> &rows, int boldLastRows)
     {
-        const auto drawRow = [&](const QStringList &cells, bool bold, bool shaded) {
+        const PdfTableLayout layout =
+            layoutPdfTable(m_painter.font(), header, rows, boldLastRows, m_width, &m_writer);
+        const QList<int> &widths = layout.widths;
+        const auto drawRow = [&](const QStringList &cells, bool bold, bool isHeader) {
             QFont font = m_painter.font();
-            font.setPointSize(8);
+            font.setPointSizeF(layout.pointSize);
             font.setBold(bold);
             m_painter.setFont(font);
-            const int height = m_painter.fontMetrics().height() + 6;
+            const int flags = isHeader ? Qt::TextWordWrap : Qt::TextSingleLine;
+            int height = m_painter.fontMetrics().height();
+            for (int c = 0; c < cells.size() && c < widths.size(); ++c) {
+                const QRect room(0, 0, widths[c] - 2 * kPdfCellPadding, 1000);
+                height = std::max(height, m_painter.boundingRect(room, flags, cells[c]).height());
+            }
+            height += 6;
             need(height);
-            if (shaded)
+            if (isHeader)
                 m_painter.fillRect(QRect(kMargin, m_y, m_width, height), QColor(0xee, 0xf2, 0xf7));
             int x = kMargin;
             for (int c = 0; c < cells.size() && c < widths.size(); ++c) {
-                const QRect cell(x + 4, m_y, widths[c] - 8, height);
+                const QRect cell(x + kPdfCellPadding, m_y, widths[c] - 2 * kPdfCellPadding, height);
+                const Qt::Alignment align =
+                    (c == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter;
                 m_painter.setPen(Qt::black);
-                m_painter.drawText(
-                    cell, (c == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter,
-                    m_painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, cell.width()));
+                if (isHeader)
+                    m_painter.drawText(cell, static_cast<int>(align) | flags, cells[c]);
+                else
+                    m_painter.drawText(
+                        cell, static_cast<int>(align),
+                        m_painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, cell.width()));
                 x += widths[c];
             }
             m_y += height;
-            return height;
         };
         drawRow(header, true, true);
         for (int r = 0; r < rows.size(); ++r) {
@@ -145,7 +159,8 @@ void drawSummary(PdfPages &pages, const UsageReport &report, const UsageTrend &t
     pages.advance(6);
     if (const QString warning = coverageWarning(report, trend.buckets.empty() ? nullptr : &trend);
         !warning.isEmpty()) {
-        pages.text(warning + QStringLiteral("."), 10, true, QColor(0xb0, 0x30, 0x20));
+        pages.text(QObject::tr("%1.", "a sentence's full stop").arg(warning), 10, true,
+                   QColor(0xb0, 0x30, 0x20));
         pages.advance(4);
     }
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
@@ -189,39 +204,12 @@ void drawSummary(PdfPages &pages, const UsageReport &report, const UsageTrend &t
 // The groups' table, with the total last.
 void drawGroups(PdfPages &pages, const UsageReport &report)
 {
-    const int w = pages.width();
-    const QList<int> widths = {w * 14 / 100, w * 7 / 100,  w * 12 / 100, w * 10 / 100, w * 7 / 100,
-                               w * 11 / 100, w * 11 / 100, w * 13 / 100, w * 15 / 100};
-    const QStringList header = {ReportTableModel::groupHeader(report.group),
-                                QObject::tr("Cards"),
-                                QObject::tr("Card-hours"),
-                                QObject::tr("Coverage"),
-                                QObject::tr("Busy"),
-                                QObject::tr("Mean util."),
-                                QObject::tr("Idle card-h"),
-                                QObject::tr("Value (CNY)"),
-                                QObject::tr("Idle value (CNY)")};
-    QList<QStringList> rows;
-    const auto cells = [&](const QString &name, const ReportRow &row) {
-        return QStringList{name,
-                           QLocale().toString(row.cards),
-                           cardHoursText(row.cardHours),
-                           percentText(report.coveragePercent(row.cardHours, row.cards)),
-                           percentText(row.busyPercent()),
-                           percentText(row.meanUtilizationPercent()),
-                           cardHoursText(row.idleCardHours()),
-                           moneyText(row.costCny),
-                           moneyText(row.idleCostCny)};
-    };
-    for (const ReportRow &row : report.rows)
-        rows << cells(ReportTableModel::groupTitle(report.group, row.group), row);
-    rows << cells(QObject::tr("Total"), report.total);
-    pages.table(header, rows, 1, widths);
+    const ReportPdfTable table = reportPdfTable(report);
+    pages.table(table.header, table.rows, 1);
 }
 
 void drawLeases(PdfPages &pages, const UsageReport &report)
 {
-    const int w = pages.width();
     pages.text(QObject::tr("Cloud leases"), 12, true);
     QList<QStringList> leases;
     for (const CloudSpendRow &lease : report.cloud) {
@@ -239,9 +227,7 @@ void drawLeases(PdfPages &pages, const UsageReport &report)
     pages.table({QObject::tr("Lease"), QObject::tr("Service"), QObject::tr("Region"),
                  QObject::tr("Card model"), QObject::tr("Cards"), QObject::tr("CNY/card-h"),
                  QObject::tr("Billed h"), QObject::tr("Spend (CNY)")},
-                leases, 1,
-                {w * 18 / 100, w * 12 / 100, w * 11 / 100, w * 17 / 100, w * 7 / 100, w * 11 / 100,
-                 w * 10 / 100, w * 14 / 100});
+                leases, 1);
 }
 
 // The report's pages; how many there were. Drawn twice: once to count the pages, once
@@ -280,6 +266,22 @@ void setUp(QPdfWriter &writer)
 }
 
 }  // namespace
+
+ReportPdfTable reportPdfTable(const UsageReport &report)
+{
+    ReportTableModel model;
+    model.setReport(report);
+    ReportPdfTable table;
+    for (int c = 0; c < model.columnCount(); ++c)
+        table.header << model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < model.columnCount(); ++c)
+            cells << model.index(r, c).data().toString();
+        table.rows << cells;
+    }
+    return table;
+}
 
 Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,
                       const UsageReport *previous)

@@ -5,12 +5,22 @@
 // an offscreen one.
 #pragma once
 
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 #include "core/result.h"
 #include "models/reportbuilder.h"
 
 namespace meridian {
+
+// The groups' table as the PDF sets it: the window's table, every column of it, in its
+// words, the total last.
+struct ReportPdfTable {
+    QStringList header;
+    QList<QStringList> rows;
+};
+ReportPdfTable reportPdfTable(const UsageReport &report);
 
 // `previous`: the period of the same length just before, for the comparison; may be null.
 Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,

@@ -14,6 +14,7 @@
 #include "fleetlink/usagesync.h"
 #include "history/historystore.h"
 #include "pricebooklocation.h"
+#include "userlanguage.h"
 #include "widgets/reportpdf.h"
 
 namespace meridian {
@@ -195,6 +196,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
     // Charts need a GUI application; offscreen, so cron with no display can print them.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    const UserLanguage language;
     const Status written =
         writeReportPdf(QString::fromStdString(options.output), report.value(), trend.value(),
                        loaded.previous ? &loaded.previous.value() : nullptr);

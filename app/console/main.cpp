@@ -3,32 +3,19 @@
 // alerting headless, for systemd.
 #include <QApplication>
 #include <QIcon>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QMessageBox>
 #include <QTimer>
-#include <QTranslator>
 #include <cstdio>
 
 #include "commandline.h"
 #include "consolesession.h"
 #include "core/brokenpipes.h"
+#include "userlanguage.h"
 #include "widgets/mainwindow.h"
 
 namespace {
 
 using namespace meridian;
-
-// The user's language (Simplified Chinese or English), for our strings and Qt's own.
-void installTranslations(QTranslator &qtStrings, QTranslator &ours)
-{
-    if (qtStrings.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                       QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtStrings);
-    if (ours.load(QLocale(), QStringLiteral("meridian"), QStringLiteral("_"),
-                  QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&ours);
-}
 
 ConsoleOptions consoleOptions(const WindowArguments &window)
 {
@@ -94,8 +81,6 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("meridian"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/meridian.png")));
     QApplication::setDesktopFileName(QStringLiteral("meridian"));
-    QTranslator qtStrings;
-    QTranslator ours;
-    installTranslations(qtStrings, ours);
+    const UserLanguage language;
     return runWindow(line.window, app);
 }

@@ -569,12 +569,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="+55"/>
+        <location filename="../../app/console/main.cpp" line="+42"/>
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="+67"/>
+        <location filename="../../widgets/reportcharts.cpp" line="+69"/>
         <source>Card-hours and value per day</source>
         <translation>每日卡时与价值</translation>
     </message>
@@ -594,12 +594,12 @@
         <translation>空闲卡时</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+63"/>
         <source>Value (CNY, right)</source>
         <translation>价值（元，右轴）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+20"/>
         <source>Value by %1, the %2 largest of %3 (CNY)</source>
         <translation>按%1的价值，%3 项中最大的 %2 项（元）</translation>
     </message>
@@ -609,7 +609,7 @@
         <translation>按%1的价值（元）</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-43"/>
         <source>card-hours</source>
         <translation>卡时</translation>
     </message>
@@ -619,8 +619,7 @@
         <translation>元</translation>
     </message>
     <message>
-        <location line="+34"/>
-        <location filename="../../widgets/reportpdf.cpp" line="+199"/>
+        <location line="+39"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
@@ -630,7 +629,7 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="+96"/>
+        <location filename="../../widgets/reportpdf.cpp" line="+297"/>
         <source>%1: cannot lay out the PDF</source>
         <translation>%1：无法排版 PDF</translation>
     </message>
@@ -641,7 +640,7 @@
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-187"/>
+        <location line="-175"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -656,7 +655,7 @@
         <translation>%1，按%2</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>No cloud capacity was rented in this period.</source>
         <translation>本期间未租用云端算力。</translation>
     </message>
@@ -668,24 +667,12 @@
         </translation>
     </message>
     <message>
-        <location line="+21"/>
-        <location line="+44"/>
+        <location line="+38"/>
         <source>Cards</source>
         <translation>卡数</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <source>Card-hours</source>
-        <translation>卡时</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Mean util.</source>
-        <translation>平均利用率</translation>
-    </message>
-    <message>
-        <location line="+18"/>
-        <location line="+19"/>
+        <location line="-3"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -695,7 +682,13 @@
         <translation>云端租约</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-51"/>
+        <source>%1.</source>
+        <comment>a sentence&apos;s full stop</comment>
+        <translation>%1。</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>Lease</source>
         <translation>租约</translation>
     </message>
@@ -765,12 +758,12 @@
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="-101"/>
+        <location filename="../../widgets/reportpdf.cpp" line="-75"/>
         <source>Utilisation and value</source>
         <translation>利用率与价值</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Value of own cards at price-book rates: %1 CNY (%2), of which idle cards %3 CNY (%4).</source>
         <translation>按价目表计的自有卡价值：%1 元（%2），其中空闲卡 %3 元（%4）。</translation>
     </message>
@@ -785,32 +778,12 @@
         <translation>%1 卡时在价目表中没有价格，未计入价值。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>Coverage</source>
-        <translation>覆盖率</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Idle card-h</source>
-        <translation>空闲卡时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Value (CNY)</source>
-        <translation>价值（元）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Idle value (CNY)</source>
-        <translation>空闲价值（元）</translation>
-    </message>
-    <message>
-        <location line="+38"/>
+        <location line="+33"/>
         <source>Spend (CNY)</source>
         <translation>支出（元）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Figures as of %1 UTC, by Meridian. Own cards are priced by the price book in force at each minute; rented cloud capacity at what the pool charged, per started billing increment.</source>
         <translation>数据截至 %1 UTC，由 Meridian 生成。自有加速卡按每分钟生效的价目表计价；租用的云端算力按资源池实际收取的费用计价，按已开始的计费增量计费。</translation>
     </message>
@@ -820,7 +793,7 @@
         <translation>Meridian 利用率与价值报告</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="-81"/>
+        <location filename="../../widgets/reportcharts.cpp" line="-88"/>
         <source>No data</source>
         <translation>无数据</translation>
     </message>
@@ -1333,12 +1306,12 @@ Next: %2</source>
         <translation>历史文件中还没有读数：它从本控制台开始记录时起保存集群的每一分钟。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Nothing recorded for this card over this period. The history file begins %1.</source>
         <translation>此卡在该时段没有记录。历史文件始于 %1。</translation>
     </message>
     <message>
-        <location line="-198"/>
+        <location line="-199"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QFile>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QLineSeries>
 #include <QProcess>
@@ -16,6 +18,7 @@
 #include <QSortFilterProxyModel>
 #include <QStackedBarSeries>
 #include <QTableWidget>
+#include <QTranslator>
 #include <QValueAxis>
 #include <fstream>
 #include <memory>
@@ -27,8 +30,10 @@
 #include "models/reportwording.h"
 #include "testsupport.h"
 #include "usagefixture.h"
+#include "widgets/pdftable.h"
 #include "widgets/pricebookdialog.h"
 #include "widgets/reportcharts.h"
+#include "widgets/reportpdf.h"
 #include "widgets/reportswindow.h"
 
 using namespace meridian;
@@ -266,11 +271,79 @@ TEST(PriceBookDialog, PricesInForceAreLockedAndANewPriceCannotStartInThePast)
     EXPECT_EQ(test::readFile(saveTo), before);
 }
 
+// The PDF's table used to cut "Idle value (C…" and drop Energy and Unpriced. It is the
+// window's table, every column, and at an A4 page's width nothing in it is cut, in English
+// or Chinese, with figures in the millions.
+TEST(ReportPdf, TheTableHoldsEveryColumnOfTheWindowsAndCutsNothingInEitherLanguage)
+{
+    ReportFixture fixture;
+    ReportsWindow window(fixture.sources());
+    waitForReport(window);
+    window.setPeriod(QDate(2026, 7, 1), QDate(2026, 7, 2));
+    ASSERT_TRUE(waitForReport(window)) << window.statusText().toStdString();
+    UsageReport report = window.built().report.value();
+    ASSERT_FALSE(report.rows.empty());
+    // A month of a big fleet: seven-figure values and card-hours.
+    for (ReportRow *row : {&report.total, &report.rows.front()}) {
+        row->costCny *= 10'000;
+        row->idleCostCny *= 10'000;
+        row->cardHours *= 10'000;
+        row->busyCardHours *= 10'000;
+        row->energyKwh *= 10'000;
+        row->unpricedCardHours = 123'456;
+    }
+    constexpr int kA4Width = 794 - 2 * 48;  // the page less its margins, at 96 dpi
+    QTranslator chinese;
+    ASSERT_TRUE(
+        chinese.load(QStringLiteral("meridian_zh_CN"), QStringLiteral(MERIDIAN_TRANSLATIONS_DIR)));
+    for (const bool inChinese : {false, true}) {
+        if (inChinese)
+            QCoreApplication::installTranslator(&chinese);
+        const ReportPdfTable table = reportPdfTable(report);
+        ASSERT_EQ(table.header.size(), ReportTableModel::ColumnCount);
+        EXPECT_EQ(table.rows.size(), static_cast<int>(report.rows.size()) + 1);
+        const QString energy =
+            ReportTableModel()
+                .headerData(ReportTableModel::Energy, Qt::Horizontal, Qt::DisplayRole)
+                .toString();
+        EXPECT_TRUE(table.header.contains(energy));
+        const QFont font = QApplication::font();
+        const PdfTableLayout layout = layoutPdfTable(font, table.header, table.rows, 1, kA4Width);
+        EXPECT_FALSE(layout.elided);
+        int sum = 0;
+        QFont plain = font;
+        plain.setPointSizeF(layout.pointSize);
+        QFont bold = plain;
+        bold.setBold(true);
+        for (int c = 0; c < table.header.size(); ++c) {
+            sum += layout.widths[c];
+            const int room = layout.widths[c] - 2 * kPdfCellPadding;
+            for (const QString &word : table.header[c].split(QLatin1Char(' ')))
+                EXPECT_LE(QFontMetrics(bold).horizontalAdvance(word), room)
+                    << table.header[c].toStdString() << (inChinese ? " (zh)" : " (en)");
+            for (int r = 0; r < table.rows.size(); ++r)
+                EXPECT_LE(QFontMetrics(r + 1 == table.rows.size() ? bold : plain)
+                              .horizontalAdvance(table.rows[r][c]),
+                          room)
+                    << table.rows[r][c].toStdString();
+        }
+        EXPECT_EQ(sum, kA4Width) << "the table spans the page";
+        if (inChinese)
+            QCoreApplication::removeTranslator(&chinese);
+    }
+}
+
 TEST(ReportCommand, PdfCsvAndMistakesWithoutAWindow)
 {
     ReportFixture fixture;
-    const auto run = [&](const QStringList &extra, QByteArray *out = nullptr) {
+    const auto run = [&](const QStringList &extra, QByteArray *out = nullptr,
+                         const QString &language = QStringLiteral("C.UTF-8")) {
         QProcess meridian;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LC_ALL"));
+        env.remove(QStringLiteral("LC_MESSAGES"));
+        env.insert(QStringLiteral("LANG"), language);
+        meridian.setProcessEnvironment(env);
         QStringList args = {QStringLiteral("report"), QStringLiteral("--db"),
                             QString::fromStdString(fixture.history), QStringLiteral("--prices"),
                             QString::fromStdString(fixture.prices)};
@@ -289,6 +362,17 @@ TEST(ReportCommand, PdfCsvAndMistakesWithoutAWindow)
               0)
         << output.toStdString();
     EXPECT_EQ(test::readFile(pdf.toStdString()).substr(0, 5), "%PDF-");
+    // A Chinese desk's cron job prints a Chinese report, as its window shows one: the
+    // document's title is "…价值报告" (UTF-16 in the PDF's metadata).
+    const std::string inChinese = "\x4e\xf7\x50\x3c\x62\xa5\x54\x4a";
+    EXPECT_EQ(test::readFile(pdf.toStdString()).find(inChinese), std::string::npos);
+    ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01"), QStringLiteral("--to"),
+                   QStringLiteral("2026-07-31"), QStringLiteral("--format"), QStringLiteral("pdf"),
+                   QStringLiteral("-o"), pdf},
+                  &output, QStringLiteral("zh_CN.UTF-8")),
+              0)
+        << output.toStdString();
+    EXPECT_NE(test::readFile(pdf.toStdString()).find(inChinese), std::string::npos);
     ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01T08:00:00+08:00"),
                    QStringLiteral("--to"), QStringLiteral("2026-07-01"),
                    QStringLiteral("--group-by"), QStringLiteral("service")},
