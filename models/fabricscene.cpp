@@ -1,5 +1,6 @@
 #include "fabricscene.h"
 
+#include <QObject>
 #include <algorithm>
 #include <set>
 
@@ -11,6 +12,12 @@ namespace {
 
 constexpr double kBoxHeight = 22;
 constexpr double kPodGap = 40;
+// Shares of the gap between rows: a pod's name above its leaves, a leaf's name under it,
+// then the box of its hosts.
+constexpr double kPodLabelShare = 0.12;
+constexpr double kLeafLabelShare = 0.3;
+constexpr double kHostGroupShare = 0.5;
+constexpr double kSwitchShare = 0.05;  // a switch box's height
 
 int healthRank(LinkHealth h)
 {
@@ -33,6 +40,16 @@ QString switchLabel(const FabricSwitch &s, const std::string &dataCenter)
     return QString::fromStdString(name);
 }
 
+// A leaf's number within its pod ("pod1-leaf7" → "7"), for a leaf too narrow for its name:
+// its pod is named above it.
+QString trailingNumber(const QString &name)
+{
+    qsizetype digits = 0;
+    while (digits < name.size() && name.at(name.size() - 1 - digits).isDigit())
+        ++digits;
+    return digits > 0 ? name.right(digits) : name;
+}
+
 // Lays one data center's fabric out in rows: spines on top, leaves under them, hosts by
 // rack at the bottom. Each step reads what the earlier ones placed.
 class SceneLayout {
@@ -48,12 +65,16 @@ public:
         placeHosts();
         pickSwitches();
         placeLeaves();
+        placeRows();
         placeSpines();
+        addPodLabels();
         addUplinks();
-        if (m_options.expandRacks)
+        if (m_options.expandRacks) {
             addHostsOneByOne();
-        else
-            addRackBundles();
+        } else {
+            addHostGroups();
+            addOpenLeafHosts();
+        }
         m_scene.bounds = QRectF(-20, -20, m_fullWidth + 40, m_hostsY + kBoxHeight * 2 + 44);
         return std::move(m_scene);
     }
@@ -86,13 +107,9 @@ private:
         m_scene.hosts = static_cast<int>(m_hosts.size());
     }
 
+    // Across first; the rows' heights wait for the whole width (placeRows).
     void placeHosts()
     {
-        // Rows far enough apart that a whole data center, fitted to a window, is not a sliver.
-        const double hostsWidth =
-            static_cast<double>(m_hosts.size()) * (kFabricHostWidth + kFabricHostGap);
-        m_rowGap = std::max(kFabricMinRowGap, hostsWidth / 4);
-        m_hostsY = 2 * m_rowGap;
         double x = 0;
         std::string previousRack;
         for (const std::string &host : m_hosts) {
@@ -100,7 +117,7 @@ private:
             if (!previousRack.empty() && rack != previousRack)
                 x += kFabricHostGap * 3;  // a little air between racks
             previousRack = rack;
-            const QRectF r(x, m_hostsY, kFabricHostWidth, kBoxHeight);
+            const QRectF r(x, 0, kFabricHostWidth, kBoxHeight);
             m_hostRect[host] = r;
             if (!m_rackRect.count(rack)) {
                 m_rackRect[rack] = r;
@@ -156,8 +173,9 @@ private:
                                  return a->rail.value_or(1 << 20) < b->rail.value_or(1 << 20);
                              return meanX(a) < meanX(b);
                          });
-        const double leafWidth = 64;  // room for "pod1-leaf7"
-        const double leafStep = leafWidth + 6;
+        // Room for "pod1-leaf7" zoomed in; fitted, wide enough for a name set upright.
+        const double leafWidth = 66;
+        const double leafStep = leafWidth + 4;
         double leafX = 0;
         for (size_t first = 0; first < m_leaves.size();) {
             size_t last = first;
@@ -184,7 +202,7 @@ private:
                 std::max(leafX, (spanLo + spanHi) / 2 - step * (group - 1) / 2 - leafWidth / 2);
             for (size_t i = first; i <= last; ++i) {
                 const double x = start + step * static_cast<double>(i - first);
-                m_switchRect[m_leaves[i]->name] = QRectF(x, m_rowGap, leafWidth, kBoxHeight);
+                m_switchRect[m_leaves[i]->name] = QRectF(x, 0, leafWidth, kBoxHeight);
                 leafX = x + leafStep + kPodGap;
             }
             first = last + 1;
@@ -192,22 +210,89 @@ private:
         m_fullWidth = std::max(m_width, leafX);
     }
 
+    // Rows far enough apart that a whole data center, fitted to its window, fills it: as
+    // tall as the view's shape asks, never closer than the smallest gap.
+    void placeRows()
+    {
+        const double hostsWidth = m_width;
+        m_rowGap = std::max(kFabricMinRowGap, hostsWidth / 4);
+        if (m_options.aspect > 0)
+            m_rowGap = std::max(kFabricMinRowGap,
+                                (m_options.aspect * (m_fullWidth + 40) - 2 * kBoxHeight - 44) / 2);
+        m_hostsY = 2 * m_rowGap;
+        for (auto &[host, r] : m_hostRect)
+            r.moveTop(m_hostsY);
+        for (auto &[rack, r] : m_rackRect)
+            r.moveTop(m_hostsY);
+        // Switches tall enough to carry a name at the zoom that fits the whole.
+        m_switchHeight = std::max(kBoxHeight, m_rowGap * kSwitchShare);
+        for (const FabricSwitch *leaf : m_leaves) {
+            m_switchRect[leaf->name].moveTop(m_rowGap);
+            m_switchRect[leaf->name].setHeight(m_switchHeight);
+        }
+    }
+
     void placeSpines()
     {
-        const double spineWidth = 70;
+        // Wide enough to carry a name when a whole data center is fitted to the window.
+        const double slot = m_fullWidth / static_cast<double>(std::max<size_t>(1, m_spines.size()));
+        const double spineWidth = std::max(70.0, slot * 0.5);
         for (size_t i = 0; i < m_spines.size(); ++i) {
-            const double slot = m_fullWidth / static_cast<double>(m_spines.size());
-            m_switchRect[m_spines[i]->name] = QRectF(
-                slot * (static_cast<double>(i) + 0.5) - spineWidth / 2, 0, spineWidth, kBoxHeight);
+            m_switchRect[m_spines[i]->name] =
+                QRectF(slot * (static_cast<double>(i) + 0.5) - spineWidth / 2, 0, spineWidth,
+                       m_switchHeight);
         }
         for (const FabricSwitch *s : m_spines)
             m_scene.boxes.push_back({FabricSceneBox::Kind::Spine,
                                      switchLabel(*s, m_options.dataCenter), s->name,
                                      m_switchRect[s->name]});
-        for (const FabricSwitch *s : m_leaves)
-            m_scene.boxes.push_back({FabricSceneBox::Kind::Leaf,
-                                     switchLabel(*s, m_options.dataCenter), s->name,
-                                     m_switchRect[s->name]});
+        for (const FabricSwitch *s : m_leaves) {
+            const QRectF r = m_switchRect[s->name];
+            const QString name = switchLabel(*s, m_options.dataCenter);
+            if (m_options.expandRacks) {
+                m_scene.boxes.push_back({FabricSceneBox::Kind::Leaf, name, s->name, r});
+                continue;
+            }
+            // Collapsed, a leaf is narrow: its name stands upright under it.
+            m_scene.boxes.push_back({FabricSceneBox::Kind::Leaf, QString(), s->name, r});
+            FabricSceneBox label{
+                FabricSceneBox::Kind::LeafLabel, name, s->name,
+                QRectF(r.left(), r.bottom() + 2, r.width(), m_rowGap * kLeafLabelShare - 4)};
+            label.shortLabel = trailingNumber(name);
+            m_scene.boxes.push_back(std::move(label));
+        }
+    }
+
+    std::string podOf(const FabricSwitch &leaf) const
+    {
+        return leaf.pod ? std::to_string(*leaf.pod) : leaf.name;
+    }
+
+    // Each pod named above its leaves ("pod 3 · 8 leaves"); a leaf of no pod is its own.
+    void addPodLabels()
+    {
+        std::map<std::string, std::pair<QRectF, int>> pods;
+        std::vector<std::string> order;
+        for (const FabricSwitch *leaf : m_leaves) {
+            if (!leaf->pod)
+                continue;
+            const std::string pod = podOf(*leaf);
+            auto [it, fresh] = pods.try_emplace(pod, m_switchRect[leaf->name], 0);
+            if (fresh)
+                order.push_back(pod);
+            it->second.first = it->second.first.united(m_switchRect[leaf->name]);
+            ++it->second.second;
+        }
+        for (const std::string &pod : order) {
+            const auto &[leaves, count] = pods[pod];
+            const double height = m_rowGap * kPodLabelShare;
+            m_podLabelRect[pod] =
+                QRectF(leaves.left(), leaves.top() - height - 2, leaves.width(), height);
+            m_scene.boxes.push_back(
+                {FabricSceneBox::Kind::PodLabel,
+                 QObject::tr("pod %1 · %n leaves", nullptr, count).arg(QString::fromStdString(pod)),
+                 pod, m_podLabelRect[pod]});
+        }
     }
 
     // Uplinks. Collapsed, a pod's leaves reach each spine as one bundle (its busiest
@@ -215,12 +300,14 @@ private:
     void addUplinks()
     {
         std::map<std::pair<std::string, std::string>, FabricSceneLine> podUplinks;  // pod, spine
-        std::map<std::string, QRectF> podRect;
+        std::map<std::string, QRectF> podRect;  // its leaves and its name above them
         for (const FabricSwitch *leaf : m_leaves) {
-            const std::string pod = leaf->pod ? std::to_string(*leaf->pod) : leaf->name;
+            const std::string pod = podOf(*leaf);
             podRect[pod] = podRect.count(pod) ? podRect[pod].united(m_switchRect[leaf->name])
                                               : m_switchRect[leaf->name];
         }
+        for (const auto &[pod, label] : m_podLabelRect)
+            podRect[pod] = podRect[pod].united(label);
         for (size_t i = 0; i < m_fabric.links.size(); ++i) {
             const FabricLink &l = m_fabric.links[i];
             if (l.kind != FabricLink::Kind::LeafToSpine || l.dataCenter != m_options.dataCenter ||
@@ -238,7 +325,7 @@ private:
                 continue;
             }
             const FabricSwitch *leaf = m_fabric.findSwitch(l.leaf);
-            const std::string pod = leaf && leaf->pod ? std::to_string(*leaf->pod) : l.leaf;
+            const std::string pod = leaf ? podOf(*leaf) : l.leaf;
             auto [it, fresh] = podUplinks.try_emplace({pod, l.spine});
             FabricSceneLine &b = it->second;
             if (fresh) {
@@ -293,39 +380,77 @@ private:
         }
     }
 
-    // Collapsed: one box per rack and one line per (rack, leaf), showing its worst link.
-    void addRackBundles()
+    // Collapsed: a leaf's hosts gathered into one box under it, joined by one line that
+    // shows their worst link (the highest load, the most PFC and ECN, down before up).
+    void addHostGroups()
     {
-        std::map<std::pair<std::string, std::string>, FabricSceneLine> bundles;  // rack, leaf
+        std::map<std::string, FabricSceneLine> bundles;  // by leaf
+        std::map<std::string, std::set<std::string>> hostsOfLeaf;
         for (const std::string &host : m_hosts) {
-            const std::string rack = rackOf(host);
-            const QRectF r = m_rackRect[rack];
             for (size_t i : m_linksOfHost[host]) {
                 const FabricLink &l = m_fabric.links[i];
                 if (!m_switchRect.count(l.leaf))
                     continue;
                 ++m_scene.hostLinks;
-                auto [it, fresh] = bundles.try_emplace({rack, l.leaf});
+                hostsOfLeaf[l.leaf].insert(host);
+                auto [it, fresh] = bundles.try_emplace(l.leaf);
                 FabricSceneLine &b = it->second;
                 if (fresh) {
-                    b = hostLine(l, QPointF(r.center().x(), r.top()));
+                    b = hostLine(l, groupRect(l.leaf).center());
                 } else {
                     b.loadShare = std::max(b.loadShare, l.loadShare.value_or(-1));
                     if (healthRank(l.health) > healthRank(b.health))
                         b.health = l.health;
                     b.stale = b.stale || l.stale;
-                    // The worst link of the bundle: a sum would flag a rack of quiet links.
+                    // The worst link of the bundle: a sum would flag a leaf of quiet links.
                     b.pfcPausesPerSecond = std::max(b.pfcPausesPerSecond, l.pfcPausesPerSecond);
                     b.ecnPerSecond = std::max(b.ecnPerSecond, l.ecnPerSecond);
                 }
                 b.bundled.push_back(i);
             }
         }
-        for (const std::string &rack : m_rackOrder)
-            m_scene.boxes.push_back(
-                {FabricSceneBox::Kind::Rack, QString::fromStdString(rack), rack, m_rackRect[rack]});
-        for (auto &[key, line] : bundles)
+        for (auto &[leaf, line] : bundles) {
+            const QRectF group = groupRect(leaf);
+            line.from = QPointF(group.center().x(), group.top());
+            const int hosts = static_cast<int>(hostsOfLeaf[leaf].size());
+            FabricSceneBox box{FabricSceneBox::Kind::HostGroup,
+                               QObject::tr("%n host(s)", nullptr, hosts), leaf, group};
+            box.health = line.health;
+            box.shortLabel = QString::number(hosts);
+            m_scene.boxes.push_back(std::move(box));
             m_scene.lines.push_back(std::move(line));
+        }
+    }
+
+    QRectF groupRect(const std::string &leaf)
+    {
+        const QRectF r = m_switchRect[leaf];
+        return QRectF(r.left(), r.bottom() + m_rowGap * kLeafLabelShare, r.width(),
+                      m_rowGap * kHostGroupShare);
+    }
+
+    // Collapsed, one leaf opened: its hosts in their places below, each joined to the
+    // leaf's box of hosts by its own link.
+    void addOpenLeafHosts()
+    {
+        if (m_options.openLeaf.empty() || !m_switchRect.count(m_options.openLeaf))
+            return;
+        const QRectF group = groupRect(m_options.openLeaf);
+        for (const std::string &host : m_hosts) {
+            for (size_t i : m_linksOfHost[host]) {
+                const FabricLink &l = m_fabric.links[i];
+                if (l.leaf != m_options.openLeaf)
+                    continue;
+                const QRectF r = m_hostRect[host];
+                m_scene.boxes.push_back({FabricSceneBox::Kind::Host,
+                                         QString::fromStdString(host).section(QLatin1Char('-'), -1),
+                                         host, r});
+                FabricSceneLine line = hostLine(l, QPointF(r.center().x(), r.top()));
+                line.to = QPointF(group.center().x(), group.bottom());
+                line.link = i;
+                m_scene.lines.push_back(std::move(line));
+            }
+        }
     }
 
     const Fabric &m_fabric;
@@ -341,7 +466,9 @@ private:
     std::map<std::string, std::vector<double>> m_hostXsOfLeaf;
     std::vector<const FabricSwitch *> m_leaves, m_spines;
     std::map<std::string, QRectF> m_switchRect;
+    std::map<std::string, QRectF> m_podLabelRect;
     double m_rowGap = kFabricMinRowGap;
+    double m_switchHeight = kBoxHeight;
     double m_hostsY = 0;
     double m_width = 0;      // of the host row
     double m_fullWidth = 0;  // of the widest row

@@ -1,9 +1,10 @@
 // Where everything of one data center's fabric is drawn: spines on top, leaves in the
-// middle grouped by pod, hosts below grouped by rack, in world coordinates the view pans
-// and zooms over. Collapsed, a rack is one box and its links to a leaf one line (the
-// worst health, the highest load, PFC and ECN of its worst link); expanded, every host and NIC link
-// is its own. Positions do not move between the two, so zooming in opens racks in place.
-// A bundle shows its worst link: the highest load and the most PFC and ECN.
+// middle grouped by pod (each pod named above its leaves), hosts below, in world
+// coordinates the view pans and zooms over. Collapsed (a whole data center fitted to the
+// window), a leaf's hosts are gathered into one box under it, joined to it by one line
+// that shows their worst link; a click opens one leaf's hosts in place below. Expanded
+// (zoomed in), every host and NIC link is its own, racks named under their hosts. Rows
+// are spread to the view's shape, so a fitted data center fills the window's height.
 #pragma once
 
 #include <QRectF>
@@ -19,11 +20,15 @@
 namespace meridian {
 
 struct FabricSceneBox {
-    enum class Kind { Spine, Leaf, Rack, Host, RackLabel };
+    // Labels (RackLabel, PodLabel, LeafLabel) are text in their rect, turned upright where
+    // the rect is narrow; a HostGroup is a leaf's hosts, gathered.
+    enum class Kind { Spine, Leaf, Host, RackLabel, PodLabel, LeafLabel, HostGroup };
     Kind kind = Kind::Host;
     QString label;
-    std::string key;  // switch name, rack or node id
+    std::string key;  // switch name (a HostGroup's: its leaf), rack, pod or node id
     QRectF rect;
+    LinkHealth health = LinkHealth::Up;  // a HostGroup's worst link
+    QString shortLabel;  // where the label fits neither across nor upright ("7", "40")
 };
 
 struct FabricSceneLine {
@@ -31,7 +36,7 @@ struct FabricSceneLine {
     QPointF from;  // the lower end (host or rack, or a leaf for an uplink)
     QPointF to;
     size_t link = kAggregate;     // index into Fabric::links; kAggregate for a rack's bundle
-    std::vector<size_t> bundled;  // a rack's bundle: its links
+    std::vector<size_t> bundled;  // a bundle's links (a leaf's hosts, or a pod's uplinks)
     double loadShare = -1;        // -1: unknown
     LinkHealth health = LinkHealth::Up;
     bool stale = false;
@@ -52,6 +57,8 @@ struct FabricSceneOptions {
     std::string dataCenter;
     std::optional<uint32_t> rail;  // only this rail's host links (and its leaves)
     bool expandRacks = false;
+    double aspect = 0;     // the view's height over its width; 0: rows by the host count
+    std::string openLeaf;  // collapsed: the leaf whose hosts are drawn one by one
 };
 
 constexpr double kFabricHostWidth = 14;

@@ -286,40 +286,97 @@ void FabricView::paintEvent(QPaintEvent *)
 
     // Boxes, then the labels that fit.
     p.setFont(font());
-    const QFontMetricsF metrics(font());
     const QRectF visible(toWorld(QPointF(0, 0)), toWorld(QPointF(width(), height())));
     const QColor text = palette().color(QPalette::Text);
     for (const FabricSceneBox &b : m_scene.boxes) {
         if (!visible.intersects(b.rect))
             continue;
         const QRectF r(toScreen(b.rect.topLeft()), toScreen(b.rect.bottomRight()));
-        if (b.kind == FabricSceneBox::Kind::RackLabel) {
-            p.setPen(palette().color(QPalette::PlaceholderText));
-            p.drawText(r, Qt::AlignHCenter | Qt::AlignTop,
-                       metrics.elidedText(b.label, Qt::ElideMiddle, r.width()));
+        switch (b.kind) {
+        case FabricSceneBox::Kind::RackLabel:
+        case FabricSceneBox::Kind::LeafLabel:
+            drawLabel(p, r, b.label, palette().color(QPalette::PlaceholderText), Qt::AlignTop,
+                      false, true, b.shortLabel);
             continue;
+        case FabricSceneBox::Kind::PodLabel:
+            drawLabel(p, r, b.label, text, Qt::AlignBottom, true);
+            continue;
+        case FabricSceneBox::Kind::HostGroup:
+            // A leaf's hosts: grey, or the colour of the worst trouble among their links.
+            p.fillRect(r, b.health == LinkHealth::Up ? QColor(176, 190, 197)
+                                                     : fabricTroublePen(b.health, false).color());
+            drawLabel(p, r, b.label, b.health == LinkHealth::Up ? QColor(Qt::black) : Qt::white,
+                      Qt::AlignVCenter, false, true, b.shortLabel);
+            continue;
+        default: break;
         }
         const QColor fill = b.kind == FabricSceneBox::Kind::Spine  ? QColor(69, 90, 100)
                             : b.kind == FabricSceneBox::Kind::Leaf ? QColor(96, 125, 139)
                                                                    : QColor(176, 190, 197);
         p.fillRect(r, fill);
-        // A label that does not fit is set smaller (down to a readable size), so a fitted
-        // data center still names its switches; smaller than that, it waits for a zoom.
-        if (r.width() <= 10 || r.height() < metrics.height() * 0.7)
-            continue;
-        QFont labelFont = font();
-        const double needed = metrics.horizontalAdvance(b.label) + 4;
+        if (r.width() > 10 && !b.label.isEmpty())
+            drawLabel(p, r, b.label,
+                      b.kind == FabricSceneBox::Kind::Spine || b.kind == FabricSceneBox::Kind::Leaf
+                          ? QColor(Qt::white)
+                          : text,
+                      Qt::AlignVCenter, false, false);
+    }
+}
+
+void FabricView::drawLabel(QPainter &p, const QRectF &r, const QString &label, const QColor &colour,
+                           Qt::Alignment vertical, bool bold, bool mayTurn,
+                           const QString &shortLabel) const
+{
+    if (!shortLabel.isEmpty()) {
+        // The whole name where it reads, across or upright; else the short one across.
+        const QFontMetricsF metrics(font());
+        const bool across = metrics.horizontalAdvance(label) + 4 <= r.width();
+        const bool upright =
+            mayTurn && r.height() > r.width() &&
+            font().pointSizeF() * r.width() / (metrics.height() + 1) >= kSmallestLabelPoints;
+        if (!across && !upright) {
+            drawLabel(p, r, shortLabel, colour, vertical, bold, false);
+            return;
+        }
+    }
+    QFont labelFont = font();
+    labelFont.setBold(bold);
+    const QFontMetricsF metrics(labelFont);
+    if (r.height() < metrics.height() * 0.7 && r.width() < metrics.height() * 0.7)
+        return;
+    const double needed = metrics.horizontalAdvance(label) + 4;
+    // Across if it fits (set smaller down to a readable size); upright in a tall, narrow
+    // rect (a leaf of a fitted data center); else it waits for a zoom.
+    if (needed <= r.width() || (!mayTurn || r.height() <= r.width())) {
         if (needed > r.width())
             labelFont.setPointSizeF(font().pointSizeF() * r.width() / needed);
-        if (labelFont.pointSizeF() < kSmallestLabelPoints)
-            continue;
+        if (labelFont.pointSizeF() < kSmallestLabelPoints || r.height() < metrics.height() * 0.7)
+            return;
         p.setFont(labelFont);
-        p.setPen(b.kind == FabricSceneBox::Kind::Spine || b.kind == FabricSceneBox::Kind::Leaf
-                     ? QColor(Qt::white)
-                     : text);
-        p.drawText(r, Qt::AlignCenter, b.label);
+        p.setPen(colour);
+        p.drawText(r, Qt::AlignHCenter | vertical, label);
         p.setFont(font());
+        return;
     }
+    // Upright, in type as large as the rect's width allows, down to a readable size.
+    labelFont.setPointSizeF(
+        std::min(font().pointSizeF(), font().pointSizeF() * r.width() / (metrics.height() + 1)));
+    if (labelFont.pointSizeF() < kSmallestLabelPoints)
+        return;
+    const QFontMetricsF turnedMetrics(labelFont);
+    p.save();
+    p.setFont(labelFont);
+    p.setPen(colour);
+    // Turned a quarter anticlockwise, reading upwards; the rect's top is where it ends.
+    p.translate(r.center());
+    p.rotate(-90);
+    const QRectF turned(-r.height() / 2, -r.width() / 2, r.height(), r.width());
+    const Qt::Alignment along = vertical == Qt::AlignTop      ? Qt::AlignRight
+                                : vertical == Qt::AlignBottom ? Qt::AlignLeft
+                                                              : Qt::AlignHCenter;
+    p.drawText(turned, along | Qt::AlignVCenter,
+               turnedMetrics.elidedText(label, Qt::ElideRight, turned.width() - 2));
+    p.restore();
 }
 
 void FabricView::centerOn(QPointF world, double zoom)
@@ -371,6 +428,7 @@ void FabricView::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     if (!m_userMoved && !m_scene.bounds.isEmpty())
         fitAll();
+    Q_EMIT resized();
 }
 
 }  // namespace meridian

@@ -8,6 +8,8 @@
 #include <QPen>
 #include <QVector>
 #include <QWidget>
+
+class QPainter;
 #include <set>
 
 #include "models/fabricscene.h"
@@ -37,6 +39,8 @@ public:
 
 Q_SIGNALS:
     void expandRacksChanged(bool expanded);
+    // The view's shape changed: the scene's rows may be spread to fill it.
+    void resized();
     void lineClicked(size_t line);
     void boxClicked(size_t box);
 
@@ -53,6 +57,11 @@ private:
     QPointF toWorld(QPointF screen) const;
     void checkExpansion();
     void rebuildBatches();
+    // A box's text in its screen rect: across where it fits, upright where the rect is
+    // tall and narrow (`mayTurn`), nothing where neither is readable.
+    void drawLabel(QPainter &p, const QRectF &r, const QString &label, const QColor &colour,
+                   Qt::Alignment vertical, bool bold = false, bool mayTurn = true,
+                   const QString &shortLabel = QString()) const;
 
     FabricScene m_scene;
     std::set<size_t> m_highlighted;

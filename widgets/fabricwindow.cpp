@@ -77,11 +77,13 @@ FabricWindow::FabricWindow(const FleetState &state, std::optional<FabricFile> fi
     setCentralWidget(split);
 
     connect(m_dataCenter, &QComboBox::currentIndexChanged, this, [this] {
+        m_openLeaf.clear();
         relayout();
         m_view->fitAll();
     });
     connect(m_rail, &QComboBox::currentIndexChanged, this, [this] { relayout(); });
     connect(m_view, &FabricView::expandRacksChanged, this, [this] { relayout(); });
+    connect(m_view, &FabricView::resized, this, [this] { relayout(); });
     connect(m_view, &FabricView::lineClicked, this, &FabricWindow::selectLine);
     connect(m_view, &FabricView::boxClicked, this, &FabricWindow::selectBox);
     connect(m_findings, &QListWidget::currentRowChanged, this, &FabricWindow::selectFinding);
@@ -250,6 +252,9 @@ void FabricWindow::relayout()
     options.dataCenter = m_dataCenter->currentData().toString().toStdString();
     options.rail = rail();
     options.expandRacks = m_view->racksExpanded();
+    options.aspect =
+        m_view->width() > 0 ? static_cast<double>(m_view->height()) / m_view->width() : 0;
+    options.openLeaf = m_openLeaf;
     FabricScene scene = layoutFabricScene(fabric(), m_source->rackOfNode(), options);
     setWindowTitle(tr("Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings")
                        .arg(m_dataCenter->currentText())
@@ -283,7 +288,7 @@ void FabricWindow::selectLine(size_t index)
     std::set<size_t> lit(line.bundled.begin(), line.bundled.end());
     const FabricLink &first = fabric().links[line.bundled.front()];
     select(lit, tr("<b>%1 links to %2</b><br/>highest load %3%, PFC %4/s, ECN + CNP %5/s. "
-                   "Zoom in to see each host.")
+                   "Click the box of hosts to open it, or zoom in to see each host.")
                     .arg(line.bundled.size())
                     .arg(text(first.leaf))
                     .arg(std::max(0.0, line.loadShare * 100), 0, 'f', 1)
@@ -293,7 +298,16 @@ void FabricWindow::selectLine(size_t index)
 
 void FabricWindow::selectBox(size_t index)
 {
-    const FabricSceneBox &box = m_view->scene().boxes.at(index);
+    const FabricSceneBox box = m_view->scene().boxes.at(index);
+    if (box.kind == FabricSceneBox::Kind::HostGroup) {
+        // A leaf's gathered hosts open in place below it; a second click closes them.
+        m_openLeaf = m_openLeaf == box.key ? std::string() : box.key;
+        relayout();
+    }
+    const auto podOf = [this](const std::string &leaf) {
+        const FabricSwitch *s = fabric().findSwitch(leaf);
+        return s && s->pod ? std::to_string(*s->pod) : std::string();
+    };
     const auto rackOf = [this](const std::string &node) {
         const auto it = m_source->rackOfNode().find(node);
         return it == m_source->rackOfNode().end() ? std::string() : it->second;
@@ -301,10 +315,10 @@ void FabricWindow::selectBox(size_t index)
     std::set<size_t> lit;
     for (size_t i = 0; i < fabric().links.size(); ++i) {
         const FabricLink &l = fabric().links[i];
-        const bool mine = l.hostNode == box.key || l.leaf == box.key || l.spine == box.key ||
-                          ((box.kind == FabricSceneBox::Kind::Rack ||
-                            box.kind == FabricSceneBox::Kind::RackLabel) &&
-                           rackOf(l.hostNode) == box.key);
+        const bool mine =
+            l.hostNode == box.key || l.leaf == box.key || l.spine == box.key ||
+            (box.kind == FabricSceneBox::Kind::RackLabel && rackOf(l.hostNode) == box.key) ||
+            (box.kind == FabricSceneBox::Kind::PodLabel && podOf(l.leaf) == box.key);
         if (mine)
             lit.insert(i);
     }

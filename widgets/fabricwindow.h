@@ -74,6 +74,7 @@ private:
     HistoryChart *m_pfcChart = nullptr;
     QTimer *m_timer = nullptr;
     std::set<size_t> m_selected;
+    std::string m_openLeaf;     // collapsed: the leaf whose hosts are drawn one by one
     std::string m_selectedKey;  // "node netdev" of the selected host link, to follow it
 };
 

@@ -807,6 +807,20 @@
         <source>%1 h</source>
         <translation>%1 小时</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../models/fabricscene.cpp" line="+293"/>
+        <source>pod %1 · %n leaves</source>
+        <translation>
+            <numerusform>pod %1 · %n 台叶交换机</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+124"/>
+        <source>%n host(s)</source>
+        <translation>
+            <numerusform>%n 台主机</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ReportWording</name>
@@ -1498,7 +1512,7 @@ Next: %2</source>
         <translation>Meridian — RoCE 网络</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Fabric</source>
         <translation>网络</translation>
     </message>
@@ -1578,17 +1592,17 @@ Next: %2</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+105"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>
     <message>
         <location line="+31"/>
-        <source>&lt;b&gt;%1 links to %2&lt;/b&gt;&lt;br/&gt;highest load %3%, PFC %4/s, ECN + CNP %5/s. Zoom in to see each host.</source>
-        <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。放大以查看每台主机。</translation>
+        <source>&lt;b&gt;%1 links to %2&lt;/b&gt;&lt;br/&gt;highest load %3%, PFC %4/s, ECN + CNP %5/s. Click the box of hosts to open it, or zoom in to see each host.</source>
+        <translation>&lt;b&gt;%1 条链路连到 %2&lt;/b&gt;&lt;br/&gt;最高负载 %3%，PFC %4/秒，ECN + CNP %5/秒。点击主机框展开，或放大查看每台主机。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+35"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 links</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2 条链路</translation>
     </message>

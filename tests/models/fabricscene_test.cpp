@@ -1,6 +1,7 @@
-// The fabric drawing's model and view: racks collapse into one box with one line per
-// leaf that shows its worst link, open in place when zoomed, a rail filter keeps one
-// rail, and the view finds what was clicked and opens racks past its zoom level.
+// The fabric drawing's model and view: a leaf's hosts gather into one box with one line
+// that shows their worst link and open on a click, hosts open in place when zoomed, a
+// rail filter keeps one rail, a fitted data center is named and fills its view, and the
+// view finds what was clicked and opens racks past its zoom level.
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
@@ -61,14 +62,16 @@ size_t count(const FabricScene &s, FabricSceneBox::Kind kind)
 
 }  // namespace
 
-TEST(FabricScene, RacksCollapseIntoBundlesThatShowTheirWorstLink)
+TEST(FabricScene, HostsGatherPerLeafUnderOneLineThatShowsTheirWorstLink)
 {
     const Fabric fabric = smallFabric();
     const FabricScene collapsed = layoutFabricScene(fabric, kRacks, {"xiamen", {}, false});
-    EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::Rack), 2u);
+    EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::HostGroup), 2u);
     EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::Host), 0u);
     EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::Leaf), 2u);
+    EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::LeafLabel), 2u);
     EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::Spine), 2u);
+    EXPECT_EQ(count(collapsed, FabricSceneBox::Kind::PodLabel), 1u);
     EXPECT_EQ(collapsed.hostLinks, 8);
     size_t bundles = 0, uplinks = 0;
     for (const FabricSceneLine &l : collapsed.lines) {
@@ -77,30 +80,129 @@ TEST(FabricScene, RacksCollapseIntoBundlesThatShowTheirWorstLink)
             continue;
         }
         ++bundles;
-        EXPECT_EQ(l.bundled.size(), 2u);
-        if (l.bundled.size() == 2 && fabric.links[l.bundled[0]].hostNode == "xm-n0" &&
-            fabric.links[l.bundled[0]].rail == 0u) {
+        ASSERT_EQ(l.bundled.size(), 4u) << "a leaf's four hosts";
+        if (fabric.links[l.bundled[0]].leaf == "leaf-r0") {
             EXPECT_EQ(l.health, LinkHealth::Down) << "xm-n1's rail 0 link is down";
             EXPECT_EQ(l.pfcPausesPerSecond, 9000) << "the worst link, not a sum";
         }
     }
-    EXPECT_EQ(bundles, 4u);  // 2 racks × 2 leaves
+    EXPECT_EQ(bundles, 2u);  // one per leaf
     EXPECT_EQ(uplinks, 2u);  // the pod's 2 leaves bundled, to each of 2 spines
+    for (const FabricSceneBox &b : collapsed.boxes) {
+        if (b.kind == FabricSceneBox::Kind::HostGroup) {
+            EXPECT_EQ(b.health, b.key == "leaf-r0" ? LinkHealth::Down : LinkHealth::Up) << b.key;
+            EXPECT_EQ(b.shortLabel, QStringLiteral("4"));
+        }
+        if (b.kind == FabricSceneBox::Kind::LeafLabel)
+            EXPECT_EQ(b.shortLabel, QString::fromStdString(b.key.substr(b.key.size() - 1)));
+    }
+
+    // A click opens one leaf's hosts in place: each with its own link to that leaf.
+    const FabricScene opened =
+        layoutFabricScene(fabric, kRacks, {"xiamen", {}, false, 0, "leaf-r0"});
+    EXPECT_EQ(count(opened, FabricSceneBox::Kind::Host), 4u);
+    size_t own = 0;
+    for (const FabricSceneLine &l : opened.lines) {
+        if (l.link != FabricSceneLine::kAggregate) {
+            ++own;
+            EXPECT_EQ(fabric.links[l.link].leaf, "leaf-r0");
+        }
+    }
+    EXPECT_EQ(own, 4u);
 
     const FabricScene expanded = layoutFabricScene(fabric, kRacks, {"xiamen", {}, true});
     EXPECT_EQ(count(expanded, FabricSceneBox::Kind::Host), 4u);
+    EXPECT_EQ(count(expanded, FabricSceneBox::Kind::HostGroup), 0u);
     EXPECT_EQ(expanded.lines.size(), 8u + 4u);
-    // A rack's box covers exactly its hosts: zooming in opens it in place.
-    QRectF rack01, hosts01;
-    for (const FabricSceneBox &b : collapsed.boxes) {
-        if (b.key == "xm-r01")
-            rack01 = b.rect;
+    // Hosts keep their places: opening a leaf and zooming in show them in the same spot.
+    for (const FabricSceneBox &a : opened.boxes) {
+        for (const FabricSceneBox &b : expanded.boxes) {
+            if (a.kind == FabricSceneBox::Kind::Host && b.key == a.key)
+                EXPECT_EQ(a.rect, b.rect) << a.key;
+        }
     }
-    for (const FabricSceneBox &b : expanded.boxes) {
-        if (b.key == "xm-n0" || b.key == "xm-n1")
-            hosts01 = hosts01.isNull() ? b.rect : hosts01.united(b.rect);
+}
+
+// A data center as the simulator builds one: ten pods of eight rails, thirty hosts a pod.
+static Fabric bigFabric(std::map<std::string, std::string> &racks)
+{
+    std::vector<HostNic> nics;
+    FabricFile file;
+    FabricDataCenter dc{"xiamen", {"spine1", "spine2", "spine3", "spine4"}, {}};
+    for (int pod = 0; pod < 10; ++pod) {
+        for (uint32_t rail = 0; rail < 8; ++rail)
+            dc.leaves.push_back(
+                {"xiamen-pod" + std::to_string(pod) + "-leaf" + std::to_string(rail),
+                 pod,
+                 static_cast<int>(rail),
+                 std::vector<uint32_t>{3},
+                 1600,
+                 {}});
+        for (int host = 0; host < 30; ++host) {
+            const std::string node = "xm-p" + std::to_string(pod) + "-n" + std::to_string(host);
+            racks[node] = "xm-p" + std::to_string(pod) + "-r" + std::to_string(host / 4);
+            for (uint32_t rail = 0; rail < 8; ++rail) {
+                HostNic h;
+                h.nodeId = node;
+                h.dataCenter = "xiamen";
+                h.nic.netdev = "ens" + std::to_string(rail);
+                h.nic.speedMbps = 400'000;
+                h.nic.linkState = LinkState::Up;
+                h.nic.nearestCardIndex = rail;
+                LldpNeighbor n;
+                n.systemName = "xiamen-pod" + std::to_string(pod) + "-leaf" + std::to_string(rail);
+                n.portId = "Ethernet" + std::to_string(host);
+                h.nic.neighbor = n;
+                h.neighborSeenMs = kNow;
+                NicSample s;
+                s.counters.linkState = LinkState::Up;
+                s.txBytesPerSecond = 5e9;
+                h.sample = s;
+                nics.push_back(h);
+            }
+        }
     }
-    EXPECT_EQ(rack01, hosts01);
+    file.dataCenters.push_back(dc);
+    return assembleFabric(nics, &file, kNow);
+}
+
+// 2,400 host links used to be one green wall of rack-to-leaf lines, nothing named, the
+// lower third of the view empty. Fitted to a 1366x768 screen's view, the data center now
+// has a line per leaf, its spines' names whole, every pod named, and fills the height.
+TEST(FabricView, AFittedDataCenterIsNamedGatheredPerLeafAndFillsTheView)
+{
+    std::map<std::string, std::string> racks;
+    const Fabric fabric = bigFabric(racks);
+    FabricView view;
+    view.resize(1000, 690);
+    FabricSceneOptions options{"xiamen", {}, false, 690.0 / 1000};
+    view.setScene(layoutFabricScene(fabric, racks, options));
+    view.fitAll();
+    ASSERT_FALSE(view.racksExpanded());
+    const FabricScene &scene = view.scene();
+    EXPECT_EQ(scene.hostLinks, 2400);
+    size_t hostLines = 0;
+    for (const FabricSceneLine &l : scene.lines)
+        hostLines += l.uplink ? 0 : 1;
+    EXPECT_EQ(hostLines, 80u) << "one line per leaf, not one per rack and leaf";
+    EXPECT_GE(scene.bounds.height() * view.zoom(), 0.95 * view.height())
+        << "the drawing fills the view's height";
+    const QFontMetrics metrics(view.font());
+    std::set<std::string> pods;
+    for (const FabricSceneBox &b : scene.boxes) {
+        const double onScreen = b.rect.width() * view.zoom();
+        if (b.kind == FabricSceneBox::Kind::Spine)
+            EXPECT_GE(onScreen, metrics.horizontalAdvance(b.label) + 4) << b.key;
+        if (b.kind == FabricSceneBox::Kind::PodLabel) {
+            pods.insert(b.key);
+            EXPECT_TRUE(b.label.startsWith(QStringLiteral("pod ")));
+        }
+        if (b.kind == FabricSceneBox::Kind::LeafLabel)
+            EXPECT_GE(onScreen, metrics.horizontalAdvance(b.shortLabel))
+                << "a leaf's number reads under it";
+    }
+    EXPECT_EQ(pods.size(), 10u);
+    view.grab();
 }
 
 TEST(FabricScene, ARailFilterKeepsOneRailsLinksAndLeaf)

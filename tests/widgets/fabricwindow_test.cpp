@@ -7,6 +7,8 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <algorithm>
+#include <optional>
 
 #include "core/clock.h"
 #include "fleet/fleetstate.h"
@@ -78,6 +80,29 @@ TEST(FabricWindow, AssemblesInTheBackgroundListsFindingsShowsAPathAndFocusesANic
         << window.details().toStdString();
     EXPECT_FALSE(window.showPath("xm-n0", "xm-n7", 0));
     EXPECT_TRUE(window.details().contains(QStringLiteral("No path")));
+
+    // Fitted, a leaf's hosts are one box; a click on it opens them, a second closes them.
+    window.view()->zoomBy(0.01, QPointF(100, 100));  // two hosts fitted would open them
+    ASSERT_FALSE(window.view()->racksExpanded());
+    const auto hostBoxes = [&] {
+        return std::count_if(
+            window.view()->scene().boxes.begin(), window.view()->scene().boxes.end(),
+            [](const FabricSceneBox &b) { return b.kind == FabricSceneBox::Kind::Host; });
+    };
+    const auto groupBox = [&]() -> std::optional<size_t> {
+        const auto &boxes = window.view()->scene().boxes;
+        for (size_t i = 0; i < boxes.size(); ++i) {
+            if (boxes[i].kind == FabricSceneBox::Kind::HostGroup)
+                return i;
+        }
+        return std::nullopt;
+    };
+    ASSERT_TRUE(groupBox().has_value());
+    EXPECT_EQ(hostBoxes(), 0);
+    Q_EMIT window.view()->boxClicked(*groupBox());
+    EXPECT_EQ(hostBoxes(), 2) << "the leaf's two hosts, each on its own";
+    Q_EMIT window.view()->boxClicked(*groupBox());
+    EXPECT_EQ(hostBoxes(), 0);
 
     window.view()->fitAll();
     ASSERT_TRUE(window.focusNic("xm-n1", "ens1np0"));
