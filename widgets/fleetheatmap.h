@@ -40,6 +40,8 @@ public:
     explicit FleetHeatmap(QWidget *parent = nullptr);
 
     void setSnapshot(std::shared_ptr<const FleetSnapshot> snapshot);
+    // What is drawn: the live fleet, or a moment of the past.
+    const std::shared_ptr<const FleetSnapshot> &snapshot() const { return m_snapshot; }
     void setMetric(FleetMetric metric);
     void setFilter(const HeatmapFilter &filter);
     FleetMetric metric() const { return m_metric; }

@@ -33,9 +33,11 @@
 #include "models/alertnotifier.h"
 #include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
+#include "models/fleettimemachine.h"
 #include "nodepage.h"
 #include "reportswindow.h"
 #include "screenfit.h"
+#include "timemachinebar.h"
 
 namespace meridian {
 
@@ -71,6 +73,10 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
 
     m_legend = new HeatmapLegend(central);
     layout->addWidget(m_legend);
+
+    m_timeBar = new TimeMachineBar(central);
+    m_timeBar->hide();
+    layout->addWidget(m_timeBar);
 
     m_heatmap = new FleetHeatmap;
     auto *scroll = new QScrollArea(central);
@@ -328,9 +334,32 @@ void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snaps
     const int rows = m_summary->rowCount();
     m_summaryView->setFixedHeight(m_summaryView->horizontalHeader()->height() +
                                   rows * m_summaryView->verticalHeader()->defaultSectionSize() + 4);
-    m_heatmap->setSnapshot(snapshot);
+    m_timeBar->setNow(snapshot->takenUnixMs);
+    if (m_timeBar->isLive())  // a moment of the past stays on show until live is chosen
+        m_heatmap->setSnapshot(snapshot);
     m_detail->refresh(*snapshot);
     m_status->setText(statusText());
+}
+
+void MainWindow::setTimeMachine(FleetTimeMachine *machine)
+{
+    m_timeMachine = machine;
+    m_timeBar->setVisible(machine != nullptr);
+    if (!machine)
+        return;
+    connect(m_timeBar, &TimeMachineBar::momentChosen, this, [this](int64_t atUnixMs) {
+        m_timeMachine->request(atUnixMs, m_source.current(), m_source.clock().nowUnixMs());
+    });
+    connect(m_timeMachine, &FleetTimeMachine::momentReady, this, [this] {
+        const FleetMoment &moment = m_timeMachine->latest();
+        m_timeBar->showMoment(moment);
+        if (!m_timeBar->isLive() && moment.snapshot)
+            m_heatmap->setSnapshot(moment.snapshot);
+    });
+    connect(m_timeBar, &TimeMachineBar::liveChosen, this, [this] {
+        if (const auto live = m_source.current())
+            m_heatmap->setSnapshot(live);
+    });
 }
 
 QString MainWindow::statusText() const

@@ -31,6 +31,8 @@ class CardDetailPanel;
 class DataCenterSummaryModel;
 class FleetHeatmap;
 class FleetSnapshotSource;
+class FleetTimeMachine;
+class TimeMachineBar;
 class HeatmapLegend;
 class ReportsWindow;
 
@@ -50,6 +52,10 @@ public:
     // Fleet and data-center utilisation over 24 h or 7 days, from the history file.
     FleetUsageWindow *showFleetUsage();
     DataCenterSummaryModel *summary() const { return m_summary; }
+    // The fleet time machine over the history file: a slider back through 7 days above
+    // the fleet. Without one the bar is not shown.
+    void setTimeMachine(FleetTimeMachine *machine);
+    TimeMachineBar *timeMachineBar() const { return m_timeBar; }
     QString statusText() const;
     // A lasting warning in the status bar (e.g. the history file could not be opened or
     // written); an empty text takes it away.
@@ -99,6 +105,8 @@ private:
     DataCenterSummaryModel *m_summary = nullptr;
     FleetHeatmap *m_heatmap = nullptr;
     HeatmapLegend *m_legend = nullptr;
+    TimeMachineBar *m_timeBar = nullptr;
+    FleetTimeMachine *m_timeMachine = nullptr;  // null: no history file
     QTableView *m_summaryView = nullptr;
     QComboBox *m_metric = nullptr;
     QComboBox *m_dataCenter = nullptr;

@@ -25,6 +25,7 @@
 #include "models/consolediagnostics.h"
 #include "models/desktopnotifier.h"
 #include "models/fleetsnapshotsource.h"
+#include "models/fleettimemachine.h"
 #include "models/storehistoryloader.h"
 #include "pricebooklocation.h"
 #include "promsource/prometheussource.h"
@@ -47,6 +48,7 @@ ConsoleSession::~ConsoleSession()
     m_window.reset();
     m_storeHistory.reset();
     m_usageHistory.reset();
+    m_timeMachine.reset();
     m_scaling.reset();
     m_journal.reset();
     m_source.reset();
@@ -82,6 +84,8 @@ Status ConsoleSession::start()
     if (m_history) {
         m_usageHistory = usageHistoryLoader(m_history->path());
         m_window->detail()->setUsageHistory(m_usageHistory.get());
+        m_timeMachine = std::make_unique<FleetTimeMachine>(m_history->path());
+        m_window->setTimeMachine(m_timeMachine.get());
     }
     if (m_sim)
         m_window->setWindowTitle(QObject::tr("Meridian — simulated fleet (plaintext on loopback)"));

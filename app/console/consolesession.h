@@ -19,6 +19,7 @@ class SimFleet;
 class FleetClient;
 class PrometheusSource;
 class StoreHistoryLoader;
+class FleetTimeMachine;
 class HistoryStore;
 class UsageBackfill;
 class FleetSnapshotSource;
@@ -89,6 +90,7 @@ private:
     std::vector<std::unique_ptr<PrometheusSource>> m_stores;
     std::unique_ptr<StoreHistoryLoader> m_storeHistory;
     std::unique_ptr<StoreHistoryLoader> m_usageHistory;  // agents' cards past 15 minutes
+    std::unique_ptr<FleetTimeMachine> m_timeMachine;     // the fleet at a past minute
     std::unique_ptr<HistoryStore> m_history;
     std::unique_ptr<UsageBackfill> m_backfill;
     std::unique_ptr<FleetSnapshotSource> m_source;

@@ -522,7 +522,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="+87"/>
+        <location filename="../../app/console/consolesession.cpp" line="+91"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
@@ -1929,12 +1929,12 @@ Next: %2</source>
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+52"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+54"/>
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+44"/>
         <source>Card</source>
         <translation>卡</translation>
     </message>
@@ -2122,7 +2122,7 @@ Next: %2</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+58"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+81"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable</source>
         <translation>%1 个代理：%2 个在线，%3 个无数据，%4 个不可达</translation>
     </message>
@@ -2152,7 +2152,7 @@ Next: %2</source>
         <translation>关闭 Meridian？</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-328"/>
         <source>Faulty</source>
         <translation>故障</translation>
     </message>
@@ -3147,6 +3147,84 @@ Next: %2</source>
         <location line="+1"/>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::TimeMachineBar</name>
+    <message>
+        <location filename="../../widgets/timemachinebar.cpp" line="+38"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Drag back through the last 7 days of the history file: each card&apos;s utilisation that minute (that hour beyond a day), the alerts open then, the scaling steps taken</source>
+        <translation>在历史文件的最近 7 天中向回拖动：每张卡在该分钟（一天以前为该小时）的利用率、当时未解决的告警、已执行的扩缩容步骤</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+21"/>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>Back to the fleet as it is now</source>
+        <translation>回到集群的当前状态</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>History not read: %1</source>
+        <translation>未能读取历史：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>hour</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>minute</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the history file holds nothing yet</source>
+        <translation>历史文件中还没有记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>before the history file begins (%1)</source>
+        <translation>早于历史文件的开始时间（%1）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 cards recorded</source>
+        <translation>已记录 %1 张卡</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n alert(s) open</source>
+        <translation>
+            <numerusform>%n 条告警未解决</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n scaling step(s) in the hour before</source>
+        <translation>
+            <numerusform>前一小时内 %n 个扩缩容步骤</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 %2: %3 (%4)</source>
+        <translation>%1 %2：%3（%4）</translation>
     </message>
 </context>
 </TS>

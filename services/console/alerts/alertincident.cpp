@@ -50,15 +50,15 @@ void resolveIncidentLocked(SQLite::Database &db, const std::string &alertKey, in
     update.exec();
 }
 
-std::vector<AlertIncident> incidentsLocked(SQLite::Database &db, int64_t fromMs, int64_t toMs)
+namespace {
+
+constexpr const char *kIncidentColumns = R"(
+        SELECT alert_key, kind, severity, data_center, subject, started_unix_ms, sent_unix_ms,
+               acknowledged_unix_ms, acknowledged_by, resolved_unix_ms FROM alert_incident )";
+
+std::vector<AlertIncident> readIncidents(SQLite::Statement &query)
 {
     std::vector<AlertIncident> out;
-    SQLite::Statement query(db, R"(
-        SELECT alert_key, kind, severity, data_center, subject, started_unix_ms, sent_unix_ms,
-               acknowledged_unix_ms, acknowledged_by, resolved_unix_ms
-        FROM alert_incident WHERE sent_unix_ms >= ? AND sent_unix_ms < ?
-        ORDER BY sent_unix_ms, id)");
-    SQLite::bind(query, fromMs, toMs);
     while (query.executeStep()) {
         AlertIncident i;
         i.alertKey = query.getColumn(0).getString();
@@ -76,6 +76,28 @@ std::vector<AlertIncident> incidentsLocked(SQLite::Database &db, int64_t fromMs,
         out.push_back(std::move(i));
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<AlertIncident> incidentsOpenAtLocked(SQLite::Database &db, int64_t atMs,
+                                                 int64_t lookBackMs)
+{
+    // Sent is at or after started: the index on sent bounds the scan to the look-back.
+    SQLite::Statement query(db, std::string(kIncidentColumns) + R"(
+        WHERE sent_unix_ms >= ? AND started_unix_ms <= ?
+          AND (resolved_unix_ms IS NULL OR resolved_unix_ms > ?)
+        ORDER BY started_unix_ms, id)");
+    SQLite::bind(query, atMs - lookBackMs, atMs, atMs);
+    return readIncidents(query);
+}
+
+std::vector<AlertIncident> incidentsLocked(SQLite::Database &db, int64_t fromMs, int64_t toMs)
+{
+    SQLite::Statement query(db, std::string(kIncidentColumns) + R"(
+        WHERE sent_unix_ms >= ? AND sent_unix_ms < ? ORDER BY sent_unix_ms, id)");
+    SQLite::bind(query, fromMs, toMs);
+    return readIncidents(query);
 }
 
 }  // namespace meridian

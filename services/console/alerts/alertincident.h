@@ -41,6 +41,10 @@ void acknowledgeIncidentLocked(SQLite::Database &db, const std::string &alertKey
                                const std::string &who, int64_t atMs);
 // The open occurrence of the alert resolved.
 void resolveIncidentLocked(SQLite::Database &db, const std::string &alertKey, int64_t atMs);
+// The occurrences open at `atMs` (begun, not yet resolved), begun within `lookBackMs`
+// before it (an occurrence no console saw resolve stays open for ever), oldest first.
+std::vector<AlertIncident> incidentsOpenAtLocked(SQLite::Database &db, int64_t atMs,
+                                                 int64_t lookBackMs);
 // The occurrences sent within [fromMs, toMs), oldest first.
 std::vector<AlertIncident> incidentsLocked(SQLite::Database &db, int64_t fromMs, int64_t toMs);
 

@@ -215,6 +215,15 @@ Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
                      .c_str());
 }
 
+Result<std::vector<JournalStep>> ScalingJournal::stepsCreatedBetween(int64_t fromMs, int64_t toMs,
+                                                                     size_t count)
+{
+    return steps(fmt::format("WHERE created_unix_ms >= {} AND created_unix_ms < {} "
+                             "ORDER BY created_unix_ms DESC, id DESC LIMIT {}",
+                             fromMs, toMs, count)
+                     .c_str());
+}
+
 Status ScalingJournal::audit(const AuditEntry &entry)
 {
     try {

@@ -49,6 +49,9 @@ public:
     Result<std::vector<JournalStep>> openSteps() override;
     // The newest `count` steps, whatever their state, oldest first.
     Result<std::vector<JournalStep>> recentSteps(size_t count);
+    // Steps created in [fromMs, toMs), newest first, at most `count` of them.
+    Result<std::vector<JournalStep>> stepsCreatedBetween(int64_t fromMs, int64_t toMs,
+                                                         size_t count);
 
     Status audit(const AuditEntry &entry);
     Result<std::vector<AuditEntry>> recentAudit(size_t count);

@@ -1,0 +1,167 @@
+#include "fleettimemachine.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "alerts/alert.h"
+#include "history/cardusageseries.h"
+#include "history/fleetutilizationat.h"
+#include "history/historyschema.h"
+#include "sqlite/sqlitefile.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr int64_t kStepsLookBackMs = 3600 * 1000;
+constexpr int64_t kAlertsLookBackMs = 7 * 24 * 3600 * 1000LL;
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// What an alert's subject names: "node card 3" is a card, "node" a node, anything else
+// (a data center, a service) no one cell.
+void markAlert(FleetSnapshot &s, const AlertIncident &incident,
+               const std::unordered_map<std::string, NodeHandle> &nodes)
+{
+    const std::string &subject = incident.subject;
+    const size_t space = subject.find(" card ");
+    const auto node = nodes.find(space == std::string::npos ? subject : subject.substr(0, space));
+    if (node == nodes.end())
+        return;
+    const FleetLayout &l = *s.layout;
+    const auto kind = alertKindFromName(incident.kind);
+    if (space == std::string::npos) {
+        if (kind == AlertKind::LinkDown || kind == AlertKind::LinkFlap)
+            s.nodeLinkFault[node->second] = 1;
+        else if (kind == AlertKind::AgentUnreachable)
+            s.nodeConnection[node->second] = ConnectionState::Unreachable;
+        else if (kind == AlertKind::AgentStale)
+            s.nodeLastSeenMs[node->second] = 0;
+        return;
+    }
+    const uint32_t index = static_cast<uint32_t>(std::atoi(subject.c_str() + space + 6));
+    for (CardHandle c = 0; c < l.cardCount(); ++c) {
+        if (l.cardNode[c] != node->second || l.cardIndex[c] != index)
+            continue;
+        if (kind == AlertKind::ThermalThrottle) {
+            s.cardFaults[c] |= kFaultThermal;
+        } else {
+            s.cardFaults[c] |= kind == AlertKind::EccDoubleBit ? kFaultEccUncorrected : kFaultXid;
+            s.errors[c] = std::max<uint32_t>(s.errors[c], 1);
+        }
+    }
+}
+
+}  // namespace
+
+FleetMoment readFleetMoment(const std::string &historyFile, const FleetSnapshot &live,
+                            int64_t atUnixMs, int64_t nowUnixMs)
+{
+    FleetMoment moment;
+    const int64_t grainS = nowUnixMs - atUnixMs <= kTimeMachineMinutesForS * 1000 ? 60 : 3600;
+    auto recorded = readFleetUtilizationAt(historyFile, atUnixMs / 1000, grainS);
+    if (!recorded) {
+        moment.problem = recorded.error().message;
+        return moment;
+    }
+    moment.grainS = recorded->grainS;
+    moment.atUnixMs = recorded->fromUnixS * 1000;
+    if (const auto begins = readHistoryBeginsUnixS(historyFile); begins.ok() && begins->has_value())
+        moment.historyBeginsUnixMs = begins->value() * 1000;
+
+    auto past = std::make_shared<FleetSnapshot>(live);
+    const size_t cards = live.cardCount();
+    past->takenUnixMs = moment.atUnixMs;
+    past->utilization.assign(cards, kNaN);
+    past->memoryPercent.assign(cards, kNaN);
+    past->temperature.assign(cards, kNaN);
+    past->power.assign(cards, kNaN);
+    past->errors.assign(cards, 0);
+    past->cardFaults.assign(cards, 0);
+    past->cardLastSeenMs.assign(cards, moment.atUnixMs);
+    // Nodes as reporting then; an alert open then says otherwise below.
+    past->nodeConnection.assign(live.nodeCount(), ConnectionState::Connected);
+    past->nodeError.assign(live.nodeCount(), std::string());
+    past->nodeLastSeenMs.assign(live.nodeCount(), moment.atUnixMs);
+    past->nodeLinkFault.assign(live.nodeCount(), 0);
+    const FleetLayout &l = *live.layout;
+    std::unordered_map<std::string, CardHandle> byUuid;
+    byUuid.reserve(cards);
+    for (CardHandle c = 0; c < cards; ++c)
+        byUuid.emplace(l.cardUuid[c], c);
+    for (const auto &[uuid, percent] : recorded->cards) {
+        if (const auto it = byUuid.find(uuid); it != byUuid.end()) {
+            past->utilization[it->second] = percent;
+            ++moment.cardsRecorded;
+        }
+    }
+
+    // The alerts and scaling steps of then, from the same file.
+    try {
+        auto journal = ScalingJournal::open(historyFile);
+        if (journal) {
+            if (auto steps = journal.value()->stepsCreatedBetween(
+                    moment.atUnixMs - kStepsLookBackMs, moment.atUnixMs + grainS * 1000, 20))
+                moment.steps = std::move(steps).value();
+        }
+        auto db = openSqliteFile(historyFile, historySchema());
+        if (db) {
+            moment.openAlerts = incidentsOpenAtLocked(
+                *db.value(), moment.atUnixMs + grainS * 1000 - 1, kAlertsLookBackMs);
+        }
+    } catch (const std::exception &e) {
+        moment.problem = e.what();
+    }
+    std::unordered_map<std::string, NodeHandle> nodes;
+    for (NodeHandle n = 0; n < live.nodeCount(); ++n)
+        nodes.emplace(l.nodeId[n], n);
+    for (const AlertIncident &incident : moment.openAlerts)
+        markAlert(*past, incident, nodes);
+    moment.snapshot = std::move(past);
+    return moment;
+}
+
+FleetTimeMachine::FleetTimeMachine(std::string historyFile, QObject *parent)
+    : QObject(parent), m_historyFile(std::move(historyFile))
+{
+    connect(&m_watcher, &QFutureWatcher<FleetMoment>::finished, this, &FleetTimeMachine::finished);
+}
+
+FleetTimeMachine::~FleetTimeMachine()
+{
+    m_watcher.waitForFinished();  // one read of the file, milliseconds
+}
+
+void FleetTimeMachine::request(int64_t atUnixMs, std::shared_ptr<const FleetSnapshot> live,
+                               int64_t nowUnixMs)
+{
+    if (!live)
+        return;
+    Ask ask{atUnixMs, nowUnixMs, std::move(live)};
+    if (m_watcher.isRunning()) {
+        m_pending = std::move(ask);  // the newest wins: a drag asks many times
+        return;
+    }
+    launch(std::move(ask));
+}
+
+void FleetTimeMachine::launch(Ask ask)
+{
+    m_pending.reset();
+    m_watcher.setFuture(QtConcurrent::run([file = m_historyFile, ask = std::move(ask)] {
+        return readFleetMoment(file, *ask.live, ask.atUnixMs, ask.nowUnixMs);
+    }));
+}
+
+void FleetTimeMachine::finished()
+{
+    m_latest = m_watcher.result();
+    if (m_pending)
+        launch(std::move(*m_pending));
+    Q_EMIT momentReady();
+}
+
+}  // namespace meridian

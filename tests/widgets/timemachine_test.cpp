@@ -1,0 +1,171 @@
+// The fleet time machine over a real history file: each card's utilisation at a past
+// minute (an hour beyond a day), the alerts open then marked on their cards, the scaling
+// steps of the hour before, a moment before the file begins said as such, and the main
+// window's slider showing the past and going back to live with one click.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <cmath>
+
+#include "alerts/alertincident.h"
+#include "autoscaler/scalingjournal.h"
+#include "core/clock.h"
+#include "fakefleet.h"
+#include "history/historyschema.h"
+#include "history/historystore.h"
+#include "models/fleetsnapshotsource.h"
+#include "models/fleettimemachine.h"
+#include "sqlite/sqlitefile.h"
+#include "testsupport.h"
+#include "usagefixture.h"
+#include "widgets/fleetheatmap.h"
+#include "widgets/mainwindow.h"
+#include "widgets/timemachinebar.h"
+
+using namespace meridian;
+
+namespace {
+
+constexpr int64_t kNowMs = 1'796'000'040'000;  // a minute's start
+constexpr int64_t kNowS = kNowMs / 1000;
+
+// `minutes` minutes of a node's eight cards, named as the fake fleet names them.
+UsageBatch minutesOf(const std::string &node, int64_t firstMinute, int minutes, double busy)
+{
+    UsageBatch batch = test::a100Minutes(node, "wuhu", 8, firstMinute, minutes, busy, 12'000);
+    for (CardInfo &card : batch.node.cards)
+        card.uuid = node + "-card-" + std::to_string(card.index);
+    for (UsageMinute &m : batch.minutes)
+        m.cardUuid = node + "-card-" + std::to_string(m.cardIndex);
+    return batch;
+}
+
+// Three hours ago wh-n1 was busy and wh-n2 quiet; two days ago an hour of both at half.
+// An Xid on wh-n1's card 2 was open then, and a scaling step was taken just before.
+struct PastFleet {
+    test::TempDir dir;
+    std::string file = dir.file("history.db");
+    FleetState state;
+
+    PastFleet()
+    {
+        const int64_t then = kNowS - 3 * 3600;
+        EXPECT_TRUE(test::writeUsageHistory(file, {minutesOf("wh-n1", then - 600, 20, 45),
+                                                   minutesOf("wh-n2", then - 600, 20, 15),
+                                                   minutesOf("wh-n1", kNowS - 2 * 86400, 60, 30),
+                                                   minutesOf("wh-n2", kNowS - 2 * 86400, 60, 30)})
+                        .ok());
+        auto db = openSqliteFile(file, historySchema());
+        EXPECT_TRUE(db.ok());
+        AlertIncident xid;
+        xid.alertKey = "xid wh-n1 2";
+        xid.kind = "Xid";
+        xid.severity = "critical";
+        xid.dataCenter = "wuhu";
+        xid.subject = "wh-n1 card 2";
+        xid.startedMs = (then - 300) * 1000;
+        xid.sentMs = xid.startedMs + 1000;
+        xid.resolvedMs = (then + 300) * 1000;
+        insertIncidentLocked(*db.value(), xid);
+        auto journal = ScalingJournal::open(file);
+        EXPECT_TRUE(journal.ok());
+        JournalStep step;
+        step.service = "chat-support";
+        step.idempotencyKey = "k1";
+        step.offerId = "offer-1";
+        EXPECT_TRUE(
+            journal.value()->addStep(step, "autoscaler", "p95 over 5 s", (then - 900) * 1000).ok());
+        test::fillFleet(state,
+                        {{"wuhu", "wh-n1", "wh-r01", Vendor::Nvidia, 8, 10},
+                         {"wuhu", "wh-n2", "wh-r01", Vendor::Nvidia, 8, 10}},
+                        kNowMs);
+    }
+};
+
+}  // namespace
+
+TEST(FleetTimeMachine, AMinuteOfThePastWithItsAlertsAndStepsOnTodaysLayout)
+{
+    PastFleet past;
+    const FleetSnapshot live = past.state.snapshot(kNowMs);
+    const FleetMoment minute = readFleetMoment(past.file, live, kNowMs - 3 * 3600 * 1000, kNowMs);
+    ASSERT_TRUE(minute.problem.empty()) << minute.problem;
+    EXPECT_EQ(minute.grainS, 60);
+    EXPECT_EQ(minute.cardsRecorded, 16);
+    ASSERT_NE(minute.snapshot, nullptr);
+    const FleetSnapshot &then = *minute.snapshot;
+    EXPECT_EQ(then.takenUnixMs, kNowMs - 3 * 3600 * 1000);
+    EXPECT_NEAR(then.utilization[0], 75, 1e-3) << "wh-n1, busy 45 s a minute";
+    EXPECT_NEAR(then.utilization[8], 25, 1e-3) << "wh-n2";
+    EXPECT_TRUE(std::isnan(then.temperature[0])) << "the file does not keep it";
+    EXPECT_TRUE(then.cardFaults[2] & kFaultXid) << "the Xid open then, on its card";
+    EXPECT_EQ(then.cardFaults[3], 0);
+    ASSERT_EQ(minute.openAlerts.size(), 1u);
+    EXPECT_EQ(minute.openAlerts[0].subject, "wh-n1 card 2");
+    ASSERT_EQ(minute.steps.size(), 1u);
+    EXPECT_EQ(minute.steps[0].reason, "p95 over 5 s");
+    EXPECT_NEAR(live.utilization[0], 10, 1e-3) << "the live fleet is left as it is";
+
+    // Beyond a day, the hour.
+    const FleetMoment hour =
+        readFleetMoment(past.file, live, (kNowS - 2 * 86400 + 1800) * 1000, kNowMs);
+    EXPECT_EQ(hour.grainS, 3600);
+    EXPECT_EQ(hour.cardsRecorded, 16);
+    EXPECT_NEAR(hour.snapshot->utilization[9], 50, 1e-3);
+    EXPECT_TRUE(hour.openAlerts.empty());
+
+    // Before the file begins: nothing recorded, and where it begins is known.
+    const FleetMoment before = readFleetMoment(past.file, live, kNowMs - 6 * 86400 * 1000, kNowMs);
+    EXPECT_EQ(before.cardsRecorded, 0);
+    EXPECT_GT(before.historyBeginsUnixMs, before.atUnixMs);
+    EXPECT_TRUE(std::isnan(before.snapshot->utilization[0]));
+
+    // A file that is not there is said, not a crash.
+    EXPECT_FALSE(readFleetMoment(past.dir.file("gone.db"), live, kNowMs, kNowMs).problem.empty());
+}
+
+TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
+{
+    PastFleet past;
+    ManualClock clock(kNowMs);
+    FleetSnapshotSource source(past.state, clock, 100'000);
+    source.refresh();
+    MainWindow window(source);
+    FleetTimeMachine machine(past.file);
+    window.setTimeMachine(&machine);
+    window.resize(1366, 768);
+    window.show();
+    TimeMachineBar *bar = window.timeMachineBar();
+    ASSERT_TRUE(bar->isVisible());
+    source.refresh();
+    EXPECT_TRUE(bar->isLive());
+
+    QSignalSpy ready(&machine, &FleetTimeMachine::momentReady);
+    bar->slider()->setValue(-180);  // three hours back
+    ASSERT_TRUE(ready.wait(5000));
+    EXPECT_FALSE(bar->isLive());
+    const auto shown = window.heatmap()->snapshot();
+    ASSERT_NE(shown, nullptr);
+    EXPECT_EQ(shown->takenUnixMs, kNowMs - 3 * 3600 * 1000);
+    EXPECT_NEAR(shown->utilization[0], 75, 1e-3);
+    EXPECT_TRUE(bar->momentText().contains(QStringLiteral("1 alert(s) open")))
+        << bar->momentText().toStdString();
+    EXPECT_TRUE(bar->momentText().contains(QStringLiteral("wh-n1 card 2")));
+    EXPECT_TRUE(bar->momentText().contains(QStringLiteral("1 scaling step(s)")));
+    // The live fleet goes on arriving; the past stays on show.
+    clock.advanceMs(1000);
+    source.refresh();
+    EXPECT_EQ(window.heatmap()->snapshot()->takenUnixMs, kNowMs - 3 * 3600 * 1000);
+
+    QPushButton *live = nullptr;
+    for (QPushButton *b : bar->findChildren<QPushButton *>())
+        live = b->text() == QStringLiteral("Live") ? b : live;
+    ASSERT_NE(live, nullptr);
+    live->click();
+    EXPECT_TRUE(bar->isLive());
+    EXPECT_NEAR(window.heatmap()->snapshot()->utilization[0], 10, 1e-3);
+    EXPECT_EQ(bar->slider()->value(), 0);
+}
