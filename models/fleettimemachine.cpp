@@ -2,6 +2,8 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <fmt/format.h>
+
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <limits>
@@ -10,8 +12,7 @@
 #include "alerts/alert.h"
 #include "history/cardusageseries.h"
 #include "history/fleetutilizationat.h"
-#include "history/historyschema.h"
-#include "sqlite/sqlitefile.h"
+#include "history/usagerows.h"
 
 namespace meridian {
 
@@ -62,14 +63,21 @@ FleetMoment readFleetMoment(const std::string &historyFile, const FleetSnapshot 
 {
     FleetMoment moment;
     const int64_t grainS = nowUnixMs - atUnixMs <= kTimeMachineMinutesForS * 1000 ? 60 : 3600;
-    auto recorded = readFleetUtilizationAt(historyFile, atUnixMs / 1000, grainS);
+    // One read-only connection for all of it: no check of the file, no write.
+    auto rows = UsageRows::open(historyFile);
+    if (!rows) {
+        moment.problem = rows.error().message;
+        return moment;
+    }
+    auto recorded = readFleetUtilizationAt(*rows.value(), atUnixMs / 1000, grainS);
     if (!recorded) {
         moment.problem = recorded.error().message;
         return moment;
     }
     moment.grainS = recorded->grainS;
     moment.atUnixMs = recorded->fromUnixS * 1000;
-    if (const auto begins = readHistoryBeginsUnixS(historyFile); begins.ok() && begins->has_value())
+    if (const auto begins = readHistoryBeginsUnixS(*rows.value());
+        begins.ok() && begins->has_value())
         moment.historyBeginsUnixMs = begins->value() * 1000;
 
     auto past = std::make_shared<FleetSnapshot>(live);
@@ -100,21 +108,16 @@ FleetMoment readFleetMoment(const std::string &historyFile, const FleetSnapshot 
     }
 
     // The alerts and scaling steps of then, from the same file.
+    SQLite::Database &db = rows.value()->database();
     try {
-        auto journal = ScalingJournal::open(historyFile);
-        if (journal) {
-            if (auto steps = journal.value()->stepsCreatedBetween(
-                    moment.atUnixMs - kStepsLookBackMs, moment.atUnixMs + grainS * 1000, 20))
-                moment.steps = std::move(steps).value();
-        }
-        auto db = openSqliteFile(historyFile, historySchema());
-        if (db) {
-            moment.openAlerts = incidentsOpenAtLocked(
-                *db.value(), moment.atUnixMs + grainS * 1000 - 1, kAlertsLookBackMs);
-        }
-    } catch (const std::exception &e) {
-        moment.problem = e.what();
+        moment.openAlerts =
+            incidentsOpenAtLocked(db, moment.atUnixMs + grainS * 1000 - 1, kAlertsLookBackMs);
+    } catch (const SQLite::Exception &e) {
+        moment.problem = fmt::format("{}: {}", historyFile, e.what());
     }
+    if (auto steps = journalStepsCreatedBetween(db, moment.atUnixMs - kStepsLookBackMs,
+                                                moment.atUnixMs + grainS * 1000, 20))
+        moment.steps = std::move(steps).value();
     std::unordered_map<std::string, NodeHandle> nodes;
     for (NodeHandle n = 0; n < live.nodeCount(); ++n)
         nodes.emplace(l.nodeId[n], n);

@@ -159,46 +159,67 @@ Result<std::optional<std::string>> ScalingJournal::setting(const std::string &na
     }
 }
 
+namespace {
+
+// The steps a WHERE clause picks, read on a connection of the caller's.
+Result<std::vector<JournalStep>> readSteps(SQLite::Database &db, const std::string &where,
+                                           const std::string &path)
+{
+    std::vector<JournalStep> out;
+    SQLite::Statement query(db, fmt::format(R"(
+        SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
+               updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
+        FROM scaling_step {})",
+                                            where));
+    while (query.executeStep()) {
+        JournalStep s;
+        s.id = query.getColumn(0).getInt64();
+        s.service = query.getColumn(1).getString();
+        s.idempotencyKey = query.getColumn(2).getString();
+        const auto state = stepStateFromName(query.getColumn(3).getString());
+        if (!state) {
+            return Error{fmt::format("{}: scaling step {} has an unknown state '{}'", path, s.id,
+                                     query.getColumn(3).getString())};
+        }
+        s.state = *state;
+        s.offerId = query.getColumn(4).getString();
+        s.leaseId = query.getColumn(5).getString();
+        s.nodeId = query.getColumn(6).getString();
+        s.updatedUnixMs = query.getColumn(7).getInt64();
+        s.createdUnixMs = query.getColumn(8).getInt64();
+        s.cnyPerHour = query.getColumn(9).getDouble();
+        s.requestedBy = query.getColumn(10).getString();
+        s.reason = query.getColumn(11).getString();
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace
+
 Result<std::vector<JournalStep>> ScalingJournal::steps(const char *where)
 {
     try {
-        std::vector<JournalStep> out;
-        std::optional<Error> unknownState;
-        m_connection.run([&](SQLite::Database &db) {
-            SQLite::Statement query(db, fmt::format(R"(
-                SELECT id, service, idempotency_key, state, offer_id, lease_id, node_id,
-                       updated_unix_ms, created_unix_ms, cny_per_hour, requested_by, reason
-                FROM scaling_step {})",
-                                                    where));
-            while (query.executeStep()) {
-                JournalStep s;
-                s.id = query.getColumn(0).getInt64();
-                s.service = query.getColumn(1).getString();
-                s.idempotencyKey = query.getColumn(2).getString();
-                const auto state = stepStateFromName(query.getColumn(3).getString());
-                if (!state) {
-                    unknownState =
-                        Error{fmt::format("{}: scaling step {} has an unknown state '{}'", m_path,
-                                          s.id, query.getColumn(3).getString())};
-                    return;
-                }
-                s.state = *state;
-                s.offerId = query.getColumn(4).getString();
-                s.leaseId = query.getColumn(5).getString();
-                s.nodeId = query.getColumn(6).getString();
-                s.updatedUnixMs = query.getColumn(7).getInt64();
-                s.createdUnixMs = query.getColumn(8).getInt64();
-                s.cnyPerHour = query.getColumn(9).getDouble();
-                s.requestedBy = query.getColumn(10).getString();
-                s.reason = query.getColumn(11).getString();
-                out.push_back(std::move(s));
-            }
-        });
-        if (unknownState)
-            return *unknownState;
+        Result<std::vector<JournalStep>> out = std::vector<JournalStep>{};
+        m_connection.run([&](SQLite::Database &db) { out = readSteps(db, where, m_path); });
         return out;
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: cannot read the scaling journal: {}", m_path, e.what())};
+    }
+}
+
+Result<std::vector<JournalStep>> journalStepsCreatedBetween(SQLite::Database &db, int64_t fromMs,
+                                                            int64_t toMs, size_t count)
+{
+    try {
+        return readSteps(db,
+                         fmt::format("WHERE created_unix_ms >= {} AND created_unix_ms < {} "
+                                     "ORDER BY created_unix_ms DESC, id DESC LIMIT {}",
+                                     fromMs, toMs, count),
+                         db.getFilename());
+    } catch (const SQLite::Exception &e) {
+        return Error{
+            fmt::format("{}: cannot read the scaling journal: {}", db.getFilename(), e.what())};
     }
 }
 
@@ -212,15 +233,6 @@ Result<std::vector<JournalStep>> ScalingJournal::recentSteps(size_t count)
     return steps(fmt::format("WHERE id IN (SELECT id FROM scaling_step ORDER BY id DESC LIMIT {}) "
                              "ORDER BY id",
                              count)
-                     .c_str());
-}
-
-Result<std::vector<JournalStep>> ScalingJournal::stepsCreatedBetween(int64_t fromMs, int64_t toMs,
-                                                                     size_t count)
-{
-    return steps(fmt::format("WHERE created_unix_ms >= {} AND created_unix_ms < {} "
-                             "ORDER BY created_unix_ms DESC, id DESC LIMIT {}",
-                             fromMs, toMs, count)
                      .c_str());
 }
 

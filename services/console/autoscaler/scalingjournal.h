@@ -49,9 +49,6 @@ public:
     Result<std::vector<JournalStep>> openSteps() override;
     // The newest `count` steps, whatever their state, oldest first.
     Result<std::vector<JournalStep>> recentSteps(size_t count);
-    // Steps created in [fromMs, toMs), newest first, at most `count` of them.
-    Result<std::vector<JournalStep>> stepsCreatedBetween(int64_t fromMs, int64_t toMs,
-                                                         size_t count);
 
     Status audit(const AuditEntry &entry);
     Result<std::vector<AuditEntry>> recentAudit(size_t count);
@@ -87,5 +84,10 @@ private:
     std::string m_path;
     std::function<void(int64_t, StepState)> m_stepObserver;
 };
+
+// Steps created in [fromMs, toMs), newest first, at most `count`, read on a connection of
+// the caller's to the file (a read-only look back, as the fleet time machine takes).
+Result<std::vector<JournalStep>> journalStepsCreatedBetween(SQLite::Database &db, int64_t fromMs,
+                                                            int64_t toMs, size_t count);
 
 }  // namespace meridian

@@ -97,8 +97,13 @@ Result<std::optional<int64_t>> readHistoryBeginsUnixS(const std::string &history
     auto rows = UsageRows::open(historyFile);
     if (!rows)
         return rows.error();
+    return readHistoryBeginsUnixS(*rows.value());
+}
+
+Result<std::optional<int64_t>> readHistoryBeginsUnixS(UsageRows &rows)
+{
     try {
-        SQLite::Statement oldest(rows.value()->database(), R"(
+        SQLite::Statement oldest(rows.database(), R"(
             SELECT (SELECT min(minute_start_unix_s) FROM usage_minute),
                    (SELECT min(hour_start_unix_s) FROM usage_hour),
                    (SELECT min(day_start_unix_s) FROM usage_day))");
@@ -115,7 +120,7 @@ Result<std::optional<int64_t>> readHistoryBeginsUnixS(const std::string &history
         }
         return begins;
     } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: {}", historyFile, e.what())};
+        return Error{fmt::format("{}: {}", rows.path(), e.what())};
     }
 }
 

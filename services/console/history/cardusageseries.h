@@ -32,5 +32,7 @@ Result<std::vector<UsageSeriesPoint>> readCardUsageSeries(const std::string &his
 // (nullopt: it holds none yet). Each table is keyed by time first, so this is three
 // lookups, not a scan.
 Result<std::optional<int64_t>> readHistoryBeginsUnixS(const std::string &historyFile);
+class UsageRows;
+Result<std::optional<int64_t>> readHistoryBeginsUnixS(UsageRows &rows);
 
 }  // namespace meridian

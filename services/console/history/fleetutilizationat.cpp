@@ -7,12 +7,8 @@
 
 namespace meridian {
 
-Result<FleetUtilizationAt> readFleetUtilizationAt(const std::string &historyFile, int64_t atUnixS,
-                                                  int64_t grainS)
+Result<FleetUtilizationAt> readFleetUtilizationAt(UsageRows &rows, int64_t atUnixS, int64_t grainS)
 {
-    auto rows = UsageRows::open(historyFile);
-    if (!rows)
-        return rows.error();
     FleetUtilizationAt out;
     out.grainS = grainS >= 3600 ? 3600 : 60;
     out.fromUnixS = atUnixS / out.grainS * out.grainS;
@@ -26,13 +22,13 @@ Result<FleetUtilizationAt> readFleetUtilizationAt(const std::string &historyFile
                  WHERE u.hour_start_unix_s = ? GROUP BY u.card
                  HAVING sum(u.utilization_seconds) > 0)";
     try {
-        SQLite::Statement query(rows.value()->database(), sql);
+        SQLite::Statement query(rows.database(), sql);
         query.bind(1, static_cast<int64_t>(out.fromUnixS));
         while (query.executeStep())
             out.cards.emplace_back(query.getColumn(0).getString(),
                                    static_cast<float>(query.getColumn(1).getDouble()));
     } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: {}", historyFile, e.what())};
+        return Error{fmt::format("{}: {}", rows.path(), e.what())};
     }
     return out;
 }

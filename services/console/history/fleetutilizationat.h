@@ -19,9 +19,10 @@ struct FleetUtilizationAt {
     std::vector<std::pair<std::string, float>> cards;
 };
 
-// The minute (grainS 60) or hour (3600) holding `atUnixS`. A file that cannot be read is
-// an error naming it.
-Result<FleetUtilizationAt> readFleetUtilizationAt(const std::string &historyFile, int64_t atUnixS,
-                                                  int64_t grainS);
+class UsageRows;
+
+// The minute (grainS 60) or hour (3600) holding `atUnixS`, on the file `rows` reads. A file
+// that cannot be read is an error naming it.
+Result<FleetUtilizationAt> readFleetUtilizationAt(UsageRows &rows, int64_t atUnixS, int64_t grainS);
 
 }  // namespace meridian
