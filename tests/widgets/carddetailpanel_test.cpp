@@ -49,6 +49,34 @@ struct ShownPanel {
     QLabel *fault = nullptr;
 };
 
+// An agent's card "n2-0" at `now`, its panel shown over the history file `file`; with a
+// reading of `utilization` at `now`, or none.
+struct AgentCardPanel {
+    AgentCardPanel(const std::string &file, int64_t now, std::optional<float> utilization)
+        : clock(now), source(state, clock), loader(usageHistoryLoader(file)), panel(source)
+    {
+        const NodeHandle agent = state.addNode("127.0.0.1:5000", "wuhu");
+        state.setInventory(agent, oneCard("n2", "n2-0"), 1000);
+        if (utilization) {
+            TelemetrySample sample;
+            CardSample reading;
+            reading.utilizationPercent = *utilization;
+            reading.temperatureCelsius = 61;
+            sample.cards.push_back(reading);
+            state.recordTelemetry(agent, sample, now);
+        }
+        source.refresh();
+        panel.setUsageHistory(loader.get());
+        panel.show();
+        panel.showCard(0, state.snapshot(now));
+    }
+    FleetState state;
+    ManualClock clock;
+    FleetSnapshotSource source;
+    std::unique_ptr<StoreHistoryLoader> loader;
+    CardDetailPanel panel;
+};
+
 struct Asked {
     std::string uuid;
     int64_t windowS = 0;
@@ -213,23 +241,10 @@ TEST(CardDetailPanel, AnAgentsCardChartsTheHistoryFileBeyondFifteenMinutes)
     ASSERT_TRUE(test::writeUsageHistory(
                     file, {test::a100Minutes("n2", "wuhu", 1, nowS - 6 * 3600, 360, 45, 12'000)})
                     .ok());
-    FleetState state;
-    const NodeHandle agent = state.addNode("127.0.0.1:5000", "wuhu");
-    state.setInventory(agent, oneCard("n2", "n2-0"), 1000);
-    TelemetrySample sample;
-    CardSample reading;
-    reading.utilizationPercent = 80;
-    reading.temperatureCelsius = 61;
-    sample.cards.push_back(reading);
-    state.recordTelemetry(agent, sample, now);
-    ManualClock clock(now);
-    FleetSnapshotSource source(state, clock);
-    source.refresh();
-    const std::unique_ptr<StoreHistoryLoader> loader = usageHistoryLoader(file);
-    CardDetailPanel panel(source);
-    panel.setUsageHistory(loader.get());
-    panel.show();
-    panel.showCard(0, state.snapshot(now));
+    AgentCardPanel shown(file, now, 80);
+    FleetState &state = shown.state;
+    CardDetailPanel &panel = shown.panel;
+    const std::unique_ptr<StoreHistoryLoader> &loader = shown.loader;
     QComboBox *range = panel.rangeBox();
     EXPECT_TRUE(range->isEnabled()) << "an agent's card has its history file too";
     EXPECT_EQ(panel.chart(0)->pointCount(), 1);  // fifteen minutes: what this console saw
@@ -267,17 +282,9 @@ TEST(CardDetailPanel, AnEmptyRangeSaysWhyAndSinceWhenHistoryExists)
     test::TempDir dir;
     const std::string file = dir.file("history.db");
     ASSERT_TRUE(test::writeUsageHistory(file, {}).ok());
-    FleetState state;
-    const NodeHandle agent = state.addNode("127.0.0.1:5000", "wuhu");
-    state.setInventory(agent, oneCard("n2", "n2-0"), 1000);
-    ManualClock clock(now);
-    FleetSnapshotSource source(state, clock);
-    source.refresh();
-    const std::unique_ptr<StoreHistoryLoader> loader = usageHistoryLoader(file);
-    CardDetailPanel panel(source);
-    panel.setUsageHistory(loader.get());
-    panel.show();
-    panel.showCard(0, state.snapshot(now));
+    AgentCardPanel shown(file, now, std::nullopt);
+    CardDetailPanel &panel = shown.panel;
+    const std::unique_ptr<StoreHistoryLoader> &loader = shown.loader;
     EXPECT_EQ(panel.chart(0)->pointCount(), 0);
     EXPECT_TRUE(panel.chart(0)->shownNote().contains(QStringLiteral("last 15 minutes")))
         << panel.chart(0)->shownNote().toStdString();
