@@ -254,4 +254,10 @@ ScopedAlertLanguage::~ScopedAlertLanguage()
     t_language = m_was;
 }
 
+QString alertKindTitleOfName(const std::string &kindName)
+{
+    const auto kind = alertKindFromName(kindName);
+    return kind ? alertKindTitle(*kind) : QString::fromStdString(kindName);
+}
+
 }  // namespace meridian

@@ -14,6 +14,8 @@ namespace meridian {
 // The kind as people read it ("GPU fell off the bus (Xid 79)", "Data center dark").
 QString alertTitle(const Alert &alert);
 QString alertKindTitle(AlertKind kind);
+// The same by the kind's recorded name ("Xid"); a name no kind has, as it stands.
+QString alertKindTitleOfName(const std::string &kindName);
 // Where it is, as people read it: a data center by its name, "xm-r01-n2 card 3".
 QString alertWhere(const Alert &alert);
 // What is happening, in a sentence.

@@ -8,7 +8,6 @@
 #include <QSignalBlocker>
 #include <QSlider>
 
-#include "alerts/alert.h"
 #include "models/alertguidance.h"
 
 namespace meridian {
@@ -17,12 +16,6 @@ namespace {
 
 constexpr int kWeekMinutes = 7 * 24 * 60;
 constexpr int kAlertsNamed = 3;
-
-QString kindTitle(const std::string &name)
-{
-    const auto kind = alertKindFromName(name);
-    return kind ? alertKindTitle(*kind) : QString::fromStdString(name);
-}
 
 QString timeText(int64_t unixMs, const char *format)
 {
@@ -127,7 +120,7 @@ void TimeMachineBar::showMoment(const FleetMoment &moment)
     }
     QStringList alerts;
     for (const AlertIncident &a : moment.openAlerts)
-        alerts << QStringLiteral("%1 %2").arg(kindTitle(a.kind), QString::fromStdString(a.subject));
+        alerts << QStringLiteral("%1 %2").arg(alertKindTitleOfName(a.kind), QString::fromStdString(a.subject));
     said << tr("%n alert(s) open", nullptr, static_cast<int>(alerts.size()));
     if (!alerts.isEmpty())
         said.last() += QStringLiteral(": ") +

@@ -16,7 +16,9 @@
 #include "fakefleet.h"
 #include "models/cardhealth.h"
 #include "models/fleetsnapshotsource.h"
+#include "models/fleettimemachine.h"
 #include "models/metricscale.h"
+#include "testsupport.h"
 #include "widgets/alertspanel.h"
 #include "widgets/carddetailpanel.h"
 #include "widgets/fabricwindow.h"
@@ -25,6 +27,7 @@
 #include "widgets/mainwindow.h"
 #include "widgets/reportswindow.h"
 #include "widgets/scalingwindow.h"
+#include "widgets/timemachinebar.h"
 
 using namespace meridian;
 
@@ -49,9 +52,14 @@ TEST(LaptopLayout, SixThousandCardsFitWithTheCardPanelOpeningOnlyForACard)
     test::fillFleet(state, test::threeDataCenters(750, 12), SystemClock::instance().nowUnixMs());
     FleetSnapshotSource source(state, SystemClock::instance(), 100000);
     MainWindow window(source);
+    // As the console runs it: with its history file, so the time machine's bar shows too.
+    test::TempDir dir;
+    FleetTimeMachine machine(dir.file("history.db"));
+    window.setTimeMachine(&machine);
     window.resize(kFirstRunWindow);
     window.show();
     QCoreApplication::processEvents();
+    ASSERT_TRUE(window.timeMachineBar()->isVisible());
     // Everything the window needs fits the laptop's screen.
     EXPECT_LE(window.minimumSizeHint().height(), kFirstRunWindow.height());
     EXPECT_LE(window.minimumSizeHint().width(), kFirstRunWindow.width());
