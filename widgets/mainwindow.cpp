@@ -317,7 +317,8 @@ void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snaps
         if (!openAlerts.count(dc))
             openAlerts.emplace(dc, m_alerts->view().openCount(dc, snapshot->takenUnixMs));
     }
-    m_summary->setSnapshot(*snapshot, openAlerts);
+    if (m_timeBar->isLive())  // the table says what the fleet shows: a past moment's figures
+        m_summary->setSnapshot(*snapshot, openAlerts);
     for (const auto &row : m_summary->rows()) {
         if (m_dataCenter->findData(row.name) < 0)
             m_dataCenter->addItem(row.name, row.name);
@@ -353,12 +354,19 @@ void MainWindow::setTimeMachine(FleetTimeMachine *machine)
     connect(m_timeMachine, &FleetTimeMachine::momentReady, this, [this] {
         const FleetMoment &moment = m_timeMachine->latest();
         m_timeBar->showMoment(moment);
-        if (!m_timeBar->isLive() && moment.snapshot)
-            m_heatmap->setSnapshot(moment.snapshot);
+        if (m_timeBar->isLive() || !moment.snapshot)
+            return;
+        std::map<std::string, int> openThen;
+        for (const std::string &dc : moment.snapshot->layout->nodeDataCenter)
+            openThen.emplace(dc, 0);
+        for (const AlertIncident &alert : moment.openAlerts)
+            ++openThen[alert.dataCenter];
+        m_summary->setSnapshot(*moment.snapshot, openThen);
+        m_heatmap->setSnapshot(moment.snapshot);
     });
     connect(m_timeBar, &TimeMachineBar::liveChosen, this, [this] {
         if (const auto live = m_source.current())
-            m_heatmap->setSnapshot(live);
+            applySnapshot(live);
     });
 }
 

@@ -74,7 +74,7 @@ void TimeMachineBar::goLive()
     m_when->setStyleSheet(QString());
     m_then->clear();
     m_then->setToolTip(QString());
-    m_liveButton->setEnabled(false);
+    m_liveButton->hide();  // live already: the label says so
     if (!wasLive)
         Q_EMIT liveChosen();
 }
@@ -86,7 +86,7 @@ void TimeMachineBar::sliderMoved(int minute)
         return;
     }
     m_live = false;
-    m_liveButton->setEnabled(true);
+    m_liveButton->show();
     const int64_t at = m_nowUnixMs + static_cast<int64_t>(minute) * 60'000;
     // Said at once, read when the file answers: the drag never waits for it.
     m_when->setText(timeText(at, "ddd MM-dd HH:mm"));
@@ -120,7 +120,8 @@ void TimeMachineBar::showMoment(const FleetMoment &moment)
     }
     QStringList alerts;
     for (const AlertIncident &a : moment.openAlerts)
-        alerts << QStringLiteral("%1 %2").arg(alertKindTitleOfName(a.kind), QString::fromStdString(a.subject));
+        alerts << QStringLiteral("%1 %2").arg(alertKindTitleOfName(a.kind),
+                                              QString::fromStdString(a.subject));
     said << tr("%n alert(s) open", nullptr, static_cast<int>(alerts.size()));
     if (!alerts.isEmpty())
         said.last() += QStringLiteral(": ") +

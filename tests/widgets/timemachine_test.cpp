@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <algorithm>
 #include <cmath>
 
 #include "alerts/alertincident.h"
@@ -16,6 +17,7 @@
 #include "fakefleet.h"
 #include "history/historyschema.h"
 #include "history/historystore.h"
+#include "models/datacentersummarymodel.h"
 #include "models/fleetsnapshotsource.h"
 #include "models/fleettimemachine.h"
 #include "sqlite/sqlitefile.h"
@@ -151,6 +153,14 @@ TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
     ASSERT_NE(shown, nullptr);
     EXPECT_EQ(shown->takenUnixMs, kNowMs - 3 * 3600 * 1000);
     EXPECT_NEAR(shown->utilization[0], 75, 1e-3);
+    // The data centers' table says what the fleet shows: then's figures, then's alerts.
+    const auto wuhu = std::find_if(
+        window.summary()->rows().begin(), window.summary()->rows().end(), [](const auto &row) {
+            return row.name.compare(QStringLiteral("wuhu"), Qt::CaseInsensitive) == 0;
+        });
+    ASSERT_NE(wuhu, window.summary()->rows().end());
+    EXPECT_NEAR(wuhu->utilizationSum / wuhu->reporting, 50, 1e-3) << "75% and 25% then, 10% now";
+    EXPECT_EQ(wuhu->openAlerts, 1);
     EXPECT_TRUE(bar->momentText().contains(QStringLiteral("1 alert(s) open")))
         << bar->momentText().toStdString();
     EXPECT_TRUE(bar->momentText().contains(QStringLiteral("wh-n1 card 2")));
