@@ -89,17 +89,4 @@ QColor linkFaultColor()
     return {0x1c, 0x71, 0xd8};  // blue: no card condition is blue
 }
 
-QColor healthyColor(float fraction, bool darkBackground)
-{
-    const float f = std::clamp(std::isnan(fraction) ? 0.0f : fraction, 0.0f, 1.0f);
-    // Idle is close to the background, busy further from it; both stay grey-green. Idle
-    // stays far enough from the background that it is never drawn as an outlined box,
-    // which is what "no reading" looks like.
-    const QColor idle = darkBackground ? QColor(0x46, 0x51, 0x4c) : QColor(0xc8, 0xd6, 0xcd);
-    const QColor busy = darkBackground ? QColor(0x7f, 0x9c, 0x8f) : QColor(0x6b, 0x8c, 0x7d);
-    return QColor::fromRgbF(idle.redF() + (busy.redF() - idle.redF()) * f,
-                            idle.greenF() + (busy.greenF() - idle.greenF()) * f,
-                            idle.blueF() + (busy.blueF() - idle.blueF()) * f);
-}
-
 }  // namespace meridian

@@ -26,8 +26,6 @@ QString conditionName(CardCondition condition);
 QColor conditionColor(CardCondition condition);
 // A node whose link is down or flapping: its badge.
 QColor linkFaultColor();
-// Healthy cards: utilisation in quiet tones (light to dark grey-green on a light
-// background, the reverse on a dark one), so no healthy card looks like a fault.
-QColor healthyColor(float utilizationFraction, bool darkBackground);
+// Healthy cards are drawn in metricscale.h's healthyColor.
 
 }  // namespace meridian

@@ -35,6 +35,10 @@ QColor alarmRampColor(float fraction);
 // The ramp a metric is drawn with.
 QColor metricColor(FleetMetric metric, float fraction);
 QColor noReadingColor();
+// Healthy cards under the Health colouring: utilisation in quiet tones (light to dark
+// grey-green on a light background, the reverse on a dark one), so no healthy card looks
+// like a fault.
+QColor healthyColor(float utilizationFraction, bool darkBackground);
 QColor staleColor();
 
 QString dataCenterTitle(const std::string &name);

@@ -38,11 +38,11 @@ struct ConsoleOptions {
     int simulatedNodes = 750;
     QString diagnosticsJson;
     QString historyFile;   // empty: the user's data directory
-    QString servicesFile;  // empty: the one in force (see pricebooklocation.h)
+    QString servicesFile;  // empty: the one in force (see configlocations.h)
     QString
         scalingPolicyFile;     // the autoscaler's settings, as evaluate reads them; empty: defaults
     QString fabricFile;        // switches and uplinks; empty: the simulator's, or LLDP only
-    QString alertRoutingFile;  // empty: the user's (see pricebooklocation.h)
+    QString alertRoutingFile;  // empty: the user's (see configlocations.h)
 };
 
 class ConsoleSession {

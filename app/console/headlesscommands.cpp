@@ -7,13 +7,13 @@
 
 #include "alerts/alerttriagelog.h"
 #include "alerts/responseclock.h"
+#include "configlocations.h"
 #include "core/textutil.h"
 #include "cost/costrecords.h"
 #include "cost/reportloader.h"
 #include "cost/usagereport.h"
 #include "fleetlink/usagesync.h"
 #include "history/historystore.h"
-#include "pricebooklocation.h"
 #include "userlanguage.h"
 #include "widgets/reportpdf.h"
 

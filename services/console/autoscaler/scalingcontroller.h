@@ -62,6 +62,8 @@ struct ScalingControllerOptions {
     bool modeInJournal = false;
 };
 
+struct ScalingServiceState;  // servicestate.h
+
 class ScalingController final : public ScalingControl {
 public:
     ScalingController(std::vector<InferenceService> services, ScalingJournal &journal,
@@ -89,7 +91,7 @@ public:
     Status approveRelease(const std::string &service, const std::string &who) override;
 
 private:
-    struct ServiceState;
+    using ServiceState = ScalingServiceState;
     // The journal's setting that keeps an operator's approval mode over a restart.
     static constexpr const char *kModeSetting = "approval_mode";
     bool knows(const std::string &service) const;

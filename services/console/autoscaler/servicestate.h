@@ -1,5 +1,6 @@
 // What the controller keeps per inference service between passes. Private to the
-// autoscaler's own files.
+// autoscaler's own files; it needs nothing of the controller's, so the controller's
+// header only names it.
 #pragma once
 
 #include <optional>
@@ -8,13 +9,15 @@
 #include <vector>
 
 #include "balancer/haproxyruntime.h"
+#include "core/inferenceservice.h"
 #include "scaling/balancerdemand.h"
 #include "scaling/dailyprofile.h"
-#include "scalingcontroller.h"
+#include "scaling/scalingpolicy.h"
+#include "scalingcontrol.h"
 
 namespace meridian {
 
-struct ScalingController::ServiceState {
+struct ScalingServiceState {
     InferenceService service;
     std::vector<ServiceSignals> signals;  // what the policy reads, oldest first
     // The daily shape of its demand, from this run's passes (a restart starts it again).

@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "core/result.h"
-#include "evaluation.h"
+#include "evaluationrun.h"
 #include "replayscalers.h"
+#include "requestsource.h"
 
 namespace meridian {
 

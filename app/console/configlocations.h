@@ -1,6 +1,7 @@
-// Which price book (and inference services file) is in force: the one named on the
-// command line, else the user's edited copy, else the one installed with Meridian, else
-// (in a build tree) the source copy in resources/.
+// Which configuration file is in force, for each the console reads: the price book and
+// the inference services file (the one named on the command line, else the user's edited
+// copy, else the one installed with Meridian, else, in a build tree, the source copy in
+// resources/), and the alert routing file (the one named, else the user's).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "pricebooklocation.h"
+#include "configlocations.h"
 
 #include <filesystem>
 
