@@ -8,6 +8,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -354,8 +354,16 @@ void MainWindow::setTimeMachine(FleetTimeMachine *machine)
     connect(m_timeMachine, &FleetTimeMachine::momentReady, this, [this] {
         const FleetMoment &moment = m_timeMachine->latest();
         m_timeBar->showMoment(moment);
-        if (m_timeBar->isLive() || !moment.snapshot)
+        if (m_timeBar->isLive())
             return;
+        if (!moment.snapshot) {
+            // The file could not be read: back to the live fleet, saying why, rather than
+            // a past time over a fleet that is not of it.
+            m_timeBar->goLive();
+            statusBar()->showMessage(
+                tr("Time machine: %1").arg(QString::fromStdString(moment.problem)), 15'000);
+            return;
+        }
         std::map<std::string, int> openThen;
         for (const std::string &dc : moment.snapshot->layout->nodeDataCenter)
             openThen.emplace(dc, 0);

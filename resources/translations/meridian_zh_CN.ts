@@ -410,7 +410,7 @@
 <context>
     <name>DataCenter</name>
     <message>
-        <location filename="../../models/metricscale.cpp" line="+154"/>
+        <location filename="../../models/metricscale.cpp" line="+152"/>
         <source>Xiamen</source>
         <translation>厦门</translation>
     </message>
@@ -2107,6 +2107,11 @@ Next: %2</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
+        <location line="+71"/>
+        <source>Time machine: %1</source>
+        <translation>时间回溯：%1</translation>
+    </message>
+    <message>
         <location filename="../../widgets/mainwindowtools.cpp" line="+97"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
@@ -2122,7 +2127,7 @@ Next: %2</source>
         <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+81"/>
+        <location filename="../../widgets/mainwindow.cpp" line="+26"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable</source>
         <translation>%1 个代理：%2 个在线，%3 个无数据，%4 个不可达</translation>
     </message>
@@ -2152,7 +2157,7 @@ Next: %2</source>
         <translation>关闭 Meridian？</translation>
     </message>
     <message>
-        <location line="-328"/>
+        <location line="-344"/>
         <source>Faulty</source>
         <translation>故障</translation>
     </message>
@@ -3152,7 +3157,7 @@ Next: %2</source>
 <context>
     <name>meridian::TimeMachineBar</name>
     <message>
-        <location filename="../../widgets/timemachinebar.cpp" line="+38"/>
+        <location filename="../../widgets/timemachinebar.cpp" line="+31"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -3208,7 +3213,7 @@ Next: %2</source>
         <translation>已记录 %1 张卡</translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%n alert(s) open</source>
         <translation>
             <numerusform>%n 条告警未解决</numerusform>

@@ -354,24 +354,18 @@ TEST(ReportCommand, PdfCsvAndMistakesWithoutAWindow)
         return meridian.exitCode();
     };
     const QString pdf = QString::fromStdString(fixture.dir.file("month.pdf"));
+    const QStringList julyPdf = {QStringLiteral("--from"),   QStringLiteral("2026-07-01"),
+                                 QStringLiteral("--to"),     QStringLiteral("2026-07-31"),
+                                 QStringLiteral("--format"), QStringLiteral("pdf"),
+                                 QStringLiteral("-o"),       pdf};
     QByteArray output;
-    ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01"), QStringLiteral("--to"),
-                   QStringLiteral("2026-07-31"), QStringLiteral("--format"), QStringLiteral("pdf"),
-                   QStringLiteral("-o"), pdf},
-                  &output),
-              0)
-        << output.toStdString();
+    ASSERT_EQ(run(julyPdf, &output), 0) << output.toStdString();
     EXPECT_EQ(test::readFile(pdf.toStdString()).substr(0, 5), "%PDF-");
     // A Chinese desk's cron job prints a Chinese report, as its window shows one: the
     // document's title is "…价值报告" (UTF-16 in the PDF's metadata).
     const std::string inChinese = "\x4e\xf7\x50\x3c\x62\xa5\x54\x4a";
     EXPECT_EQ(test::readFile(pdf.toStdString()).find(inChinese), std::string::npos);
-    ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01"), QStringLiteral("--to"),
-                   QStringLiteral("2026-07-31"), QStringLiteral("--format"), QStringLiteral("pdf"),
-                   QStringLiteral("-o"), pdf},
-                  &output, QStringLiteral("zh_CN.UTF-8")),
-              0)
-        << output.toStdString();
+    ASSERT_EQ(run(julyPdf, &output, QStringLiteral("zh_CN.UTF-8")), 0) << output.toStdString();
     EXPECT_NE(test::readFile(pdf.toStdString()).find(inChinese), std::string::npos);
     ASSERT_EQ(run({QStringLiteral("--from"), QStringLiteral("2026-07-01T08:00:00+08:00"),
                    QStringLiteral("--to"), QStringLiteral("2026-07-01"),

@@ -8,8 +8,11 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStatusBar>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "alerts/alertincident.h"
 #include "autoscaler/scalingjournal.h"
@@ -125,8 +128,16 @@ TEST(FleetTimeMachine, AMinuteOfThePastWithItsAlertsAndStepsOnTodaysLayout)
     EXPECT_GT(before.historyBeginsUnixMs, before.atUnixMs);
     EXPECT_TRUE(std::isnan(before.snapshot->utilization[0]));
 
-    // A file that is not there is said, not a crash.
-    EXPECT_FALSE(readFleetMoment(past.dir.file("gone.db"), live, kNowMs, kNowMs).problem.empty());
+    // A file that is not there, or not a database at all, is said by name, not a crash,
+    // and draws nothing in place of the fleet.
+    const FleetMoment gone = readFleetMoment(past.dir.file("gone.db"), live, kNowMs, kNowMs);
+    EXPECT_NE(gone.problem.find("gone.db"), std::string::npos) << gone.problem;
+    EXPECT_EQ(gone.snapshot, nullptr);
+    const std::string garbage = past.dir.file("garbage.db");
+    std::ofstream(garbage) << std::string(8192, '\x5a');
+    const FleetMoment broken = readFleetMoment(garbage, live, kNowMs, kNowMs);
+    EXPECT_NE(broken.problem.find("garbage.db"), std::string::npos) << broken.problem;
+    EXPECT_EQ(broken.snapshot, nullptr);
 }
 
 TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
@@ -178,4 +189,15 @@ TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
     EXPECT_TRUE(bar->isLive());
     EXPECT_NEAR(window.heatmap()->snapshot()->utilization[0], 10, 1e-3);
     EXPECT_EQ(bar->slider()->value(), 0);
+
+    // The file goes bad under the console: a move back returns to live and says why.
+    std::filesystem::remove(past.file + "-wal");
+    std::filesystem::remove(past.file + "-shm");
+    std::ofstream(past.file, std::ios::trunc) << std::string(8192, 'Z');
+    bar->slider()->setValue(-60);
+    ASSERT_TRUE(ready.wait(5000));
+    EXPECT_TRUE(bar->isLive());
+    EXPECT_NEAR(window.heatmap()->snapshot()->utilization[0], 10, 1e-3);
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("history.db")))
+        << window.statusBar()->currentMessage().toStdString();
 }
