@@ -16,7 +16,7 @@
 #include "core/periodicthread.h"
 #include "core/scheduler.h"
 #include "telemetry/nvmlcollector.h"
-#include "telemetry/replicarunner.h"
+#include "replicas/replicarunner.h"
 #include "telemetry/simcollector.h"
 #include "telemetry/smicollector.h"
 #include "telemetry/snapshotjson.h"

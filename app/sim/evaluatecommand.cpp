@@ -4,12 +4,12 @@
 
 #include <fstream>
 
-#include "scaling/evaluation.h"
-#include "scaling/evaluationreport.h"
-#include "scaling/schedulefile.h"
-#include "scaling/seedmedian.h"
-#include "scaling/shapefamily.h"
-#include "scaling/tracefile.h"
+#include "replay/evaluation.h"
+#include "replay/evaluationreport.h"
+#include "replay/schedulefile.h"
+#include "replay/seedmedian.h"
+#include "replay/shapefamily.h"
+#include "replay/tracefile.h"
 
 namespace meridian {
 

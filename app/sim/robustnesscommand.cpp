@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "scaling/robustness.h"
+#include "replay/robustness.h"
 
 namespace meridian {
 

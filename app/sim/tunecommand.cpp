@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "core/percentile.h"
-#include "scaling/evaluation.h"
-#include "scaling/policysearch.h"
-#include "scaling/robustness.h"
+#include "replay/evaluation.h"
+#include "replay/policysearch.h"
+#include "replay/robustness.h"
 
 namespace meridian {
 

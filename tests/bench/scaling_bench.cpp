@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fleet/fleetstate.h"
-#include "scaling/pacedschedule.h"
+#include "replay/pacedschedule.h"
 #include "scaling/placement.h"
 #include "scaling/scalingpolicy.h"
 

@@ -21,7 +21,7 @@
 #include "childprocess.h"
 #include "core/toolrunner.h"
 #include "systemdusermanager.h"
-#include "telemetry/replicarunner.h"
+#include "replicas/replicarunner.h"
 #include "testsupport.h"
 
 using namespace meridian;

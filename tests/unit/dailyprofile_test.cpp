@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "scaling/dailyprofile.h"
-#include "scaling/requestsource.h"
+#include "replay/requestsource.h"
 #include "scaling/scalingpolicy.h"
-#include "scaling/servingsim.h"
+#include "replay/servingsim.h"
 
 using namespace meridian;
 

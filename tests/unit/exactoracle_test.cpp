@@ -3,9 +3,9 @@
 // simulated replicas; and figures reported as the median over seeds.
 #include <gtest/gtest.h>
 
-#include "scaling/leaseplan.h"
-#include "scaling/minutemisses.h"
-#include "scaling/seedmedian.h"
+#include "replay/leaseplan.h"
+#include "replay/minutemisses.h"
+#include "replay/seedmedian.h"
 
 using namespace meridian;
 

@@ -2,7 +2,7 @@
 // minute's p95 exact, closed only once every request of that minute has its answer.
 #include <gtest/gtest.h>
 
-#include "scaling/latencystats.h"
+#include "replay/latencystats.h"
 
 using namespace meridian;
 

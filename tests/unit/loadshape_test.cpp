@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "scaling/loadshape.h"
-#include "scaling/requestsource.h"
-#include "scaling/robustness.h"
-#include "scaling/shapefamily.h"
+#include "replay/loadshape.h"
+#include "replay/requestsource.h"
+#include "replay/robustness.h"
+#include "replay/shapefamily.h"
 
 using namespace meridian;
 

@@ -17,7 +17,7 @@
 #include "cost/pricebook.h"
 #include "fabric/fabricfile.h"
 #include "fleetlink/inventoryfile.h"
-#include "scaling/requesttrace.h"
+#include "replay/requesttrace.h"
 #include "scaling/scalingpolicy.h"
 #include "sim/faultplan.h"
 #include "telemetry/cardparsers.h"

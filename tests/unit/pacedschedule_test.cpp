@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <random>
 
-#include "scaling/pacedschedule.h"
+#include "replay/pacedschedule.h"
 
 using namespace meridian;
 

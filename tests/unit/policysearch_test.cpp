@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "scaling/policysearch.h"
+#include "replay/policysearch.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -6,9 +6,9 @@
 
 #include <fstream>
 
-#include "scaling/prefixcache.h"
-#include "scaling/requesttrace.h"
-#include "scaling/servingsim.h"
+#include "replay/prefixcache.h"
+#include "replay/requesttrace.h"
+#include "replay/servingsim.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "telemetry/expositionreader.h"
-#include "telemetry/replicametrics.h"
+#include "replicas/replicametrics.h"
 
 using namespace meridian;
 

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <fstream>
 
-#include "scaling/evaluation.h"
-#include "scaling/evaluationreport.h"
-#include "scaling/requesttrace.h"
-#include "scaling/schedulefile.h"
-#include "scaling/tracefile.h"
+#include "replay/evaluation.h"
+#include "replay/evaluationreport.h"
+#include "replay/requesttrace.h"
+#include "replay/schedulefile.h"
+#include "replay/tracefile.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -10,10 +10,10 @@
 #include <fstream>
 
 #include "core/inferenceservice.h"
-#include "scaling/requesttrace.h"
+#include "replay/requesttrace.h"
 #include "scaling/scalingpolicy.h"
-#include "scaling/tracefile.h"
-#include "scaling/tracelines.h"
+#include "replay/tracefile.h"
+#include "replay/tracelines.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "scaling/dailyprofile.h"
-#include "scaling/replayscalers.h"
+#include "replay/replayscalers.h"
 #include "scaling/scalingpolicy.h"
 #include "testsupport.h"
 

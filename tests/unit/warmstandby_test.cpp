@@ -4,9 +4,9 @@
 // the policy without.
 #include <gtest/gtest.h>
 
-#include "scaling/evaluation.h"
-#include "scaling/evaluationreport.h"
-#include "scaling/servingsim.h"
+#include "replay/evaluation.h"
+#include "replay/evaluationreport.h"
+#include "replay/servingsim.h"
 
 using namespace meridian;
 

@@ -1,7 +1,7 @@
 // How a replica of an inference service runs on a real node: the server it is (each
-// names its metrics differently, telemetry/replicametrics.h) and the command that
+// names its metrics differently, replicas/replicametrics.h) and the command that
 // starts it. Services declare it (scaling/inferenceservice.h); a node's agent runs it
-// (telemetry/replicarunner.h).
+// (replicas/replicarunner.h).
 #pragma once
 
 #include <map>

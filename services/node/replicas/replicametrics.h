@@ -24,7 +24,7 @@
 
 #include "core/nodetypes.h"
 #include "core/servingcommand.h"
-#include "expositionreader.h"
+#include "telemetry/expositionreader.h"
 
 namespace meridian {
 

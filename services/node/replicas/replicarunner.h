@@ -30,9 +30,9 @@
 #include "core/clock.h"
 #include "core/nodetypes.h"
 #include "core/servingcommand.h"
-#include "noderecords.h"
+#include "telemetry/noderecords.h"
 #include "replicametrics.h"
-#include "workloads.h"
+#include "telemetry/workloads.h"
 
 namespace meridian {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scalingpolicy.h"
+#include "scaling/scalingpolicy.h"
 #include "servingsim.h"
 
 namespace meridian {

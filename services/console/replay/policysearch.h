@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "scalingpolicy.h"
+#include "scaling/scalingpolicy.h"
 
 namespace meridian {
 

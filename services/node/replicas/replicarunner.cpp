@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/toolrunner.h"
-#include "expositionreader.h"
+#include "telemetry/expositionreader.h"
 #include "replicalaunch.h"
 
 namespace meridian {

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "dailyprofile.h"
-#include "scalingpolicy.h"
+#include "scaling/dailyprofile.h"
+#include "scaling/scalingpolicy.h"
 #include "servingsim.h"
 
 namespace meridian {
