@@ -15,8 +15,8 @@
 #include "core/inferenceservice.h"
 #include "core/periodicthread.h"
 #include "core/scheduler.h"
-#include "telemetry/nvmlcollector.h"
 #include "replicas/replicarunner.h"
+#include "telemetry/nvmlcollector.h"
 #include "telemetry/simcollector.h"
 #include "telemetry/smicollector.h"
 #include "telemetry/snapshotjson.h"
@@ -160,6 +160,17 @@ int failed(const std::string &why)
     return 2;
 }
 
+// The node's /metrics for a store to scrape, where the configuration asks for it (null
+// where it does not).
+Result<std::unique_ptr<MetricsServer>> startMetrics(const AgentConfig &config, NodeRuntime &runtime)
+{
+    if (config.metricsListen.empty())
+        return std::unique_ptr<MetricsServer>();
+    return MetricsServer::start(
+        {config.metricsListen, config.security},
+        [&runtime](std::string_view nodeId) { return nodeId.empty() ? &runtime : nullptr; });
+}
+
 }  // namespace
 
 int serveAgent(const AgentConfig &config)
@@ -204,24 +215,18 @@ int serveAgent(const AgentConfig &config)
     auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
     if (!server)
         return failed(server.error().message);
-    std::unique_ptr<MetricsServer> metrics;
-    if (!config.metricsListen.empty()) {
-        auto started = MetricsServer::start(
-            {config.metricsListen, config.security},
-            [&runtime](std::string_view nodeId) { return nodeId.empty() ? &runtime : nullptr; });
-        if (!started) {
-            server.value()->stop(0);
-            return failed(started.error().message);
-        }
-        metrics = std::move(started).value();
+    auto metrics = startMetrics(config, runtime);
+    if (!metrics) {
+        server.value()->stop(0);
+        return failed(metrics.error().message);
     }
     // Before it says it serves: whoever waits for that may stop it at once.
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
-    sayServing(config, nodeId, monitor, port, *ledger.value(), metrics.get());
+    sayServing(config, nodeId, monitor, port, *ledger.value(), metrics->get());
     runUntilStopped(config, monitor, runner.get());
-    if (metrics)
-        metrics->stop();
+    if (*metrics)
+        (*metrics)->stop();
     monitor.stop();
     service.releaseParked();
     server.value()->stop(2000);

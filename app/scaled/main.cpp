@@ -13,6 +13,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <thread>
 
 #include "autoscaler/remotescalingcontrol.h"
@@ -95,41 +97,66 @@ void auditStart(meridian::ScalingJournal &journal, const meridian::ScaledConfig 
     }
 }
 
-int serve(const std::string &configFile, const std::string &listen)
+// Everything meridian-scaled starts from, read and checked: its configuration, the
+// inventory (with the pool to rent from), the services and their policies, its journal.
+struct ScaledInputs {
+    meridian::ScaledConfig config;
+    meridian::FleetInventory inventory;
+    std::vector<meridian::InferenceService> services;
+    std::map<std::string, meridian::ScalingPolicyConfig> policies;
+    std::unique_ptr<meridian::ScalingJournal> journal;
+};
+
+meridian::Result<ScaledInputs> loadInputs(const std::string &configFile, const std::string &listen)
 {
     using namespace meridian;
-    ScaledConfig config;
+    ScaledInputs in;
+    ScaledConfig &config = in.config;
     if (Status s = loadScaledConfig(configFile, config); !s)
-        return fail(s.message());
+        return Error{s.message()};
     if (!listen.empty())
         config.listen = listen;
     auto inventory = loadInventory(config.inventoryFile);
     if (!inventory)
-        return fail(inventory.error().message);
+        return Error{inventory.error().message};
     if (inventory->capacityPool.empty())
-        return fail(config.inventoryFile + ": names no capacity_pool, and scaling rents from it");
+        return Error{config.inventoryFile + ": names no capacity_pool, and scaling rents from it"};
     if (Status room = checkRoomForAgents(inventory->agents.size(), raiseOpenFileLimit(), false);
         !room)
-        return fail(config.inventoryFile + ": " + room.message());
+        return Error{config.inventoryFile + ": " + room.message()};
     auto services = loadInferenceServices(config.servicesFile);
     if (!services)
-        return fail(services.error().message);
+        return Error{services.error().message};
     auto policies = loadServicePolicies(services.value());
     if (!policies)
-        return fail(policies.error().message);
+        return Error{policies.error().message};
     auto journal = ScalingJournal::openOwn(config.journalFile);
     if (!journal)
-        return fail(journal.error().message);
+        return Error{journal.error().message};
     if (Status drill = armCrashDrill(**journal); !drill)
-        return fail(drill.message());
+        return Error{drill.message()};
+    in.inventory = std::move(inventory).value();
+    in.services = std::move(services).value();
+    in.policies = std::move(policies).value();
+    in.journal = std::move(journal).value();
+    return in;
+}
 
+int serve(const std::string &configFile, const std::string &listen)
+{
+    using namespace meridian;
+    auto in = loadInputs(configFile, listen);
+    if (!in)
+        return fail(in.error().message);
+    const ScaledConfig &config = in->config;
+    const FleetInventory &inventory = in->inventory;
     const Clock &clock = SystemClock::instance();
     FleetState local;
     FleetClient client(local, clock);
-    client.connect(inventory.value());
-    ScalingController controller(std::move(services).value(), **journal, local,
-                                 inventory->capacityPool, inventory->security, clock,
-                                 controllerOptions(config, std::move(policies).value()));
+    client.connect(inventory);
+    ScalingController controller(std::move(in->services), *in->journal, local,
+                                 inventory.capacityPool, inventory.security, clock,
+                                 controllerOptions(config, std::move(in->policies)));
     ScalingControlService service(controller, config.controllerId, config.security.tokens);
     int port = 0;
     auto server = startGuardedGrpcServer({{config.listen, &port}}, config.security, {&service});
@@ -137,7 +164,7 @@ int serve(const std::string &configFile, const std::string &listen)
         client.stop();
         return fail(server.error().message);
     }
-    auditStart(**journal, config, controller.view().mode);
+    auditStart(*in->journal, config, controller.view().mode);
     ScalingMetrics metrics;
     auto metricsEndpoint = startMetrics(config, metrics);
     if (!metricsEndpoint) {
@@ -150,7 +177,7 @@ int serve(const std::string &configFile, const std::string &listen)
     fmt::print("meridian-scaled: {} serving on {}:{}{}; {} agents, pool {}, journal {}\n",
                config.controllerId, config.listen.substr(0, config.listen.rfind(':')), port,
                config.security.tlsEnabled() ? " with TLS" : " (plaintext, loopback only)",
-               inventory->agents.size(), inventory->capacityPool, config.journalFile);
+               inventory.agents.size(), inventory.capacityPool, config.journalFile);
     if (*metricsEndpoint)
         fmt::print("meridian-scaled: Prometheus metrics on {}:{}/metrics\n",
                    config.metricsListen.substr(0, config.metricsListen.rfind(':')),

@@ -19,14 +19,66 @@ namespace meridian {
 
 using SteadyClock = std::chrono::steady_clock;
 
-int drive(const DriveOptions &options)
+namespace {
+
+// When each request is due, drawn up front: the schedule does not bend to the server.
+std::vector<double> dueTimes(const DriveOptions &options)
 {
-    // When each request is due, drawn up front: the schedule does not bend to the server.
     std::mt19937_64 rng(options.seed);
     std::exponential_distribution<double> gap(options.rps);
     std::vector<double> due;
     for (double t = gap(rng); t < options.seconds; t += gap(rng))
         due.push_back(t);
+    return due;
+}
+
+// One request's answer, timed from when it was due.
+struct Answer {
+    double ttftS = 0;   // its first bytes (the whole answer where none came first)
+    double totalS = 0;  // its last
+    std::string problem;
+    bool ok() const { return problem.empty(); }
+};
+
+Answer send(httplib::Client &client, const std::string &body, SteadyClock::time_point dueAt)
+{
+    std::optional<double> first;
+    httplib::Request request;
+    request.method = "POST";
+    request.path = "/v1/completions";
+    request.body = body;
+    request.set_header("Content-Type", "application/json");
+    request.content_receiver = [&](const char *, size_t, uint64_t, uint64_t) {
+        if (!first)
+            first = std::chrono::duration<double>(SteadyClock::now() - dueAt).count();
+        return true;
+    };
+    const auto result = client.send(request);
+    Answer answer;
+    answer.totalS = std::chrono::duration<double>(SteadyClock::now() - dueAt).count();
+    answer.ttftS = first.value_or(answer.totalS);
+    if (!result)
+        answer.problem = httplib::to_string(result.error());
+    else if (result->status != 200)
+        answer.problem = fmt::format("HTTP {}", result->status);
+    return answer;
+}
+
+void writeSamples(const std::string &path, const std::vector<std::string> &rows)
+{
+    std::ofstream samples(path);
+    samples << "due_unix_ms,ttft_s,e2e_s,ok\n";
+    for (const std::string &row : rows)
+        samples << row;
+    if (!samples)
+        fmt::print(stderr, "meridian-sim drive: cannot write {}\n", path);
+}
+
+}  // namespace
+
+int drive(const DriveOptions &options)
+{
+    const std::vector<double> due = dueTimes(options);
     const std::string body = nlohmann::json({{"model", "any"},
                                              {"prompt", std::string(options.promptTokens * 4, 'a')},
                                              {"max_tokens", options.maxTokens},
@@ -50,35 +102,20 @@ int drive(const DriveOptions &options)
             const auto dueAt = start + std::chrono::duration_cast<SteadyClock::duration>(
                                            std::chrono::duration<double>(due[i]));
             std::this_thread::sleep_until(dueAt);
-            std::optional<double> first;
-            std::string error;
-            httplib::Request request;
-            request.method = "POST";
-            request.path = "/v1/completions";
-            request.body = body;
-            request.set_header("Content-Type", "application/json");
-            request.content_receiver = [&](const char *, size_t, uint64_t, uint64_t) {
-                if (!first)
-                    first = std::chrono::duration<double>(SteadyClock::now() - dueAt).count();
-                return true;
-            };
-            const auto result = client.send(request);
-            const double total = std::chrono::duration<double>(SteadyClock::now() - dueAt).count();
+            const Answer answer = send(client, body, dueAt);
             std::lock_guard lock(mutex);
-            const bool ok = result && result->status == 200;
             if (!options.samplesFile.empty())
                 rows.push_back(fmt::format("{},{:.3f},{:.3f},{}\n",
                                            startUnixMs + static_cast<int64_t>(due[i] * 1000),
-                                           first.value_or(total), total, ok ? 1 : 0));
-            if (!ok) {
+                                           answer.ttftS, answer.totalS, answer.ok() ? 1 : 0));
+            if (!answer.ok()) {
                 ++failed;
                 if (firstProblem.empty())
-                    firstProblem = result ? fmt::format("HTTP {}", result->status)
-                                          : httplib::to_string(result.error());
+                    firstProblem = answer.problem;
                 continue;
             }
-            ttft.push_back(first.value_or(total));
-            e2e.push_back(total);
+            ttft.push_back(answer.ttftS);
+            e2e.push_back(answer.totalS);
         }
     };
     std::vector<std::thread> workers;
@@ -86,14 +123,8 @@ int drive(const DriveOptions &options)
         workers.emplace_back(worker);
     for (std::thread &w : workers)
         w.join();
-    if (!options.samplesFile.empty()) {
-        std::ofstream samples(options.samplesFile);
-        samples << "due_unix_ms,ttft_s,e2e_s,ok\n";
-        for (const std::string &row : rows)
-            samples << row;
-        if (!samples)
-            fmt::print(stderr, "meridian-sim drive: cannot write {}\n", options.samplesFile);
-    }
+    if (!options.samplesFile.empty())
+        writeSamples(options.samplesFile, rows);
     fmt::print("sent {}  answered {}  failed {}{}\n", due.size(), e2e.size(), failed,
                firstProblem.empty() ? "" : fmt::format(" (first: {})", firstProblem));
     fmt::print("ttft p50 {:.3f} s  p95 {:.3f} s  end-to-end p95 {:.3f} s\n",

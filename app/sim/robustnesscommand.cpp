@@ -17,17 +17,10 @@ int refused(const std::string &why)
     return 2;
 }
 
-}  // namespace
-
-int runRobustness(const RobustnessCommand &command)
+// The family to run, as the command line asks: its shapes, seeds and size, the policy
+// file and the variants to run beside it.
+Result<RobustnessOptions> robustnessOptions(const RobustnessCommand &command)
 {
-    // Written so that NaN, which passes the command line's range checks, fails here.
-    if (!(command.baseCards >= 1 && command.baseCards <= 100'000))
-        return refused("--base-cards must be 1..100000");
-    if (!(command.localCards >= 0 && command.localCards <= 100'000))
-        return refused("--local-cards must be 0..100000");
-    if (!(command.hours > 0 && command.hours <= 24))
-        return refused("--hours must be more than 0 and at most 24");
     RobustnessOptions options;
     options.traces = command.traces;
     options.seeds = command.seeds;
@@ -41,26 +34,44 @@ int runRobustness(const RobustnessCommand &command)
         for (const std::string &name : command.kinds) {
             const auto kind = shapeKindNamed(name);
             if (!kind)
-                return refused(fmt::format(
+                return Error{fmt::format(
                     "--kinds: no shape {} (step, ramp, burst, double-burst, flash-crowd, quiet)",
-                    name));
+                    name)};
             options.kinds.push_back(*kind);
         }
     }
     if (!command.policy.empty()) {
         auto policy = loadScalingPolicy(command.policy);
         if (!policy)
-            return refused(policy.error().message);
+            return policy.error();
         options.evaluation.policy = policy.value();
     }
     for (const std::string &file : command.variants) {
         auto policy = loadScalingPolicy(file);
         if (!policy)
-            return refused(policy.error().message);
+            return policy.error();
         options.variants.push_back(
             {fmt::format("meridian {}", std::filesystem::path(file).stem().string()),
              policy.value()});
     }
+    return options;
+}
+
+}  // namespace
+
+int runRobustness(const RobustnessCommand &command)
+{
+    // Written so that NaN, which passes the command line's range checks, fails here.
+    if (!(command.baseCards >= 1 && command.baseCards <= 100'000))
+        return refused("--base-cards must be 1..100000");
+    if (!(command.localCards >= 0 && command.localCards <= 100'000))
+        return refused("--local-cards must be 0..100000");
+    if (!(command.hours > 0 && command.hours <= 24))
+        return refused("--hours must be more than 0 and at most 24");
+    auto read = robustnessOptions(command);
+    if (!read)
+        return refused(read.error().message);
+    const RobustnessOptions &options = read.value();
     if (!command.csv.empty() && !std::ofstream(command.csv, std::ios::app))
         return refused(command.csv + ": cannot write (--csv)");
     size_t finished = 0;

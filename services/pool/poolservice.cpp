@@ -17,25 +17,38 @@ bool holdsNodes(const v1::Lease &lease)
     return lease.state() == v1::LEASE_STATE_PROVISIONING || lease.state() == v1::LEASE_STATE_READY;
 }
 
+// The nodes in a provider's answer to `lease`, each with its id and agent's address.
+Result<std::vector<v1::LeasedNode>> leasedNodes(const nlohmann::json &answer)
+{
+    const auto list = answer.find("nodes");
+    if (list == answer.end() || !list->is_array())
+        return Error{"the provider's answer has no nodes list"};
+    std::vector<v1::LeasedNode> nodes;
+    for (const auto &n : *list) {
+        if (!n.is_object() || !n.contains("node_id") || !n.contains("agent_address") ||
+            !n["node_id"].is_string() || !n["agent_address"].is_string())
+            return Error{"a node in the provider's answer lacks node_id or agent_address"};
+        v1::LeasedNode node;
+        node.set_node_id(n["node_id"].get<std::string>());
+        node.set_agent_address(n["agent_address"].get<std::string>());
+        nodes.push_back(std::move(node));
+    }
+    return nodes;
+}
+
 }  // namespace
 
-PoolService::PoolService(PoolConfig config, LeaseBook &book, const Clock &clock)
+PoolService::PoolService(PoolConfig config, LeaseBook &book, const Clock &clock, ProviderCall call)
     : m_config(std::move(config))
     , m_book(book)
     , m_clock(clock)
+    , m_call(std::move(call))
     , m_authorizer(m_config.security.tokens)
 {}
 
 PoolService::~PoolService()
 {
-    std::vector<Worker> workers;
-    {
-        std::lock_guard lock(m_mutex);
-        m_stopping = true;
-        workers.swap(m_workers);
-    }
-    for (Worker &w : workers)
-        w.thread.join();
+    m_jobs.stop();
 }
 
 Status PoolService::resume()
@@ -81,14 +94,21 @@ void PoolService::checkHeld(const std::string &providerName)
         return;
     // A lease that became ready after the list was asked for may be missing from it.
     const int64_t askedAtMs = m_clock.nowUnixMs();
-    auto answer = callProvider(*provider, "list", nlohmann::json::object());
-    if (!answer || !answer->contains("leases") || !(*answer)["leases"].is_array())
-        return;  // a provider that cannot list is not proof of anything lost
+    auto answer = m_call(*provider, "list", nlohmann::json::object());
+    if (!answer || !answer->contains("leases") || !(*answer)["leases"].is_array()) {
+        // A provider that cannot list is not proof of anything lost.
+        fmt::print(stderr,
+                   "meridian-pool: provider {}: its list could not be read ({}); no lease "
+                   "is failed on its word\n",
+                   providerName, answer ? "no \"leases\" array" : answer.error().message);
+        return;
+    }
     std::set<std::string> held;
     for (const auto &lease : (*answer)["leases"]) {
         if (lease.is_object() && lease.contains("lease_id") && lease["lease_id"].is_string())
             held.insert(lease["lease_id"].get<std::string>());
     }
+    int gone = 0;
     std::lock_guard lock(m_mutex);
     for (auto &[id, booked] : m_leases) {
         if (booked.provider == providerName && booked.lease.state() == v1::LEASE_STATE_READY &&
@@ -99,8 +119,14 @@ void PoolService::checkHeld(const std::string &providerName)
                 fmt::format("provider {} no longer holds it (its list has no {})", providerName,
                             providerLeaseId(booked.lease)));
             book(booked);
+            ++gone;
         }
     }
+    // Said once a start: an operator (and a test) sees the books were held to the provider.
+    fmt::print(stderr,
+               "meridian-pool: provider {}: its list checked against the books: {} held, "
+               "{} no longer held\n",
+               providerName, held.size(), gone);
 }
 
 const ProviderConfig *PoolService::providerOf(const std::string &offerId,
@@ -138,25 +164,7 @@ void PoolService::book(const BookedLease &booked)
 void PoolService::runLater(void (PoolService::*job)(const std::string &),
                            const std::string &leaseId)
 {
-    std::lock_guard lock(m_mutex);
-    if (m_stopping)
-        return;
-    // Workers that have finished are joined here, so a pool that runs for months does
-    // not keep a finished thread per lease it ever made.
-    for (auto it = m_workers.begin(); it != m_workers.end();) {
-        if (it->done->load()) {
-            it->thread.join();
-            it = m_workers.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    m_workers.push_back({std::thread([this, job, leaseId, done] {
-                             (this->*job)(leaseId);
-                             *done = true;
-                         }),
-                         done});
+    m_jobs.run([this, job, leaseId] { (this->*job)(leaseId); });
 }
 
 grpc::ServerUnaryReactor *PoolService::ListOffers(grpc::CallbackServerContext *context,
@@ -323,28 +331,15 @@ void PoolService::provision(const std::string &leaseId)
                  {"offer_id", lease.offer_id()},  {"nodes", lease.nodes()},
                  {"owner", lease.requested_by()}, {"standby", lease.standby()}};
     }
-    auto answer = provider ? callProvider(*provider, "lease", input)
+    auto answer = provider ? m_call(*provider, "lease", input)
                            : Result<nlohmann::json>(Error{"its offer is no longer configured"});
     std::vector<v1::LeasedNode> nodes;
     std::string problem;
-    if (answer) {
-        const auto list = answer->find("nodes");
-        if (list == answer->end() || !list->is_array())
-            problem = "the provider's answer has no nodes list";
-        for (const auto &n : list != answer->end() && list->is_array() ? *list : nlohmann::json()) {
-            if (!n.is_object() || !n.contains("node_id") || !n.contains("agent_address") ||
-                !n["node_id"].is_string() || !n["agent_address"].is_string()) {
-                problem = "a node in the provider's answer lacks node_id or agent_address";
-                break;
-            }
-            v1::LeasedNode node;
-            node.set_node_id(n["node_id"].get<std::string>());
-            node.set_agent_address(n["agent_address"].get<std::string>());
-            nodes.push_back(std::move(node));
-        }
-    } else {
-        problem = answer.error().message;
-    }
+    if (auto read =
+            answer ? leasedNodes(*answer) : Result<std::vector<v1::LeasedNode>>(answer.error()))
+        nodes = std::move(read).value();
+    else
+        problem = read.error().message;
     bool releaseNow = false;
     {
         std::lock_guard lock(m_mutex);
@@ -431,7 +426,7 @@ void PoolService::release(const std::string &leaseId)
                  {"owner", lease.requested_by()},
                  {"nodes", nodes}};
     }
-    auto answer = provider ? callProvider(*provider, "release", input)
+    auto answer = provider ? m_call(*provider, "release", input)
                            : Result<nlohmann::json>(Error{"its offer is no longer configured"});
     std::string offerId;
     {

@@ -15,18 +15,18 @@
 // then provisioned. After a restart the standby is topped up (or trimmed) to the config.
 #pragma once
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "core/clock.h"
+#include "jobthreads.h"
 #include "leasebook.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "poolconfig.h"
+#include "providerplugin.h"
 #include "wire/security.h"
 
 namespace meridian {
@@ -35,7 +35,8 @@ inline constexpr const char *kStandbyOwner = "meridian-pool standby";
 
 class PoolService final : public v1::CapacityPool::CallbackService {
 public:
-    PoolService(PoolConfig config, LeaseBook &book, const Clock &clock);
+    PoolService(PoolConfig config, LeaseBook &book, const Clock &clock,
+                ProviderCall call = callProvider);
     ~PoolService() override;
 
     // Loads the books and takes up what a restart interrupted.
@@ -92,17 +93,13 @@ private:
     PoolConfig m_config;
     LeaseBook &m_book;
     const Clock &m_clock;
+    ProviderCall m_call;
     Authorizer m_authorizer;
     mutable std::mutex m_mutex;
     std::map<std::string, BookedLease> m_leases;
     std::map<std::string, std::string> m_byKey;  // idempotency key → lease id
     int m_nextLease = 1;
-    struct Worker {
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done;
-    };
-    std::vector<Worker> m_workers;
-    bool m_stopping = false;
+    JobThreads m_jobs;  // last: stopped first, before what its jobs use
 };
 
 }  // namespace meridian

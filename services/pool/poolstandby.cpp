@@ -75,7 +75,7 @@ void PoolService::topUpStandby(const std::string &offerId)
         std::lock_guard lock(m_mutex);
         const PoolOffer *offer = nullptr;
         const ProviderConfig *provider = providerOf(offerId, &offer);
-        if (m_stopping || !provider)
+        if (m_jobs.stopping() || !provider)
             return;
         std::vector<BookedLease *> standingBy;
         for (auto &[id, b] : m_leases) {

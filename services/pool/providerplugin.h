@@ -5,6 +5,7 @@
 // the verb, with the program's own words.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -15,5 +16,10 @@ namespace meridian {
 
 Result<nlohmann::json> callProvider(const ProviderConfig &provider, const std::string &verb,
                                     const nlohmann::json &input);
+
+// How the pool asks a provider: callProvider runs its command; the simulator answers in its
+// own process (sim/simcloudprovider.h), on the same contract.
+using ProviderCall = std::function<Result<nlohmann::json>(
+    const ProviderConfig &provider, const std::string &verb, const nlohmann::json &input)>;
 
 }  // namespace meridian

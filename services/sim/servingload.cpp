@@ -14,6 +14,42 @@ constexpr double kSaturationOverDeclared = 1.15;
 constexpr double kTokensPerRequest = 320;  // prompt + answer of a customer-service turn
 constexpr double kIdleTtftShareOfObjective = 0.12;
 
+// What a replica's own /metrics says after it took `arrivals` and served `served`
+// requests/s with `queue` left waiting: batching stretches prefill as the batch fills,
+// and a queue adds its wait.
+ReplicaSignals replicaSignals(const InferenceService &s, const ServingReplica &r, double arrivals,
+                              double served, double queue)
+{
+    const double ceiling = s.replicaRequestsPerSecond(r.cardModel) * kSaturationOverDeclared;
+    const CardCapability *card = nullptr;
+    for (const CardCapability &c : s.runsOn) {
+        if (c.cardModel == r.cardModel)
+            card = &c;
+    }
+    const double maxBatch =
+        static_cast<double>((card ? card->maxConcurrencyPerCard : 8) * s.cardsPerReplica);
+    const double occupancy = std::min(1.0, served / ceiling);
+    const double idleTtft = kIdleTtftShareOfObjective * s.objectiveP95Seconds;
+    // Batching stretches prefill as the batch fills; a queue adds its wait.
+    const double ttft95 = idleTtft * (1 + 5 * std::pow(occupancy, 4)) + queue / ceiling;
+
+    ReplicaSignals signals;
+    signals.replicaId = r.replicaId;
+    signals.service = r.service;
+    signals.requestsPerSecond = arrivals;
+    signals.waitingRequests = static_cast<uint32_t>(std::lround(queue));
+    signals.runningRequests = static_cast<uint32_t>(std::lround(occupancy * maxBatch));
+    signals.inflightTokens =
+        static_cast<uint64_t>(std::lround(occupancy * maxBatch * kTokensPerRequest));
+    signals.kvCacheUsedRatio = occupancy * 0.9;
+    signals.tokensPerSecond = served * kTokensPerRequest;
+    signals.ttftP50Seconds = ttft95 * 0.45;
+    signals.ttftP95Seconds = ttft95;
+    signals.queueDelayP95Seconds = queue / ceiling;  // the wait alone, as vLLM reports it
+    signals.e2eP95Seconds = ttft95 + 6 + 4 * occupancy;
+    return signals;
+}
+
 }  // namespace
 
 ServingLoad::ServingLoad(std::vector<InferenceService> services) : m_services(std::move(services))
@@ -92,33 +128,7 @@ std::map<std::string, ReplicaSignals> ServingLoad::advance(
         queue = std::max(0.0, queue + (arrivals - served) * seconds);
         queues[r.replicaId] = queue;
 
-        const CardCapability *card = nullptr;
-        for (const CardCapability &c : s->runsOn) {
-            if (c.cardModel == r.cardModel)
-                card = &c;
-        }
-        const double maxBatch =
-            static_cast<double>((card ? card->maxConcurrencyPerCard : 8) * s->cardsPerReplica);
-        const double occupancy = std::min(1.0, served / ceiling);
-        const double idleTtft = kIdleTtftShareOfObjective * s->objectiveP95Seconds;
-        // Batching stretches prefill as the batch fills; a queue adds its wait.
-        const double ttft95 = idleTtft * (1 + 5 * std::pow(occupancy, 4)) + queue / ceiling;
-
-        ReplicaSignals signals;
-        signals.replicaId = r.replicaId;
-        signals.service = r.service;
-        signals.requestsPerSecond = arrivals;
-        signals.waitingRequests = static_cast<uint32_t>(std::lround(queue));
-        signals.runningRequests = static_cast<uint32_t>(std::lround(occupancy * maxBatch));
-        signals.inflightTokens =
-            static_cast<uint64_t>(std::lround(occupancy * maxBatch * kTokensPerRequest));
-        signals.kvCacheUsedRatio = occupancy * 0.9;
-        signals.tokensPerSecond = served * kTokensPerRequest;
-        signals.ttftP50Seconds = ttft95 * 0.45;
-        signals.ttftP95Seconds = ttft95;
-        signals.queueDelayP95Seconds = queue / ceiling;  // the wait alone, as vLLM reports it
-        signals.e2eP95Seconds = ttft95 + 6 + 4 * occupancy;
-        out.emplace(r.replicaId, std::move(signals));
+        out.emplace(r.replicaId, replicaSignals(*s, r, arrivals, served, queue));
     }
     m_queue = std::move(queues);  // a replica gone takes its queue with it
     return out;

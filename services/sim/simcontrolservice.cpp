@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "simfleet.h"
-
 namespace meridian {
 
 namespace {

@@ -5,10 +5,9 @@
 
 #include "faultplan.h"
 #include "meridian/v1/sim_control.grpc.pb.h"
+#include "simfleetcontrol.h"
 
 namespace meridian {
-
-class SimFleet;
 
 // The wire spelling of a fault kind and back (the `meridian-sim fault` command uses it).
 v1::FaultKind toProto(FaultKind kind);
@@ -16,7 +15,7 @@ std::optional<FaultKind> fromProto(v1::FaultKind kind);
 
 class SimControlService final : public v1::SimControl::CallbackService {
 public:
-    explicit SimControlService(SimFleet &fleet) : m_fleet(fleet) {}
+    explicit SimControlService(SimFleetControl &fleet) : m_fleet(fleet) {}
 
     grpc::ServerUnaryReactor *InjectFault(grpc::CallbackServerContext *context,
                                           const v1::InjectFaultRequest *request,
@@ -32,7 +31,7 @@ public:
                                              v1::SetServiceLoadResponse *response) override;
 
 private:
-    SimFleet &m_fleet;
+    SimFleetControl &m_fleet;
 };
 
 }  // namespace meridian

@@ -2,16 +2,21 @@
 
 #include <fmt/format.h>
 #include <grpcpp/server.h>
-#include <yaml-cpp/yaml.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <set>
 
 #include "agent/nodeagentservice.h"
-#include "capacitypoolservice.h"
 #include "core/scheduler.h"
+#include "pool/leasebook.h"
+#include "pool/poolservice.h"
 #include "servingload.h"
+#include "simcloudprovider.h"
 #include "simcontrolservice.h"
+#include "siminventory.h"
 #include "wire/grpcserver.h"
 
 namespace meridian {
@@ -41,6 +46,39 @@ SimFleet::SimFleet(SimFleetOptions options, const Clock &clock)
 SimFleet::~SimFleet()
 {
     stop();
+    // The pool's workers are joined before what they call goes.
+    m_poolService.reset();
+    if (!m_ownPoolDir.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove_all(m_ownPoolDir, ignored);
+    }
+}
+
+Status SimFleet::startPool()
+{
+    std::string dir = m_options.poolDataDir;
+    if (dir.empty()) {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "meridian-sim-pool-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+            return Error{fmt::format("cannot make a folder for the cloud pool's books: {}",
+                                     std::strerror(errno))};
+        dir = m_ownPoolDir = pattern;
+    }
+    auto books = LeaseBook::open(dir);
+    if (!books)
+        return books.error();
+    m_poolBooks = std::move(books).value();
+    m_cloud = std::make_unique<SimCloudProvider>(*this, m_clock);
+    m_poolService = std::make_unique<PoolService>(
+        SimCloudProvider::poolConfig(m_options.provisioningSeconds, dir), *m_poolBooks, m_clock,
+        [cloud = m_cloud.get()](const ProviderConfig &provider, const std::string &verb,
+                                const nlohmann::json &input) {
+            return cloud->call(provider, verb, input);
+        });
+    // Books kept from an earlier run: leases still coming up are asked for again, and ready
+    // ones whose nodes died with that run are failed, saying so.
+    return m_poolService->resume();
 }
 
 std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
@@ -82,7 +120,8 @@ Status SimFleet::start()
     for (const SimNodePlan &p : plan)
         m_nodes.push_back(makeNode(p));
     m_agentService = std::make_unique<NodeAgentService>(*this, Authorizer({}), *m_scheduler);
-    m_poolService = std::make_unique<CapacityPoolService>(*this);
+    if (Status pool = startPool(); !pool)
+        return pool;
     m_controlService = std::make_unique<SimControlService>(*this);
 
     std::vector<ListenSpec> listen;
@@ -186,42 +225,15 @@ void SimFleet::shareServingLoad(const std::vector<Node *> &nodes)
 
 FabricFile SimFleet::fabricFile() const
 {
-    constexpr int kSpines = 4;
-    constexpr int kRails = 8;
-    constexpr double kHostsPerLeaf = 32;  // a pod's nodes, one NIC each per rail
-    FabricFile file;
-    std::map<std::string, std::set<int>> pods;
-    std::vector<std::string> order;
+    std::vector<SimNodePlan> local;
     {
         std::lock_guard lock(m_mutex);
         for (const auto &node : m_nodes) {
-            if (!node->leaseId.empty())
-                continue;  // rented nodes are the cloud's fabric, not ours
-            const std::string &dc = node->plan.spec.dataCenter;
-            if (!pods.count(dc))
-                order.push_back(dc);
-            pods[dc].insert(node->plan.spec.pod);
+            if (node->leaseId.empty())  // rented nodes are the cloud's fabric, not ours
+                local.push_back(node->plan);
         }
     }
-    for (const std::string &dc : order) {
-        FabricDataCenter d;
-        d.name = dc;
-        for (int s = 1; s <= kSpines; ++s)
-            d.spines.push_back(fmt::format("{}-spine{}", dc, s));
-        for (int pod : pods[dc]) {
-            for (int rail = 0; rail < kRails; ++rail) {
-                FabricLeaf leaf;
-                leaf.name = fmt::format("{}-pod{}-leaf{}", dc, pod, rail);
-                leaf.pod = pod;
-                leaf.rail = rail;
-                leaf.pfcPriorities = std::vector<uint32_t>{3};
-                leaf.uplinkGbps = kHostsPerLeaf * 400;
-                d.leaves.push_back(std::move(leaf));
-            }
-        }
-        file.dataCenters.push_back(std::move(d));
-    }
-    return file;
+    return railOptimisedFabric(local);
 }
 
 void SimFleet::stop()
@@ -232,6 +244,8 @@ void SimFleet::stop()
             return;
         m_stopping = true;
     }
+    if (m_cloud)
+        m_cloud->stop();  // leases still coming up fail now
     if (m_agentService)
         m_agentService->releaseParked();
     for (auto &[id, server] : m_leaseServers)
@@ -350,40 +364,7 @@ std::string SimFleet::controlAddress() const
 
 Status SimFleet::writeInventory(const std::string &path) const
 {
-    YAML::Emitter out;
-    out << YAML::Comment("Meridian inventory written by meridian-sim: every node is a local agent");
-    out << YAML::BeginMap;
-    out << YAML::Key << "capacity_pool" << YAML::Value << controlAddress();
-    out << YAML::Key << "data_centers" << YAML::Value << YAML::BeginSeq;
-    const auto all = nodes();
-    std::vector<std::string> order;
-    for (const SimNodeView &n : all) {
-        if (std::find(order.begin(), order.end(), n.dataCenter) == order.end())
-            order.push_back(n.dataCenter);
-    }
-    for (const std::string &dc : order) {
-        out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << dc;
-        out << YAML::Key << "agents" << YAML::Value << YAML::BeginSeq;
-        for (const SimNodeView &n : all) {
-            if (n.dataCenter != dc)
-                continue;
-            out << YAML::Flow << YAML::BeginMap << YAML::Key << "node" << YAML::Value << n.nodeId
-                << YAML::Key << "address" << YAML::Value << n.address << YAML::EndMap;
-        }
-        out << YAML::EndSeq << YAML::EndMap;
-    }
-    out << YAML::EndSeq << YAML::EndMap;
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream file(tmp, std::ios::trunc);
-        file << out.c_str() << "\n";
-        if (!file)
-            return Error{fmt::format("{}: cannot write the inventory", path)};
-    }
-    // Readers never see half a file.
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        return Error{fmt::format("{}: cannot replace the inventory", path)};
-    return {};
+    return writeSimInventory(path, controlAddress(), nodes());
 }
 
 std::vector<SimFleet::Node *> SimFleet::targets(const FaultSpec &fault)
@@ -492,8 +473,8 @@ int SimFleet::clearFaults(const std::string &nodeId)
     return cleared;
 }
 
-Result<std::vector<std::pair<std::string, std::string>>> SimFleet::addCloudNodes(
-    int count, SimNodeKind kind, const std::string &leaseId)
+Result<CloudNodeEndpoints> SimFleet::addCloudNodes(int count, SimNodeKind kind,
+                                                   const std::string &leaseId)
 {
     std::vector<std::unique_ptr<Node>> fresh;
     std::vector<ListenSpec> listen;

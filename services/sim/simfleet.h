@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "agent/noderuntime.h"
+#include "cloudnodehost.h"
 #include "core/clock.h"
 #include "core/inferenceservice.h"
 #include "fabric/fabricfile.h"
 #include "faultplan.h"
+#include "simfleetcontrol.h"
 #include "simnodeplan.h"
 
 namespace grpc {
@@ -25,7 +27,9 @@ namespace meridian {
 
 class Scheduler;
 class NodeAgentService;
-class CapacityPoolService;
+class LeaseBook;
+class PoolService;
+class SimCloudProvider;
 class SimControlService;
 class ServingLoad;
 
@@ -34,24 +38,16 @@ struct SimFleetOptions {
     uint64_t seed = 42;
     int sampleIntervalMs = 1000;
     int provisioningSeconds = 90;  // how long a cloud lease takes to become ready
+    // The cloud pool's books (pool/leasebook.h); empty: a folder of the fleet's own,
+    // removed when it is gone.
+    std::string poolDataDir;
     std::string host = "127.0.0.1";
     // Inference services whose replicas serve simulated load; each starts its minimum
     // replicas on local nodes that can run it.
     std::vector<InferenceService> services;
 };
 
-struct SimNodeView {
-    std::string nodeId;
-    std::string dataCenter;
-    std::string rack;
-    std::string address;
-    int cards = 0;
-    std::vector<FaultKind> faults;
-    bool down = false;
-    bool hung = false;
-};
-
-class SimFleet final : public NodeDirectory {
+class SimFleet final : public NodeDirectory, public CloudNodeHost, public SimFleetControl {
 public:
     SimFleet(SimFleetOptions options, const Clock &clock);
     ~SimFleet() override;
@@ -59,27 +55,27 @@ public:
     Status start();
     void stop();
 
-    std::vector<SimNodeView> nodes() const;
+    std::vector<SimNodeView> nodes() const override;
     std::string controlAddress() const;  // CapacityPool and SimControl
     Status writeInventory(const std::string &path) const;
-    // The fleet's rail-optimised fabric as a fabric file: per data center four spines and
-    // one leaf per pod and rail, PFC on priority 3, non-blocking uplinks.
+    // The local nodes' rail-optimised fabric (railOptimisedFabric), rented ones left out.
     FabricFile fabricFile() const;
 
     // Injects a fault into one node or a whole data center; returns how many nodes it hit.
-    Result<int> inject(const FaultSpec &fault);
-    int clearFaults(const std::string &nodeId);  // empty: every node
+    Result<int> inject(const FaultSpec &fault) override;
+    int clearFaults(const std::string &nodeId) override;  // empty: every node
     // Checks every step's target now, then plays each at its time.
     Status play(const std::vector<ScenarioStep> &steps);
 
     // Starts `count` new cloud nodes on their own server; returns "host:port" each.
-    Result<std::vector<std::pair<std::string, std::string>>> addCloudNodes(
-        int count, SimNodeKind kind, const std::string &leaseId);
-    void removeCloudNodes(const std::string &leaseId);
+    Result<CloudNodeEndpoints> addCloudNodes(int count, SimNodeKind kind,
+                                             const std::string &leaseId) override;
+    void removeCloudNodes(const std::string &leaseId) override;
 
     // A service's demand in requests/s from now on (nullopt: its quiet daily curve);
     // false when the simulator runs no such service.
-    bool setServiceDemand(const std::string &service, std::optional<double> requestsPerSecond);
+    bool setServiceDemand(const std::string &service,
+                          std::optional<double> requestsPerSecond) override;
     double serviceDemand(const std::string &service) const;
 
     NodeRuntime *find(std::string_view authority) override;
@@ -108,7 +104,12 @@ private:
     std::unique_ptr<Scheduler> m_scheduler;
     int64_t m_nextSampleMs = 0;  // the scheduler's time of the next sampling round
     std::unique_ptr<NodeAgentService> m_agentService;
-    std::unique_ptr<CapacityPoolService> m_poolService;
+    // The cloud: the real CapacityPool, its provider the simulator's (simcloudprovider.h).
+    std::unique_ptr<SimCloudProvider> m_cloud;
+    std::unique_ptr<LeaseBook> m_poolBooks;
+    std::unique_ptr<PoolService> m_poolService;
+    std::string m_ownPoolDir;  // made here, removed with the fleet
+    Status startPool();
     std::unique_ptr<SimControlService> m_controlService;
     std::unique_ptr<ServingLoad> m_servingLoad;
     int64_t m_lastLoadStepMs = 0;

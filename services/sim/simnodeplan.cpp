@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 namespace meridian {
 
 namespace {
@@ -65,6 +68,41 @@ std::vector<SimNodePlan> planFleet(int nodes, uint64_t seed)
         assigned += count;
     }
     return plan;
+}
+
+FabricFile railOptimisedFabric(const std::vector<SimNodePlan> &nodes)
+{
+    constexpr int kSpines = 4;
+    constexpr int kRails = 8;
+    constexpr double kHostsPerLeaf = 32;  // a pod's nodes, one NIC each per rail
+    FabricFile file;
+    std::map<std::string, std::set<int>> pods;
+    std::vector<std::string> order;
+    for (const SimNodePlan &node : nodes) {
+        const std::string &dc = node.spec.dataCenter;
+        if (!pods.count(dc))
+            order.push_back(dc);
+        pods[dc].insert(node.spec.pod);
+    }
+    for (const std::string &dc : order) {
+        FabricDataCenter d;
+        d.name = dc;
+        for (int s = 1; s <= kSpines; ++s)
+            d.spines.push_back(fmt::format("{}-spine{}", dc, s));
+        for (int pod : pods[dc]) {
+            for (int rail = 0; rail < kRails; ++rail) {
+                FabricLeaf leaf;
+                leaf.name = fmt::format("{}-pod{}-leaf{}", dc, pod, rail);
+                leaf.pod = pod;
+                leaf.rail = rail;
+                leaf.pfcPriorities = std::vector<uint32_t>{3};
+                leaf.uplinkGbps = kHostsPerLeaf * 400;
+                d.leaves.push_back(std::move(leaf));
+            }
+        }
+        file.dataCenters.push_back(std::move(d));
+    }
+    return file;
 }
 
 }  // namespace meridian

@@ -34,6 +34,9 @@ enum class AlertSeverity { Warning, Critical };
 // Stable names: alert labels, silences in the history file, webhooks.
 const char *alertKindName(AlertKind kind);
 std::optional<AlertKind> alertKindFromName(std::string_view name);
+// Alertmanager's convention, one style for every kind: "MeridianEccDoubleBit",
+// "MeridianLinkFlapping", "MeridianXid".
+std::string alertmanagerAlertName(AlertKind kind);
 
 struct Alert {
     std::string key;  // stable identity: kind and place; the unit of deduplication

@@ -12,34 +12,6 @@
 
 namespace meridian {
 
-const char *alertKindName(AlertKind kind)
-{
-    switch (kind) {
-    case AlertKind::DataCenterDark: return "data center dark";
-    case AlertKind::AgentUnreachable: return "agent unreachable";
-    case AlertKind::AgentStale: return "agent stale";
-    case AlertKind::Xid: return "Xid";
-    case AlertKind::EccDoubleBit: return "ECC double-bit";
-    case AlertKind::ThermalThrottle: return "thermal throttling";
-    case AlertKind::LinkDown: return "link down";
-    case AlertKind::LinkFlap: return "link flapping";
-    case AlertKind::PfcStorm: return "PFC storm";
-    case AlertKind::PaidButIdle: return "paid but idle";
-    case AlertKind::ServiceOverObjective: return "service over objective";
-    case AlertKind::PlanAwaitingApproval: return "plan awaiting approval";
-    }
-    return "alert";
-}
-
-std::optional<AlertKind> alertKindFromName(std::string_view name)
-{
-    for (int k = 0; k <= static_cast<int>(kLastAlertKind); ++k) {
-        if (name == alertKindName(static_cast<AlertKind>(k)))
-            return static_cast<AlertKind>(k);
-    }
-    return std::nullopt;
-}
-
 bool SilenceRule::matches(const Alert &alert) const
 {
     return matchers.empty() ? matches(alert, {}) : matches(alert, alertLabels(alert));
@@ -251,37 +223,17 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
             return true;
         return s.nodeStale(n) && !(settling && s.nodeLastSeenMs[n] == 0);
     };
-    struct Tally {
-        int agents = 0;
-        int down = 0;
-    };
-    std::map<std::string, Tally> perDc;
+    std::map<std::string, AgentTally> perDc;
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
-        Tally &t = perDc[l.nodeDataCenter[n]];
+        AgentTally &t = perDc[l.nodeDataCenter[n]];
         ++t.agents;
         if (down(n))
             ++t.down;
     }
-    for (const auto &[dc, t] : perDc) {
-        const bool dark = isIncident(t.agents, t.down);
-        const std::string key = "dark/" + dc;
-        if (dark) {
-            Alert &a = raise(key, AlertKind::DataCenterDark, AlertSeverity::Critical, now);
-            a.dataCenter = dc;
-            a.subject = dc;
-            a.count = static_cast<uint64_t>(t.down);
-            a.message = fmt::format("{} of {} agents unreachable or silent", t.down, t.agents);
-            m_incidentEndedMs.erase(dc);
-        } else {
-            const Alert *incident = find(key);
-            if (incident && incident->active)
-                m_incidentEndedMs[dc] = now;
-            clearCondition(key, now);
-        }
-    }
+    judgeDataCenters(perDc, now);
     for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
         const std::string &dc = l.nodeDataCenter[n];
-        const Tally &t = perDc[dc];
+        const AgentTally &t = perDc[dc];
         // Inside a dark data center the incident speaks for every agent; so it does for a
         // while after it ends, as agents reconnect one by one (no storm of stragglers).
         const auto ended = m_incidentEndedMs.find(dc);
@@ -316,6 +268,27 @@ void AlertEngine::evaluateAgents(const FleetSnapshot &s)
             a.count = 1;
         } else {
             clearCondition(staleKey, now);
+        }
+    }
+}
+
+void AlertEngine::judgeDataCenters(const std::map<std::string, AgentTally> &perDc, int64_t now)
+{
+    for (const auto &[dc, t] : perDc) {
+        const bool dark = isIncident(t.agents, t.down);
+        const std::string key = "dark/" + dc;
+        if (dark) {
+            Alert &a = raise(key, AlertKind::DataCenterDark, AlertSeverity::Critical, now);
+            a.dataCenter = dc;
+            a.subject = dc;
+            a.count = static_cast<uint64_t>(t.down);
+            a.message = fmt::format("{} of {} agents unreachable or silent", t.down, t.agents);
+            m_incidentEndedMs.erase(dc);
+        } else {
+            const Alert *incident = find(key);
+            if (incident && incident->active)
+                m_incidentEndedMs[dc] = now;
+            clearCondition(key, now);
         }
     }
 }

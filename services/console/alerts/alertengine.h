@@ -80,6 +80,12 @@ private:
     Alert &raise(const std::string &key, AlertKind kind, AlertSeverity severity, int64_t nowMs);
     void applyEvent(const FleetSnapshot &snapshot, const FleetEvent &event);
     void evaluateAgents(const FleetSnapshot &snapshot);
+    struct AgentTally {
+        int agents = 0;
+        int down = 0;  // unreachable or silent
+    };
+    // A data center with too many agents down is one incident (DataCenterDark).
+    void judgeDataCenters(const std::map<std::string, AgentTally> &perDc, int64_t now);
     void dropPendingAgentJudgments();
     bool isIncident(int agents, int down) const;
     void evaluateIdleCards(const FleetSnapshot &snapshot);

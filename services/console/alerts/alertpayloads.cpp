@@ -23,26 +23,6 @@ std::string severityName(AlertSeverity severity)
     return severity == AlertSeverity::Critical ? "critical" : "warning";
 }
 
-}  // namespace
-
-std::string alertmanagerAlertName(AlertKind kind)
-{
-    std::string name = "Meridian";
-    bool wordStart = true;
-    for (const char c : std::string(alertKindName(kind))) {
-        if (c == ' ' || c == '-' || c == '_') {
-            wordStart = true;
-            continue;
-        }
-        const auto letter = static_cast<unsigned char>(c);
-        name += static_cast<char>(wordStart ? std::toupper(letter) : std::tolower(letter));
-        wordStart = false;
-    }
-    return name;
-}
-
-namespace {
-
 std::string urlEncode(const std::string &text)
 {
     std::string out;

@@ -34,9 +34,6 @@ AlertLabels alertLabels(const Alert &alert);
 
 // "2026-12-03T04:55:00.000Z"
 std::string rfc3339(int64_t unixMs);
-// Alertmanager's convention, one style for every kind: "MeridianEccDoubleBit",
-// "MeridianLinkFlapping", "MeridianXid".
-std::string alertmanagerAlertName(AlertKind kind);
 // DingTalk's and Feishu's signature: base64(HMAC-SHA256(key, message)).
 std::string hmacSha256Base64(const std::string &key, const std::string &message);
 

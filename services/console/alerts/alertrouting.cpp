@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <set>
 
-#include "alertpayloads.h"
 #include "core/yamlfile.h"
 
 namespace meridian {
@@ -198,6 +197,29 @@ Status readPending(const std::string &path, const YAML::Node &pending, AlertRout
     return {};
 }
 
+// watcher: the team's watcher this console follows, instead of judging for itself.
+Status readWatcher(const std::string &path, const YAML::Node &watcher, AlertRouting &routing)
+{
+    if (!watcher.IsMap())
+        return yamlError(path, watcher,
+                         "watcher: a mapping with url: (and bearer_token:, "
+                         "ca_file:)");
+    AlertRoute w;
+    w.name = "watcher";
+    w.url = yamlValue<std::string>(watcher, "url", "");
+    if (!isHttpUrl(w.url))
+        return yamlError(path, watcher["url"] ? watcher["url"] : watcher,
+                         "url: the watcher's http:// or https:// address");
+    while (!w.url.empty() && w.url.back() == '/')
+        w.url.pop_back();
+    w.bearerToken = yamlValue<std::string>(watcher, "bearer_token", "");
+    w.caFile = yamlValue<std::string>(watcher, "ca_file", "");
+    if (Status ca = checkCaFile(w.caFile); !ca)
+        return yamlError(path, watcher["ca_file"], ca.message());
+    routing.watcher = std::move(w);
+    return {};
+}
+
 }  // namespace
 
 Result<AlertRouting> loadAlertRouting(const std::string &path)
@@ -231,23 +253,8 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
                 return read.error();
         }
         if (const YAML::Node watcher = root["watcher"]) {
-            if (!watcher.IsMap())
-                return yamlError(path, watcher,
-                                 "watcher: a mapping with url: (and bearer_token:, "
-                                 "ca_file:)");
-            AlertRoute w;
-            w.name = "watcher";
-            w.url = yamlValue<std::string>(watcher, "url", "");
-            if (!isHttpUrl(w.url))
-                return yamlError(path, watcher["url"] ? watcher["url"] : watcher,
-                                 "url: the watcher's http:// or https:// address");
-            while (!w.url.empty() && w.url.back() == '/')
-                w.url.pop_back();
-            w.bearerToken = yamlValue<std::string>(watcher, "bearer_token", "");
-            w.caFile = yamlValue<std::string>(watcher, "ca_file", "");
-            if (Status ca = checkCaFile(w.caFile); !ca)
-                return yamlError(path, watcher["ca_file"], ca.message());
-            routing.watcher = std::move(w);
+            if (Status read = readWatcher(path, watcher, routing); !read)
+                return read.error();
         }
         const YAML::Node routes = root["routes"];
         if (routes && !routes.IsSequence())

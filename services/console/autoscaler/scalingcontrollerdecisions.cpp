@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "auditwords.h"
+#include "keptdemand.h"
+#include "replicaplaces.h"
+#include "replicatally.h"
 #include "scalingcontroller.h"
 #include "servicestate.h"
 
@@ -56,7 +60,7 @@ void ScalingController::showPass(ServiceState &state, const ReplicaCount &replic
     v.pendingSteps = journal.pending;
     v.pendingLocalSteps = journal.pendingLocal;
     v.pendingCnyPerHour = journal.pendingCny;
-    v.planVersion = planVersion(open, state.service.name).value_or(0);
+    v.planVersion = OperatorAsks::planVersion(open, state.service.name).value_or(0);
     v.history.push_back({nowMs, replicas.signals.arrivalRps, replicas.signals.waitingRequests,
                          replicas.ttftP95Seconds, replicas.e2eP95Seconds, replicas.ready, starting,
                          decision.desiredReplicas, replicas.queueDelayP95Seconds});
@@ -75,13 +79,17 @@ void ScalingController::decide(ServiceState &state, const std::vector<JournalSte
     // What waits at its load balancer waits too.
     if (state.balancer)
         addBalancerLoad(replicas.signals, *state.balancer, state.balancerBefore);
-    const JournalCount journal = countJournal(state.service, open, replicas.seenIds);
+    JournalCount journal = countJournal(state.service, open, replicas.seenIds, m_offers);
+    // A plan approved this run, before its steps show.
+    if (const auto approved = m_asks.lastScaleUpMs(state.service.name))
+        journal.lastScaleUpMs = std::max(journal.lastScaleUpMs.value_or(0), *approved);
     // Replicas already on their way out serve what they hold, but the pass plans without
     // them: the release under way has already answered the need that started it.
     replicas.ready = std::max(0, replicas.ready - journal.going);
     replicas.readyRented = std::max(0, replicas.readyRented - journal.goingRented);
     if (readsDemandMinutes(state.policy))
-        rememberDemand(state, replicas.signals.arrivalRps, now, problems);
+        if (Status kept = rememberDemand(state, m_journal, replicas.signals.arrivalRps, now); !kept)
+            problems.push_back(kept.message());
     const ScalingDecision decision = askPolicy(state, replicas, journal, now);
     showPass(state, replicas, journal, decision, open, now);
 
@@ -119,18 +127,16 @@ void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalSt
 {
     const InferenceService &service = state.service;
     ServiceScalingView &v = state.view;
-    ApprovalMode mode;
-    bool planRequested;
-    {
-        std::lock_guard lock(m_mutex);
-        mode = m_mode;
-        planRequested = m_planRequested.count(service.name) > 0;
-    }
+    const ApprovalMode mode = m_asks.mode();
+    const bool planRequested = m_asks.planRequested(service.name);
     std::vector<LocalFree> local;
     std::vector<std::string> limits;
     if (!service.localPool.empty())
-        local = freeLocalCards(state, open, limits);
-    const PlacementPlan placement = place(state, shortReplicas, local);
+        local = freeLocalCards(
+            state.service, m_localLayout.get(), open,
+            [this](const std::string &address) { return m_replicas->heldCards(address); }, limits);
+    const PlacementPlan placement =
+        placeReplicas(service, shortReplicas, local, m_offers, v.rentedCards, v.rentedCnyPerHour);
     for (const std::string &note : placement.notes) {
         if (std::find(limits.begin(), limits.end(), note) == limits.end())
             limits.push_back(note);  // one line a cap, however many offers it held back
@@ -146,13 +152,13 @@ void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalSt
     if (pending > 0 && mode != ApprovalMode::Manual && placeable > journal.pendingReplicas) {
         // The need outgrew the plan waiting for approval, and the caps allow more: one
         // plan for all of it replaces it. Nobody turned it down: it is superseded.
-        if (auto dropped = dropPlan(service.name, StepState::Superseded); !dropped) {
+        if (auto dropped = m_asks.dropPlan(service.name, StepState::Superseded); !dropped) {
             problems.push_back(dropped.error().message);
         } else {
-            audit(m_options.requestedBy,
-                  fmt::format("superseded the plan for {}: {} step(s)", service.name,
-                              dropped.value()),
-                  "superseded by a larger plan: " + decision.why);
+            m_asks.audit(m_options.requestedBy,
+                         fmt::format("superseded the plan for {}: {} step(s)", service.name,
+                                     dropped.value()),
+                         "superseded by a larger plan: " + decision.why);
             pending = 0;
         }
     }
@@ -160,71 +166,19 @@ void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalSt
         plan(state, placement, std::move(local), decision.why, nowMs, problems);
 }
 
-namespace {
-
-// A cause is the same cause whatever its figures ("12.40 req/s cannot be placed" and
-// "9.10 req/s cannot be placed"): it is audited once, not each time the demand moves.
-std::string causeOf(const std::string &limit)
-{
-    std::string cause;
-    for (const char c : limit) {
-        const bool figure = std::isdigit(static_cast<unsigned char>(c)) || c == '.';
-        if (!figure)
-            cause += c;
-        else if (cause.empty() || cause.back() != '#')
-            cause += '#';
-    }
-    return cause;
-}
-
-}  // namespace
-
 void ScalingController::sayLimits(ServiceState &state, const std::vector<std::string> &limits)
 {
-    std::set<std::string> now;
-    for (const std::string &limit : limits) {
-        const std::string cause = causeOf(limit);
-        if (!state.limitsSaid.count(cause) && !now.count(cause))
-            audit(m_options.requestedBy,
-                  fmt::format("scaling of {} is limited", state.service.name), limit);
-        now.insert(cause);
-    }
-    state.limitsSaid = std::move(now);
+    for (const std::string &limit : limitsNotSaid(state.limitsSaid, limits))
+        m_asks.audit(m_options.requestedBy,
+                     fmt::format("scaling of {} is limited", state.service.name), limit);
 }
 
 void ScalingController::auditActions(const std::vector<Recovery> &actions,
                                      const std::vector<JournalStep> &open, int64_t)
 {
     for (const Recovery &a : actions) {
-        const auto step = std::find_if(open.begin(), open.end(),
-                                       [&](const JournalStep &s) { return s.id == a.stepId; });
-        const std::string key = step != open.end() ? step->idempotencyKey : std::string();
-        std::string what;
-        switch (a.kind) {
-        case RecoveryKind::Lease:
-            what =
-                fmt::format("lease {} for step {}", step != open.end() ? step->offerId : "", key);
-            break;
-        case RecoveryKind::StartReplica:
-            what = fmt::format("start replicas of step {} on {}", key, a.nodeId);
-            break;
-        case RecoveryKind::StopReplica:
-            what = fmt::format("stop replicas of step {} on {}", key, a.nodeId);
-            break;
-        case RecoveryKind::MarkServing:
-            what = fmt::format("step {} serves on {}", key, a.nodeId);
-            break;
-        case RecoveryKind::Release:
-        case RecoveryKind::GiveUp:
-        case RecoveryKind::ReleaseOrphan:
-            what =
-                fmt::format("release lease {}{}", a.leaseId, key.empty() ? "" : " of step " + key);
-            break;
-        case RecoveryKind::MarkFailed: what = fmt::format("step {} failed", key); break;
-        case RecoveryKind::MarkDone: what = fmt::format("step {} done", key); break;
-        default: continue;  // waiting and holding are not actions
-        }
-        audit(m_options.requestedBy, what, a.why);
+        if (std::string what = actionWords(a, open); !what.empty())
+            m_asks.audit(m_options.requestedBy, what, a.why);
     }
 }
 

@@ -63,6 +63,13 @@ std::string ScalingMetrics::exposition() const
         out += fmt::format("meridian_scaled_replicas{{service=\"{}\",state=\"starting\"}} {}\n",
                            svc, s.startingReplicas);
     }
+    appendServiceGauges(out);
+    appendTotals(out);
+    return out;
+}
+
+void ScalingMetrics::appendServiceGauges(std::string &out) const
+{
     const auto gauge = [&](const char *name, const char *help, auto value) {
         family(out, name, "gauge", help);
         for (const ServiceScalingView &s : m_services)
@@ -98,6 +105,10 @@ std::string ScalingMetrics::exposition() const
           [](const ServiceScalingView &s) { return s.rentedCnyPerHour; });
     gauge("meridian_scaled_plan_steps_pending", "Steps of a plan waiting for approval.",
           [](const ServiceScalingView &s) { return s.pendingSteps; });
+}
+
+void ScalingMetrics::appendTotals(std::string &out) const
+{
     const auto counter = [&](const char *name, const char *help, auto value) {
         family(out, name, "counter", help);
         for (const auto &[service, t] : m_totals)
@@ -118,7 +129,6 @@ std::string ScalingMetrics::exposition() const
             out += fmt::format("meridian_scaled_condition{{service=\"{}\",condition=\"{}\"}} 1\n",
                                escaped(s.service.name), escaped(note));
     }
-    return out;
 }
 
 }  // namespace meridian

@@ -24,6 +24,10 @@ public:
     std::string exposition() const;
 
 private:
+    // With m_mutex held: each service's gauges, then the counters since start and the
+    // conditions that limit scaling.
+    void appendServiceGauges(std::string &out) const;
+    void appendTotals(std::string &out) const;
     struct Totals {
         uint64_t passes = 0;  // with a latency reading
         uint64_t passesWithinObjective = 0;

@@ -23,6 +23,64 @@ bool matches(const PriceRule &rule, const CardPlace &card, int64_t t)
            (!rule.toUnixS || t < *rule.toUnixS);
 }
 
+// One entry of `prices:`: what it prices (a model, a vendor, a data center), how much, from
+// when and until when.
+Result<PriceRule> readPriceRule(const std::string &path, const YAML::Node &entry)
+{
+    PriceRule rule;
+    rule.model = yamlCardModel(entry, "model");
+    rule.dataCenter = yamlValue<std::string>(entry, "data_center", "");
+    if (entry["vendor"]) {
+        rule.vendor = vendorFromName(yamlScalar<std::string>(entry["vendor"], "vendor"));
+        if (rule.vendor == Vendor::Unknown)
+            return yamlError(path, entry["vendor"],
+                             "vendor must be nvidia, huawei, cambricon or hygon");
+    }
+    if (rule.model.empty() && rule.vendor == Vendor::Unknown && rule.dataCenter.empty())
+        return yamlError(path, entry, "a price names a model, a vendor or a data center");
+    if (!entry["cny_per_card_hour"])
+        return yamlError(path, entry, "a price needs cny_per_card_hour");
+    const auto price = parseNumber(yamlValue<std::string>(entry, "cny_per_card_hour", ""));
+    rule.cnyPerCardHour = price.value_or(-1);
+    if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
+        return yamlError(path, entry["cny_per_card_hour"],
+                         "cny_per_card_hour must be a number, 0..10000");
+    const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
+    if (!from)
+        return yamlError(path, entry["from"] ? entry["from"] : entry,
+                         "from: must be a date (2026-07-01) or a UTC time");
+    rule.fromUnixS = *from;
+    if (entry["to"]) {
+        rule.toUnixS = parseUtcTime(yamlScalar<std::string>(entry["to"], "to"));
+        if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
+            return yamlError(path, entry["to"], "to: must be a date after from:");
+    }
+    return rule;
+}
+
+// One entry of `contracts:`: whose, where, when, and its discount.
+Result<Contract> readContract(const std::string &path, const YAML::Node &entry)
+{
+    Contract c;
+    c.customer = yamlValue<std::string>(entry, "customer", "");
+    c.dataCenter = yamlValue<std::string>(entry, "data_center", "");
+    c.nodeId = yamlValue<std::string>(entry, "node", "");
+    c.model = yamlCardModel(entry, "model");
+    const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
+    const auto to = parseUtcTime(yamlValue<std::string>(entry, "to", ""));
+    if (!from || !to || *to <= *from)
+        return yamlError(path, entry, "a contract needs from: and a later to:");
+    c.fromUnixS = *from;
+    c.toUnixS = *to;
+    std::optional<double> stated;
+    if (entry["discount_percent"])
+        stated = yamlScalar<double>(entry["discount_percent"], "discount_percent");
+    c.discountPercent = contractDiscount(c.fromUnixS, c.toUnixS, stated);
+    if (c.discountPercent < 0 || c.discountPercent > 100)
+        return yamlError(path, entry, "discount_percent must be 0..100");
+    return c;
+}
+
 }  // namespace
 
 double contractDiscount(int64_t fromUnixS, int64_t toUnixS, std::optional<double> stated)
@@ -88,59 +146,20 @@ Result<PriceBook> PriceBook::load(const std::string &path)
     PriceBook book;
     try {
         for (const YAML::Node &entry : root["prices"]) {
-            PriceRule rule;
-            rule.model = yamlCardModel(entry, "model");
-            rule.dataCenter = yamlValue<std::string>(entry, "data_center", "");
-            if (entry["vendor"]) {
-                rule.vendor = vendorFromName(yamlScalar<std::string>(entry["vendor"], "vendor"));
-                if (rule.vendor == Vendor::Unknown)
-                    return yamlError(path, entry["vendor"],
-                                     "vendor must be nvidia, huawei, cambricon or hygon");
-            }
-            if (rule.model.empty() && rule.vendor == Vendor::Unknown && rule.dataCenter.empty())
-                return yamlError(path, entry, "a price names a model, a vendor or a data center");
-            if (!entry["cny_per_card_hour"])
-                return yamlError(path, entry, "a price needs cny_per_card_hour");
-            const auto price = parseNumber(yamlValue<std::string>(entry, "cny_per_card_hour", ""));
-            rule.cnyPerCardHour = price.value_or(-1);
-            if (!(rule.cnyPerCardHour >= 0) || rule.cnyPerCardHour > 10'000)
-                return yamlError(path, entry["cny_per_card_hour"],
-                                 "cny_per_card_hour must be a number, 0..10000");
-            const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
-            if (!from)
-                return yamlError(path, entry["from"] ? entry["from"] : entry,
-                                 "from: must be a date (2026-07-01) or a UTC time");
-            rule.fromUnixS = *from;
-            if (entry["to"]) {
-                rule.toUnixS = parseUtcTime(yamlScalar<std::string>(entry["to"], "to"));
-                if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
-                    return yamlError(path, entry["to"], "to: must be a date after from:");
-            }
-            book.addRule(std::move(rule));
+            auto rule = readPriceRule(path, entry);
+            if (!rule)
+                return rule.error();
+            book.addRule(std::move(rule).value());
         }
         if (const YAML::Node contracts = root["contracts"]) {
             if (!contracts.IsSequence())
                 return yamlError(path, contracts,
                                  "contracts: must be a list of {customer, from, to, ...}");
             for (const YAML::Node &entry : contracts) {
-                Contract c;
-                c.customer = yamlValue<std::string>(entry, "customer", "");
-                c.dataCenter = yamlValue<std::string>(entry, "data_center", "");
-                c.nodeId = yamlValue<std::string>(entry, "node", "");
-                c.model = yamlCardModel(entry, "model");
-                const auto from = parseUtcTime(yamlValue<std::string>(entry, "from", ""));
-                const auto to = parseUtcTime(yamlValue<std::string>(entry, "to", ""));
-                if (!from || !to || *to <= *from)
-                    return yamlError(path, entry, "a contract needs from: and a later to:");
-                c.fromUnixS = *from;
-                c.toUnixS = *to;
-                std::optional<double> stated;
-                if (entry["discount_percent"])
-                    stated = yamlScalar<double>(entry["discount_percent"], "discount_percent");
-                c.discountPercent = contractDiscount(c.fromUnixS, c.toUnixS, stated);
-                if (c.discountPercent < 0 || c.discountPercent > 100)
-                    return yamlError(path, entry, "discount_percent must be 0..100");
-                book.addContract(std::move(c));
+                auto contract = readContract(path, entry);
+                if (!contract)
+                    return contract.error();
+                book.addContract(std::move(contract).value());
             }
         }
     } catch (const YAML::Exception &e) {

@@ -78,6 +78,47 @@ std::vector<std::pair<Field, std::string_view>> fieldsOf(const ExporterDialect &
             {Field::Time, dialect.utilization}};
 }
 
+// A host's inventory from its cards' samples (sorted here by index): where it stands, and
+// each card once (the same card under two jobs: the first wins), with `positionOf` each
+// index's place among them.
+NodeInventory hostInventory(const ExporterDialect &dialect, const std::string &host,
+                            std::vector<const PromSample *> &samples,
+                            const std::string &defaultDataCenter, const std::string &collector,
+                            std::map<std::string, uint32_t> &positionOf)
+{
+    std::sort(samples.begin(), samples.end(), [&](const PromSample *a, const PromSample *b) {
+        return numericIndex(*a->label(dialect.indexLabel)) <
+               numericIndex(*b->label(dialect.indexLabel));
+    });
+    const PromSample &first = *samples.front();
+    NodeInventory inventory;
+    inventory.hostname = host;
+    inventory.nodeId = labelOr(first, "node", host);
+    inventory.dataCenter = labelOr(first, "dc", defaultDataCenter);
+    inventory.rack = labelOr(first, "rack", {});
+    inventory.collector = collector;
+    for (const PromSample *sample : samples) {
+        const std::string index = *sample->label(dialect.indexLabel);
+        if (positionOf.count(index))
+            continue;  // the same card under two jobs: the first wins
+        CardInfo card;
+        card.index = numericIndex(index) < 4096 ? numericIndex(index) : uint32_t(positionOf.size());
+        card.vendor = dialect.vendor != Vendor::Unknown
+                          ? dialect.vendor
+                          : (sample->label("vendor") ? vendorFromName(*sample->label("vendor"))
+                                                     : Vendor::Nvidia);
+        // dcgm-exporter's modelName is the driver's ("NVIDIA A100-SXM4-80GB").
+        card.model =
+            canonicalCardModel(labelOr(*sample, dialect.modelLabel, labelOr(*sample, "model", {})));
+        // Without a UUID a card is known by where it sits.
+        card.uuid =
+            labelOr(*sample, dialect.uuidLabel, fmt::format("{}:{}:{}", dialect.name, host, index));
+        positionOf[index] = static_cast<uint32_t>(inventory.cards.size());
+        inventory.cards.push_back(std::move(card));
+    }
+    return inventory;
+}
+
 }  // namespace
 
 // Readings of one round, per node, before they are recorded.
@@ -280,39 +321,11 @@ Status PrometheusSource::discoverDialect(const ExporterDialect &dialect)
     }
     std::lock_guard lock(m_mutex);
     for (auto &[host, samples] : byHost) {
-        std::sort(samples.begin(), samples.end(), [&](const PromSample *a, const PromSample *b) {
-            return numericIndex(*a->label(dialect.indexLabel)) <
-                   numericIndex(*b->label(dialect.indexLabel));
-        });
-        const PromSample &first = *samples.front();
-        NodeInventory inventory;
-        inventory.hostname = host;
-        inventory.nodeId = labelOr(first, "node", host);
-        inventory.dataCenter =
-            labelOr(first, "dc", m_options.dataCenter.empty() ? "unknown" : m_options.dataCenter);
-        inventory.rack = labelOr(first, "rack", {});
-        inventory.collector = std::string(dialect.name) + " via " + m_options.endpoint.url;
         std::map<std::string, uint32_t> positionOf;
-        for (const PromSample *sample : samples) {
-            const std::string index = *sample->label(dialect.indexLabel);
-            if (positionOf.count(index))
-                continue;  // the same card under two jobs: the first wins
-            CardInfo card;
-            card.index =
-                numericIndex(index) < 4096 ? numericIndex(index) : uint32_t(positionOf.size());
-            card.vendor = dialect.vendor != Vendor::Unknown
-                              ? dialect.vendor
-                              : (sample->label("vendor") ? vendorFromName(*sample->label("vendor"))
-                                                         : Vendor::Nvidia);
-            // dcgm-exporter's modelName is the driver's ("NVIDIA A100-SXM4-80GB").
-            card.model = canonicalCardModel(
-                labelOr(*sample, dialect.modelLabel, labelOr(*sample, "model", {})));
-            // Without a UUID a card is known by where it sits.
-            card.uuid = labelOr(*sample, dialect.uuidLabel,
-                                fmt::format("{}:{}:{}", dialect.name, host, index));
-            positionOf[index] = static_cast<uint32_t>(inventory.cards.size());
-            inventory.cards.push_back(std::move(card));
-        }
+        NodeInventory inventory = hostInventory(
+            dialect, host, samples, m_options.dataCenter.empty() ? "unknown" : m_options.dataCenter,
+            std::string(dialect.name) + " via " + m_options.endpoint.url, positionOf);
+        const PromSample &first = *samples.front();
         auto &node = m_nodes[nodeKey(dialect, host)];
         if (!node) {
             node = std::make_unique<Node>();

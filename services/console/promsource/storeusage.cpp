@@ -18,6 +18,50 @@ struct MinuteFigures {
     double meanPower = NAN;
 };
 
+// One card's minute from the store's figures for it; none for a card the inventory does
+// not hold or a minute without samples.
+std::optional<UsageMinute> usageMinute(const StoreNode &node, const std::string &index,
+                                       int64_t minuteEnd, const MinuteFigures &f,
+                                       int scrapeIntervalS)
+{
+    const auto position = node.positionOf.find(index);
+    if (position == node.positionOf.end() || f.samples <= 0)
+        return std::nullopt;
+    const CardInfo &card = node.inventory.cards[position->second];
+    UsageMinute minute;
+    minute.minuteStartUnixS = minuteEnd - 60;
+    minute.cardIndex = card.index;
+    minute.cardUuid = card.uuid;
+    minute.observedSeconds = std::min(60.0, f.samples * scrapeIntervalS);
+    minute.busySeconds = std::min(minute.observedSeconds, f.busySamples * scrapeIntervalS);
+    if (std::isfinite(f.meanUtilization))
+        minute.meanUtilizationPercent = std::clamp(f.meanUtilization, 0.0, 100.0);
+    if (std::isfinite(f.meanPower) && f.meanPower >= 0)
+        minute.energyJoules = f.meanPower * minute.observedSeconds;
+    return minute;
+}
+
+enum class Figure { Samples, Busy, Utilization, Power };
+
+// What is asked of the store for each card-minute: its samples, the busy ones, its mean
+// utilisation and (where the exporter has it) its mean power.
+std::vector<std::pair<Figure, std::string>> figureQueries(const ExporterDialect &d,
+                                                          int scrapeIntervalS)
+{
+    // Each point at t covers the minute (t − 60 s, t].
+    const std::string by = fmt::format("max by ({},{})", d.hostLabel, d.indexLabel);
+    std::vector<std::pair<Figure, std::string>> queries = {
+        {Figure::Samples, fmt::format("{} (count_over_time({}[60s]))", by, d.utilization)},
+        {Figure::Busy,
+         fmt::format("{} (count_over_time(({} >= {})[60s:{}s]))", by, d.utilization,
+                     UsageAccumulator::kDefaultBusyThresholdPercent, scrapeIntervalS)},
+        {Figure::Utilization, fmt::format("{} (avg_over_time({}[60s]))", by, d.utilization)},
+    };
+    if (!d.power.empty())
+        queries.push_back({Figure::Power, fmt::format("{} (avg_over_time({}[60s]))", by, d.power)});
+    return queries;
+}
+
 }  // namespace
 
 Result<std::map<std::string, std::vector<UsageMinute>>> readStoreUsage(
@@ -31,18 +75,7 @@ Result<std::map<std::string, std::vector<UsageMinute>>> readStoreUsage(
     for (const StoreNode *node : nodes)
         byHost[node->host] = node;
 
-    // Each point at t covers the minute (t − 60 s, t].
-    const std::string by = fmt::format("max by ({},{})", d.hostLabel, d.indexLabel);
-    enum class Figure { Samples, Busy, Utilization, Power };
-    std::vector<std::pair<Figure, std::string>> queries = {
-        {Figure::Samples, fmt::format("{} (count_over_time({}[60s]))", by, d.utilization)},
-        {Figure::Busy,
-         fmt::format("{} (count_over_time(({} >= {})[60s:{}s]))", by, d.utilization,
-                     UsageAccumulator::kDefaultBusyThresholdPercent, scrapeIntervalS)},
-        {Figure::Utilization, fmt::format("{} (avg_over_time({}[60s]))", by, d.utilization)},
-    };
-    if (!d.power.empty())
-        queries.push_back({Figure::Power, fmt::format("{} (avg_over_time({}[60s]))", by, d.power)});
+    const std::vector<std::pair<Figure, std::string>> queries = figureQueries(d, scrapeIntervalS);
 
     // (host, exporter index, minute end) → figures
     std::map<std::tuple<std::string, std::string, int64_t>, MinuteFigures> figures;
@@ -77,21 +110,8 @@ Result<std::map<std::string, std::vector<UsageMinute>>> readStoreUsage(
     for (const auto &[key, f] : figures) {
         const auto &[host, index, minuteEnd] = key;
         const StoreNode &node = *byHost.at(host);
-        const auto position = node.positionOf.find(index);
-        if (position == node.positionOf.end() || f.samples <= 0)
-            continue;
-        const CardInfo &card = node.inventory.cards[position->second];
-        UsageMinute minute;
-        minute.minuteStartUnixS = minuteEnd - 60;
-        minute.cardIndex = card.index;
-        minute.cardUuid = card.uuid;
-        minute.observedSeconds = std::min(60.0, f.samples * scrapeIntervalS);
-        minute.busySeconds = std::min(minute.observedSeconds, f.busySamples * scrapeIntervalS);
-        if (std::isfinite(f.meanUtilization))
-            minute.meanUtilizationPercent = std::clamp(f.meanUtilization, 0.0, 100.0);
-        if (std::isfinite(f.meanPower) && f.meanPower >= 0)
-            minute.energyJoules = f.meanPower * minute.observedSeconds;
-        out[node.inventory.nodeId].push_back(minute);
+        if (auto minute = usageMinute(node, index, minuteEnd, f, scrapeIntervalS))
+            out[node.inventory.nodeId].push_back(*minute);
     }
     return out;
 }

@@ -100,13 +100,11 @@ std::string oracleLine(const EvaluationRun &run)
 
 }  // namespace
 
-std::string evaluationTable(const EvaluationRun &run)
+namespace {
+
+// The run's preamble: the trace and its scaling, the oracles, what each special row is.
+std::string runPreamble(const EvaluationRun &run, const EvaluationResult &yardstick)
 {
-    const EvaluationResult &yardstick = cheapestForesight(run);
-    // Told each minute's load only as it begins, Meridian reacts to a step like the rest.
-    const auto answersSteps = [&run](const EvaluationResult &r) {
-        return r.loadSteps > 0 && !r.foresight && !(r.toldTheLoad && run.toldAheadS > 0);
-    };
     std::string out = fmt::format(
         "{}: scaled ×{:.3f} ({} requests), {:.2f} req/s per replica, {} local replicas\n",
         run.trace, run.scaleFactor, run.results.front().requests, run.replicaRps,
@@ -145,27 +143,13 @@ std::string evaluationTable(const EvaluationRun &run)
             run.standbyNodes);
     if (&yardstick != &run.results.back())
         out += "×oracle: against the paced oracle, the cheaper of the two\n";
-    out += againstHpa(run);
-    out += fmt::format(
-        "{:<17}{:>9}{:>9}{:>8}{:>9}{:>9}{:>10}{:>10}{:>11}{:>8}{:>9}{:>6}{:>8}{:>6}{:>9}"
-        "{:>8}{:>8}\n",
-        "autoscaler", "in SLO", "TTFT ok", "p95 s", "p95 TTFT", "min. ok", "worst p95", "local c-h",
-        "rented c-h", "×oracle", "cost CNY", "occ.", "actions", "rev.", "decide s", "serve s",
-        "start s");
-    for (const EvaluationResult &r : run.results) {
-        const double ratio =
-            yardstick.rentedCardHours > 0 ? r.rentedCardHours / yardstick.rentedCardHours : 0;
-        out += fmt::format(
-            "{:<17}{:>8.2f}%{:>8.2f}%{:>8.2f}{:>9.2f}{:>8.1f}%{:>10.1f}{:>10.1f}{:>11.1f}{:>8.2f}"
-            "{:>9.0f}{:>5.0f}%{:>8}{:>6}{:>9}{:>8}{:>8.0f}\n",
-            r.autoscaler, 100 * r.withinSloShare, 100 * r.withinTtftShare, r.queueDelayP95S,
-            r.ttftP95S, 100 * r.minutesMeetingSloShare, r.worstMinuteP95S, r.localCardHours,
-            r.rentedCardHours, ratio, r.costCny, 100 * r.occupancy, r.scaleActions, r.reversals,
-            // Ordered ahead of a step (an oracle, or Meridian told the load ahead), how
-            // fast a step is answered says nothing.
-            answersSteps(r) ? fmt::format("{:.0f}", r.stepDecisionS) : "–",
-            answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–", r.replicaStartS);
-    }
+    return out;
+}
+
+// With several seeds: each row's spread of time in SLO; then which replica each lets go.
+std::string seedsAndReleaseOrders(const EvaluationRun &run)
+{
+    std::string out;
     if (run.seeds > 1) {
         out += fmt::format("the median of {} seeds, each figure on its own; in SLO, lowest–highest",
                            run.seeds);
@@ -188,6 +172,40 @@ std::string evaluationTable(const EvaluationRun &run)
         separator = "; ";
     }
     return out + "\n";
+}
+
+}  // namespace
+
+std::string evaluationTable(const EvaluationRun &run)
+{
+    const EvaluationResult &yardstick = cheapestForesight(run);
+    // Told each minute's load only as it begins, Meridian reacts to a step like the rest.
+    const auto answersSteps = [&run](const EvaluationResult &r) {
+        return r.loadSteps > 0 && !r.foresight && !(r.toldTheLoad && run.toldAheadS > 0);
+    };
+    std::string out = runPreamble(run, yardstick);
+    out += againstHpa(run);
+    out += fmt::format(
+        "{:<17}{:>9}{:>9}{:>8}{:>9}{:>9}{:>10}{:>10}{:>11}{:>8}{:>9}{:>6}{:>8}{:>6}{:>9}"
+        "{:>8}{:>8}\n",
+        "autoscaler", "in SLO", "TTFT ok", "p95 s", "p95 TTFT", "min. ok", "worst p95", "local c-h",
+        "rented c-h", "×oracle", "cost CNY", "occ.", "actions", "rev.", "decide s", "serve s",
+        "start s");
+    for (const EvaluationResult &r : run.results) {
+        const double ratio =
+            yardstick.rentedCardHours > 0 ? r.rentedCardHours / yardstick.rentedCardHours : 0;
+        out += fmt::format(
+            "{:<17}{:>8.2f}%{:>8.2f}%{:>8.2f}{:>9.2f}{:>8.1f}%{:>10.1f}{:>10.1f}{:>11.1f}{:>8.2f}"
+            "{:>9.0f}{:>5.0f}%{:>8}{:>6}{:>9}{:>8}{:>8.0f}\n",
+            r.autoscaler, 100 * r.withinSloShare, 100 * r.withinTtftShare, r.queueDelayP95S,
+            r.ttftP95S, 100 * r.minutesMeetingSloShare, r.worstMinuteP95S, r.localCardHours,
+            r.rentedCardHours, ratio, r.costCny, 100 * r.occupancy, r.scaleActions, r.reversals,
+            // Ordered ahead of a step (an oracle, or Meridian told the load ahead), how
+            // fast a step is answered says nothing.
+            answersSteps(r) ? fmt::format("{:.0f}", r.stepDecisionS) : "–",
+            answersSteps(r) ? fmt::format("{:.0f}", r.stepServingS) : "–", r.replicaStartS);
+    }
+    return out + seedsAndReleaseOrders(run);
 }
 
 std::string evaluationJson(const EvaluationRun &run)

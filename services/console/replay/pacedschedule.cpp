@@ -14,19 +14,37 @@ constexpr size_t kMostBlocks = 3 * 1440;
 
 }  // namespace
 
+namespace {
+
+struct Blocks {
+    std::vector<int> level;            // the most any minute of the block needs
+    std::vector<int64_t> startMinute;  // of each block, and the end
+};
+
+// The need in at most kMostBlocks blocks of whole minutes, so the search stays quadratic
+// in blocks, not in minutes.
+Blocks blocksOf(const std::vector<int> &need)
+{
+    const size_t minutes = need.size();
+    const size_t width = (minutes + kMostBlocks - 1) / kMostBlocks;
+    const size_t blocks = (minutes + width - 1) / width;
+    Blocks b{std::vector<int>(blocks, 0), std::vector<int64_t>(blocks + 1, 0)};
+    for (size_t m = 0; m < minutes; ++m)
+        b.level[m / width] = std::max(b.level[m / width], need[m]);
+    for (size_t i = 0; i <= blocks; ++i)
+        b.startMinute[i] = static_cast<int64_t>(std::min(i * width, minutes));
+    return b;
+}
+
+}  // namespace
+
 std::vector<int> pacedSchedule(const std::vector<int> &need, int freeReplicas, int maxChanges)
 {
     const size_t minutes = need.size();
     if (minutes == 0)
         return {};
-    const size_t width = (minutes + kMostBlocks - 1) / kMostBlocks;
-    const size_t blocks = (minutes + width - 1) / width;
-    std::vector<int> level(blocks, 0);
-    std::vector<int64_t> startMinute(blocks + 1, 0);  // of each block, and the end
-    for (size_t m = 0; m < minutes; ++m)
-        level[m / width] = std::max(level[m / width], need[m]);
-    for (size_t b = 0; b <= blocks; ++b)
-        startMinute[b] = static_cast<int64_t>(std::min(b * width, minutes));
+    const auto [level, startMinute] = blocksOf(need);
+    const size_t blocks = level.size();
     // More segments than the need has runs of one level cannot cost less.
     size_t runs = 1;
     for (size_t b = 1; b < blocks; ++b)

@@ -77,6 +77,30 @@ void recordTotals(EvaluationResult &r, const ServingSim::Totals &totals,
 // A replay has to finish: this many requests take minutes per autoscaler already.
 constexpr double kMostReplayedRequests = 200'000'000;
 
+// How fast each load step was answered: the first scale-up after it, and the first pass
+// with the capacity it needs ready (30 minutes at most); the median of each.
+void timeStepAnswers(EvaluationResult &r, const std::vector<LoadStep> &steps,
+                     const std::vector<double> &upTimes,
+                     const std::vector<std::pair<double, int>> &ready)
+{
+    std::vector<double> decision, serving;
+    for (const LoadStep &step : steps) {
+        const auto up = std::lower_bound(upTimes.begin(), upTimes.end(), step.startS);
+        decision.push_back(up != upTimes.end() ? std::min(*up - step.startS, 1800.0) : 1800.0);
+        double covered = 1800;
+        for (const auto &[t, n] : ready) {
+            if (t >= step.startS && n >= step.needed) {
+                covered = std::min(t - step.startS, 1800.0);
+                break;
+            }
+        }
+        serving.push_back(covered);
+    }
+    r.loadSteps = static_cast<int>(steps.size());
+    r.stepDecisionS = nearestRankPercentile(decision, 0.5);
+    r.stepServingS = nearestRankPercentile(serving, 0.5);
+}
+
 }  // namespace
 
 // Decode slots and the prefill budget, with a margin so the queue stays short.
@@ -170,23 +194,7 @@ EvaluationResult simulate(const std::string &name, Autoscaler &scaler, const Rep
                                   s.starting - s.provisioning,      s.ready, s.waiting};
     }
     recordTotals(r, sim.finish(), options);
-    // How fast each load step was answered: the first scale-up, and ready capacity.
-    std::vector<double> decision, serving;
-    for (const LoadStep &step : replay.steps) {
-        const auto up = std::lower_bound(upTimes.begin(), upTimes.end(), step.startS);
-        decision.push_back(up != upTimes.end() ? std::min(*up - step.startS, 1800.0) : 1800.0);
-        double covered = 1800;
-        for (const auto &[t, n] : ready) {
-            if (t >= step.startS && n >= step.needed) {
-                covered = std::min(t - step.startS, 1800.0);
-                break;
-            }
-        }
-        serving.push_back(covered);
-    }
-    r.loadSteps = static_cast<int>(replay.steps.size());
-    r.stepDecisionS = nearestRankPercentile(decision, 0.5);
-    r.stepServingS = nearestRankPercentile(serving, 0.5);
+    timeStepAnswers(r, replay.steps, upTimes, ready);
     return r;
 }
 

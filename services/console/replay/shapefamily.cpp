@@ -53,6 +53,36 @@ double minuteOf(double seconds)
     return std::round(seconds / 60);
 }
 
+// Two bursts of their own heights and lengths, a gap apart, both inside the run.
+std::string doubleBurst(Draw &draw, double durationS, std::vector<std::pair<double, double>> &knots)
+{
+    const double first = draw.uniform(2, 4), second = draw.uniform(2, 4);
+    const double firstLengthS = 60 * draw.uniform(1, 10);
+    const double secondLengthS = 60 * draw.uniform(1, 10);
+    const double gapS = 60 * draw.uniform(3, 15);
+    const double span = firstLengthS + gapS + secondLengthS + 4 * kEdgeS;
+    const double at =
+        std::max(0.1 * durationS, draw.uniform(0.1, 0.9) * std::max(0.0, durationS - span));
+    addBurst(knots, at, firstLengthS, first);
+    const double secondAt = at + 2 * kEdgeS + firstLengthS + gapS;
+    addBurst(knots, secondAt, secondLengthS, second);
+    return fmt::format("bursts ×{:.1f} at minute {:.0f} and ×{:.1f} at minute {:.0f}", first,
+                       minuteOf(at), second, minuteOf(secondAt));
+}
+
+// A jump whose excess over the usual load halves every half-life: knots every 30 s.
+std::string flashCrowd(Draw &draw, double durationS, std::vector<std::pair<double, double>> &knots)
+{
+    const double factor = draw.uniform(3, 6);
+    const double at = durationS * draw.uniform(0.15, 0.7);
+    const double halfLifeS = 60 * draw.uniform(1, 5);
+    knots.emplace_back(at, 1.0);
+    for (double t = 0; t <= 6 * halfLifeS; t += 30)
+        knots.emplace_back(at + kEdgeS + t, 1 + (factor - 1) * std::exp2(-t / halfLifeS));
+    return fmt::format("flash crowd ×{:.1f} at minute {:.0f}, halving every {:.1f} min", factor,
+                       minuteOf(at), halfLifeS / 60);
+}
+
 }  // namespace
 
 std::string_view shapeKindName(ShapeKind kind)
@@ -117,34 +147,8 @@ ShapeCase drawShape(ShapeKind kind, double durationS, uint64_t seed)
                                     lengthS / 60, minuteOf(at));
         break;
     }
-    case ShapeKind::DoubleBurst: {
-        const double first = draw.uniform(2, 4), second = draw.uniform(2, 4);
-        const double firstLengthS = 60 * draw.uniform(1, 10);
-        const double secondLengthS = 60 * draw.uniform(1, 10);
-        const double gapS = 60 * draw.uniform(3, 15);
-        const double span = firstLengthS + gapS + secondLengthS + 4 * kEdgeS;
-        const double at =
-            std::max(0.1 * durationS, draw.uniform(0.1, 0.9) * std::max(0.0, durationS - span));
-        addBurst(knots, at, firstLengthS, first);
-        const double secondAt = at + 2 * kEdgeS + firstLengthS + gapS;
-        addBurst(knots, secondAt, secondLengthS, second);
-        c.description = fmt::format("bursts ×{:.1f} at minute {:.0f} and ×{:.1f} at minute {:.0f}",
-                                    first, minuteOf(at), second, minuteOf(secondAt));
-        break;
-    }
-    case ShapeKind::FlashCrowd: {
-        const double factor = draw.uniform(3, 6);
-        const double at = durationS * draw.uniform(0.15, 0.7);
-        const double halfLifeS = 60 * draw.uniform(1, 5);
-        knots.emplace_back(at, 1.0);
-        // The excess over the usual load halves every half-life: knots every 30 s.
-        for (double t = 0; t <= 6 * halfLifeS; t += 30)
-            knots.emplace_back(at + kEdgeS + t, 1 + (factor - 1) * std::exp2(-t / halfLifeS));
-        c.description =
-            fmt::format("flash crowd ×{:.1f} at minute {:.0f}, halving every {:.1f} min", factor,
-                        minuteOf(at), halfLifeS / 60);
-        break;
-    }
+    case ShapeKind::DoubleBurst: c.description = doubleBurst(draw, durationS, knots); break;
+    case ShapeKind::FlashCrowd: c.description = flashCrowd(draw, durationS, knots); break;
     case ShapeKind::Quiet: {
         const double factor = draw.uniform(0.3, 0.7);
         knots = {{0.0, factor}};

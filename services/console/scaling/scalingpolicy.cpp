@@ -153,6 +153,82 @@ int coverReplicas(const PolicyInput &in, const ScalingPolicyConfig &config)
     return static_cast<int>(std::ceil(rps / std::max(1e-9, in.replicaRps) - 1e-9));
 }
 
+struct PolicyField {
+    const char *key;
+    double *value;
+    double low, high;
+};
+
+// Each key of the policy file into its field, checked against the field's range;
+// forecast_orders_ahead is the one yes-or-no. An unknown key is an error, named.
+Status readPolicyFields(const std::string &path, const YAML::Node &root,
+                        const std::vector<PolicyField> &fields, bool &ordersAhead)
+{
+    try {
+        for (const auto &entry : root) {
+            const std::string key = entry.first.as<std::string>();
+            if (key == "forecast_orders_ahead") {
+                ordersAhead = yamlScalar<bool>(entry.second, key);
+                continue;
+            }
+            const PolicyField *field = nullptr;
+            for (const PolicyField &f : fields) {
+                if (key == f.key)
+                    field = &f;
+            }
+            if (!field)
+                return yamlError(path, entry.first, "unknown policy key " + key);
+            const double value = yamlScalar<double>(entry.second, key);
+            if (!(value >= field->low && value <= field->high))
+                return yamlError(path, entry.second,
+                                 fmt::format("{} must be {}..{}", key, field->low, field->high));
+            *field->value = value;
+        }
+    } catch (const YAML::Exception &e) {
+        return yamlError(path, e);
+    }
+    return {};
+}
+
+// What the windows, the forecast and the surge cover each need, and what is there.
+struct Needs {
+    int current = 0;
+    int stable = 0;
+    int forecast = 0;
+    int cover = 0;
+};
+
+// No rise to answer: more replicas where latency is at risk and none is coming, or fewer
+// where the quiet has lasted, step by step, never right after a rise.
+void guardOrShed(ScalingDecision &d, const PolicyInput &in, const ScalingPolicyConfig &config,
+                 const Needs &n)
+{
+    const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();
+    const bool atRisk = latencyAtRisk(in, config);
+    // Capacity already on its way answers the risk; ordering more would cascade.
+    if (atRisk && in.startingReplicas == 0) {
+        const int more = std::max(1, static_cast<int>(std::ceil(n.current * 0.2)));
+        d = {n.current + more, n.current + more, ScalingReason::LatencyGuard,
+             fmt::format("latency p95 {:.1f} s against {:.1f} s with {:.0f} waiting",
+                         *newest->latencyP95Seconds, in.latencyObjectiveSeconds,
+                         newest->waitingRequests)};
+    } else if (!atRisk) {
+        const double downDemand = peakDemand(in, config.scaleDownWindowMs, config);
+        const int downNeed =
+            std::max({n.stable, replicasFor(downDemand, in, config), n.forecast, n.cover});
+        const bool recentlyUp =
+            in.lastScaleUpMs && in.nowMs - *in.lastScaleUpMs < config.noReversalMs;
+        const bool spare = downNeed <= n.current * (1 - config.downHysteresis);
+        if (downNeed < n.current && spare && !recentlyUp) {
+            const int step = std::max(1, static_cast<int>(n.current * config.maxDownFraction));
+            const int target = std::max(downNeed, n.current - step);
+            d = {target, downNeed, ScalingReason::Down,
+                 fmt::format("at most {:.2f} req/s in {} s needs {} replicas, {} there", downDemand,
+                             config.scaleDownWindowMs / 1000, downNeed, n.current)};
+        }
+    }
+}
+
 }  // namespace
 
 Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
@@ -164,16 +240,11 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
     if (!root.IsMap())
         return yamlError(path, root, "expected keys such as target_occupancy: 0.8");
     ScalingPolicyConfig c;
-    struct Field {
-        const char *key;
-        double *value;
-        double low, high;
-    };
     double panicS = c.panicWindowMs / 1000.0, stableS = c.stableWindowMs / 1000.0,
            downS = c.scaleDownWindowMs / 1000.0, reversalS = c.noReversalMs / 1000.0,
            forecastDays = c.forecastDays, leadS = c.forecastLeadMs / 1000.0,
            surgeBaseS = c.surgeBaseWindowMs / 1000.0;
-    const Field fields[] = {
+    const std::vector<PolicyField> fields = {
         {"target_occupancy", &c.targetOccupancy, 0.1, 1.0},
         {"target_occupancy_with_forecast", &c.targetOccupancyWithForecast, 0.1, 1.0},
         {"panic_window_seconds", &panicS, 1, 600},
@@ -192,29 +263,8 @@ Result<ScalingPolicyConfig> loadScalingPolicy(const std::string &path)
         {"surge_cover", &c.surgeCover, 1, 10},
         {"surge_base_window_seconds", &surgeBaseS, 60, 86400},
     };
-    try {
-        for (const auto &entry : root) {
-            const std::string key = entry.first.as<std::string>();
-            if (key == "forecast_orders_ahead") {
-                c.forecastOrdersAhead = yamlScalar<bool>(entry.second, key);
-                continue;
-            }
-            const Field *field = nullptr;
-            for (const Field &f : fields) {
-                if (key == f.key)
-                    field = &f;
-            }
-            if (!field)
-                return yamlError(path, entry.first, "unknown policy key " + key);
-            const double value = yamlScalar<double>(entry.second, key);
-            if (!(value >= field->low && value <= field->high))
-                return yamlError(path, entry.second,
-                                 fmt::format("{} must be {}..{}", key, field->low, field->high));
-            *field->value = value;
-        }
-    } catch (const YAML::Exception &e) {
-        return yamlError(path, e);
-    }
+    if (Status read = readPolicyFields(path, root, fields, c.forecastOrdersAhead); !read)
+        return read.error();
     c.panicWindowMs = static_cast<int64_t>(panicS * 1000);
     c.stableWindowMs = static_cast<int64_t>(stableS * 1000);
     c.scaleDownWindowMs = static_cast<int64_t>(downS * 1000);
@@ -278,30 +328,7 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
                          "starting: ordered ahead",
                          forecastNeed, config.forecastLeadMs / 1000, current)};
     } else {
-        const ServiceSignals *newest = in.history.empty() ? nullptr : &in.history.back();
-        const bool atRisk = latencyAtRisk(in, config);
-        // Capacity already on its way answers the risk; ordering more would cascade.
-        if (atRisk && in.startingReplicas == 0) {
-            const int more = std::max(1, static_cast<int>(std::ceil(current * 0.2)));
-            d = {current + more, current + more, ScalingReason::LatencyGuard,
-                 fmt::format("latency p95 {:.1f} s against {:.1f} s with {:.0f} waiting",
-                             *newest->latencyP95Seconds, in.latencyObjectiveSeconds,
-                             newest->waitingRequests)};
-        } else if (!atRisk) {
-            const double downDemand = peakDemand(in, config.scaleDownWindowMs, config);
-            const int downNeed = std::max(
-                {stableNeed, replicasFor(downDemand, in, config), forecastNeed, coverNeed});
-            const bool recentlyUp =
-                in.lastScaleUpMs && in.nowMs - *in.lastScaleUpMs < config.noReversalMs;
-            const bool spare = downNeed <= current * (1 - config.downHysteresis);
-            if (downNeed < current && spare && !recentlyUp) {
-                const int step = std::max(1, static_cast<int>(current * config.maxDownFraction));
-                const int target = std::max(downNeed, current - step);
-                d = {target, downNeed, ScalingReason::Down,
-                     fmt::format("at most {:.2f} req/s in {} s needs {} replicas, {} there",
-                                 downDemand, config.scaleDownWindowMs / 1000, downNeed, current)};
-            }
-        }
+        guardOrShed(d, in, config, {current, stableNeed, forecastNeed, coverNeed});
     }
     if (in.forecastRps && d.reason != ScalingReason::Hold &&
         d.reason != ScalingReason::LatencyGuard)

@@ -37,6 +37,23 @@ Result<std::vector<Recovery>> StepExecutor::advance(int64_t nowUnixMs, std::set<
     return done;
 }
 
+Status StepExecutor::lease(const JournalStep &step, int64_t now, std::vector<Recovery> &done)
+{
+    if (Status s = m_journal.moveStep(step.id, StepState::Leasing, {}, {}, now); !s)
+        return s;
+    auto answer = m_pool.lease(step.idempotencyKey, step.offerId, m_requestedBy);
+    if (!answer)
+        return answer.error();
+    if (!answer.value().refused)
+        return {};
+    done.push_back({RecoveryKind::MarkFailed,
+                    step.id,
+                    {},
+                    {},
+                    "the pool refused the lease: " + answer.value().why});
+    return m_journal.moveStep(step.id, StepState::Failed, {}, {}, now);
+}
+
 Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now,
                          std::vector<Recovery> &done)
 {
@@ -44,22 +61,7 @@ Status StepExecutor::act(const Recovery &a, const JournalStep &step, int64_t now
     // The journal first, then the call: a crash between them leaves a step that says
     // "maybe", which the next pass resolves with the same idempotency key.
     switch (a.kind) {
-    case RecoveryKind::Lease: {
-        if (Status s = m_journal.moveStep(step.id, StepState::Leasing, {}, {}, now); !s)
-            return s;
-        auto answer = m_pool.lease(step.idempotencyKey, step.offerId, m_requestedBy);
-        if (!answer)
-            return answer.error();
-        if (answer.value().refused) {
-            done.push_back({RecoveryKind::MarkFailed,
-                            step.id,
-                            {},
-                            {},
-                            "the pool refused the lease: " + answer.value().why});
-            return m_journal.moveStep(step.id, StepState::Failed, {}, {}, now);
-        }
-        return {};
-    }
+    case RecoveryKind::Lease: return lease(step, now, done);
     case RecoveryKind::Adopt:
         // A ready lease moves on; a provisioning one is recorded once and waited for (the
         // step's time is not touched again, so the provisioning limit still counts).

@@ -61,6 +61,8 @@ public:
 private:
     Status act(const Recovery &action, const JournalStep &step, int64_t nowUnixMs,
                std::vector<Recovery> &done);
+    // Journals the step as leasing, then asks the pool; a refusal fails the step.
+    Status lease(const JournalStep &step, int64_t now, std::vector<Recovery> &done);
 
     StepJournal &m_journal;
     CapacityPoolApi &m_pool;

@@ -18,9 +18,11 @@ extern char **environ;
 
 namespace meridian {
 
-Result<LaunchedProcess> launchAsChild(const ReplicaLaunch &launch)
+namespace {
+
+// The agent's environment with the launch's variables over it, as KEY=value lines.
+std::vector<std::string> environmentOf(const ReplicaLaunch &launch)
 {
-    // Everything the child needs is made before fork: after it, only system calls.
     std::map<std::string, std::string> environment;
     for (char **entry = environ; entry && *entry; ++entry) {
         const std::string text(*entry);
@@ -30,14 +32,23 @@ Result<LaunchedProcess> launchAsChild(const ReplicaLaunch &launch)
     }
     for (const auto &[key, value] : launch.variables)
         environment[key] = value;
+    std::vector<std::string> lines;
+    for (const auto &[key, value] : environment)
+        lines.push_back(key + "=" + value);
+    return lines;
+}
+
+}  // namespace
+
+Result<LaunchedProcess> launchAsChild(const ReplicaLaunch &launch)
+{
+    // Everything the child needs is made before fork: after it, only system calls.
+    std::vector<std::string> envText = environmentOf(launch);
     std::vector<std::string> argv = launch.argv;
     std::vector<char *> args;
     for (std::string &a : argv)
         args.push_back(a.data());
     args.push_back(nullptr);
-    std::vector<std::string> envText;
-    for (const auto &[key, value] : environment)
-        envText.push_back(key + "=" + value);
     std::vector<char *> envp;
     for (std::string &e : envText)
         envp.push_back(e.data());

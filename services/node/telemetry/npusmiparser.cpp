@@ -66,6 +66,43 @@ std::vector<std::pair<std::string_view, std::string_view>> ratios(std::string_vi
     return out;
 }
 
+// A chip row under its NPU row: the card's identity, then its readings (memory from the
+// HBM column where the table has one).
+ParsedCard chipCard(const NameRow &name, const std::vector<std::string_view> &cells, bool hbmColumn,
+                    size_t index)
+{
+    ParsedCard card;
+    card.info.index = static_cast<uint32_t>(index);
+    card.info.vendor = Vendor::Huawei;
+    card.info.model = canonicalCardModel("Ascend " + name.name);
+    card.info.pciBusId = std::string(cells[1]);
+    // npu-smi info prints no UUID; the bus id is stable for the life of the node.
+    card.info.uuid = "NPU-" + card.info.pciBusId;
+    if (const auto facts = lookupCardModel(name.name))
+        card.info.peakFp16Tflops = facts->peakFp16Tflops;
+    CardSample &s = card.sample;
+    s.index = card.info.index;
+    s.powerWatts = name.powerWatts;
+    s.temperatureCelsius = name.temperatureCelsius;
+    s.health = name.health;
+    const auto words = splitWhitespace(cells[2]);
+    if (!words.empty())
+        s.utilizationPercent = parseNumber(words[0]);
+    const auto pairs = ratios(cells[2]);
+    // With an HBM column the last pair is HBM (the first is DDR, 0/0 on 910B).
+    if (!pairs.empty()) {
+        const auto &memory = hbmColumn ? pairs.back() : pairs.front();
+        const auto used = parseNumber(memory.first);
+        const auto total = parseNumber(memory.second);
+        if (used && total && *total > 0 && *used >= 0 && *used <= *total) {
+            s.memoryUsedBytes = static_cast<uint64_t>(*used * 1024 * 1024);
+            s.memoryTotalBytes = static_cast<uint64_t>(*total * 1024 * 1024);
+            card.info.memoryTotalBytes = s.memoryTotalBytes;
+        }
+    }
+    return card;
+}
+
 }  // namespace
 
 Result<ParsedCards> parseNpuSmi(std::string_view text)
@@ -96,35 +133,7 @@ Result<ParsedCards> parseNpuSmi(std::string_view text)
                 return lineError(lineNumber, "a chip row without the NPU row above it");
             if (cards.size() >= kMaxCardsPerNode)
                 return lineError(lineNumber, fmt::format("more than {} chips", kMaxCardsPerNode));
-            ParsedCard card;
-            card.info.index = static_cast<uint32_t>(cards.size());
-            card.info.vendor = Vendor::Huawei;
-            card.info.model = canonicalCardModel("Ascend " + pending->name);
-            card.info.pciBusId = std::string(cells[1]);
-            // npu-smi info prints no UUID; the bus id is stable for the life of the node.
-            card.info.uuid = "NPU-" + card.info.pciBusId;
-            if (const auto facts = lookupCardModel(pending->name))
-                card.info.peakFp16Tflops = facts->peakFp16Tflops;
-            CardSample &s = card.sample;
-            s.index = card.info.index;
-            s.powerWatts = pending->powerWatts;
-            s.temperatureCelsius = pending->temperatureCelsius;
-            s.health = pending->health;
-            const auto words = splitWhitespace(cells[2]);
-            if (!words.empty())
-                s.utilizationPercent = parseNumber(words[0]);
-            const auto pairs = ratios(cells[2]);
-            // With an HBM column the last pair is HBM (the first is DDR, 0/0 on 910B).
-            if (!pairs.empty()) {
-                const auto &memory = hbmColumn ? pairs.back() : pairs.front();
-                const auto used = parseNumber(memory.first);
-                const auto total = parseNumber(memory.second);
-                if (used && total && *total > 0 && *used >= 0 && *used <= *total) {
-                    s.memoryUsedBytes = static_cast<uint64_t>(*used * 1024 * 1024);
-                    s.memoryTotalBytes = static_cast<uint64_t>(*total * 1024 * 1024);
-                    card.info.memoryTotalBytes = s.memoryTotalBytes;
-                }
-            }
+            ParsedCard card = chipCard(*pending, cells, hbmColumn, cards.size());
             cards.push_back(std::move(card));
             pendingHasChip = true;
             continue;

@@ -70,20 +70,13 @@ std::optional<T> ifOk(nvmlReturn_t code, T value)
 
 }  // namespace
 
-Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &libraryPath)
+namespace {
+
+// Every NVML call the agent makes, found in the library; the names it lacks, if any.
+std::string resolveSymbols(NvmlCollector::Api &api)
 {
-    const std::string path = libraryPath.empty() ? "libnvidia-ml.so.1" : libraryPath;
-    auto api = std::make_unique<Api>();
-    api->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!api->handle) {
-        const char *why = dlerror();
-        return Error{
-            fmt::format("cannot load {} ({}); is the NVIDIA driver installed on this "
-                        "node? Use --collector smi or sim otherwise",
-                        path, why ? why : "unknown reason")};
-    }
     std::string missing;
-#define MERIDIAN_RESOLVE(name) resolve(api->handle, #name, api->name, missing)
+#define MERIDIAN_RESOLVE(name) resolve(api.handle, #name, api.name, missing)
     MERIDIAN_RESOLVE(nvmlInit_v2);
     MERIDIAN_RESOLVE(nvmlShutdown);
     MERIDIAN_RESOLVE(nvmlErrorString);
@@ -108,6 +101,53 @@ Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &li
     MERIDIAN_RESOLVE(nvmlEventSetWait_v2);
     MERIDIAN_RESOLVE(nvmlEventSetFree);
 #undef MERIDIAN_RESOLVE
+    return missing;
+}
+
+// The node's GPUs opened, its driver's version read, and its Xid and double-bit ECC
+// events asked for (without them the agent still samples).
+Status openDevices(NvmlCollector::Api &api)
+{
+    unsigned int count = 0;
+    if (const nvmlReturn_t rc = api.nvmlDeviceGetCount_v2(&count); rc != NVML_SUCCESS)
+        return Error{fmt::format("NVML cannot count GPUs: {}", api.errorText(rc))};
+    if (count == 0)
+        return Error{"NVML found no NVIDIA GPU on this node"};
+    for (unsigned int i = 0; i < count; ++i) {
+        nvmlDevice_t device = nullptr;
+        if (const nvmlReturn_t rc = api.nvmlDeviceGetHandleByIndex_v2(i, &device);
+            rc != NVML_SUCCESS)
+            return Error{fmt::format("NVML cannot open GPU {}: {}", i, api.errorText(rc))};
+        api.devices.push_back(device);
+    }
+    char version[96] = {};
+    if (api.nvmlSystemGetDriverVersion(version, sizeof version) == NVML_SUCCESS)
+        api.driverVersion = version;
+    // Xid and double-bit ECC arrive as events; without them we still sample.
+    if (api.nvmlEventSetCreate(&api.events) == NVML_SUCCESS) {
+        for (nvmlDevice_t device : api.devices) {
+            api.nvmlDeviceRegisterEvents(
+                device, nvmlEventTypeXidCriticalError | nvmlEventTypeDoubleBitEccError, api.events);
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &libraryPath)
+{
+    const std::string path = libraryPath.empty() ? "libnvidia-ml.so.1" : libraryPath;
+    auto api = std::make_unique<Api>();
+    api->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!api->handle) {
+        const char *why = dlerror();
+        return Error{
+            fmt::format("cannot load {} ({}); is the NVIDIA driver installed on this "
+                        "node? Use --collector smi or sim otherwise",
+                        path, why ? why : "unknown reason")};
+    }
+    const std::string missing = resolveSymbols(*api);
     if (!missing.empty()) {
         dlclose(api->handle);
         return Error{
@@ -119,29 +159,8 @@ Result<std::unique_ptr<NvmlCollector>> NvmlCollector::load(const std::string &li
         return Error{fmt::format("NVML did not initialise: {}", why)};
     }
     api->initialised = true;
-    unsigned int count = 0;
-    if (const nvmlReturn_t rc = api->nvmlDeviceGetCount_v2(&count); rc != NVML_SUCCESS)
-        return Error{fmt::format("NVML cannot count GPUs: {}", api->errorText(rc))};
-    if (count == 0)
-        return Error{"NVML found no NVIDIA GPU on this node"};
-    for (unsigned int i = 0; i < count; ++i) {
-        nvmlDevice_t device = nullptr;
-        if (const nvmlReturn_t rc = api->nvmlDeviceGetHandleByIndex_v2(i, &device);
-            rc != NVML_SUCCESS)
-            return Error{fmt::format("NVML cannot open GPU {}: {}", i, api->errorText(rc))};
-        api->devices.push_back(device);
-    }
-    char version[96] = {};
-    if (api->nvmlSystemGetDriverVersion(version, sizeof version) == NVML_SUCCESS)
-        api->driverVersion = version;
-    // Xid and double-bit ECC arrive as events; without them we still sample.
-    if (api->nvmlEventSetCreate(&api->events) == NVML_SUCCESS) {
-        for (nvmlDevice_t device : api->devices) {
-            api->nvmlDeviceRegisterEvents(
-                device, nvmlEventTypeXidCriticalError | nvmlEventTypeDoubleBitEccError,
-                api->events);
-        }
-    }
+    if (Status opened = openDevices(*api); !opened)
+        return opened.error();
     return std::unique_ptr<NvmlCollector>(new NvmlCollector(std::move(api)));
 }
 

@@ -258,25 +258,7 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
     std::erase_if(m_faults, [&](const SimFault &f) {
         return f.untilUnixMs != 0 && nowUnixMs >= f.untilUnixMs;
     });
-    std::map<uint32_t, double> replicaLoad;
-    std::erase_if(m_replicas, [&](const auto &entry) {
-        return entry.second.drainsUntilMs >= 0 && entry.second.drainsUntilMs <= nowUnixMs;
-    });
-    for (auto &[id, replica] : m_replicas) {
-        const bool serving = nowUnixMs >= replica.workload.startedUnixMs + replica.coldStartMs;
-        ReplicaSignals signals;
-        signals.replicaId = id;
-        signals.service = replica.workload.service;
-        if (serving) {
-            if (const auto it = m_replicaSignals.find(id); it != m_replicaSignals.end())
-                signals = it->second;
-        }
-        // Loading weights keeps a card a little busy; serving, as busy as its batch is full.
-        const double load = !serving ? 0.1 : 0.3 + 0.65 * signals.kvCacheUsedRatio.value_or(0.6);
-        for (uint32_t card : replica.workload.cardIndices)
-            replicaLoad[card] = load;
-        out.replicas.push_back(std::move(signals));
-    }
+    std::map<uint32_t, double> replicaLoad = sampleReplicas(nowUnixMs, out);
     const SimFault *f = nullptr;
     if (faultActive(FaultKind::Xid79, nowUnixMs, &f)) {
         CardState &card = m_cards.at(std::min<size_t>(f->card.value_or(0), m_cards.size() - 1));
@@ -316,6 +298,30 @@ Result<CollectedSample> SimCollector::sample(int64_t nowUnixMs)
         out.nics.push_back(nic.counters);
     }
     return out;
+}
+
+std::map<uint32_t, double> SimCollector::sampleReplicas(int64_t nowUnixMs, CollectedSample &out)
+{
+    std::map<uint32_t, double> replicaLoad;
+    std::erase_if(m_replicas, [&](const auto &entry) {
+        return entry.second.drainsUntilMs >= 0 && entry.second.drainsUntilMs <= nowUnixMs;
+    });
+    for (auto &[id, replica] : m_replicas) {
+        const bool serving = nowUnixMs >= replica.workload.startedUnixMs + replica.coldStartMs;
+        ReplicaSignals signals;
+        signals.replicaId = id;
+        signals.service = replica.workload.service;
+        if (serving) {
+            if (const auto it = m_replicaSignals.find(id); it != m_replicaSignals.end())
+                signals = it->second;
+        }
+        // Loading weights keeps a card a little busy; serving, as busy as its batch is full.
+        const double load = !serving ? 0.1 : 0.3 + 0.65 * signals.kvCacheUsedRatio.value_or(0.6);
+        for (uint32_t card : replica.workload.cardIndices)
+            replicaLoad[card] = load;
+        out.replicas.push_back(std::move(signals));
+    }
+    return replicaLoad;
 }
 
 void SimCollector::injectFault(const SimFault &fault)

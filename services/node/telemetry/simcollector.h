@@ -87,6 +87,8 @@ public:
     void setReplicaSignals(std::map<std::string, ReplicaSignals> signals);
 
 private:
+    // With m_mutex held: the replicas' signals into `out`, and how busy each keeps its cards.
+    std::map<uint32_t, double> sampleReplicas(int64_t nowUnixMs, CollectedSample &out);
     struct CardState {
         CardInfo info;
         double baseLoad = 0;  // 0..1: how busy the tenant keeps it

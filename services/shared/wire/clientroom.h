@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "security.h"
+#include "tokengrant.h"
 
 namespace meridian {
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "core/clock.h"
-#include "security.h"
+#include "tokengrant.h"
 
 namespace meridian {
 

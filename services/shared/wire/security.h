@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "tokengrant.h"
 
 namespace grpc {
 class ServerCredentials;
@@ -19,14 +20,6 @@ class Status;
 }  // namespace grpc
 
 namespace meridian {
-
-enum class Role { ReadOnly, Operator };
-
-struct TokenGrant {
-    std::string name;  // who, for the audit trail
-    std::string token;
-    Role role = Role::ReadOnly;
-};
 
 struct ServerSecurity {
     std::string certFile;
