@@ -21,22 +21,47 @@
 #include "fleetlink/fleetclient.h"
 #include "fleetlink/usagebackfill.h"
 #include "history/historystore.h"
-#include "models/alertcenter.h"
-#include "models/alertnotifier.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertnotifier.h"
+#include "models/alerts/desktopnotifier.h"
 #include "models/consolediagnostics.h"
-#include "models/desktopnotifier.h"
+#include "models/fleet/fleettimemachine.h"
+#include "models/fleet/storehistoryloader.h"
 #include "models/fleetsnapshotsource.h"
-#include "models/fleettimemachine.h"
-#include "models/storehistoryloader.h"
 #include "promsource/prometheussource.h"
 #include "sim/simfleet.h"
 #include "storesources.h"
-#include "widgets/carddetailpanel.h"
-#include "widgets/fabricwindow.h"
-#include "widgets/mainwindow.h"
-#include "widgets/scalingwindow.h"
+#include "widgets/fabric/fabricwindow.h"
+#include "widgets/fleet/carddetailpanel.h"
+#include "widgets/scaling/scalingwindow.h"
+#include "widgets/shell/mainwindow.h"
 
 namespace meridian {
+
+namespace {
+
+// What the autoscaler's view says of each service, for the alert rules on customers' trouble.
+std::vector<ServiceObservation> serviceObservations(const ScalingView &view)
+{
+    std::vector<ServiceObservation> observed;
+    for (const ServiceScalingView &s : view.services) {
+        ServiceObservation o;
+        o.service = s.service.name;
+        o.objectiveSeconds = s.service.objectiveP95Seconds;
+        if (!s.history.empty()) {
+            o.ttftP95Seconds = s.history.back().ttftP95Seconds;
+            o.queueDelayP95Seconds = s.history.back().queueDelayP95Seconds;
+        }
+        if (s.pendingSteps > 0)
+            o.planWaiting = QObject::tr("%n step(s) waiting, ¥%1/h", nullptr, s.pendingSteps)
+                                .arg(s.pendingCnyPerHour, 0, 'f', 0)
+                                .toStdString();
+        observed.push_back(std::move(o));
+    }
+    return observed;
+}
+
+}  // namespace
 
 ConsoleSession::ConsoleSession(ConsoleOptions options) : m_options(std::move(options))
 {
@@ -297,6 +322,22 @@ void ConsoleSession::startDesktopAlerts(AlertRouting routing, const std::string 
     m_window->setAlertNotifier(notifier, QString::fromStdString(routingFile));
 }
 
+void ConsoleSession::shareTriage(AlertCenter &alerts, const AlertRouting *routing)
+{
+    // Acknowledgements, notes and silences live in the history file, shared by every
+    // console that opens it. It writes through the history's own connection; the window
+    // (and its alert center, which waits for its writes) goes before the history does.
+    if (m_history)
+        alerts.setTriageLog(AlertTriageLog::onWriter(*m_history));
+    // With an Alertmanager, silences are kept there: the team's one list.
+    for (const AlertRoute &route : routing ? routing->routes : std::vector<AlertRoute>{}) {
+        if (route.kind == RouteKind::Alertmanager) {
+            alerts.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route));
+            break;
+        }
+    }
+}
+
 void ConsoleSession::startAlertSharing()
 {
     AlertCenter *alerts = m_window->alerts();
@@ -343,46 +384,16 @@ void ConsoleSession::startAlertSharing()
     // Before the first snapshot is judged: a start's own minutes of catching up must not
     // page anyone (a broken file keeps the defaults).
     alerts->setPendingDurations(routing ? routing->pendingMs : defaultPendingMs());
-    // Acknowledgements, notes and silences live in the history file, shared by every
-    // console that opens it.
-    // It writes through the history's own connection; the window (and its alert center,
-    // which waits for its writes) goes before the history does.
-    if (m_history)
-        alerts->setTriageLog(AlertTriageLog::onWriter(*m_history));
-    // With an Alertmanager, silences are kept there: the team's one list.
-    if (routing) {
-        for (const AlertRoute &route : routing->routes) {
-            if (route.kind == RouteKind::Alertmanager) {
-                alerts->setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(route));
-                break;
-            }
-        }
-    }
+    shareTriage(*alerts, routing ? &routing.value() : nullptr);
     // Alerts reach people away from the window: the desktop, and the routing file's
     // receivers.
     startDesktopAlerts(routing ? std::move(routing).value() : AlertRouting{}, routingFile);
     // Customers' trouble is an alert too: a service over its objective, a plan waiting.
     auto *services = new QTimer(m_window.get());
     QObject::connect(services, &QTimer::timeout, m_window.get(), [this] {
-        if (!m_scaling)
-            return;
-        const ScalingView view = m_scaling->view();
-        std::vector<ServiceObservation> observed;
-        for (const ServiceScalingView &s : view.services) {
-            ServiceObservation o;
-            o.service = s.service.name;
-            o.objectiveSeconds = s.service.objectiveP95Seconds;
-            if (!s.history.empty()) {
-                o.ttftP95Seconds = s.history.back().ttftP95Seconds;
-                o.queueDelayP95Seconds = s.history.back().queueDelayP95Seconds;
-            }
-            if (s.pendingSteps > 0)
-                o.planWaiting = QObject::tr("%n step(s) waiting, ¥%1/h", nullptr, s.pendingSteps)
-                                    .arg(s.pendingCnyPerHour, 0, 'f', 0)
-                                    .toStdString();
-            observed.push_back(std::move(o));
-        }
-        m_window->alerts()->observeServices(observed, SystemClock::instance().nowUnixMs());
+        if (m_scaling)
+            m_window->alerts()->observeServices(serviceObservations(m_scaling->view()),
+                                                SystemClock::instance().nowUnixMs());
     });
     services->start(5000);
 }
@@ -433,6 +444,29 @@ Status ConsoleSession::startOwnScaling(const std::string &servicesFile)
     return {};
 }
 
+QString ConsoleSession::closeWarning() const
+{
+    // Closing the console stops its own autoscaler: rented nodes would then stay leased,
+    // and paid for, until someone starts it again.
+    if (!m_scaling || m_scalingHeadless)
+        return {};
+    int cards = 0;
+    double cnyPerHour = 0;
+    for (const ServiceScalingView &s : m_scaling->view().services) {
+        cards += s.rentedCards;
+        cnyPerHour += s.rentedCnyPerHour;
+    }
+    if (cards == 0)
+        return {};
+    return QObject::tr(
+               "Rented cards the autoscaler in this console holds: %1 (%2 CNY an "
+               "hour). Closing stops it: nobody gives them back at the end of their "
+               "paid hour, and no plan goes on, until a console with the autoscaler "
+               "runs again.")
+        .arg(cards)
+        .arg(cnyPerHour, 0, 'f', 1);
+}
+
 void ConsoleSession::startScaling(const std::string &servicesFile)
 {
     m_window->setToolWindowFactory(MainWindow::ToolWindow::Scaling,
@@ -451,27 +485,7 @@ void ConsoleSession::startScaling(const std::string &servicesFile)
     } else if (Status own = startOwnScaling(servicesFile); !own) {
         off = own.message();
     }
-    // Closing the console stops its own autoscaler: rented nodes would then stay leased,
-    // and paid for, until someone starts it again.
-    m_window->setCloseWarning([this]() -> QString {
-        if (!m_scaling || m_scalingHeadless)
-            return {};
-        int cards = 0;
-        double cnyPerHour = 0;
-        for (const ServiceScalingView &s : m_scaling->view().services) {
-            cards += s.rentedCards;
-            cnyPerHour += s.rentedCnyPerHour;
-        }
-        if (cards == 0)
-            return {};
-        return QObject::tr(
-                   "Rented cards the autoscaler in this console holds: %1 (%2 CNY an "
-                   "hour). Closing stops it: nobody gives them back at the end of their "
-                   "paid hour, and no plan goes on, until a console with the autoscaler "
-                   "runs again.")
-            .arg(cards)
-            .arg(cnyPerHour, 0, 'f', 1);
-    });
+    m_window->setCloseWarning([this] { return closeWarning(); });
     ScalingWindowHooks hooks;
     if (m_sim) {
         hooks.setSimulatedDemand = [this](const std::string &service, double rps) {

@@ -27,6 +27,7 @@ class MainWindow;
 class ScalingJournal;
 class ScalingControl;
 class AlertNotifier;
+class AlertCenter;
 struct AlertRouting;
 class DesktopNotifier;
 struct InferenceService;
@@ -78,6 +79,10 @@ private:
     // View → RoCE fabric, with the fabric file named, or the simulator's.
     void startFabric();
     void startAlertSharing();
+    // What closing would leave undone: rented cards this console's own autoscaler holds.
+    QString closeWarning() const;
+    // The triage shared through the history file, and silences kept in an Alertmanager.
+    void shareTriage(AlertCenter &alerts, const AlertRouting *routing);
     // The desktop notifications and sound, and the routing file's routes where given.
     void startDesktopAlerts(AlertRouting routing, const std::string &routingFile);
 

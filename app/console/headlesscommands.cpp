@@ -15,7 +15,7 @@
 #include "fleetlink/usagesync.h"
 #include "history/historystore.h"
 #include "userlanguage.h"
-#include "widgets/reportpdf.h"
+#include "widgets/cost/reportpdf.h"
 
 namespace meridian {
 
@@ -136,6 +136,19 @@ int saidIfEmpty(const UsageReport &report)
     return kNoDataExit;
 }
 
+// The report as a PDF with its charts: Qt offscreen, so cron with no display prints it.
+Status writePdf(const ReportOptions &options, const LoadedReport &loaded, int argc, char **argv)
+{
+    if (!loaded.trend)
+        return loaded.trend.error();
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const UserLanguage language;
+    return writeReportPdf(QString::fromStdString(options.output), loaded.report.value(),
+                          loaded.trend.value(),
+                          loaded.previous ? &loaded.previous.value() : nullptr);
+}
+
 }  // namespace
 
 int runReport(const ReportOptions &options, int argc, char **argv)
@@ -188,19 +201,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
         }
         return saidIfEmpty(report.value());
     }
-    const Result<UsageTrend> &trend = loaded.trend;
-    if (!trend) {
-        std::fprintf(stderr, "meridian report: %s\n", trend.error().message.c_str());
-        return 1;
-    }
-    // Charts need a GUI application; offscreen, so cron with no display can print them.
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    const UserLanguage language;
-    const Status written =
-        writeReportPdf(QString::fromStdString(options.output), report.value(), trend.value(),
-                       loaded.previous ? &loaded.previous.value() : nullptr);
-    if (!written) {
+    if (Status written = writePdf(options, loaded, argc, argv); !written) {
         std::fprintf(stderr, "meridian report: %s\n", written.message().c_str());
         return 1;
     }

@@ -11,7 +11,7 @@
 #include "consolesession.h"
 #include "core/brokenpipes.h"
 #include "userlanguage.h"
-#include "widgets/mainwindow.h"
+#include "widgets/shell/mainwindow.h"
 
 namespace {
 

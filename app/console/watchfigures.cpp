@@ -41,6 +41,34 @@ std::string ago(int64_t ms)
     return fmt::format("{:.1f} h", static_cast<double>(s) / 3600.0);
 }
 
+// Each alert route's deliveries by result, and what waits for it.
+std::string routeExposition(const std::vector<RouteStatus> &routes)
+{
+    std::string out;
+    if (routes.empty())
+        return out;
+    out +=
+        "# HELP meridian_watch_route_deliveries_total Requests a route took, by result.\n"
+        "# TYPE meridian_watch_route_deliveries_total counter\n";
+    for (const RouteStatus &r : routes) {
+        const std::string route = labelValue(r.name);
+        out += fmt::format(
+            "meridian_watch_route_deliveries_total{{route=\"{0}\",result=\"delivered\"}} "
+            "{1}\n"
+            "meridian_watch_route_deliveries_total{{route=\"{0}\",result=\"failed_attempt\"}}"
+            " {2}\n"
+            "meridian_watch_route_deliveries_total{{route=\"{0}\",result=\"dropped\"}} {3}\n",
+            route, r.delivered, r.failedAttempts, r.droppedAfterRetries);
+    }
+    out +=
+        "# HELP meridian_watch_route_waiting Deliveries queued or waiting for a retry.\n"
+        "# TYPE meridian_watch_route_waiting gauge\n";
+    for (const RouteStatus &r : routes)
+        out += fmt::format("meridian_watch_route_waiting{{route=\"{}\"}} {}\n", labelValue(r.name),
+                           r.waiting);
+    return out;
+}
+
 }  // namespace
 
 std::string watchExposition(const WatchFigures &f)
@@ -85,28 +113,7 @@ std::string watchExposition(const WatchFigures &f)
         "# TYPE meridian_watch_behind_total counter\n"
         "meridian_watch_behind_total {}\n",
         f.holds);
-    if (!f.routes.empty()) {
-        out +=
-            "# HELP meridian_watch_route_deliveries_total Requests a route took, by result.\n"
-            "# TYPE meridian_watch_route_deliveries_total counter\n";
-        for (const RouteStatus &r : f.routes) {
-            const std::string route = labelValue(r.name);
-            out += fmt::format(
-                "meridian_watch_route_deliveries_total{{route=\"{0}\",result=\"delivered\"}} "
-                "{1}\n"
-                "meridian_watch_route_deliveries_total{{route=\"{0}\",result=\"failed_attempt\"}}"
-                " {2}\n"
-                "meridian_watch_route_deliveries_total{{route=\"{0}\",result=\"dropped\"}} {3}\n",
-                route, r.delivered, r.failedAttempts, r.droppedAfterRetries);
-        }
-        out +=
-            "# HELP meridian_watch_route_waiting Deliveries queued or waiting for a retry.\n"
-            "# TYPE meridian_watch_route_waiting gauge\n";
-        for (const RouteStatus &r : f.routes)
-            out += fmt::format("meridian_watch_route_waiting{{route=\"{}\"}} {}\n",
-                               labelValue(r.name), r.waiting);
-    }
-    return out;
+    return out + routeExposition(f.routes);
 }
 
 std::string watchStatusJson(const WatchFigures &f)
@@ -134,6 +141,7 @@ std::string watchStatusJson(const WatchFigures &f)
     const json status = {{"name", f.name},
                          {"started_ms", f.startedMs},
                          {"last_evaluation_ms", f.lastEvaluationMs},
+                         {"evaluations", f.evaluations},
                          {"agents", f.agents},
                          {"connected", f.connected},
                          {"unreachable", f.unreachable},

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-#include "models/alertcenter.h"
+#include "models/alerts/alertcenter.h"
 
 namespace meridian {
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "alerts/alertmanagersilences.h"
+#include "alerts/alertrouting.h"
 #include "alerts/alerttriagelog.h"
 #include "alerts/teamalerts.h"
 
@@ -22,8 +23,6 @@ AlertCenter::AlertCenter(const FleetState &state, QObject *parent) : QObject(par
             [this] { applyTriage(m_reading.result()); });
     connect(&m_syncTimer, &QTimer::timeout, this, &AlertCenter::syncTriage);
     connect(&m_evaluator, &AlertEvaluator::published, this, &AlertCenter::publish);
-    connect(&m_teamReading, &QFutureWatcher<TeamRead>::finished, this,
-            [this] { takeTeam(m_teamReading.result()); });
 }
 
 AlertCenter::~AlertCenter()
@@ -37,8 +36,10 @@ void AlertCenter::update(std::shared_ptr<const FleetSnapshot> snapshot)
 {
     m_nowMs = snapshot->takenUnixMs;
     m_layout = snapshot->layout;
-    if (m_watcher)
+    if (m_team) {
+        m_team->seeFleet(m_layout, m_nowMs);
         return;  // the watcher judges
+    }
     judgeOwnLag(*snapshot);
     m_evaluator.evaluate(std::move(snapshot), m_state.eventsSince(m_eventCounter, &m_eventCounter),
                          knownTriage());
@@ -54,7 +55,7 @@ void AlertCenter::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
 void AlertCenter::observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs)
 {
     m_nowMs = std::max(m_nowMs, nowMs);
-    if (m_watcher)
+    if (m_team)
         return;  // services are the watcher's to judge too, where it watches them
     m_evaluator.change([services, nowMs, then = knownTriage()](AlertEngine &engine) {
         engine.observeServices(services, nowMs);
@@ -132,7 +133,7 @@ void AlertCenter::acknowledge(const QString &key)
     const std::string k = key.toStdString();
     if (!view().find(k))
         return;
-    if (m_watcher) {
+    if (m_team) {
         TriageRequest ask;
         ask.action = TriageRequest::Action::Acknowledge;
         ask.key = k;
@@ -150,7 +151,7 @@ void AlertCenter::setNote(const QString &key, const QString &note)
     const std::string k = key.toStdString();
     if (!view().find(k))
         return;
-    if (m_watcher) {
+    if (m_team) {
         TriageRequest ask;
         ask.action = TriageRequest::Action::Note;
         ask.key = k;
@@ -177,12 +178,7 @@ void AlertCenter::record(TriageAction::Kind kind, const std::string &key, const 
 
 void AlertCenter::recordDelivery(const std::string &key, bool firing)
 {
-    if (firing)
-        m_delivered.insert(key);
-    else
-        m_delivered.erase(key);
-    if (m_log)
-        m_deliveryChanges.push_back({key, firing, m_readsAsked});
+    m_delivered.record(key, firing, m_readsAsked, m_log != nullptr);
     const int64_t now = m_nowMs;
     // The occurrence, for the fault-response clock; none for one the engine no longer has.
     std::optional<AlertIncident> started;
@@ -206,44 +202,10 @@ void AlertCenter::setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs)
     }
 }
 
-AlertCenter::TriageRead AlertCenter::readTriage(AlertTriageLog *log,
-                                                AlertmanagerSilences *alertmanager,
-                                                uint64_t sequence, int64_t afterId, int64_t nowMs)
-{
-    TriageRead read;
-    read.sequence = sequence;
-    if (alertmanager) {
-        std::vector<std::string> skipped;
-        if (auto silences = alertmanager->active(&skipped))
-            read.alertmanagerSilences = std::move(silences).value();
-        else
-            read.alertmanagerProblem = silences.error().message;
-        for (const std::string &why : skipped)
-            read.alertmanagerProblem += (read.alertmanagerProblem.empty() ? "" : "; ") + why;
-    }
-    if (!log)
-        return read;
-    auto actions = log->actionsAfter(afterId);
-    auto silences = log->activeSilences(nowMs);
-    if (actions)
-        read.actions = std::move(actions).value();
-    else
-        read.problem = actions.error().message;
-    if (silences)
-        read.silences = std::move(silences).value();
-    else
-        read.problem = silences.error().message;
-    if (auto delivered = log->firingDelivered())
-        read.delivered = std::move(delivered).value();
-    else
-        read.problem = delivered.error().message;
-    return read;
-}
-
 void AlertCenter::syncTriage()
 {
-    if (m_watcher) {
-        pollWatcher();
+    if (m_team) {
+        m_team->poll();
         return;
     }
     if ((!m_log && !m_alertmanager) || m_reading.isRunning())
@@ -279,14 +241,17 @@ void AlertCenter::applyTriage(const TriageRead &read)
     // What was delivered is known before anything below shows the alerts again (the
     // notifier reviews them then).
     if (read.problem.empty())
-        takeDelivered(read);
+        m_delivered.take(read.delivered, read.sequence);
     if (!m_triageRead)
         QTimer::singleShot(0, this, [this] { syncTriage(); });  // the one that counts, now
     // An Alertmanager that does not answer keeps the silences last read from it.
-    if (read.alertmanagerSilences)
-        takeAlertmanagerSilences(*read.alertmanagerSilences);
-    else if (!read.alertmanagerProblem.empty())
-        forgetPendingAlertmanagerSilences();  // kept in the file instead, and read from there
+    if (read.alertmanagerSilences) {
+        m_alertmanagerSilences.take(*read.alertmanagerSilences, m_readsApplied);
+        applySilences();
+    } else if (!read.alertmanagerProblem.empty()) {
+        m_alertmanagerSilences.forgetUnconfirmed();  // kept in the file, and read from there
+        applySilences();
+    }
     std::string problem = read.problem;
     if (!read.alertmanagerProblem.empty())
         problem += (problem.empty() ? "" : "; ") + read.alertmanagerProblem;
@@ -310,21 +275,6 @@ void AlertCenter::applyTriage(const TriageRead &read)
     m_sharedSilences = read.silences;
     applySilences();
     applyKnownTriage();
-}
-
-void AlertCenter::takeDelivered(const TriageRead &read)
-{
-    // The file's word, with what this console recorded after the read was asked (its
-    // writes may have landed after the read); older local changes are in the file.
-    m_delivered = read.delivered;
-    std::erase_if(m_deliveryChanges,
-                  [&](const DeliveryChange &c) { return c.readsAskedBefore < read.sequence; });
-    for (const DeliveryChange &c : m_deliveryChanges) {
-        if (c.firing)
-            m_delivered.insert(c.key);
-        else
-            m_delivered.erase(c.key);
-    }
 }
 
 void AlertCenter::applyKnownTriage()
@@ -353,6 +303,28 @@ std::function<void(AlertEngine &)> AlertCenter::knownTriage()
                 engine.setNote(key, note.text);
         }
     };
+}
+
+void AlertCenter::followWatcher(const AlertRoute &watcher, int pollMs)
+{
+    m_team = std::make_unique<TeamWatcherLink>(watcher, m_logThread);
+    m_team->seeFleet(m_layout, m_nowMs);
+    connect(m_team.get(), &TeamWatcherLink::changed, this, &AlertCenter::publish);
+    connect(m_team.get(), &TeamWatcherLink::problem, this, &AlertCenter::triageProblem);
+    publish();  // nothing this console judged before stays listed as the team's
+    m_syncTimer.start(pollMs);
+    syncTriage();
+}
+
+QString AlertCenter::sourceText() const
+{
+    return m_team ? m_team->sourceText() : QString();
+}
+
+void AlertCenter::askWatcher(TriageRequest request)
+{
+    request.who = m_user;
+    inBackground(m_team->sendJob(request));
 }
 
 }  // namespace meridian

@@ -10,14 +10,42 @@
 
 namespace meridian {
 
-// A silence on its way to Alertmanager. Whichever learns last, the job that makes it (the
-// id) or the user who lifts it (the lift), expires it, so a lift in the seconds before
-// Alertmanager answers is not undone by the next read.
-struct UnconfirmedSilence {
-    std::mutex mutex;
-    std::string alertmanagerId;
-    bool lifted = false;
-};
+namespace {
+
+// Makes the silence in Alertmanager (on the triage thread) and tells whoever learns last of
+// it and a lift meanwhile; one Alertmanager does not take is kept in the history file.
+std::string makeInAlertmanager(AlertmanagerSilences &alertmanager, AlertTriageLog *log,
+                               const SilenceRule &rule, int64_t now,
+                               UnconfirmedSilence &unconfirmed)
+{
+    const auto made = alertmanager.create(rule, now);
+    if (made) {
+        bool liftedMeanwhile = false;
+        {
+            const std::lock_guard lock(unconfirmed.mutex);
+            unconfirmed.alertmanagerId = made.value();
+            liftedMeanwhile = unconfirmed.lifted;
+        }
+        const std::string what = "silenced " + silenceScope(rule) + " in " +
+                                 alertmanager.route().name + " (silence " + made.value() + ")";
+        if (liftedMeanwhile) {
+            if (Status lifted = alertmanager.expire(made.value()); !lifted)
+                return lifted.message();
+        }
+        if (!log)
+            return {};
+        return log->audit(now, rule.by, liftedMeanwhile ? what + ", and lifted" : what, rule.reason)
+            .error()
+            .message;
+    }
+    // Not lost: the file keeps it, shared with the consoles on it.
+    std::string problem = made.error().message;
+    if (log && log->addSilence(rule, now))
+        problem += "; the silence is kept in the history file instead";
+    return problem;
+}
+
+}  // namespace
 
 void AlertCenter::setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> alertmanager,
                                           int syncMs)
@@ -36,7 +64,7 @@ void AlertCenter::silence(SilenceRule rule)
 {
     rule.by = m_user;
     const int64_t now = m_nowMs;
-    if (m_watcher) {
+    if (m_team) {
         TriageRequest ask;
         ask.action = TriageRequest::Action::Silence;
         ask.silence = std::move(rule);
@@ -46,41 +74,12 @@ void AlertCenter::silence(SilenceRule rule)
     if (m_alertmanager) {
         // Shown at once; the next read brings it back from the Alertmanager with its id.
         rule.id = --m_unsharedSilenceId;
-        m_alertmanagerSilences.push_back(rule);
+        auto unconfirmed = m_alertmanagerSilences.addUnconfirmed(rule);
         applySilences();
         auto alertmanager = m_alertmanager;
         auto log = m_log;
-        auto unconfirmed = std::make_shared<UnconfirmedSilence>();
-        m_unconfirmedSilences[rule.id] = unconfirmed;
-        inBackground([alertmanager, log, rule, now, unconfirmed]() -> std::string {
-            const auto made = alertmanager->create(rule, now);
-            if (made) {
-                bool liftedMeanwhile = false;
-                {
-                    const std::lock_guard lock(unconfirmed->mutex);
-                    unconfirmed->alertmanagerId = made.value();
-                    liftedMeanwhile = unconfirmed->lifted;
-                }
-                const std::string what = "silenced " + silenceScope(rule) + " in " +
-                                         alertmanager->route().name + " (silence " + made.value() +
-                                         ")";
-                if (liftedMeanwhile) {
-                    if (Status lifted = alertmanager->expire(made.value()); !lifted)
-                        return lifted.message();
-                }
-                if (!log)
-                    return {};
-                return log
-                    ->audit(now, rule.by, liftedMeanwhile ? what + ", and lifted" : what,
-                            rule.reason)
-                    .error()
-                    .message;
-            }
-            // Not lost: the file keeps it, shared with the consoles on it.
-            std::string problem = made.error().message;
-            if (log && log->addSilence(rule, now))
-                problem += "; the silence is kept in the history file instead";
-            return problem;
+        inBackground([alertmanager, log, rule, now, unconfirmed] {
+            return makeInAlertmanager(*alertmanager, log.get(), rule, now, *unconfirmed);
         });
         return;
     }
@@ -106,27 +105,17 @@ void AlertCenter::silence(const QString &key, int64_t untilMs)
 
 void AlertCenter::liftSilence(int64_t id)
 {
-    if (m_watcher) {
+    if (m_team) {
         TriageRequest ask;
         ask.action = TriageRequest::Action::Lift;
         ask.silence.id = id;
         askWatcher(std::move(ask));
         return;
     }
-    const auto it = std::find_if(m_alertmanagerSilences.begin(), m_alertmanagerSilences.end(),
-                                 [id](const SilenceRule &r) { return r.id == id; });
-    if (it != m_alertmanagerSilences.end()) {
-        std::string alertmanagerId = it->alertmanagerId;
-        m_alertmanagerSilences.erase(it);
+    if (const auto alertmanagerId = m_alertmanagerSilences.lift(id, m_readsAsked)) {
         applySilences();
-        if (const auto unconfirmed = m_unconfirmedSilences.find(id);
-            alertmanagerId.empty() && unconfirmed != m_unconfirmedSilences.end()) {
-            const std::lock_guard lock(unconfirmed->second->mutex);
-            unconfirmed->second->lifted = true;  // made not yet: the job that makes it lifts it
-            alertmanagerId = unconfirmed->second->alertmanagerId;
-        }
-        if (!alertmanagerId.empty())
-            expireInAlertmanager(alertmanagerId);
+        if (!alertmanagerId->empty())
+            expireInAlertmanager(*alertmanagerId);
         return;
     }
     std::erase_if(m_sharedSilences, [id](const SilenceRule &r) { return r.id == id; });
@@ -139,7 +128,6 @@ void AlertCenter::liftSilence(int64_t id)
 
 void AlertCenter::expireInAlertmanager(const std::string &alertmanagerId)
 {
-    m_liftedAlertmanagerIds[alertmanagerId] = m_readsAsked;
     auto alertmanager = m_alertmanager;
     if (!alertmanager)
         return;
@@ -160,7 +148,9 @@ void AlertCenter::expireInAlertmanager(const std::string &alertmanagerId)
 std::vector<SilenceRule> AlertCenter::silences() const
 {
     std::vector<SilenceRule> active;
-    for (const auto *rules : {&m_sharedSilences, &m_alertmanagerSilences, &m_teamSilences}) {
+    const std::vector<SilenceRule> none;
+    for (const auto *rules : {&m_sharedSilences, &m_alertmanagerSilences.rules(),
+                              m_team ? &m_team->silences() : &none}) {
         for (const SilenceRule &rule : *rules) {
             if (rule.untilMs > m_nowMs)
                 active.push_back(rule);
@@ -172,54 +162,10 @@ std::vector<SilenceRule> AlertCenter::silences() const
 void AlertCenter::applySilences()
 {
     std::vector<SilenceRule> all = m_sharedSilences;
-    all.insert(all.end(), m_alertmanagerSilences.begin(), m_alertmanagerSilences.end());
+    all.insert(all.end(), m_alertmanagerSilences.rules().begin(),
+               m_alertmanagerSilences.rules().end());
     m_evaluator.change(
         [all = std::move(all)](AlertEngine &engine) { engine.setSharedSilences(all); });
-}
-
-void AlertCenter::takeAlertmanagerSilences(std::vector<SilenceRule> silences)
-{
-    // One lifted here may still be listed by a read asked before the lift. A read asked
-    // after it lists the silence only where the lift failed (said as a problem), and then
-    // the silence is still there for everyone: shown again.
-    std::erase_if(m_liftedAlertmanagerIds,
-                  [this](const auto &lifted) { return lifted.second < m_readsApplied; });
-    std::erase_if(silences, [this](const SilenceRule &r) {
-        return m_liftedAlertmanagerIds.count(r.alertmanagerId) > 0;
-    });
-    // Confirmed, and read back or lifted: nothing is left to carry over.
-    std::erase_if(m_unconfirmedSilences, [&](const auto &entry) {
-        const std::lock_guard lock(entry.second->mutex);
-        const std::string &made = entry.second->alertmanagerId;
-        return !made.empty() &&
-               (entry.second->lifted ||
-                std::any_of(silences.begin(), silences.end(),
-                            [&](const SilenceRule &r) { return r.alertmanagerId == made; }));
-    });
-    // The same silence keeps its id here across reads, so the list's selection holds; one
-    // no longer listed has ended, and its id goes with it.
-    std::map<std::string, int64_t> ids;
-    for (SilenceRule &rule : silences) {
-        const auto known = m_alertmanagerIds.find(rule.alertmanagerId);
-        rule.id = known != m_alertmanagerIds.end() ? known->second : m_nextAlertmanagerSilenceId--;
-        ids[rule.alertmanagerId] = rule.id;
-    }
-    m_alertmanagerIds = std::move(ids);
-    // In the order this console first saw them (ids count down): Alertmanager's own order
-    // ties silences that end together, and a list reordered between reads would move rows
-    // under the user.
-    std::stable_sort(silences.begin(), silences.end(),
-                     [](const SilenceRule &a, const SilenceRule &b) { return a.id > b.id; });
-    m_alertmanagerSilences = std::move(silences);
-    applySilences();
-}
-
-void AlertCenter::forgetPendingAlertmanagerSilences()
-{
-    // A silence Alertmanager did not take is in the history file: listed from there, once.
-    std::erase_if(m_alertmanagerSilences,
-                  [](const SilenceRule &r) { return r.alertmanagerId.empty(); });
-    applySilences();
 }
 
 }  // namespace meridian

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QTranslator>
 
-#include "metricscale.h"
+#include "models/metricscale.h"
 
 namespace meridian {
 

@@ -6,7 +6,7 @@
 
 #include "alerts/alertdispatcher.h"
 #include "alerts/alertrouting.h"
-#include "keyedtablemodel.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

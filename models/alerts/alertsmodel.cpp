@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "alertguidance.h"
-#include "metricscale.h"
+#include "models/metricscale.h"
 
 namespace meridian {
 
@@ -28,6 +28,29 @@ bool sameRow(const Alert &a, const Alert &b, int64_t nowA, int64_t nowB)
            a.xid == b.xid && a.silencedBy == b.silencedBy &&
            AlertsModel::durationText(sinceMs(a, nowA)) ==
                AlertsModel::durationText(sinceMs(b, nowB));
+}
+
+// The whole story in one place: what it means, the latest detail, what to do, and what
+// the narrowed columns may cut (who has it, the note, why it is silenced).
+QString alertTip(const Alert &a, int64_t nowMs)
+{
+    QString tip = QStringLiteral("<b>%1</b><br>%2")
+                      .arg(alertTitle(a).toHtmlEscaped(), alertMeaning(a).toHtmlEscaped());
+    if (!a.message.empty())
+        tip +=
+            QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(a.message).toHtmlEscaped());
+    tip +=
+        QStringLiteral("<br>") + AlertsModel::tr("Next: %1").arg(alertNextStep(a).toHtmlEscaped());
+    // What the narrowed columns may cut: who has it, and the note.
+    tip += QStringLiteral("<br>") + AlertsModel::stateText(a, nowMs).toHtmlEscaped();
+    if (!a.note.empty())
+        tip += QStringLiteral("<br>") +
+               AlertsModel::tr("Note: %1").arg(QString::fromStdString(a.note).toHtmlEscaped());
+    if (!a.silenceReason.empty() && a.silenced(nowMs))
+        tip += QStringLiteral("<br>") +
+               AlertsModel::tr("Silenced: %1")
+                   .arg(QString::fromStdString(a.silenceReason).toHtmlEscaped());
+    return tip;
 }
 
 }  // namespace
@@ -132,24 +155,8 @@ QVariant AlertsModel::data(const QModelIndex &index, int role) const
         default: return {};
         }
     }
-    if (role == Qt::ToolTipRole) {
-        // The whole story in one place: what it means, the latest detail, what to do.
-        QString tip = QStringLiteral("<b>%1</b><br>%2")
-                          .arg(alertTitle(a).toHtmlEscaped(), alertMeaning(a).toHtmlEscaped());
-        if (!a.message.empty())
-            tip += QStringLiteral("<br><i>%1</i>")
-                       .arg(QString::fromStdString(a.message).toHtmlEscaped());
-        tip += QStringLiteral("<br>") + tr("Next: %1").arg(alertNextStep(a).toHtmlEscaped());
-        // What the narrowed columns may cut: who has it, and the note.
-        tip += QStringLiteral("<br>") + stateText(a, m_nowMs).toHtmlEscaped();
-        if (!a.note.empty())
-            tip += QStringLiteral("<br>") +
-                   tr("Note: %1").arg(QString::fromStdString(a.note).toHtmlEscaped());
-        if (!a.silenceReason.empty() && a.silenced(m_nowMs))
-            tip += QStringLiteral("<br>") +
-                   tr("Silenced: %1").arg(QString::fromStdString(a.silenceReason).toHtmlEscaped());
-        return tip;
-    }
+    if (role == Qt::ToolTipRole)
+        return alertTip(a, m_nowMs);
     if (role == Qt::ForegroundRole && index.column() == Severity && a.open(m_nowMs) &&
         a.severity == AlertSeverity::Critical)
         return QBrush(QColor(0xd6, 0x27, 0x28));

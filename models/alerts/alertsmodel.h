@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "alerts/alert.h"
-#include "keyedtablemodel.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

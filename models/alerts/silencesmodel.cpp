@@ -6,7 +6,7 @@
 
 #include "alertguidance.h"
 #include "alertsmodel.h"
-#include "metricscale.h"
+#include "models/metricscale.h"
 
 namespace meridian {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "alerts/alert.h"
-#include "keyedtablemodel.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

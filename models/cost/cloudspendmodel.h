@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cost/usagereport.h"
-#include "keyedtablemodel.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

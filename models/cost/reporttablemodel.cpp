@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/textutil.h"
-#include "metricscale.h"
+#include "models/metricscale.h"
 #include "reportwording.h"
 
 namespace meridian {

@@ -4,8 +4,8 @@
 #include <QDateTime>
 #include <algorithm>
 
-#include "alertevaluator.h"
-#include "alertguidance.h"
+#include "models/alerts/alertevaluator.h"
+#include "models/alerts/alertguidance.h"
 
 namespace meridian {
 
@@ -64,6 +64,54 @@ Alert shownAs(AlertKind kind, AlertSeverity severity, const FleetSnapshot &s, Ca
     return alert;
 }
 
+// The firing alerts that concern the card: its own, its node's that concern every card of
+// it, its data center's going dark.
+std::vector<const Alert *> alertsOfCard(const FleetSnapshot &s, CardHandle card,
+                                        const AlertsView *alerts)
+{
+    std::vector<const Alert *> found;
+    if (!alerts)
+        return found;
+    const FleetLayout &l = *s.layout;
+    const NodeHandle node = l.cardNode[card];
+    for (const Alert &a : alerts->alerts) {
+        if (!a.active || !a.firing)
+            continue;
+        const bool mine =
+            a.card
+                ? *a.card == card
+                : (a.node && *a.node == node && concernsEveryCardOfItsNode(a.kind)) ||
+                      (a.kind == AlertKind::DataCenterDark && a.subject == l.nodeDataCenter[node]);
+        if (mine)
+            found.push_back(&a);
+    }
+    return found;
+}
+
+// The fleet knows a link of the node is down or flapping, not which.
+CardConditionNote linkTroubleNote(const FleetSnapshot &s, CardHandle card)
+{
+    const Alert down = shownAs(AlertKind::LinkDown, AlertSeverity::Critical, s, card);
+    return {CardConditions::tr("Link down or flapping"),
+            CardConditions::tr("A RoCE link of the node is down, or dropped twice "
+                               "or more in the last ten minutes"),
+            alertNextStep(down),
+            {},
+            true};
+}
+
+// Slowed by the hardware (a power brake, a slowdown), not by heat: no alert has it.
+CardConditionNote throttledNote()
+{
+    return {CardConditions::tr("Throttled by the hardware"),
+            CardConditions::tr("The card runs slower than it may: a power brake or "
+                               "a hardware slowdown, not its temperature"),
+            CardConditions::tr("Check the node's power supplies and the card's "
+                               "throttle reasons (nvidia-smi -q -d PERFORMANCE)"),
+            {},
+            false};
+}
+
 }  // namespace
 
 std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &s, CardHandle card,
@@ -73,20 +121,9 @@ std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &s, CardHa
     const NodeHandle node = l.cardNode[card];
     std::vector<CardConditionNote> notes;
     std::vector<AlertKind> spoken;  // kinds an alert already speaks for
-    if (alerts) {
-        for (const Alert &a : alerts->alerts) {
-            if (!a.active || !a.firing)
-                continue;
-            const bool mine =
-                a.card ? *a.card == card
-                       : (a.node && *a.node == node && concernsEveryCardOfItsNode(a.kind)) ||
-                             (a.kind == AlertKind::DataCenterDark &&
-                              a.subject == l.nodeDataCenter[node]);
-            if (!mine)
-                continue;
-            notes.push_back(noteOf(a, s.takenUnixMs));
-            spoken.push_back(a.kind);
-        }
+    for (const Alert *a : alertsOfCard(s, card, alerts)) {
+        notes.push_back(noteOf(*a, s.takenUnixMs));
+        spoken.push_back(a->kind);
     }
     const auto unspoken = [&](AlertKind kind) {
         return std::find(spoken.begin(), spoken.end(), kind) == spoken.end();
@@ -118,23 +155,11 @@ std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &s, CardHa
     // The fleet knows a link is down or flapping, not which, until an alert says so.
     if (s.nodeLinkFault[node] && unspoken(AlertKind::LinkDown) && unspoken(AlertKind::LinkFlap) &&
         unspoken(AlertKind::PfcStorm)) {
-        const Alert down = shownAs(AlertKind::LinkDown, AlertSeverity::Critical, s, card);
-        notes.push_back({CardConditions::tr("Link down or flapping"),
-                         CardConditions::tr("A RoCE link of the node is down, or dropped twice "
-                                            "or more in the last ten minutes"),
-                         alertNextStep(down),
-                         {},
-                         true});
+        notes.push_back(linkTroubleNote(s, card));
     }
     // Slowed by the hardware (a power brake, a slowdown), not by heat: no alert has it.
     if ((faults & kFaultThrottled) && !(faults & kFaultThermal)) {
-        notes.push_back({CardConditions::tr("Throttled by the hardware"),
-                         CardConditions::tr("The card runs slower than it may: a power brake or "
-                                            "a hardware slowdown, not its temperature"),
-                         CardConditions::tr("Check the node's power supplies and the card's "
-                                            "throttle reasons (nvidia-smi -q -d PERFORMANCE)"),
-                         {},
-                         false});
+        notes.push_back(throttledNote());
     }
     std::stable_sort(notes.begin(), notes.end(),
                      [](const CardConditionNote &a, const CardConditionNote &b) {

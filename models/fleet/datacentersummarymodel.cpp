@@ -5,7 +5,7 @@
 #include <QLocale>
 #include <cmath>
 
-#include "metricscale.h"
+#include "models/metricscale.h"
 
 namespace meridian {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fleet/fleetstate.h"
-#include "keyedtablemodel.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

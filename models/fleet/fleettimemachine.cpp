@@ -13,6 +13,7 @@
 #include "history/cardusageseries.h"
 #include "history/fleetutilizationat.h"
 #include "history/usagerows.h"
+#include "models/alerts/alertguidance.h"
 
 namespace meridian {
 
@@ -56,6 +57,28 @@ void markAlert(FleetSnapshot &s, const AlertIncident &incident,
     }
 }
 
+// `live`'s layout at a past moment with nothing known yet: every reading NaN, every node
+// reporting (an alert open then says otherwise).
+std::shared_ptr<FleetSnapshot> blankPast(const FleetSnapshot &live, int64_t atUnixMs)
+{
+    auto past = std::make_shared<FleetSnapshot>(live);
+    const size_t cards = live.cardCount();
+    past->takenUnixMs = atUnixMs;
+    past->utilization.assign(cards, kNaN);
+    past->memoryPercent.assign(cards, kNaN);
+    past->temperature.assign(cards, kNaN);
+    past->power.assign(cards, kNaN);
+    past->errors.assign(cards, 0);
+    past->cardFaults.assign(cards, 0);
+    past->cardLastSeenMs.assign(cards, atUnixMs);
+    // Nodes as reporting then; an alert open then says otherwise below.
+    past->nodeConnection.assign(live.nodeCount(), ConnectionState::Connected);
+    past->nodeError.assign(live.nodeCount(), std::string());
+    past->nodeLastSeenMs.assign(live.nodeCount(), atUnixMs);
+    past->nodeLinkFault.assign(live.nodeCount(), 0);
+    return past;
+}
+
 }  // namespace
 
 FleetMoment readFleetMoment(const std::string &historyFile, const FleetSnapshot &live,
@@ -80,21 +103,8 @@ FleetMoment readFleetMoment(const std::string &historyFile, const FleetSnapshot 
         begins.ok() && begins->has_value())
         moment.historyBeginsUnixMs = begins->value() * 1000;
 
-    auto past = std::make_shared<FleetSnapshot>(live);
+    auto past = blankPast(live, moment.atUnixMs);
     const size_t cards = live.cardCount();
-    past->takenUnixMs = moment.atUnixMs;
-    past->utilization.assign(cards, kNaN);
-    past->memoryPercent.assign(cards, kNaN);
-    past->temperature.assign(cards, kNaN);
-    past->power.assign(cards, kNaN);
-    past->errors.assign(cards, 0);
-    past->cardFaults.assign(cards, 0);
-    past->cardLastSeenMs.assign(cards, moment.atUnixMs);
-    // Nodes as reporting then; an alert open then says otherwise below.
-    past->nodeConnection.assign(live.nodeCount(), ConnectionState::Connected);
-    past->nodeError.assign(live.nodeCount(), std::string());
-    past->nodeLastSeenMs.assign(live.nodeCount(), moment.atUnixMs);
-    past->nodeLinkFault.assign(live.nodeCount(), 0);
     const FleetLayout &l = *live.layout;
     std::unordered_map<std::string, CardHandle> byUuid;
     byUuid.reserve(cards);
@@ -165,6 +175,12 @@ void FleetTimeMachine::finished()
     if (m_pending)
         launch(std::move(*m_pending));
     Q_EMIT momentReady();
+}
+
+QString openAlertLine(const AlertIncident &incident)
+{
+    return QStringLiteral("%1 %2").arg(alertKindTitleOfName(incident.kind),
+                                       QString::fromStdString(incident.subject));
 }
 
 }  // namespace meridian

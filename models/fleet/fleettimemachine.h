@@ -31,6 +31,9 @@ struct FleetMoment {
     std::string problem;              // set: the file could not be read
 };
 
+// An alert open then as the bar names it: the kind's title and its subject.
+QString openAlertLine(const AlertIncident &incident);
+
 // How far back minutes are shown before hours (the "minute, hour beyond a day").
 constexpr int64_t kTimeMachineMinutesForS = 24 * 3600;
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "cardhealth.h"
-#include "keyedtablemodel.h"
+#include "models/cardhealth.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

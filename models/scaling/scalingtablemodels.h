@@ -8,7 +8,7 @@
 #include <QString>
 
 #include "autoscaler/scalingcontrol.h"
-#include "keyedtablemodel.h"
+#include "models/keyedtablemodel.h"
 
 namespace meridian {
 

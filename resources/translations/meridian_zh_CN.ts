@@ -4,7 +4,7 @@
 <context>
     <name>AlertGuidance</name>
     <message>
-        <location filename="../../models/alertguidance.cpp" line="+40"/>
+        <location filename="../../models/alerts/alertguidance.cpp" line="+40"/>
         <source>Graphics engine exception: usually the job&apos;s own code</source>
         <translation>图形引擎异常：通常是作业自身代码的问题</translation>
     </message>
@@ -359,7 +359,7 @@
 <context>
     <name>AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+82"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+82"/>
         <source>test from the Meridian console</source>
         <translation>来自 Meridian 控制台的测试</translation>
     </message>
@@ -372,7 +372,7 @@
 <context>
     <name>CardConditions</name>
     <message>
-        <location filename="../../models/cardconditions.cpp" line="+36"/>
+        <location filename="../../models/fleet/cardconditions.cpp" line="+36"/>
         <source>silenced until %1 by %2</source>
         <translation>已由 %2 静默至 %1</translation>
     </message>
@@ -428,7 +428,7 @@
 <context>
     <name>FleetHeatmap</name>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="+23"/>
+        <location filename="../../widgets/fleet/fleetheatmap.cpp" line="+23"/>
         <source>never</source>
         <translation>从未</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>Meridian 无法启动</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="+69"/>
+        <location filename="../../widgets/cost/reportcharts.cpp" line="+69"/>
         <source>Card-hours and value per day</source>
         <translation>每日卡时与价值</translation>
     </message>
@@ -629,7 +629,7 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="+297"/>
+        <location filename="../../widgets/cost/reportpdf.cpp" line="+297"/>
         <source>%1: cannot lay out the PDF</source>
         <translation>%1：无法排版 PDF</translation>
     </message>
@@ -718,12 +718,12 @@
         <translation>计费小时</translation>
     </message>
     <message>
-        <location filename="../../models/pricebookfiles.cpp" line="+12"/>
+        <location filename="../../models/cost/pricebookfiles.cpp" line="+12"/>
         <source>no price book: costs are not known</source>
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="+39"/>
+        <location filename="../../widgets/fabric/fabricwindow.cpp" line="+39"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -758,7 +758,7 @@
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportpdf.cpp" line="-75"/>
+        <location filename="../../widgets/cost/reportpdf.cpp" line="-75"/>
         <source>Utilisation and value</source>
         <translation>利用率与价值</translation>
     </message>
@@ -793,12 +793,12 @@
         <translation>Meridian 利用率与价值报告</translation>
     </message>
     <message>
-        <location filename="../../widgets/reportcharts.cpp" line="-88"/>
+        <location filename="../../widgets/cost/reportcharts.cpp" line="-88"/>
         <source>No data</source>
         <translation>无数据</translation>
     </message>
     <message>
-        <location filename="../../models/faultresponsemodel.cpp" line="+18"/>
+        <location filename="../../models/cost/faultresponsemodel.cpp" line="+18"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
@@ -808,7 +808,7 @@
         <translation>%1 小时</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../models/fabricscene.cpp" line="+293"/>
+        <location filename="../../models/fabric/fabricscene.cpp" line="+293"/>
         <source>pod %1 · %n leaves</source>
         <translation>
             <numerusform>pod %1 · %n 台叶交换机</numerusform>
@@ -825,7 +825,7 @@
 <context>
     <name>ReportWording</name>
     <message>
-        <location filename="../../models/reportwording.cpp" line="+27"/>
+        <location filename="../../models/cost/reportwording.cpp" line="+27"/>
         <source>%1 – %2 (the end excluded)</source>
         <translation>%1 – %2（不含结束时刻）</translation>
     </message>
@@ -873,35 +873,15 @@
 <context>
     <name>meridian::AlertCenter</name>
     <message>
-        <location filename="../../models/alertcenter.cpp" line="+93"/>
+        <location filename="../../models/alerts/alertcenter.cpp" line="+94"/>
         <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
         <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
-    </message>
-    <message>
-        <location filename="../../models/alertcenterwatcher.cpp" line="+38"/>
-        <source>from the watcher at %1 (not heard from yet)</source>
-        <translation>来自 %1 的值守进程（尚未收到应答）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>from %1</source>
-        <translation>来自 %1</translation>
-    </message>
-    <message>
-        <location line="+39"/>
-        <source> (the list shown is %1 old)</source>
-        <translation>（当前显示的列表已是 %1 前的）</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>the watcher is behind: %1</source>
-        <translation>值守进程自身滞后：%1</translation>
     </message>
 </context>
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alertnotifier.cpp" line="+129"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+129"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -923,12 +903,12 @@ Next: %2</source>
 <context>
     <name>meridian::AlertRoutingDialog</name>
     <message>
-        <location filename="../../models/alertroutesmodel.cpp" line="+22"/>
+        <location filename="../../models/alerts/alertroutesmodel.cpp" line="+22"/>
         <source>critical and unanswered after %1 min, again every %2 min</source>
         <translation>严重且 %1 分钟无人响应，之后每 %2 分钟再次通知</translation>
     </message>
     <message>
-        <location filename="../../widgets/alertroutingdialog.cpp" line="+25"/>
+        <location filename="../../widgets/alerts/alertroutingdialog.cpp" line="+25"/>
         <source>Alert routing</source>
         <translation>告警路由</translation>
     </message>
@@ -991,7 +971,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsModel</name>
     <message>
-        <location filename="../../models/alertsmodel.cpp" line="+67"/>
+        <location filename="../../models/alerts/alertsmodel.cpp" line="+67"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1129,7 +1109,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alertspanel.cpp" line="+116"/>
+        <location filename="../../widgets/alerts/alertspanel.cpp" line="+116"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -1203,7 +1183,7 @@ Next: %2</source>
 <context>
     <name>meridian::CardDetailPanel</name>
     <message>
-        <location filename="../../widgets/carddetailpanel.cpp" line="+43"/>
+        <location filename="../../widgets/fleet/carddetailpanel.cpp" line="+43"/>
         <source>Select a card in the fleet to see its history.</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
@@ -1348,7 +1328,7 @@ Next: %2</source>
 <context>
     <name>meridian::DataCenterSummaryModel</name>
     <message>
-        <location filename="../../models/datacentersummarymodel.cpp" line="+119"/>
+        <location filename="../../models/fleet/datacentersummarymodel.cpp" line="+119"/>
         <source>%1 of %2, %3 connecting</source>
         <translation>%1 / %2，%3 个连接中</translation>
     </message>
@@ -1451,15 +1431,28 @@ Next: %2</source>
 <context>
     <name>meridian::DesktopNotifier</name>
     <message>
-        <location filename="../../models/desktopnotifier.cpp" line="+37"/>
+        <location filename="../../models/alerts/desktopnotifier.cpp" line="+37"/>
         <source>desktop notifications: %1</source>
         <translation>桌面通知：%1</translation>
     </message>
 </context>
 <context>
+    <name>meridian::DiagnosticsDialog</name>
+    <message>
+        <location filename="../../widgets/shell/diagnosticsdialog.cpp" line="+16"/>
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
+        <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
+    </message>
+</context>
+<context>
     <name>meridian::FabricLegend</name>
     <message>
-        <location filename="../../widgets/fabriclegend.cpp" line="+28"/>
+        <location filename="../../widgets/fabric/fabriclegend.cpp" line="+28"/>
         <source>load &lt; 50%</source>
         <translation>负载 &lt; 50%</translation>
     </message>
@@ -1507,7 +1500,7 @@ Next: %2</source>
 <context>
     <name>meridian::FabricWindow</name>
     <message>
-        <location filename="../../widgets/fabricwindow.cpp" line="+10"/>
+        <location filename="../../widgets/fabric/fabricwindow.cpp" line="+10"/>
         <source>Meridian — RoCE fabric</source>
         <translation>Meridian — RoCE 网络</translation>
     </message>
@@ -1620,7 +1613,7 @@ Next: %2</source>
 <context>
     <name>meridian::FaultResponseModel</name>
     <message>
-        <location filename="../../models/faultresponsemodel.cpp" line="+104"/>
+        <location filename="../../models/cost/faultresponsemodel.cpp" line="+104"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
@@ -1703,7 +1696,7 @@ Next: %2</source>
 <context>
     <name>meridian::FaultResponseWindow</name>
     <message>
-        <location filename="../../widgets/faultresponsewindow.cpp" line="+36"/>
+        <location filename="../../widgets/cost/faultresponsewindow.cpp" line="+36"/>
         <location line="+168"/>
         <source>Fault response</source>
         <translation>故障响应</translation>
@@ -1803,7 +1796,7 @@ Next: %2</source>
 <context>
     <name>meridian::FleetHeatmap</name>
     <message>
-        <location filename="../../widgets/fleetheatmap.cpp" line="+9"/>
+        <location filename="../../widgets/fleet/fleetheatmap.cpp" line="+9"/>
         <source>%1 — %2 cards</source>
         <translation>%1 — %2 张卡</translation>
     </message>
@@ -1841,9 +1834,90 @@ Next: %2</source>
     </message>
 </context>
 <context>
+    <name>meridian::FleetToolbar</name>
+    <message>
+        <location filename="../../widgets/fleet/fleettoolbar.cpp" line="+28"/>
+        <source>Fleet</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Colour by </source>
+        <translation>着色依据 </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> Data center </source>
+        <translation> 数据中心 </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+7"/>
+        <location line="+3"/>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source> Vendor </source>
+        <translation> 厂商 </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source> Model </source>
+        <translation> 型号 </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> State </source>
+        <translation> 状态 </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Faulty</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Live</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Idle (below %1%)</source>
+        <translation>空闲（低于 %1%）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>With errors</source>
+        <translation>有错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No reading</source>
+        <translation>无读数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Search host, node or card UUID (Ctrl+F)</source>
+        <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
+    </message>
+</context>
+<context>
     <name>meridian::FleetUsageWindow</name>
     <message>
-        <location filename="../../widgets/fleetusagewindow.cpp" line="+60"/>
+        <location filename="../../widgets/fleet/fleetusagewindow.cpp" line="+60"/>
         <source>Meridian — fleet utilisation</source>
         <translation>Meridian — 集群利用率</translation>
     </message>
@@ -1896,7 +1970,7 @@ Next: %2</source>
 <context>
     <name>meridian::HeatmapLegend</name>
     <message>
-        <location filename="../../widgets/heatmaplegend.cpp" line="+116"/>
+        <location filename="../../widgets/fleet/heatmaplegend.cpp" line="+116"/>
         <source>no reading</source>
         <translation>无读数</translation>
     </message>
@@ -1929,7 +2003,7 @@ Next: %2</source>
 <context>
     <name>meridian::MainWindow</name>
     <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+54"/>
+        <location filename="../../widgets/shell/mainwindow.cpp" line="+53"/>
         <source>Meridian — fleet</source>
         <translation>Meridian — 集群</translation>
     </message>
@@ -1954,85 +2028,7 @@ Next: %2</source>
         <translation>告警（%1 条未处理），%2</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>Fleet</source>
-        <translation>集群</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Colour by </source>
-        <translation>着色依据 </translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source> Data center </source>
-        <translation> 数据中心 </translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+5"/>
-        <location line="+9"/>
-        <location line="+5"/>
-        <source>All</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <location line="-16"/>
-        <source> Vendor </source>
-        <translation> 厂商 </translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source> Model </source>
-        <translation> 型号 </translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source> State </source>
-        <translation> 状态 </translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Live</source>
-        <translation>在线</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Idle (below %1%)</source>
-        <translation>空闲（低于 %1%）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Stale</source>
-        <translation>已过期</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Unreachable</source>
-        <translation>无法连接</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>With errors</source>
-        <translation>有错误</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No reading</source>
-        <translation>无读数</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Search host, node or card UUID (Ctrl+F)</source>
-        <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Search</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
-        <location line="+48"/>
+        <location line="+59"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2107,27 +2103,17 @@ Next: %2</source>
         <translation>诊断(&amp;D)</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+48"/>
         <source>Time machine: %1</source>
         <translation>时间回溯：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindowtools.cpp" line="+97"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+95"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>Diagnostics</source>
-        <translation>诊断</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Agents: %1 (%2 live, %3 stale, %4 unreachable)&lt;br&gt;Cards: %5&lt;br&gt;Telemetry: %6 batches/s&lt;br&gt;UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms&lt;br&gt;Memory: %10 MiB · CPU: %11% of one core</source>
-        <translation>代理：%1（在线 %2，过期 %3，无法连接 %4）&lt;br&gt;卡：%5&lt;br&gt;遥测：每秒 %6 批&lt;br&gt;界面事件循环延迟：p50 %7 毫秒，p99 %8 毫秒，最大 %9 毫秒&lt;br&gt;内存：%10 MiB · CPU：单核的 %11%</translation>
-    </message>
-    <message>
-        <location filename="../../widgets/mainwindow.cpp" line="+26"/>
+        <location filename="../../widgets/shell/mainwindow.cpp" line="+26"/>
         <source>%1 agents: %2 live, %3 stale, %4 unreachable</source>
         <translation>%1 个代理：%2 个在线，%3 个无数据，%4 个不可达</translation>
     </message>
@@ -2152,22 +2138,17 @@ Next: %2</source>
         <translation> · %1 张符合筛选</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+109"/>
         <source>Close Meridian?</source>
         <translation>关闭 Meridian？</translation>
     </message>
     <message>
-        <location line="-344"/>
-        <source>Faulty</source>
-        <translation>故障</translation>
-    </message>
-    <message>
-        <location line="+71"/>
+        <location line="-236"/>
         <source>Fleet &amp;utilisation…</source>
         <translation>集群利用率(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/mainwindowtools.cpp" line="-91"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-54"/>
         <source>Fleet utilisation needs the history file, which is off in this session</source>
         <translation>集群利用率需要历史文件，本次会话未启用</translation>
     </message>
@@ -2175,7 +2156,7 @@ Next: %2</source>
 <context>
     <name>meridian::NodeCardsModel</name>
     <message>
-        <location filename="../../models/nodepagemodels.cpp" line="+89"/>
+        <location filename="../../models/fleet/nodepagemodels.cpp" line="+89"/>
         <source>Card</source>
         <translation>卡</translation>
     </message>
@@ -2262,7 +2243,7 @@ Next: %2</source>
 <context>
     <name>meridian::NodePage</name>
     <message>
-        <location filename="../../widgets/nodepage.cpp" line="+50"/>
+        <location filename="../../widgets/fleet/nodepage.cpp" line="+50"/>
         <source>Cards (double-click one to open it)</source>
         <translation>卡（双击打开）</translation>
     </message>
@@ -2320,7 +2301,7 @@ Next: %2</source>
 <context>
     <name>meridian::PriceBookDialog</name>
     <message>
-        <location filename="../../widgets/pricebookdialog.cpp" line="+53"/>
+        <location filename="../../widgets/cost/pricebookdialog.cpp" line="+53"/>
         <source>Price book</source>
         <translation>价格表</translation>
     </message>
@@ -2474,7 +2455,7 @@ Next: %2</source>
 <context>
     <name>meridian::ReportTableModel</name>
     <message>
-        <location filename="../../models/reporttablemodel.cpp" line="+64"/>
+        <location filename="../../models/cost/reporttablemodel.cpp" line="+64"/>
         <source>(no service)</source>
         <translation>（无服务）</translation>
     </message>
@@ -2592,7 +2573,7 @@ Next: %2</source>
 <context>
     <name>meridian::ReportsWindow</name>
     <message>
-        <location filename="../../widgets/reportswindow.cpp" line="+69"/>
+        <location filename="../../widgets/cost/reportswindow.cpp" line="+70"/>
         <source>Meridian — utilisation and cost</source>
         <translation>Meridian — 利用率与成本</translation>
     </message>
@@ -2801,7 +2782,7 @@ Next: %2</source>
 <context>
     <name>meridian::ScalingCharts</name>
     <message>
-        <location filename="../../widgets/scalingcharts.cpp" line="+103"/>
+        <location filename="../../widgets/scaling/scalingcharts.cpp" line="+103"/>
         <source>Replicas</source>
         <translation>副本</translation>
     </message>
@@ -2864,7 +2845,7 @@ Next: %2</source>
 <context>
     <name>meridian::ScalingWindow</name>
     <message>
-        <location filename="../../widgets/scalingwindow.cpp" line="+61"/>
+        <location filename="../../widgets/scaling/scalingwindow.cpp" line="+61"/>
         <source>Meridian — Elastic scaling</source>
         <translation>Meridian — 弹性扩容</translation>
     </message>
@@ -3073,7 +3054,7 @@ Next: %2</source>
 <context>
     <name>meridian::ServicesDialog</name>
     <message>
-        <location filename="../../widgets/servicesdialog.cpp" line="+24"/>
+        <location filename="../../widgets/scaling/servicesdialog.cpp" line="+24"/>
         <source>Inference services</source>
         <translation>推理服务</translation>
     </message>
@@ -3096,7 +3077,7 @@ Next: %2</source>
 <context>
     <name>meridian::SilenceDialog</name>
     <message>
-        <location filename="../../widgets/silencedialog.cpp" line="+17"/>
+        <location filename="../../widgets/alerts/silencedialog.cpp" line="+17"/>
         <location line="+21"/>
         <source>Silence</source>
         <translation>静默</translation>
@@ -3155,9 +3136,32 @@ Next: %2</source>
     </message>
 </context>
 <context>
+    <name>meridian::TeamWatcherLink</name>
+    <message>
+        <location filename="../../models/alerts/teamwatcherlink.cpp" line="+47"/>
+        <source>from the watcher at %1 (not heard from yet)</source>
+        <translation>来自 %1 的值守进程（尚未收到应答）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source> (the list shown is %1 old)</source>
+        <translation>（当前显示的列表已是 %1 前的）</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>the watcher is behind: %1</source>
+        <translation>值守进程自身滞后：%1</translation>
+    </message>
+</context>
+<context>
     <name>meridian::TimeMachineBar</name>
     <message>
-        <location filename="../../widgets/timemachinebar.cpp" line="+31"/>
+        <location filename="../../widgets/fleet/timemachinebar.cpp" line="+29"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -3213,7 +3217,7 @@ Next: %2</source>
         <translation>已记录 %1 张卡</translation>
     </message>
     <message numerus="yes">
-        <location line="+6"/>
+        <location line="+5"/>
         <source>%n alert(s) open</source>
         <translation>
             <numerusform>%n 条告警未解决</numerusform>

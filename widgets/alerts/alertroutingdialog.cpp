@@ -11,10 +11,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/clock.h"
-#include "models/alertnotifier.h"
-#include "models/alertroutesmodel.h"
-#include "models/desktopnotifier.h"
-#include "screenfit.h"
+#include "models/alerts/alertnotifier.h"
+#include "models/alerts/alertroutesmodel.h"
+#include "models/alerts/desktopnotifier.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 

@@ -11,12 +11,12 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "models/alertcenter.h"
-#include "models/alertguidance.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertguidance.h"
+#include "models/alerts/silencesmodel.h"
 #include "models/metricscale.h"
-#include "models/silencesmodel.h"
-#include "screenfit.h"
 #include "silencedialog.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 
@@ -89,29 +89,7 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     filter->setDynamicSortFilter(true);
     m_sorted = filter;
 
-    m_view = new QTableView(this);
-    m_view->setModel(m_sorted);
-    m_view->setSortingEnabled(true);
-    // Severity first, then the newest occurrence: a row does not move as its count ticks.
-    m_view->sortByColumn(AlertsModel::Severity, Qt::DescendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->verticalHeader()->hide();
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The next step is a sentence: it takes what the other columns leave, elided, whole
-    // in the tooltip; so the list never needs a horizontal scroll bar, and shows a row more.
-    m_view->horizontalHeader()->setSectionResizeMode(AlertsModel::NextStep, QHeaderView::Stretch);
-    m_view->horizontalHeader()->setStretchLastSection(false);
-    m_view->setTextElideMode(Qt::ElideRight);
-    m_view->setAlternatingRowColors(true);
-    connect(m_sorted, &QAbstractItemModel::modelReset, this, &AlertsPanel::fitColumns);
-    connect(m_sorted, &QAbstractItemModel::layoutChanged, this, &AlertsPanel::fitColumns);
-    connect(m_sorted, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::fitColumns);
-    connect(m_sorted, &QAbstractItemModel::dataChanged, this, &AlertsPanel::fitColumns);
-    connect(m_view, &QTableView::doubleClicked, this, &AlertsPanel::jumpTo);
+    buildTable();
 
     auto *acknowledge = new QPushButton(tr("Acknowledge"), this);
     auto *silence = new QPushButton(tr("Silence…"), this);
@@ -159,6 +137,33 @@ AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(buttons);
     layout->addWidget(m_view);
+}
+
+void AlertsPanel::buildTable()
+{
+    m_view = new QTableView(this);
+    m_view->setModel(m_sorted);
+    m_view->setSortingEnabled(true);
+    // Severity first, then the newest occurrence: a row does not move as its count ticks.
+    m_view->sortByColumn(AlertsModel::Severity, Qt::DescendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->verticalHeader()->hide();
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The next step is a sentence: it takes what the other columns leave, elided, whole
+    // in the tooltip; so the list never needs a horizontal scroll bar, and shows a row more.
+    m_view->horizontalHeader()->setSectionResizeMode(AlertsModel::NextStep, QHeaderView::Stretch);
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setAlternatingRowColors(true);
+    connect(m_sorted, &QAbstractItemModel::modelReset, this, &AlertsPanel::fitColumns);
+    connect(m_sorted, &QAbstractItemModel::layoutChanged, this, &AlertsPanel::fitColumns);
+    connect(m_sorted, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::fitColumns);
+    connect(m_sorted, &QAbstractItemModel::dataChanged, this, &AlertsPanel::fitColumns);
+    connect(m_view, &QTableView::doubleClicked, this, &AlertsPanel::jumpTo);
 }
 
 int AlertsPanel::minimumRowsHeight(int rows) const

@@ -41,6 +41,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // The sorted alert list: severity first, the next step taking what is left.
+    void buildTable();
     // Free text (what, where, state, note) takes at most its share of the width, elided,
     // whole in the tooltip: the next step keeps room through acknowledge, note and silence.
     void fitColumns();

@@ -6,7 +6,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 
-#include "models/alertguidance.h"
+#include "models/alerts/alertguidance.h"
 #include "models/metricscale.h"
 
 namespace meridian {

@@ -5,7 +5,7 @@
 
 #include <QDialog>
 
-#include "models/alertcenter.h"
+#include "models/alerts/alertcenter.h"
 
 class QComboBox;
 class QLineEdit;

@@ -16,7 +16,7 @@
 #include <QTimeZone>
 #include <QVBoxLayout>
 
-#include "models/faultresponsemodel.h"
+#include "models/cost/faultresponsemodel.h"
 
 namespace meridian {
 
@@ -55,19 +55,7 @@ FaultResponseWindow::FaultResponseWindow(const QString &historyFile, const QDate
     auto *csv = new QPushButton(tr("Export CSV…"), this);
     auto *pdf = new QPushButton(tr("Export PDF…"), this);
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Sent"), this));
-    controls->addWidget(m_from);
-    controls->addWidget(new QLabel(QStringLiteral("–"), this));
-    controls->addWidget(m_to);
-    controls->addWidget(new QLabel(tr("UTC, by"), this));
-    controls->addWidget(m_grouping);
-    controls->addWidget(new QLabel(tr("acknowledged in time within"), this));
-    controls->addWidget(m_ackWithin);
-    controls->addWidget(refreshButton);
-    controls->addStretch();
-    controls->addWidget(csv);
-    controls->addWidget(pdf);
+    QHBoxLayout *controls = controlRow(refreshButton, csv, pdf);
 
     m_view = new QTableView(this);
     m_view->setModel(m_model);
@@ -89,27 +77,47 @@ FaultResponseWindow::FaultResponseWindow(const QString &historyFile, const QDate
     connect(m_ackWithin, &QSpinBox::editingFinished, this, &FaultResponseWindow::refresh);
     connect(m_model, &FaultResponseModel::loaded, this, &FaultResponseWindow::showLoaded);
     connect(csv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export CSV"),
-            QStringLiteral("meridian-fault-response-%1.csv").arg(periodText()), tr("CSV (*.csv)"));
-        if (path.isEmpty())
-            return;
-        const Status status = exportCsv(path);
-        m_status->setText(status ? tr("Saved %1").arg(path)
-                                 : QString::fromStdString(status.message()));
+        saveAs(tr("Export CSV"), QStringLiteral("csv"), tr("CSV (*.csv)"),
+               &FaultResponseWindow::exportCsv);
     });
     connect(pdf, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export PDF"),
-            QStringLiteral("meridian-fault-response-%1.pdf").arg(periodText()), tr("PDF (*.pdf)"));
-        if (path.isEmpty())
-            return;
-        const Status status = exportPdf(path);
-        m_status->setText(status ? tr("Saved %1").arg(path)
-                                 : QString::fromStdString(status.message()));
+        saveAs(tr("Export PDF"), QStringLiteral("pdf"), tr("PDF (*.pdf)"),
+               &FaultResponseWindow::exportPdf);
     });
     resize(1100, 420);
     refresh();
+}
+
+QHBoxLayout *FaultResponseWindow::controlRow(QPushButton *refresh, QPushButton *csv,
+                                             QPushButton *pdf)
+{
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Sent"), this));
+    controls->addWidget(m_from);
+    controls->addWidget(new QLabel(QStringLiteral("–"), this));
+    controls->addWidget(m_to);
+    controls->addWidget(new QLabel(tr("UTC, by"), this));
+    controls->addWidget(m_grouping);
+    controls->addWidget(new QLabel(tr("acknowledged in time within"), this));
+    controls->addWidget(m_ackWithin);
+    controls->addWidget(refresh);
+    controls->addStretch();
+    controls->addWidget(csv);
+    controls->addWidget(pdf);
+    return controls;
+}
+
+void FaultResponseWindow::saveAs(const QString &title, const QString &extension,
+                                 const QString &filter,
+                                 Status (FaultResponseWindow::*write)(const QString &) const)
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, title, QStringLiteral("meridian-fault-response-%1.%2").arg(periodText(), extension),
+        filter);
+    if (path.isEmpty())
+        return;
+    const Status status = (this->*write)(path);
+    m_status->setText(status ? tr("Saved %1").arg(path) : QString::fromStdString(status.message()));
 }
 
 void FaultResponseWindow::setPeriod(const QDate &firstDay, const QDate &lastDay)

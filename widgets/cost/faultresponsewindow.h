@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QDateEdit;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -40,6 +41,11 @@ Q_SIGNALS:
 
 private:
     QString periodText() const;
+    // The period, grouping and threshold, and the buttons, in one row.
+    QHBoxLayout *controlRow(QPushButton *refresh, QPushButton *csv, QPushButton *pdf);
+    // Asks where, then writes the table there with `write`; says how it went.
+    void saveAs(const QString &title, const QString &extension, const QString &filter,
+                Status (FaultResponseWindow::*write)(const QString &) const);
     void showLoaded();
 
     QString m_historyFile;

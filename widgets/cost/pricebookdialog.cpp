@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 
 #include "core/textutil.h"
-#include "screenfit.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 
@@ -150,73 +150,96 @@ void PriceBookDialog::addContract()
     m_contracts->setCurrentCell(row, CCustomer);
 }
 
+namespace {
+
+Error rowError(const QString &table, int row, const QString &why)
+{
+    return Error{QStringLiteral("%1, row %2: %3").arg(table).arg(row + 1).arg(why).toStdString()};
+}
+
+// A row the user added (its first cell editable), not one the file already held.
+bool isNew(const QTableWidget *table, int row)
+{
+    const QTableWidgetItem *item = table->item(row, 0);
+    return item && (item->flags() & Qt::ItemIsEditable);
+}
+
+}  // namespace
+
 Result<PriceBook> PriceBookDialog::edited() const
 {
     PriceBook book;
-    const auto rowError = [](const QString &table, int row, const QString &why) {
-        return Error{
-            QStringLiteral("%1, row %2: %3").arg(table).arg(row + 1).arg(why).toStdString()};
-    };
-    const auto isNew = [](const QTableWidget *table, int row) {
-        const QTableWidgetItem *item = table->item(row, 0);
-        return item && (item->flags() & Qt::ItemIsEditable);
-    };
     for (int r = 0; r < m_prices->rowCount(); ++r) {
-        PriceRule rule;
-        rule.model = cell(m_prices, r, PModel);
-        rule.dataCenter = cell(m_prices, r, PDataCenter);
-        if (const std::string vendor = cell(m_prices, r, PVendor); !vendor.empty()) {
-            rule.vendor = vendorFromName(vendor);
-            if (rule.vendor == Vendor::Unknown)
-                return rowError(tr("Prices"), r,
-                                tr("vendor must be nvidia, huawei, cambricon or hygon"));
-        }
-        if (rule.model.empty() && rule.vendor == Vendor::Unknown && rule.dataCenter.empty())
-            return rowError(tr("Prices"), r, tr("name a card model, a vendor or a data center"));
-        const auto price = parseNumber(cell(m_prices, r, PPrice));
-        if (!price || *price < 0 || *price > 10'000)
-            return rowError(tr("Prices"), r,
-                            tr("CNY per card-hour must be a number from 0 to 10000"));
-        rule.cnyPerCardHour = *price;
-        const auto from = parseUtcTime(cell(m_prices, r, PFrom));
-        if (!from)
-            return rowError(tr("Prices"), r, tr("From must be a date such as 2026-07-01"));
-        if (*from < m_nowUnixS && isNew(m_prices, r))
-            return rowError(tr("Prices"), r,
-                            tr("a new price starts now or later; the past keeps its prices"));
-        rule.fromUnixS = *from;
-        if (const std::string to = cell(m_prices, r, PTo); !to.empty()) {
-            rule.toUnixS = parseUtcTime(to);
-            if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
-                return rowError(tr("Prices"), r, tr("To must be a date after From"));
-        }
-        book.addRule(std::move(rule));
+        auto rule = editedRule(r);
+        if (!rule)
+            return rule.error();
+        book.addRule(std::move(rule).value());
     }
     for (int r = 0; r < m_contracts->rowCount(); ++r) {
-        Contract c;
-        c.customer = cell(m_contracts, r, CCustomer);
-        c.dataCenter = cell(m_contracts, r, CDataCenter);
-        c.nodeId = cell(m_contracts, r, CNode);
-        c.model = cell(m_contracts, r, CModel);
-        const auto from = parseUtcTime(cell(m_contracts, r, CFrom));
-        const auto to = parseUtcTime(cell(m_contracts, r, CTo));
-        if (!from || !to || *to <= *from)
-            return rowError(tr("Contracts"), r, tr("a contract needs From and a later To"));
-        if (*from < m_nowUnixS && isNew(m_contracts, r))
-            return rowError(tr("Contracts"), r,
-                            tr("a new contract starts now or later; the past keeps its prices"));
-        c.fromUnixS = *from;
-        c.toUnixS = *to;
-        std::optional<double> stated;
-        if (const std::string discount = cell(m_contracts, r, CDiscount); !discount.empty()) {
-            stated = parseNumber(discount);
-            if (!stated || *stated < 0 || *stated > 100)
-                return rowError(tr("Contracts"), r, tr("Discount % must be 0 to 100, or empty"));
-        }
-        c.discountPercent = contractDiscount(c.fromUnixS, c.toUnixS, stated);
-        book.addContract(std::move(c));
+        auto contract = editedContract(r);
+        if (!contract)
+            return contract.error();
+        book.addContract(std::move(contract).value());
     }
     return book;
+}
+
+Result<PriceRule> PriceBookDialog::editedRule(int r) const
+{
+    PriceRule rule;
+    rule.model = cell(m_prices, r, PModel);
+    rule.dataCenter = cell(m_prices, r, PDataCenter);
+    if (const std::string vendor = cell(m_prices, r, PVendor); !vendor.empty()) {
+        rule.vendor = vendorFromName(vendor);
+        if (rule.vendor == Vendor::Unknown)
+            return rowError(tr("Prices"), r,
+                            tr("vendor must be nvidia, huawei, cambricon or hygon"));
+    }
+    if (rule.model.empty() && rule.vendor == Vendor::Unknown && rule.dataCenter.empty())
+        return rowError(tr("Prices"), r, tr("name a card model, a vendor or a data center"));
+    const auto price = parseNumber(cell(m_prices, r, PPrice));
+    if (!price || *price < 0 || *price > 10'000)
+        return rowError(tr("Prices"), r, tr("CNY per card-hour must be a number from 0 to 10000"));
+    rule.cnyPerCardHour = *price;
+    const auto from = parseUtcTime(cell(m_prices, r, PFrom));
+    if (!from)
+        return rowError(tr("Prices"), r, tr("From must be a date such as 2026-07-01"));
+    if (*from < m_nowUnixS && isNew(m_prices, r))
+        return rowError(tr("Prices"), r,
+                        tr("a new price starts now or later; the past keeps its prices"));
+    rule.fromUnixS = *from;
+    if (const std::string to = cell(m_prices, r, PTo); !to.empty()) {
+        rule.toUnixS = parseUtcTime(to);
+        if (!rule.toUnixS || *rule.toUnixS <= rule.fromUnixS)
+            return rowError(tr("Prices"), r, tr("To must be a date after From"));
+    }
+    return rule;
+}
+
+Result<Contract> PriceBookDialog::editedContract(int r) const
+{
+    Contract c;
+    c.customer = cell(m_contracts, r, CCustomer);
+    c.dataCenter = cell(m_contracts, r, CDataCenter);
+    c.nodeId = cell(m_contracts, r, CNode);
+    c.model = cell(m_contracts, r, CModel);
+    const auto from = parseUtcTime(cell(m_contracts, r, CFrom));
+    const auto to = parseUtcTime(cell(m_contracts, r, CTo));
+    if (!from || !to || *to <= *from)
+        return rowError(tr("Contracts"), r, tr("a contract needs From and a later To"));
+    if (*from < m_nowUnixS && isNew(m_contracts, r))
+        return rowError(tr("Contracts"), r,
+                        tr("a new contract starts now or later; the past keeps its prices"));
+    c.fromUnixS = *from;
+    c.toUnixS = *to;
+    std::optional<double> stated;
+    if (const std::string discount = cell(m_contracts, r, CDiscount); !discount.empty()) {
+        stated = parseNumber(discount);
+        if (!stated || *stated < 0 || *stated > 100)
+            return rowError(tr("Contracts"), r, tr("Discount % must be 0 to 100, or empty"));
+    }
+    c.discountPercent = contractDiscount(c.fromUnixS, c.toUnixS, stated);
+    return c;
 }
 
 Status PriceBookDialog::save()

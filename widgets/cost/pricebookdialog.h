@@ -7,7 +7,7 @@
 #include <QDialog>
 
 #include "core/result.h"
-#include "models/pricebookfiles.h"
+#include "models/cost/pricebookfiles.h"
 
 class QLabel;
 class QTableWidget;
@@ -35,6 +35,9 @@ Q_SIGNALS:
     void saved(const QString &path);
 
 private:
+    // One row of each table, checked; the error names the table and the row.
+    Result<PriceRule> editedRule(int row) const;
+    Result<Contract> editedContract(int row) const;
     void fill(const PriceBook &book);
     void lockPast(QTableWidget *table, int row, int64_t fromUnixS, int editableColumn);
 

@@ -13,9 +13,9 @@
 #include <QValueAxis>
 #include <algorithm>
 
-#include "brokenline.h"
-#include "models/reporttablemodel.h"
-#include "models/reportwording.h"
+#include "models/cost/reporttablemodel.h"
+#include "models/cost/reportwording.h"
+#include "widgets/brokenline.h"
 
 namespace meridian {
 
@@ -61,6 +61,47 @@ void roundTicks(QValueAxis *axis)
                                                         : QStringLiteral("%.0f"));
 }
 
+// The buckets' dates along the bottom, small, in full, turned where they are many.
+QBarCategoryAxis *dateCategories(const QStringList &labels)
+{
+    auto *categories = new QBarCategoryAxis;
+    categories->append(labels);
+    QFont small = categories->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    categories->setLabelsFont(small);
+    categories->setTruncateLabels(false);  // a date in full, even where it is tight
+    if (labels.size() > 14)
+        categories->setLabelsAngle(labels.size() > 40 ? -90 : -60);
+    return categories;
+}
+
+// Value per bucket on the right axis, broken where a bucket has no data.
+void addValueLine(QChart *chart, const UsageTrend &trend,
+                  const std::vector<std::optional<double>> &coverage, QAbstractAxis *categories,
+                  QAbstractAxis *money)
+{
+    LinePoints value;
+    for (size_t i = 0; i < trend.buckets.size(); ++i)
+        value.push_back({static_cast<double>(i), coverage[i] && *coverage[i] > 0
+                                                     ? std::optional(trend.buckets[i].total.costCny)
+                                                     : std::nullopt});
+    QPen pen(kCost);
+    pen.setWidthF(2.5);
+    addBrokenLine(chart, value, QObject::tr("Value (CNY, right)"), pen, categories, money);
+}
+
+// The largest card-hours and value of any bucket (at least 1 each, for an axis to have room).
+std::pair<double, double> highestBucket(const UsageTrend &trend)
+{
+    double hours = 1;
+    double cost = 1;
+    for (const UsageReport &bucket : trend.buckets) {
+        hours = std::max(hours, bucket.total.cardHours);
+        cost = std::max(cost, bucket.total.costCny);
+    }
+    return {hours, cost};
+}
+
 }  // namespace
 
 QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
@@ -81,12 +122,7 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     missing->setBorderColor(Qt::transparent);
     const std::vector<std::optional<double>> coverage = bucketCoverage(trend, expectedCards);
     QStringList labels = bucketLabels(trend);
-    double highestHours = 1;
-    double highestCost = 1;
-    for (const UsageReport &bucket : trend.buckets) {
-        highestHours = std::max(highestHours, bucket.total.cardHours);
-        highestCost = std::max(highestCost, bucket.total.costCny);
-    }
+    const auto [highestHours, highestCost] = highestBucket(trend);
     for (size_t i = 0; i < trend.buckets.size(); ++i) {
         const UsageReport &bucket = trend.buckets[i];
         busy->append(bucket.total.busyCardHours);
@@ -99,14 +135,7 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     bars->append(idle);
     bars->append(missing);
     chart->addSeries(bars);
-    auto *categories = new QBarCategoryAxis;
-    categories->append(labels);
-    QFont small = categories->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    categories->setLabelsFont(small);
-    categories->setTruncateLabels(false);  // a date in full, even where it is tight
-    if (labels.size() > 14)
-        categories->setLabelsAngle(labels.size() > 40 ? -90 : -60);
+    QBarCategoryAxis *categories = dateCategories(labels);
     auto *hours = new QValueAxis;
     hours->setRange(0, highestHours * 1.1);
     roundTicks(hours);
@@ -124,15 +153,7 @@ QChart *makeTrendChart(const UsageTrend &trend, int expectedCards)
     chart->addAxis(money, Qt::AlignRight);
     bars->attachAxis(categories);
     bars->attachAxis(hours);
-    // The value line breaks where a bucket has no data.
-    LinePoints value;
-    for (size_t i = 0; i < trend.buckets.size(); ++i)
-        value.push_back({static_cast<double>(i), coverage[i] && *coverage[i] > 0
-                                                     ? std::optional(trend.buckets[i].total.costCny)
-                                                     : std::nullopt});
-    QPen pen(kCost);
-    pen.setWidthF(2.5);
-    addBrokenLine(chart, value, QObject::tr("Value (CNY, right)"), pen, categories, money);
+    addValueLine(chart, trend, coverage, categories, money);
     // The hatch alone is too fine to read in a legend's small square: outline it.
     for (QLegendMarker *marker : chart->legend()->markers(bars)) {
         if (marker->label() == missing->label())
@@ -199,18 +220,6 @@ QChart *makeCostByGroupChart(const UsageReport &report)
     money->setRange(0, highest * 1.05);
     roundTicks(money);
     return chart;
-}
-
-void applyPalette(QChart *chart, const QPalette &palette)
-{
-    chart->setBackgroundBrush(palette.color(QPalette::Base));
-    chart->setTitleBrush(palette.color(QPalette::Text));
-    chart->legend()->setLabelColor(palette.color(QPalette::Text));
-    for (QAbstractAxis *axis : chart->axes()) {
-        axis->setLabelsBrush(palette.color(QPalette::Text));
-        axis->setTitleBrush(palette.color(QPalette::Text));
-        axis->setGridLineColor(palette.color(QPalette::Mid));
-    }
 }
 
 }  // namespace meridian

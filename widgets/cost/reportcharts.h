@@ -3,9 +3,7 @@
 // QCharts so a view can show them and a painter can print them.
 #pragma once
 
-#include <QPalette>
-
-#include "models/reportbuilder.h"
+#include "models/cost/reportbuilder.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -19,7 +17,5 @@ namespace meridian {
 QChart *makeTrendChart(const UsageTrend &trend, int expectedCards);
 // Value per group, largest first (at most 12 bars; the rest are summed as "others").
 QChart *makeCostByGroupChart(const UsageReport &report);
-// Qt Charts has themes of its own; the console's palette (light or dark) wins.
-void applyPalette(QChart *chart, const QPalette &palette);
 
 }  // namespace meridian

@@ -9,8 +9,8 @@
 #include <QPdfWriter>
 #include <memory>
 
-#include "models/reporttablemodel.h"
-#include "models/reportwording.h"
+#include "models/cost/reporttablemodel.h"
+#include "models/cost/reportwording.h"
 #include "pdftable.h"
 #include "reportcharts.h"
 

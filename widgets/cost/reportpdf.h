@@ -10,7 +10,7 @@
 #include <QStringList>
 
 #include "core/result.h"
-#include "models/reportbuilder.h"
+#include "models/cost/reportbuilder.h"
 
 namespace meridian {
 

@@ -18,15 +18,16 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include "faultresponsewindow.h"
-#include "models/cloudspendmodel.h"
-#include "models/pricebookfiles.h"
-#include "models/reportbuilder.h"
-#include "models/reporttablemodel.h"
-#include "models/reportwording.h"
+#include "models/cost/cloudspendmodel.h"
+#include "models/cost/pricebookfiles.h"
+#include "models/cost/reportbuilder.h"
+#include "models/cost/reporttablemodel.h"
+#include "models/cost/reportwording.h"
 #include "pricebookdialog.h"
 #include "reportcharts.h"
 #include "reportpdf.h"
-#include "screenfit.h"
+#include "widgets/chartpalette.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 

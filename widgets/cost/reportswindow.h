@@ -10,7 +10,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
-#include "models/reportbuilder.h"
+#include "models/cost/reportbuilder.h"
 #include "reportsources.h"
 
 class QChartView;

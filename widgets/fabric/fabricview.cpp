@@ -261,6 +261,12 @@ void FabricView::paintEvent(QPaintEvent *)
     }
     p.resetTransform();
 
+    paintBadges(p);
+    paintBoxes(p);
+}
+
+void FabricView::paintBadges(QPainter &p)
+{
     // Badges: PFC (orange P) and ECN/CNP (blue E), a third of the way up from the host.
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
@@ -283,7 +289,10 @@ void FabricView::paintEvent(QPaintEvent *)
             dx += 13;
         }
     }
+}
 
+void FabricView::paintBoxes(QPainter &p)
+{
     // Boxes, then the labels that fit.
     p.setFont(font());
     const QRectF visible(toWorld(QPointF(0, 0)), toWorld(QPointF(width(), height())));

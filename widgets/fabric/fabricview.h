@@ -12,7 +12,7 @@
 class QPainter;
 #include <set>
 
-#include "models/fabricscene.h"
+#include "models/fabric/fabricscene.h"
 
 namespace meridian {
 
@@ -53,6 +53,10 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // PFC (orange P) and ECN/CNP (blue E) badges on the links, in screen space.
+    void paintBadges(QPainter &p);
+    // Spines, leaves, host groups and their labels where they fit.
+    void paintBoxes(QPainter &p);
     QPointF toScreen(QPointF world) const;
     QPointF toWorld(QPointF screen) const;
     void checkExpansion();

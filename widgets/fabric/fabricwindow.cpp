@@ -15,9 +15,9 @@
 #include "core/clock.h"
 #include "fabriclegend.h"
 #include "fabricview.h"
-#include "historychart.h"
 #include "models/metricscale.h"
-#include "screenfit.h"
+#include "widgets/historychart.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 

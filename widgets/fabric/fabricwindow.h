@@ -9,7 +9,7 @@
 #include <set>
 
 #include "core/clock.h"
-#include "models/fabricsource.h"
+#include "models/fabric/fabricsource.h"
 
 class QComboBox;
 class QLabel;

@@ -8,10 +8,10 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "historychart.h"
-#include "models/cardconditions.h"
+#include "models/fleet/cardconditions.h"
+#include "models/fleet/storehistoryloader.h"
 #include "models/metricscale.h"
-#include "models/storehistoryloader.h"
+#include "widgets/historychart.h"
 
 namespace meridian {
 
@@ -74,22 +74,7 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
             Q_EMIT nodeRequested(snapshot->layout->cardNode[*m_card]);
     });
     body->addWidget(m_openNode, 0, Qt::AlignLeft);
-    // A store keeps days of history; this console's own memory of a card, 15 minutes.
-    m_period = new QComboBox(m_body);
-    const std::pair<QString, int> periods[] = {{tr("Last 15 minutes"), 15 * 60},
-                                               {tr("Last hour"), 3600},
-                                               {tr("Last 6 hours"), 6 * 3600},
-                                               {tr("Last 24 hours"), 24 * 3600},
-                                               {tr("Last 7 days"), 7 * 24 * 3600}};
-    for (const auto &[name, seconds] : periods)
-        m_period->addItem(name, seconds);
-    m_period->setToolTip(
-        tr("Longer periods come from the Prometheus-compatible store that "
-           "holds the card; agents' cards show the last 15 minutes"));
-    m_period->setEnabled(false);
-    connect(m_period, &QComboBox::currentIndexChanged, this,
-            [this] { setHistoryWindow(m_period->currentData().toInt()); });
-    body->addWidget(m_period);
+    buildPeriodChoice(body);
     m_rangeNote = new QLabel(
         tr("Utilisation and power from the history file; memory and temperature are kept "
            "for the last 15 minutes."),
@@ -97,6 +82,11 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
     m_rangeNote->setWordWrap(true);
     m_rangeNote->hide();
     body->addWidget(m_rangeNote);
+    buildCharts(body);
+}
+
+void CardDetailPanel::buildCharts(QVBoxLayout *body)
+{
     m_charts[0] =
         new HistoryChart(metricName(FleetMetric::Utilization), QStringLiteral("%"), 100, m_body);
     m_charts[1] =
@@ -113,6 +103,26 @@ CardDetailPanel::CardDetailPanel(const FleetSnapshotSource &source, QWidget *par
     m_events->setMinimumHeight(80);
     m_events->setMaximumHeight(140);
     body->addWidget(m_events);
+}
+
+void CardDetailPanel::buildPeriodChoice(QVBoxLayout *body)
+{
+    // A store keeps days of history; this console's own memory of a card, 15 minutes.
+    m_period = new QComboBox(m_body);
+    const std::pair<QString, int> periods[] = {{tr("Last 15 minutes"), 15 * 60},
+                                               {tr("Last hour"), 3600},
+                                               {tr("Last 6 hours"), 6 * 3600},
+                                               {tr("Last 24 hours"), 24 * 3600},
+                                               {tr("Last 7 days"), 7 * 24 * 3600}};
+    for (const auto &[name, seconds] : periods)
+        m_period->addItem(name, seconds);
+    m_period->setToolTip(
+        tr("Longer periods come from the Prometheus-compatible store that "
+           "holds the card; agents' cards show the last 15 minutes"));
+    m_period->setEnabled(false);
+    connect(m_period, &QComboBox::currentIndexChanged, this,
+            [this] { setHistoryWindow(m_period->currentData().toInt()); });
+    body->addWidget(m_period);
 }
 
 void CardDetailPanel::showCard(CardHandle card, const FleetSnapshot &snapshot)

@@ -14,6 +14,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QListWidget;
+class QVBoxLayout;
 class QPushButton;
 
 namespace meridian {
@@ -49,6 +50,10 @@ Q_SIGNALS:
     void nodeRequested(NodeHandle node);
 
 private:
+    // How far back the charts reach: 15 minutes to 7 days.
+    void buildPeriodChoice(QVBoxLayout *body);
+    // Utilisation, memory, temperature and power, then the node's recent events.
+    void buildCharts(QVBoxLayout *body);
     void update(const FleetSnapshot &snapshot);
     StoreHistoryLoader *loaderFor(bool fromStore) const;
     bool loaderKeeps(const StoreHistoryLoader *loader, int chart) const;

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "models/cardhealth.h"
-#include "models/datacentersummarymodel.h"
+#include "models/fleet/datacentersummarymodel.h"
 
 namespace meridian {
 
@@ -281,6 +281,27 @@ void FleetHeatmap::paintLabels(QPainter &painter, const QRect &exposed) const
     }
 }
 
+namespace {
+
+// A card's cell: filled with its colour, or (no reading) an empty box unlike any colour a
+// value can take; `outline`, where valid, edges a fill that would vanish on the background.
+void drawCell(QPainter &painter, const QRect &r, const QColor &color, bool empty,
+              const QColor &outline)
+{
+    if (empty) {
+        painter.setPen(QPen(color, 1));
+        painter.drawRect(r.adjusted(0, 0, -1, -1));
+        return;
+    }
+    painter.fillRect(r, color);
+    if (outline.isValid()) {
+        painter.setPen(QPen(outline, 1));
+        painter.drawRect(r.adjusted(0, 0, -1, -1));
+    }
+}
+
+}  // namespace
+
 void FleetHeatmap::paintCards(QPainter &painter, const QRect &exposed) const
 {
     const FleetSnapshot &s = *m_snapshot;
@@ -315,17 +336,10 @@ void FleetHeatmap::paintCards(QPainter &painter, const QRect &exposed) const
         CardLook look = cardLook(c, unreachable[node], nodeStale, dark);
         if (filtering && !m_matches[c])
             look.color.setAlphaF(0.15f);
-        if (look.empty) {
-            // No reading: an empty box, unlike any colour a value can take.
-            painter.setPen(QPen(look.color, 1));
-            painter.drawRect(r.adjusted(0, 0, -1, -1));
-        } else {
-            painter.fillRect(r, look.color);
-            if (outlineDark && std::abs(look.color.lightnessF() - backgroundLightness) < 0.15f) {
-                painter.setPen(QPen(outline, 1));
-                painter.drawRect(r.adjusted(0, 0, -1, -1));
-            }
-        }
+        drawCell(painter, r, look.color, look.empty,
+                 outlineDark && std::abs(look.color.lightnessF() - backgroundLightness) < 0.15f
+                     ? outline
+                     : QColor());
         if (nodeStale && m_geometry.cell >= 6)
             painter.fillRect(r, QBrush(noReadingColor(), Qt::BDiagPattern));
         if (!health && s.errors[c] > 0) {

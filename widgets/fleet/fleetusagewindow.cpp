@@ -13,12 +13,12 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
-#include "brokenline.h"
-#include "models/fleetusageloader.h"
+#include "models/fleet/fleetusageloader.h"
 #include "models/metricscale.h"
-#include "reportcharts.h"
-#include "screenfit.h"
-#include "timeticks.h"
+#include "widgets/brokenline.h"
+#include "widgets/chartpalette.h"
+#include "widgets/screenfit.h"
+#include "widgets/timeticks.h"
 
 namespace meridian {
 

@@ -7,9 +7,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "models/fleet/nodepagemodels.h"
 #include "models/metricscale.h"
-#include "models/nodepagemodels.h"
-#include "screenfit.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 

@@ -8,8 +8,6 @@
 #include <QSignalBlocker>
 #include <QSlider>
 
-#include "models/alertguidance.h"
-
 namespace meridian {
 
 namespace {
@@ -120,8 +118,7 @@ void TimeMachineBar::showMoment(const FleetMoment &moment)
     }
     QStringList alerts;
     for (const AlertIncident &a : moment.openAlerts)
-        alerts << QStringLiteral("%1 %2").arg(alertKindTitleOfName(a.kind),
-                                              QString::fromStdString(a.subject));
+        alerts << openAlertLine(a);
     said << tr("%n alert(s) open", nullptr, static_cast<int>(alerts.size()));
     if (!alerts.isEmpty())
         said.last() += QStringLiteral(": ") +

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "models/fleettimemachine.h"
+#include "models/fleet/fleettimemachine.h"
 
 class QLabel;
 class QPushButton;

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "timeticks.h"
+#include "widgets/timeticks.h"
 
 namespace meridian {
 

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "models/scalingviewmodel.h"
+#include "models/scaling/scalingviewmodel.h"
 
 namespace meridian {
 

@@ -16,8 +16,8 @@
 #include <QVBoxLayout>
 
 #include "scalingcharts.h"
-#include "screenfit.h"
 #include "servicesdialog.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 
@@ -312,45 +312,7 @@ void ScalingWindow::fillPlan(const ScalingView &view)
             b->setEnabled(false);
         return;
     }
-    QString plan;
-    if (s->pendingSteps > 0) {
-        // Only the parts the plan has: local replicas, rented nodes, or both.
-        const int local = s->pendingLocalSteps;
-        const int rented = s->pendingSteps - s->pendingLocalSteps;
-        QStringList parts;
-        if (local > 0)
-            parts << tr("%n replica(s) on free local cards", nullptr, local);
-        if (rented > 0)
-            parts << tr("%n rented node(s) for %1 CNY/h", nullptr, rented)
-                         .arg(s->pendingCnyPerHour, 0, 'f', 2);
-        plan = tr("<b>Plan %1 waiting for approval:</b> %2. ")
-                   .arg(s->planVersion)
-                   .arg(parts.join(tr(" and ")));
-        // What approving costs, in the words a budget holder uses.
-        QString cost;
-        if (rented > 0)
-            cost = tr("Rented nodes are paid by the started hour: %1 CNY each hour they run, "
-                      "at least %1 CNY.")
-                       .arg(s->pendingCnyPerHour, 0, 'f', 2);
-        const double budget = s->service.rent.budgetCnyPerHour;
-        if (budget > 0) {
-            const double after = s->rentedCnyPerHour + s->pendingCnyPerHour;
-            cost +=
-                QStringLiteral(" ") + tr("With it, %1 rents for %2 of its %3 CNY/h budget (%4%).")
-                                          .arg(text(s->service.name))
-                                          .arg(after, 0, 'f', 2)
-                                          .arg(budget, 0, 'f', 2)
-                                          .arg(100.0 * after / budget, 0, 'f', 0);
-        }
-        plan += cost;
-        m_shownPlan = {text(s->service.name), s->planVersion,
-                       tr("Approve plan %1 for %2: %3?\n\n%4")
-                           .arg(s->planVersion)
-                           .arg(text(s->service.name), parts.join(tr(" and ")), cost)};
-    } else {
-        plan = tr("No plan waiting. ");
-        m_shownPlan = {};
-    }
+    QString plan = waitingPlanText(*s);
     plan += QStringLiteral("<br/>") +
             tr("Policy: %1 — %2")
                 .arg(reasonText(s->reason),
@@ -382,6 +344,47 @@ void ScalingWindow::fillPlan(const ScalingView &view)
     }
     m_release->setEnabled(s->surplusSteps > 0 && view.mode != ApprovalMode::Automatic &&
                           !s->releaseApproved);
+}
+
+QString ScalingWindow::waitingPlanText(const ServiceScalingView &s)
+{
+    if (s.pendingSteps == 0) {
+        m_shownPlan = {};
+        return tr("No plan waiting. ");
+    }
+    // Only the parts the plan has: local replicas, rented nodes, or both.
+    const int local = s.pendingLocalSteps;
+    const int rented = s.pendingSteps - s.pendingLocalSteps;
+    QStringList parts;
+    if (local > 0)
+        parts << tr("%n replica(s) on free local cards", nullptr, local);
+    if (rented > 0)
+        parts << tr("%n rented node(s) for %1 CNY/h", nullptr, rented)
+                     .arg(s.pendingCnyPerHour, 0, 'f', 2);
+    QString plan = tr("<b>Plan %1 waiting for approval:</b> %2. ")
+                       .arg(s.planVersion)
+                       .arg(parts.join(tr(" and ")));
+    // What approving costs, in the words a budget holder uses.
+    QString cost;
+    if (rented > 0)
+        cost = tr("Rented nodes are paid by the started hour: %1 CNY each hour they run, "
+                  "at least %1 CNY.")
+                   .arg(s.pendingCnyPerHour, 0, 'f', 2);
+    const double budget = s.service.rent.budgetCnyPerHour;
+    if (budget > 0) {
+        const double after = s.rentedCnyPerHour + s.pendingCnyPerHour;
+        cost += QStringLiteral(" ") + tr("With it, %1 rents for %2 of its %3 CNY/h budget (%4%).")
+                                          .arg(text(s.service.name))
+                                          .arg(after, 0, 'f', 2)
+                                          .arg(budget, 0, 'f', 2)
+                                          .arg(100.0 * after / budget, 0, 'f', 0);
+    }
+    plan += cost;
+    m_shownPlan = {text(s.service.name), s.planVersion,
+                   tr("Approve plan %1 for %2: %3?\n\n%4")
+                       .arg(s.planVersion)
+                       .arg(text(s.service.name), parts.join(tr(" and ")), cost)};
+    return plan;
 }
 
 void ScalingWindow::editServices()

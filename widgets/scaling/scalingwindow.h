@@ -9,8 +9,8 @@
 #include <QMainWindow>
 #include <functional>
 
-#include "models/scalingtablemodels.h"
-#include "models/scalingviewmodel.h"
+#include "models/scaling/scalingtablemodels.h"
+#include "models/scaling/scalingviewmodel.h"
 
 class QComboBox;
 class QGroupBox;
@@ -61,6 +61,9 @@ private:
     void buildToolBar();
     QGroupBox *buildPlanBox(QWidget *parent);
     void fillPlan(const ScalingView &view);
+    // The plan waiting for approval in words (what it rents, what it costs); remembered
+    // for the approval's question.
+    QString waitingPlanText(const ServiceScalingView &s);
     const ServiceScalingView *selected(const ScalingView &view) const;
     void approveShownPlan();
     bool confirm(const QString &title, const QString &question);

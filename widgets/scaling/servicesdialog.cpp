@@ -14,7 +14,7 @@
 
 #include "core/inferenceservice.h"
 #include "core/textfile.h"
-#include "screenfit.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 

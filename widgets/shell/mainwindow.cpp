@@ -4,11 +4,9 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -21,23 +19,24 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
-#include <QToolBar>
 #include <QVBoxLayout>
 
-#include "alertspanel.h"
-#include "carddetailpanel.h"
-#include "fleetheatmap.h"
-#include "fleetusagewindow.h"
-#include "heatmaplegend.h"
-#include "models/alertcenter.h"
-#include "models/alertnotifier.h"
-#include "models/datacentersummarymodel.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertnotifier.h"
+#include "models/fleet/datacentersummarymodel.h"
+#include "models/fleet/fleettimemachine.h"
 #include "models/fleetsnapshotsource.h"
-#include "models/fleettimemachine.h"
-#include "nodepage.h"
-#include "reportswindow.h"
-#include "screenfit.h"
-#include "timemachinebar.h"
+#include "widgets/alerts/alertspanel.h"
+#include "widgets/cost/reportswindow.h"
+#include "widgets/fleet/carddetailpanel.h"
+#include "widgets/fleet/fleetheatmap.h"
+#include "widgets/fleet/fleettoolbar.h"
+#include "widgets/fleet/fleetusagewindow.h"
+#include "widgets/fleet/heatmaplegend.h"
+#include "widgets/fleet/nodepage.h"
+#include "widgets/fleet/timemachinebar.h"
+#include "widgets/problemlabels.h"
+#include "widgets/screenfit.h"
 
 namespace meridian {
 
@@ -53,7 +52,25 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
 {
     setWindowTitle(tr("Meridian — fleet"));
     m_summary = new DataCenterSummaryModel(this);
+    buildFleetView();
+    buildCardDock();
+    buildAlertsDock();
+    m_uptime.start();
+    buildToolbar();
+    buildMenus();
+    m_status = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+    m_problems = std::make_unique<ProblemLabels>(statusBar());
 
+    connect(&m_source, &FleetSnapshotSource::snapshotChanged, this,
+            [this](std::shared_ptr<const FleetSnapshot> s) { applySnapshot(s); });
+    if (auto current = m_source.current())
+        applySnapshot(current);
+    restoreLayout();
+}
+
+void MainWindow::buildFleetView()
+{
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(8, 8, 8, 4);
@@ -85,7 +102,10 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
     scroll->setFrameShape(QFrame::NoFrame);
     layout->addWidget(scroll, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::buildCardDock()
+{
     // The card panel stays docked (a hint until a card is chosen): opening a card then
     // changes neither the heatmap's flow nor the window's size. Its content scrolls, so
     // four charts never push the alerts and the status bar off a laptop's screen.
@@ -107,7 +127,10 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
             showNode(snapshot->layout->cardNode[card]);
     });
     connect(m_detail, &CardDetailPanel::nodeRequested, this, &MainWindow::showNode);
+}
 
+void MainWindow::buildAlertsDock()
+{
     m_alerts = new AlertCenter(m_source.state(), this);
     m_detail->setAlertsView([this] { return &m_alerts->view(); });
     m_alertsPanel = new AlertsPanel(*m_alerts);
@@ -131,94 +154,22 @@ MainWindow::MainWindow(FleetSnapshotSource &source, QWidget *parent)
                                          ? tr("Alerts (%1 open)").arg(open)
                                          : tr("Alerts (%1 open), %2").arg(open).arg(source));
     });
-
-    m_uptime.start();
-    buildToolbar();
-    buildMenus();
-    m_status = new QLabel(this);
-    statusBar()->addWidget(m_status, 1);
-
-    connect(&m_source, &FleetSnapshotSource::snapshotChanged, this,
-            [this](std::shared_ptr<const FleetSnapshot> s) { applySnapshot(s); });
-    if (auto current = m_source.current())
-        applySnapshot(current);
-    restoreLayout();
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildToolbar()
 {
-    auto *bar = addToolBar(tr("Fleet"));
-    bar->setObjectName(QStringLiteral("fleetToolbar"));
-    bar->setMovable(false);
-    bar->addWidget(new QLabel(tr("Colour by "), bar));
-    m_metric = new QComboBox(bar);
-    m_metric->setObjectName(QStringLiteral("colouring"));
-    for (FleetMetric m : {FleetMetric::Health, FleetMetric::Utilization, FleetMetric::Memory,
-                          FleetMetric::Temperature, FleetMetric::Power, FleetMetric::Errors})
-        m_metric->addItem(metricName(m), static_cast<int>(m));
-    bar->addWidget(m_metric);
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Data center "), bar));
-    m_dataCenter = new QComboBox(bar);
-    m_dataCenter->addItem(tr("All"), QString());
-    m_dataCenter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(m_dataCenter);
-    bar->addWidget(new QLabel(tr(" Vendor "), bar));
-    m_vendor = new QComboBox(bar);
-    m_vendor->addItem(tr("All"), -1);
-    for (Vendor v : {Vendor::Nvidia, Vendor::Huawei, Vendor::Cambricon, Vendor::Hygon}) {
-        const QString name =
-            QString::fromLatin1(vendorName(v).data(), static_cast<int>(vendorName(v).size()));
-        m_vendor->addItem(name.left(1).toUpper() + name.mid(1), static_cast<int>(v));
-    }
-    bar->addWidget(m_vendor);
-    bar->addWidget(new QLabel(tr(" Model "), bar));
-    m_model = new QComboBox(bar);
-    m_model->addItem(tr("All"), QString());
-    m_model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(m_model);
-    bar->addWidget(new QLabel(tr(" State "), bar));
-    m_state = new QComboBox(bar);
-    m_state->addItem(tr("All"), static_cast<int>(CardState::Any));
-    m_state->addItem(tr("Faulty"), static_cast<int>(CardState::Faulty));
-    m_state->addItem(tr("Live"), static_cast<int>(CardState::Live));
-    m_state->addItem(
-        tr("Idle (below %1%)").arg(static_cast<double>(DataCenterSummaryModel::kBusyPercent)),
-        static_cast<int>(CardState::Idle));
-    m_state->addItem(tr("Stale"), static_cast<int>(CardState::Stale));
-    m_state->addItem(tr("Unreachable"), static_cast<int>(CardState::Unreachable));
-    m_state->addItem(tr("With errors"), static_cast<int>(CardState::WithErrors));
-    m_state->addItem(tr("No reading"), static_cast<int>(CardState::NoReading));
-    bar->addWidget(m_state);
-    bar->addSeparator();
-    m_search = new QLineEdit(bar);
-    m_search->setPlaceholderText(tr("Search host, node or card UUID (Ctrl+F)"));
-    m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(320);
-    bar->addWidget(m_search);
-
-    auto *focusSearch = new QAction(tr("Search"), this);
-    focusSearch->setShortcut(QKeySequence::Find);
-    connect(focusSearch, &QAction::triggered, m_search, [this] {
-        m_search->setFocus();
-        m_search->selectAll();
-    });
-    addAction(focusSearch);
-
-    connect(m_metric, &QComboBox::currentIndexChanged, this, [this] {
-        const auto metric = static_cast<FleetMetric>(m_metric->currentData().toInt());
+    m_toolbar = new FleetToolbar(this);
+    addToolBar(m_toolbar);
+    connect(m_toolbar, &FleetToolbar::metricChanged, this, [this](FleetMetric metric) {
         m_heatmap->setMetric(metric);
         m_legend->setMetric(metric);
-        // Kept at once, not at close: a console that is killed or crashes keeps it too.
-        QSettings().setValue(QStringLiteral("fleet/colouring"), metricKey(metric));
     });
-    connect(m_dataCenter, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
-    connect(m_vendor, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
-    connect(m_model, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
-    connect(m_state, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
-    connect(m_search, &QLineEdit::textChanged, this, &MainWindow::applyFilter);
+    connect(m_toolbar, &FleetToolbar::filterChanged, this, [this] {
+        m_heatmap->setFilter(m_toolbar->filter());
+        m_status->setText(statusText());
+    });
 }
 
 void MainWindow::selectCard(CardHandle card)
@@ -241,7 +192,7 @@ void MainWindow::selectNode(NodeHandle node)
         selectCard(l.nodeCards[node].front());
     } else {
         // Never reached, so no cards to show: point at it through the search instead.
-        m_search->setText(QString::fromStdString(l.nodeAddress[node]));
+        m_toolbar->search(QString::fromStdString(l.nodeAddress[node]));
     }
 }
 
@@ -293,18 +244,6 @@ void MainWindow::buildMenus()
     help->addAction(tr("&Diagnostics"), this, &MainWindow::showDiagnostics);
 }
 
-void MainWindow::applyFilter()
-{
-    HeatmapFilter filter;
-    filter.dataCenter = m_dataCenter->currentData().toString();
-    filter.vendor = m_vendor->currentData().toInt();
-    filter.model = m_model->currentData().toString();
-    filter.state = static_cast<CardState>(m_state->currentData().toInt());
-    filter.search = m_search->text();
-    m_heatmap->setFilter(filter);
-    m_status->setText(statusText());
-}
-
 void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot)
 {
     // Triage once a second is plenty for people, and keeps 6,000 cards cheap.
@@ -319,18 +258,7 @@ void MainWindow::applySnapshot(const std::shared_ptr<const FleetSnapshot> &snaps
     }
     if (m_timeBar->isLive())  // the table says what the fleet shows: a past moment's figures
         m_summary->setSnapshot(*snapshot, openAlerts);
-    for (const auto &row : m_summary->rows()) {
-        if (m_dataCenter->findData(row.name) < 0)
-            m_dataCenter->addItem(row.name, row.name);
-    }
-    if (snapshot->layout->generation != m_modelsGeneration) {
-        m_modelsGeneration = snapshot->layout->generation;
-        for (const std::string &model : snapshot->layout->cardModel) {
-            const QString name = QString::fromStdString(model);
-            if (m_model->findData(name) < 0)
-                m_model->addItem(name, name);
-        }
-    }
+    m_toolbar->learnFleet(*snapshot);
     // Keep the table exactly as tall as its rows: the heatmap gets the rest.
     const int rows = m_summary->rowCount();
     m_summaryView->setFixedHeight(m_summaryView->horizontalHeader()->height() +
@@ -439,12 +367,12 @@ void MainWindow::applyTheme(const QString &theme)
 
 void MainWindow::showHistoryProblem(const QString &text)
 {
-    showLastingProblem(m_historyProblem, text);
+    m_problems->show(QStringLiteral("history"), text);
 }
 
 void MainWindow::showSourceProblem(const QString &text)
 {
-    showLastingProblem(m_sourceProblem, text);
+    m_problems->show(QStringLiteral("source"), text);
 }
 
 void MainWindow::setAlertNotifier(AlertNotifier *notifier, const QString &routingFile)
@@ -461,29 +389,17 @@ void MainWindow::setAlertNotifier(AlertNotifier *notifier, const QString &routin
 
 void MainWindow::showTriageProblem(const QString &text)
 {
-    showLastingProblem(m_triageProblem, text);
+    m_problems->show(QStringLiteral("triage"), text);
 }
 
 QString MainWindow::sourceProblem() const
 {
-    return m_sourceProblem ? m_sourceProblem->text() : QString();
-}
-
-void MainWindow::showLastingProblem(QLabel *&label, const QString &text)
-{
-    if (!label) {
-        label = new QLabel(this);
-        label->setStyleSheet(QStringLiteral("color: #d62728"));
-        statusBar()->addPermanentWidget(label);
-    }
-    label->setText(text);
-    label->setToolTip(text);
-    label->setVisible(!text.isEmpty());
+    return m_problems->text(QStringLiteral("source"));
 }
 
 QString MainWindow::historyProblem() const
 {
-    return m_historyProblem ? m_historyProblem->text() : QString();
+    return m_problems->text(QStringLiteral("history"));
 }
 
 void MainWindow::restoreLayout()
@@ -511,9 +427,7 @@ void MainWindow::restoreLayout()
         // An empty card panel would take the fleet's room: it opens with the first card.
         m_detailDock->hide();
     }
-    const auto metric = metricFromKey(settings.value(QStringLiteral("fleet/colouring")).toString());
-    m_metric->setCurrentIndex(
-        std::max(0, m_metric->findData(static_cast<int>(metric.value_or(FleetMetric::Health)))));
+    m_toolbar->restoreMetric();
 }
 
 void MainWindow::setCloseWarning(std::function<QString()> warning)

@@ -11,12 +11,10 @@
 #include <memory>
 
 #include "models/fleetsnapshotsource.h"
-#include "reportsources.h"
+#include "widgets/cost/reportsources.h"
 
-class QComboBox;
 class QDockWidget;
 class QLabel;
-class QLineEdit;
 class QTableView;
 
 namespace meridian {
@@ -30,10 +28,12 @@ class AlertsPanel;
 class CardDetailPanel;
 class DataCenterSummaryModel;
 class FleetHeatmap;
+class FleetToolbar;
 class FleetSnapshotSource;
 class FleetTimeMachine;
 class TimeMachineBar;
 class HeatmapLegend;
+class ProblemLabels;
 class ReportsWindow;
 
 class MainWindow final : public QMainWindow {
@@ -91,13 +91,15 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void showLastingProblem(QLabel *&label, const QString &text);
     bool confirmClose();
+    // The summary table, legend, time machine bar and heatmap, top to bottom.
+    void buildFleetView();
+    void buildCardDock();
+    void buildAlertsDock();
     void buildToolbar();
     void buildMenus();
     void showDiagnostics();
     void applySnapshot(const std::shared_ptr<const FleetSnapshot> &snapshot);
-    void applyFilter();
     void restoreLayout();
     void applyTheme(const QString &theme);
 
@@ -108,19 +110,13 @@ private:
     TimeMachineBar *m_timeBar = nullptr;
     FleetTimeMachine *m_timeMachine = nullptr;  // null: no history file
     QTableView *m_summaryView = nullptr;
-    QComboBox *m_metric = nullptr;
-    QComboBox *m_dataCenter = nullptr;
-    QComboBox *m_vendor = nullptr;
-    QComboBox *m_model = nullptr;
-    QComboBox *m_state = nullptr;
-    QLineEdit *m_search = nullptr;
+    FleetToolbar *m_toolbar = nullptr;
     QLabel *m_status = nullptr;
     CardDetailPanel *m_detail = nullptr;
     AlertCenter *m_alerts = nullptr;
     AlertsPanel *m_alertsPanel = nullptr;
     QDockWidget *m_alertsDock = nullptr;
     int64_t m_lastTriageMs = 0;
-    uint64_t m_modelsGeneration = 0;
     QDockWidget *m_detailDock = nullptr;
     QElapsedTimer m_uptime;
     ReportSources m_reportSources;
@@ -133,9 +129,7 @@ private:
     };
     std::map<ToolWindow, ToolWindowSlot> m_toolWindows;
     std::function<QString()> m_closeWarning;
-    QLabel *m_historyProblem = nullptr;
-    QLabel *m_sourceProblem = nullptr;
-    QLabel *m_triageProblem = nullptr;
+    std::unique_ptr<ProblemLabels> m_problems;
     AlertNotifier *m_notifier = nullptr;
     QString m_routingFile;
 };

@@ -2,21 +2,19 @@
 // utilisation, reports, the tool windows (fabric, scaling), diagnostics and alert routing.
 #include <QDialog>
 #include <QDockWidget>
-#include <QFormLayout>
 #include <QLabel>
 #include <QStatusBar>
-#include <QTimer>
 
-#include "alertroutingdialog.h"
-#include "alertspanel.h"
-#include "fabricwindow.h"
-#include "fleetusagewindow.h"
+#include "diagnosticsdialog.h"
 #include "mainwindow.h"
-#include "models/alertnotifier.h"
-#include "models/consolediagnostics.h"
+#include "models/alerts/alertnotifier.h"
 #include "models/fleetsnapshotsource.h"
-#include "nodepage.h"
-#include "reportswindow.h"
+#include "widgets/alerts/alertroutingdialog.h"
+#include "widgets/alerts/alertspanel.h"
+#include "widgets/cost/reportswindow.h"
+#include "widgets/fabric/fabricwindow.h"
+#include "widgets/fleet/fleetusagewindow.h"
+#include "widgets/fleet/nodepage.h"
 
 namespace meridian {
 
@@ -117,40 +115,8 @@ void MainWindow::showLinkInFabric(NodeHandle node, const QString &netdev)
 
 void MainWindow::showDiagnostics()
 {
-    auto *dialog = new QDialog(this);
+    auto *dialog = new DiagnosticsDialog(m_source, m_uptime, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Diagnostics"));
-    auto *form = new QFormLayout(dialog);
-    auto *figures = new QLabel(dialog);
-    figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    form->addRow(figures);
-    const auto fill = [this, figures] {
-        const auto snapshot = m_source.current();
-        if (!snapshot)
-            return;
-        const ConsoleDiagnostics d = collectDiagnostics(
-            *snapshot, m_source.lagSamples(), m_source.state().telemetryBatches(),
-            static_cast<double>(m_uptime.elapsed()) / 1000.0);
-        figures->setText(tr("Agents: %1 (%2 live, %3 stale, %4 unreachable)<br>"
-                            "Cards: %5<br>Telemetry: %6 batches/s<br>"
-                            "UI event-loop lag: p50 %7 ms, p99 %8 ms, max %9 ms<br>"
-                            "Memory: %10 MiB · CPU: %11% of one core")
-                             .arg(d.agents)
-                             .arg(d.agentsLive)
-                             .arg(d.agentsStale)
-                             .arg(d.agentsUnreachable)
-                             .arg(d.cards)
-                             .arg(d.telemetryBatchesPerSecond, 0, 'f', 0)
-                             .arg(d.uiLagP50Ms, 0, 'f', 1)
-                             .arg(d.uiLagP99Ms, 0, 'f', 1)
-                             .arg(d.uiLagMaxMs, 0, 'f', 1)
-                             .arg(d.residentMemoryMiB, 0, 'f', 0)
-                             .arg(d.cpuPercentOfOneCore, 0, 'f', 0));
-    };
-    fill();
-    auto *timer = new QTimer(dialog);
-    connect(timer, &QTimer::timeout, dialog, fill);
-    timer->start(1000);
     dialog->show();
 }
 

@@ -1,0 +1,75 @@
+// A console following the team's watcher: its alert list is read over HTTP (under a
+// deadline and a size cap, checked as a stranger's answer) to be shown in place of the
+// console's own evaluation, with the cards it names found in this console's fleet; what the
+// on-call does is sent to the watcher, which records it under the name of the caller's token.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "alertevaluator.h"
+
+class QThreadPool;
+
+namespace meridian {
+
+struct AlertRoute;
+struct TeamAlerts;
+struct TriageRequest;
+
+class TeamWatcherLink final : public QObject {
+    Q_OBJECT
+public:
+    // Reads run on `thread`, in turn with the console's other triage work.
+    TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread, QObject *parent = nullptr);
+    ~TeamWatcherLink() override;
+
+    // The fleet the watcher's alerts are matched to, and this console's time.
+    void seeFleet(std::shared_ptr<const FleetLayout> layout, int64_t nowMs);
+    // Reads the watcher's list, unless a read is still on its way.
+    void poll();
+    // The list as last read (empty before the first answer) and the silences with it.
+    const AlertsView &view() const { return *m_view; }
+    const std::vector<SilenceRule> &silences() const { return m_silences; }
+    // "from xm-watch-1", or that it has not been heard from yet.
+    QString sourceText() const;
+    // A job that sends `request` to the watcher, for the console's triage thread: the
+    // problem in words, or "" when the watcher took it.
+    std::function<std::string()> sendJob(const TriageRequest &request) const;
+
+Q_SIGNALS:
+    // A newer list was read: view() and silences() hold it.
+    void changed();
+    // The watcher cannot be read, or is behind, in words; empty when that ended. Said when
+    // it changes only.
+    void problem(const QString &text);
+
+private:
+    struct Read {
+        std::shared_ptr<TeamAlerts> team;  // none: not read
+        std::string problem;
+    };
+    static Read read(const AlertRoute &watcher);
+    void take(const Read &read);
+    void sayProblem(const QString &text);
+    // The watcher's alerts carry its node and card names: the handles here are found.
+    void findCards(std::vector<Alert> &alerts) const;
+
+    std::shared_ptr<const AlertRoute> m_watcher;
+    QThreadPool &m_thread;
+    std::shared_ptr<const AlertsView> m_view;
+    std::vector<SilenceRule> m_silences;
+    std::string m_name;
+    int64_t m_heardMs = 0;  // this console's clock, when the watcher last answered
+    QString m_problem;      // as last said
+    std::shared_ptr<const FleetLayout> m_layout;
+    int64_t m_nowMs = 0;
+    QFutureWatcher<Read> m_reading;
+};
+
+}  // namespace meridian

@@ -1,0 +1,33 @@
+// One read of the triage the consoles share: what the history file holds after the
+// actions already seen (acknowledgements, notes, silences, deliveries) and the silences an
+// Alertmanager holds. Run off the UI thread; each part that cannot be read says why.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "alerts/alert.h"
+#include "alerts/alerttriagelog.h"
+
+namespace meridian {
+
+class AlertmanagerSilences;
+
+struct TriageRead {
+    uint64_t sequence = 0;  // reads apply in the order they were asked for
+    std::vector<TriageAction> actions;
+    std::vector<SilenceRule> silences;
+    std::set<std::string> delivered;
+    std::string problem;
+    std::optional<std::vector<SilenceRule>> alertmanagerSilences;  // none: not read
+    std::string alertmanagerProblem;
+};
+
+// Either source may be null (not set). `afterId`: the newest action already applied.
+TriageRead readTriage(AlertTriageLog *log, AlertmanagerSilences *alertmanager, uint64_t sequence,
+                      int64_t afterId, int64_t nowMs);
+
+}  // namespace meridian
