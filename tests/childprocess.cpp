@@ -88,6 +88,17 @@ bool waitUntil(const std::function<bool()> &ready, std::chrono::milliseconds tim
     return ready();
 }
 
+bool holdsFor(const std::function<bool()> &holds, std::chrono::milliseconds window)
+{
+    const auto end = std::chrono::steady_clock::now() + window;
+    while (std::chrono::steady_clock::now() < end) {
+        if (!holds())
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return holds();
+}
+
 std::string httpGet(int port, const std::string &path)
 {
     httplib::Client client("127.0.0.1", port);

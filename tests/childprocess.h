@@ -38,6 +38,11 @@ private:
 bool waitUntil(const std::function<bool()> &ready,
                std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
+// Calls `holds` every 100 ms for `window`: false at the first call that finds it false.
+// For a claim that something does NOT happen (no second page, no third node), which no
+// event marks: the claim is checked all along the window, not once after a sleep.
+bool holdsFor(const std::function<bool()> &holds, std::chrono::milliseconds window);
+
 // The whole body of http://127.0.0.1:port/path, or "" when it does not answer 200.
 std::string httpGet(int port, const std::string &path);
 // POSTs JSON to http://127.0.0.1:port/path; the status, or 0 when nothing answered.

@@ -9,7 +9,7 @@
 #include <QCoreApplication>
 
 #include "fakefleet.h"
-#include "models/alertcenter.h"
+#include "models/alerts/alertcenter.h"
 
 using namespace meridian;
 

@@ -9,8 +9,8 @@
 
 #include "fabric/fabricmodel.h"
 #include "fleet/fleetstate.h"
-#include "models/fabricscene.h"
-#include "widgets/fabricview.h"
+#include "models/fabric/fabricscene.h"
+#include "widgets/fabric/fabricview.h"
 
 using namespace meridian;
 

@@ -8,8 +8,8 @@
 #include <QPainter>
 
 #include "fakefleet.h"
-#include "widgets/fleetheatmap.h"
-#include "widgets/heatmaplayout.h"
+#include "widgets/fleet/fleetheatmap.h"
+#include "widgets/fleet/heatmaplayout.h"
 
 using namespace meridian;
 

@@ -23,12 +23,12 @@
 #include "core/clock.h"
 #include "fakefleet.h"
 #include "history/historystore.h"
+#include "models/fleet/fleettimemachine.h"
 #include "models/fleetsnapshotsource.h"
-#include "models/fleettimemachine.h"
 #include "procstats.h"
-#include "widgets/fleetheatmap.h"
-#include "widgets/mainwindow.h"
-#include "widgets/timemachinebar.h"
+#include "widgets/fleet/fleetheatmap.h"
+#include "widgets/fleet/timemachinebar.h"
+#include "widgets/shell/mainwindow.h"
 
 using namespace meridian;
 

@@ -135,13 +135,13 @@ TEST(AgentProcess, InventoryTelemetryEventResumeAndUsageAfterKill9)
 
     // A clean stop writes the minute in progress; the kill -9 that follows may lose only
     // its own current minute, never what the first run wrote (the store test covers a
-    // kill in the middle of writing).
-    std::this_thread::sleep_for(1500ms);
+    // kill in the middle of writing). Each stop comes after three more samples.
+    expectThreeBatches(*stub);
     agent->stop(SIGTERM);
     agent = std::make_unique<AgentProcess>(args);
     stub = connect(address);
     ASSERT_TRUE(untilAnswering(*stub));
-    std::this_thread::sleep_for(1500ms);
+    expectThreeBatches(*stub);
     agent->stop(SIGKILL);
     agent = std::make_unique<AgentProcess>(args);
     stub = connect(address);
@@ -235,12 +235,11 @@ TEST(AgentProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
     for (int i = 0; i < 20; ++i)
         handshakes += handshakeAndReset(port, cert);
     EXPECT_GT(handshakes, 0) << "no client finished its handshake: nothing was tried";
-    std::this_thread::sleep_for(200ms);  // for a write to the last of them
-    EXPECT_EQ(agent.exitedWith(), -1) << "the agent died";
     grpc::ClientContext context;
     withDeadline(context);
     v1::NodeInventory inventory;
     EXPECT_TRUE(stub->GetInventory(&context, {}, &inventory).ok());
+    EXPECT_EQ(agent.exitedWith(), -1) << "the agent died";
 }
 
 TEST(AgentProcess, MutualTlsAdmitsOnlyClientsWithACertificateFromTheCa)

@@ -161,12 +161,16 @@ TEST(Balancer, NewReplicasTakeRequestsAtOnceAndADrainDropsNone)
     // nothing new reaches it, and no request fails.
     std::atomic<int> failed{0};
     std::vector<std::thread> clients;
+    const uint64_t aBefore = a.served();
     for (int c = 0; c < 8; ++c)
         clients.emplace_back([&] {
             for (int r = 0; r < 3; ++r)
                 failed += !completeThrough(haproxy.frontPort, 50);
         });
-    std::this_thread::sleep_for(300ms);
+    // The clients' requests are reaching replica a when it is drained.
+    const auto reachingA = std::chrono::steady_clock::now() + 5s;
+    while (a.served() == aBefore && std::chrono::steady_clock::now() < reachingA)
+        std::this_thread::sleep_for(10ms);
     auto drained = syncBalancer(runtime, "chat", {b.ready("chat-2/0")});
     ASSERT_TRUE(drained.ok()) << drained.error().message;
     ASSERT_EQ(drained->done.size(), 1u);

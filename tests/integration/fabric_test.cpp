@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "childprocess.h"
 #include "fabric/fabricmodel.h"
 #include "fleetlink/fleetclient.h"
 #include "sim/simfleet.h"
@@ -73,8 +74,8 @@ TEST(SimFabric, AHealthyFleetHasNoFindingsAndInjectedTroubleShowsOnItsLink)
     const std::string first = fleet.nodes()[0].nodeId;
     const int64_t before = seenOf(first);
     ASSERT_GT(before, 0);
-    std::this_thread::sleep_for(1500ms);
-    EXPECT_GT(seenOf(first), before);
+    EXPECT_TRUE(test::waitUntil([&] { return seenOf(first) > before; }))
+        << "the neighbour was not seen again";
 
     const std::string node = fleet.nodes()[5].nodeId;
     for (const auto &[kind, netdev] :

@@ -304,6 +304,7 @@ TEST(UsageSync, RecordsCloudLeasesAndBillsTheRentedNodesAtThePoolsPrice)
         grpc::CreateChannel(fleet.controlAddress(), grpc::InsecureChannelCredentials()));
     v1::LeaseRequest request;
     request.set_idempotency_key("burst-1");
+    request.set_requested_by("fleetclient-test");  // the pool has no tokens to tell callers apart
     request.set_offer_id("cn-south-910b");  // 8 Ascend 910B per node at 1.5 CNY/card-hour
     request.set_nodes(1);
     v1::LeaseResponse leased;

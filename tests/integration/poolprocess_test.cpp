@@ -241,11 +241,10 @@ TEST(PoolProcess, ClientsThatResetRightAfterTheTlsHandshakeLeaveItServing)
     for (int i = 0; i < 20; ++i)
         handshakes += test::handshakeAndReset(port, pool.dir.file("pool.crt"));
     EXPECT_GT(handshakes, 0) << "no client finished its handshake: nothing was tried";
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_TRUE(answers()) << pool.process->log();
     ASSERT_FALSE(pool.process->ended())
         << "the pool died, wait status " << pool.process->waitStatus() << "\n"
         << pool.process->log();
-    EXPECT_TRUE(answers());
 }
 
 TEST(PoolProcess, ConnectionsThatNeverCallLockNoControllerOut)
@@ -287,7 +286,10 @@ TEST(PoolProcess, KilledWhileANodeComesUpItFinishesThatLeaseAndTakesNoNodeTwice)
     ASSERT_TRUE(lease(*stub, "scale-up-10-step-1", "spare-a100", "scaled@xm", first).ok())
         << pool.process->log();
     const std::string id = first.lease().lease_id();
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // The provider writes which node the lease holds before it powers the node on.
+    ASSERT_TRUE(test::waitUntil([&] {
+        return test::readFile(pool.dir.file("state.json")).find(id) != std::string::npos;
+    })) << pool.process->log();
     pool.process->kill(SIGKILL);  // the provider is powering a node on
     pool.start();
     stub = pool.stub();
@@ -434,7 +436,9 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     ASSERT_TRUE(lease(*stub, "scale-up-20-step-1", "spare-a100", "scaled@xm", again).ok());
     EXPECT_TRUE(again.replayed());
     EXPECT_EQ(again.lease().lease_id(), taken.lease().lease_id());
-    std::this_thread::sleep_for(std::chrono::seconds(2));  // the provider's list is checked
+    ASSERT_TRUE(test::waitUntil([&] {
+        return pool.process->log().find("provider spare: its list checked") != std::string::npos;
+    })) << pool.process->log();
     EXPECT_EQ(leaseNamed(*stub, taken.lease().lease_id())->state(), v1::LEASE_STATE_READY)
         << pool.process->log();
     EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_READY).size(), 1u);
@@ -453,9 +457,13 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     EXPECT_FALSE(
         nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"].contains(
             standing[0].lease_id()));
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_READY).size(), 1u);
-    EXPECT_EQ(standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).size(), 0u);
+    EXPECT_TRUE(test::holdsFor(
+        [&] {
+            return standbyLeases(*stub, v1::LEASE_STATE_READY).size() == 1u &&
+                   standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).empty();
+        },
+        std::chrono::seconds(1)))
+        << pool.process->log();
 
     // With standby_nodes lowered to 0, the next start gives both back.
     pool.process->kill(SIGTERM);
@@ -519,9 +527,12 @@ TEST(PoolProcess, AStandbyNodeThatFailsToComeUpIsNotAskedForAgainAndAgain)
     ASSERT_TRUE(test::waitUntil([&] {
         return !standbyLeases(*stub, v1::LEASE_STATE_FAILED).empty();
     })) << pool.process->log();
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+    EXPECT_TRUE(
+        test::holdsFor([&] { return standbyLeases(*stub, v1::LEASE_STATE_FAILED).size() == 1u; },
+                       std::chrono::seconds(3)))
+        << "the pool kept asking a failing provider";
     const auto failed = standbyLeases(*stub, v1::LEASE_STATE_FAILED);
-    ASSERT_EQ(failed.size(), 1u) << "the pool kept asking a failing provider";
+    ASSERT_EQ(failed.size(), 1u);
     EXPECT_EQ(failed[0].message().rfind("provider flaky: lease: sh: exit status 2: no capacity", 0),
               0u)
         << failed[0].message();

@@ -10,7 +10,9 @@
 
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
+#include "childprocess.h"
 #include "sim/simfleet.h"
+#include "testsupport.h"
 
 using namespace meridian;
 using namespace std::chrono_literals;
@@ -133,6 +135,7 @@ TEST(SimFleet, LeaseIsIdempotentAndBecomesCloudNodes)
         grpc::CreateChannel(fleet.controlAddress(), grpc::InsecureChannelCredentials()));
     v1::LeaseRequest request;
     request.set_idempotency_key("scale-up-42");
+    request.set_requested_by("simfleet-test");  // the pool has no tokens to tell callers apart
     request.set_offer_id("cn-south-910b");
     request.set_nodes(2);
     v1::LeaseResponse first;
@@ -168,6 +171,75 @@ TEST(SimFleet, LeaseIsIdempotentAndBecomesCloudNodes)
     EXPECT_EQ(inventory.data_center(), "cloud");
     EXPECT_EQ(inventory.cards(0).vendor(), v1::VENDOR_HUAWEI);
     fleet.stop();
+}
+
+// The simulator's cloud is meridian-pool's own CapacityPool with a simulated provider: its
+// books are a file, a lease is its owner's to give back, and a simulator started again on
+// the same books fails the leases whose nodes died with the last run, saying so, while a
+// retried key is still answered from the books and rents nothing more.
+TEST(SimFleet, TheCloudIsTheRealPoolAndItsBooksOutliveARestart)
+{
+    test::TempDir dir;
+    SimFleetOptions options;
+    options.nodes = 2;
+    options.provisioningSeconds = 0;
+    options.poolDataDir = dir.path();
+    v1::LeaseRequest request;
+    request.set_idempotency_key("scale-up-7");
+    request.set_offer_id("cn-east-a100");
+    request.set_nodes(1);
+    request.set_requested_by("scaled@xiamen");
+    const auto leasesOf = [](v1::CapacityPool::Stub &pool) {
+        grpc::ClientContext c;
+        c.set_deadline(std::chrono::system_clock::now() + 5s);
+        v1::ListLeasesResponse leases;
+        EXPECT_TRUE(pool.ListLeases(&c, {}, &leases).ok());
+        return leases;
+    };
+    std::string leaseId;
+    {
+        SimFleet fleet(options, SystemClock::instance());
+        ASSERT_TRUE(fleet.start().ok());
+        auto pool = v1::CapacityPool::NewStub(
+            grpc::CreateChannel(fleet.controlAddress(), grpc::InsecureChannelCredentials()));
+        v1::LeaseResponse leased;
+        grpc::ClientContext c;
+        ASSERT_TRUE(pool->Lease(&c, request, &leased).ok());
+        leaseId = leased.lease().lease_id();
+        ASSERT_TRUE(test::waitUntil([&] {
+            const auto leases = leasesOf(*pool);
+            return leases.leases_size() == 1 &&
+                   leases.leases(0).state() == v1::LEASE_STATE_READY;
+        }));
+        v1::ReleaseRequest release;
+        release.set_lease_id(leaseId);
+        release.set_requested_by("someone-else");
+        v1::ReleaseResponse released;
+        grpc::ClientContext r;
+        EXPECT_EQ(pool->Release(&r, release, &released).error_code(),
+                  grpc::StatusCode::PERMISSION_DENIED)
+            << "a lease is its owner's to give back";
+    }
+    SimFleet again(options, SystemClock::instance());
+    ASSERT_TRUE(again.start().ok());
+    auto pool = v1::CapacityPool::NewStub(
+        grpc::CreateChannel(again.controlAddress(), grpc::InsecureChannelCredentials()));
+    v1::Lease failed;
+    ASSERT_TRUE(test::waitUntil([&] {
+        const auto leases = leasesOf(*pool);
+        if (leases.leases_size() != 1 || leases.leases(0).state() != v1::LEASE_STATE_FAILED)
+            return false;
+        failed = leases.leases(0);
+        return true;
+    })) << "the books still call a node that died with the last run ready";
+    EXPECT_EQ(failed.lease_id(), leaseId);
+    EXPECT_NE(failed.message().find("no longer holds it"), std::string::npos) << failed.message();
+    v1::LeaseResponse retried;
+    grpc::ClientContext c;
+    ASSERT_TRUE(pool->Lease(&c, request, &retried).ok());
+    EXPECT_TRUE(retried.replayed());
+    EXPECT_EQ(retried.lease().lease_id(), leaseId);
+    EXPECT_EQ(leasesOf(*pool).leases_size(), 1) << "the retry rented nothing more";
 }
 
 TEST(SimFleet, ADeadDataCenterGoesDarkWhileTheOthersAnswer)

@@ -108,7 +108,7 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(12); }, std::chrono::seconds(60)))
         << watcher.log();
     // A healthy fleet pages nobody.
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+    ASSERT_TRUE(watcher.settles(3)) << watcher.log();
     ASSERT_EQ(webhook.posts(), 0) << "paged for nothing";
 
     const auto injected = Clock::now();
@@ -159,7 +159,7 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
         },
         std::chrono::seconds(90)))
         << watcher.log();
-    std::this_thread::sleep_for(std::chrono::seconds(3));
+    EXPECT_TRUE(watcher.settles(3)) << watcher.log();
     EXPECT_EQ(webhook.count("data center dark", "resolved"), 1);
     EXPECT_EQ(webhook.count("link down", "resolved"), 1);
     EXPECT_EQ(webhook.count("data center dark", "firing"), 1) << "nothing fired twice";
@@ -195,7 +195,6 @@ TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
     first.reset();
     // While nobody watches: an ECC error on another node.
     fleet.fault({"--node", "wh-r01-n1", "--kind", "ecc-dbe", "--card", "1"});
-    std::this_thread::sleep_for(std::chrono::seconds(2));
     const auto restarted = Clock::now();
     Watcher second(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "second");
     Clock::time_point ecc;
@@ -203,7 +202,7 @@ TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
         << second.log();
     EXPECT_LE(secondsSince(restarted, ecc), 15.0) << "missed while it was down";
     // Long enough for a re-send to have happened, had one been going to.
-    std::this_thread::sleep_for(std::chrono::seconds(5));
+    EXPECT_TRUE(second.settles(5)) << second.log();
     EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
     EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
 }
@@ -234,7 +233,7 @@ TEST(Watcher, TwoWatchersBehindOneAlertmanagerPageItsReceiverOnce)
     EXPECT_TRUE(waitUntil([&] {
         return a.status().value("firing", 0) == 2 && b.status().value("firing", 0) == 2;
     })) << "both watchers see both faults";
-    std::this_thread::sleep_for(std::chrono::seconds(5));
+    EXPECT_TRUE(a.settles(5) && b.settles(1));
     EXPECT_EQ(webhook.count("MeridianXid", "firing"), 1);
     EXPECT_EQ(webhook.count("MeridianEccDoubleBit", "firing"), 1);
 }
@@ -372,7 +371,7 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
         << "systemd did not start it again";
     Clock::time_point ecc;
     EXPECT_TRUE(waitUntil([&] { return webhook.count("ECC double-bit", "firing", &ecc) > 0; }));
-    std::this_thread::sleep_for(std::chrono::seconds(5));
+    EXPECT_TRUE(test::watchSettles(port, 5));
     EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
     EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
     (void)runTool({{systemd.systemctl(), "stop", unit}, 20'000});  // cleanup: not the test
@@ -394,12 +393,16 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
         << watcher.log();
-    std::this_thread::sleep_for(std::chrono::seconds(16));  // past the start's grace
+    // A pass of the rules past the start's grace (15 s) on a healthy fleet.
+    ASSERT_TRUE(watcher.settles(1, std::chrono::system_clock::now() + std::chrono::seconds(16)))
+        << watcher.log();
     ASSERT_EQ(webhook.posts(), 0) << "paged on a healthy fleet";
     ASSERT_EQ(::kill(watcher.pid(), SIGSTOP), 0);
-    std::this_thread::sleep_for(std::chrono::seconds(8));
+    std::this_thread::sleep_for(std::chrono::seconds(8));  // the stall itself
     ASSERT_EQ(::kill(watcher.pid(), SIGCONT), 0);
-    std::this_thread::sleep_for(std::chrono::seconds(15));
+    // Passes of the rules up to past an agent's staleness after the stall ended.
+    EXPECT_TRUE(watcher.settles(3, std::chrono::system_clock::now() + std::chrono::seconds(15)))
+        << watcher.log();
     EXPECT_EQ(webhook.posts(), 0) << "the watcher blamed the agents for its own stall";
     const std::string metrics = test::httpGet(watcher.port, "/metrics");
     EXPECT_NE(metrics.find("meridian_watch_behind_total 1\n"), std::string::npos) << metrics;

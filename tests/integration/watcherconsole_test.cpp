@@ -13,8 +13,8 @@
 #include "alerts/alertrouting.h"
 #include "core/clock.h"
 #include "hostilehttp.h"
-#include "models/alertcenter.h"
-#include "models/alertnotifier.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertnotifier.h"
 #include "watchfixture.h"
 
 namespace meridian {

@@ -141,6 +141,35 @@ private:
     std::string m_control;
 };
 
+// What a test that asserts "nothing more was sent" waits for, instead of a guess at how
+// long that takes: the watcher on `port` has run its rules over the fleet `more` times after
+// this call, and then once at or after `notBefore` (this machine's clock), and none of its
+// routes holds an alert waiting for a retry.
+inline bool watchSettles(int port, int more, std::chrono::system_clock::time_point notBefore = {},
+                         std::chrono::seconds within = std::chrono::seconds(90))
+{
+    const auto status = [port] {
+        return nlohmann::json::parse(test::httpGet(port, "/status"), nullptr, false);
+    };
+    const nlohmann::json before = status();
+    const int64_t from = before.is_object() ? before.value("evaluations", int64_t{0}) : 0;
+    const int64_t notBeforeMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(notBefore.time_since_epoch()).count();
+    return test::waitUntil(
+        [&] {
+            const nlohmann::json s = status();
+            if (!s.is_object() || s.value("evaluations", int64_t{0}) < from + more ||
+                s.value("last_evaluation_ms", int64_t{0}) < notBeforeMs)
+                return false;
+            for (const nlohmann::json &route : s.value("routes", nlohmann::json::array())) {
+                if (route.value("waiting", 0) > 0)
+                    return false;
+            }
+            return true;
+        },
+        within);
+}
+
 // `meridian watch` on the fleet, its /status on a free port.
 class Watcher {
 public:
@@ -158,6 +187,10 @@ public:
     {
         const nlohmann::json s = status();
         return s.is_object() && s.value("connected", 0) == agents;
+    }
+    bool settles(int more, std::chrono::system_clock::time_point notBefore = {}) const
+    {
+        return watchSettles(port, more, notBefore);
     }
     void kill(int signal) { m_process.kill(signal); }
     pid_t pid() const { return m_process.pid(); }

@@ -9,7 +9,7 @@
 #include <future>
 
 #include "fakefleet.h"
-#include "models/alertevaluator.h"
+#include "models/alerts/alertevaluator.h"
 
 using namespace meridian;
 

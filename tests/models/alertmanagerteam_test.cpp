@@ -19,8 +19,8 @@
 #include "alerts/alerttriagelog.h"
 #include "childprocess.h"
 #include "fakefleet.h"
-#include "models/alertcenter.h"
-#include "models/alertnotifier.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertnotifier.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -24,13 +24,13 @@
 #include "alerts/alerttriagelog.h"
 #include "childprocess.h"
 #include "fakefleet.h"
-#include "models/alertcenter.h"
-#include "models/alertguidance.h"
-#include "models/alertnotifier.h"
-#include "models/alertroutesmodel.h"
-#include "models/desktopnotifier.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertguidance.h"
+#include "models/alerts/alertnotifier.h"
+#include "models/alerts/alertroutesmodel.h"
+#include "models/alerts/desktopnotifier.h"
 #include "testsupport.h"
-#include "widgets/alertroutingdialog.h"
+#include "widgets/alerts/alertroutingdialog.h"
 
 using namespace meridian;
 using nlohmann::json;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "childprocess.h"
-#include "models/alertnotifier.h"
+#include "models/alerts/alertnotifier.h"
 #include "testsupport.h"
 
 namespace meridian::test {

@@ -11,9 +11,9 @@
 
 #include "alerts/alerttriagelog.h"
 #include "fakefleet.h"
-#include "models/alertcenter.h"
-#include "models/alertsmodel.h"
-#include "models/silencesmodel.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/alertsmodel.h"
+#include "models/alerts/silencesmodel.h"
 #include "testsupport.h"
 
 using namespace meridian;

@@ -6,7 +6,7 @@
 #include <QSignalSpy>
 
 #include "fakefleet.h"
-#include "models/datacentersummarymodel.h"
+#include "models/fleet/datacentersummarymodel.h"
 
 using namespace meridian;
 

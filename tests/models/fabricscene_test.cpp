@@ -7,8 +7,8 @@
 #include <QSignalSpy>
 #include <set>
 
-#include "models/fabricscene.h"
-#include "widgets/fabricview.h"
+#include "models/fabric/fabricscene.h"
+#include "widgets/fabric/fabricview.h"
 
 using namespace meridian;
 

@@ -8,7 +8,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 
-#include "models/scalingtablemodels.h"
+#include "models/scaling/scalingtablemodels.h"
 
 using namespace meridian;
 

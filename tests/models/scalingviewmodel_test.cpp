@@ -8,7 +8,7 @@
 #include <atomic>
 
 #include "gate.h"
-#include "models/scalingviewmodel.h"
+#include "models/scaling/scalingviewmodel.h"
 
 using namespace meridian;
 

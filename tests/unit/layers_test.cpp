@@ -19,7 +19,8 @@ namespace {
 
 const fs::path kRoot = MERIDIAN_SOURCE_DIR;
 
-// "services/console/cost/x.h" → "services/console/cost"; "widgets/x.h" → "widgets".
+// "services/console/cost/x.h" → "services/console/cost"; "widgets/x.h" → "widgets";
+// "widgets/fleet/x.h" → "widgets/fleet".
 std::string folderOf(const std::string &relative)
 {
     std::vector<std::string> parts;
@@ -30,15 +31,16 @@ std::string folderOf(const std::string &relative)
     if (parts[0] == "app")
         return parts[0] + "/" + parts[1];
     if (parts[0] != "services")
-        return parts[0];
+        return parts.size() > 2 ? parts[0] + "/" + parts[1] : parts[0];
     const bool side = parts[1] == "shared" || parts[1] == "node" || parts[1] == "console";
     return side && parts.size() > 3 ? parts[0] + "/" + parts[1] + "/" + parts[2]
                                     : parts[0] + "/" + parts[1];
 }
 
 struct Sources {
-    std::set<std::string> files;                              // relative to the root
-    std::map<std::string, std::set<std::string>> arrows;      // folder → folders it includes
+    std::set<std::string> files;                           // relative to the root
+    std::map<std::string, std::set<std::string>> modules;  // "a/b" (a/b.h + a/b.cpp) → includes
+    std::map<std::string, std::set<std::string>> arrows;   // folder → folders it includes
     std::map<std::string, std::vector<std::string>> because;  // "a -> b" → "file: include"
     std::vector<std::string> qtInServices;
 };
@@ -58,6 +60,12 @@ std::string resolve(const Sources &sources, const std::string &file, const std::
             return candidate;
     }
     return {};
+}
+
+// A header and its source are one module: "models/alerts/alertcenter".
+std::string moduleOf(const std::string &file)
+{
+    return fs::path(file).replace_extension().generic_string();
 }
 
 Sources readSources()
@@ -83,7 +91,12 @@ Sources readSources()
             if (!std::regex_search(line, match, quoted))
                 continue;
             const std::string target = resolve(sources, file, match[1]);
-            if (target.empty() || folderOf(target) == from)
+            if (target.empty())
+                continue;
+            const std::string module = moduleOf(file);
+            if (moduleOf(target) != module)
+                sources.modules[module].insert(moduleOf(target));
+            if (folderOf(target) == from)
                 continue;
             const std::string to = folderOf(target);
             sources.arrows[from].insert(to);
@@ -104,31 +117,26 @@ bool startsWith(const std::string &text, const std::string &prefix)
     return text.rfind(prefix, 0) == 0;
 }
 
-// Every arrow from a folder matching `from` to one matching `to`, with the includes behind it.
-std::vector<std::string> arrows(const std::string &from, const std::string &to)
+// Every arrow from a folder matching `from` to one matching `to`, with the includes behind it;
+// From::Exactly takes `from` as the one folder, not a prefix.
+enum class From { Below, Exactly };
+std::vector<std::string> arrows(const std::string &from, const std::string &to,
+                                From match = From::Below)
 {
     std::vector<std::string> found;
     for (const auto &[source, targets] : sources().arrows) {
+        const bool fromMatches = match == From::Exactly ? source == from : startsWith(source, from);
         for (const std::string &target : targets) {
-            if (startsWith(source, from) && startsWith(target, to))
+            if (fromMatches && startsWith(target, to))
                 found.push_back(sources().because.at(source + " -> " + target).front());
         }
     }
     return found;
 }
 
-}  // namespace
-
-TEST(Layers, TheSourcesAreFound)
+// Every loop of `graph`, each as "a -> b -> a".
+std::vector<std::string> cyclesOf(const std::map<std::string, std::set<std::string>> &graph)
 {
-    EXPECT_GT(sources().files.size(), 300u) << kRoot;
-    EXPECT_TRUE(sources().arrows.count("widgets"));
-    EXPECT_TRUE(sources().arrows.at("services/console/cost").count("services/console/history"));
-}
-
-TEST(Layers, NoFolderReachesItselfThroughOthers)
-{
-    const auto &graph = sources().arrows;
     std::map<std::string, int> state;  // 0 unseen, 1 on the path, 2 done
     std::vector<std::string> path;
     std::vector<std::string> cycles;
@@ -154,7 +162,30 @@ TEST(Layers, NoFolderReachesItselfThroughOthers)
         if (state[folder] == 0)
             visit(folder);
     }
+    return cycles;
+}
+
+}  // namespace
+
+TEST(Layers, TheSourcesAreFound)
+{
+    EXPECT_GT(sources().files.size(), 300u) << kRoot;
+    EXPECT_TRUE(sources().arrows.count("widgets/fleet"));
+    EXPECT_TRUE(sources().arrows.at("services/console/cost").count("services/console/history"));
+    EXPECT_TRUE(sources().modules.at("models/cardhealth").count("models/metricscale"));
+}
+
+TEST(Layers, NoFolderReachesItselfThroughOthers)
+{
+    const std::vector<std::string> cycles = cyclesOf(sources().arrows);
     EXPECT_TRUE(cycles.empty()) << cycles.front();
+}
+
+// Inside a folder too: no header and its source reach themselves through another module.
+TEST(Layers, NoModuleReachesItselfThroughOthers)
+{
+    const std::vector<std::string> cycles = cyclesOf(sources().modules);
+    EXPECT_TRUE(cycles.empty()) << cycles.size() << " loops, the first " << cycles.front();
 }
 
 TEST(Layers, SharedNodeAndConsoleKeepTheirPlaces)
@@ -178,6 +209,29 @@ TEST(Layers, WidgetsReachTheServicesOnlyThroughModels)
     EXPECT_EQ(sources().qtInServices, std::vector<std::string>{});
 }
 
+// The console's UI by feature: a feature's widgets use its own feature's models and the
+// shared ones at the roots of models/ and widgets/, never another feature's; the shell is
+// the one place that puts the features together, and nothing below reaches up to it.
+TEST(Layers, EachFeaturesWidgetsUseItsOwnModels)
+{
+    const std::vector<std::string> features = {"fleet", "alerts", "cost", "fabric", "scaling"};
+    for (const std::string &feature : features) {
+        EXPECT_TRUE(fs::is_directory(kRoot / "widgets" / feature)) << feature;
+        EXPECT_TRUE(fs::is_directory(kRoot / "models" / feature)) << feature;
+        for (const std::string &other : features) {
+            if (other == feature)
+                continue;
+            EXPECT_EQ(arrows("widgets/" + feature, "models/" + other), std::vector<std::string>{});
+            EXPECT_EQ(arrows("widgets/" + feature, "widgets/" + other), std::vector<std::string>{});
+        }
+        EXPECT_EQ(arrows("widgets/" + feature, "widgets/shell"), std::vector<std::string>{});
+        // The shared pieces at the roots serve every feature and depend on none.
+        EXPECT_EQ(arrows("widgets", "widgets/" + feature, From::Exactly),
+                  std::vector<std::string>{});
+        EXPECT_EQ(arrows("models", "models/" + feature, From::Exactly), std::vector<std::string>{});
+    }
+}
+
 TEST(Layers, HistoryKeepsUsageAndTheHeadlessControllerStaysSmall)
 {
     // The history file's rooms all point at history; history points at none of them.
@@ -190,4 +244,41 @@ TEST(Layers, HistoryKeepsUsageAndTheHeadlessControllerStaysSmall)
     EXPECT_EQ(arrows("app/scaled", "services/node"), std::vector<std::string>{});
     EXPECT_EQ(arrows("services/console/autoscaler", "services/console/alerts"),
               std::vector<std::string>{});
+}
+
+// Every function a screen long at most: one that grows past 60 lines is doing more than one
+// thing, and is split by what it does. Counted from its signature to its closing brace, as
+// the sources are formatted (.clang-format: a function's braces at the margin).
+TEST(Layers, NoFunctionIsLongerThanSixtyLines)
+{
+    const std::regex opens(R"(^[A-Za-z].*\)\s*(const)?\s*(override)?\s*\{$)");
+    std::vector<std::string> tooLong;
+    for (const std::string &file : sources().files) {
+        std::ifstream in(kRoot / file);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);)
+            lines.push_back(line);
+        for (size_t i = 0; i < lines.size(); ++i) {
+            const std::string &line = lines[i];
+            const bool body =
+                line == "{" || (std::regex_match(line, opens) && !startsWith(line, "namespace") &&
+                                !startsWith(line, "struct") && !startsWith(line, "class") &&
+                                !startsWith(line, "enum"));
+            if (!body)
+                continue;
+            size_t start = i;
+            while (start > 0 && !lines[start - 1].empty() && !startsWith(lines[start - 1], "}") &&
+                   !startsWith(lines[start - 1], "//") && !startsWith(lines[start - 1], "#") &&
+                   lines[start - 1].back() != ';')
+                --start;
+            size_t end = i + 1;
+            while (end < lines.size() && lines[end] != "}")
+                ++end;
+            if (end - start + 1 > 60)
+                tooLong.push_back(file + ":" + std::to_string(start + 1) + " " + lines[start] +
+                                  " (" + std::to_string(end - start + 1) + " lines)");
+            i = end;
+        }
+    }
+    EXPECT_EQ(tooLong, std::vector<std::string>{});
 }

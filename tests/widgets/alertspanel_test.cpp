@@ -12,9 +12,9 @@
 #include <QTableView>
 
 #include "fakefleet.h"
-#include "models/alertcenter.h"
-#include "models/silencesmodel.h"
-#include "widgets/alertspanel.h"
+#include "models/alerts/alertcenter.h"
+#include "models/alerts/silencesmodel.h"
+#include "widgets/alerts/alertspanel.h"
 
 using namespace meridian;
 
@@ -202,8 +202,8 @@ TEST(AlertsPanel, TheNextStepStaysReadableThroughAcknowledgeNoteAndSilence)
     const int nextStep = view->horizontalHeader()->sectionSize(AlertsModel::NextStep);
     EXPECT_GE(nextStep, view->viewport()->width() / 5)
         << "the next step was squeezed to " << nextStep << " px";
-    for (int column : {AlertsModel::What, AlertsModel::Where, AlertsModel::State,
-                       AlertsModel::Note})
+    for (int column :
+         {AlertsModel::What, AlertsModel::Where, AlertsModel::State, AlertsModel::Note})
         EXPECT_LT(view->horizontalHeader()->sectionSize(column), nextStep) << column;
     EXPECT_FALSE(view->horizontalScrollBar()->isVisible());
     // What the narrowed columns cut is whole in the row's tooltip.

@@ -13,12 +13,12 @@
 
 #include "core/clock.h"
 #include "history/historystore.h"
-#include "models/alertevaluator.h"
-#include "models/alertguidance.h"
-#include "models/storehistoryloader.h"
+#include "models/alerts/alertevaluator.h"
+#include "models/alerts/alertguidance.h"
+#include "models/fleet/storehistoryloader.h"
 #include "testsupport.h"
 #include "usagefixture.h"
-#include "widgets/carddetailpanel.h"
+#include "widgets/fleet/carddetailpanel.h"
 #include "widgets/historychart.h"
 
 using namespace meridian;

@@ -11,7 +11,7 @@
 #include "core/clock.h"
 #include "fakefleet.h"
 #include "models/fleetsnapshotsource.h"
-#include "widgets/mainwindow.h"
+#include "widgets/shell/mainwindow.h"
 
 using namespace meridian;
 

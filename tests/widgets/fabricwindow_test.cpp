@@ -12,8 +12,8 @@
 
 #include "core/clock.h"
 #include "fleet/fleetstate.h"
-#include "widgets/fabricview.h"
-#include "widgets/fabricwindow.h"
+#include "widgets/fabric/fabricview.h"
+#include "widgets/fabric/fabricwindow.h"
 
 using namespace meridian;
 

@@ -9,10 +9,10 @@
 #include <QTranslator>
 
 #include "alerts/alerttriagelog.h"
-#include "models/faultresponsemodel.h"
+#include "models/cost/faultresponsemodel.h"
 #include "testsupport.h"
-#include "widgets/faultresponsewindow.h"
-#include "widgets/reportswindow.h"
+#include "widgets/cost/faultresponsewindow.h"
+#include "widgets/cost/reportswindow.h"
 
 using namespace meridian;
 

@@ -12,14 +12,14 @@
 
 #include "core/clock.h"
 #include "fakefleet.h"
-#include "models/alertcenter.h"
+#include "models/alerts/alertcenter.h"
 #include "models/cardhealth.h"
 #include "models/fleetsnapshotsource.h"
-#include "widgets/carddetailpanel.h"
-#include "widgets/fleetheatmap.h"
-#include "widgets/heatmaplayout.h"
+#include "widgets/fleet/carddetailpanel.h"
+#include "widgets/fleet/fleetheatmap.h"
+#include "widgets/fleet/heatmaplayout.h"
 #include "widgets/historychart.h"
-#include "widgets/mainwindow.h"
+#include "widgets/shell/mainwindow.h"
 
 using namespace meridian;
 

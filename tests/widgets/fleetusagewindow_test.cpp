@@ -9,7 +9,7 @@
 #include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
-#include "widgets/fleetusagewindow.h"
+#include "widgets/fleet/fleetusagewindow.h"
 
 using namespace meridian;
 constexpr int64_t kJuly1 = test::kUsageJuly1;

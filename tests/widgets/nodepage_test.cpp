@@ -10,11 +10,11 @@
 
 #include "core/clock.h"
 #include "fakefleet.h"
+#include "models/fleet/nodepagemodels.h"
 #include "models/fleetsnapshotsource.h"
-#include "models/nodepagemodels.h"
-#include "widgets/carddetailpanel.h"
-#include "widgets/mainwindow.h"
-#include "widgets/nodepage.h"
+#include "widgets/fleet/carddetailpanel.h"
+#include "widgets/fleet/nodepage.h"
+#include "widgets/shell/mainwindow.h"
 
 using namespace meridian;
 

@@ -25,16 +25,16 @@
 
 #include "cost/pricebook.h"
 #include "history/historystore.h"
-#include "models/cloudspendmodel.h"
-#include "models/reporttablemodel.h"
-#include "models/reportwording.h"
+#include "models/cost/cloudspendmodel.h"
+#include "models/cost/reporttablemodel.h"
+#include "models/cost/reportwording.h"
 #include "testsupport.h"
 #include "usagefixture.h"
-#include "widgets/pdftable.h"
-#include "widgets/pricebookdialog.h"
-#include "widgets/reportcharts.h"
-#include "widgets/reportpdf.h"
-#include "widgets/reportswindow.h"
+#include "widgets/cost/pdftable.h"
+#include "widgets/cost/pricebookdialog.h"
+#include "widgets/cost/reportcharts.h"
+#include "widgets/cost/reportpdf.h"
+#include "widgets/cost/reportswindow.h"
 
 using namespace meridian;
 

@@ -19,8 +19,8 @@
 
 #include "gate.h"
 #include "testsupport.h"
-#include "widgets/scalingwindow.h"
-#include "widgets/servicesdialog.h"
+#include "widgets/scaling/scalingwindow.h"
+#include "widgets/scaling/servicesdialog.h"
 
 using namespace meridian;
 

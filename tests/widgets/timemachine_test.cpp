@@ -20,15 +20,15 @@
 #include "fakefleet.h"
 #include "history/historyschema.h"
 #include "history/historystore.h"
-#include "models/datacentersummarymodel.h"
+#include "models/fleet/datacentersummarymodel.h"
+#include "models/fleet/fleettimemachine.h"
 #include "models/fleetsnapshotsource.h"
-#include "models/fleettimemachine.h"
 #include "sqlite/sqlitefile.h"
 #include "testsupport.h"
 #include "usagefixture.h"
-#include "widgets/fleetheatmap.h"
-#include "widgets/mainwindow.h"
-#include "widgets/timemachinebar.h"
+#include "widgets/fleet/fleetheatmap.h"
+#include "widgets/fleet/timemachinebar.h"
+#include "widgets/shell/mainwindow.h"
 
 using namespace meridian;
 
