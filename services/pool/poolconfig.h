@@ -56,6 +56,8 @@ struct PoolConfig {
     std::string dataDir = "/var/lib/meridian-pool";
     ServerSecurity security;
     std::vector<ProviderConfig> providers;
+    // Who the pool's lines on stderr are from: meridian-pool, or the simulator serving it.
+    std::string speaker = "meridian-pool";
 };
 
 Status loadPoolConfig(const std::string &path, PoolConfig &config);

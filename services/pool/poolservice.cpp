@@ -98,9 +98,10 @@ void PoolService::checkHeld(const std::string &providerName)
     if (!answer || !answer->contains("leases") || !(*answer)["leases"].is_array()) {
         // A provider that cannot list is not proof of anything lost.
         fmt::print(stderr,
-                   "meridian-pool: provider {}: its list could not be read ({}); no lease "
+                   "{}: provider {}: its list could not be read ({}); no lease "
                    "is failed on its word\n",
-                   providerName, answer ? "no \"leases\" array" : answer.error().message);
+                   m_config.speaker, providerName,
+                   answer ? "no \"leases\" array" : answer.error().message);
         return;
     }
     std::set<std::string> held;
@@ -124,9 +125,9 @@ void PoolService::checkHeld(const std::string &providerName)
     }
     // Said once a start: an operator (and a test) sees the books were held to the provider.
     fmt::print(stderr,
-               "meridian-pool: provider {}: its list checked against the books: {} held, "
+               "{}: provider {}: its list checked against the books: {} held, "
                "{} no longer held\n",
-               providerName, held.size(), gone);
+               m_config.speaker, providerName, held.size(), gone);
 }
 
 const ProviderConfig *PoolService::providerOf(const std::string &offerId,
@@ -158,7 +159,7 @@ void PoolService::book(const BookedLease &booked)
 {
     // The pool's answers stand on the book: a write that fails is said in the lease.
     if (Status s = m_book.put(booked); !s)
-        fmt::print(stderr, "meridian-pool: {}\n", s.message());
+        fmt::print(stderr, "{}: {}\n", m_config.speaker, s.message());
 }
 
 void PoolService::runLater(void (PoolService::*job)(const std::string &),

@@ -103,7 +103,8 @@ void PoolService::topUpStandby(const std::string &offerId)
             b.lease.set_idempotency_key("standby:" + b.lease.lease_id());
             b.lease.set_price_cny_per_card_hour(offer->standbyPriceCnyPerCardHour);
             if (Status s = m_book.put(b); !s) {
-                fmt::print(stderr, "meridian-pool: standby for {}: {}\n", offerId, s.message());
+                fmt::print(stderr, "{}: standby for {}: {}\n", m_config.speaker, offerId,
+                           s.message());
                 break;
             }
             const std::string id = b.lease.lease_id();

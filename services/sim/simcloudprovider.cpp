@@ -50,6 +50,7 @@ PoolConfig SimCloudProvider::poolConfig(int provisioningSeconds, const std::stri
 {
     PoolConfig config;
     config.dataDir = dataDir;
+    config.speaker = "meridian-sim pool";
     ProviderConfig provider;
     provider.name = kProviderName;
     provider.offers = {
