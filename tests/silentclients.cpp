@@ -40,7 +40,7 @@ struct SilentClients::Client {
 namespace {
 
 // From `source` (a 127/8 address; empty: the kernel's choice).
-int connectLoopback(int port, const std::string &source = {})
+int connectLoopbackFrom(int port, const std::string &source = {})
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (!source.empty()) {
@@ -83,7 +83,7 @@ SilentClients::SilentClients(int port, const std::string &caFile, int count, Sil
     }
     for (int i = 0; i < count; ++i) {
         auto client = std::make_unique<Client>();
-        client->fd = connectLoopback(port);
+        client->fd = connectLoopbackFrom(port);
         if (client->fd < 0)
             continue;
         if (context) {
@@ -166,7 +166,7 @@ void ChurningClients::churn(const std::string &source)
 {
     while (!m_stop) {
         SilentClients::Client client;
-        client.fd = connectLoopback(m_port, source);
+        client.fd = connectLoopbackFrom(m_port, source);
         if (client.fd < 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
             continue;

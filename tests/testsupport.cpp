@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace meridian::test {
 
@@ -42,6 +43,13 @@ TempDir::~TempDir()
 {
     std::error_code ec;
     std::filesystem::remove_all(m_path, ec);
+}
+
+std::string TempDir::write(const std::string &name, const std::string &text) const
+{
+    const std::string path = file(name);
+    std::ofstream(path) << text;
+    return path;
 }
 
 }  // namespace meridian::test

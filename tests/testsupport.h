@@ -1,9 +1,16 @@
 // Helpers shared by the tests: where the real captures are, temporary directories.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace meridian::test {
+
+// The instants the tests' histories and plans are written around, and the spans they step.
+constexpr int64_t kJuly1 = 1'782'864'000;    // 2026-07-01T00:00:00Z, in seconds
+constexpr int64_t kHour = 3600;              // in seconds
+constexpr int64_t kDay = 86400;              // in seconds
+constexpr int64_t kNow = 1'800'000'000'000;  // 2027-01-15T08:00:00Z, in milliseconds
 
 // Path of a file under tests/data/real (the real captures and traces, kept in the
 // repository); a test that asks for one that is absent fails, it never skips.
@@ -18,6 +25,8 @@ public:
     ~TempDir();
     const std::string &path() const { return m_path; }
     std::string file(const std::string &name) const { return m_path + "/" + name; }
+    // Writes `text` to the file `name` inside, returning its path.
+    std::string write(const std::string &name, const std::string &text) const;
 
 private:
     std::string m_path;

@@ -28,7 +28,7 @@ std::thread streamUsage(HistoryStore &store, int minutes)
 {
     return std::thread([&store, minutes] {
         for (int i = 0; i < minutes; ++i)
-            store.submit(a100Minutes("xm-n1", "xiamen", 8, kUsageJuly1 + i * 60, 1, 30, 0));
+            store.submit(a100Minutes("xm-n1", "xiamen", 8, kJuly1 + i * 60, 1, 30, 0));
     });
 }
 

@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "history/historystore.h"
+#include "testsupport.h"
 
 namespace meridian::test {
-
-constexpr int64_t kUsageJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
 
 // A thread submitting `minutes` one-minute batches of node xm-n1's eight A100s from
 // 2026-07-01, as the console's sync does while other writers use the file.

@@ -149,7 +149,7 @@ bool writable(const std::string &path)
 }
 
 // A mistake on the command line, said; the exit status for it.
-int refused(const std::string &why)
+int tuneRefused(const std::string &why)
 {
     fmt::print(stderr, "meridian-sim tune: {}\n", why);
     return 2;
@@ -161,16 +161,16 @@ int runTune(const TuneCommand &command)
 {
     // Written so that NaN, which passes the command line's range checks, fails here.
     if (!(command.insideShare >= 0.5 && command.insideShare <= 1))
-        return refused("--inside must be 0.5..1");
+        return tuneRefused("--inside must be 0.5..1");
     if (!(command.actionsPerDay >= 0 && command.actionsPerDay <= 100'000))
-        return refused("--actions-per-day must be 0..100000");
+        return tuneRefused("--actions-per-day must be 0..100000");
     if (!(command.surgeInside >= 0.5 && command.surgeInside <= 1))
-        return refused("--surge-inside must be 0.5..1");
+        return tuneRefused("--surge-inside must be 0.5..1");
     auto options = evaluationOptionsOf(command.replay);
     if (!options)
-        return refused(options.error().message);
+        return tuneRefused(options.error().message);
     if (!command.out.empty() && !writable(command.out))
-        return refused(command.out + ": cannot write (--out)");
+        return tuneRefused(command.out + ": cannot write (--out)");
     const std::vector<ScalingPolicyConfig> policies = candidatePolicies(options->policy);
     std::vector<std::string> names;
     for (const ScalingPolicyConfig &p : policies)
@@ -181,7 +181,7 @@ int runTune(const TuneCommand &command)
             return replayPolicies(trace, name, o, policies, names);
         });
     if (!run)
-        return refused(run.error().message);
+        return tuneRefused(run.error().message);
     std::vector<CandidateFigures> figures = figuresOf(*run, policies);
     const PolicyChoice choice = choosePolicy(
         figures, {.insideShare = command.insideShare, .actionsPerDay = command.actionsPerDay});
@@ -191,7 +191,7 @@ int runTune(const TuneCommand &command)
     if (command.shapes > 0) {
         auto covers = measureCovers(command, options.value(), figures[choice.index].policy);
         if (!covers)
-            return refused(covers.error().message);
+            return tuneRefused(covers.error().message);
         const PolicyChoice cover = chooseCover(
             covers.value(), std::min(command.insideShare, figures[choice.index].withinSloShare),
             command.surgeInside);

@@ -8,7 +8,7 @@ namespace meridian {
 namespace {
 
 // The Reports window's words, kept in its translation context.
-QString windowText(const char *text)
+QString reportsWindowText(const char *text)
 {
     return QCoreApplication::translate("meridian::ReportsWindow", text);
 }
@@ -53,7 +53,7 @@ QVariant CloudSpendModel::data(const QModelIndex &index, int role) const
     switch (column) {
     case Lease: return QString::fromStdString(r.leaseId);
     case Service:
-        return r.service.empty() ? windowText("(not the autoscaler's)")
+        return r.service.empty() ? reportsWindowText("(not the autoscaler's)")
                                  : QString::fromStdString(r.service);
     case Region: return QString::fromStdString(r.region);
     case CardModel: return QString::fromStdString(r.cardModel);
@@ -70,14 +70,14 @@ QVariant CloudSpendModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Lease: return windowText("Cloud lease");
-    case Service: return windowText("Service");
-    case Region: return windowText("Region");
-    case CardModel: return windowText("Card model");
-    case Cards: return windowText("Cards");
-    case CnyPerCardHour: return windowText("CNY per card-hour");
-    case BilledHours: return windowText("Billed hours");
-    case Cost: return windowText("Spend (CNY)");
+    case Lease: return reportsWindowText("Cloud lease");
+    case Service: return reportsWindowText("Service");
+    case Region: return reportsWindowText("Region");
+    case CardModel: return reportsWindowText("Card model");
+    case Cards: return reportsWindowText("Cards");
+    case CnyPerCardHour: return reportsWindowText("CNY per card-hour");
+    case BilledHours: return reportsWindowText("Billed hours");
+    case Cost: return reportsWindowText("Spend (CNY)");
     }
     return {};
 }

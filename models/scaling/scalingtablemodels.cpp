@@ -9,7 +9,7 @@ namespace meridian {
 namespace {
 
 // The window's words, kept in its translation context (the columns were its own).
-QString windowText(const char *text)
+QString scalingWindowText(const char *text)
 {
     return QCoreApplication::translate("meridian::ScalingWindow", text);
 }
@@ -57,13 +57,14 @@ bool sameService(const ServiceScalingView &a, const ServiceScalingView &b)
 QString scalingReasonText(ScalingReason reason)
 {
     switch (reason) {
-    case ScalingReason::Hold: return windowText("steady: enough replicas for the demand");
-    case ScalingReason::Up: return windowText("more demand than the replicas serve");
-    case ScalingReason::Panic: return windowText("a sudden surge: adding replicas at once");
+    case ScalingReason::Hold: return scalingWindowText("steady: enough replicas for the demand");
+    case ScalingReason::Up: return scalingWindowText("more demand than the replicas serve");
+    case ScalingReason::Panic: return scalingWindowText("a sudden surge: adding replicas at once");
     case ScalingReason::LatencyGuard:
-        return windowText("answers too slow: time to first token over the objective");
-    case ScalingReason::Down: return windowText("less demand: replicas to spare");
-    case ScalingReason::Bounds: return windowText("at the service's minimum or maximum replicas");
+        return scalingWindowText("answers too slow: time to first token over the objective");
+    case ScalingReason::Down: return scalingWindowText("less demand: replicas to spare");
+    case ScalingReason::Bounds:
+        return scalingWindowText("at the service's minimum or maximum replicas");
     }
     return {};
 }
@@ -122,10 +123,12 @@ QVariant ScalingServicesModel::data(const QModelIndex &index, int role) const
 
 QVariant ScalingServicesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return header({windowText("Service"), windowText("Serving local"), windowText("Serving rented"),
-                   windowText("Starting"), windowText("Desired"), windowText("Arrivals req/s"),
-                   windowText("Waiting"), windowText("Queue p95 s"), windowText("TTFT p95 s"),
-                   windowText("Rented cards"), windowText("Rented CNY/h"), windowText("Decision")},
+    return header({scalingWindowText("Service"), scalingWindowText("Serving local"),
+                   scalingWindowText("Serving rented"), scalingWindowText("Starting"),
+                   scalingWindowText("Desired"), scalingWindowText("Arrivals req/s"),
+                   scalingWindowText("Waiting"), scalingWindowText("Queue p95 s"),
+                   scalingWindowText("TTFT p95 s"), scalingWindowText("Rented cards"),
+                   scalingWindowText("Rented CNY/h"), scalingWindowText("Decision")},
                   section, orientation, role);
 }
 
@@ -172,10 +175,12 @@ QVariant ScalingJournalModel::data(const QModelIndex &index, int role) const
 
 QVariant ScalingJournalModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return header({windowText("Step"), windowText("Created"), windowText("Service"),
-                   windowText("State"), windowText("Offer"), windowText("Lease"),
-                   windowText("Node"), windowText("CNY/h"), windowText("By"), windowText("Why")},
-                  section, orientation, role);
+    return header(
+        {scalingWindowText("Step"), scalingWindowText("Created"), scalingWindowText("Service"),
+         scalingWindowText("State"), scalingWindowText("Offer"), scalingWindowText("Lease"),
+         scalingWindowText("Node"), scalingWindowText("CNY/h"), scalingWindowText("By"),
+         scalingWindowText("Why")},
+        section, orientation, role);
 }
 
 void ScalingAuditModel::setEntries(std::vector<AuditEntry> entries)
@@ -211,7 +216,8 @@ QVariant ScalingAuditModel::data(const QModelIndex &index, int role) const
 
 QVariant ScalingAuditModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return header({windowText("When"), windowText("Who"), windowText("What"), windowText("Why")},
+    return header({scalingWindowText("When"), scalingWindowText("Who"), scalingWindowText("What"),
+                   scalingWindowText("Why")},
                   section, orientation, role);
 }
 

@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char *kToken = "read-only-token-0123456789";
 
-bool answersWithin(v1::NodeAgent::Stub &stub, std::chrono::milliseconds limit)
+bool servedWithin(v1::NodeAgent::Stub &stub, std::chrono::milliseconds limit)
 {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + limit);
@@ -59,12 +59,12 @@ TEST(IdleClients, ConnectionsThatNeverCallLockNoClientWithATokenOut)
     // Its connection and TLS handshake count too: from a new channel to the answer.
     const auto asked = std::chrono::steady_clock::now();
     auto newcomer = v1::NodeAgent::NewStub(makeChannel(address, security));
-    EXPECT_TRUE(answersWithin(*newcomer, 1000ms)) << "a client with a token was locked out";
+    EXPECT_TRUE(servedWithin(*newcomer, 1000ms)) << "a client with a token was locked out";
     const auto served = std::chrono::steady_clock::now() - asked;
     EXPECT_LT(served, 1s);
     RecordProperty("served_ms", static_cast<int>(served / 1ms));
     RecordProperty("rss_growth_mib", static_cast<int>(residentMiB(agent.pid()) - baselineMiB));
-    EXPECT_TRUE(answersWithin(*console, 1000ms)) << "the console connected before lost its slot";
+    EXPECT_TRUE(servedWithin(*console, 1000ms)) << "the console connected before lost its slot";
     EXPECT_LT(residentMiB(agent.pid()), baselineMiB + 100);
 
     // None of them made a call: none keeps its connection past the 10 s allowed for one.
@@ -75,5 +75,5 @@ TEST(IdleClients, ConnectionsThatNeverCallLockNoClientWithATokenOut)
     // The console's connection was never closed (a closed one goes idle until its next call).
     EXPECT_EQ(consoleChannel->GetState(false), GRPC_CHANNEL_READY)
         << "the authenticated console was closed with them";
-    EXPECT_TRUE(answersWithin(*console, 1000ms));
+    EXPECT_TRUE(servedWithin(*console, 1000ms));
 }

@@ -100,7 +100,7 @@ TEST(AlertsModel, DurationsAndTimesReadAsPeopleSayThem)
 
 namespace {
 
-Event xidOnCard(uint32_t card, int64_t atMs)
+Event xidEventOnCard(uint32_t card, int64_t atMs)
 {
     Event e;
     e.kind = EventKind::Xid;
@@ -132,8 +132,8 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
         c->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
     }
     for (FleetState *s : {&dayState, &nightState}) {
-        s->recordEvent(0, xidOnCard(3, 10'100));
-        s->recordEvent(1, xidOnCard(5, 10'100));
+        s->recordEvent(0, xidEventOnCard(3, 10'100));
+        s->recordEvent(1, xidEventOnCard(5, 10'100));
     }
     day.update(dayState.snapshot(10'200));
     night.update(nightState.snapshot(10'200));
@@ -171,7 +171,7 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
     // A console that starts later reads the triage from the file alone.
     FleetState laterState;
     test::fillFleet(laterState, {{"xiamen", "xm-1", "r1"}}, 10'000);
-    laterState.recordEvent(0, xidOnCard(3, 10'100));
+    laterState.recordEvent(0, xidEventOnCard(3, 10'100));
     AlertCenter later(laterState);
     later.update(laterState.snapshot(10'300));
     auto log = AlertTriageLog::open(file);
@@ -200,7 +200,7 @@ TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
     const std::string file = dir.file("history.db");
     FleetState state;
     test::fillFleet(state, {{"xiamen", "xm-1", "r1"}}, 10'000);
-    state.recordEvent(0, xidOnCard(1, 10'100));
+    state.recordEvent(0, xidEventOnCard(1, 10'100));
     AlertCenter center(state);
     auto log = AlertTriageLog::open(file);
     ASSERT_TRUE(log);
@@ -228,8 +228,8 @@ TEST(AlertCenter, WithoutAHistoryFileSilencesLiveHereAndLiftOneAtATime)
 {
     FleetState state;
     test::fillFleet(state, {{"xiamen", "xm-1", "r1"}, {"xiamen", "xm-2", "r1"}}, 10'000);
-    state.recordEvent(0, xidOnCard(1, 10'100));
-    state.recordEvent(1, xidOnCard(2, 10'100));
+    state.recordEvent(0, xidEventOnCard(1, 10'100));
+    state.recordEvent(1, xidEventOnCard(2, 10'100));
     AlertCenter center(state);
     center.update(state.snapshot(10'200));
     for (const char *node : {"xm-1", "xm-2"}) {

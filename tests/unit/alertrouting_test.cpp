@@ -15,13 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string write(const test::TempDir &dir, const std::string &text)
-{
-    const std::string path = dir.file("routes.yaml");
-    std::ofstream(path) << text;
-    return path;
-}
-
 AlertNotice xid79()
 {
     AlertNotice n;
@@ -46,7 +39,7 @@ AlertNotice xid79()
 TEST(AlertRouting, ReadsRoutesDesktopAndDelivery)
 {
     test::TempDir dir;
-    auto routing = loadAlertRouting(write(dir, R"(
+    auto routing = loadAlertRouting(dir.write("routes.yaml", R"(
 desktop: {notifications: true, sound: always, sound_command: "paplay /tmp/alarm.oga"}
 delivery: {retries: 3, timeout_seconds: 2.5}
 routes:
@@ -92,16 +85,16 @@ TEST(AlertRouting, AWatcherIsNamedWithItsTokenAndCa)
     test::TempDir dir;
     std::ofstream(dir.file("ca.crt")) << "-----BEGIN CERTIFICATE-----\n";
     auto routing = loadAlertRouting(
-        write(dir,
-              "watcher: {url: \"https://ops1:9465/\", bearer_token: t0123456789abcdef, "
-              "ca_file: " +
-                  dir.file("ca.crt") + "}\n"));
+        dir.write("routes.yaml",
+                  "watcher: {url: \"https://ops1:9465/\", bearer_token: t0123456789abcdef, "
+                  "ca_file: " +
+                      dir.file("ca.crt") + "}\n"));
     ASSERT_TRUE(routing) << routing.error().message;
     ASSERT_TRUE(routing->watcher);
     EXPECT_EQ(routing->watcher->url, "https://ops1:9465");
     EXPECT_EQ(routing->watcher->bearerToken, "t0123456789abcdef");
     EXPECT_EQ(routing->watcher->caFile, dir.file("ca.crt"));
-    EXPECT_FALSE(loadAlertRouting(write(dir, "routes: []\n"))->watcher);
+    EXPECT_FALSE(loadAlertRouting(dir.write("routes.yaml", "routes: []\n"))->watcher);
 }
 
 // OpenSSL would wait on a FIFO for ever, holding the delivery thread and the exit.
@@ -115,7 +108,7 @@ TEST(AlertRouting, ACaFileThatIsNotARegularFileIsRefusedWithItsLine)
           "watcher: {url: \"https://ops1:9465\", ca_file: " + fifo + "}\n",
           "routes:\n  - {name: a, kind: json, url: \"https://x\", ca_file: " +
               dir.file("missing.crt") + "}\n"}) {
-        auto routing = loadAlertRouting(write(dir, text));
+        auto routing = loadAlertRouting(dir.write("routes.yaml", text));
         ASSERT_FALSE(routing) << text;
         EXPECT_NE(routing.error().message.find("routes.yaml:"), std::string::npos)
             << routing.error().message;
@@ -149,7 +142,7 @@ TEST(AlertRouting, BrokenFilesNameTheFileAndLine)
         {"watcher: {url: ops1:9465}\n", "the watcher's http://"},
     };
     for (const auto &[text, expected] : cases) {
-        auto routing = loadAlertRouting(write(dir, text));
+        auto routing = loadAlertRouting(dir.write("routes.yaml", text));
         ASSERT_FALSE(routing) << text;
         EXPECT_NE(routing.error().message.find(expected), std::string::npos)
             << text << " → " << routing.error().message;

@@ -22,24 +22,17 @@ using namespace meridian;
 
 namespace {
 
-std::string write(const test::TempDir &dir, const std::string &name, const std::string &text)
-{
-    const std::string path = dir.file(name);
-    std::ofstream(path) << text;
-    return path;
-}
-
 std::string agentConfigError(const test::TempDir &dir, const std::string &text)
 {
     AgentConfig config;
-    const Status status = loadAgentConfig(write(dir, "agent.yaml", text), config);
+    const Status status = loadAgentConfig(dir.write("agent.yaml", text), config);
     EXPECT_FALSE(status.ok()) << text;
     return status.ok() ? std::string() : status.message();
 }
 
 std::string priceBookError(const test::TempDir &dir, const std::string &text)
 {
-    auto book = PriceBook::load(write(dir, "prices.yaml", text));
+    auto book = PriceBook::load(dir.write("prices.yaml", text));
     EXPECT_FALSE(book.ok()) << text;
     return book.ok() ? std::string() : book.error().message;
 }
@@ -85,8 +78,9 @@ TEST(AgentConfigFile, AGoodFileStillLoads)
     test::TempDir dir;
     AgentConfig config;
     const Status status = loadAgentConfig(
-        write(dir, "agent.yaml",
-              "listen: 127.0.0.1:7000\nsample_interval_ms: 500\nsim: {seed: 7, kind: nvidia}\n"),
+        dir.write(
+            "agent.yaml",
+            "listen: 127.0.0.1:7000\nsample_interval_ms: 500\nsim: {seed: 7, kind: nvidia}\n"),
         config);
     ASSERT_TRUE(status.ok()) << status.message();
     EXPECT_EQ(config.listen, "127.0.0.1:7000");
@@ -136,9 +130,9 @@ TEST(PriceBookFile, ImpossibleDatesAndNumbersAreRefusedNotDefaulted)
     EXPECT_NE(priceBookError(dir, "prices:\n  - 7\n").find(":2: expected a mapping"),
               std::string::npos);
     // A leap day is a real day.
-    auto leap = PriceBook::load(
-        write(dir, "prices.yaml",
-              "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, from: 2028-02-29}\n"));
+    auto leap = PriceBook::load(dir.write(
+        "prices.yaml",
+        "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 1, from: 2028-02-29}\n"));
     EXPECT_TRUE(leap.ok()) << leap.error().message;
 }
 
@@ -183,9 +177,10 @@ TEST(HostPort, PortsOutsideTheirRangeAreRefused)
               std::string::npos);
 
     test::TempDir dir;
-    auto inventory = loadInventory(write(dir, "fleet.yaml",
-                                         "data_centers:\n  - name: xiamen\n    agents:\n"
-                                         "      - 10.0.0.1:50051\n      - 10.0.0.2:99999999999\n"));
+    auto inventory =
+        loadInventory(dir.write("fleet.yaml",
+                                "data_centers:\n  - name: xiamen\n    agents:\n"
+                                "      - 10.0.0.1:50051\n      - 10.0.0.2:99999999999\n"));
     ASSERT_FALSE(inventory.ok());
     EXPECT_NE(inventory.error().message.find("fleet.yaml:5: '10.0.0.2:99999999999': the port "
                                              "must be a number"),
@@ -239,9 +234,9 @@ TEST(InventoryFile, ATlsFileThatCannotBeReadIsNamedWithItsLine)
 {
     test::TempDir dir;
     auto inventory =
-        loadInventory(write(dir, "fleet.yaml",
-                            "tls:\n  ca_file: missing-ca.pem\n"
-                            "data_centers:\n  - name: xiamen\n    agents: [10.0.0.1:50051]\n"));
+        loadInventory(dir.write("fleet.yaml",
+                                "tls:\n  ca_file: missing-ca.pem\n"
+                                "data_centers:\n  - name: xiamen\n    agents: [10.0.0.1:50051]\n"));
     ASSERT_FALSE(inventory.ok());
     EXPECT_NE(inventory.error().message.find("fleet.yaml:2: ca_file: "), std::string::npos)
         << inventory.error().message;

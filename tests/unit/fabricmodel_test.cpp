@@ -13,7 +13,7 @@ using namespace meridian;
 
 namespace {
 
-constexpr int64_t kNow = 1'800'000'000'000;
+using test::kNow;
 
 HostNic nic(const std::string &node, uint32_t rail, const std::string &leaf,
             const std::string &port)

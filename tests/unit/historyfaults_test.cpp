@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "cost/pricebook.h"
-#include "cost/usagereport.h"
 #include "cost/reportloader.h"
+#include "cost/usagereport.h"
 #include "history/historystore.h"
 #include "testsupport.h"
 #include "usagefixture.h"
@@ -24,7 +24,7 @@ using namespace meridian;
 
 namespace {
 
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+using test::kJuly1;
 
 // The roll-ups agree with the minutes they were built from, and the file is sound.
 void expectConsistent(const std::string &path)

@@ -17,9 +17,9 @@ using namespace meridian;
 
 namespace {
 
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
-constexpr int64_t kHour = 3600;
-constexpr int64_t kDay = 86400;
+using test::kDay;
+using test::kHour;
+using test::kJuly1;
 
 double sumOf(const std::string &path, const std::string &sql)
 {

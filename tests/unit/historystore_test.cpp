@@ -143,7 +143,7 @@ TEST(HistoryStore, TheTriageLogTakesTurnsOnTheStoresWriterThread)
     auto store = HistoryStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error().message;
     auto log = AlertTriageLog::onWriter(*store.value());
-    constexpr int64_t kJuly1 = test::kUsageJuly1;
+    constexpr int64_t kJuly1 = test::kJuly1;
     std::thread usage = test::streamUsage(*store.value(), 200);
     for (int i = 0; i < 30; ++i) {
         TriageAction ack;

@@ -8,23 +8,12 @@
 
 using namespace meridian;
 
-namespace {
-
-std::string write(const test::TempDir &dir, const std::string &text)
-{
-    const std::string path = dir.file("inventory.yaml");
-    std::ofstream(path) << text;
-    return path;
-}
-
-}  // namespace
-
 TEST(InventoryFile, DataCentersAgentsTlsAndToken)
 {
     test::TempDir dir;
     std::ofstream(dir.file("token")) << "console-token-0123456789\n";
     std::ofstream(dir.file("ca.crt")) << "-----BEGIN CERTIFICATE-----\n";
-    auto inventory = loadInventory(write(dir, R"(capacity_pool: 127.0.0.1:40000
+    auto inventory = loadInventory(dir.write("inventory.yaml", R"(capacity_pool: 127.0.0.1:40000
 tls: {ca_file: ca.crt}
 token_file: token
 data_centers:
@@ -49,7 +38,7 @@ TEST(InventoryFile, BrokenInventoriesNameFileLineAndProblem)
 {
     test::TempDir dir;
     const auto error = [&](const std::string &text) {
-        auto inventory = loadInventory(write(dir, text));
+        auto inventory = loadInventory(dir.write("inventory.yaml", text));
         EXPECT_FALSE(inventory.ok());
         return inventory.ok() ? std::string() : inventory.error().message;
     };
@@ -87,8 +76,8 @@ TEST(InventoryFile, StoresGlobalAndPerDataCenterBesideAgents)
     test::TempDir dir;
     std::ofstream(dir.file("vm.token")) << "store-token-0123456789\n";
     std::ofstream(dir.file("prom.pass")) << "s3cret\n";
-    auto inventory = loadInventory(write(
-        dir,
+    auto inventory = loadInventory(dir.write(
+        "inventory.yaml",
         R"(prometheus: {url: "https://vm.ops:8428/select/0/prometheus", token_file: vm.token, scrape_interval_s: 30}
 data_centers:
   - name: zhongwei
@@ -108,7 +97,8 @@ data_centers:
     ASSERT_EQ(inventory->agents.size(), 1u);
 
     // A store alone is a whole inventory.
-    auto storeOnly = loadInventory(write(dir, "prometheus: {url: 'http://127.0.0.1:9090'}\n"));
+    auto storeOnly =
+        loadInventory(dir.write("inventory.yaml", "prometheus: {url: 'http://127.0.0.1:9090'}\n"));
     ASSERT_TRUE(storeOnly.ok()) << storeOnly.error().message;
     EXPECT_TRUE(storeOnly->agents.empty());
 }
@@ -117,7 +107,7 @@ TEST(InventoryFile, BrokenStoresNameFileLineAndProblem)
 {
     test::TempDir dir;
     const auto refused = [&](const std::string &text) {
-        auto inventory = loadInventory(write(dir, text));
+        auto inventory = loadInventory(dir.write("inventory.yaml", text));
         return inventory.ok() ? std::string("accepted") : inventory.error().message;
     };
     EXPECT_NE(refused("prometheus: {url: 'prom:9090'}\n").find("inventory.yaml:1"),

@@ -12,14 +12,7 @@ using namespace meridian;
 
 namespace {
 
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
-
-std::string write(const test::TempDir &dir, const std::string &text)
-{
-    const std::string path = dir.file("prices.yaml");
-    std::ofstream(path) << text;
-    return path;
-}
+using test::kJuly1;
 
 const char *kBook = R"(currency: CNY
 prices:
@@ -37,7 +30,7 @@ contracts:
 TEST(PriceBook, MostSpecificPriceAtTheMomentAndContractDiscounts)
 {
     test::TempDir dir;
-    auto book = PriceBook::load(write(dir, kBook));
+    auto book = PriceBook::load(dir.write("prices.yaml", kBook));
     ASSERT_TRUE(book.ok()) << book.error().message;
     const CardPlace a100Xiamen{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", "xm-1"};
     const CardPlace a100Wuhu{"A100-SXM4-80GB", Vendor::Nvidia, "wuhu", "wh-1"};
@@ -57,7 +50,7 @@ TEST(PriceBook, MostSpecificPriceAtTheMomentAndContractDiscounts)
 TEST(PriceBook, ADayAcrossAPriceChangeCostsWhatEachHalfCost)
 {
     test::TempDir dir;
-    auto book = PriceBook::load(write(dir, kBook));
+    auto book = PriceBook::load(dir.write("prices.yaml", kBook));
     ASSERT_TRUE(book.ok());
     // Ten A100s in Xiamen, busy from noon on June 30 to noon on July 1, minute by minute.
     const CardPlace card{"A100-SXM4-80GB", Vendor::Nvidia, "xiamen", "xm-1"};
@@ -78,7 +71,7 @@ TEST(PriceBook, MistakesNameFileAndLine)
 {
     test::TempDir dir;
     const auto error = [&](const std::string &text) {
-        auto book = PriceBook::load(write(dir, text));
+        auto book = PriceBook::load(dir.write("prices.yaml", text));
         EXPECT_FALSE(book.ok());
         return book.ok() ? std::string() : book.error().message;
     };
@@ -119,7 +112,7 @@ TEST(PriceBook, TheShippedDefaultLoadsAndPricesEveryModelTheSimulatorRents)
 TEST(PriceBook, SavedAndLoadedAgainItPricesTheSameAndABadBookIsNeverWritten)
 {
     test::TempDir dir;
-    auto book = PriceBook::load(write(dir, kBook));
+    auto book = PriceBook::load(dir.write("prices.yaml", kBook));
     ASSERT_TRUE(book.ok());
     PriceBook edited = book.value();
     // A change from 08:00 on the 1st of August, and a short contract with its own discount.

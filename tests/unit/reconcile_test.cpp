@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "scaling/reconcile.h"
+#include "testsupport.h"
 
 using namespace meridian;
 
 namespace {
 
-constexpr int64_t kNow = 1'800'000'000'000;
+using test::kNow;
 
 ReconcileContext context()
 {

@@ -3,14 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "history/rollupplan.h"
+#include "testsupport.h"
 
 using namespace meridian;
 
 namespace {
 
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
-constexpr int64_t kHour = 3600;
-constexpr int64_t kDay = 86400;
+using test::kDay;
+using test::kHour;
+using test::kJuly1;
 
 }  // namespace
 

@@ -10,9 +10,9 @@
 #include <set>
 #include <thread>
 
+#include "autoscaler/scalingjournal.h"
 #include "history/historyschema.h"
 #include "history/historystore.h"
-#include "autoscaler/scalingjournal.h"
 #include "testsupport.h"
 #include "usagefixture.h"
 
@@ -20,7 +20,7 @@ using namespace meridian;
 
 namespace {
 
-constexpr int64_t kNow = 1'800'000'000'000;
+using test::kNow;
 
 JournalStep planned(const std::string &key)
 {

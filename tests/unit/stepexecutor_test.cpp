@@ -7,12 +7,13 @@
 #include <map>
 
 #include "scaling/stepexecutor.h"
+#include "testsupport.h"
 
 using namespace meridian;
 
 namespace {
 
-constexpr int64_t kNow = 1'800'000'000'000;
+using test::kNow;
 
 class FakeJournal final : public StepJournal {
 public:

@@ -15,7 +15,7 @@ using namespace meridian;
 
 namespace {
 
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
+using test::kJuly1;
 
 }  // namespace
 

@@ -15,7 +15,7 @@
 #include "usagefixture.h"
 
 using namespace meridian;
-constexpr int64_t kJuly1 = test::kUsageJuly1;
+using test::kJuly1;
 
 TEST(CardUsageSeries, MinutesForADayHoursForAWeekAndGapsWhereNothingWasRecorded)
 {

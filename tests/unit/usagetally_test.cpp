@@ -2,12 +2,13 @@
 #include <gtest/gtest.h>
 
 #include "cost/usagetally.h"
+#include "testsupport.h"
 
 namespace meridian {
 namespace {
 
-constexpr int64_t kJuly1 = 1'782'864'000;  // 2026-07-01T00:00:00Z
-constexpr int64_t kHour = 3600;
+using test::kHour;
+using test::kJuly1;
 
 UsageCatalog twoDataCenters()
 {

@@ -12,7 +12,7 @@
 #include "widgets/fleet/fleetusagewindow.h"
 
 using namespace meridian;
-constexpr int64_t kJuly1 = test::kUsageJuly1;
+using test::kJuly1;
 
 TEST(FleetUsageWindow, TheFleetAndEachDataCenterHourByHourWithGapsSaid)
 {

@@ -49,7 +49,7 @@ private:
     std::thread m_thread;
 };
 
-struct ConsoleRun {
+struct MeasuredRun {
     double secondsToExit = 0;
     double peakMiB = 0;
     double settledMiB = 0;  // two seconds in, once the window is up
@@ -58,14 +58,14 @@ struct ConsoleRun {
 
 // Runs the console with --quit-after `quitAfter`, sampling its memory until it exits (or
 // quitAfter + 20 s pass, when it is killed).
-ConsoleRun runConsole(std::vector<std::string> args, double quitAfter, const std::string &log,
-                      const std::function<void()> &whileRunning = {})
+MeasuredRun measureConsole(std::vector<std::string> args, double quitAfter, const std::string &log,
+                           const std::function<void()> &whileRunning = {})
 {
     args.insert(args.begin(), MERIDIAN_CONSOLE_BIN);
     args.insert(args.end(), {"--quit-after", std::to_string(quitAfter)});
     const auto started = std::chrono::steady_clock::now();
     ChildProcess console(args, log);
-    ConsoleRun run;
+    MeasuredRun run;
     while (!console.ended()) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -105,13 +105,13 @@ TEST(HostileReceivers, RepliesThatNeverEndNeitherGrowTheConsoleNorHoldItsExitOrO
         << "  - {name: drip, kind: json, url: '" << drip.url("/hook") << "'}\n"
         << "  - {name: good, kind: json, url: '" << good.url() << "'}\n";
     int goodPostsWhileHeld = 0;
-    const ConsoleRun run =
-        runConsole({"--inventory", dir.file("fleet.yaml"), "--db", dir.file("history.db"),
-                    "--alert-routes", dir.file("routes.yaml")},
-                   8, dir.file("console.log"), [&] {
-                       if (drip.requests() > 0 && endless.requests() > 0)
-                           goodPostsWhileHeld = good.posts();
-                   });
+    const MeasuredRun run =
+        measureConsole({"--inventory", dir.file("fleet.yaml"), "--db", dir.file("history.db"),
+                        "--alert-routes", dir.file("routes.yaml")},
+                       8, dir.file("console.log"), [&] {
+                           if (drip.requests() > 0 && endless.requests() > 0)
+                               goodPostsWhileHeld = good.posts();
+                       });
     ASSERT_GT(endless.requests(), 0) << "no alert reached the endless receiver\n"
                                      << readFile(dir.file("console.log"));
     ASSERT_GT(drip.requests(), 0) << "no alert reached the dripping receiver";
@@ -132,8 +132,8 @@ TEST(HostileReceivers, AStoreThatDripsItsAnswerDoesNotHoldTheExit)
 {
     TempDir dir;
     HostileHttpServer drip(HostileReply::DripAByteASecond);
-    const ConsoleRun run = runConsole({"--prometheus", drip.url(), "--db", dir.file("history.db")},
-                                      4, dir.file("console.log"));
+    const MeasuredRun run = measureConsole(
+        {"--prometheus", drip.url(), "--db", dir.file("history.db")}, 4, dir.file("console.log"));
     ASSERT_GT(drip.requests(), 0) << "the console never asked the store\n"
                                   << readFile(dir.file("console.log"));
     EXPECT_LT(run.secondsToExit, 4 + 2) << "--quit-after was not kept";
@@ -152,9 +152,9 @@ TEST(HostileReceivers, AStoreThatRefusesTheTokenIsSaidOnStderrAndInTheDiagnostic
     const int port = store.bind_to_any_port("127.0.0.1");
     std::thread serving([&] { store.listen_after_bind(); });
     const std::string url = "http://127.0.0.1:" + std::to_string(port);
-    const ConsoleRun run = runConsole({"--prometheus", url, "--db", dir.file("history.db"),
-                                       "--diagnostics-json", dir.file("diagnostics.json")},
-                                      3, dir.file("console.log"));
+    const MeasuredRun run = measureConsole({"--prometheus", url, "--db", dir.file("history.db"),
+                                            "--diagnostics-json", dir.file("diagnostics.json")},
+                                           3, dir.file("console.log"));
     store.stop();
     serving.join();
     const std::string said = readFile(dir.file("console.log"));

@@ -17,7 +17,7 @@ namespace meridian {
 
 namespace {
 
-constexpr size_t kEventsShown = 50;
+constexpr size_t kCardEventsShown = 50;
 constexpr int64_t kStoreHistoryEveryMs = 15'000;  // a store scrapes every 15 s or so
 constexpr int64_t kUsageHistoryEveryMs = 60'000;  // the history file holds minutes
 constexpr int kKeptInMemoryS = 15 * 60;
@@ -227,7 +227,7 @@ void CardDetailPanel::update(const FleetSnapshot &s)
     }
     m_rangeNote->setVisible(loader && loader == m_usage);
     m_events->clear();
-    for (const Event &e : m_source.recentEvents(n, kEventsShown))
+    for (const Event &e : m_source.recentEvents(n, kCardEventsShown))
         m_events->addItem(eventLine(e));
     m_events->scrollToBottom();
 }

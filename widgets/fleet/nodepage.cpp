@@ -15,7 +15,7 @@ namespace meridian {
 
 namespace {
 
-constexpr size_t kEventsShown = 100;
+constexpr size_t kNodeEventsShown = 100;
 
 QTableView *newTable(QAbstractItemModel *model, QWidget *parent)
 {
@@ -105,7 +105,7 @@ void NodePage::refresh(const FleetSnapshot &s)
     m_cards->setNode(s, n);
     m_links->setLinks(m_source.state().hostNics(s.takenUnixMs), l.nodeId[n]);
     m_events->clear();
-    for (const Event &e : m_source.recentEvents(n, kEventsShown)) {
+    for (const Event &e : m_source.recentEvents(n, kNodeEventsShown)) {
         m_events->addItem(QStringLiteral("%1  %2  %3")
                               .arg(QDateTime::fromMSecsSinceEpoch(e.timeUnixMs)
                                        .toString(QStringLiteral("MM-dd HH:mm:ss")),

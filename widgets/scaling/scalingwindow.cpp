@@ -23,7 +23,7 @@ namespace meridian {
 
 namespace {
 
-QString text(const std::string &s)
+QString qtext(const std::string &s)
 {
     return QString::fromStdString(s);
 }
@@ -286,7 +286,7 @@ void ScalingWindow::showView()
     m_shownAt = view.atMs;
     m_mode->setCurrentIndex(m_mode->findData(static_cast<int>(view.mode)));
     m_problem->setVisible(!view.problem.empty());
-    m_problem->setText(text(view.problem));
+    m_problem->setText(qtext(view.problem));
     m_servicesModel->setServices(view.services);
     if (!m_services->selectionModel()->currentIndex().isValid() && !view.services.empty())
         m_services->selectRow(0);
@@ -316,7 +316,7 @@ void ScalingWindow::fillPlan(const ScalingView &view)
     plan += QStringLiteral("<br/>") +
             tr("Policy: %1 — %2")
                 .arg(reasonText(s->reason),
-                     s->why.empty() ? tr("nothing to change") : text(s->why).toHtmlEscaped());
+                     s->why.empty() ? tr("nothing to change") : qtext(s->why).toHtmlEscaped());
     if (s->forecastRps) {
         plan += QStringLiteral("<br/>") +
                 tr("Daily shape: earlier days reached %1 req/s from this time of day within "
@@ -324,7 +324,7 @@ void ScalingWindow::fillPlan(const ScalingView &view)
                     .arg(*s->forecastRps, 0, 'f', 1);
     }
     for (const std::string &note : s->notes)
-        plan += QStringLiteral("<br/>") + tr("Held back: %1").arg(text(note).toHtmlEscaped());
+        plan += QStringLiteral("<br/>") + tr("Held back: %1").arg(qtext(note).toHtmlEscaped());
     m_plan->setText(plan);
     m_approve->setEnabled(s->pendingSteps > 0);
     m_reject->setEnabled(s->pendingSteps > 0);
@@ -374,16 +374,16 @@ QString ScalingWindow::waitingPlanText(const ServiceScalingView &s)
     if (budget > 0) {
         const double after = s.rentedCnyPerHour + s.pendingCnyPerHour;
         cost += QStringLiteral(" ") + tr("With it, %1 rents for %2 of its %3 CNY/h budget (%4%).")
-                                          .arg(text(s.service.name))
+                                          .arg(qtext(s.service.name))
                                           .arg(after, 0, 'f', 2)
                                           .arg(budget, 0, 'f', 2)
                                           .arg(100.0 * after / budget, 0, 'f', 0);
     }
     plan += cost;
-    m_shownPlan = {text(s.service.name), s.planVersion,
+    m_shownPlan = {qtext(s.service.name), s.planVersion,
                    tr("Approve plan %1 for %2: %3?\n\n%4")
                        .arg(s.planVersion)
-                       .arg(text(s.service.name), parts.join(tr(" and ")), cost)};
+                       .arg(qtext(s.service.name), parts.join(tr(" and ")), cost)};
     return plan;
 }
 

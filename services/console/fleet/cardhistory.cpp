@@ -11,7 +11,7 @@ namespace {
 constexpr uint8_t kAbsentU8 = 255;
 constexpr int8_t kAbsentTemp = -127;
 constexpr uint16_t kAbsentPower = 65535;
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kNoReading = std::numeric_limits<float>::quiet_NaN();
 
 uint8_t halfPercent(float percent)
 {
@@ -65,7 +65,7 @@ std::vector<HistoryPoint> CardHistory::series(CardMetric metric) const
     const int start = slots == 0 ? 0 : (m_head - m_size + slots) % slots;
     for (int i = 0; i < m_size; ++i) {
         const Slot &slot = m_ring[(start + i) % slots];
-        float value = kNaN;
+        float value = kNoReading;
         switch (metric) {
         case CardMetric::Utilization:
             if (slot.utilizationHalfPercent != kAbsentU8)

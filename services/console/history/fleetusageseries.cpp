@@ -10,7 +10,7 @@ namespace meridian {
 namespace {
 
 // Keyed by time first, then card: one range scan, a card's services next to each other.
-const char *const kHours = R"(
+const char *const kFleetHours = R"(
     SELECT hour_start_unix_s, card, observed_seconds, busy_seconds, utilization_seconds,
            utilization_percent_seconds
     FROM usage_hour WHERE hour_start_unix_s >= ? AND hour_start_unix_s < ?
@@ -62,7 +62,7 @@ Result<FleetUsageSeries> readFleetUsageByHour(const std::string &historyFile, in
     series.toUnixS = toUnixS;
     const CardCatalog &catalog = rows.value()->catalog();
     try {
-        SQLite::Statement query(rows.value()->database(), kHours);
+        SQLite::Statement query(rows.value()->database(), kFleetHours);
         query.bind(1, static_cast<int64_t>(series.fromUnixS));
         query.bind(2, static_cast<int64_t>(toUnixS));
         int64_t lastHour = -1;

@@ -35,7 +35,7 @@ std::string labelOr(const PromSample &sample, std::string_view name, const std::
 }
 
 // PromQL string literal: backslash and quote escaped.
-std::string quoted(const std::string &value)
+std::string promqlString(const std::string &value)
 {
     std::string out = "\"";
     for (char c : value) {
@@ -505,8 +505,8 @@ Result<std::vector<HistoryPoint>> PrometheusSource::history(const std::string &c
                 if (node->inventory.cards[position].uuid != cardUuid)
                     continue;
                 const std::string selector =
-                    fmt::format("{{{}={},{}={}}}", d.hostLabel, quoted(node->host), d.indexLabel,
-                                quoted(index));
+                    fmt::format("{{{}={},{}={}}}", d.hostLabel, promqlString(node->host),
+                                d.indexLabel, promqlString(index));
                 const auto one = [&](std::string_view name) {
                     return fmt::format("max({}{})", name, selector);
                 };

@@ -48,7 +48,7 @@ void addBurst(std::vector<std::pair<double, double>> &knots, double startS, doub
     knots.emplace_back(startS + 2 * kEdgeS + lengthS, 1.0);
 }
 
-double minuteOf(double seconds)
+double nearestMinute(double seconds)
 {
     return std::round(seconds / 60);
 }
@@ -67,7 +67,7 @@ std::string doubleBurst(Draw &draw, double durationS, std::vector<std::pair<doub
     const double secondAt = at + 2 * kEdgeS + firstLengthS + gapS;
     addBurst(knots, secondAt, secondLengthS, second);
     return fmt::format("bursts ×{:.1f} at minute {:.0f} and ×{:.1f} at minute {:.0f}", first,
-                       minuteOf(at), second, minuteOf(secondAt));
+                       nearestMinute(at), second, nearestMinute(secondAt));
 }
 
 // A jump whose excess over the usual load halves every half-life: knots every 30 s.
@@ -80,7 +80,7 @@ std::string flashCrowd(Draw &draw, double durationS, std::vector<std::pair<doubl
     for (double t = 0; t <= 6 * halfLifeS; t += 30)
         knots.emplace_back(at + kEdgeS + t, 1 + (factor - 1) * std::exp2(-t / halfLifeS));
     return fmt::format("flash crowd ×{:.1f} at minute {:.0f}, halving every {:.1f} min", factor,
-                       minuteOf(at), halfLifeS / 60);
+                       nearestMinute(at), halfLifeS / 60);
 }
 
 }  // namespace
@@ -126,7 +126,7 @@ ShapeCase drawShape(ShapeKind kind, double durationS, uint64_t seed)
         const double factor = draw.uniform(1.5, 4);
         const double at = durationS * draw.uniform(0.15, 0.7);
         knots = {{at, 1.0}, {at + kEdgeS, factor}};
-        c.description = fmt::format("step ×{:.1f} at minute {:.0f}", factor, minuteOf(at));
+        c.description = fmt::format("step ×{:.1f} at minute {:.0f}", factor, nearestMinute(at));
         break;
     }
     case ShapeKind::Ramp: {
@@ -135,7 +135,7 @@ ShapeCase drawShape(ShapeKind kind, double durationS, uint64_t seed)
         const double lengthS = 60 * draw.uniform(5, 20);
         knots = {{at, 1.0}, {at + lengthS, factor}};
         c.description = fmt::format("ramp to ×{:.1f} over {:.0f} min from minute {:.0f}", factor,
-                                    lengthS / 60, minuteOf(at));
+                                    lengthS / 60, nearestMinute(at));
         break;
     }
     case ShapeKind::Burst: {
@@ -144,7 +144,7 @@ ShapeCase drawShape(ShapeKind kind, double durationS, uint64_t seed)
         const double lengthS = 60 * draw.uniform(1, 10);
         addBurst(knots, at, lengthS, factor);
         c.description = fmt::format("burst ×{:.1f} for {:.0f} min at minute {:.0f}", factor,
-                                    lengthS / 60, minuteOf(at));
+                                    lengthS / 60, nearestMinute(at));
         break;
     }
     case ShapeKind::DoubleBurst: c.description = doubleBurst(draw, durationS, knots); break;

@@ -29,7 +29,7 @@ namespace meridian {
 namespace {
 
 // Socket guards measure real time by nature: a peer's silence is seconds on the wall.
-int64_t steadyMs()
+int64_t listenerSteadyMs()
 {
     return SystemClock::instance().steadyMs();
 }
@@ -212,7 +212,7 @@ void GuardedListener::acceptOne(int listening)
             ::close(fd);
             continue;
         }
-        setup.state = std::make_shared<GuardedPeer>(fd, host, steadyMs(), m_authenticated);
+        setup.state = std::make_shared<GuardedPeer>(fd, host, listenerSteadyMs(), m_authenticated);
         setup.tls = m_tls;
         setup.authenticateWithinMs = m_options.authenticateWithinMs;
         setup.budget = m_options.budget;
@@ -248,7 +248,7 @@ int evictionTier(const GuardedPeer &peer, int64_t nowMs)
 // GuardOptions for which); only a server full of authenticated clients refuses.
 bool GuardedListener::admit(const std::string &network, const std::string &peer)
 {
-    const int64_t now = steadyMs();
+    const int64_t now = listenerSteadyMs();
     size_t live = 0;
     size_t pending = 0;
     // Pending connections by network, each list in the order they were accepted.
@@ -340,7 +340,7 @@ void GuardedListener::log(const std::string &message)
 {
     // An attacker reconnecting in a loop must not fill the journal: a line a second.
     std::lock_guard lock(m_logMutex);
-    const int64_t now = steadyMs();
+    const int64_t now = listenerSteadyMs();
     if (now - m_lastRefusalLogMs < 1000)
         return;
     m_lastRefusalLogMs = now;
