@@ -9,11 +9,10 @@ namespace meridian {
 
 namespace {
 
-// The routing dialog's words, kept in its translation context.
-QString dialogText(const char *text)
-{
-    return QCoreApplication::translate("meridian::AlertRoutingDialog", text);
-}
+// The routing dialog's words, kept in its translation context, where lupdate finds them.
+class RoutingDialogWords {
+    Q_DECLARE_TR_FUNCTIONS(meridian::AlertRoutingDialog)
+};
 
 QString filterText(const AlertRoute &route)
 {
@@ -26,8 +25,8 @@ QString filterText(const AlertRoute &route)
                      .arg(route.repeatMs / 60'000);
     else
         parts << (route.minimumSeverity == AlertSeverity::Critical
-                      ? dialogText("critical only")
-                      : dialogText("warning and critical"));
+                      ? RoutingDialogWords::tr("critical only")
+                      : RoutingDialogWords::tr("warning and critical"));
     QStringList kinds;
     for (AlertKind k : route.kinds)
         kinds << alertKindTitle(k);
@@ -53,9 +52,9 @@ QString deliveredText(const RouteStatus &s)
 {
     QString delivered = QString::number(s.delivered);
     if (s.waiting > 0)
-        delivered += dialogText(", %1 waiting").arg(s.waiting);
+        delivered += RoutingDialogWords::tr(", %1 waiting").arg(s.waiting);
     if (s.droppedAfterRetries > 0)
-        delivered += dialogText(", %1 given up").arg(s.droppedAfterRetries);
+        delivered += RoutingDialogWords::tr(", %1 given up").arg(s.droppedAfterRetries);
     return delivered;
 }
 
@@ -110,12 +109,12 @@ QVariant AlertRoutesModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Route: return dialogText("Route");
-    case Kind: return dialogText("Kind");
-    case Address: return dialogText("Address");
-    case Takes: return dialogText("Takes");
-    case Delivered: return dialogText("Delivered");
-    case LastProblem: return dialogText("Last problem");
+    case Route: return RoutingDialogWords::tr("Route");
+    case Kind: return RoutingDialogWords::tr("Kind");
+    case Address: return RoutingDialogWords::tr("Address");
+    case Takes: return RoutingDialogWords::tr("Takes");
+    case Delivered: return RoutingDialogWords::tr("Delivered");
+    case LastProblem: return RoutingDialogWords::tr("Last problem");
     default: return {};
     }
 }

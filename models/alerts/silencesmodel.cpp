@@ -12,11 +12,10 @@ namespace meridian {
 
 namespace {
 
-// The alerts panel's words, kept in its translation context.
-QString panelText(const char *text)
-{
-    return QCoreApplication::translate("meridian::AlertsPanel", text);
-}
+// The alerts panel's words, kept in its translation context, where lupdate finds them.
+class AlertsPanelWords {
+    Q_DECLARE_TR_FUNCTIONS(meridian::AlertsPanel)
+};
 
 // What a silence quiets, as people name it: the alert, its kind, the node, the site.
 QString silencedWhat(const SilenceRule &r)
@@ -77,10 +76,10 @@ QVariant SilencesModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case What: return panelText("What");
-    case Until: return panelText("Until");
-    case By: return panelText("By");
-    case Reason: return panelText("Reason");
+    case What: return AlertsPanelWords::tr("What");
+    case Until: return AlertsPanelWords::tr("Until");
+    case By: return AlertsPanelWords::tr("By");
+    case Reason: return AlertsPanelWords::tr("Reason");
     default: return {};
     }
 }

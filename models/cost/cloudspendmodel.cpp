@@ -7,11 +7,10 @@ namespace meridian {
 
 namespace {
 
-// The Reports window's words, kept in its translation context.
-QString reportsWindowText(const char *text)
-{
-    return QCoreApplication::translate("meridian::ReportsWindow", text);
-}
+// The Reports window's words, kept in its translation context, where lupdate finds them.
+class ReportsWindowWords {
+    Q_DECLARE_TR_FUNCTIONS(meridian::ReportsWindow)
+};
 
 }  // namespace
 
@@ -53,7 +52,7 @@ QVariant CloudSpendModel::data(const QModelIndex &index, int role) const
     switch (column) {
     case Lease: return QString::fromStdString(r.leaseId);
     case Service:
-        return r.service.empty() ? reportsWindowText("(not the autoscaler's)")
+        return r.service.empty() ? ReportsWindowWords::tr("(not the autoscaler's)")
                                  : QString::fromStdString(r.service);
     case Region: return QString::fromStdString(r.region);
     case CardModel: return QString::fromStdString(r.cardModel);
@@ -70,14 +69,14 @@ QVariant CloudSpendModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Lease: return reportsWindowText("Cloud lease");
-    case Service: return reportsWindowText("Service");
-    case Region: return reportsWindowText("Region");
-    case CardModel: return reportsWindowText("Card model");
-    case Cards: return reportsWindowText("Cards");
-    case CnyPerCardHour: return reportsWindowText("CNY per card-hour");
-    case BilledHours: return reportsWindowText("Billed hours");
-    case Cost: return reportsWindowText("Spend (CNY)");
+    case Lease: return ReportsWindowWords::tr("Cloud lease");
+    case Service: return ReportsWindowWords::tr("Service");
+    case Region: return ReportsWindowWords::tr("Region");
+    case CardModel: return ReportsWindowWords::tr("Card model");
+    case Cards: return ReportsWindowWords::tr("Cards");
+    case CnyPerCardHour: return ReportsWindowWords::tr("CNY per card-hour");
+    case BilledHours: return ReportsWindowWords::tr("Billed hours");
+    case Cost: return ReportsWindowWords::tr("Spend (CNY)");
     }
     return {};
 }

@@ -8,11 +8,10 @@ namespace meridian {
 
 namespace {
 
-// The window's words, kept in its translation context (the columns were its own).
-QString scalingWindowText(const char *text)
-{
-    return QCoreApplication::translate("meridian::ScalingWindow", text);
-}
+// The Scaling window's words, kept in its translation context, where lupdate finds them.
+class ScalingWindowWords {
+    Q_DECLARE_TR_FUNCTIONS(meridian::ScalingWindow)
+};
 
 QString text(const std::string &s)
 {
@@ -57,14 +56,16 @@ bool sameService(const ServiceScalingView &a, const ServiceScalingView &b)
 QString scalingReasonText(ScalingReason reason)
 {
     switch (reason) {
-    case ScalingReason::Hold: return scalingWindowText("steady: enough replicas for the demand");
-    case ScalingReason::Up: return scalingWindowText("more demand than the replicas serve");
-    case ScalingReason::Panic: return scalingWindowText("a sudden surge: adding replicas at once");
+    case ScalingReason::Hold:
+        return ScalingWindowWords::tr("steady: enough replicas for the demand");
+    case ScalingReason::Up: return ScalingWindowWords::tr("more demand than the replicas serve");
+    case ScalingReason::Panic:
+        return ScalingWindowWords::tr("a sudden surge: adding replicas at once");
     case ScalingReason::LatencyGuard:
-        return scalingWindowText("answers too slow: time to first token over the objective");
-    case ScalingReason::Down: return scalingWindowText("less demand: replicas to spare");
+        return ScalingWindowWords::tr("answers too slow: time to first token over the objective");
+    case ScalingReason::Down: return ScalingWindowWords::tr("less demand: replicas to spare");
     case ScalingReason::Bounds:
-        return scalingWindowText("at the service's minimum or maximum replicas");
+        return ScalingWindowWords::tr("at the service's minimum or maximum replicas");
     }
     return {};
 }
@@ -123,12 +124,12 @@ QVariant ScalingServicesModel::data(const QModelIndex &index, int role) const
 
 QVariant ScalingServicesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return header({scalingWindowText("Service"), scalingWindowText("Serving local"),
-                   scalingWindowText("Serving rented"), scalingWindowText("Starting"),
-                   scalingWindowText("Desired"), scalingWindowText("Arrivals req/s"),
-                   scalingWindowText("Waiting"), scalingWindowText("Queue p95 s"),
-                   scalingWindowText("TTFT p95 s"), scalingWindowText("Rented cards"),
-                   scalingWindowText("Rented CNY/h"), scalingWindowText("Decision")},
+    return header({ScalingWindowWords::tr("Service"), ScalingWindowWords::tr("Serving local"),
+                   ScalingWindowWords::tr("Serving rented"), ScalingWindowWords::tr("Starting"),
+                   ScalingWindowWords::tr("Desired"), ScalingWindowWords::tr("Arrivals req/s"),
+                   ScalingWindowWords::tr("Waiting"), ScalingWindowWords::tr("Queue p95 s"),
+                   ScalingWindowWords::tr("TTFT p95 s"), ScalingWindowWords::tr("Rented cards"),
+                   ScalingWindowWords::tr("Rented CNY/h"), ScalingWindowWords::tr("Decision")},
                   section, orientation, role);
 }
 
@@ -175,12 +176,12 @@ QVariant ScalingJournalModel::data(const QModelIndex &index, int role) const
 
 QVariant ScalingJournalModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return header(
-        {scalingWindowText("Step"), scalingWindowText("Created"), scalingWindowText("Service"),
-         scalingWindowText("State"), scalingWindowText("Offer"), scalingWindowText("Lease"),
-         scalingWindowText("Node"), scalingWindowText("CNY/h"), scalingWindowText("By"),
-         scalingWindowText("Why")},
-        section, orientation, role);
+    return header({ScalingWindowWords::tr("Step"), ScalingWindowWords::tr("Created"),
+                   ScalingWindowWords::tr("Service"), ScalingWindowWords::tr("State"),
+                   ScalingWindowWords::tr("Offer"), ScalingWindowWords::tr("Lease"),
+                   ScalingWindowWords::tr("Node"), ScalingWindowWords::tr("CNY/h"),
+                   ScalingWindowWords::tr("By"), ScalingWindowWords::tr("Why")},
+                  section, orientation, role);
 }
 
 void ScalingAuditModel::setEntries(std::vector<AuditEntry> entries)
@@ -216,8 +217,8 @@ QVariant ScalingAuditModel::data(const QModelIndex &index, int role) const
 
 QVariant ScalingAuditModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return header({scalingWindowText("When"), scalingWindowText("Who"), scalingWindowText("What"),
-                   scalingWindowText("Why")},
+    return header({ScalingWindowWords::tr("When"), ScalingWindowWords::tr("Who"),
+                   ScalingWindowWords::tr("What"), ScalingWindowWords::tr("Why")},
                   section, orientation, role);
 }
 

@@ -382,7 +382,7 @@
         <translation>已由 %1 确认</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+54"/>
         <source>Link down or flapping</source>
         <translation>链路断开或抖动</translation>
     </message>
@@ -392,7 +392,7 @@
         <translation>该节点有一条 RoCE 链路断开，或在最近十分钟内中断两次以上</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Throttled by the hardware</source>
         <translation>硬件降频</translation>
     </message>
@@ -522,7 +522,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/consolesession.cpp" line="+91"/>
+        <location filename="../../app/console/consolesession.cpp" line="+116"/>
         <source>Meridian — simulated fleet (plaintext on loopback)</source>
         <translation>Meridian — 模拟集群（本机回环，未加密）</translation>
     </message>
@@ -537,17 +537,17 @@
         <translation>成本历史已停用：%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+68"/>
         <source>Alert triage: %1</source>
         <translation>告警处置：%1</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+102"/>
         <source>Rented cards the autoscaler in this console holds: %1 (%2 CNY an hour). Closing stops it: nobody gives them back at the end of their paid hour, and no plan goes on, until a console with the autoscaler runs again.</source>
         <translation>此控制台的自动扩缩容持有的租用卡：%1 张（每小时 %2 元）。关闭会使其停止：在再次运行带自动扩缩容的控制台之前，无人会在计费小时结束时归还这些卡，也不会继续执行任何计划。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+39"/>
         <source>Runs headless: meridian-scaled at %1</source>
         <translation>独立运行：meridian-scaled 位于 %1</translation>
     </message>
@@ -557,12 +557,12 @@
         <translation>历史记录中的成本视图仍沿用旧价格：%1</translation>
     </message>
     <message>
-        <location line="-210"/>
+        <location line="-183"/>
         <source>Alert routing is off: %1</source>
         <translation>告警路由已关闭：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+71"/>
+        <location line="-294"/>
         <source>%n step(s) waiting, ¥%1/h</source>
         <translation>
             <numerusform>%n 个步骤待审批，每小时 ¥%1</numerusform>
@@ -574,7 +574,7 @@
         <translation>Meridian 无法启动</translation>
     </message>
     <message>
-        <location filename="../../widgets/cost/reportcharts.cpp" line="+69"/>
+        <location filename="../../widgets/cost/reportcharts.cpp" line="+110"/>
         <source>Card-hours and value per day</source>
         <translation>每日卡时与价值</translation>
     </message>
@@ -594,12 +594,12 @@
         <translation>空闲卡时</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="-23"/>
         <source>Value (CNY, right)</source>
         <translation>价值（元，右轴）</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+86"/>
         <source>Value by %1, the %2 largest of %3 (CNY)</source>
         <translation>按%1的价值，%3 项中最大的 %2 项（元）</translation>
     </message>
@@ -609,7 +609,7 @@
         <translation>按%1的价值（元）</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-35"/>
         <source>card-hours</source>
         <translation>卡时</translation>
     </message>
@@ -619,7 +619,7 @@
         <translation>元</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+31"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
@@ -793,7 +793,7 @@
         <translation>Meridian 利用率与价值报告</translation>
     </message>
     <message>
-        <location filename="../../widgets/cost/reportcharts.cpp" line="-88"/>
+        <location filename="../../widgets/cost/reportcharts.cpp" line="-68"/>
         <source>No data</source>
         <translation>无数据</translation>
     </message>
@@ -903,9 +903,59 @@ Next: %2</source>
 <context>
     <name>meridian::AlertRoutingDialog</name>
     <message>
-        <location filename="../../models/alerts/alertroutesmodel.cpp" line="+22"/>
+        <location filename="../../models/alerts/alertroutesmodel.cpp" line="+21"/>
         <source>critical and unanswered after %1 min, again every %2 min</source>
         <translation>严重且 %1 分钟无人响应，之后每 %2 分钟再次通知</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>critical only</source>
+        <translation>仅严重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warning and critical</source>
+        <translation>警告及严重</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>, %1 waiting</source>
+        <translation>，%1 条等待中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, %1 given up</source>
+        <translation>，%1 条已放弃</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>Route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Takes</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delivered</source>
+        <translation>已送达</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last problem</source>
+        <translation>最近问题</translation>
     </message>
     <message>
         <location filename="../../widgets/alerts/alertroutingdialog.cpp" line="+25"/>
@@ -971,7 +1021,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsModel</name>
     <message>
-        <location filename="../../models/alerts/alertsmodel.cpp" line="+67"/>
+        <location filename="../../models/alerts/alertsmodel.cpp" line="+90"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1036,7 +1086,7 @@ Next: %2</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="-101"/>
         <source>Next: %1</source>
         <translation>下一步：%1</translation>
     </message>
@@ -1051,7 +1101,7 @@ Next: %2</source>
         <translation>静默原因：%1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+125"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
@@ -1109,7 +1159,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alerts/alertspanel.cpp" line="+116"/>
+        <location filename="../../widgets/alerts/alertspanel.cpp" line="+94"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -1145,7 +1195,7 @@ Next: %2</source>
         <translation>静默规则（%1）</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+103"/>
         <source>Silences</source>
         <translation>静默规则</translation>
     </message>
@@ -1165,7 +1215,7 @@ Next: %2</source>
         <translation>%1 的备注：</translation>
     </message>
     <message>
-        <location line="-136"/>
+        <location line="-163"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
@@ -1179,6 +1229,26 @@ Next: %2</source>
         <source>Grouped by data center</source>
         <translation>按数据中心分组</translation>
     </message>
+    <message>
+        <location filename="../../models/alerts/silencesmodel.cpp" line="+79"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>截止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>By</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
 </context>
 <context>
     <name>meridian::CardDetailPanel</name>
@@ -1188,17 +1258,17 @@ Next: %2</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+128"/>
         <source>No reading: its node reports, this card does not.</source>
         <translation>无读数：所在节点在上报，这张卡没有。</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-71"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+84"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
@@ -1218,7 +1288,7 @@ Next: %2</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-79"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
@@ -1248,7 +1318,7 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+36"/>
         <source>&lt;i&gt;Next:&lt;/i&gt; %1.</source>
         <translation>&lt;i&gt;下一步：&lt;/i&gt;%1。</translation>
     </message>
@@ -1305,17 +1375,17 @@ Next: %2</source>
         <translation>此卡在该时段没有记录。历史文件始于 %1。</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-224"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+119"/>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="-129"/>
         <source>Node…</source>
         <translation>节点…</translation>
     </message>
@@ -1697,12 +1767,12 @@ Next: %2</source>
     <name>meridian::FaultResponseWindow</name>
     <message>
         <location filename="../../widgets/cost/faultresponsewindow.cpp" line="+36"/>
-        <location line="+168"/>
+        <location line="+176"/>
         <source>Fault response</source>
         <translation>故障响应</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-162"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
@@ -1727,7 +1797,7 @@ Next: %2</source>
         <translation>导出 PDF…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+39"/>
         <source>Sent</source>
         <translation>发出时间</translation>
     </message>
@@ -1742,33 +1812,32 @@ Next: %2</source>
         <translation>及时确认时限</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="-21"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>CSV (*.csv)</source>
         <translation>CSV（*.csv）</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location line="+10"/>
+        <location line="+40"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-36"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF（*.pdf）</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+54"/>
         <source>Reading the alerts sent…</source>
         <translation>正在读取已发出的告警…</translation>
     </message>
@@ -1811,7 +1880,7 @@ Next: %2</source>
         <translation> · %1 个已过期</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+366"/>
         <source>unreachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
@@ -2008,12 +2077,12 @@ Next: %2</source>
         <translation>Meridian — 集群</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+65"/>
         <source>Card</source>
         <translation>卡</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+19"/>
         <source>Alerts</source>
         <translation>告警</translation>
     </message>
@@ -2028,7 +2097,7 @@ Next: %2</source>
         <translation>告警（%1 条未处理），%2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+46"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2390,17 +2459,17 @@ Next: %2</source>
         <translation>自 %1 起生效：只能修改截止时间</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+65"/>
         <location line="+4"/>
         <location line="+3"/>
-        <location line="+5"/>
+        <location line="+4"/>
         <location line="+2"/>
         <location line="+6"/>
         <source>Prices</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location line="-19"/>
+        <location line="-18"/>
         <source>vendor must be nvidia, huawei, cambricon or hygon</source>
         <translation>厂商必须是 nvidia、huawei、cambricon 或 hygon</translation>
     </message>
@@ -2410,7 +2479,7 @@ Next: %2</source>
         <translation>请填写卡型号、厂商或数据中心</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>CNY per card-hour must be a number from 0 to 10000</source>
         <translation>每卡时价格必须是 0 到 10000 之间的数字</translation>
     </message>
@@ -2430,7 +2499,7 @@ Next: %2</source>
         <translation>截止必须晚于起始</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <location line="+2"/>
         <location line="+8"/>
         <source>Contracts</source>
@@ -2689,6 +2758,7 @@ Next: %2</source>
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../models/cost/cloudspendmodel.cpp" line="+55"/>
         <source>(not the autoscaler&apos;s)</source>
         <translation>（非自动扩缩容）</translation>
     </message>
@@ -2777,6 +2847,46 @@ Next: %2</source>
         <location line="+1"/>
         <source>How fast alerts were acknowledged and resolved in this period</source>
         <translation>本期间告警被确认和解决的速度</translation>
+    </message>
+    <message>
+        <location filename="../../models/cost/cloudspendmodel.cpp" line="+17"/>
+        <source>Cloud lease</source>
+        <translation>云租约</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Service</source>
+        <translation>服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Card model</source>
+        <translation>卡型号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cards</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CNY per card-hour</source>
+        <translation>每卡时价格（元）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Billed hours</source>
+        <translation>计费小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Spend (CNY)</source>
+        <translation>支出（元）</translation>
     </message>
 </context>
 <context>
@@ -2958,7 +3068,7 @@ Next: %2</source>
         <translation>未声明任何推理服务。</translation>
     </message>
     <message numerus="yes">
-        <location line="+12"/>
+        <location line="+50"/>
         <source>%n replica(s) on free local cards</source>
         <translation>
             <numerusform>在空闲本地卡上启动 %n 个副本</numerusform>
@@ -2977,28 +3087,28 @@ Next: %2</source>
         <translation>&lt;b&gt;计划 %1 待审批：&lt;/b&gt;%2。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="-45"/>
         <source>nothing to change</source>
         <translation>无需变更</translation>
     </message>
     <message>
-        <location line="-29"/>
-        <location line="+21"/>
+        <location line="+47"/>
+        <location line="+20"/>
         <source> and </source>
         <translation>，</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-320"/>
         <source>Sending: %1…</source>
         <translation>正在发送：%1…</translation>
     </message>
     <message>
-        <location line="+266"/>
+        <location line="+304"/>
         <source>Rented nodes are paid by the started hour: %1 CNY each hour they run, at least %1 CNY.</source>
         <translation>租用节点按开始计费的小时付费：运行期间每小时 %1 元，至少 %1 元。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>With it, %1 rents for %2 of its %3 CNY/h budget (%4%).</source>
         <translation>审批后，%1 的租用花费为每小时 %2 元，占其每小时 %3 元预算的 %4%。</translation>
     </message>
@@ -3012,12 +3122,12 @@ Next: %2</source>
 %4</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-31"/>
         <source>No plan waiting. </source>
         <translation>没有待批准的计划。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-36"/>
         <source>Policy: %1 — %2</source>
         <translation>策略：%1 — %2</translation>
     </message>
@@ -3049,6 +3159,158 @@ Next: %2</source>
         <location line="+4"/>
         <source>No surplus rented capacity.</source>
         <translation>没有多余的租用算力。</translation>
+    </message>
+    <message>
+        <location filename="../../models/scaling/scalingtablemodels.cpp" line="+60"/>
+        <source>steady: enough replicas for the demand</source>
+        <translation>平稳：副本足以满足需求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>more demand than the replicas serve</source>
+        <translation>需求超出现有副本的服务能力</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a sudden surge: adding replicas at once</source>
+        <translation>突发激增：立即增加副本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>answers too slow: time to first token over the objective</source>
+        <translation>响应过慢：首字延迟超出目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>less demand: replicas to spare</source>
+        <translation>需求下降：副本有富余</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>at the service&apos;s minimum or maximum replicas</source>
+        <translation>已达服务的最小或最大副本数</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <location line="+53"/>
+        <source>Service</source>
+        <translation>服务</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Serving local</source>
+        <translation>本地服务中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Serving rented</source>
+        <translation>租用服务中</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Desired</source>
+        <translation>期望</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Arrivals req/s</source>
+        <translation>到达（请求/秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Queue p95 s</source>
+        <translation>排队 p95（秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TTFT p95 s</source>
+        <translation>首字延迟 p95（秒）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rented cards</source>
+        <translation>租用卡数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rented CNY/h</source>
+        <translation>租用（元/小时）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Decision</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Offer</source>
+        <translation>报价</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lease</source>
+        <translation>租约</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CNY/h</source>
+        <translation>元/小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>By</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+38"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Who</source>
+        <translation>操作人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What</source>
+        <translation>内容</translation>
     </message>
 </context>
 <context>

@@ -4,10 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
 #include <QPersistentModelIndex>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTranslator>
 
+#include "models/alerts/alertroutesmodel.h"
+#include "models/alerts/silencesmodel.h"
+#include "models/cost/cloudspendmodel.h"
 #include "models/scaling/scalingtablemodels.h"
 
 using namespace meridian;
@@ -121,4 +126,28 @@ TEST(ScalingAuditModel, EntriesAppendAndSortByTime)
     proxy.sort(ScalingAuditModel::When, Qt::DescendingOrder);
     EXPECT_EQ(proxy.index(0, ScalingAuditModel::Who).data().toString(),
               QStringLiteral("meridian-scaled"));
+}
+
+// The models' words are their windows' and reach the shipped translation: a Chinese console
+// shows Chinese columns and reasons, not the English that helpers once hid from lupdate.
+TEST(TableModelWords, AreTranslatedWithTheirWindows)
+{
+    QTranslator chinese;
+    ASSERT_TRUE(
+        chinese.load(QStringLiteral("meridian_zh_CN"), QStringLiteral(MERIDIAN_TRANSLATIONS_DIR)));
+    QCoreApplication::installTranslator(&chinese);
+    ScalingServicesModel services;
+    services.setServices({service("chat", 3, 7.24)});
+    const auto header = [](const QAbstractItemModel &model, int column) {
+        return model.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    };
+    EXPECT_EQ(header(services, ScalingServicesModel::QueueDelayP95),
+              QStringLiteral("排队 p95（秒）"));
+    EXPECT_EQ(services.index(0, ScalingServicesModel::Decision).data().toString(),
+              QStringLiteral("需求超出现有副本的服务能力"));
+    EXPECT_EQ(header(ScalingAuditModel(), ScalingAuditModel::Why), QStringLiteral("原因"));
+    EXPECT_EQ(header(CloudSpendModel(), CloudSpendModel::Lease), QStringLiteral("云租约"));
+    EXPECT_EQ(header(AlertRoutesModel(), AlertRoutesModel::Route), QStringLiteral("路由"));
+    EXPECT_EQ(header(SilencesModel(), SilencesModel::Until), QStringLiteral("截止"));
+    QCoreApplication::removeTranslator(&chinese);
 }
