@@ -71,6 +71,15 @@ TEST(Autoscaler, ALoadStepRentsANodeThatServesAndTheNodeGoesBackAtTheEndOfItsHou
     }
     EXPECT_EQ(h.stepsIn(StepState::Done), planned);
     EXPECT_TRUE(h.audited("surplus at the end of its paid hour"));
+    // The nodes given back are let go at once: none still reads as connected, so none is
+    // waited on and no replica of theirs is counted.
+    const FleetSnapshot rented = h.controller->rentedFleet().snapshot(h.clock.nowUnixMs());
+    EXPECT_EQ(rented.nodeConnection.size(), static_cast<size_t>(planned));
+    for (size_t n = 0; n < rented.nodeConnection.size(); ++n) {
+        EXPECT_EQ(rented.nodeConnection[n], ConnectionState::Unreachable)
+            << rented.layout->nodeId[n];
+        EXPECT_EQ(rented.nodeError[n], "let go: no longer followed");
+    }
     if (HasFailure()) {
         const auto entries = h.journal->recentAudit(500);
         for (const AuditEntry &e : entries.value())

@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <set>
 
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
@@ -111,7 +112,19 @@ Status GrpcCapacityPool::release(const std::string &leaseId)
     if (!status.ok())
         return Error{fmt::format("capacity pool {}: release {}: {}", m_address, leaseId,
                                  statusInWords(status))};
+    forgetAgentsOf(leaseId);
     return {};
+}
+
+void GrpcCapacityPool::forgetAgentsOf(const std::string &leaseId)
+{
+    const auto lease = std::find_if(m_last.leases.begin(), m_last.leases.end(),
+                                    [&](const CloudLease &l) { return l.leaseId == leaseId; });
+    if (lease == m_last.leases.end())
+        return;
+    const std::set<std::string> released(lease->nodeIds.begin(), lease->nodeIds.end());
+    std::erase_if(m_last.agents,
+                  [&](const LeasedAgent &agent) { return released.count(agent.nodeId) > 0; });
 }
 
 Result<std::vector<CloudOfferView>> GrpcCapacityPool::offers()

@@ -33,11 +33,14 @@ public:
     Result<std::vector<CloudOfferView>> offers();
 
     // From the last leases() call: the books' view of each lease, and the agents of
-    // leases not released.
+    // leases not released (nor released since, by this client).
     const PoolLeases &lastLeases() const { return m_last; }
     const std::string &address() const { return m_address; }
 
 private:
+    // A lease this client released has no agents to follow, whatever the last list said.
+    void forgetAgentsOf(const std::string &leaseId);
+
     struct Stub;  // the generated gRPC client, kept out of this header
     std::string m_address;
     int64_t m_callTimeoutMs;

@@ -139,6 +139,9 @@ Status ScalingController::tick()
             auditActions(actions.value(), open.value(), now);
         else
             problems.push_back(actions.error().message);
+        // The nodes of leases released in this pass are gone: let go of their agents now,
+        // not at the next pass, so their silence is never read as a fault of theirs.
+        m_rented.follow(m_pool->lastLeases().agents);
     } else {
         problems.push_back(open.error().message);
     }

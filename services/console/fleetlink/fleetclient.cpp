@@ -55,6 +55,10 @@ void FleetClient::disconnect(const std::string &address)
         m_connections.erase(it);
     }
     leaving->stop();  // unlocked: it waits for the calls, whose callbacks never lock this
+    // Let go on purpose (its lease released): its last readings are history, and a node
+    // still marked connected would be waited on, and its replicas counted, for nothing.
+    leaving->state().setConnection(leaving->node(), ConnectionState::Unreachable,
+                                   "let go: no longer followed");
 }
 
 void FleetClient::stop()

@@ -23,7 +23,8 @@ public:
     // Adds the inventory's agents to FleetState and starts connecting to them; agents
     // already connected (same address) are left as they are. May be called again.
     void connect(const FleetInventory &inventory);
-    // Stops talking to one agent (a rented node given back); its rows go stale.
+    // Stops talking to one agent (a rented node given back): its node is marked unreachable,
+    // "let go", its rows kept as history.
     void disconnect(const std::string &address);
     // Cancels every call and returns when all have finished.
     void stop();
