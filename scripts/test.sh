@@ -20,5 +20,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Most tests wait on real processes and sockets rather than compute: three at a time per
 # core keeps both cores busy. Tests that load the machine on purpose say so to ctest
-# (PROCESSORS), and those that share the machine's systemd take turns (RESOURCE_LOCK).
+# (PROCESSORS) and take turns, as do those that share the machine's systemd
+# (RESOURCE_LOCK).
 cd build && ctest --output-on-failure --timeout 300 -j "$(( $(nproc) * 3 ))" "$@"
