@@ -1,6 +1,8 @@
 #include "latencystats.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 
 namespace meridian {
@@ -11,11 +13,56 @@ namespace {
 constexpr double kFirstBucketS = 0.001;
 const double kLogGrowth = std::log(1.01);
 
-size_t bucketOf(double seconds)
+size_t computedBucketOf(double seconds)
 {
     if (!(seconds > kFirstBucketS))
         return 0;
     return static_cast<size_t>(std::ceil(std::log(seconds / kFirstBucketS) / kLogGrowth));
+}
+
+// A replay adds three values a request, and the logarithm was a tenth of its time. So a
+// value is first looked up by the top bits of its double, the exponent and 8 bits of
+// mantissa: slices 0.27% wide, narrower than a bucket's 1%. A slice whose both ends fall
+// in one bucket gives it at once (the bucket grows with the value, so everything between
+// falls there too); the quarter of slices that hold a bucket's end, and values outside
+// the table, compute it.
+class BucketTable {
+public:
+    BucketTable()
+    {
+        for (uint32_t i = 0; i < kSlices; ++i) {
+            const uint64_t first = (m_firstSlice + i) << kDroppedBits;
+            const size_t low = computedBucketOf(std::bit_cast<double>(first));
+            const size_t high = computedBucketOf(
+                std::bit_cast<double>(first | ((uint64_t{1} << kDroppedBits) - 1)));
+            m_buckets[i] = low == high ? static_cast<uint16_t>(low) : kStraddles;
+        }
+    }
+
+    size_t bucketOf(double seconds) const
+    {
+        const uint64_t slice = std::bit_cast<uint64_t>(seconds) >> kDroppedBits;
+        if (slice >= m_firstSlice && slice - m_firstSlice < kSlices) {
+            const uint16_t bucket = m_buckets[slice - m_firstSlice];
+            if (bucket != kStraddles)
+                return bucket;
+        }
+        return computedBucketOf(seconds);
+    }
+
+private:
+    static constexpr int kDroppedBits = 52 - 8;
+    // From a millisecond, where the buckets begin, to 2^31 s (68 years): 41 binades.
+    static constexpr uint32_t kSlices = 41 << 8;
+    static constexpr uint16_t kStraddles = 0xffff;
+    const uint64_t m_firstSlice = std::bit_cast<uint64_t>(std::ldexp(1.0, -10)) >> kDroppedBits;
+    std::array<uint16_t, kSlices> m_buckets{};
+};
+
+size_t bucketOf(double seconds)
+{
+    static const BucketTable table;
+    return table.bucketOf(seconds);
 }
 
 double bucketEnd(size_t bucket)

@@ -16,6 +16,11 @@ namespace meridian {
 class PrefixCache {
 public:
     explicit PrefixCache(size_t capacityBlocks) : m_capacity(capacityBlocks) {}
+    // Its index points into its own list: a copy's would point into the original's.
+    PrefixCache(const PrefixCache &) = delete;
+    PrefixCache &operator=(const PrefixCache &) = delete;
+    PrefixCache(PrefixCache &&) noexcept = default;
+    PrefixCache &operator=(PrefixCache &&) noexcept = default;
 
     // How many of `blocks`, from the first, are cached.
     size_t cachedPrefix(const std::vector<uint64_t> &blocks) const;

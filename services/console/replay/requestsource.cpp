@@ -32,6 +32,8 @@ void ScaledSource::rewind()
     m_base.rewind();
     m_rng.seed(m_seed);
     m_pending.clear();
+    m_slots.clear();
+    m_freeSlots.clear();
     m_order = 0;
     m_lastBaseArrivalS = 0;
     m_baseDone = false;
@@ -58,7 +60,16 @@ bool ScaledSource::pull()
             for (uint64_t &block : copy.prefixBlocks)
                 block ^= static_cast<uint64_t>(c) * 0x9E3779B97F4A7C15ULL;
         }
-        m_pending.push_back({std::move(copy), m_order++});
+        uint32_t slot = 0;
+        if (m_freeSlots.empty()) {
+            slot = static_cast<uint32_t>(m_slots.size());
+            m_slots.push_back(std::move(copy));
+        } else {
+            slot = m_freeSlots.back();
+            m_freeSlots.pop_back();
+            m_slots[slot] = std::move(copy);
+        }
+        m_pending.push_back({m_slots[slot].arrivalS, m_order++, slot});
         std::push_heap(m_pending.begin(), m_pending.end(), std::greater<>());
     }
     return true;
@@ -68,16 +79,15 @@ bool ScaledSource::next(TraceRequest &out)
 {
     // A pending copy may go once the base has moved past it: every later base request,
     // and so every later copy, arrives no earlier than the last one pulled.
-    while (!m_baseDone &&
-           (m_pending.empty() || m_pending.front().request.arrivalS > m_lastBaseArrivalS))
+    while (!m_baseDone && (m_pending.empty() || m_pending.front().arrivalS > m_lastBaseArrivalS))
         pull();
     if (m_pending.empty())
         return false;
-    // A heap of its own rather than a priority_queue, so the request moves out, its
-    // prefix blocks and all.
     std::pop_heap(m_pending.begin(), m_pending.end(), std::greater<>());
-    out = std::move(m_pending.back().request);
+    const uint32_t slot = m_pending.back().slot;
     m_pending.pop_back();
+    out = std::move(m_slots[slot]);  // its prefix blocks and all
+    m_freeSlots.push_back(slot);
     return true;
 }
 

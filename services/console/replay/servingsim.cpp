@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <tuple>
 #include <utility>
 
 namespace meridian {
@@ -42,7 +44,7 @@ bool ServingSim::finished() const
 {
     return !m_nextArrival && m_queue.empty() &&
            std::all_of(m_replicas.begin(), m_replicas.end(),
-                       [](const Replica &r) { return r.active.empty(); });
+                       [](const Replica &r) { return r.inFlight() == 0; });
 }
 
 void ServingSim::arrive(double untilS)
@@ -91,46 +93,62 @@ void ServingSim::neverAnswered(double arrivalS)
     m_minutes.answered(minuteOf(arrivalS), kNever);
 }
 
-void ServingSim::runUntil(double untilS, double dtS)
+int64_t ServingSim::lastDecodeStep(const Request &request) const
+{
+    // Counted as the decode is stepped, a step's tokens taken at a time, so a rate that
+    // does not divide the tokens rounds as stepping would.
+    const double perStep = m_perf.decodeTokensPerSecond * kStepS;
+    if (!(perStep > 0))
+        return request.decodeLeft > 0 ? std::numeric_limits<int64_t>::max() : m_step;
+    double left = request.decodeLeft;
+    int64_t steps = 0;
+    while (left > 0) {
+        left -= perStep;
+        ++steps;
+    }
+    return m_step + steps;
+}
+
+void ServingSim::runUntil(double untilS)
 {
     while (m_now < untilS) {
-        const double end = m_now + dtS;
+        const double end = m_now + kStepS;
+        ++m_step;
         arrive(end);
         admit();
         for (Replica &r : m_replicas) {
             if (r.releaseAtS >= 0 && end >= r.releaseAtS)
                 r.draining = true;  // its paid hour is over
             if (!r.rented)
-                m_totals.localReplicaSeconds += dtS;  // its cards are taken, starting or not
+                m_totals.localReplicaSeconds += kStepS;  // its cards are taken, starting or not
             if (r.readyAtS > m_now)
                 continue;
-            m_totals.readyReplicaSeconds += dtS;
+            m_totals.readyReplicaSeconds += kStepS;
             // Prefill in arrival order from a shared budget; decode for the rest.
-            double budget = m_perf.prefillTokensPerSecond * dtS;
-            for (Request &q : r.active) {
-                if (q.prefilled) {
-                    q.decodeLeft -= m_perf.decodeTokensPerSecond * dtS;
-                    continue;
-                }
+            double budget = m_perf.prefillTokensPerSecond * kStepS;
+            bool anyPrefilled = false;
+            for (Request &q : r.prefilling) {
                 const double take = std::min(budget, q.prefillLeft);
                 q.prefillLeft -= take;
                 budget -= take;
                 if (q.prefillLeft <= 0) {
-                    q.prefilled = true;
                     firstToken(q, end);
+                    r.decoding.push_back({lastDecodeStep(q), q.arrivalS});
+                    std::push_heap(r.decoding.begin(), r.decoding.end(), std::greater<>());
+                    anyPrefilled = true;
                 }
             }
-            m_totals.busyRequestSeconds += static_cast<double>(r.active.size()) * dtS;
-            std::erase_if(r.active, [&](const Request &q) {
-                if (q.prefilled && q.decodeLeft <= 0) {
-                    m_totals.e2e.add(end - q.arrivalS);
-                    return true;
-                }
-                return false;
-            });
+            if (anyPrefilled)
+                std::erase_if(r.prefilling, [](const Request &q) { return q.prefillLeft <= 0; });
+            m_totals.busyRequestSeconds += static_cast<double>(r.inFlight()) * kStepS;
+            while (!r.decoding.empty() && r.decoding.front().lastStep <= m_step) {
+                m_totals.e2e.add(end - r.decoding.front().arrivalS);
+                std::pop_heap(r.decoding.begin(), r.decoding.end(), std::greater<>());
+                r.decoding.pop_back();
+            }
         }
         for (auto it = m_replicas.begin(); it != m_replicas.end();) {
-            if (it->draining && it->active.empty()) {
+            if (it->draining && it->inFlight() == 0) {
                 if (it->rented)
                     m_totals.rentedBilledSeconds += billedSeconds(*it, end);
                 it = m_replicas.erase(it);
@@ -172,16 +190,22 @@ double cachedTokens(const PrefixCache &cache, const std::vector<uint64_t> &block
 size_t ServingSim::route(const Request &request, const std::vector<Replica *> &open,
                          const std::vector<double> &load) const
 {
+    // No replica can save more than the request's whole prompt but its last token.
+    const double mostCached =
+        std::min(static_cast<double>(request.prefixBlocks.size()) * kPrefixBlockTokens,
+                 std::max(0.0, request.prefillLeft - 1));
     size_t best = open.size();
     double bestWork = 0;
     for (size_t i = 0; i < open.size(); ++i) {
-        if (static_cast<int>(open[i]->active.size()) >= m_perf.maxConcurrency)
+        if (static_cast<int>(open[i]->inFlight()) >= m_perf.maxConcurrency)
             continue;
+        if (best != open.size() && load[i] + request.prefillLeft - mostCached > bestWork)
+            continue;  // worse even if its cache held the whole prefix: no lookup needed
         const double work =
             load[i] + request.prefillLeft -
             cachedTokens(open[i]->prefixes, request.prefixBlocks, request.prefillLeft);
         if (best == open.size() || work < bestWork ||
-            (work == bestWork && open[i]->active.size() < open[best]->active.size())) {
+            (work == bestWork && open[i]->inFlight() < open[best]->inFlight())) {
             best = i;
             bestWork = work;
         }
@@ -203,7 +227,7 @@ void ServingSim::place(Request request, Replica &replica)
         m_totals.promptTokens += static_cast<int64_t>(prompt);
         m_totals.cachedPromptTokens += static_cast<int64_t>(cached);
     }
-    replica.active.push_back(std::move(request));
+    replica.prefilling.push_back(std::move(request));
 }
 
 void ServingSim::admit()
@@ -218,20 +242,63 @@ void ServingSim::admit()
     }
     const auto pending = [](const Replica *r) {
         double tokens = 0;
-        for (const Request &q : r->active)
-            tokens += q.prefilled ? 0 : q.prefillLeft;
+        for (const Request &q : r->prefilling)
+            tokens += q.prefillLeft;
         return tokens;
     };
     std::vector<double> load;
     for (const Replica *r : open)
         load.push_back(pending(r));
+    // A request that names no prefix blocks has nothing cached anywhere, so the router's
+    // choice is the replica with room that is least loaded, then has the fewest in
+    // flight, then comes first: the top of a heap on those, instead of a scan of every
+    // replica per request (a peak's thousands of requests a step). A request that names
+    // blocks is routed by the scan, after which the heap is built again.
+    struct Room {
+        double load;
+        size_t inFlight;
+        size_t index;
+        bool operator>(const Room &other) const
+        {
+            return std::tie(load, inFlight, index) >
+                   std::tie(other.load, other.inFlight, other.index);
+        }
+    };
+    std::vector<Room> rooms;
+    bool roomsStale = true;
+    const auto hasRoom = [&](size_t i) {
+        return static_cast<int>(open[i]->inFlight()) < m_perf.maxConcurrency;
+    };
     while (!m_queue.empty()) {
-        const size_t best = route(m_queue.front(), open, load);
+        size_t best = open.size();
+        if (m_queue.front().prefixBlocks.empty()) {
+            if (roomsStale) {
+                rooms.clear();
+                for (size_t i = 0; i < open.size(); ++i) {
+                    if (hasRoom(i))
+                        rooms.push_back({load[i], open[i]->inFlight(), i});
+                }
+                std::make_heap(rooms.begin(), rooms.end(), std::greater<>());
+                roomsStale = false;
+            }
+            if (!rooms.empty()) {
+                best = rooms.front().index;
+                std::pop_heap(rooms.begin(), rooms.end(), std::greater<>());
+                rooms.pop_back();
+            }
+        } else {
+            best = route(m_queue.front(), open, load);
+            roomsStale = true;
+        }
         if (best == open.size())
             return;  // every batch is full: the request waits
         place(std::move(m_queue.front()), *open[best]);
         m_queue.pop_front();
-        load[best] += open[best]->active.back().prefillLeft;
+        load[best] += open[best]->prefilling.back().prefillLeft;
+        if (!roomsStale && hasRoom(best)) {
+            rooms.push_back({load[best], open[best]->inFlight(), best});
+            std::push_heap(rooms.begin(), rooms.end(), std::greater<>());
+        }
     }
 }
 
@@ -244,7 +311,7 @@ IntervalSignals ServingSim::signals(double windowS) const
     s.waiting = static_cast<int>(m_queue.size());
     int servingReplicas = 0;
     for (const Replica &r : m_replicas) {
-        s.running += static_cast<int>(r.active.size());
+        s.running += static_cast<int>(r.inFlight());
         if (r.draining || r.releaseAtS >= 0)
             continue;  // going: serving out its paid hour is not capacity to plan with
         if (r.readyAtS <= m_now) {
@@ -261,11 +328,14 @@ IntervalSignals ServingSim::signals(double windowS) const
     s.occupancy = servingReplicas > 0
                       ? static_cast<double>(s.running) / (servingReplicas * m_perf.maxConcurrency)
                       : 1.0;
+    // First tokens are recorded in time order: the window is the tail of the recent ones.
+    const auto windowStart = std::lower_bound(
+        m_recentDelay.begin(), m_recentDelay.end(), m_now - windowS,
+        [](const std::pair<double, double> &delay, double t) { return delay.first < t; });
     std::vector<double> delays;
-    for (const auto &[at, value] : m_recentDelay) {
-        if (at >= m_now - windowS)
-            delays.push_back(value);
-    }
+    delays.reserve(static_cast<size_t>(m_recentDelay.end() - windowStart));
+    for (auto it = windowStart; it != m_recentDelay.end(); ++it)
+        delays.push_back(it->second);
     if (!delays.empty()) {
         const size_t k = std::min(delays.size() - 1, static_cast<size_t>(0.95 * delays.size()));
         std::nth_element(delays.begin(), delays.begin() + static_cast<long>(k), delays.end());
@@ -400,10 +470,8 @@ ServingSim::Totals ServingSim::finish()
             const double end = r.releaseAtS >= 0 && r.releaseAtS <= m_now ? r.releaseAtS : m_now;
             m_totals.rentedBilledSeconds += billedSeconds(r, end);
         }
-        for (const Request &q : r.active) {
-            if (!q.prefilled)
-                neverAnswered(q.arrivalS);
-        }
+        for (const Request &q : r.prefilling)
+            neverAnswered(q.arrivalS);
     }
     m_replicas.clear();
     for (const auto &[orderedS, readyS] : m_standby) {

@@ -84,8 +84,8 @@ public:
     ServingSim(RequestSource &requests, ReplicaPerformance performance, StartupTimes startup,
                int localReplicas, int initialReplicas, double sloS, uint64_t seed = 1);
 
-    // Advances to `untilS` in steps of `dtS`.
-    void runUntil(double untilS, double dtS = 0.5);
+    // Advances to `untilS` in steps of kStepS.
+    void runUntil(double untilS);
     IntervalSignals signals(double windowS) const;
     // Asks for `replicas`: ready, starting, or taken back while still paid for.
     void setDesired(int replicas, ReleaseOrder order);
@@ -120,13 +120,22 @@ public:
     Totals finish();
 
 private:
+    // Virtual time moves in steps this long: each a share of prefill, a decode step.
+    static constexpr double kStepS = 0.5;
+
     struct Request {
         double arrivalS;
         double prefillLeft;
         double decodeLeft;
         std::vector<uint64_t> prefixBlocks;
         double ownPrefillS = 0;  // prefilling its uncached prompt alone, set when admitted
-        bool prefilled = false;
+    };
+    // A request past its first token: all that is left is the step its decode ends in, so
+    // a step costs what is in prefill and what finishes, not everything in flight.
+    struct Decoding {
+        int64_t lastStep;
+        double arrivalS;
+        bool operator>(const Decoding &other) const { return lastStep > other.lastStep; }
     };
     struct Replica {
         bool rented = false;
@@ -134,8 +143,10 @@ private:
         double readyAtS = 0;
         double createdS = 0;  // billing starts here for a rented one
         bool draining = false;
-        double releaseAtS = -1;  // billing-aware: kept, serving, until its paid hour ends
-        std::vector<Request> active;
+        double releaseAtS = -1;          // billing-aware: kept, serving, until its paid hour ends
+        std::deque<Request> prefilling;  // in admission order, which prefill follows
+        std::vector<Decoding> decoding;  // a heap, the first to finish on top
+        size_t inFlight() const { return prefilling.size() + decoding.size(); }
         PrefixCache prefixes{0};
     };
     Replica newReplica(bool rented) const;
@@ -152,6 +163,8 @@ private:
     std::optional<double> takeStandby();
     double sampled(double minS, double maxS);
     void firstToken(const Request &request, double atS);
+    // The step `request`, whose first token came in this one, finishes its decode in.
+    int64_t lastDecodeStep(const Request &request) const;
     void neverAnswered(double arrivalS);
     bool counted(double arrivalS) const { return arrivalS >= m_countFromS; }
     double billedSeconds(const Replica &replica, double endS) const;
@@ -168,6 +181,7 @@ private:
     double m_countFromS = -1;
     std::mt19937_64 m_rng;
     double m_now = 0;
+    int64_t m_step = 0;                         // of the step that ends at m_now
     std::optional<TraceRequest> m_nextArrival;  // pulled from the source, not yet arrived
     std::deque<Request> m_queue;
     std::vector<Replica> m_replicas;
