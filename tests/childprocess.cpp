@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <httplib.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,8 +67,11 @@ bool ChildProcess::ended()
 {
     if (m_pid <= 0)
         return true;
-    if (waitpid(m_pid, &m_waitStatus, WNOHANG) != m_pid)
+    rusage usage{};
+    if (wait4(m_pid, &m_waitStatus, WNOHANG, &usage) != m_pid)
         return false;
+    m_cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                   static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     m_pid = -1;
     return true;
 }

@@ -25,11 +25,15 @@ public:
     // True once the process has ended by itself; waitStatus() then says how.
     bool ended();
     int waitStatus() const { return m_waitStatus; }
+    // Once it has ended: the processor time it took, user and system. A bound on work
+    // done holds on a busy machine, where one on the wall clock would not.
+    double cpuSeconds() const { return m_cpuSeconds; }
     std::string log() const;
 
 private:
     pid_t m_pid = -1;
     int m_waitStatus = 0;
+    double m_cpuSeconds = 0;
     std::string m_logFile;
 };
 

@@ -230,30 +230,33 @@ void ServingSim::place(Request request, Replica &replica)
     replica.prefilling.push_back(std::move(request));
 }
 
-void ServingSim::admit()
-{
-    // The router sends each waiting request to the ready replica where its first token
-    // comes soonest: the least prefill still to do there, its own cached prefix not
-    // counted (then the fewest in flight), as a KV-aware gateway would.
-    std::vector<Replica *> open;
-    for (Replica &r : m_replicas) {
-        if (!r.draining && r.readyAtS <= m_now)
-            open.push_back(&r);
+namespace {
+
+// The replicas with room, least loaded first, then the fewest in flight, then the first.
+// For a request that names no prefix blocks, and so finds nothing cached anywhere, that
+// is the router's choice: the top of this heap, instead of a scan of every replica per
+// request (a peak's thousands of requests a step).
+class LeastLoadedRooms {
+public:
+    void clear() { m_rooms.clear(); }
+    void add(double load, size_t inFlight, size_t index)
+    {
+        m_rooms.push_back({load, inFlight, index});
+        std::push_heap(m_rooms.begin(), m_rooms.end(), std::greater<>());
     }
-    const auto pending = [](const Replica *r) {
-        double tokens = 0;
-        for (const Request &q : r->prefilling)
-            tokens += q.prefillLeft;
-        return tokens;
-    };
-    std::vector<double> load;
-    for (const Replica *r : open)
-        load.push_back(pending(r));
-    // A request that names no prefix blocks has nothing cached anywhere, so the router's
-    // choice is the replica with room that is least loaded, then has the fewest in
-    // flight, then comes first: the top of a heap on those, instead of a scan of every
-    // replica per request (a peak's thousands of requests a step). A request that names
-    // blocks is routed by the scan, after which the heap is built again.
+    // The best replica's index, taken off the heap (add it back with its new load);
+    // none when every batch is full.
+    std::optional<size_t> take()
+    {
+        if (m_rooms.empty())
+            return std::nullopt;
+        const size_t index = m_rooms.front().index;
+        std::pop_heap(m_rooms.begin(), m_rooms.end(), std::greater<>());
+        m_rooms.pop_back();
+        return index;
+    }
+
+private:
     struct Room {
         double load;
         size_t inFlight;
@@ -264,41 +267,59 @@ void ServingSim::admit()
                    std::tie(other.load, other.inFlight, other.index);
         }
     };
-    std::vector<Room> rooms;
-    bool roomsStale = true;
+    std::vector<Room> m_rooms;
+};
+
+}  // namespace
+
+void ServingSim::admit()
+{
+    // The router sends each waiting request to the ready replica where its first token
+    // comes soonest: the least prefill still to do there, its own cached prefix not
+    // counted (then the fewest in flight), as a KV-aware gateway would.
+    std::vector<Replica *> open;
+    std::vector<double> load;
+    for (Replica &r : m_replicas) {
+        if (r.draining || r.readyAtS > m_now)
+            continue;
+        open.push_back(&r);
+        double tokens = 0;
+        for (const Request &q : r.prefilling)
+            tokens += q.prefillLeft;
+        load.push_back(tokens);
+    }
     const auto hasRoom = [&](size_t i) {
         return static_cast<int>(open[i]->inFlight()) < m_perf.maxConcurrency;
     };
+    // A request that names blocks is routed by the scan, after which the heap is built
+    // again.
+    LeastLoadedRooms rooms;
+    bool roomsStale = true;
     while (!m_queue.empty()) {
-        size_t best = open.size();
+        std::optional<size_t> best;
         if (m_queue.front().prefixBlocks.empty()) {
             if (roomsStale) {
                 rooms.clear();
                 for (size_t i = 0; i < open.size(); ++i) {
                     if (hasRoom(i))
-                        rooms.push_back({load[i], open[i]->inFlight(), i});
+                        rooms.add(load[i], open[i]->inFlight(), i);
                 }
-                std::make_heap(rooms.begin(), rooms.end(), std::greater<>());
                 roomsStale = false;
             }
-            if (!rooms.empty()) {
-                best = rooms.front().index;
-                std::pop_heap(rooms.begin(), rooms.end(), std::greater<>());
-                rooms.pop_back();
-            }
+            best = rooms.take();
         } else {
-            best = route(m_queue.front(), open, load);
+            if (const size_t routed = route(m_queue.front(), open, load); routed < open.size())
+                best = routed;
             roomsStale = true;
         }
-        if (best == open.size())
+        if (!best)
             return;  // every batch is full: the request waits
-        place(std::move(m_queue.front()), *open[best]);
+        Replica &chosen = *open[*best];
+        place(std::move(m_queue.front()), chosen);
         m_queue.pop_front();
-        load[best] += open[best]->prefilling.back().prefillLeft;
-        if (!roomsStale && hasRoom(best)) {
-            rooms.push_back({load[best], open[best]->inFlight(), best});
-            std::push_heap(rooms.begin(), rooms.end(), std::greater<>());
-        }
+        load[*best] += chosen.prefilling.back().prefillLeft;
+        if (!roomsStale && hasRoom(*best))
+            rooms.add(load[*best], chosen.inFlight(), *best);
     }
 }
 
