@@ -3,14 +3,11 @@
 #include <fmt/format.h>
 #include <grpcpp/server.h>
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <set>
 
 #include "agent/nodeagentservice.h"
 #include "core/scheduler.h"
+#include "ownpooldir.h"
 #include "pool/leasebook.h"
 #include "pool/poolservice.h"
 #include "servingload.h"
@@ -48,22 +45,18 @@ SimFleet::~SimFleet()
     stop();
     // The pool's workers are joined before what they call goes.
     m_poolService.reset();
-    if (!m_ownPoolDir.empty()) {
-        std::error_code ignored;
-        std::filesystem::remove_all(m_ownPoolDir, ignored);
-    }
+    m_ownPoolDir.reset();  // the books' folder goes after the books
 }
 
 Status SimFleet::startPool()
 {
     std::string dir = m_options.poolDataDir;
     if (dir.empty()) {
-        std::string pattern =
-            (std::filesystem::temp_directory_path() / "meridian-sim-pool-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            return Error{fmt::format("cannot make a folder for the cloud pool's books: {}",
-                                     std::strerror(errno))};
-        dir = m_ownPoolDir = pattern;
+        auto own = OwnPoolDir::make();
+        if (!own)
+            return own.error();
+        m_ownPoolDir = std::make_unique<OwnPoolDir>(std::move(own).value());
+        dir = m_ownPoolDir->path();
     }
     auto books = LeaseBook::open(dir);
     if (!books)

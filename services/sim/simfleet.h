@@ -28,6 +28,7 @@ namespace meridian {
 class Scheduler;
 class NodeAgentService;
 class LeaseBook;
+class OwnPoolDir;
 class PoolService;
 class SimCloudProvider;
 class SimControlService;
@@ -108,7 +109,7 @@ private:
     std::unique_ptr<SimCloudProvider> m_cloud;
     std::unique_ptr<LeaseBook> m_poolBooks;
     std::unique_ptr<PoolService> m_poolService;
-    std::string m_ownPoolDir;  // made here, removed with the fleet
+    std::unique_ptr<OwnPoolDir> m_ownPoolDir;  // made here, removed with the fleet
     Status startPool();
     std::unique_ptr<SimControlService> m_controlService;
     std::unique_ptr<ServingLoad> m_servingLoad;

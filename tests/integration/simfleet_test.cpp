@@ -3,14 +3,19 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
+#include "childprocess.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 #include "meridian/v1/node_agent.grpc.pb.h"
-#include "childprocess.h"
+#include "sim/ownpooldir.h"
 #include "sim/simfleet.h"
 #include "testsupport.h"
 
@@ -208,8 +213,7 @@ TEST(SimFleet, TheCloudIsTheRealPoolAndItsBooksOutliveARestart)
         leaseId = leased.lease().lease_id();
         ASSERT_TRUE(test::waitUntil([&] {
             const auto leases = leasesOf(*pool);
-            return leases.leases_size() == 1 &&
-                   leases.leases(0).state() == v1::LEASE_STATE_READY;
+            return leases.leases_size() == 1 && leases.leases(0).state() == v1::LEASE_STATE_READY;
         }));
         v1::ReleaseRequest release;
         release.set_lease_id(leaseId);
@@ -240,6 +244,62 @@ TEST(SimFleet, TheCloudIsTheRealPoolAndItsBooksOutliveARestart)
     EXPECT_TRUE(retried.replayed());
     EXPECT_EQ(retried.lease().lease_id(), leaseId);
     EXPECT_EQ(leasesOf(*pool).leases_size(), 1) << "the retry rented nothing more";
+}
+
+// A simulator killed with kill -9 cannot remove its cloud pool's books folder: the next
+// simulator to start removes it, and an old one without a lock, but never a folder whose
+// fleet still runs, one just made, or anything else.
+TEST(SimFleet, APoolFolderLeftByAKilledSimulatorIsRemovedByTheNextOne)
+{
+    namespace fs = std::filesystem;
+    test::TempDir tmp;
+    ASSERT_EQ(::setenv("TMPDIR", tmp.path().c_str(), 1), 0);  // here and in the simulator
+    const auto poolDirs = [&] {
+        std::vector<std::string> names;
+        for (const fs::directory_entry &entry : fs::directory_iterator(tmp.path())) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind(OwnPoolDir::kPrefix, 0) == 0)
+                names.push_back(name);
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    const auto lockOf = [&](const std::string &name) {
+        return fs::path(tmp.path()) / name / OwnPoolDir::kLockFile;
+    };
+    std::string killed;
+    {
+        test::ChildProcess sim({MERIDIAN_SIM_BIN, "--nodes", "2"}, tmp.file("sim.log"));
+        ASSERT_TRUE(test::waitUntil([&] {
+            return poolDirs().size() == 1 && fs::exists(lockOf(poolDirs().front()));
+        })) << sim.log();
+        killed = poolDirs().front();
+        sim.kill(SIGKILL);
+        ASSERT_TRUE(test::waitUntil([&] { return sim.ended(); }));
+    }
+    ASSERT_EQ(poolDirs(), std::vector<std::string>{killed}) << "kill -9 left it behind";
+    const fs::path unlockedOld = fs::path(tmp.path()) / (std::string(OwnPoolDir::kPrefix) + "old");
+    const fs::path unlockedNew = fs::path(tmp.path()) / (std::string(OwnPoolDir::kPrefix) + "new");
+    const fs::path stranger = fs::path(tmp.path()) / "someone-elses";
+    for (const fs::path &dir : {unlockedOld, unlockedNew, stranger})
+        fs::create_directory(dir);
+    fs::last_write_time(unlockedOld, fs::file_time_type::clock::now() - std::chrono::minutes(5));
+
+    auto running = OwnPoolDir::make();  // as the next simulator makes its own
+    ASSERT_TRUE(running.ok()) << running.error().message;
+    EXPECT_FALSE(fs::exists(fs::path(tmp.path()) / killed));
+    EXPECT_FALSE(fs::exists(unlockedOld));
+    EXPECT_TRUE(fs::exists(unlockedNew)) << "just made: its fleet takes the lock next";
+    EXPECT_TRUE(fs::exists(stranger));
+    EXPECT_TRUE(fs::exists(lockOf(fs::path(running->path()).filename().string())));
+
+    auto another = OwnPoolDir::make();
+    ASSERT_TRUE(another.ok());
+    EXPECT_TRUE(fs::exists(running->path())) << "its fleet still runs";
+    const std::string ended = another->path();
+    another = Error{"let go"};
+    EXPECT_FALSE(fs::exists(ended)) << "a fleet that ends removes its own";
+    ::unsetenv("TMPDIR");
 }
 
 TEST(SimFleet, ADeadDataCenterGoesDarkWhileTheOthersAnswer)

@@ -69,7 +69,7 @@ public:
 
 private:
     // A copy waiting for its turn: the heap moves these small keys, not the requests
-    // (a third of a replay's time went into moving requests about the heap).
+    // (a tenth of a replay's time went into moving whole requests about the heap).
     struct Pending {
         double arrivalS;
         uint64_t order;

@@ -58,17 +58,18 @@ Result<ReplicaSchedule> loadReplicaSchedule(const std::string &spec)
         }
         const auto minute =
             cells.size() > minuteAt ? parseUnsigned(trim(cells[minuteAt])) : std::nullopt;
-        const auto replicas =
-            cells.size() > replicasAt ? parseUnsigned(trim(cells[replicasAt])) : std::nullopt;
+        // Not a number reads as past the range (the cell is there: not empty above).
+        const uint64_t replicas =
+            parseUnsigned(trim(cells[replicasAt])).value_or(kMostReplicas + 1);
         if (!minute || *minute != schedule.replicas.size())
             return Error{
                 fmt::format("{}:{}: minute must be {}", path, at, schedule.replicas.size())};
-        if (!replicas || *replicas > kMostReplicas)
+        if (replicas > kMostReplicas)
             return Error{fmt::format("{}:{}: {} must be a whole number of replicas, 0..{}", path,
                                      at, column, kMostReplicas)};
         if (schedule.replicas.size() >= kMostMinutes)
             return Error{fmt::format("{}:{}: more than {} minutes", path, at, kMostMinutes)};
-        schedule.replicas.push_back(static_cast<int>(*replicas));
+        schedule.replicas.push_back(static_cast<int>(replicas));
     }
     if ((*reader)->error())
         return *(*reader)->error();
