@@ -67,9 +67,13 @@ Result<OwnPoolDir> OwnPoolDir::make()
                                  parent, std::strerror(errno))};
     OwnPoolDir dir;
     dir.m_path = pattern;
+    // Locked under another name, then renamed: a simulator sweeping at this moment never
+    // sees an owner.lock that nobody holds yet (the lock stays with the file).
     const std::string lockFile = (fs::path(pattern) / kLockFile).string();
-    dir.m_lockFd = ::open(lockFile.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (dir.m_lockFd < 0 || ::flock(dir.m_lockFd, LOCK_EX | LOCK_NB) != 0)
+    const std::string unnamed = lockFile + ".new";
+    dir.m_lockFd = ::open(unnamed.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (dir.m_lockFd < 0 || ::flock(dir.m_lockFd, LOCK_EX | LOCK_NB) != 0 ||
+        ::rename(unnamed.c_str(), lockFile.c_str()) != 0)
         return Error{fmt::format("cannot lock {}: {}", lockFile, std::strerror(errno))};
     return dir;
 }
