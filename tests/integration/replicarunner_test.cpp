@@ -123,10 +123,12 @@ TEST(ReplicaRunner, StartsPinnedServesMetricsUnderLoadAndDrainsOnStop)
     ASSERT_TRUE(f.tickUntil(*runner, [&] {
         return runner->replicaServing("r1") && runner->replicaServing("r2");
     })) << test::readFile(f.dir.file("replicas/r1.log"));
-    // Each on a port of its own, pinned to its cards by its vendor's variable.
+    // Each on a port of its own from the base on, pinned to its cards by its vendor's
+    // variable. Not exactly the base: another test running beside this one may hold it
+    // by now, and the runner passes over a port in use.
     const int p1 = runner->portOf("r1"), p2 = runner->portOf("r2");
-    EXPECT_EQ(p1, port);
-    EXPECT_EQ(p2, port + 1);
+    EXPECT_GE(p1, port);
+    EXPECT_GT(p2, p1);
     EXPECT_NE(test::httpGet(p1, "/health").find("\"visible_devices\":\"2,3\""), std::string::npos);
     EXPECT_NE(test::readFile(f.dir.file("replicas/r2.log")).find("serving qwen"),
               std::string::npos);
