@@ -429,7 +429,7 @@ DriveTally tallyOf(const std::string &log)
     return t;
 }
 
-// Three replicas behind the shipped configuration under 40 req/s for 30 s; the second is
+// Three replicas behind the shipped configuration under 40 req/s for 15 s; the second is
 // killed with kill -9 once it has answered 100, while it holds requests. What the clients
 // saw.
 DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
@@ -449,7 +449,7 @@ DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
         MERIDIAN_SIM_BIN, "drive",
         "--url",          fmt::format("http://127.0.0.1:{}", haproxy.frontPort),
         "--rps",          "40",
-        "--seconds",      "30",
+        "--seconds",      "15",
         "--max-tokens",   "25",
         "--connections",  "256"};
     if (!stream)
@@ -480,7 +480,7 @@ TEST(Balancer, AReplicaKilledUnderLoadLosesNoRequestItHadNotBegunToAnswer)
     ::testing::Test::RecordProperty("failed", whole.failed);
     ::testing::Test::RecordProperty("held_when_killed", held);
     EXPECT_GT(held, 0) << "the killed replica was answering requests";
-    EXPECT_GE(whole.sent, 1000);
+    EXPECT_GE(whole.sent, 500);
     EXPECT_EQ(whole.failed, 0) << "of " << whole.sent << " requests";
     EXPECT_EQ(whole.answered, whole.sent);
 }
@@ -495,7 +495,7 @@ TEST(Balancer, AReplicaKilledUnderLoadBreaksOnlyTheStreamsItWasSending)
     ::testing::Test::RecordProperty("sent", streamed.sent);
     ::testing::Test::RecordProperty("failed", streamed.failed);
     ::testing::Test::RecordProperty("held_when_killed", held);
-    EXPECT_GE(streamed.sent, 1000);
+    EXPECT_GE(streamed.sent, 500);
     EXPECT_LE(streamed.failed, 8) << "more than the killed replica's maxconn broke";
     EXPECT_EQ(streamed.answered + streamed.failed, streamed.sent);
 }
