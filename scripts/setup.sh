@@ -3,7 +3,7 @@
 # builds into build/. Used by the README's two commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(cmake ninja-build ccache g++ pkg-config libgrpc++-dev protobuf-compiler-grpc
+packages=(cmake ninja-build ccache mold g++ pkg-config libgrpc++-dev protobuf-compiler-grpc
           libprotobuf-dev protobuf-compiler libsqlite3-dev libsqlitecpp-dev libgtest-dev
           libbenchmark-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           libpugixml-dev grpc-proto openssl libssl-dev libcpp-httplib-dev libabsl-dev zlib1g-dev
