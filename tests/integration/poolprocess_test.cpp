@@ -66,6 +66,7 @@ struct Pool {
                   << "    power_off: [sh, -c, " << nlohmann::json(stop).dump() << "]\n"
                   << "    prepare: [sh, -c, " << nlohmann::json(prepare).dump() << "]\n";
         }
+        nodes.close();  // whole before the pool's provider first reads it
         test::makeLocalhostCertificate(dir.file("pool.key"), dir.file("pool.crt"));
         writeConfig(extraProviders, offerExtra);
         start();
@@ -100,11 +101,16 @@ struct Pool {
                 ::kill(std::stoi(pid), SIGTERM);
         }
     }
+    // Returns once the pool serves (or has ended): a channel that found the port closed
+    // is not tried again by gRPC for many seconds, which the tests would wait out.
     void start()
     {
         process = std::make_unique<test::ChildProcess>(
             std::vector<std::string>{MERIDIAN_POOL_BIN, "--config", dir.file("pool.yaml")},
             dir.file("pool.log"));
+        test::waitUntil([&] {
+            return process->ended() || process->log().find("serving on") != std::string::npos;
+        });
     }
     std::unique_ptr<v1::CapacityPool::Stub> stub(const std::string &token = kToken) const
     {
