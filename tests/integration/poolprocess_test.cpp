@@ -112,6 +112,18 @@ struct Pool {
             return process->ended() || process->log().find("serving on") != std::string::npos;
         });
     }
+    // What the spare nodes' agents said, and whether they are on: for failure messages.
+    std::string nodeLogs() const
+    {
+        std::string text;
+        for (int i = 1; i <= 2; ++i) {
+            const std::string node = "spare-" + std::to_string(i);
+            text += fmt::format("--- {} ({}):\n{}", node,
+                                std::filesystem::exists(dir.file(node + ".on")) ? "on" : "off",
+                                test::readFile(dir.file(node + ".log")));
+        }
+        return text;
+    }
     std::unique_ptr<v1::CapacityPool::Stub> stub(const std::string &token = kToken) const
     {
         ClientSecurity security;
@@ -400,7 +412,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     auto stub = pool.stub();
     // The pool brings one node up by itself, prepared, and holds it at the standby price.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log();
+        << pool.process->log() << pool.nodeLogs();
     const auto standing = standbyLeases(*stub, v1::LEASE_STATE_READY);
     ASSERT_EQ(standing.size(), 1u);
     EXPECT_EQ(standing[0].requested_by(), "meridian-pool standby");
@@ -426,7 +438,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
 
     // The other node is brought up to stand by in its place.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log();
+        << pool.process->log() << pool.nodeLogs();
     const std::string replacement =
         standbyLeases(*stub, v1::LEASE_STATE_READY).at(0).leased_nodes(0).node_id();
     EXPECT_NE(replacement, standbyNode);
@@ -492,7 +504,7 @@ TEST(PoolProcess, AStandbyNodeStillComingUpWhenStandbyIsLoweredIsLetGo)
     Pool pool(/*bootSeconds=*/4, "", ", standby_nodes: 1");
     auto stub = pool.stub();
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log();
+        << pool.process->log() << pool.nodeLogs();
     // Asked for a second, the pool is killed while that node boots.
     pool.process->kill(SIGTERM);
     pool.writeConfig("", ", standby_nodes: 2");
