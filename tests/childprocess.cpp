@@ -81,6 +81,11 @@ std::string ChildProcess::log() const
     return readFile(m_logFile);
 }
 
+bool ChildProcess::untilLogSays(const std::string &words, std::chrono::milliseconds timeout)
+{
+    return waitUntil([&] { return log().find(words) != std::string::npos || ended(); }, timeout);
+}
+
 bool waitUntil(const std::function<bool()> &ready, std::chrono::milliseconds timeout)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;

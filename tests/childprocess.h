@@ -29,6 +29,11 @@ public:
     // done holds on a busy machine, where one on the wall clock would not.
     double cpuSeconds() const { return m_cpuSeconds; }
     std::string log() const;
+    // Waits until its output says `words` (a server's "serving on") or it has ended;
+    // false on neither within `timeout`. A client that calls a server before it listens
+    // finds the port closed, and gRPC does not try that channel again for seconds.
+    bool untilLogSays(const std::string &words,
+                      std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 private:
     pid_t m_pid = -1;

@@ -101,16 +101,13 @@ struct Pool {
                 ::kill(std::stoi(pid), SIGTERM);
         }
     }
-    // Returns once the pool serves (or has ended): a channel that found the port closed
-    // is not tried again by gRPC for many seconds, which the tests would wait out.
+    // Returns once the pool serves (or has ended), so no test calls it before it listens.
     void start()
     {
         process = std::make_unique<test::ChildProcess>(
             std::vector<std::string>{MERIDIAN_POOL_BIN, "--config", dir.file("pool.yaml")},
             dir.file("pool.log"));
-        test::waitUntil([&] {
-            return process->ended() || process->log().find("serving on") != std::string::npos;
-        });
+        process->untilLogSays("serving on");
     }
     // What the spare nodes' agents said, and whether they are on: for failure messages.
     std::string nodeLogs() const

@@ -123,9 +123,7 @@ public:
         ASSERT_TRUE(scaled->started());
         // Serving before anyone calls: a console that calls too early waits out gRPC's
         // reconnect back-off (seconds), which is the console's business, not this test's.
-        ASSERT_TRUE(test::waitUntil([&] {
-            return scaled->log().find("serving on") != std::string::npos || scaled->ended();
-        })) << scaled->log();
+        ASSERT_TRUE(scaled->untilLogSays("serving on")) << scaled->log();
     }
 
     // Every start's output, oldest first.
