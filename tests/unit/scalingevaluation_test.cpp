@@ -158,7 +158,12 @@ TEST(ScalingEvaluation, ATraceBrokenPartWayIsNamedNotReplayed)
 
 TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
 {
-    const auto run = evaluateScaling(stepTrace(10, 30), EvaluationOptions{});
+    // The oracles are what it is about: the other yardsticks are left out.
+    EvaluationOptions oracles;
+    oracles.yardsticks = Yardsticks::none();
+    oracles.yardsticks.pacedOracle = true;
+    oracles.yardsticks.exactOracle = true;
+    const auto run = evaluateScaling(stepTrace(10, 30), oracles);
     ASSERT_TRUE(run.ok());
     const EvaluationResult &oracle = run->results.back();
     ASSERT_EQ(oracle.autoscaler, "oracle");
@@ -199,9 +204,9 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
               std::string::npos);
     // Prompts whose prefill alone takes 7.5 s: their first token is never inside 5 s, but
     // the objective is on the wait, which scaling can keep short.
-    // (The oracle's row alone is asked of these two: the other yardsticks are left out.)
+    // (The oracle's headroom schedule alone is asked of these two.)
     EvaluationOptions fewRows;
-    fewRows.allYardsticks = false;
+    fewRows.yardsticks = Yardsticks::none();
     const auto longPrompts = evaluateScaling(stepTrace(1, 3, 60'000), fewRows);
     ASSERT_TRUE(longPrompts.ok());
     EXPECT_GE(longPrompts->results.back().withinSloShare, 0.99);
@@ -234,7 +239,7 @@ TEST(ScalingEvaluation, AScheduleFromTheMinutesFileReplaysTheRowItCameFrom)
     // The oracle and static peak rows are among the few a family's case replays; the
     // other yardsticks would triple the test's time and are not what it is about.
     EvaluationOptions options;
-    options.allYardsticks = false;
+    options.yardsticks = Yardsticks::none();
     const auto first = evaluateScaling(stepTrace(10, 30), options);
     ASSERT_TRUE(first.ok());
     std::ofstream(dir.file("minutes.csv")) << evaluationMinutesCsv(*first);
@@ -296,7 +301,10 @@ TEST(ScalingEvaluation, ABrokenScheduleIsNamedByLine)
 // the minute begins, it cannot.
 TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
 {
-    const auto run = evaluateScaling(stepTrace(10, 30), EvaluationOptions{});
+    EvaluationOptions toldRow;  // the row it is about, beside those every run has
+    toldRow.yardsticks = Yardsticks::none();
+    toldRow.yardsticks.toldMeridian = true;
+    const auto run = evaluateScaling(stepTrace(10, 30), toldRow);
     ASSERT_TRUE(run.ok()) << run.error().message;
     EXPECT_EQ(run->toldAheadS, 330) << "the policy's forecast lead";
     const EvaluationResult &meridian = run->results.front();
@@ -322,7 +330,7 @@ TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
     const std::string toldLine = table.substr(line + 1, table.find('\n', line + 1) - line - 1);
     EXPECT_NE(toldLine.find("–       –"), std::string::npos) << toldLine;
 
-    EvaluationOptions asItComes;
+    EvaluationOptions asItComes = toldRow;
     asItComes.toldAheadS = 0;
     const auto late = evaluateScaling(stepTrace(10, 30), asItComes);
     ASSERT_TRUE(late.ok()) << late.error().message;
@@ -423,14 +431,17 @@ TEST(ScalingEvaluation, WhereMeridianKeepsMoreThanHpaItIsTriedWithLessHeadroom)
     // headroom keeps as many as HPA for fewer card-hours, and that is the comparison.
     auto conv = loadRequestTrace(test::realData("traces/azure_llm_2023_conv.csv.gz"));
     ASSERT_TRUE(conv.ok()) << conv.error().message;
-    const auto run = evaluateScaling(*conv, EvaluationOptions{});
+    EvaluationOptions tunedRow;
+    tunedRow.yardsticks = Yardsticks::none();
+    tunedRow.yardsticks.tunedMeridian = true;
+    const auto run = evaluateScaling(*conv, tunedRow);
     ASSERT_TRUE(run.ok()) << run.error().message;
     const EvaluationResult &meridian = run->results[0];
-    const EvaluationResult &hpa = run->results[3];
-    ASSERT_EQ(hpa.autoscaler, "hpa-style");
+    ASSERT_NE(rowNamed(*run, kHpaRow), nullptr);
+    const EvaluationResult &hpa = *rowNamed(*run, kHpaRow);
     ASSERT_GT(meridian.withinSloShare, hpa.withinSloShare + 0.001);
-    ASSERT_EQ(run->results[5].autoscaler, "meridian tuned");
-    const EvaluationResult &tuned = run->results[5];
+    ASSERT_NE(rowNamed(*run, kTunedMeridianRow), nullptr);
+    const EvaluationResult &tuned = *rowNamed(*run, kTunedMeridianRow);
     EXPECT_GT(run->tunedOccupancyScale, 1.0);
     EXPECT_GE(tuned.withinSloShare, hpa.withinSloShare - 0.001);
     EXPECT_LT(tuned.rentedCardHours, meridian.rentedCardHours);
@@ -447,14 +458,19 @@ TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaseli
     const RequestTrace trace = stepTrace(10, 30);
     EvaluationOptions options;
     options.peakCards = 64;
+    options.yardsticks = Yardsticks::none();  // the baselines and the tuned row it is about
+    options.yardsticks.tunedMeridian = true;
     const auto evaluated = evaluateScaling(trace, options);
     ASSERT_TRUE(evaluated.ok()) << evaluated.error().message;
     const EvaluationRun &run = *evaluated;
     const EvaluationResult &meridian = run.results[0];
-    const EvaluationResult &hpa = run.results[3];
+    const EvaluationResult *const hpaRow = rowNamed(run, kHpaRow);
+    const EvaluationResult *const knative = rowNamed(run, "knative-style");
+    ASSERT_TRUE(hpaRow && knative);
+    const EvaluationResult &hpa = *hpaRow;
     const EvaluationResult &oracle = run.results.back();
     ASSERT_EQ(meridian.autoscaler, "meridian");
-    ASSERT_EQ(hpa.autoscaler, "hpa-style");
+    ASSERT_EQ(oracle.autoscaler, "oracle");
     EXPECT_GE(meridian.loadSteps, 1);
     EXPECT_LE(meridian.stepDecisionS, 60) << "a decision within the minute";
     // The minutes the new replicas take to provision and load are lost to any reactive
@@ -464,15 +480,14 @@ TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaseli
     EXPECT_GE(meridian.withinSloShare, 0.9);
     EXPECT_GT(meridian.withinSloShare, hpa.withinSloShare - 0.05);
     EXPECT_LT(meridian.rentedCardHours, 0.75 * hpa.rentedCardHours);
-    EXPECT_LT(meridian.rentedCardHours, 0.75 * run.results[4].rentedCardHours);  // knative
+    EXPECT_LT(meridian.rentedCardHours, 0.75 * knative->rentedCardHours);
     EXPECT_LE(meridian.scaleActions, 10);
     EXPECT_GE(meridian.rentedCardHours, oracle.rentedCardHours) << "nobody beats foresight";
     // HPA keeps more inside the objective: Meridian is replayed again with more headroom
     // until it keeps as many, which costs it more card-hours.
     ASSERT_LT(meridian.withinSloShare, hpa.withinSloShare - 0.001);
-    ASSERT_EQ(run.results.size(), 9u);
-    const EvaluationResult &tuned = run.results[5];
-    ASSERT_EQ(tuned.autoscaler, "meridian tuned");
+    ASSERT_NE(rowNamed(run, kTunedMeridianRow), nullptr);
+    const EvaluationResult &tuned = *rowNamed(run, kTunedMeridianRow);
     EXPECT_LT(run.tunedOccupancyScale, 1.0);
     EXPECT_GE(tuned.withinSloShare, hpa.withinSloShare - 0.001);
     EXPECT_GT(tuned.rentedCardHours, meridian.rentedCardHours);

@@ -77,6 +77,7 @@ TEST(WarmStandby, TheEvaluationReplaysThePolicyWithStandbyAtItsCost)
     const std::vector<TraceRequest> requests = tripledMiddleHour();
     MemorySource source(requests);
     EvaluationOptions options;
+    options.yardsticks = Yardsticks::none();  // Meridian's rows are what it is about
     // Enough standby for the step's whole order: 17 rented replicas at once.
     options.standbyNodes = 20;
     const auto run = evaluateScaling(source, "step", options);
@@ -99,6 +100,7 @@ TEST(WarmStandby, AGivenScheduleIsAlsoReplayedStartingFromStandby)
     const std::vector<TraceRequest> requests = tripledMiddleHour();
     MemorySource source(requests);
     EvaluationOptions options;
+    options.yardsticks = Yardsticks::none();  // the schedule's rows are what it is about
     options.standbyNodes = 20;
     options.schedule.assign(3 * 60, 8);
     std::fill(options.schedule.begin() + 60, options.schedule.begin() + 120, 24);

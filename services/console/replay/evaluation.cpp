@@ -244,7 +244,7 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     const double peak = *std::max_element(rps.begin(), rps.end());
     const double mean = std::accumulate(rps.begin(), rps.end(), 0.0) / rps.size();
     std::vector<std::pair<const char *, double>> fixedLoads = {{"static peak", peak}};
-    if (options.allYardsticks)
+    if (options.yardsticks.staticMean)
         fixedLoads.emplace_back("static mean", mean);
     for (const auto &[label, load] : fixedLoads) {
         const int replicas =
@@ -271,7 +271,7 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     baseline(kHpaRow, [&] { return HpaScaler(slots); });
     const EvaluationResult hpa = run.results.back();
     baseline("knative-style", [&] { return KnativeScaler(slots); });
-    if (!options.allYardsticks)
+    if (!options.yardsticks.tunedMeridian)
         return;
     if (auto tuned = tuneMeridian(replay, initial, run.results.front(), hpa)) {
         run.tunedOccupancyScale = tuned->occupancyScale;
@@ -284,33 +284,37 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
 void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
                      const std::vector<double> &rps)
 {
-    if (!replay.options.allYardsticks) {
-        OracleResult byHeadroom = oracle(rps, replay, kOracleTargetShare);
+    const Yardsticks &asked = replay.options.yardsticks;
+    if (asked.toldMeridian) {
+        // What of Meridian's distance from the oracle is not knowing the load ahead: its
+        // policy told the trace's own coming load, ordering capacity a lead ahead of it (or
+        // as far ahead as it is told, to show what each minute of foresight is worth).
+        ScalingPolicyConfig ahead = replay.options.policy;
+        ahead.forecastOrdersAhead = true;
+        run.toldAheadS = replay.options.toldAheadS.value_or(ahead.forecastLeadMs / 1000.0);
+        const ToldLoad load{&rps, static_cast<int64_t>(run.toldAheadS * 1000)};
+        EvaluationResult told = replayMeridian(kToldMeridianRow, replay, initial, ahead, load);
+        told.toldTheLoad = true;
+        run.results.push_back(std::move(told));
+    }
+    if (asked.pacedOracle) {
+        // The paced oracle first: the oracle's row is the yardstick and stays last.
+        const double days = std::max(1.0, std::ceil(replay.durationS / 86400 - 0.01));
+        run.pacedOracleMaxActions = static_cast<int>(kMostActionsPerDay * days);
+        OracleResult paced = oracle(rps, replay, kOracleTargetShare, run.pacedOracleMaxActions);
+        run.pacedOracleHeadroom = paced.setting;
+        run.results.push_back(std::move(paced.result));
+    }
+    // The oracle: the cheaper of the exact plan and the best demand × headroom schedule
+    // that keep the target (or the one keeping more, where neither does).
+    OracleResult byHeadroom = oracle(rps, replay, kOracleTargetShare);
+    if (!asked.exactOracle) {
         run.oracleExact = false;
         run.oracleHeadroom = byHeadroom.setting;
         run.oracleTargetShare = byHeadroom.target;
         run.results.push_back(std::move(byHeadroom.result));
         return;
     }
-    // What of Meridian's distance from the oracle is not knowing the load ahead: its
-    // policy told the trace's own coming load, ordering capacity a lead ahead of it (or
-    // as far ahead as it is told, to show what each minute of foresight is worth).
-    ScalingPolicyConfig ahead = replay.options.policy;
-    ahead.forecastOrdersAhead = true;
-    run.toldAheadS = replay.options.toldAheadS.value_or(ahead.forecastLeadMs / 1000.0);
-    const ToldLoad load{&rps, static_cast<int64_t>(run.toldAheadS * 1000)};
-    EvaluationResult told = replayMeridian(kToldMeridianRow, replay, initial, ahead, load);
-    told.toldTheLoad = true;
-    run.results.push_back(std::move(told));
-    // The paced oracle first: the oracle's row is the yardstick and stays last.
-    const double days = std::max(1.0, std::ceil(replay.durationS / 86400 - 0.01));
-    run.pacedOracleMaxActions = static_cast<int>(kMostActionsPerDay * days);
-    OracleResult paced = oracle(rps, replay, kOracleTargetShare, run.pacedOracleMaxActions);
-    run.pacedOracleHeadroom = paced.setting;
-    run.results.push_back(std::move(paced.result));
-    // The oracle: the cheaper of the exact plan and the best demand × headroom schedule
-    // that keep the target (or the one keeping more, where neither does).
-    OracleResult byHeadroom = oracle(rps, replay, kOracleTargetShare);
     OracleResult exact = exactOracle(replay, byHeadroom.target);
     const bool exactKeeps = exact.result.withinSloShare >= byHeadroom.target;
     const bool exactWins =
@@ -320,6 +324,7 @@ void replayForesight(EvaluationRun &run, const Replay &replay, int initial,
     run.oracleHeadroom = byHeadroom.setting;
     run.oracleTargetShare = byHeadroom.target;
     run.oracleExact = exactWins;
+    run.oracleExactTried = true;
     run.oracleMissBudgetShare = exact.setting;
     const EvaluationResult &other = exactWins ? byHeadroom.result : exact.result;
     run.oracleOtherShare = other.withinSloShare;

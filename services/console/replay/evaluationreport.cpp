@@ -92,6 +92,8 @@ std::string oracleLine(const EvaluationRun &run)
                           "{:.2f}: {:.2f}% for {:.0f} card-h\n",
                           100 * run.oracleMissBudgetShare, run.oracleHeadroom,
                           100 * run.oracleOtherShare, run.oracleOtherCardHours);
+    if (!run.oracleExactTried)
+        return line + fmt::format("demand × {:.2f}\n", run.oracleHeadroom);
     return line + fmt::format(
                       "demand × {:.2f}; the exact plan (each minute's misses measured, leases "
                       "by dynamic programming): {:.2f}% for {:.0f} card-h\n",
@@ -119,10 +121,11 @@ std::string runPreamble(const EvaluationRun &run, const EvaluationResult &yardst
             "prefix cache: {:.1f}% of meridian's prompt tokens were cached on the replica "
             "they went to ({} blocks of {} tokens per replica)\n",
             100 * run.results.front().cachedPromptShare, run.prefixCacheBlocks, kPrefixBlockTokens);
-    out += fmt::format(
-        "paced oracle: the same foresight, changing replicas at most {} times "
-        "(demand × {:.2f})\n",
-        run.pacedOracleMaxActions, run.pacedOracleHeadroom);
+    if (run.pacedOracleMaxActions > 0)
+        out += fmt::format(
+            "paced oracle: the same foresight, changing replicas at most {} times "
+            "(demand × {:.2f})\n",
+            run.pacedOracleMaxActions, run.pacedOracleHeadroom);
     if (const EvaluationResult *standby = rowNamed(run, kStandbyMeridianRow))
         out += fmt::format(
             "meridian standby: the same policy keeping {} rented node(s) provisioned but idle "

@@ -25,6 +25,20 @@ inline constexpr const char *kHpaRow = "hpa-style";
 inline constexpr const char *kStandbyMeridianRow = "meridian standby";
 inline constexpr const char *kStandbyScheduleRow = "schedule standby";
 
+// The rows replayed beside Meridian's, the baselines' (static peak, HPA-style,
+// Knative-style) and the oracle's demand × headroom schedule, which every run has. Each
+// costs replays that a family of many cases, or a question about one row, need not pay.
+struct Yardsticks {
+    bool staticMean = true;
+    bool tunedMeridian = true;  // Meridian replayed at HPA's attainment
+    bool toldMeridian = true;   // Meridian told the trace's coming load
+    bool pacedOracle = true;    // the oracle held to kMostActionsPerDay changes a day
+    // The oracle is the cheaper of the exact plan and the headroom schedule; false: the
+    // headroom schedule alone.
+    bool exactOracle = true;
+    static constexpr Yardsticks none() { return {false, false, false, false, false}; }
+};
+
 struct EvaluationOptions {
     double peakCards = 64;   // the trace is scaled so its busiest minute needs this many
     double localCards = -1;  // owned cards the service may use; < 0: half of peakCards
@@ -54,10 +68,7 @@ struct EvaluationOptions {
     // busiest minute needs peakCards (the cases of a shape family share one scale, so a
     // ×3 step needs three times the cards of the load before it).
     std::optional<double> scaleFactor;
-    // False: only Meridian, static peak, HPA-style, Knative-style and the oracle's headroom
-    // schedule are replayed; the other yardsticks (static mean, meridian tuned, meridian
-    // told, the paced oracle, the exact plan) cost a family of many cases too many replays.
-    bool allYardsticks = true;
+    Yardsticks yardsticks;
 };
 
 // One minute of a replay as its last decision saw it: a scale-up's timeline.
@@ -122,14 +133,15 @@ struct EvaluationRun {
     // demand × a headroom was cheaper, that one.
     bool oracleExact = true;
     double oracleMissBudgetShare = 1;
-    double oracleHeadroom = 1;  // demand × this, in replicas, is the headroom schedule
+    double oracleHeadroom = 1;      // demand × this, in replicas, is the headroom schedule
+    bool oracleExactTried = false;  // both were replayed (Yardsticks::exactOracle)
     // The one of the two not taken: its share inside the objective and rented card-hours.
     double oracleOtherShare = 0;
     double oracleOtherCardHours = 0;
     double oracleTargetShare =
         kOracleTargetShare;  // what the oracle was asked to keep inside the objective
     // The paced oracle: the same foresight, changing its replicas at most this many
-    // times (20 a day), at its own headroom.
+    // times (20 a day), at its own headroom; 0: no such row.
     int pacedOracleMaxActions = 0;
     double pacedOracleHeadroom = 1;
     // Meridian at HPA's attainment ("meridian tuned"): its target occupancies scaled by

@@ -52,7 +52,7 @@ Result<RobustnessCase> runCase(const RobustnessOptions &options, const ShapeCase
     EvaluationOptions o = options.evaluation;
     o.seed = shape.seed;
     o.scaleFactor = 1.0;
-    o.allYardsticks = false;
+    o.yardsticks = Yardsticks::none();
     const std::string name = fmt::format("{} ({})", scale.name, shape.description);
     std::vector<ScalingPolicyConfig> policies;
     std::vector<std::string> names;
