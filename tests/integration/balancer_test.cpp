@@ -449,13 +449,15 @@ DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
         MERIDIAN_SIM_BIN, "drive",
         "--url",          fmt::format("http://127.0.0.1:{}", haproxy.frontPort),
         "--rps",          "40",
-        "--seconds",      "15",
+        "--seconds",      "8",
         "--max-tokens",   "25",
         "--connections",  "256"};
     if (!stream)
         argv.push_back("--no-stream");
     ChildProcess drive(argv, dir.file("drive.log"));
-    EXPECT_TRUE(waitUntil([&] { return b.served() >= 100; }, 30s)) << drive.log();
+    // Three seconds into the drive (about 13 requests a second reach each), with five
+    // seconds left for what is sent after the kill.
+    EXPECT_TRUE(waitUntil([&] { return b.served() >= 40; }, 30s)) << drive.log();
     const std::string metrics = httpGet(b.port, "/metrics");
     const size_t running = metrics.find("vllm:num_requests_running{");
     heldWhenKilled = running == std::string::npos
@@ -480,7 +482,7 @@ TEST(Balancer, AReplicaKilledUnderLoadLosesNoRequestItHadNotBegunToAnswer)
     ::testing::Test::RecordProperty("failed", whole.failed);
     ::testing::Test::RecordProperty("held_when_killed", held);
     EXPECT_GT(held, 0) << "the killed replica was answering requests";
-    EXPECT_GE(whole.sent, 500);
+    EXPECT_GE(whole.sent, 250);
     EXPECT_EQ(whole.failed, 0) << "of " << whole.sent << " requests";
     EXPECT_EQ(whole.answered, whole.sent);
 }
@@ -495,7 +497,7 @@ TEST(Balancer, AReplicaKilledUnderLoadBreaksOnlyTheStreamsItWasSending)
     ::testing::Test::RecordProperty("sent", streamed.sent);
     ::testing::Test::RecordProperty("failed", streamed.failed);
     ::testing::Test::RecordProperty("held_when_killed", held);
-    EXPECT_GE(streamed.sent, 500);
+    EXPECT_GE(streamed.sent, 250);
     EXPECT_LE(streamed.failed, 8) << "more than the killed replica's maxconn broke";
     EXPECT_EQ(streamed.answered + streamed.failed, streamed.sent);
 }
