@@ -6,6 +6,7 @@
 // Time is a ManualClock for everything: cold starts, billing hours, the simulator's
 // sampling, the pool's provisioning and the agents' telemetry streams run when the test
 // moves the clock, and the test then waits for the batches, not for real seconds.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <SQLiteCpp/Database.h>
@@ -74,7 +75,11 @@ TEST(Autoscaler, ALoadStepRentsANodeThatServesAndTheNodeGoesBackAtTheEndOfItsHou
     // The nodes given back are let go at once: none still reads as connected, so none is
     // waited on and no replica of theirs is counted.
     const FleetSnapshot rented = h.controller->rentedFleet().snapshot(h.clock.nowUnixMs());
-    EXPECT_EQ(rented.nodeConnection.size(), static_cast<size_t>(planned));
+    std::string followed;
+    for (size_t n = 0; n < rented.nodeConnection.size(); ++n)
+        followed += fmt::format(" {}@{} ({})", rented.layout->nodeId[n],
+                                rented.layout->nodeAddress[n], rented.nodeError[n]);
+    EXPECT_EQ(rented.nodeConnection.size(), static_cast<size_t>(planned)) << followed;
     for (size_t n = 0; n < rented.nodeConnection.size(); ++n) {
         EXPECT_EQ(rented.nodeConnection[n], ConnectionState::Unreachable)
             << rented.layout->nodeId[n];

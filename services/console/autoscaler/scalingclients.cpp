@@ -70,6 +70,8 @@ Result<std::vector<PoolLeaseView>> GrpcCapacityPool::leases()
         out.push_back(std::move(view));
     }
     m_last = std::move(books).value();
+    for (const std::string &released : m_released)
+        forgetAgentsOf(released);
     return out;
 }
 
@@ -112,6 +114,7 @@ Status GrpcCapacityPool::release(const std::string &leaseId)
     if (!status.ok())
         return Error{fmt::format("capacity pool {}: release {}: {}", m_address, leaseId,
                                  statusInWords(status))};
+    m_released.insert(leaseId);
     forgetAgentsOf(leaseId);
     return {};
 }

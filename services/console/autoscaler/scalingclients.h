@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,15 @@ public:
     Result<std::vector<CloudOfferView>> offers();
 
     // From the last leases() call: the books' view of each lease, and the agents of
-    // leases not released (nor released since, by this client).
+    // leases not released (nor released by this client, whether or not the pool's list
+    // says so yet).
     const PoolLeases &lastLeases() const { return m_last; }
     const std::string &address() const { return m_address; }
 
 private:
-    // A lease this client released has no agents to follow, whatever the last list said.
+    // A lease this client released has no agents to follow, whatever a list says: the
+    // pool may list it as held for a while as it gives the node back, and its agent
+    // followed again would be a node of the fleet that is already going.
     void forgetAgentsOf(const std::string &leaseId);
 
     struct Stub;  // the generated gRPC client, kept out of this header
@@ -47,6 +51,7 @@ private:
     std::string m_owner;
     std::unique_ptr<Stub> m_stub;
     PoolLeases m_last;
+    std::set<std::string> m_released;  // lease ids
 };
 
 // A step's replicas on one node: the step's key names them ("<key>/r1", "<key>/r2", …),
