@@ -222,6 +222,17 @@ void withDeadline(grpc::ClientContext &context, std::chrono::seconds s)
     context.set_deadline(std::chrono::system_clock::now() + s);
 }
 
+std::unique_ptr<grpc::Server> serveOnLoopback(grpc::Service &service, int &port)
+{
+    grpc::ServerBuilder builder;
+    builder.RegisterService(&service);
+    port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+    EXPECT_GT(port, 0) << "no loopback port to serve on";
+    return port > 0 ? std::move(server) : nullptr;
+}
+
 bool untilAnswering(v1::NodeAgent::Stub &stub)
 {
     for (int attempt = 0; attempt < 50; ++attempt) {

@@ -75,6 +75,11 @@ std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
 
 void withDeadline(grpc::ClientContext &context, std::chrono::seconds s = std::chrono::seconds(5));
 
+// `service` served in this process on a loopback port of its own, without TLS: a stand-in
+// for a peer (a pool, a wrong server) that a client under test calls. Null, with a failed
+// check, when it cannot listen.
+std::unique_ptr<grpc::Server> serveOnLoopback(grpc::Service &service, int &port);
+
 // After a restart the first call may ride a connection to the old, dead process and
 // fail UNAVAILABLE; like any client, retry that (and only that) until the agent answers.
 bool untilAnswering(v1::NodeAgent::Stub &stub);

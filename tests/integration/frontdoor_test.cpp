@@ -325,8 +325,6 @@ Served operatorCalls(const Door &door, int calls)
 
 class FrontDoor : public testing::TestWithParam<Program> {};
 
-}  // namespace
-
 TEST_P(FrontDoor, AReadOnlyTokenHoldingEveryDoorLeavesTheOperatorAndOtherTokensServed)
 {
     Door door(GetParam());
@@ -406,3 +404,5 @@ TEST(FrontDoorStreams, OneTokensStreamsOnTheAgentAreCappedAndAnotherTokensAreNot
         << "another token's stream was refused";
     EXPECT_FALSE(console.ended());
 }
+
+}  // namespace

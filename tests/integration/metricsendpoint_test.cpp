@@ -90,7 +90,6 @@ TEST(MetricsEndpoint, WithTlsAndTokensAScrapeNeedsAToken)
     ASSERT_FALSE(scraped.config.empty()) << "openssl is needed for this test";
     const int port = scraped.port;
     const std::string &cert = scraped.cert;
-    AgentProcess &agent = scraped.process;
     httplib::SSLClient client("127.0.0.1", port);
     client.set_ca_cert_path(cert.c_str());
     client.enable_server_certificate_verification(true);

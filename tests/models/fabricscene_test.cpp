@@ -93,8 +93,9 @@ TEST(FabricScene, HostsGatherPerLeafUnderOneLineThatShowsTheirWorstLink)
             EXPECT_EQ(b.health, b.key == "leaf-r0" ? LinkHealth::Down : LinkHealth::Up) << b.key;
             EXPECT_EQ(b.shortLabel, QStringLiteral("4"));
         }
-        if (b.kind == FabricSceneBox::Kind::LeafLabel)
+        if (b.kind == FabricSceneBox::Kind::LeafLabel) {
             EXPECT_EQ(b.shortLabel, QString::fromStdString(b.key.substr(b.key.size() - 1)));
+        }
     }
 
     // A click opens one leaf's hosts in place: each with its own link to that leaf.
@@ -117,8 +118,9 @@ TEST(FabricScene, HostsGatherPerLeafUnderOneLineThatShowsTheirWorstLink)
     // Hosts keep their places: opening a leaf and zooming in show them in the same spot.
     for (const FabricSceneBox &a : opened.boxes) {
         for (const FabricSceneBox &b : expanded.boxes) {
-            if (a.kind == FabricSceneBox::Kind::Host && b.key == a.key)
+            if (a.kind == FabricSceneBox::Kind::Host && b.key == a.key) {
                 EXPECT_EQ(a.rect, b.rect) << a.key;
+            }
         }
     }
 }
@@ -191,15 +193,17 @@ TEST(FabricView, AFittedDataCenterIsNamedGatheredPerLeafAndFillsTheView)
     std::set<std::string> pods;
     for (const FabricSceneBox &b : scene.boxes) {
         const double onScreen = b.rect.width() * view.zoom();
-        if (b.kind == FabricSceneBox::Kind::Spine)
+        if (b.kind == FabricSceneBox::Kind::Spine) {
             EXPECT_GE(onScreen, metrics.horizontalAdvance(b.label) + 4) << b.key;
+        }
         if (b.kind == FabricSceneBox::Kind::PodLabel) {
             pods.insert(b.key);
             EXPECT_TRUE(b.label.startsWith(QStringLiteral("pod ")));
         }
-        if (b.kind == FabricSceneBox::Kind::LeafLabel)
+        if (b.kind == FabricSceneBox::Kind::LeafLabel) {
             EXPECT_GE(onScreen, metrics.horizontalAdvance(b.shortLabel))
                 << "a leaf's number reads under it";
+        }
     }
     EXPECT_EQ(pods.size(), 10u);
     view.grab();

@@ -6,6 +6,7 @@
 
 #include <atomic>
 
+#include "agentprocess.h"
 #include "autoscaler/scalingclients.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 
@@ -50,12 +51,9 @@ public:
 TEST(CapacityPoolClient, AReleasedLeasesAgentIsNotFollowedAgainWhileThePoolStillListsItHeld)
 {
     SlowToReleasePool pool;
-    grpc::ServerBuilder builder;
-    builder.RegisterService(&pool);
     int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-    ASSERT_GT(port, 0);
+    const std::unique_ptr<grpc::Server> server = test::serveOnLoopback(pool, port);
+    ASSERT_TRUE(server);
     GrpcCapacityPool client("127.0.0.1:" + std::to_string(port), ClientSecurity{}, 5000,
                             "scaled@xiamen");
 

@@ -64,8 +64,8 @@ TEST(ConsoleCommand, ABrokenServicesFabricPolicyOrRoutingFileStopsTheStartWithIt
     // delivered nowhere, exit 0, and say nothing on stderr.
     const std::string routes = dir.file("routes.yaml");
     std::ofstream(routes) << "routes:\n  - {name: noc, kind: pager, url: 'http://x/'}\n";
-    run = runConsole(
-        common + QStringList{QStringLiteral("--alert-routes"), QString::fromStdString(routes)});
+    run = runConsole(common +
+                     QStringList{QStringLiteral("--alert-routes"), QString::fromStdString(routes)});
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_TRUE(run.output.contains("routes.yaml:2:")) << run.output.toStdString();
 }
@@ -81,7 +81,8 @@ TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
     std::ofstream(inventory) << "data_centers:\n  - name: xiamen\n    agents: [" << address
                              << "]\n";
     const std::string prices = dir.file("prices.yaml");
-    std::ofstream(prices) << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: .nan, from: 2026-01-01}\n";
+    std::ofstream(prices)
+        << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: .nan, from: 2026-01-01}\n";
     const QStringList args = {QStringLiteral("sync"), QStringLiteral("--inventory"),
                               QString::fromStdString(inventory), QStringLiteral("--db"),
                               QString::fromStdString(dir.file("history.db"))};
@@ -91,7 +92,8 @@ TEST(SyncCommand, APriceBookThatDoesNotLoadFailsTheRunAndTheUsageIsStillSynced)
     EXPECT_TRUE(bad.output.contains("prices.yaml:2: cny_per_card_hour"))
         << bad.output.toStdString();
     EXPECT_TRUE(bad.output.contains("1 of 1 agents")) << "the usage is synced all the same";
-    std::ofstream(prices) << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 2, from: 2026-01-01}\n";
+    std::ofstream(prices)
+        << "prices:\n  - {model: A100-SXM4-80GB, cny_per_card_hour: 2, from: 2026-01-01}\n";
     const ConsoleRun good =
         runConsole(args + QStringList{QStringLiteral("--prices"), QString::fromStdString(prices)});
     EXPECT_EQ(good.exitCode, 0) << good.output.toStdString();
@@ -102,12 +104,9 @@ TEST(SyncCommand, AnAddressThatIsNotAnAgentIsNamedWithWhy)
     // A gRPC server, but not an agent (the capacity pool's service, every call
     // unimplemented): the console used to print the address and an empty reason.
     v1::CapacityPool::Service pool;
-    grpc::ServerBuilder builder;
-    builder.RegisterService(&pool);
     int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-    ASSERT_GT(port, 0);
+    const std::unique_ptr<grpc::Server> server = test::serveOnLoopback(pool, port);
+    ASSERT_TRUE(server);
     test::TempDir dir;
     const std::string inventory = dir.file("fleet.yaml");
     std::ofstream(inventory) << "data_centers:\n  - name: xiamen\n    agents: [127.0.0.1:" << port

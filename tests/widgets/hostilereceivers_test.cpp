@@ -152,9 +152,9 @@ TEST(HostileReceivers, AStoreThatRefusesTheTokenIsSaidOnStderrAndInTheDiagnostic
     const int port = store.bind_to_any_port("127.0.0.1");
     std::thread serving([&] { store.listen_after_bind(); });
     const std::string url = "http://127.0.0.1:" + std::to_string(port);
-    const MeasuredRun run = measureConsole({"--prometheus", url, "--db", dir.file("history.db"),
-                                            "--diagnostics-json", dir.file("diagnostics.json")},
-                                           3, dir.file("console.log"));
+    measureConsole({"--prometheus", url, "--db", dir.file("history.db"), "--diagnostics-json",
+                    dir.file("diagnostics.json")},
+                   3, dir.file("console.log"));
     store.stop();
     serving.join();
     const std::string said = readFile(dir.file("console.log"));
