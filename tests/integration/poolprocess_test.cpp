@@ -391,6 +391,17 @@ std::vector<v1::Lease> standbyLeases(v1::CapacityPool::Stub &stub, v1::LeaseStat
     return out;
 }
 
+// Every lease in the books, a line each: for failure messages.
+std::string leasesInWords(v1::CapacityPool::Stub &stub)
+{
+    std::string text = "--- the pool's leases:\n";
+    for (const v1::Lease &l : test::allPoolLeases(stub, /*waitForReady=*/true))
+        text += fmt::format("{} {} standby={} nodes={} {}\n", l.lease_id(),
+                            v1::LeaseState_Name(l.state()), l.standby(), l.leased_nodes_size(),
+                            l.message());
+    return text;
+}
+
 uint32_t standbyNodesReady(v1::CapacityPool::Stub &stub)
 {
     grpc::ClientContext context;
@@ -409,7 +420,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     auto stub = pool.stub();
     // The pool brings one node up by itself, prepared, and holds it at the standby price.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log() << pool.nodeLogs();
+        << pool.process->log() << pool.nodeLogs() << leasesInWords(*stub);
     const auto standing = standbyLeases(*stub, v1::LEASE_STATE_READY);
     ASSERT_EQ(standing.size(), 1u);
     EXPECT_EQ(standing[0].requested_by(), "meridian-pool standby");
@@ -435,7 +446,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
 
     // The other node is brought up to stand by in its place.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log() << pool.nodeLogs();
+        << pool.process->log() << pool.nodeLogs() << leasesInWords(*stub);
     const std::string replacement =
         standbyLeases(*stub, v1::LEASE_STATE_READY).at(0).leased_nodes(0).node_id();
     EXPECT_NE(replacement, standbyNode);
@@ -501,7 +512,7 @@ TEST(PoolProcess, AStandbyNodeStillComingUpWhenStandbyIsLoweredIsLetGo)
     Pool pool(/*bootSeconds=*/4, "", ", standby_nodes: 1");
     auto stub = pool.stub();
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log() << pool.nodeLogs();
+        << pool.process->log() << pool.nodeLogs() << leasesInWords(*stub);
     // Asked for a second, the pool is killed while that node boots.
     pool.process->kill(SIGTERM);
     pool.writeConfig("", ", standby_nodes: 2");
