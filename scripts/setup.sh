@@ -19,10 +19,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
-# ccache keyed on paths below the checkout, not the checkout's own place: a fresh clone
-# elsewhere (CI's) compiles from the cache what an earlier one compiled. Its depend mode
-# takes a source's headers from the compiler's own list (-MD) instead of running the
-# preprocessor first on every miss: 0.3 s a batch, all of a cold build's batches missing.
+# ccache in depend mode: it takes a source's headers from the compiler's own list (-MD)
+# instead of running the preprocessor first on every miss (0.3 s a batch, and every batch
+# of a fresh clone's first build misses). The price: that list names the headers by their
+# full path, so a clone in another place (CI's) does not compile from an earlier clone's
+# cache; rebuilds in one checkout do.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true CCACHE_DEPEND=true
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
