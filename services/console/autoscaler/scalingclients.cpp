@@ -70,6 +70,13 @@ Result<std::vector<PoolLeaseView>> GrpcCapacityPool::leases()
         out.push_back(std::move(view));
     }
     m_last = std::move(books).value();
+    // Remembered only until the pool's list says released (or no longer lists it): a
+    // controller that runs for months does not carry every lease it ever gave back.
+    std::erase_if(m_released, [this](const std::string &leaseId) {
+        const auto lease = std::find_if(m_last.leases.begin(), m_last.leases.end(),
+                                        [&](const CloudLease &l) { return l.leaseId == leaseId; });
+        return lease == m_last.leases.end() || lease->releasedUnixS;
+    });
     for (const std::string &released : m_released)
         forgetAgentsOf(released);
     return out;

@@ -51,7 +51,7 @@ private:
     std::string m_owner;
     std::unique_ptr<Stub> m_stub;
     PoolLeases m_last;
-    std::set<std::string> m_released;  // lease ids
+    std::set<std::string> m_released;  // lease ids, until the pool lists them released
 };
 
 // A step's replicas on one node: the step's key names them ("<key>/r1", "<key>/r2", …),
