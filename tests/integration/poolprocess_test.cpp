@@ -107,9 +107,23 @@ struct Pool {
         process = std::make_unique<test::ChildProcess>(
             std::vector<std::string>{MERIDIAN_POOL_BIN, "--config", dir.file("pool.yaml")},
             dir.file("pool.log"));
-        process->untilLogSays("serving on");
+        EXPECT_TRUE(process->untilLogSays("serving on")) << process->log();
     }
-    // What the spare nodes' agents said, and whether they are on: for failure messages.
+    // For failure messages: the pool's log, what the spare nodes' agents said and whether
+    // they are on, and the pool's books as `stub` reads them.
+    std::string whatItSays(v1::CapacityPool::Stub &stub) const
+    {
+        std::string text = process->log() + nodeLogs();
+        const std::vector<v1::Lease> leases = test::allPoolLeases(stub, /*waitForReady=*/true);
+        text += leases.empty() ? "--- the pool lists no lease, or did not answer\n"
+                               : "--- the pool's leases:\n";
+        for (const v1::Lease &l : leases)
+            text += fmt::format("{} {} standby={} nodes={} {}\n", l.lease_id(),
+                                v1::LeaseState_Name(l.state()), l.standby(), l.leased_nodes_size(),
+                                l.message());
+        return text;
+    }
+    // What the spare nodes' agents said, and whether they are on.
     std::string nodeLogs() const
     {
         std::string text;
@@ -391,17 +405,6 @@ std::vector<v1::Lease> standbyLeases(v1::CapacityPool::Stub &stub, v1::LeaseStat
     return out;
 }
 
-// Every lease in the books, a line each: for failure messages.
-std::string leasesInWords(v1::CapacityPool::Stub &stub)
-{
-    std::string text = "--- the pool's leases:\n";
-    for (const v1::Lease &l : test::allPoolLeases(stub, /*waitForReady=*/true))
-        text += fmt::format("{} {} standby={} nodes={} {}\n", l.lease_id(),
-                            v1::LeaseState_Name(l.state()), l.standby(), l.leased_nodes_size(),
-                            l.message());
-    return text;
-}
-
 uint32_t standbyNodesReady(v1::CapacityPool::Stub &stub)
 {
     grpc::ClientContext context;
@@ -420,7 +423,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     auto stub = pool.stub();
     // The pool brings one node up by itself, prepared, and holds it at the standby price.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log() << pool.nodeLogs() << leasesInWords(*stub);
+        << pool.whatItSays(*stub);
     const auto standing = standbyLeases(*stub, v1::LEASE_STATE_READY);
     ASSERT_EQ(standing.size(), 1u);
     EXPECT_EQ(standing[0].requested_by(), "meridian-pool standby");
@@ -446,7 +449,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
 
     // The other node is brought up to stand by in its place.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log() << pool.nodeLogs() << leasesInWords(*stub);
+        << pool.whatItSays(*stub);
     const std::string replacement =
         standbyLeases(*stub, v1::LEASE_STATE_READY).at(0).leased_nodes(0).node_id();
     EXPECT_NE(replacement, standbyNode);
@@ -512,7 +515,7 @@ TEST(PoolProcess, AStandbyNodeStillComingUpWhenStandbyIsLoweredIsLetGo)
     Pool pool(/*bootSeconds=*/4, "", ", standby_nodes: 1");
     auto stub = pool.stub();
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
-        << pool.process->log() << pool.nodeLogs() << leasesInWords(*stub);
+        << pool.whatItSays(*stub);
     // Asked for a second, the pool is killed while that node boots.
     pool.process->kill(SIGTERM);
     pool.writeConfig("", ", standby_nodes: 2");
