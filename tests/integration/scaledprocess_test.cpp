@@ -96,7 +96,7 @@ public:
                << "mode: " << mode << "\n"
                << "policy: policy.yaml\n"
                << "interval_seconds: 0.3\n"
-               << "warm_up_seconds: 2\n";
+               << "warm_up_seconds: 1\n";  // over three passes: the replicas have reported
         if (secure) {
             EXPECT_TRUE(
                 test::makeLocalhostCertificate(dir.file("scaled.key"), dir.file("scaled.crt")));
@@ -322,9 +322,11 @@ TEST_P(ScaledProcessDrill, KilledAtThisStepItFinishesWithOneLeaseAndTwoReplicasP
     Rig rig("automatic");
     rig.setLoad(2);
     rig.startScaled(drill);
-    // A replica serves 3.6 req/s; one and a half replicas' more than the one there is
-    // asks for another node.
-    rig.setLoad((1 + 1.5) * 3.6);
+    // A replica serves 3.6 req/s: 6 req/s is more than the one there is serves and less
+    // than three serve at the policy's target occupancy (0.8-0.9), so it asks for exactly
+    // one more node (two replicas). One step, not two: each drill kills at the first step's
+    // stage, and a second step only lengthened the wait for it to settle.
+    rig.setLoad(6);
     ASSERT_TRUE(test::waitUntil([&] { return rig.scaled->ended(); }, std::chrono::seconds(60)))
         << "the drill " << drill << " never fired\n"
         << rig.logs() << rig.journalText();
