@@ -207,7 +207,7 @@ TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
         << second.log();
     EXPECT_LE(secondsSince(restarted, ecc), 15.0) << "missed while it was down";
     // Long enough for a re-send to have happened, had one been going to.
-    EXPECT_TRUE(second.settles(5)) << second.log();
+    EXPECT_TRUE(second.settles(2)) << second.log();
     EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
     EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
 }
@@ -238,7 +238,7 @@ TEST(Watcher, TwoWatchersBehindOneAlertmanagerPageItsReceiverOnce)
     EXPECT_TRUE(waitUntil([&] {
         return a.status().value("firing", 0) == 2 && b.status().value("firing", 0) == 2;
     })) << "both watchers see both faults";
-    EXPECT_TRUE(a.settles(5) && b.settles(1));
+    EXPECT_TRUE(a.settles(2) && b.settles(1));
     EXPECT_EQ(webhook.count("MeridianXid", "firing"), 1);
     EXPECT_EQ(webhook.count("MeridianEccDoubleBit", "firing"), 1);
 }
@@ -376,7 +376,7 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
         << "systemd did not start it again";
     Clock::time_point ecc;
     EXPECT_TRUE(waitUntil([&] { return webhook.count("ECC double-bit", "firing", &ecc) > 0; }));
-    EXPECT_TRUE(test::watchSettles(port, 5));
+    EXPECT_TRUE(test::watchSettles(port, 2));
     EXPECT_EQ(webhook.count("Xid", "firing"), 1) << "re-sent after the restart";
     EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
     (void)runTool({{systemd.systemctl(), "stop", unit}, 20'000});  // cleanup: not the test
