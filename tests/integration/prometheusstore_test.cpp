@@ -103,20 +103,31 @@ std::unique_ptr<ChildProcess> startVictoriaMetrics(const TempDir &dir, const std
         dir.file("vm.log"));
 }
 
+// One poll: whether every card has a utilisation from the store.
+bool allCardsRead(PrometheusSource &source, FleetState &state, size_t cards)
+{
+    if (!source.pollOnce())
+        return false;
+    const FleetSnapshot snapshot = state.snapshot(SystemClock::instance().nowUnixMs());
+    size_t read = 0;
+    for (float u : snapshot.utilization)
+        read += std::isfinite(u) ? 1 : 0;
+    return snapshot.cardCount() == cards && read == cards;
+}
+
 // Polls until every simulated card has a utilisation from the store.
 bool untilAllCardsRead(PrometheusSource &source, FleetState &state, size_t cards)
 {
-    return waitUntil(
-        [&] {
-            if (!source.pollOnce())
-                return false;
-            const FleetSnapshot snapshot = state.snapshot(SystemClock::instance().nowUnixMs());
-            size_t read = 0;
-            for (float u : snapshot.utilization)
-                read += std::isfinite(u) ? 1 : 0;
-            return snapshot.cardCount() == cards && read == cards;
-        },
-        std::chrono::seconds(60));
+    return waitUntil([&] { return allCardsRead(source, state, cards); },
+                     std::chrono::seconds(60));
+}
+
+// VictoriaMetrics makes what it ingested searchable in its own time (about 10 s here); a
+// writer that wants it read at once asks it to, as these tests do after writing.
+void flushVictoriaMetrics(int port)
+{
+    httplib::Client client("127.0.0.1", port);
+    (void)client.Get("/internal/force_flush");
 }
 
 PrometheusSourceOptions storeAt(int port)
@@ -236,7 +247,8 @@ TEST(PrometheusStore, ConsoleReadsVictoriaMetricsAndOtherVendorsExporters)
         [&] {
             httplib::Client client("127.0.0.1", port);
             (void)client.Post("/api/v1/import/prometheus", foreign, "text/plain");
-            return untilAllCardsRead(source, state, kNodes * 8 + 3);
+            flushVictoriaMetrics(port);  // the exporters' lines and the scrapes so far
+            return allCardsRead(source, state, kNodes * 8 + 3);
         },
         std::chrono::seconds(60)))
         << vm->log();
@@ -296,6 +308,7 @@ TEST(PrometheusStore, UsageMinutesForTheCostHistoryComeFromTheStoresSamples)
     httplib::Client client("127.0.0.1", port);
     auto imported = client.Post("/api/v1/import/prometheus", text, "text/plain");
     ASSERT_TRUE(imported && imported->status / 100 == 2);
+    flushVictoriaMetrics(port);
 
     FleetState state;
     PrometheusSourceOptions options = storeAt(port);
