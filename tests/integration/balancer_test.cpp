@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 #include "agentprocess.h"
@@ -43,6 +44,9 @@ std::string shippedConfiguration(int runtimePort, int frontPort)
     };
     move("ipv4@127.0.0.1:9999", fmt::format("ipv4@127.0.0.1:{}", runtimePort));
     move("bind :8080", fmt::format("bind 127.0.0.1:{}", frontPort));
+    // Each request's fate on stderr (HAProxy's own log), for a failure to show.
+    move("    mode http\n",
+         "    mode http\n    log stderr format raw local0\n    option httplog\n");
     return text;
 }
 
@@ -64,6 +68,7 @@ public:
             << m_process->log();
     }
     void kill9() { m_process->kill(SIGKILL); }
+    std::string log() const { return m_process->log(); }
     HaproxyRuntime runtime() const
     {
         return HaproxyRuntime(fmt::format("127.0.0.1:{}", runtimePort));
@@ -79,9 +84,10 @@ private:
 
 class Replica {
 public:
-    Replica()
+    explicit Replica(int decodeTokensPerSecond = 50)
         : m_process({MERIDIAN_SIM_BIN, "serve-replica", "--port", std::to_string(port), "--model",
-                     "chat", "--cold-start-seconds", "0", "--decode-tokens-per-second", "50"},
+                     "chat", "--cold-start-seconds", "0", "--decode-tokens-per-second",
+                     std::to_string(decodeTokensPerSecond)},
                     m_dir.file("replica.log"))
     {
         EXPECT_TRUE(waitUntil([&] { return !httpGet(port, "/health").empty(); }, 10s));
@@ -417,6 +423,7 @@ namespace {
 // What `meridian-sim drive` said at its end: sent, answered, failed.
 struct DriveTally {
     int sent = -1, answered = -1, failed = -1;
+    std::string notAnswered;  // HAProxy's log lines of the requests not answered 200
 };
 
 DriveTally tallyOf(const std::string &log)
@@ -429,13 +436,15 @@ DriveTally tallyOf(const std::string &log)
     return t;
 }
 
-// Three replicas behind the shipped configuration under 40 req/s for 15 s; the second is
-// killed with kill -9 once it has answered 100, while it holds requests. What the clients
-// saw.
+// Three replicas behind the shipped configuration under 60 req/s for 5 s, which they keep
+// up with, so HAProxy sends each request on as it arrives rather than from its queue; the
+// second is killed with kill -9 once it has answered 40, while it holds requests. What the
+// clients saw.
 DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
 {
     Haproxy haproxy;
-    Replica a, b, c;
+    // Short prompts and quick tokens: a replica answers in about 0.15 s.
+    Replica a(200), b(200), c(200);
     const HaproxyRuntime runtime = haproxy.runtime();
     const std::string options =
         "maxconn 8 inter 500ms fall 2 rise 1 observe layer7 "
@@ -446,17 +455,18 @@ DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
                     .ok());
     TempDir dir;
     std::vector<std::string> argv = {
-        MERIDIAN_SIM_BIN, "drive",
-        "--url",          fmt::format("http://127.0.0.1:{}", haproxy.frontPort),
-        "--rps",          "40",
-        "--seconds",      "8",
-        "--max-tokens",   "25",
-        "--connections",  "256"};
+        MERIDIAN_SIM_BIN,  "drive",
+        "--url",           fmt::format("http://127.0.0.1:{}", haproxy.frontPort),
+        "--rps",           "60",
+        "--seconds",       "5",
+        "--max-tokens",    "25",
+        "--prompt-tokens", "128",
+        "--connections",   "256"};
     if (!stream)
         argv.push_back("--no-stream");
     ChildProcess drive(argv, dir.file("drive.log"));
-    // Three seconds into the drive (about 13 requests a second reach each), with five
-    // seconds left for what is sent after the kill.
+    // Two seconds into the drive (about 20 requests a second reach each), with three
+    // seconds left for what is sent after the kill (its checks fail within one).
     EXPECT_TRUE(waitUntil([&] { return b.served() >= 40; }, 30s)) << drive.log();
     const std::string metrics = httpGet(b.port, "/metrics");
     const size_t running = metrics.find("vllm:num_requests_running{");
@@ -465,7 +475,12 @@ DriveTally killOneUnderLoad(bool stream, int &heldWhenKilled)
                          : std::atoi(metrics.c_str() + metrics.find("} ", running) + 2);
     b.kill9();
     EXPECT_TRUE(waitUntil([&] { return drive.ended(); }, 90s)) << drive.log();
-    return tallyOf(drive.log());
+    DriveTally tally = tallyOf(drive.log());
+    std::istringstream lines(haproxy.log());
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("\"POST ") != std::string::npos && line.find(" 200 ") == std::string::npos)
+            tally.notAnswered += line + "\n";
+    return tally;
 }
 
 }  // namespace
@@ -483,7 +498,7 @@ TEST(Balancer, AReplicaKilledUnderLoadLosesNoRequestItHadNotBegunToAnswer)
     ::testing::Test::RecordProperty("held_when_killed", held);
     EXPECT_GT(held, 0) << "the killed replica was answering requests";
     EXPECT_GE(whole.sent, 250);
-    EXPECT_EQ(whole.failed, 0) << "of " << whole.sent << " requests";
+    EXPECT_EQ(whole.failed, 0) << "of " << whole.sent << " requests:\n" << whole.notAnswered;
     EXPECT_EQ(whole.answered, whole.sent);
 }
 
@@ -498,6 +513,8 @@ TEST(Balancer, AReplicaKilledUnderLoadBreaksOnlyTheStreamsItWasSending)
     ::testing::Test::RecordProperty("failed", streamed.failed);
     ::testing::Test::RecordProperty("held_when_killed", held);
     EXPECT_GE(streamed.sent, 250);
-    EXPECT_LE(streamed.failed, 8) << "more than the killed replica's maxconn broke";
+    EXPECT_GT(held, 0) << "the killed replica was answering requests";
+    EXPECT_LE(streamed.failed, 8) << "more than the killed replica's maxconn broke:\n"
+                                  << streamed.notAnswered;
     EXPECT_EQ(streamed.answered + streamed.failed, streamed.sent);
 }
