@@ -433,6 +433,7 @@ TEST(ScalingEvaluation, WhereMeridianKeepsMoreThanHpaItIsTriedWithLessHeadroom)
     ASSERT_TRUE(conv.ok()) << conv.error().message;
     EvaluationOptions tunedRow;
     tunedRow.yardsticks = Yardsticks::none();
+    tunedRow.yardsticks.kubernetesBaselines = true;
     tunedRow.yardsticks.tunedMeridian = true;
     const auto run = evaluateScaling(*conv, tunedRow);
     ASSERT_TRUE(run.ok()) << run.error().message;
@@ -459,6 +460,7 @@ TEST(ScalingEvaluation, ALoadStepIsAnsweredWithinTheMinuteAtAFractionOfTheBaseli
     EvaluationOptions options;
     options.peakCards = 64;
     options.yardsticks = Yardsticks::none();  // the baselines and the tuned row it is about
+    options.yardsticks.kubernetesBaselines = true;
     options.yardsticks.tunedMeridian = true;
     const auto evaluated = evaluateScaling(trace, options);
     ASSERT_TRUE(evaluated.ok()) << evaluated.error().message;

@@ -236,7 +236,8 @@ std::optional<TunedMeridian> tuneMeridian(const Replay &replay, int initial,
     return found;
 }
 
-// The static and the Kubernetes-style baselines, and Meridian at HPA's attainment.
+// The static and (where asked) the Kubernetes-style baselines, and Meridian at HPA's
+// attainment.
 void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
                      const std::vector<double> &rps)
 {
@@ -267,6 +268,8 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
         }
         run.results.push_back(std::move(best));
     };
+    if (!options.yardsticks.kubernetesBaselines)
+        return;
     const int slots = options.performance.maxConcurrency;
     baseline(kHpaRow, [&] { return HpaScaler(slots); });
     const EvaluationResult hpa = run.results.back();

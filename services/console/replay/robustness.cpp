@@ -53,6 +53,7 @@ Result<RobustnessCase> runCase(const RobustnessOptions &options, const ShapeCase
     o.seed = shape.seed;
     o.scaleFactor = 1.0;
     o.yardsticks = Yardsticks::none();
+    o.yardsticks.kubernetesBaselines = true;  // the family's table sets Meridian against them
     const std::string name = fmt::format("{} ({})", scale.name, shape.description);
     std::vector<ScalingPolicyConfig> policies;
     std::vector<std::string> names;
