@@ -155,6 +155,10 @@ public:
 
     bool answering()
     {
+        // Serving before the first call: a channel that finds the port closed waits out
+        // gRPC's reconnect back-off (a second) before it tries again.
+        if (!m_process->untilLogSays("serving on"))
+            return false;
         auto ops = channel(kOperatorToken);
         return waitUntil([&] { return read(*ops, 2000ms, true).ok(); }, 30s);
     }
@@ -338,7 +342,8 @@ TEST_P(FrontDoor, AReadOnlyTokenHoldingEveryDoorLeavesTheOperatorAndOtherTokensS
     EXPECT_GT(hog.refused(), 100);
     EXPECT_NE(hog.lastRefusal().find("token 'hog' holds"), std::string::npos) << hog.lastRefusal();
 
-    const Served served = operatorCalls(door, 29);
+    // What the hog holds does not change while it holds it: a dozen calls sample it.
+    const Served served = operatorCalls(door, 12);
     EXPECT_EQ(served.late, 0) << "last: " << served.why;
     RecordProperty("operator_slowest_ms", static_cast<int>(served.slowest.count()));
     // The console connected before, and a new one with its token, are served too.
