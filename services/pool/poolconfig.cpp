@@ -54,7 +54,10 @@ Result<PoolOffer> readOffer(const std::string &path, const YAML::Node &node)
 
 Status readPoolConfig(const std::string &path, const YAML::Node &root, PoolConfig &config)
 {
-    if (Status s = checkKeys(path, root, {"listen", "data_dir", "tls", "tokens", "providers"}); !s)
+    if (Status s = checkKeys(
+            path, root,
+            {"listen", "data_dir", "tls", "tokens", "authenticate_within_seconds", "providers"});
+        !s)
         return s;
     yamlRead(root, "listen", config.listen);
     yamlRead(root, "data_dir", config.dataDir);

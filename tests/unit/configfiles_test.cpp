@@ -54,6 +54,14 @@ TEST(AgentConfigFile, AScalarWhereAMappingBelongsIsAnErrorWithItsLine)
         << wrongType;
     EXPECT_NE(agentConfigError(dir, "sim: {seed: -3}\n").find("seed must be a whole number"),
               std::string::npos);
+    // No allowance at all would close every client before its first call; a day's would
+    // let idle connections hold the door.
+    for (const char *allowance : {"0", "0.5", "301", "soon"}) {
+        const std::string said = agentConfigError(
+            dir,
+            std::string("listen: 127.0.0.1:1\nauthenticate_within_seconds: ") + allowance + "\n");
+        EXPECT_NE(said.find("agent.yaml:2:"), std::string::npos) << allowance << ": " << said;
+    }
 }
 
 TEST(AgentConfigFile, DeepNestingIsNamedNotCalledABadFile)
@@ -78,12 +86,13 @@ TEST(AgentConfigFile, AGoodFileStillLoads)
     test::TempDir dir;
     AgentConfig config;
     const Status status = loadAgentConfig(
-        dir.write(
-            "agent.yaml",
-            "listen: 127.0.0.1:7000\nsample_interval_ms: 500\nsim: {seed: 7, kind: nvidia}\n"),
+        dir.write("agent.yaml",
+                  "listen: 127.0.0.1:7000\nsample_interval_ms: 500\nsim: {seed: 7, kind: nvidia}\n"
+                  "authenticate_within_seconds: 2.5\n"),
         config);
     ASSERT_TRUE(status.ok()) << status.message();
     EXPECT_EQ(config.listen, "127.0.0.1:7000");
+    EXPECT_EQ(config.security.authenticateWithinMs, 2500);
     EXPECT_EQ(config.sampleIntervalMs, 500);
     EXPECT_EQ(config.simSeed, 7u);
     EXPECT_EQ(config.simKind, "nvidia");

@@ -11,10 +11,11 @@ Status readScaledConfig(const std::string &path, const YAML::Node &root, ScaledC
 {
     if (!root.IsMap())
         return yamlError(path, root, "expected a mapping with listen:, journal:, inventory:");
-    if (Status s = checkKeys(
-            path, root,
-            {"listen", "metrics_listen", "tls", "tokens", "controller_id", "journal", "inventory",
-             "services", "mode", "policy", "interval_seconds", "warm_up_seconds"});
+    if (Status s =
+            checkKeys(path, root,
+                      {"listen", "metrics_listen", "tls", "tokens", "authenticate_within_seconds",
+                       "controller_id", "journal", "inventory", "services", "mode", "policy",
+                       "interval_seconds", "warm_up_seconds"});
         !s)
         return s;
     yamlRead(root, "listen", config.listen);

@@ -18,10 +18,10 @@ Status readAgentConfig(const std::string &path, const YAML::Node &root, AgentCon
         return {};
     if (!root.IsMap())
         return yamlError(path, root, "expected a mapping of settings");
-    if (Status s = checkKeys(
-            path, root,
-            {"listen", "metrics_listen", "collector", "data_dir", "node_id", "data_center", "rack",
-             "nvml_library", "sample_interval_ms", "sim", "tls", "tokens", "services_file"});
+    if (Status s = checkKeys(path, root,
+                             {"listen", "metrics_listen", "collector", "data_dir", "node_id",
+                              "data_center", "rack", "nvml_library", "sample_interval_ms", "sim",
+                              "tls", "tokens", "authenticate_within_seconds", "services_file"});
         !s) {
         return s;
     }

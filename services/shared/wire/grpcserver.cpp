@@ -95,6 +95,7 @@ Result<std::unique_ptr<GuardedGrpcServer>> startGuardedGrpcServer(
 {
     if (Status policy = checkPolicies(addresses, security); !policy)
         return policy.error();
+    guard.authenticateWithinMs = security.authenticateWithinMs;
     std::shared_ptr<TlsServerContext> tls;
     if (security.tlsEnabled()) {
         auto files = readServerTlsFiles(security);

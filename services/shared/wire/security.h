@@ -26,6 +26,9 @@ struct ServerSecurity {
     std::string keyFile;
     std::string clientCaFile;  // set: clients must present a certificate signed by it
     std::vector<TokenGrant> tokens;
+    // A new connection's time, its TLS handshake included, to make a call that passes the
+    // token check (`authenticate_within_seconds`); the front door closes it after that.
+    int authenticateWithinMs = 10'000;
     bool tlsEnabled() const { return !certFile.empty(); }
 };
 

@@ -9,6 +9,13 @@ namespace meridian {
 
 Status readServerSecurity(const std::string &path, const YAML::Node &root, ServerSecurity &security)
 {
+    if (const YAML::Node within = root["authenticate_within_seconds"]) {
+        double seconds = security.authenticateWithinMs / 1000.0;
+        yamlRead(root, "authenticate_within_seconds", seconds);
+        if (!(seconds >= 1 && seconds <= 300))
+            return yamlError(path, within, "authenticate_within_seconds: 1..300");
+        security.authenticateWithinMs = static_cast<int>(seconds * 1000);
+    }
     if (const YAML::Node tls = root["tls"]) {
         if (Status s = checkKeys(path, tls, {"cert_file", "key_file", "client_ca_file"}); !s)
             return s;
