@@ -209,9 +209,36 @@ int threadCount(pid_t pid)
     return 0;
 }
 
+bool untilListening(const std::string &address, std::chrono::milliseconds within)
+{
+    const size_t colon = address.rfind(':');
+    const int port = colon == std::string::npos ? 0 : std::atoi(address.c_str() + colon + 1);
+    if (port <= 0 || port > 65535)
+        return false;
+    sockaddr_in loopback{};
+    loopback.sin_family = AF_INET;
+    loopback.sin_port = htons(static_cast<uint16_t>(port));
+    loopback.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const auto deadline = std::chrono::steady_clock::now() + within;
+    do {
+        const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const bool accepted =
+            fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr *>(&loopback), sizeof loopback) == 0;
+        if (fd >= 0)
+            ::close(fd);
+        if (accepted)
+            return true;
+        std::this_thread::sleep_for(20ms);
+    } while (std::chrono::steady_clock::now() < deadline);
+    return false;
+}
+
 std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
                                              const ClientSecurity &security)
 {
+    // A channel whose first try finds the port closed waits out gRPC's reconnect back-off
+    // (a second) before it tries again: a process just started is given time to listen.
+    (void)untilListening(address, 10s);
     auto channel = makeChannel(address, security);
     channel->WaitForConnected(std::chrono::system_clock::now() + 10s);
     return v1::NodeAgent::NewStub(channel);

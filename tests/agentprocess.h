@@ -70,6 +70,12 @@ double residentMiB(pid_t pid);
 // The process's thread count now (0 once it is gone).
 int threadCount(pid_t pid);
 
+// Whether a loopback port ("host:port", reached on 127.0.0.1) accepts a TCP connection
+// within `within`.
+bool untilListening(const std::string &address, std::chrono::milliseconds within);
+
+// A stub on a channel that is connected (or failed to connect within 10 s); the port is
+// waited for first, so a channel to a process just started skips gRPC's back-off.
 std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,
                                              const ClientSecurity &security = {});
 

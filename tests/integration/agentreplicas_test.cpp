@@ -121,10 +121,12 @@ TEST(AgentReplicas, StartedOverGrpcServingInTelemetryAndAdoptedAfterKill9)
     EXPECT_NE(test::httpGet(replicaPort, "/health").find("\"visible_devices\":\"0,1\""),
               std::string::npos);
 
-    // Under real load, the replica's own signals arrive in the node's telemetry.
+    // Under real load, the replica's own signals arrive in the node's telemetry. A load it
+    // keeps up with (its prefill reads 20 such prompts a second): a backlog would only be
+    // drained when it is stopped below.
     test::ChildProcess load(
         {MERIDIAN_SIM_BIN, "drive", "--url", "http://127.0.0.1:" + std::to_string(replicaPort),
-         "--rps", "40", "--seconds", "4", "--prompt-tokens", "400", "--max-tokens", "40"},
+         "--rps", "10", "--seconds", "4", "--prompt-tokens", "400", "--max-tokens", "40"},
         dir.file("drive.log"));
     bool sawSignals = false;
     {
