@@ -512,7 +512,8 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
 // by as a surplus billed until the pool next tops up.
 TEST(PoolProcess, AStandbyNodeStillComingUpWhenStandbyIsLoweredIsLetGo)
 {
-    Pool pool(/*bootSeconds=*/4, "", ", standby_nodes: 1");
+    // Long enough a boot to be caught in it (the pool is killed as soon as it is seen).
+    Pool pool(/*bootSeconds=*/2, "", ", standby_nodes: 1");
     auto stub = pool.stub();
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
         << pool.whatItSays(*stub);
