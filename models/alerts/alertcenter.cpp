@@ -29,7 +29,9 @@ AlertCenter::~AlertCenter()
 {
     if (m_alertmanager)
         m_alertmanager->abortCalls();  // an Alertmanager that hangs does not hold the exit
-    m_logThread.waitForDone();         // never leave a write half made
+    if (m_team)
+        m_team->abortCalls();   // nor does a watcher that drips its answer
+    m_logThread.waitForDone();  // never leave a write half made
 }
 
 void AlertCenter::update(std::shared_ptr<const FleetSnapshot> snapshot)

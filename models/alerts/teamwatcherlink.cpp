@@ -10,6 +10,7 @@
 #include "alerts/routehttp.h"
 #include "alerts/teamalerts.h"
 #include "alertsmodel.h"
+#include "core/callwatch.h"
 
 namespace meridian {
 
@@ -25,6 +26,7 @@ TeamWatcherLink::TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread,
     , m_watcher(std::make_shared<const AlertRoute>(watcher))
     , m_thread(thread)
     , m_view(std::make_shared<const AlertsView>())
+    , m_calls(std::make_shared<CallWatch>())
 {
     connect(&m_reading, &QFutureWatcher<Read>::finished, this,
             [this] { take(m_reading.result()); });
@@ -32,7 +34,13 @@ TeamWatcherLink::TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread,
 
 TeamWatcherLink::~TeamWatcherLink()
 {
+    abortCalls();  // a watcher that drips its answer does not hold the console's exit
     m_reading.waitForFinished();
+}
+
+void TeamWatcherLink::abortCalls()
+{
+    m_calls->abortAll();
 }
 
 void TeamWatcherLink::seeFleet(std::shared_ptr<const FleetLayout> layout, int64_t nowMs)
@@ -49,15 +57,14 @@ QString TeamWatcherLink::sourceText() const
     return tr("from %1").arg(QString::fromStdString(m_name));
 }
 
-TeamWatcherLink::Read TeamWatcherLink::read(const AlertRoute &watcher)
+TeamWatcherLink::Read TeamWatcherLink::read(const AlertRoute &watcher, CallWatch &calls)
 {
     Read read;
     RouteCall call;
     call.method = "GET";
     call.url = watcher.url + "/alerts";
     call.maxAnswerBytes = kMaxTeamAlertsBytes;
-    CallWatch watch;
-    auto answer = callRoute(watcher, call, kWatcherCallMs, watch);
+    auto answer = callRoute(watcher, call, kWatcherCallMs, calls);
     if (!answer) {
         read.problem = answer.error().message;
     } else if (answer->status != 200) {
@@ -75,8 +82,8 @@ void TeamWatcherLink::poll()
 {
     if (m_reading.isRunning())
         return;
-    auto watcher = m_watcher;
-    m_reading.setFuture(QtConcurrent::run(&m_thread, [watcher] { return read(*watcher); }));
+    m_reading.setFuture(QtConcurrent::run(
+        &m_thread, [watcher = m_watcher, calls = m_calls] { return read(*watcher, *calls); }));
 }
 
 void TeamWatcherLink::take(const Read &read)

@@ -18,6 +18,8 @@ class QThreadPool;
 
 namespace meridian {
 
+class CallWatch;
+
 struct AlertRoute;
 struct TeamAlerts;
 struct TriageRequest;
@@ -38,6 +40,8 @@ public:
     const std::vector<SilenceRule> &silences() const { return m_silences; }
     // "from xm-watch-1", or that it has not been heard from yet.
     QString sourceText() const;
+    // Ends the watcher's read under way, and any started later, at once (closing).
+    void abortCalls();
     // A job that sends `request` to the watcher, for the console's triage thread: the
     // problem in words, or "" when the watcher took it.
     std::function<std::string()> sendJob(const TriageRequest &request) const;
@@ -54,7 +58,7 @@ private:
         std::shared_ptr<TeamAlerts> team;  // none: not read
         std::string problem;
     };
-    static Read read(const AlertRoute &watcher);
+    static Read read(const AlertRoute &watcher, CallWatch &calls);
     void take(const Read &read);
     void sayProblem(const QString &text);
     // The watcher's alerts carry its node and card names: the handles here are found.
@@ -69,6 +73,9 @@ private:
     QString m_problem;      // as last said
     std::shared_ptr<const FleetLayout> m_layout;
     int64_t m_nowMs = 0;
+    // The read under way, ended when the link goes (a console closing, another watcher
+    // chosen) rather than waited out to its deadline.
+    std::shared_ptr<CallWatch> m_calls;
     QFutureWatcher<Read> m_reading;
 };
 
