@@ -108,6 +108,11 @@ CLI::App *addWatchCommand(CLI::App &cli, WatchArguments &watch)
                         "operator tokens may act on alerts)");
     command->add_option("--quit-after", watch.quitAfterSeconds,
                         "quit after this many seconds (scripted runs)");
+    command
+        ->add_option("--stall-hold", watch.stallHoldSeconds,
+                     "after this process itself stalled (swapped out, stopped), seconds before "
+                     "it judges agents' silence again (default 10)")
+        ->check(CLI::Range(1.0, 600.0));
     auto *status = command->add_subcommand("status", "what a running watcher is doing");
     status->add_option("--url", watch.statusUrl, "its base URL (default http://127.0.0.1:9465)")
         ->default_val("http://127.0.0.1:9465");

@@ -78,7 +78,8 @@ Result<FleetInventory> watchedFleet(const WatchArguments &arguments)
 // Everything one watcher runs, in the order it is made (and the reverse it goes).
 class Watcher {
 public:
-    Watcher(std::string name, AlertRouting routing) : m_name(std::move(name)), m_routing(routing)
+    Watcher(std::string name, AlertRouting routing, int64_t stallHoldMs)
+        : m_name(std::move(name)), m_routing(routing), m_stallHoldMs(stallHoldMs)
     {
         m_figures.name = m_name;
         m_figures.startedMs = SystemClock::instance().nowUnixMs();
@@ -114,7 +115,9 @@ public:
         m_center->setUser(QString::fromStdString(m_name));
         // Its own loop then measures only itself (the /metrics answers, the receive).
         m_center->evaluateOffThisThread();
-        m_center->measureOwnLag();
+        SelfLagLimits lag;
+        lag.heldAfterMs = m_stallHoldMs;
+        m_center->measureOwnLag(lag);
         m_center->setPendingDurations(m_routing.pendingMs);
         m_center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
         for (const AlertRoute &route : m_routing.routes) {
@@ -251,6 +254,7 @@ private:
 
     std::string m_name;
     AlertRouting m_routing;
+    int64_t m_stallHoldMs;
     FleetState m_state;
     std::vector<std::unique_ptr<PrometheusSource>> m_stores;
     std::unique_ptr<FleetClient> m_client;
@@ -290,7 +294,8 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
         if (Status read = readServerSecurity(arguments.security, root.value(), security); !read)
             return fail(read.message());
     }
-    Watcher watcher(name, std::move(routing).value());
+    Watcher watcher(name, std::move(routing).value(),
+                    static_cast<int64_t>(arguments.stallHoldSeconds * 1000));
     if (Status started = watcher.start(inventory.value(), historyFile, arguments.listen, security);
         !started)
         return fail(started.message());

@@ -18,6 +18,9 @@ struct WatchArguments {
     std::string security;  // tls: and tokens: for the listener (beyond loopback: needed)
     std::string name;      // in the triage log; default watcher@HOST
     double quitAfterSeconds = 0;
+    // After its own loop ran late or its streams went unread, how long agents' staleness
+    // stays unjudged (SelfLagLimits::heldAfterMs): time for every agent's next batch.
+    double stallHoldSeconds = 10;
     std::string statusUrl;  // `status`: the running watcher's base URL
 };
 

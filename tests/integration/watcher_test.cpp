@@ -395,7 +395,10 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     webhook.routesFile(dir,
                        "pending: {MeridianDataCenterDark: 0, MeridianAgentStale: 0, "
                        "MeridianAgentUnreachable: 0}\n");
-    Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w");
+    // A hold after a stall of 3 s rather than the default's 10 (--stall-hold): every agent
+    // sends each second, so three are time for all of them to be heard again.
+    Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w",
+                    {"--stall-hold", "3"});
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
         << watcher.log();
     // Passes of the rules over a healthy fleet, long enough for every agent to have been
@@ -407,21 +410,26 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     // The stall itself: twice an agent's staleness (three of its one-second intervals).
     std::this_thread::sleep_for(std::chrono::seconds(6));
     ASSERT_EQ(::kill(watcher.pid(), SIGCONT), 0);
-    // Passes of the rules until past the hold that follows a stall (selflag.h, 10 s).
-    EXPECT_TRUE(watcher.settles(3, std::chrono::system_clock::now() + std::chrono::seconds(12)))
+    // Passes of the rules until past the hold that follows a stall.
+    EXPECT_TRUE(watcher.settles(3, std::chrono::system_clock::now() + std::chrono::seconds(5)))
         << watcher.log();
     EXPECT_EQ(webhook.posts(), 0) << "the watcher blamed the agents for its own stall";
     const std::string metrics = test::httpGet(watcher.port, "/metrics");
     EXPECT_NE(metrics.find("meridian_watch_behind_total 1\n"), std::string::npos) << metrics;
     EXPECT_NE(watcher.log().find("this process is behind (its loop "), std::string::npos)
         << watcher.log();
-    // Caught up, it judges agents again: one killed now is paged.
+    // Caught up, it judges agents again: one killed now is paged, within the few seconds
+    // its silence takes to show (had the default's 10 s hold been kept, not yet).
+    const auto killed = std::chrono::steady_clock::now();
     fleet.fault({"--node", "wh-r01-n1", "--kind", "crash"});
     EXPECT_TRUE(waitUntil([&] {
         return webhook.count("agent unreachable", "firing") +
                    webhook.count("agent stale", "firing") ==
                1;
     })) << watcher.log();
+    const auto pagedAfter = std::chrono::steady_clock::now() - killed;
+    RecordProperty("paged_after_ms", static_cast<int>(pagedAfter / std::chrono::milliseconds(1)));
+    EXPECT_LT(pagedAfter, std::chrono::seconds(4)) << "the hold outlasted --stall-hold";
 }
 
 // A watcher that cannot page stops at once, naming why, with the exit status its unit
