@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <thread>
 #include <variant>
 
@@ -77,18 +79,22 @@ Result<SpareNodes> loadSpareNodes(const std::string &path)
 
 // The state file under an exclusive lock for as long as this lives. A state file that
 // cannot be read whole is refused, never taken for "no leases": that would hand a node
-// leased before to the next caller. It is missing only before the first call (its lock
-// file is made then); past that a missing one is refused too.
+// leased before to the next caller. It is missing only before the first call; past that
+// a missing one is refused too. Whether a call came before is read under the lock, from
+// the lock file's own words (each save writes them): the lock file's mere presence would
+// be seen by a call that took the lock between the first call making the file and locking
+// it, which then refused a fresh state as lost.
 class LockedState {
 public:
     static Result<std::unique_ptr<LockedState>> open(const std::string &path)
     {
         const std::string lockPath = path + ".lock";
-        const bool usedBefore = ::access(lockPath.c_str(), F_OK) == 0;
         std::unique_ptr<LockedState> self(new LockedState(path));
         self->m_lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0640);
         if (self->m_lock < 0 || ::flock(self->m_lock, LOCK_EX) != 0)
             return Error{fmt::format("{}: cannot lock it: {}", lockPath, std::strerror(errno))};
+        struct stat lockFile {};
+        const bool usedBefore = ::fstat(self->m_lock, &lockFile) == 0 && lockFile.st_size > 0;
         if (!std::filesystem::exists(path)) {
             if (usedBefore)
                 return Error{fmt::format(
@@ -109,6 +115,10 @@ public:
                 fmt::format("{}: damaged ({}); refused, so that no node is leased "
                             "twice: restore it from a backup",
                             path, read.message())};
+        // A lock file from before it was marked: marked now, so the state is guarded.
+        if (!usedBefore)
+            if (Status marked = self->markKept(); !marked)
+                return marked.error();
         return self;
     }
     ~LockedState()
@@ -116,11 +126,24 @@ public:
         if (m_lock >= 0)
             ::close(m_lock);
     }
-    Status save() { return writeFileDurably(m_path, state.dump(2)); }
+    Status save()
+    {
+        if (Status saved = writeFileDurably(m_path, state.dump(2)); !saved)
+            return saved;
+        return markKept();
+    }
     nlohmann::json state;
 
 private:
     explicit LockedState(std::string path) : m_path(std::move(path)) {}
+    // Leases are kept from now on: a state file missing later is refused, not made anew.
+    Status markKept()
+    {
+        static constexpr std::string_view kKept = "leases are kept in the state file\n";
+        if (::pwrite(m_lock, kKept.data(), kKept.size(), 0) != static_cast<ssize_t>(kKept.size()))
+            return Error{fmt::format("{}.lock: cannot mark it: {}", m_path, std::strerror(errno))};
+        return {};
+    }
     Status take(const std::string &text)
     {
         if (text.empty())

@@ -177,6 +177,37 @@ TEST(PoolInputs, TheLocalProviderNeverLeasesANodeTwiceFromADamagedState)
         << said;
 }
 
+// Two calls at once on a fresh state: the second may take the lock between the first
+// making the lock file and locking it. An empty lock file is such a first call's, not
+// the trace of leases kept before, so the state starts fresh; once a call has kept the
+// state, the lock file says so and a missing state is refused.
+TEST(PoolInputs, TheLocalProviderTakesAnUnmarkedLockFileForAFirstCall)
+{
+    test::TempDir dir;
+    const std::string nodes = dir.file("nodes.yaml"), state = dir.file("state.json");
+    std::ofstream(nodes) << "nodes:\n  - {node_id: n1, agent_address: 127.0.0.1:1}\n";
+    const auto list = [&](std::string &said) {
+        test::ChildProcess provider(
+            {"/bin/sh", "-c",
+             fmt::format("echo '{{}}' | {} local-provider --nodes {} --state {} list",
+                         MERIDIAN_POOL_BIN, nodes, state)},
+            dir.file("list.log"));
+        EXPECT_TRUE(test::waitUntil([&] { return provider.ended(); }, std::chrono::seconds(10)));
+        said = provider.log();
+        return WIFEXITED(provider.waitStatus()) ? WEXITSTATUS(provider.waitStatus()) : -1;
+    };
+    std::ofstream(state + ".lock").flush();  // made by a first call that has not locked it yet
+    std::string said;
+    EXPECT_EQ(list(said), 0) << said;
+    EXPECT_TRUE(std::filesystem::exists(state));
+    EXPECT_GT(std::filesystem::file_size(state + ".lock"), 0u) << "the lock file is not marked";
+    std::filesystem::remove(state);
+    EXPECT_EQ(list(said), 2) << said;
+    EXPECT_NE(said.find("state.json: missing, though leases were kept here before"),
+              std::string::npos)
+        << said;
+}
+
 TEST(PoolInputs, ThePoolDoesNotStartOnDamagedBooksAndSaysWhichFile)
 {
     test::TempDir dir;
