@@ -291,6 +291,10 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
         auto root = loadYamlFile(arguments.security);
         if (!root)
             return fail(root.error().message);
+        // Its listener is HTTP, not the front door: only the TLS and the tokens apply (an
+        // `authenticate_within_seconds` here would be taken and do nothing).
+        if (Status keys = checkKeys(arguments.security, root.value(), {"tls", "tokens"}); !keys)
+            return fail(keys.message());
         if (Status read = readServerSecurity(arguments.security, root.value(), security); !read)
             return fail(read.message());
     }

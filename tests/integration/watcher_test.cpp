@@ -463,6 +463,12 @@ TEST(Watcher, AWatcherThatCannotPageStopsNamingWhy)
     EXPECT_NE(
         run({"--alert-routes", dir.file("good.yaml")}, "nofleet.log").find("nothing to watch"),
         std::string::npos);
+    // A security file with a setting its HTTP listener would not apply.
+    std::ofstream(dir.file("security.yaml")) << "authenticate_within_seconds: 3\n";
+    const std::string unused = run({"--inventory", dir.file("fleet.yaml"), "--alert-routes",
+                                    dir.file("good.yaml"), "--security", dir.file("security.yaml")},
+                                   "security.log");
+    EXPECT_NE(unused.find(dir.file("security.yaml") + ":1"), std::string::npos) << unused;
 }
 
 }  // namespace meridian

@@ -46,7 +46,8 @@ Result<std::unique_ptr<grpc::Server>> startGrpcServer(const std::vector<ListenSp
                                                       const ServerLimits &limits = {});
 
 // The agent's server: the same gRPC server, reached only through a GuardedListener that
-// caps connections, terminates TLS and closes clients that abuse HTTP/2.
+// caps connections, terminates TLS and closes clients that abuse HTTP/2. The time a new
+// connection has to authenticate is the security's (its file's), not `guard`'s.
 struct GuardedGrpcServer {
     std::unique_ptr<grpc::Server> server;
     std::unique_ptr<GuardedListener> listener;
