@@ -80,22 +80,38 @@ bool makeLocalhostCertificate(const std::string &keyFile, const std::string &cer
     return std::system(command.c_str()) == 0;
 }
 
-bool handshakeAndReset(int port, const std::string &caFile)
+namespace {
+
+// A TCP socket connected to 127.0.0.1:port, or -1 (none is left open then).
+int connectedToLoopback(int port)
 {
-    SSL_CTX *context = SSL_CTX_new(TLS_client_method());
-    SSL_CTX_load_verify_locations(context, caFile.c_str(), nullptr);
-    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    SSL *tls = SSL_new(context);
-    bool done = false;
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0) {
-        SSL_set_fd(tls, fd);
-        done = SSL_connect(tls) == 1;
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
     }
+    return fd;
+}
+
+}  // namespace
+
+bool handshakeAndReset(int port, const std::string &caFile)
+{
+    const int fd = connectedToLoopback(port);
+    if (fd < 0)
+        return false;
+    SSL_CTX *context = SSL_CTX_new(TLS_client_method());
+    SSL_CTX_load_verify_locations(context, caFile.c_str(), nullptr);
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+    SSL *tls = SSL_new(context);
+    SSL_set_fd(tls, fd);
+    const bool done = SSL_connect(tls) == 1;
     const linger reset{1, 0};
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     SSL_free(tls);
@@ -215,19 +231,12 @@ bool untilListening(const std::string &address, std::chrono::milliseconds within
     const int port = colon == std::string::npos ? 0 : std::atoi(address.c_str() + colon + 1);
     if (port <= 0 || port > 65535)
         return false;
-    sockaddr_in loopback{};
-    loopback.sin_family = AF_INET;
-    loopback.sin_port = htons(static_cast<uint16_t>(port));
-    loopback.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     const auto deadline = std::chrono::steady_clock::now() + within;
     do {
-        const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const bool accepted =
-            fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr *>(&loopback), sizeof loopback) == 0;
-        if (fd >= 0)
+        if (const int fd = connectedToLoopback(port); fd >= 0) {
             ::close(fd);
-        if (accepted)
             return true;
+        }
         std::this_thread::sleep_for(20ms);
     } while (std::chrono::steady_clock::now() < deadline);
     return false;
