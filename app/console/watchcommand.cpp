@@ -52,6 +52,24 @@ std::string defaultName()
 }
 
 // The fleet as the arguments name it: an inventory's agents, a store, or both.
+// The listener's TLS and tokens (`--security`; none given: plaintext on loopback). Its
+// listener is HTTP, not the front door: a setting only the front door applies
+// (`authenticate_within_seconds`) would be taken and do nothing, so it is refused.
+Result<ServerSecurity> listenerSecurity(const std::string &file)
+{
+    ServerSecurity security;
+    if (file.empty())
+        return security;
+    const Status read = readYamlConfig(file, [&](const YAML::Node &root) -> Status {
+        if (Status keys = checkKeys(file, root, {"tls", "tokens"}); !keys)
+            return keys;
+        return readServerSecurity(file, root, security);
+    });
+    if (!read)
+        return read.error();
+    return security;
+}
+
 Result<FleetInventory> watchedFleet(const WatchArguments &arguments)
 {
     FleetInventory inventory;
@@ -286,21 +304,13 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
     const std::string historyFile =
         arguments.history.empty() ? HistoryStore::defaultPath() : arguments.history;
     const std::string name = arguments.name.empty() ? defaultName() : arguments.name;
-    ServerSecurity security;
-    if (!arguments.security.empty()) {
-        auto root = loadYamlFile(arguments.security);
-        if (!root)
-            return fail(root.error().message);
-        // Its listener is HTTP, not the front door: only the TLS and the tokens apply (an
-        // `authenticate_within_seconds` here would be taken and do nothing).
-        if (Status keys = checkKeys(arguments.security, root.value(), {"tls", "tokens"}); !keys)
-            return fail(keys.message());
-        if (Status read = readServerSecurity(arguments.security, root.value(), security); !read)
-            return fail(read.message());
-    }
+    const auto security = listenerSecurity(arguments.security);
+    if (!security)
+        return fail(security.error().message);
     Watcher watcher(name, std::move(routing).value(),
                     static_cast<int64_t>(arguments.stallHoldSeconds * 1000));
-    if (Status started = watcher.start(inventory.value(), historyFile, arguments.listen, security);
+    if (Status started =
+            watcher.start(inventory.value(), historyFile, arguments.listen, security.value());
         !started)
         return fail(started.message());
     std::signal(SIGINT, onSignal);
@@ -311,7 +321,7 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
                 arguments.alertRoutes.c_str(), historyFile.c_str());
     if (watcher.port() > 0)
         std::printf("; /metrics, /status and the team's /alerts on port %d%s", watcher.port(),
-                    security.tokens.empty() ? "" : " (tokens required)");
+                    security->tokens.empty() ? "" : " (tokens required)");
     std::printf("\n");
     std::fflush(stdout);
     // The rules run once a second, on this loop: its lateness is what SelfLag measures.
