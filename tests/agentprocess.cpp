@@ -73,8 +73,12 @@ int freePort()
 
 bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile)
 {
+    // An EC P-256 key: made in a millisecond where RSA 2048 takes 0.1-0.6 s of CPU, and
+    // each handshake signs in a tenth of the time (the front door's cases make
+    // thousands). The mutual-TLS case keeps RSA, so both kinds are served.
     const std::string command =
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+        "-subj /CN=localhost "
         "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
         keyFile + " -out " + certFile + " >/dev/null 2>&1";
     return std::system(command.c_str()) == 0;

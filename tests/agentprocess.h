@@ -20,7 +20,7 @@ namespace meridian::test {
 // given: this process's from now on.
 int freePort();
 
-// A self-signed certificate for localhost and 127.0.0.1, made with openssl; false
+// A self-signed certificate for localhost and 127.0.0.1 on an EC key, made with openssl; false
 // when openssl is missing or failed.
 bool makeLocalhostCertificate(const std::string &keyFile, const std::string &certFile);
 

@@ -221,7 +221,8 @@ TEST(Certificate, AnExpiredOrNotYetValidServerCertificateIsRefusedWithItsDate)
     test::TempDir dir;
     const std::string cert = dir.file("agent.crt");
     const std::string command =
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=agent "
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+        "-subj /CN=agent "
         "-keyout " +
         dir.file("agent.key") + " -out " + cert + " 2>/dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0) << "openssl is needed to make a certificate";
