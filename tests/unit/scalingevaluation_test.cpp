@@ -14,9 +14,11 @@
 #include "replay/requesttrace.h"
 #include "replay/schedulefile.h"
 #include "replay/tracefile.h"
+#include "steptrace.h"
 #include "testsupport.h"
 
 using namespace meridian;
+using test::stepTrace;
 
 TEST(RequestTrace, EveryRealTraceReads)
 {
@@ -65,20 +67,6 @@ TEST(RequestTrace, BrokenTracesAreNamedByLine)
 }
 
 namespace {
-
-// Steady load at `low` requests a second that jumps to `high` for the middle hour.
-RequestTrace stepTrace(int low, int high, int inputTokens = 800)
-{
-    RequestTrace trace;
-    trace.name = "step";
-    for (int s = 0; s < 3 * 3600; ++s) {
-        const int rate = s >= 3600 && s < 7200 ? high : low;
-        for (int i = 0; i < rate; ++i)
-            trace.requests.push_back({s + i / static_cast<double>(rate), inputTokens, 120});
-    }
-    trace.durationS = 3 * 3600;
-    return trace;
-}
 
 // A Mooncake trace of `count` requests `gapMs` apart, prompts of varied length.
 void writeMooncake(std::ostream &out, int count, int gapMs)
@@ -163,7 +151,9 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     oracles.yardsticks = Yardsticks::none();
     oracles.yardsticks.pacedOracle = true;
     oracles.yardsticks.exactOracle = true;
-    const auto run = evaluateScaling(stepTrace(10, 30), oracles);
+    // Half-hour phases: the oracle's replicas before the step are what it is about.
+    constexpr size_t kStep = 30;
+    const auto run = evaluateScaling(stepTrace(10, 30, 800, kStep), oracles);
     ASSERT_TRUE(run.ok());
     const EvaluationResult &oracle = run->results.back();
     ASSERT_EQ(oracle.autoscaler, "oracle");
@@ -173,17 +163,17 @@ TEST(ScalingEvaluation, TheOracleIsSimulatedAndSaysWhenItFallsShort)
     EXPECT_LT(oracle.withinSloShare, 1.0 + 1e-12);
     EXPECT_LE(oracle.queueDelayP95S, 5.0);
     EXPECT_FALSE(oracle.minuteP95S.empty());
-    // The load steps up at minute 60: the oracle has the replicas before it, Meridian
+    // The load steps up at minute 30: the oracle has the replicas before it, Meridian
     // answers it.
-    ASSERT_GT(run->minuteRps.size(), 65u);
-    EXPECT_GT(run->minuteRps[62], 2 * run->minuteRps[58]);
+    ASSERT_GT(run->minuteRps.size(), kStep + 10);
+    EXPECT_GT(run->minuteRps[kStep + 2], 2 * run->minuteRps[kStep - 2]);
     const EvaluationResult &meridian = run->results.front();
-    ASSERT_GT(oracle.minuteReplicas.size(), 65u);
-    ASSERT_GT(meridian.minuteReplicas.size(), 65u);
-    const int oracleAfter =
-        *std::max_element(oracle.minuteReplicas.begin() + 60, oracle.minuteReplicas.begin() + 70);
-    EXPECT_GE(oracle.minuteReplicas[58], 0.9 * oracleAfter);
-    EXPECT_LT(meridian.minuteReplicas[58], meridian.minuteReplicas[65]);
+    ASSERT_GT(oracle.minuteReplicas.size(), kStep + 10);
+    ASSERT_GT(meridian.minuteReplicas.size(), kStep + 10);
+    const int oracleAfter = *std::max_element(oracle.minuteReplicas.begin() + kStep,
+                                              oracle.minuteReplicas.begin() + kStep + 10);
+    EXPECT_GE(oracle.minuteReplicas[kStep - 2], 0.9 * oracleAfter);
+    EXPECT_LT(meridian.minuteReplicas[kStep - 2], meridian.minuteReplicas[kStep + 5]);
     EXPECT_LT(oracle.rentedCardHours, run->results[1].rentedCardHours) << "below static peak";
     EXPECT_NE(evaluationTable(*run).find("oracle: the cheapest foresight schedule found keeping "
                                          "99%"),
@@ -237,17 +227,19 @@ TEST(ScalingEvaluation, AScheduleFromTheMinutesFileReplaysTheRowItCameFrom)
 {
     test::TempDir dir;
     // The oracle and static peak rows are among the few a family's case replays; the
-    // other yardsticks would triple the test's time and are not what it is about.
+    // other yardsticks would triple the test's time and are not what it is about, and so
+    // would hour-long phases: a round trip is exact on any trace.
     EvaluationOptions options;
     options.yardsticks = Yardsticks::none();
-    const auto first = evaluateScaling(stepTrace(10, 30), options);
+    const RequestTrace trace = stepTrace(10, 30, 800, 20);
+    const auto first = evaluateScaling(trace, options);
     ASSERT_TRUE(first.ok());
     std::ofstream(dir.file("minutes.csv")) << evaluationMinutesCsv(*first);
     auto oracleSchedule = loadReplicaSchedule(dir.file("minutes.csv") + ":replicas_oracle");
     ASSERT_TRUE(oracleSchedule.ok()) << oracleSchedule.error().message;
     options.schedule = oracleSchedule->replicas;
     options.scheduleName = oracleSchedule->name;
-    const auto replayed = evaluateScaling(stepTrace(10, 30), options);
+    const auto replayed = evaluateScaling(trace, options);
     ASSERT_TRUE(replayed.ok());
     const auto row = [](const EvaluationRun &run, const std::string &name) {
         const EvaluationResult *found = rowNamed(run, name);
@@ -269,7 +261,7 @@ TEST(ScalingEvaluation, AScheduleFromTheMinutesFileReplaysTheRowItCameFrom)
         constant << m << ',' << peakReplicas << '\n';
     constant.close();
     options.schedule = loadReplicaSchedule(dir.file("constant.csv"))->replicas;
-    const auto fixed = evaluateScaling(stepTrace(10, 30), options);
+    const auto fixed = evaluateScaling(trace, options);
     ASSERT_TRUE(fixed.ok());
     EXPECT_EQ(row(*fixed, "schedule").withinSloShare, row(*first, "static peak").withinSloShare);
     EXPECT_EQ(row(*fixed, "schedule").rentedCardHours, row(*first, "static peak").rentedCardHours);
@@ -304,7 +296,10 @@ TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
     EvaluationOptions toldRow;  // the row it is about, beside those every run has
     toldRow.yardsticks = Yardsticks::none();
     toldRow.yardsticks.toldMeridian = true;
-    const auto run = evaluateScaling(stepTrace(10, 30), toldRow);
+    // Half-hour phases: the step's first minutes are what it is about.
+    constexpr size_t kStep = 30;
+    const RequestTrace trace = stepTrace(10, 30, 800, kStep);
+    const auto run = evaluateScaling(trace, toldRow);
     ASSERT_TRUE(run.ok()) << run.error().message;
     EXPECT_EQ(run->toldAheadS, 330) << "the policy's forecast lead";
     const EvaluationResult &meridian = run->results.front();
@@ -314,10 +309,10 @@ TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
     EXPECT_EQ(told->autoscaler, "meridian told");
     EXPECT_FALSE(told->foresight) << "a policy, not a yardstick";
     EXPECT_EQ(told->requests, meridian.requests);
-    // The step comes at minute 60; the slowest start is 5.5 minutes.
-    ASSERT_GT(told->minuteReplicas.size(), 65u);
-    EXPECT_GE(told->minuteReplicas[59], told->minuteReplicas[65]);
-    EXPECT_LT(meridian.minuteReplicas[59], meridian.minuteReplicas[65]);
+    // The step comes at minute 30; the slowest start is 5.5 minutes.
+    ASSERT_GT(told->minuteReplicas.size(), kStep + 5);
+    EXPECT_GE(told->minuteReplicas[kStep - 1], told->minuteReplicas[kStep + 5]);
+    EXPECT_LT(meridian.minuteReplicas[kStep - 1], meridian.minuteReplicas[kStep + 5]);
     EXPECT_GE(told->withinSloShare, 0.99);
     EXPECT_GT(told->withinSloShare, meridian.withinSloShare + 0.01);
     const std::string table = evaluationTable(*run);
@@ -332,12 +327,12 @@ TEST(ScalingEvaluation, MeridianToldTheLoadHasTheStepsCapacityBeforeIt)
 
     EvaluationOptions asItComes = toldRow;
     asItComes.toldAheadS = 0;
-    const auto late = evaluateScaling(stepTrace(10, 30), asItComes);
+    const auto late = evaluateScaling(trace, asItComes);
     ASSERT_TRUE(late.ok()) << late.error().message;
     const EvaluationResult *toldLate = rowNamed(*late, kToldMeridianRow);
     ASSERT_NE(toldLate, nullptr);
-    ASSERT_GT(toldLate->minuteReplicas.size(), 65u);
-    EXPECT_LT(toldLate->minuteReplicas[59], told->minuteReplicas[59]);
+    ASSERT_GT(toldLate->minuteReplicas.size(), kStep + 5);
+    EXPECT_LT(toldLate->minuteReplicas[kStep - 1], told->minuteReplicas[kStep - 1]);
     EXPECT_GT(told->withinSloShare, toldLate->withinSloShare + 0.01);
     const std::string lateTable = evaluationTable(*late);
     EXPECT_NE(lateTable.find("told the trace's coming load as its forecast, 0 s ahead"),

@@ -7,6 +7,7 @@
 #include "replay/evaluation.h"
 #include "replay/evaluationreport.h"
 #include "replay/servingsim.h"
+#include "steptrace.h"
 
 using namespace meridian;
 
@@ -58,24 +59,16 @@ TEST(WarmStandby, OwnedReplicasStartFromLocalWeightsToo)
     EXPECT_DOUBLE_EQ(totals.rentedBilledSeconds, 0);
 }
 
-// Steady load that triples for the middle of three hours.
-std::vector<TraceRequest> tripledMiddleHour()
-{
-    std::vector<TraceRequest> requests;
-    for (int s = 0; s < 3 * 3600; ++s) {
-        const int rate = s >= 3600 && s < 7200 ? 30 : 10;
-        for (int i = 0; i < rate; ++i)
-            requests.push_back({s + i / static_cast<double>(rate), 800, 120, {}});
-    }
-    return requests;
-}
+// Half-hour phases of 10, 30 and 10 requests a second: the step's start is what these are
+// about, and its replicas' start is the same minutes on any length of trace.
+constexpr int kPhaseMinutes = 30;
 
 }  // namespace
 
 TEST(WarmStandby, TheEvaluationReplaysThePolicyWithStandbyAtItsCost)
 {
-    const std::vector<TraceRequest> requests = tripledMiddleHour();
-    MemorySource source(requests);
+    const RequestTrace trace = test::stepTrace(10, 30, 800, kPhaseMinutes);
+    MemorySource source(trace.requests);
     EvaluationOptions options;
     options.yardsticks = Yardsticks::none();  // Meridian's rows are what it is about
     // Enough standby for the step's whole order: 17 rented replicas at once.
@@ -97,13 +90,14 @@ TEST(WarmStandby, TheEvaluationReplaysThePolicyWithStandbyAtItsCost)
 // plan can be checked: the same replicas, started from standby nodes within the warm start.
 TEST(WarmStandby, AGivenScheduleIsAlsoReplayedStartingFromStandby)
 {
-    const std::vector<TraceRequest> requests = tripledMiddleHour();
-    MemorySource source(requests);
+    const RequestTrace trace = test::stepTrace(10, 30, 800, kPhaseMinutes);
+    MemorySource source(trace.requests);
     EvaluationOptions options;
     options.yardsticks = Yardsticks::none();  // the schedule's rows are what it is about
     options.standbyNodes = 20;
-    options.schedule.assign(3 * 60, 8);
-    std::fill(options.schedule.begin() + 60, options.schedule.begin() + 120, 24);
+    options.schedule.assign(3 * kPhaseMinutes, 8);
+    std::fill(options.schedule.begin() + kPhaseMinutes,
+              options.schedule.begin() + 2 * kPhaseMinutes, 24);
     options.scheduleName = "step.csv";
     const auto run = evaluateScaling(source, "step", options);
     ASSERT_TRUE(run.ok()) << run.error().message;
