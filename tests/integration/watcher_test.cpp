@@ -404,14 +404,16 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     // Passes of the rules over a healthy fleet, long enough for every agent to have been
     // heard (each sends every second): the start's grace spares only agents never heard
     // from, so from here on it would not hide a wrong judgment.
-    ASSERT_TRUE(watcher.settles(3)) << watcher.log();
+    ASSERT_TRUE(watcher.settles(2)) << watcher.log();
     ASSERT_EQ(webhook.posts(), 0) << "paged on a healthy fleet";
     ASSERT_EQ(::kill(watcher.pid(), SIGSTOP), 0);
-    // The stall itself: twice an agent's staleness (three of its one-second intervals).
-    std::this_thread::sleep_for(std::chrono::seconds(6));
+    // The stall itself: half as long again as an agent's staleness (three of its one-second
+    // intervals), so every agent's last word is stale when the watcher comes back.
+    std::this_thread::sleep_for(std::chrono::milliseconds(4500));
     ASSERT_EQ(::kill(watcher.pid(), SIGCONT), 0);
-    // Passes of the rules until past the hold that follows a stall.
-    EXPECT_TRUE(watcher.settles(3, std::chrono::system_clock::now() + std::chrono::seconds(5)))
+    // Passes of the rules until a second past the hold that follows a stall (3 s from the
+    // late pass, the first after it comes back).
+    EXPECT_TRUE(watcher.settles(2, std::chrono::system_clock::now() + std::chrono::seconds(4)))
         << watcher.log();
     EXPECT_EQ(webhook.posts(), 0) << "the watcher blamed the agents for its own stall";
     const std::string metrics = test::httpGet(watcher.port, "/metrics");
