@@ -124,8 +124,11 @@ TEST(AgentProcess, InventoryTelemetryEventResumeAndUsageAfterKill9)
 {
     test::TempDir dir;
     const std::string address = "127.0.0.1:" + std::to_string(freePort());
-    const std::vector<std::string> args{"--listen", address,      "--collector",
-                                        "sim",      "--data-dir", dir.path()};
+    // A sample every 0.3 s, not every second: each run below waits for three.
+    std::ofstream(dir.file("agent.yaml"))
+        << "listen: " << address << "\ncollector: sim\ndata_dir: " << dir.file("data")
+        << "\nsample_interval_ms: 300\n";
+    const std::vector<std::string> args{"--config", dir.file("agent.yaml")};
     auto agent = std::make_unique<AgentProcess>(args);
     auto stub = connect(address);
     expectSimulatedInventory(*stub);
