@@ -78,7 +78,9 @@ std::unique_ptr<SimFleet::Node> SimFleet::makeNode(const SimNodePlan &plan)
 {
     auto node = std::make_unique<Node>();
     node->plan = plan;
-    auto collector = std::make_unique<SimCollector>(plan.spec);
+    SimNodeSpec spec = plan.spec;
+    spec.sampleIntervalMs = m_options.sampleIntervalMs;
+    auto collector = std::make_unique<SimCollector>(std::move(spec));
     std::map<std::string, double> coldStarts, drains;
     for (const InferenceService &service : m_options.services) {
         coldStarts[service.name] = service.coldStartSeconds;

@@ -31,6 +31,9 @@ TEST(SimFabric, AHealthyFleetHasNoFindingsAndInjectedTroubleShowsOnItsLink)
 {
     SimFleetOptions options;
     options.nodes = 40;
+    // Four samples a second: a flapping link drops every second (two samples of four),
+    // instead of every four.
+    options.sampleIntervalMs = 250;
     SimFleet fleet(options, SystemClock::instance());
     ASSERT_TRUE(fleet.start().ok());
     FleetState state;

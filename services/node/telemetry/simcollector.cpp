@@ -216,7 +216,8 @@ void SimCollector::advanceNic(NicState &nic, double seconds, double load, int64_
         load = std::max(load, 2.6);  // ~90% of line rate at the 0.35 share below
 
     LinkState state = LinkState::Up;
-    if (down || (flapping && (nowMs / 2000) % 2 == 1))  // down 2 s of every 4
+    const int64_t flapHalfMs = 2 * std::max(1, m_spec.sampleIntervalMs);
+    if (down || (flapping && (nowMs / flapHalfMs) % 2 == 1))  // down 2 samples of every 4
         state = LinkState::Down;
     if (state == LinkState::Down && c.linkState == LinkState::Up)
         c.linkDownEvents = c.linkDownEvents.value_or(0) + 1;

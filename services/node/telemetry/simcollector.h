@@ -49,6 +49,9 @@ struct SimNodeSpec {
     std::string dataCenter;
     int pod = 0;      // the group of leaves (one a rail) the node is cabled to in its data center
     int podSlot = 0;  // its place in the pod: the leaf port each of its NICs uses
+    // How often it is sampled: a flapping link is down for two samples of every four,
+    // so the flaps are seen at any sampling.
+    int sampleIntervalMs = 1000;
 };
 
 class SimCollector final : public Collector, public ReplicaBackend {
