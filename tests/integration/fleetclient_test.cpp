@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "alerts/alertengine.h"
+#include "childprocess.h"
 #include "cost/reportloader.h"
 #include "cost/usagereport.h"
 #include "fleetlink/fleetclient.h"
@@ -35,18 +36,6 @@ FleetInventory inventoryOf(const SimFleet &fleet)
     for (const SimNodeView &node : fleet.nodes())
         inventory.agents.push_back({node.nodeId, node.address, node.dataCenter});
     return inventory;
-}
-
-template <typename Predicate>
-bool eventually(Predicate predicate, std::chrono::milliseconds limit = 10s)
-{
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (predicate())
-            return true;
-        std::this_thread::sleep_for(50ms);
-    }
-    return predicate();
 }
 
 ConnectionOptions fastOptions()
@@ -168,7 +157,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     FleetState state;
     FleetClient client(state, SystemClock::instance(), fastOptions());
     client.connect(inventoryOf(fleet));
-    ASSERT_TRUE(eventually([&] { return allConnected(state, 24 * 8); }));
+    ASSERT_TRUE(test::waitUntil([&] { return allConnected(state, 24 * 8); }));
 
     const auto nodes = fleet.nodes();
     injectTrouble(fleet, nodes);
@@ -184,13 +173,13 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
         return a && a->active;
     };
     // Checked as each condition appears: the crashed agent comes back by itself.
-    EXPECT_TRUE(eventually([&] { return alertActive("unreachable/" + nodes[3].nodeId); }));
+    EXPECT_TRUE(test::waitUntil([&] { return alertActive("unreachable/" + nodes[3].nodeId); }));
     if (const Alert *crash = alerts.find("unreachable/" + nodes[3].nodeId)) {
         // Plain words for people, not a status number.
         EXPECT_FALSE(crash->message.empty());
         EXPECT_EQ(crash->message.find("(14)"), std::string::npos) << crash->message;
     }
-    EXPECT_TRUE(eventually([&] {
+    EXPECT_TRUE(test::waitUntil([&] {
         return alertActive("stale/" + nodes[7].nodeId) ||
                alertActive("unreachable/" + nodes[7].nodeId);
     }));
@@ -204,7 +193,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
             EXPECT_FALSE(during.nodeStale(n)) << during.layout->nodeId[n];
         }
     }
-    EXPECT_TRUE(eventually([&] {
+    EXPECT_TRUE(test::waitUntil([&] {
         const FleetSnapshot s = state.snapshot(now());
         const CardHandle card = s.layout->nodeCards[garbageNode].front();
         return std::isnan(s.utilization[card]) && std::isnan(s.temperature[card]) &&
@@ -213,11 +202,11 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     }));
 
     // The crashed agent restarts by itself after 3 s; the client reconnects.
-    EXPECT_TRUE(eventually([&] { return connectedAgain(state, crashed); }));
+    EXPECT_TRUE(test::waitUntil([&] { return connectedAgain(state, crashed); }));
     fleet.clearFaults(nodes[7].nodeId);
-    EXPECT_TRUE(eventually([&] { return connectedAgain(state, hung); }));
+    EXPECT_TRUE(test::waitUntil([&] { return connectedAgain(state, hung); }));
     // Recovered agents resolve their alerts.
-    EXPECT_TRUE(eventually([&] {
+    EXPECT_TRUE(test::waitUntil([&] {
         return !alertActive("unreachable/" + nodes[3].nodeId) &&
                !alertActive("stale/" + nodes[7].nodeId) &&
                !alertActive("unreachable/" + nodes[7].nodeId);
@@ -227,7 +216,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
     // what the agent holds.
     const std::vector<uint64_t> held = agentSequences(nodes[3].address);
     EXPECT_GE(held.size(), 2u);  // the first start and the restart at least
-    EXPECT_TRUE(eventually([&] { return consoleSequences(state, crashed) == held; }));
+    EXPECT_TRUE(test::waitUntil([&] { return consoleSequences(state, crashed) == held; }));
     EXPECT_EQ(consoleSequences(state, crashed), held);
     client.stop();
     fleet.stop();
@@ -240,7 +229,7 @@ TEST(FleetClient, UnreachableAddressIsReportedNotFatal)
     FleetInventory inventory;
     inventory.agents.push_back({"ghost", "127.0.0.1:1", "zhongwei"});  // nothing listens there
     client.connect(inventory);
-    EXPECT_TRUE(eventually([&] {
+    EXPECT_TRUE(test::waitUntil([&] {
         const FleetSnapshot s = state.snapshot(SystemClock::instance().nowUnixMs());
         return s.nodeConnection[0] == ConnectionState::Unreachable && !s.nodeError[0].empty();
     }));
@@ -305,13 +294,13 @@ TEST(UsageSync, RecordsCloudLeasesAndBillsTheRentedNodesAtThePoolsPrice)
     v1::LeaseRequest request;
     request.set_idempotency_key("burst-1");
     request.set_requested_by("fleetclient-test");  // the pool has no tokens to tell callers apart
-    request.set_offer_id("cn-south-910b");  // 8 Ascend 910B per node at 1.5 CNY/card-hour
+    request.set_offer_id("cn-south-910b");         // 8 Ascend 910B per node at 1.5 CNY/card-hour
     request.set_nodes(1);
     v1::LeaseResponse leased;
     grpc::ClientContext context;
     ASSERT_TRUE(pool->Lease(&context, request, &leased).ok());
     std::optional<SimNodeView> cloudNode;
-    ASSERT_TRUE(eventually([&] {
+    ASSERT_TRUE(test::waitUntil([&] {
         for (const SimNodeView &node : fleet.nodes()) {
             if (node.dataCenter == "cloud")
                 cloudNode = node;
@@ -324,7 +313,7 @@ TEST(UsageSync, RecordsCloudLeasesAndBillsTheRentedNodesAtThePoolsPrice)
     auto store = HistoryStore::open(dir.file("history.db"));
     ASSERT_TRUE(store.ok());
     SyncReport report;
-    ASSERT_TRUE(eventually([&] {  // until the rented node's agent answers
+    ASSERT_TRUE(test::waitUntil([&] {  // until the rented node's agent answers
         report = syncUsage(fleetInventory, *store.value());
         return report.synced == 3;
     })) << (report.failures.empty() ? "" : report.failures[0]);
@@ -363,7 +352,7 @@ TEST(UsageBackfill, FillsTheHistoryInTheBackgroundAndStopsPromptly)
     const auto started = std::chrono::steady_clock::now();
     {
         UsageBackfill backfill(inventoryOf(fleet), *store.value(), 3600);
-        EXPECT_TRUE(eventually([&] { return backfill.lastReport().synced == 2; }));
+        EXPECT_TRUE(test::waitUntil([&] { return backfill.lastReport().synced == 2; }));
     }  // stopping must not wait for the hour-long period
     EXPECT_LT(std::chrono::steady_clock::now() - started, 8s);
     EXPECT_GE(store.value()->lastMinute(nodes[1].nodeId), kSeedMinute);
@@ -385,7 +374,7 @@ TEST(UsageBackfill, InAConsoleItUsesTheOpenConnectionsAndTheInventoryTheyWereSen
     FleetState state;
     FleetClient client(state, SystemClock::instance(), fastOptions());
     client.connect(inventoryOf(fleet));
-    ASSERT_TRUE(eventually([&] {
+    ASSERT_TRUE(test::waitUntil([&] {
         return client.inventoryOf(nodes[0].address) && client.inventoryOf(nodes[1].address);
     }));
     EXPECT_EQ(client.inventoryOf(nodes[0].address)->nodeId, nodes[0].nodeId);
