@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -267,10 +268,11 @@ void expectOneLeaseAndTwoReplicasPerStep(Rig &rig, const std::string &drill)
     }
 }
 
-// Waits until a step beyond `before` serves and nothing is in flight for a while.
+// Waits until a step beyond `before` serves and nothing has been in flight for 1 s (three
+// passes), measured on the clock rather than in looks at the journal.
 bool settles(Rig &rig, size_t servingBefore)
 {
-    int quiet = 0;
+    std::optional<std::chrono::steady_clock::time_point> quietSince;
     return test::waitUntil(
         [&] {
             size_t serving = 0;
@@ -279,8 +281,14 @@ bool settles(Rig &rig, size_t servingBefore)
                 serving += s.state == StepState::Serving;
                 moving |= inFlight(s.state) || s.state == StepState::Planned;
             }
-            quiet = (!moving && serving > servingBefore) ? quiet + 1 : 0;
-            return quiet >= 10;  // 1 s (three passes) with nothing planned or under way
+            const auto now = std::chrono::steady_clock::now();
+            if (moving || serving <= servingBefore) {
+                quietSince.reset();
+                return false;
+            }
+            if (!quietSince)
+                quietSince = now;
+            return now - *quietSince >= std::chrono::seconds(1);
         },
         std::chrono::seconds(60));
 }
