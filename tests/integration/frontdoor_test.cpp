@@ -3,10 +3,10 @@
 // - one read-only token opening 256 connections, each holding what it may (an idle
 //   stream on the agent, an authenticated connection on the others): the operator and
 //   another token's console must still be served within a second;
-// - on the agent, bare TCP connections churning from 40 addresses and idle TLS from 20 more, with a
-//   token hog (96 connections, past its share) on top: the operator still within a
-//   second, the agent's memory within 100 MB of where it started, and a console's stream
-//   opened before never dropped.
+// - on the agent, bare TCP connections churning from 40 addresses and idle TLS from 20
+//   more, with a token hog (96 connections, past its share) on top: the operator still
+//   within a second, the agent's memory within 100 MB of where it started, and a
+//   console's stream opened before never dropped.
 #include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
