@@ -11,9 +11,9 @@
 
 #include "core/inferenceservice.h"
 #include "replay/requesttrace.h"
-#include "scaling/scalingpolicy.h"
 #include "replay/tracefile.h"
 #include "replay/tracelines.h"
+#include "scaling/scalingpolicy.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -350,17 +350,39 @@ TEST(LineReaderBounds, TextAndLinesAreBoundedAndJoinedMembersRead)
         << (*many)->error()->message;
 }
 
+// What is held is counted whole: the lines' index as well as their text. A file of blank
+// lines is eight bytes of index for each byte of text, and was held at nine times the
+// bound (a gzip of 64 million blank lines, 576 MB where 256 MB were meant).
+TEST(TraceLinesHeld, TheIndexOfManyShortLinesCountsAgainstWhatIsHeld)
+{
+    test::TempDir dir;
+    const std::string blank = dir.file("blank.csv");
+    std::ofstream(blank) << std::string(2000, '\n');  // 2,000 bytes of text, 16,000 of index
+    auto small = TraceLines::read(blank, /*holdAtMost=*/8192);
+    ASSERT_TRUE(small) << small.error().message;
+    EXPECT_FALSE((*small)->held()) << "2,000 lines held in 8 KiB";
+    auto roomy = TraceLines::read(blank, /*holdAtMost=*/32768);
+    ASSERT_TRUE(roomy) << roomy.error().message;
+    EXPECT_TRUE((*roomy)->held());
+    auto cursor = TraceLines::begin(small.value());
+    std::string line;
+    size_t lines = 0;
+    while (cursor.next(line))
+        ++lines;
+    EXPECT_EQ(lines, 2000u) << "streamed, every line is still read";
+}
+
 // A trace is read once and held; a larger one than may be held is streamed on each
 // pass instead, and both give the same lines, with the same numbers in their errors.
 TEST(TraceLinesHeld, HeldAndStreamedPassesReadTheSameAndBrokenEndsAreRefusedAtOnce)
 {
     test::TempDir dir;
     const std::string trace = dir.file("azure.csv.gz");
-    std::ofstream(trace, std::ios::binary)
-        << gzipped("TIMESTAMP,ContextTokens,GeneratedTokens\n"
-                   "2023-11-16 18:15:46.6805900,374,44\n\n"
-                   "2023-11-16 18:15:50.9951690,396,109\n"
-                   "2023-11-16 18:15:40.0000000,10,10\n");
+    std::ofstream(trace, std::ios::binary) << gzipped(
+        "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+        "2023-11-16 18:15:46.6805900,374,44\n\n"
+        "2023-11-16 18:15:50.9951690,396,109\n"
+        "2023-11-16 18:15:40.0000000,10,10\n");
     auto held = TraceLines::read(trace);
     auto streamed = TraceLines::read(trace, /*holdAtMost=*/16);
     ASSERT_TRUE(held && streamed);

@@ -14,7 +14,11 @@ Result<std::shared_ptr<const TraceLines>> TraceLines::read(const std::string &pa
     while ((*in)->next(line)) {
         if (!lines->m_held)
             continue;  // read on to the end all the same: a broken end is refused now
-        if (lines->m_text.size() + line.size() + 1 > holdAtMost) {
+        // The index of line starts counts too: a file of blank lines is eight bytes of
+        // index for each byte of text.
+        const uint64_t heldBytes =
+            lines->m_text.size() + (lines->m_starts.size() + 1) * sizeof(size_t);
+        if (heldBytes + line.size() + 1 > holdAtMost) {
             lines->m_held = false;
             std::string().swap(lines->m_text);
             std::vector<size_t>().swap(lines->m_starts);

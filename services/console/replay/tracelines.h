@@ -1,8 +1,9 @@
 // A trace file's lines as replays read them, pass after pass. The file is read through
 // once, checked to its end (LineReader's bounds, trailing data after the gzip), and
-// held in memory when it unfolds to at most kHeldBytes, as every real trace does by far:
-// a search that replays it for hundreds of candidates then reads and inflates it once
-// per run. A larger one is streamed from the file on each pass, bounds checked again.
+// held in memory when its text and its lines' index come to at most kHeldBytes, as
+// every real trace does by far: a search that replays it for hundreds of candidates then
+// reads and inflates it once per run. A larger one is streamed from the file on each
+// pass, bounds checked again.
 #pragma once
 
 #include <memory>
