@@ -118,8 +118,7 @@ bool allCardsRead(PrometheusSource &source, FleetState &state, size_t cards)
 // Polls until every simulated card has a utilisation from the store.
 bool untilAllCardsRead(PrometheusSource &source, FleetState &state, size_t cards)
 {
-    return waitUntil([&] { return allCardsRead(source, state, cards); },
-                     std::chrono::seconds(60));
+    return waitUntil([&] { return allCardsRead(source, state, cards); }, std::chrono::seconds(60));
 }
 
 // VictoriaMetrics makes what it ingested searchable in its own time (about 10 s here); a

@@ -20,8 +20,8 @@
 
 #include "childprocess.h"
 #include "core/toolrunner.h"
-#include "systemdusermanager.h"
 #include "replicas/replicarunner.h"
+#include "systemdusermanager.h"
 #include "testsupport.h"
 
 using namespace meridian;

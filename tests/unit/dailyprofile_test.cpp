@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "scaling/dailyprofile.h"
 #include "replay/requestsource.h"
-#include "scaling/scalingpolicy.h"
 #include "replay/servingsim.h"
+#include "scaling/dailyprofile.h"
+#include "scaling/scalingpolicy.h"
 
 using namespace meridian;
 

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "telemetry/expositionreader.h"
 #include "replicas/replicametrics.h"
+#include "telemetry/expositionreader.h"
 
 using namespace meridian;
 

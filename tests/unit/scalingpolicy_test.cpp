@@ -4,8 +4,8 @@
 
 #include <fstream>
 
-#include "scaling/dailyprofile.h"
 #include "replay/replayscalers.h"
+#include "scaling/dailyprofile.h"
 #include "scaling/scalingpolicy.h"
 #include "testsupport.h"
 

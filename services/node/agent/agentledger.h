@@ -10,9 +10,9 @@
 #include <string>
 
 #include "core/result.h"
+#include "core/usageledger.h"
 #include "telemetry/eventlog.h"
 #include "telemetry/noderecords.h"
-#include "core/usageledger.h"
 
 namespace SQLite {
 class Database;

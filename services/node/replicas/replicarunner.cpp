@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/toolrunner.h"
-#include "telemetry/expositionreader.h"
 #include "replicalaunch.h"
+#include "telemetry/expositionreader.h"
 
 namespace meridian {
 

@@ -30,8 +30,8 @@
 #include "core/clock.h"
 #include "core/nodetypes.h"
 #include "core/servingcommand.h"
-#include "telemetry/noderecords.h"
 #include "replicametrics.h"
+#include "telemetry/noderecords.h"
 #include "telemetry/workloads.h"
 
 namespace meridian {

@@ -9,9 +9,9 @@
 #include "cardparsers.h"
 #include "core/textfile.h"
 #include "core/textutil.h"
+#include "core/toolrunner.h"
 #include "nicparsers.h"
 #include "readingcheck.h"
-#include "core/toolrunner.h"
 #include "topoparser.h"
 
 namespace meridian {

@@ -114,8 +114,7 @@ void route(httplib::Server &server, const ServerSecurity &security, ScrapeEndpoi
 
 Result<std::unique_ptr<ScrapeEndpoint>> ScrapeEndpoint::start(const ScrapeEndpointOptions &options,
                                                               Handler handler,
-                                                              const std::string &what,
-                                                              Handler post)
+                                                              const std::string &what, Handler post)
 {
     const std::string place = fmt::format("{} {}", what, options.listen);
     if (Status policy = checkListenPolicy(options.listen, options.security); !policy)
