@@ -90,6 +90,25 @@ double secondsSince(Clock::time_point from, Clock::time_point to)
     return std::chrono::duration<double>(to - from).count();
 }
 
+// Whether the history file `db` says the receivers were told that an alert whose key
+// begins with `prefix` is firing. A watcher writes that record beside the post, not
+// before it: killed in the milliseconds between the two, it sends that page again when it
+// starts (docs/RELIABILITY.md). The kill cases kill it once the record is there.
+bool recordedAsSent(const std::string &db, const std::string &prefix)
+{
+    auto log = AlertTriageLog::open(db);
+    if (!log)
+        return false;
+    const auto firing = log.value()->firingDelivered();
+    if (!firing)
+        return false;
+    for (const std::string &key : firing.value()) {
+        if (key.rfind(prefix, 0) == 0)
+            return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 // Xid, ECC, thermal, link down, an agent killed, a data center dark: with no console
@@ -196,6 +215,7 @@ TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
         << first->log();
     fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
     ASSERT_TRUE(waitUntil([&] { return webhook.count("Xid", "firing") == 1; })) << first->log();
+    ASSERT_TRUE(waitUntil([&] { return recordedAsSent(dir.file("watch.db"), "xid/"); }));
     first->kill(SIGKILL);
     first.reset();
     // While nobody watches: an ECC error on another node.
@@ -370,6 +390,7 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     ASSERT_TRUE(waitUntil(watching, std::chrono::seconds(60)));
     fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
     ASSERT_TRUE(waitUntil([&] { return webhook.count("Xid", "firing") == 1; }));
+    ASSERT_TRUE(waitUntil([&] { return recordedAsSent(dir.file("watch.db"), "xid/"); }));
     const int killed = mainPid();
     ASSERT_GT(killed, 0);
     ASSERT_EQ(::kill(killed, SIGKILL), 0);
