@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Most tests wait on real processes, sockets and the rules' real durations rather than
 # compute: five at a time per core keeps both cores busy (on 2 cores the suite takes
-# ~60 s this way, ~73 s at three per core; docs/PERFORMANCE.md). Tests that load the
+# ~60-65 s this way, ~70 s at three per core; docs/PERFORMANCE.md). Tests that load the
 # machine on purpose say so to ctest (PROCESSORS) and take turns, as do those that share
 # the machine's systemd (RESOURCE_LOCK).
 cd build && ctest --output-on-failure --timeout 300 -j "$(( $(nproc) * 5 ))" "$@"
