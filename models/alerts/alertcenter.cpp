@@ -182,13 +182,34 @@ void AlertCenter::recordDelivery(const std::string &key, bool firing)
 {
     m_delivered.record(key, firing, m_readsAsked, m_log != nullptr);
     const int64_t now = m_nowMs;
-    // The occurrence, for the fault-response clock; none for one the engine no longer has.
-    std::optional<AlertIncident> started;
-    if (const Alert *alert = view().find(key); firing && alert)
-        started = incidentOf(*alert, now);
+    const std::optional<AlertIncident> started = deliveredIncident(key, firing, now);
     write([key, firing, now, started](AlertTriageLog &log) {
         return log.recordDelivery(key, firing, now, started).error().message;
     });
+}
+
+std::function<void()> AlertCenter::deliveryRecord(const std::string &key, bool firing)
+{
+    m_delivered.record(key, firing, m_readsAsked, m_log != nullptr);
+    if (!m_log)
+        return [] {};
+    const int64_t now = m_nowMs;
+    const std::optional<AlertIncident> started = deliveredIncident(key, firing, now);
+    return [log = m_log, key, firing, now, started] {
+        // Not this center's writer thread: the window may be gone by now. A file that
+        // cannot take it is said on stderr; the next sync says so in the window too.
+        if (const Status written = log->recordDelivery(key, firing, now, started); !written)
+            qWarning("alert triage: %s", written.message().c_str());
+    };
+}
+
+std::optional<AlertIncident> AlertCenter::deliveredIncident(const std::string &key, bool firing,
+                                                            int64_t nowMs) const
+{
+    // The occurrence, for the fault-response clock; none for one the engine no longer has.
+    if (const Alert *alert = view().find(key); firing && alert)
+        return incidentOf(*alert, nowMs);
+    return std::nullopt;
 }
 
 void AlertCenter::setTriageLog(std::shared_ptr<AlertTriageLog> log, int syncMs)

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QThreadPool>
 #include <QTimer>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -86,6 +87,10 @@ public:
     const std::set<std::string> &deliveredFiringKeys() const { return m_delivered.keys(); }
     // The receivers were told (firing, or resolved); kept in the history file.
     void recordDelivery(const std::string &key, bool firing);
+    // The receivers are being told: kept here at once, and in the history file by the
+    // call returned, which runs on any thread (the dispatcher's, once they have answered)
+    // and needs nothing of this center, only of its file.
+    std::function<void()> deliveryRecord(const std::string &key, bool firing);
     // Whether what was delivered, and what is silenced, is known: neither a history file
     // nor an Alertmanager, or both read once since they were set (tried: one that does not
     // answer holds nothing back for longer than its call's deadline).
@@ -125,6 +130,9 @@ private:
     // Runs on the triage thread, after what was asked before; a problem it returns is said.
     void inBackground(std::function<std::string()> job);
     void write(std::function<std::string(AlertTriageLog &)> change);
+    // The occurrence a delivery of `key` starts, for the fault-response clock.
+    std::optional<AlertIncident> deliveredIncident(const std::string &key, bool firing,
+                                                   int64_t nowMs) const;
     // The file's silences and the Alertmanager's, to the engine.
     void applySilences();
     // Expires an Alertmanager silence in the background.

@@ -101,6 +101,7 @@ void AlertNotifier::review()
     // changed, and for the firing ones only when Alertmanager is due to hear them again.
     const bool resend = now - m_lastResendMs >= routing.resendMs;
     std::vector<AlertNotice> changes;
+    std::vector<std::function<void()>> recordWhenAnswered;  // for `changes`
     std::vector<AlertNotice> firing;
     std::vector<const Alert *> opened;
     std::set<std::string> listed;
@@ -110,25 +111,26 @@ void AlertNotifier::review()
     std::optional<ScopedAlertLanguage> routesLanguage;
     if (m_routesLanguageSet)
         routesLanguage.emplace(m_routesLanguage.get());
-    // Following a watcher, what its first list holds was news before this console started
-    // (the watcher paged it): a console opened mid-incident does not pop up every alert.
-    const bool firstTeamList =
-        m_center.followsWatcher() && !m_teamListSeen && m_center.view().sequence > 0;
-    m_teamListSeen = m_teamListSeen || firstTeamList;
+    const bool firstTeamList = firstListOfTheTeam();
     for (const Alert &a : alerts) {
         listed.insert(a.key);
         const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
-        const bool sent = m_notified.count(a.key) > 0 || m_center.deliveredFiring(a.key);
+        const bool sent = m_notified.count(a.key) > 0 ||
+                          (m_center.deliveredFiring(a.key) && !m_toldResolved.count(a.key));
         if (wanted && !sent) {
             m_notified.insert(a.key);
-            m_center.recordDelivery(a.key, true);
-            if (firstTeamList)
+            m_toldResolved.erase(a.key);
+            if (firstTeamList) {
+                m_center.recordDelivery(a.key, true);
                 continue;
+            }
+            recordWhenAnswered.push_back(m_center.deliveryRecord(a.key, true));
             changes.push_back(noticeFor(a, false));
             opened.push_back(&a);
         } else if (!a.active && sent) {
             m_notified.erase(a.key);
-            m_center.recordDelivery(a.key, false);
+            m_toldResolved.insert(a.key);
+            recordWhenAnswered.push_back(m_center.deliveryRecord(a.key, false));
             changes.push_back(noticeFor(a, true));
         }
         if (wanted && resend)
@@ -137,14 +139,35 @@ void AlertNotifier::review()
     forgetUnlisted(listed, now);
     escalateUnanswered(alerts, now);
     routesLanguage.reset();
-    if (!changes.empty())
-        m_dispatcher->submit(changes);
+    tellReceivers(changes, std::move(recordWhenAnswered));
     if (resend) {
         m_lastResendMs = now;
         if (!firing.empty())
             m_dispatcher->submit(firing, RouteKind::Alertmanager);
     }
     tellTheDesk(opened);
+}
+
+bool AlertNotifier::firstListOfTheTeam()
+{
+    // Following a watcher, what its first list holds was news before this console started
+    // (the watcher paged it): a console opened mid-incident does not pop up every alert.
+    const bool first = m_center.followsWatcher() && !m_teamListSeen && m_center.view().sequence > 0;
+    m_teamListSeen = m_teamListSeen || first;
+    return first;
+}
+
+void AlertNotifier::tellReceivers(const std::vector<AlertNotice> &changes,
+                                  std::vector<std::function<void()>> records)
+{
+    if (changes.empty())
+        return;
+    // What they are told goes in the history file once every route has answered: a
+    // watcher killed before then tells them again when it starts, rather than never.
+    m_dispatcher->submit(changes, std::nullopt, [records = std::move(records)] {
+        for (const std::function<void()> &record : records)
+            record();
+    });
 }
 
 void AlertNotifier::escalateUnanswered(const std::vector<Alert> &alerts, int64_t nowMs)
@@ -182,6 +205,7 @@ void AlertNotifier::forgetUnlisted(const std::set<std::string> &listed, int64_t 
 {
     // Alerts forgotten by the engine while firing are over too.
     std::erase_if(m_notified, [&](const std::string &key) { return !listed.count(key); });
+    std::erase_if(m_toldResolved, [&](const std::string &key) { return !listed.count(key); });
     // One the file says was sent but that this console has not listed since it started
     // ended while no console was watching: forgotten, so that it is news if it recurs.
     if (m_firstReviewMs == 0)

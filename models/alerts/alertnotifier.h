@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QTranslator>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -49,6 +50,12 @@ private:
     // Drops what is no longer listed from what was sent (here, and after a while from
     // the file).
     void forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs);
+    // Whether the alerts now listed are the first list of the watcher followed (then
+    // marked seen).
+    bool firstListOfTheTeam();
+    // Sends the alerts that opened or resolved; `records` put each in the history file.
+    void tellReceivers(const std::vector<AlertNotice> &changes,
+                       std::vector<std::function<void()>> records);
     // Critical alerts nobody has answered go to the escalation routes, and again at each
     // route's repeat while that lasts.
     void escalateUnanswered(const std::vector<Alert> &alerts, int64_t nowMs);
@@ -64,6 +71,10 @@ private:
     bool m_routesLanguageSet = false;
     std::unique_ptr<QTranslator> m_routesLanguage;
     std::set<std::string> m_notified;  // keys sent as firing, not yet as resolved
+    // Keys sent as resolved, until they fire again or are no longer listed: the file
+    // holds a resolution only once the receivers have answered, and a read of it before
+    // then would otherwise make the alert look still sent as firing.
+    std::set<std::string> m_toldResolved;
     int64_t m_lastResendMs = 0;
     int64_t m_firstReviewMs = 0;
     bool m_teamListSeen = false;  // following a watcher: its first list has been read

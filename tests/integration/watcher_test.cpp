@@ -91,9 +91,9 @@ double secondsSince(Clock::time_point from, Clock::time_point to)
 }
 
 // Whether the history file `db` says the receivers were told that an alert whose key
-// begins with `prefix` is firing. A watcher writes that record beside the post, not
-// before it: killed in the milliseconds between the two, it sends that page again when it
-// starts (docs/RELIABILITY.md). The kill cases kill it once the record is there.
+// begins with `prefix` is firing. A watcher writes that record once they have answered:
+// killed before then, it tells them again when it starts (docs/RELIABILITY.md). The kill
+// cases kill it once the record is there.
 bool recordedAsSent(const std::string &db, const std::string &prefix)
 {
     auto log = AlertTriageLog::open(db);

@@ -1,6 +1,7 @@
 // Alerts reaching people: a real HTTP receiver gets an alert when it opens and again when
 // it resolves, never one someone silenced; a real freedesktop
 // notification service on a private session bus (dbus-daemon) shows the desktop bubble.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -13,9 +14,11 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTranslator>
+#include <atomic>
 #include <fstream>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "agentprocess.h"
 #include "alertreceiver.h"
@@ -24,6 +27,7 @@
 #include "alerts/alerttriagelog.h"
 #include "childprocess.h"
 #include "fakefleet.h"
+#include "gate.h"
 #include "models/alerts/alertcenter.h"
 #include "models/alerts/alertguidance.h"
 #include "models/alerts/alertnotifier.h"
@@ -96,6 +100,67 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
         return route.waiting == 0 && route.delivered == 3;
     })) << "the silenced alert on wh-3 was sent";
     EXPECT_EQ(receiver.alerts().size(), 3u) << "the silenced alert on wh-3 was sent";
+}
+
+// What the receivers were told goes in the history file once they have answered, not as
+// the request leaves: a watcher killed while a receiver holds its answer has nothing on
+// record, and so tells it again when it starts, rather than never. Meanwhile a read of the
+// file, which does not hold the resolution yet, makes no second resolution.
+TEST(AlertNotifier, WhatWasSentIsRecordedOnceTheReceiverHasAnswered)
+{
+    test::Gate answer;
+    test::Gate answerTheResolution;
+    httplib::Server slow;
+    std::atomic<int> posts{0};
+    slow.Post("/hook", [&](const httplib::Request &, httplib::Response &response) {
+        (++posts == 1 ? answer : answerTheResolution).pass();
+        response.set_content("{}", "application/json");
+    });
+    const int port = slow.bind_to_any_port("127.0.0.1");
+    std::thread serving([&] { slow.listen_after_bind(); });
+    test::TempDir dir;
+    const std::string file = dir.file("history.sqlite");
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    auto log = AlertTriageLog::open(file);
+    ASSERT_TRUE(log.ok()) << log.error().message;
+    center.setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()), 60'000);
+    center.waitForTriage();
+    AlertRouting routing;
+    routing.routes.push_back(
+        {"noc", RouteKind::Json, fmt::format("http://127.0.0.1:{}/hook", port)});
+    ManualClock clock(10'000);
+    {
+        AlertNotifier notifier(center, routing, clock, nullptr);
+        state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
+        center.update(state.snapshot(10'200));
+        ASSERT_TRUE(answer.arrived(1)) << "nothing was sent";
+        const auto recorded = [&] {
+            auto reader = AlertTriageLog::open(file);
+            const auto firing = reader ? reader.value()->firingDelivered()
+                                       : Result<std::set<std::string>>(reader.error());
+            return firing && firing->count("link/wh-1/eth3") > 0;
+        };
+        center.waitForTriage();
+        EXPECT_FALSE(recorded()) << "recorded while the receiver had not answered";
+        answer.open();
+        EXPECT_TRUE(test::waitUntil(recorded)) << "not recorded once it answered";
+        EXPECT_TRUE(everyRouteDone(notifier));
+
+        state.recordEvent(0, linkEvent(EventKind::LinkUp, 10'300));
+        center.update(state.snapshot(10'400));
+        ASSERT_TRUE(answerTheResolution.arrived(1)) << "the resolution was not sent";
+        center.waitForTriage();  // the file still says firing
+        EXPECT_TRUE(recorded());
+        center.update(state.snapshot(10'500));
+        answerTheResolution.open();
+        EXPECT_TRUE(test::waitUntil([&] { return !recorded(); })) << "the resolution not recorded";
+        EXPECT_TRUE(everyRouteDone(notifier));
+    }
+    EXPECT_EQ(posts, 2) << "told twice of one resolution";
+    slow.stop();
+    serving.join();
 }
 
 // Ten restarts of a console on one history file, an alert open throughout: the receiver

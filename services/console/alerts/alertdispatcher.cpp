@@ -69,14 +69,22 @@ void AlertDispatcher::start()
 
 void AlertDispatcher::stop()
 {
+    m_stopped = true;
     m_calls.abortAll();  // deliveries under way end now, not at their timeout
     for (auto &rounds : m_rounds)
         rounds->stop();
 }
 
-void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optional<RouteKind> only)
+void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optional<RouteKind> only,
+                             std::function<void()> answered)
 {
     const int64_t now = m_clock.nowUnixMs();
+    std::shared_ptr<Batch> batch;
+    if (answered) {
+        batch = std::make_shared<Batch>();
+        batch->answered = std::move(answered);
+    }
+    int queued = 0;
     {
         std::lock_guard lock(m_mutex);
         for (size_t r = 0; r < m_routing.routes.size(); ++r) {
@@ -90,10 +98,15 @@ void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optio
             }
             if (wanted.empty())
                 continue;
-            m_queue.push_back({r, alertPost(route, wanted, now), 0, now});
+            m_queue.push_back({r, alertPost(route, wanted, now), 0, now, batch});
             ++m_status[r].waiting;
+            ++queued;
         }
+        if (batch)
+            batch->unanswered = queued;  // under the lock: no route has taken one yet
     }
+    if (batch && queued == 0)
+        batch->answered();
     for (auto &rounds : m_rounds)
         rounds->wake();
 }
@@ -105,7 +118,7 @@ void AlertDispatcher::escalate(size_t route, const std::vector<AlertNotice> &not
     {
         std::lock_guard lock(m_mutex);
         const int64_t now = m_clock.nowUnixMs();
-        m_queue.push_back({route, alertPost(m_routing.routes[route], notices, now), 0, now});
+        m_queue.push_back({route, alertPost(m_routing.routes[route], notices, now), 0, now, {}});
         ++m_status[route].waiting;
     }
     for (auto &rounds : m_rounds)
@@ -139,27 +152,37 @@ int AlertDispatcher::deliverDue(size_t route)
     for (Delivery &d : due) {
         const std::string error =
             m_sender(m_routing.routes[d.route], d.post, m_routing.timeoutMs, m_calls);
-        std::lock_guard lock(m_mutex);
-        RouteStatus &status = m_status[d.route];
-        if (error.empty()) {
-            ++status.delivered;
-            --status.waiting;
-            status.lastError.clear();
-            status.lastSuccessMs = now;
-            continue;
-        }
-        status.lastError = error;
-        ++status.failedAttempts;
-        if (d.attempt >= m_routing.retries) {
-            ++status.droppedAfterRetries;
-            --status.waiting;
-            continue;
-        }
-        ++d.attempt;
-        d.dueMs = now + retryDelayMs(d.attempt);
-        m_queue.push_back(std::move(d));
+        // Its batch hears of the first attempt only, and before the route's status does,
+        // so whoever sees the route done sees the batch's record made.
+        if (const std::shared_ptr<Batch> batch = std::move(d.batch);
+            batch && !m_stopped && --batch->unanswered == 0)
+            batch->answered();
+        settle(std::move(d), error, now);
     }
     return static_cast<int>(due.size());
+}
+
+void AlertDispatcher::settle(Delivery d, const std::string &error, int64_t nowMs)
+{
+    std::lock_guard lock(m_mutex);
+    RouteStatus &status = m_status[d.route];
+    if (error.empty()) {
+        ++status.delivered;
+        --status.waiting;
+        status.lastError.clear();
+        status.lastSuccessMs = nowMs;
+        return;
+    }
+    status.lastError = error;
+    ++status.failedAttempts;
+    if (d.attempt >= m_routing.retries) {
+        ++status.droppedAfterRetries;
+        --status.waiting;
+        return;
+    }
+    ++d.attempt;
+    d.dueMs = nowMs + retryDelayMs(d.attempt);
+    m_queue.push_back(std::move(d));
 }
 
 std::string AlertDispatcher::sendTest(const std::string &routeName, const AlertNotice &notice)

@@ -5,6 +5,7 @@
 // dropped and the route's status says so. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -49,9 +50,14 @@ public:
     void stop();
 
     // Queues the notices each route wants (one request per route and batch); `only`
-    // limits it to routes of one kind (Alertmanager's periodic re-sends).
+    // limits it to routes of one kind (Alertmanager's periodic re-sends). `answered`, when
+    // given, runs once every route's first attempt at the batch has its answer (or its
+    // error), on the thread of the route that answered last, before that route's status
+    // counts it; at once when no route wants the notices; not for an attempt ended by
+    // stop(). What was sent is recorded there, so a process killed before then sends it
+    // again when it starts rather than never.
     void submit(const std::vector<AlertNotice> &notices,
-                std::optional<RouteKind> only = std::nullopt);
+                std::optional<RouteKind> only = std::nullopt, std::function<void()> answered = {});
     // Queues the notices for one escalation route (an index into the routing's routes),
     // which submit() leaves out.
     void escalate(size_t route, const std::vector<AlertNotice> &notices);
@@ -68,13 +74,21 @@ public:
     const AlertRouting &routing() const { return m_routing; }
 
 private:
+    // A submitted batch whose routes' first attempts have not all been answered.
+    struct Batch {
+        std::atomic<int> unanswered{0};
+        std::function<void()> answered;
+    };
     struct Delivery {
         size_t route = 0;
         HttpPost post;
         int attempt = 0;
         int64_t dueMs = 0;
+        std::shared_ptr<Batch> batch;  // until its first attempt is answered
     };
     int deliverDue(size_t route);
+    // Counts one attempt's outcome in its route's status; queues a retry when one is due.
+    void settle(Delivery delivery, const std::string &error, int64_t nowMs);
 
     const AlertRouting m_routing;
     const Clock &m_clock;
@@ -83,6 +97,7 @@ private:
     std::deque<Delivery> m_queue;
     std::vector<RouteStatus> m_status;  // by route
     CallWatch m_calls;
+    std::atomic<bool> m_stopped{false};
     std::vector<std::unique_ptr<PeriodicThread>> m_rounds;  // by route
 };
 
