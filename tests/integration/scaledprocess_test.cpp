@@ -4,8 +4,7 @@
 // - Killed with SIGKILL at every step of a scale-up (approved, leasing, a lease asked
 //   for but not yet journalled, provisioned, starting, a replica started but not yet
 //   journalled, serving) and started again, it finishes what was begun: each step holds
-//   exactly one lease and its two replicas, and nothing is leased or started that no
-//   step owns.
+//   one lease and its two replicas, and nothing is leased or started that no step owns.
 // - A console approves the plan it shows; a plan replaced since is refused with the new
 //   version named; a read-only token may look but not approve; the approval is audited
 //   with the operator and the token; the approval mode an operator sets outlives a
@@ -268,8 +267,7 @@ void expectOneLeaseAndTwoReplicasPerStep(Rig &rig, const std::string &drill)
     }
 }
 
-// Waits until a step beyond `before` serves and nothing has been in flight for 1 s (three
-// passes), measured on the clock rather than in looks at the journal.
+// Until a step beyond `before` serves and nothing has moved for 1 s (three passes).
 bool settles(Rig &rig, size_t servingBefore)
 {
     std::optional<std::chrono::steady_clock::time_point> quietSince;
@@ -282,13 +280,11 @@ bool settles(Rig &rig, size_t servingBefore)
                 moving |= inFlight(s.state) || s.state == StepState::Planned;
             }
             const auto now = std::chrono::steady_clock::now();
-            if (moving || serving <= servingBefore) {
+            if (moving || serving <= servingBefore)
                 quietSince.reset();
-                return false;
-            }
-            if (!quietSince)
+            else if (!quietSince)
                 quietSince = now;
-            return now - *quietSince >= std::chrono::seconds(1);
+            return quietSince && now - *quietSince >= std::chrono::seconds(1);
         },
         std::chrono::seconds(60));
 }
