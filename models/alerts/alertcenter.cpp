@@ -196,8 +196,9 @@ std::function<void()> AlertCenter::deliveryRecord(const std::string &key, bool f
     const int64_t now = m_nowMs;
     const std::optional<AlertIncident> started = deliveredIncident(key, firing, now);
     return [log = m_log, key, firing, now, started] {
-        // Not this center's writer thread: the window may be gone by now. A file that
-        // cannot take it is said on stderr; the next sync says so in the window too.
+        // Not this center's writer thread: the window may be gone by now, so a file that
+        // cannot take it is said on stderr only (a watcher's journal). Nothing is lost:
+        // unrecorded, the page is sent again by the next start.
         if (const Status written = log->recordDelivery(key, firing, now, started); !written)
             qWarning("alert triage: %s", written.message().c_str());
     };
