@@ -10,6 +10,7 @@
 #include "commandline.h"
 #include "consolesession.h"
 #include "core/brokenpipes.h"
+#include "stoponsignals.h"
 #include "userlanguage.h"
 #include "widgets/shell/mainwindow.h"
 
@@ -48,6 +49,8 @@ int runWindow(const WindowArguments &window, QApplication &app)
         session.window().showToolWindow(MainWindow::ToolWindow::Fabric);
     if (window.openScaling)
         session.window().showToolWindow(MainWindow::ToolWindow::Scaling);
+    // As the window's close button: its close event ends the session the same way.
+    stopOnSignals(&app, [&] { session.window().close(); });
     if (window.quitAfterSeconds > 0)
         QTimer::singleShot(static_cast<int>(window.quitAfterSeconds * 1000), &app,
                            [&] { session.window().close(); });

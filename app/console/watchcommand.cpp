@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QTimer>
-#include <csignal>
 #include <cstdio>
 #include <mutex>
 
@@ -22,6 +21,7 @@
 #include "models/alerts/alertnotifier.h"
 #include "promsource/prometheussource.h"
 #include "scrape/scrapeendpoint.h"
+#include "stoponsignals.h"
 #include "storesources.h"
 #include "watchfigures.h"
 #include "watchtriage.h"
@@ -30,13 +30,6 @@
 namespace meridian {
 
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-
-void onSignal(int)
-{
-    g_stop = 1;
-}
 
 int fail(const std::string &message)
 {
@@ -313,8 +306,7 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
             watcher.start(inventory.value(), historyFile, arguments.listen, security.value());
         !started)
         return fail(started.message());
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
+    stopOnSignals(&app, [] { QCoreApplication::quit(); });
     std::printf("meridian watch: %s watching %zu agents%s; routes %s; triage %s", name.c_str(),
                 inventory->agents.size(),
                 inventory->stores.empty() ? "" : " and a Prometheus store",
@@ -328,12 +320,6 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
     QTimer rules;
     QObject::connect(&rules, &QTimer::timeout, &app, [&watcher] { watcher.evaluate(); });
     rules.start(1000);
-    QTimer stopCheck;
-    QObject::connect(&stopCheck, &QTimer::timeout, &app, [] {
-        if (g_stop)
-            QCoreApplication::quit();
-    });
-    stopCheck.start(100);
     if (arguments.quitAfterSeconds > 0)
         QTimer::singleShot(static_cast<int>(arguments.quitAfterSeconds * 1000), &app,
                            [] { QCoreApplication::quit(); });
