@@ -113,6 +113,10 @@ CLI::App *addWatchCommand(CLI::App &cli, WatchArguments &watch)
                      "after this process itself stalled (swapped out, stopped), seconds before "
                      "it judges agents' silence again (default 10)")
         ->check(CLI::Range(1.0, 600.0));
+    command
+        ->add_option("--evaluate-every", watch.evaluateEverySeconds,
+                     "seconds between passes of the rules over the fleet (default 1)")
+        ->check(CLI::Range(0.1, 10.0));
     auto *status = command->add_subcommand("status", "what a running watcher is doing");
     status->add_option("--url", watch.statusUrl, "its base URL (default http://127.0.0.1:9465)")
         ->default_val("http://127.0.0.1:9465");
@@ -132,7 +136,10 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
-        return cli.exit(e);
+        // A command line that does not parse is the usage error (2) the watcher's unit
+        // does not restart for, not CLI11's own codes (105 for a value out of range).
+        const int code = cli.exit(e);
+        return code == 0 ? 0 : 2;
     }
     if (*sync)
         line.command = ConsoleCommandLine::Command::Sync;

@@ -89,8 +89,8 @@ Result<FleetInventory> watchedFleet(const WatchArguments &arguments)
 // Everything one watcher runs, in the order it is made (and the reverse it goes).
 class Watcher {
 public:
-    Watcher(std::string name, AlertRouting routing, int64_t stallHoldMs)
-        : m_name(std::move(name)), m_routing(routing), m_stallHoldMs(stallHoldMs)
+    Watcher(std::string name, AlertRouting routing, SelfLagLimits lag)
+        : m_name(std::move(name)), m_routing(routing), m_lag(lag)
     {
         m_figures.name = m_name;
         m_figures.startedMs = SystemClock::instance().nowUnixMs();
@@ -126,9 +126,7 @@ public:
         m_center->setUser(QString::fromStdString(m_name));
         // Its own loop then measures only itself (the /metrics answers, the receive).
         m_center->evaluateOffThisThread();
-        SelfLagLimits lag;
-        lag.heldAfterMs = m_stallHoldMs;
-        m_center->measureOwnLag(lag);
+        m_center->measureOwnLag(m_lag);
         m_center->setPendingDurations(m_routing.pendingMs);
         m_center->setTriageLog(std::shared_ptr<AlertTriageLog>(std::move(log).value()));
         for (const AlertRoute &route : m_routing.routes) {
@@ -265,7 +263,7 @@ private:
 
     std::string m_name;
     AlertRouting m_routing;
-    int64_t m_stallHoldMs;
+    SelfLagLimits m_lag;
     FleetState m_state;
     std::vector<std::unique_ptr<PrometheusSource>> m_stores;
     std::unique_ptr<FleetClient> m_client;
@@ -300,8 +298,10 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
     const auto security = listenerSecurity(arguments.security);
     if (!security)
         return fail(security.error().message);
-    Watcher watcher(name, std::move(routing).value(),
-                    static_cast<int64_t>(arguments.stallHoldSeconds * 1000));
+    SelfLagLimits lag;
+    lag.tickMs = static_cast<int64_t>(arguments.evaluateEverySeconds * 1000);
+    lag.heldAfterMs = static_cast<int64_t>(arguments.stallHoldSeconds * 1000);
+    Watcher watcher(name, std::move(routing).value(), lag);
     if (Status started =
             watcher.start(inventory.value(), historyFile, arguments.listen, security.value());
         !started)
@@ -316,10 +316,11 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
                     security->tokens.empty() ? "" : " (tokens required)");
     std::printf("\n");
     std::fflush(stdout);
-    // The rules run once a second, on this loop: its lateness is what SelfLag measures.
+    // The rules run on this loop (once a second unless told): its lateness is what
+    // SelfLag measures.
     QTimer rules;
     QObject::connect(&rules, &QTimer::timeout, &app, [&watcher] { watcher.evaluate(); });
-    rules.start(1000);
+    rules.start(static_cast<int>(lag.tickMs));
     if (arguments.quitAfterSeconds > 0)
         QTimer::singleShot(static_cast<int>(arguments.quitAfterSeconds * 1000), &app,
                            [] { QCoreApplication::quit(); });

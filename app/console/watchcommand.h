@@ -21,6 +21,9 @@ struct WatchArguments {
     // After its own loop ran late or its streams went unread, how long agents' staleness
     // stays unjudged (SelfLagLimits::heldAfterMs): time for every agent's next batch.
     double stallHoldSeconds = 10;
+    // How often the rules run over the fleet: what a pending duration, a resolution and
+    // the watcher's own lateness are counted in.
+    double evaluateEverySeconds = 1;
     std::string statusUrl;  // `status`: the running watcher's base URL
 };
 

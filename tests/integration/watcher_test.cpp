@@ -131,8 +131,11 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
     Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w1");
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(12); }, std::chrono::seconds(60)))
         << watcher.log();
-    // A healthy fleet pages nobody.
-    ASSERT_TRUE(watcher.settles(3)) << watcher.log();
+    // A healthy fleet pages nobody: passes of the rules until past the routing file's
+    // 2 s pending durations, after which a wrong judgment would have paged.
+    ASSERT_TRUE(
+        watcher.settles(3, std::chrono::system_clock::now() + std::chrono::milliseconds(2500)))
+        << watcher.log();
     ASSERT_EQ(webhook.posts(), 0) << "paged for nothing";
 
     const auto injected = Clock::now();
@@ -199,6 +202,10 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
     const std::string metrics = test::httpGet(watcher.port, "/metrics");
     EXPECT_NE(metrics.find("meridian_watch_agents{state=\"connected\"}"), std::string::npos);
     EXPECT_NE(metrics.find("meridian_watch_behind 0"), std::string::npos) << metrics;
+    // Four passes of the rules take a second at `--evaluate-every 0.25` (four at the default).
+    const auto passesFrom = Clock::now();
+    EXPECT_TRUE(watcher.settles(4));
+    EXPECT_LT(secondsSince(passesFrom, Clock::now()), 3.0) << "--evaluate-every was not kept";
 }
 
 // SIGKILL mid-incident: the watcher started again on its file re-sends nothing it had
@@ -373,9 +380,10 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     const std::string unit = "meridian-watch-test";
     std::vector<std::string> run = {systemd.systemdRun(), "--unit", unit};
     run.insert(run.end(), properties.begin(), properties.end());
-    run.insert(run.end(), {MERIDIAN_CONSOLE_BIN, "watch", "--inventory", fleet.inventory(),
-                           "--alert-routes", dir.file("routes.yaml"), "--db", dir.file("watch.db"),
-                           "--listen", fmt::format("127.0.0.1:{}", port)});
+    run.insert(run.end(),
+               {MERIDIAN_CONSOLE_BIN, "watch", "--inventory", fleet.inventory(), "--alert-routes",
+                dir.file("routes.yaml"), "--db", dir.file("watch.db"), "--listen",
+                fmt::format("127.0.0.1:{}", port), "--evaluate-every", "0.25"});
     auto started = runTool({run, 10'000});
     ASSERT_TRUE(started) << started.error().message;
     const auto mainPid = [&] {
@@ -424,10 +432,12 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
                     {"--stall-hold", "3"});
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
         << watcher.log();
-    // Passes of the rules over a healthy fleet, long enough for every agent to have been
-    // heard (each sends every second): the start's grace spares only agents never heard
-    // from, so from here on it would not hide a wrong judgment.
-    ASSERT_TRUE(watcher.settles(2)) << watcher.log();
+    // Passes of the rules over a healthy fleet for a second and a half, long enough for
+    // every agent to have been heard (each sends every second): the start's grace spares
+    // only agents never heard from, so from here on it would not hide a wrong judgment.
+    ASSERT_TRUE(
+        watcher.settles(2, std::chrono::system_clock::now() + std::chrono::milliseconds(1500)))
+        << watcher.log();
     ASSERT_EQ(webhook.posts(), 0) << "paged on a healthy fleet";
     ASSERT_EQ(::kill(watcher.pid(), SIGSTOP), 0);
     // The stall itself: half as long again as an agent's staleness (three of its one-second
@@ -458,7 +468,8 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
 }
 
 // A watcher that cannot page stops at once, naming why, with the exit status its unit
-// does not retry: a routing file that does not load, one that names no route, no fleet.
+// does not retry: a routing file that does not load, one that names no route, no fleet,
+// a command line that does not parse.
 TEST(Watcher, AWatcherThatCannotPageStopsNamingWhy)
 {
     TempDir dir;
@@ -494,6 +505,12 @@ TEST(Watcher, AWatcherThatCannotPageStopsNamingWhy)
                                     dir.file("good.yaml"), "--security", dir.file("security.yaml")},
                                    "security.log");
     EXPECT_NE(unused.find(dir.file("security.yaml") + ":1"), std::string::npos) << unused;
+    // Rules that would never run page nobody: refused like any bad command line.
+    EXPECT_NE(run({"--inventory", dir.file("fleet.yaml"), "--alert-routes", dir.file("good.yaml"),
+                   "--evaluate-every", "0"},
+                  "never.log")
+                  .find("--evaluate-every"),
+              std::string::npos);
 }
 
 }  // namespace meridian
