@@ -1,8 +1,9 @@
 // The front door that meridian-agent, meridian-pool and meridian-scaled share, attacked
 // the way a round of hardening found it could be, with real processes over loopback TLS:
-// - one read-only token opening 256 connections, each holding what it may (an idle
-//   stream on the agent, an authenticated connection on the others): the operator and
-//   another token's console must still be served within a second;
+// - one read-only token opening twice its share of connections (64; its share is 32 of
+//   the 256), each holding what it may (an idle stream on the agent, an authenticated
+//   connection on the others): the operator and another token's console must still be
+//   served within a second;
 // - on the agent, bare TCP connections churning from 40 addresses and idle TLS from 20
 //   more, with a token hog (96 connections, past its share) on top: the operator still
 //   within a second, the agent's memory within 100 MB of where it started, and a
@@ -326,24 +327,26 @@ Served operatorCalls(const Door &door, int calls)
             ++served.late;
             served.why = status.ok() ? fmt::format("{} ms", took.count()) : status.error_message();
         }
-        std::this_thread::sleep_for(100ms);
+        std::this_thread::sleep_for(50ms);
     }
     return served;
 }
 
 class FrontDoor : public testing::TestWithParam<Program> {};
 
-TEST_P(FrontDoor, AReadOnlyTokenHoldingEveryDoorLeavesTheOperatorAndOtherTokensServed)
+TEST_P(FrontDoor, AReadOnlyTokenPastItsShareLeavesTheOperatorAndOtherTokensServed)
 {
     Door door(GetParam());
     ASSERT_TRUE(door.answering()) << door.log();
     auto console = door.channel(kConsoleToken);
     ASSERT_TRUE(door.read(*console, 2000ms, true).ok());
 
-    TokenHog hog(door, 256);
+    // Twice its share: what it holds is its share whatever it asks, and each refusal is
+    // a handshake the door makes (the churn case below asks past its share under load).
+    TokenHog hog(door, 64);
     // The hog got its token's share, an eighth of the doors, and not the rest.
     EXPECT_EQ(hog.held(), 32) << hog.lastRefusal();
-    EXPECT_GT(hog.refused(), 100);
+    EXPECT_EQ(hog.refused(), 32);
     EXPECT_NE(hog.lastRefusal().find("token 'hog' holds"), std::string::npos) << hog.lastRefusal();
 
     // What the hog holds does not change while it holds it: a dozen calls sample it.
