@@ -4,6 +4,7 @@
 #include <grpcpp/server.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -138,15 +139,18 @@ void sayServing(const AgentConfig &config, const std::string &nodeId, const Node
 
 // Until SIGINT or SIGTERM. Sampling runs on its own thread so a slow vendor tool never
 // delays the streams; replicas are checked on another, so one slow to answer its health
-// or metrics URL never delays a sample.
+// or metrics URL never delays a sample. They are checked as often as the node is sampled,
+// and at least once a second: each sample then carries their signals fresh.
 void runUntilStopped(const AgentConfig &config, NodeMonitor &monitor, ReplicaRunner *runner)
 {
+    const auto interval = std::chrono::milliseconds(config.sampleIntervalMs);
     PeriodicThread sampler(SystemClock::instance());
-    sampler.start(std::chrono::milliseconds(config.sampleIntervalMs),
-                  [&monitor] { monitor.tick(); });
+    sampler.start(interval, [&monitor] { monitor.tick(); });
     PeriodicThread replicaChecks(SystemClock::instance());
-    if (runner)
-        replicaChecks.start(std::chrono::seconds(1), [runner] { runner->tick(); });
+    if (runner) {
+        replicaChecks.start(std::min<std::chrono::milliseconds>(interval, std::chrono::seconds(1)),
+                            [runner] { runner->tick(); });
+    }
     while (!g_stop)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     sampler.stop();

@@ -19,6 +19,9 @@ void addFleetOptions(CLI::App &app, FleetCommand &fleet)
     app.add_option("--seed", fleet.seed, "fleet seed: the same seed gives the same fleet");
     app.add_option("--provisioning-seconds", fleet.provisioningSeconds,
                    "delay before a cloud lease is ready");
+    app.add_option("--sample-interval-ms", fleet.sampleIntervalMs,
+                   "how often each agent samples its node, replicas included (default 1000)")
+        ->check(CLI::Range(100, 60'000));
     app.add_option("--inventory-out", fleet.inventoryOut, "write the inventory the console reads");
     app.add_option("--fabric-out", fleet.fabricOut,
                    "write the fleet's fabric file (switches, uplinks)");

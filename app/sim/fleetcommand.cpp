@@ -40,6 +40,7 @@ std::variant<SimFleetOptions, int> fleetOptions(const FleetCommand &command)
     }
     options.seed = command.seed;
     options.provisioningSeconds = command.provisioningSeconds;
+    options.sampleIntervalMs = command.sampleIntervalMs;
     if (command.cards > 0)
         options.nodes = nodesForCards(command.cards);
     else if (command.nodes > 0)

@@ -13,6 +13,7 @@ struct FleetCommand {
     int cards = 0;  // rounded up to whole nodes
     uint64_t seed = 42;
     int provisioningSeconds = 90;
+    int sampleIntervalMs = 1000;  // how often each simulated agent samples its node
     double quitAfterSeconds = 0;
     std::string inventoryOut;
     std::string fabricOut;

@@ -36,8 +36,11 @@ std::vector<std::string> agentArgs(const test::TempDir &dir, const std::string &
         << ", serve-replica, --port, \"{port}\", --model, \"{model}\"]\n"
            "      port: "
         << replicaPort << "\n";
+    // Sampled (and its replicas checked) four times a second: a replica's start, its
+    // signals and its end show within a quarter second, not a second.
     std::ofstream(dir.file("agent.yaml")) << "collector: nvml\n"
                                           << "nvml_library: " << MERIDIAN_FAKE_NVML << "\n"
+                                          << "sample_interval_ms: 250\n"
                                           << "services_file: " << dir.file("services.yaml") << "\n";
     return {"--config", dir.file("agent.yaml"), "--listen",
             address,    "--data-dir",           dir.file("data")};

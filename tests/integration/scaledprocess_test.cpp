@@ -73,17 +73,13 @@ public:
     {
         std::ofstream(dir.file("services.yaml")) << kServices;
         sim = std::make_unique<test::ChildProcess>(
-            std::vector<std::string>{MERIDIAN_SIM_BIN, "--nodes", "4", "--provisioning-seconds",
-                                     "1", "--services", dir.file("services.yaml"),
-                                     "--inventory-out", dir.file("inventory.yaml")},
+            std::vector<std::string>{MERIDIAN_SIM_BIN, "--nodes=4", "--provisioning-seconds=1",
+                                     "--sample-interval-ms=250",
+                                     "--services=" + dir.file("services.yaml"),
+                                     "--inventory-out=" + dir.file("inventory.yaml")},
             dir.file("sim.log"));
-        EXPECT_TRUE(test::waitUntil([&] {
-            return test::readFile(dir.file("inventory.yaml")).find("capacity_pool") !=
-                   std::string::npos;
-        })) << sim->log();
-        const std::string inventory = test::readFile(dir.file("inventory.yaml"));
-        const size_t at = inventory.find("capacity_pool: ") + 15;
-        control = inventory.substr(at, inventory.find('\n', at) - at);
+        control = test::simControlOnceWritten(dir.file("inventory.yaml"));
+        EXPECT_NE(control, "") << sim->log();
         // The daily shape on: its minutes go to the journal the drills kill around.
         std::ofstream(dir.file("policy.yaml")) << "forecast_days: 1\n";
         std::ofstream config(dir.file("scaled.yaml"));

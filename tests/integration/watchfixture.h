@@ -117,13 +117,8 @@ public:
                  dir.file("inventory.yaml")},
                 dir.file("sim.log"))
     {
-        EXPECT_TRUE(test::waitUntil([&] {
-            return test::readFile(dir.file("inventory.yaml")).find("capacity_pool") !=
-                   std::string::npos;
-        })) << m_sim.log();
-        const std::string inventory = test::readFile(dir.file("inventory.yaml"));
-        const size_t at = inventory.find("capacity_pool: ") + 15;
-        m_control = inventory.substr(at, inventory.find('\n', at) - at);
+        m_control = test::simControlOnceWritten(dir.file("inventory.yaml"));
+        EXPECT_NE(m_control, "") << m_sim.log();
     }
     std::string inventory() const { return m_dir.file("inventory.yaml"); }
     // `meridian-sim fault`, as an operator types it.
