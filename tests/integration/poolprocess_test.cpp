@@ -43,7 +43,7 @@ struct Pool {
     // Two spare nodes whose power-on starts a real agent after `bootSeconds`. Powering on
     // a node that is on, or still booting, does nothing, as `ipmitool power on` would: a
     // second agent would find the port taken, and the first would outlive the test.
-    explicit Pool(int bootSeconds = 0, const std::string &extraProviders = "",
+    explicit Pool(double bootSeconds = 0, const std::string &extraProviders = "",
                   const std::string &offerExtra = "")
     {
         std::ofstream nodes(dir.file("nodes.yaml"));
@@ -309,7 +309,7 @@ TEST(PoolProcess, ConnectionsThatNeverCallLockNoControllerOut)
 
 TEST(PoolProcess, KilledWhileANodeComesUpItFinishesThatLeaseAndTakesNoNodeTwice)
 {
-    Pool pool(/*bootSeconds=*/2);
+    Pool pool(/*bootSeconds=*/1);
     auto stub = pool.stub();
     v1::LeaseResponse first;
     ASSERT_TRUE(lease(*stub, "scale-up-10-step-1", "spare-a100", "scaled@xm", first).ok())
@@ -419,7 +419,7 @@ uint32_t standbyNodesReady(v1::CapacityPool::Stub &stub)
 
 TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
 {
-    Pool pool(/*bootSeconds=*/1, "", ", standby_nodes: 1, standby_price_cny_per_card_hour: 0.5");
+    Pool pool(/*bootSeconds=*/0.5, "", ", standby_nodes: 1, standby_price_cny_per_card_hour: 0.5");
     auto stub = pool.stub();
     // The pool brings one node up by itself, prepared, and holds it at the standby price.
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
@@ -513,7 +513,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
 TEST(PoolProcess, AStandbyNodeStillComingUpWhenStandbyIsLoweredIsLetGo)
 {
     // Long enough a boot to be caught in it (the pool is killed as soon as it is seen).
-    Pool pool(/*bootSeconds=*/2, "", ", standby_nodes: 1");
+    Pool pool(/*bootSeconds=*/1, "", ", standby_nodes: 1");
     auto stub = pool.stub();
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
         << pool.whatItSays(*stub);
@@ -557,9 +557,11 @@ TEST(PoolProcess, AStandbyNodeThatFailsToComeUpIsNotAskedForAgainAndAgain)
     ASSERT_TRUE(test::waitUntil([&] {
         return !standbyLeases(*stub, v1::LEASE_STATE_FAILED).empty();
     })) << pool.process->log();
+    // The top-up follows a failed standby's release at once, with no pause between tries:
+    // had it asked again, a second would hold dozens of failed leases.
     EXPECT_TRUE(
         test::holdsFor([&] { return standbyLeases(*stub, v1::LEASE_STATE_FAILED).size() == 1u; },
-                       std::chrono::seconds(3)))
+                       std::chrono::seconds(1)))
         << "the pool kept asking a failing provider";
     const auto failed = standbyLeases(*stub, v1::LEASE_STATE_FAILED);
     ASSERT_EQ(failed.size(), 1u);
