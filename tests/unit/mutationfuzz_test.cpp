@@ -37,9 +37,9 @@ int64_t fromEnvironment(const char *name, int64_t fallback)
     const char *value = std::getenv(name);
     return value ? std::strtoll(value, nullptr, 10) : fallback;
 }
-const auto kBudget = std::chrono::milliseconds(fromEnvironment("MERIDIAN_FUZZ_MS", 1500));
+const auto kBudget = std::chrono::milliseconds(fromEnvironment("MERIDIAN_FUZZ_MS", 1000));
 const int kMaxMutants =
-    static_cast<int>(fromEnvironment("MERIDIAN_FUZZ_MS", 0) > 0 ? 1 << 30 : 3000);
+    static_cast<int>(fromEnvironment("MERIDIAN_FUZZ_MS", 0) > 0 ? 1 << 30 : 2000);
 const uint64_t kSeed = static_cast<uint64_t>(fromEnvironment("MERIDIAN_FUZZ_SEED", 20261202));
 
 const char *const kHostileTokens[] = {
