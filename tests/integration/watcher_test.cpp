@@ -426,10 +426,10 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
     webhook.routesFile(dir,
                        "pending: {MeridianDataCenterDark: 0, MeridianAgentStale: 0, "
                        "MeridianAgentUnreachable: 0}\n");
-    // A hold after a stall of 3 s rather than the default's 10 (--stall-hold): every agent
-    // sends each second, so three are time for all of them to be heard again.
+    // A hold after a stall of 2 s rather than the default's 10 (--stall-hold): every agent
+    // sends each second, so two are time for all of them to be heard again.
     Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w",
-                    {"--stall-hold", "3"});
+                    {"--stall-hold", "2"});
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(6); }, std::chrono::seconds(60)))
         << watcher.log();
     // Passes of the rules over a healthy fleet for a second and a half, long enough for
@@ -440,13 +440,13 @@ TEST(Watcher, AWatcherThatStalledBlamesNoAgentForItsOwnLag)
         << watcher.log();
     ASSERT_EQ(webhook.posts(), 0) << "paged on a healthy fleet";
     ASSERT_EQ(::kill(watcher.pid(), SIGSTOP), 0);
-    // The stall itself: half as long again as an agent's staleness (three of its one-second
-    // intervals), so every agent's last word is stale when the watcher comes back.
-    std::this_thread::sleep_for(std::chrono::milliseconds(4500));
+    // The stall itself: past an agent's staleness (three of its one-second intervals), so
+    // every agent's last word is stale when the watcher comes back.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
     ASSERT_EQ(::kill(watcher.pid(), SIGCONT), 0);
-    // Passes of the rules until a second past the hold that follows a stall (3 s from the
+    // Passes of the rules until a second past the hold that follows a stall (2 s from the
     // late pass, the first after it comes back).
-    EXPECT_TRUE(watcher.settles(2, std::chrono::system_clock::now() + std::chrono::seconds(4)))
+    EXPECT_TRUE(watcher.settles(2, std::chrono::system_clock::now() + std::chrono::seconds(3)))
         << watcher.log();
     EXPECT_EQ(webhook.posts(), 0) << "the watcher blamed the agents for its own stall";
     const std::string metrics = test::httpGet(watcher.port, "/metrics");
