@@ -329,9 +329,9 @@ std::function<void(AlertEngine &)> AlertCenter::knownTriage()
     };
 }
 
-void AlertCenter::followWatcher(const AlertRoute &watcher, int pollMs)
+void AlertCenter::followWatcher(const AlertRoute &watcher, int pollMs, int callMs)
 {
-    m_team = std::make_unique<TeamWatcherLink>(watcher, m_logThread);
+    m_team = std::make_unique<TeamWatcherLink>(watcher, m_logThread, callMs);
     m_team->seeFleet(m_layout, m_nowMs);
     connect(m_team.get(), &TeamWatcherLink::changed, this, &AlertCenter::publish);
     connect(m_team.get(), &TeamWatcherLink::problem, this, &AlertCenter::triageProblem);

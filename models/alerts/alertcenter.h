@@ -104,9 +104,11 @@ public:
     void setAlertmanagerSilences(std::shared_ptr<AlertmanagerSilences> alertmanager,
                                  int syncMs = 3000);
     // Follows the team's watcher (teamwatcherlink.h): its alerts and silences are shown
-    // instead of this center's own evaluation, read every `pollMs`, and acknowledgements,
-    // notes and silences go to it. Snapshots are then only used to find the cards named.
-    void followWatcher(const AlertRoute &watcher, int pollMs = 2000);
+    // instead of this center's own evaluation, read every `pollMs` (each call given
+    // `callMs`), and acknowledgements, notes and silences go to it. Snapshots are then only
+    // used to find the cards named.
+    void followWatcher(const AlertRoute &watcher, int pollMs = 2000,
+                       int callMs = TeamWatcherLink::kCallMs);
     bool followsWatcher() const { return m_team != nullptr; }
     // Whose alerts these are, in words: "" for this console's own.
     QString sourceText() const;

@@ -14,17 +14,12 @@
 
 namespace meridian {
 
-namespace {
-
-// A watcher answers from memory; one that takes longer is in trouble, and is said so.
-constexpr int kWatcherCallMs = 5000;
-
-}  // namespace
-
-TeamWatcherLink::TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread, QObject *parent)
+TeamWatcherLink::TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread, int callMs,
+                                 QObject *parent)
     : QObject(parent)
     , m_watcher(std::make_shared<const AlertRoute>(watcher))
     , m_thread(thread)
+    , m_callMs(callMs)
     , m_view(std::make_shared<const AlertsView>())
     , m_calls(std::make_shared<CallWatch>())
 {
@@ -57,14 +52,14 @@ QString TeamWatcherLink::sourceText() const
     return tr("from %1").arg(QString::fromStdString(m_name));
 }
 
-TeamWatcherLink::Read TeamWatcherLink::read(const AlertRoute &watcher, CallWatch &calls)
+TeamWatcherLink::Read TeamWatcherLink::read(const AlertRoute &watcher, int callMs, CallWatch &calls)
 {
     Read read;
     RouteCall call;
     call.method = "GET";
     call.url = watcher.url + "/alerts";
     call.maxAnswerBytes = kMaxTeamAlertsBytes;
-    auto answer = callRoute(watcher, call, kWatcherCallMs, calls);
+    auto answer = callRoute(watcher, call, callMs, calls);
     if (!answer) {
         read.problem = answer.error().message;
     } else if (answer->status != 200) {
@@ -82,8 +77,10 @@ void TeamWatcherLink::poll()
 {
     if (m_reading.isRunning())
         return;
-    m_reading.setFuture(QtConcurrent::run(
-        &m_thread, [watcher = m_watcher, calls = m_calls] { return read(*watcher, *calls); }));
+    m_reading.setFuture(
+        QtConcurrent::run(&m_thread, [watcher = m_watcher, callMs = m_callMs, calls = m_calls] {
+            return read(*watcher, callMs, *calls);
+        }));
 }
 
 void TeamWatcherLink::take(const Read &read)
@@ -153,12 +150,13 @@ void TeamWatcherLink::findCards(std::vector<Alert> &alerts) const
 
 std::function<std::string()> TeamWatcherLink::sendJob(const TriageRequest &request) const
 {
-    return [watcher = m_watcher, body = triageRequestJson(request)]() -> std::string {
+    return [watcher = m_watcher, callMs = m_callMs,
+            body = triageRequestJson(request)]() -> std::string {
         RouteCall call;
         call.url = watcher->url + "/triage";
         call.body = body;
         CallWatch watch;
-        auto answer = callRoute(*watcher, call, kWatcherCallMs, watch);
+        auto answer = callRoute(*watcher, call, callMs, watch);
         if (!answer)
             return answer.error().message;
         if (answer->status / 100 != 2)

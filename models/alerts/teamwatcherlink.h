@@ -27,8 +27,13 @@ struct TriageRequest;
 class TeamWatcherLink final : public QObject {
     Q_OBJECT
 public:
-    // Reads run on `thread`, in turn with the console's other triage work.
-    TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread, QObject *parent = nullptr);
+    // A watcher answers from memory: a call that takes longer than this is in trouble, and
+    // is said so.
+    static constexpr int kCallMs = 5000;
+    // Reads run on `thread`, in turn with the console's other triage work; each call to the
+    // watcher has `callMs`.
+    TeamWatcherLink(const AlertRoute &watcher, QThreadPool &thread, int callMs = kCallMs,
+                    QObject *parent = nullptr);
     ~TeamWatcherLink() override;
 
     // The fleet the watcher's alerts are matched to, and this console's time.
@@ -58,7 +63,7 @@ private:
         std::shared_ptr<TeamAlerts> team;  // none: not read
         std::string problem;
     };
-    static Read read(const AlertRoute &watcher, CallWatch &calls);
+    static Read read(const AlertRoute &watcher, int callMs, CallWatch &calls);
     void take(const Read &read);
     void sayProblem(const QString &text);
     // The watcher's alerts carry its node and card names: the handles here are found.
@@ -66,6 +71,7 @@ private:
 
     std::shared_ptr<const AlertRoute> m_watcher;
     QThreadPool &m_thread;
+    int m_callMs;
     std::shared_ptr<const AlertsView> m_view;
     std::vector<SilenceRule> m_silences;
     std::string m_name;
