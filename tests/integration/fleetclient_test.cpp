@@ -92,7 +92,7 @@ void seedUsage(SimFleet &fleet, const SimNodeView &node, int minutes)
     ASSERT_TRUE(fleet.usageLedger(node.nodeId)->record(rows).ok());
 }
 
-// Four agents misbehave at once: the fourth crashes for 3 s, the eighth hangs, the
+// Four agents misbehave at once: the fourth crashes for 2 s, the eighth hangs, the
 // twelfth answers everything 2 s late, the fourteenth sends NaN, negative and impossible
 // readings.
 void injectTrouble(SimFleet &fleet, const std::vector<SimNodeView> &nodes)
@@ -100,7 +100,7 @@ void injectTrouble(SimFleet &fleet, const std::vector<SimNodeView> &nodes)
     FaultSpec crash;
     crash.nodeId = nodes[3].nodeId;
     crash.kind = FaultKind::Crash;
-    crash.durationMs = 3000;
+    crash.durationMs = 2000;
     ASSERT_TRUE(fleet.inject(crash).ok());
     FaultSpec hang;
     hang.nodeId = nodes[7].nodeId;
@@ -201,7 +201,7 @@ TEST(FleetClient, ConnectsEveryAgentAndSurvivesCrashAndHang)
                s.nodeConnection[garbageNode] == ConnectionState::Connected;
     }));
 
-    // The crashed agent restarts by itself after 3 s; the client reconnects.
+    // The crashed agent restarts by itself after 2 s; the client reconnects.
     EXPECT_TRUE(test::waitUntil([&] { return connectedAgain(state, crashed); }));
     fleet.clearFaults(nodes[7].nodeId);
     EXPECT_TRUE(test::waitUntil([&] { return connectedAgain(state, hung); }));
