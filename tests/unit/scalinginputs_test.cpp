@@ -351,13 +351,14 @@ TEST(LineReaderBounds, TextAndLinesAreBoundedAndJoinedMembersRead)
 }
 
 // What is held is counted whole: the lines' index as well as their text. A file of blank
-// lines is eight bytes of index for each byte of text, and was held at nine times the
-// bound (a gzip of 64 million blank lines, 576 MB where 256 MB were meant).
+// lines is four bytes of index for each byte of text (eight before the index was 32-bit),
+// and was held at nine times the bound (a gzip of 64 million blank lines, 576 MB where
+// 256 MB were meant).
 TEST(TraceLinesHeld, TheIndexOfManyShortLinesCountsAgainstWhatIsHeld)
 {
     test::TempDir dir;
     const std::string blank = dir.file("blank.csv");
-    std::ofstream(blank) << std::string(2000, '\n');  // 2,000 bytes of text, 16,000 of index
+    std::ofstream(blank) << std::string(2000, '\n');  // 2,000 bytes of text, 8,000 of index
     auto small = TraceLines::read(blank, /*holdAtMost=*/8192);
     ASSERT_TRUE(small) << small.error().message;
     EXPECT_FALSE((*small)->held()) << "2,000 lines held in 8 KiB";

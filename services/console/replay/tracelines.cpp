@@ -10,21 +10,21 @@ Result<std::shared_ptr<const TraceLines>> TraceLines::read(const std::string &pa
         return in.error();
     std::shared_ptr<TraceLines> lines(new TraceLines(path));
     lines->m_held = true;
+    holdAtMost = std::min(holdAtMost, kHeldBytes);
     std::string line;
     while ((*in)->next(line)) {
         if (!lines->m_held)
             continue;  // read on to the end all the same: a broken end is refused now
-        // The index of line starts counts too: a file of blank lines is eight bytes of
-        // index for each byte of text.
+        // The index of line starts counts too.
         const uint64_t heldBytes =
-            lines->m_text.size() + (lines->m_starts.size() + 1) * sizeof(size_t);
+            lines->m_text.size() + (lines->m_starts.size() + 1) * sizeof(uint32_t);
         if (heldBytes + line.size() + 1 > holdAtMost) {
             lines->m_held = false;
             std::string().swap(lines->m_text);
-            std::vector<size_t>().swap(lines->m_starts);
+            std::deque<uint32_t>().swap(lines->m_starts);
             continue;
         }
-        lines->m_starts.push_back(lines->m_text.size());
+        lines->m_starts.push_back(static_cast<uint32_t>(lines->m_text.size()));
         lines->m_text.append(line).push_back('\n');
     }
     if ((*in)->error())

@@ -6,6 +6,8 @@
 // pass, bounds checked again.
 #pragma once
 
+#include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +21,7 @@ namespace meridian {
 class TraceLines {
 public:
     static constexpr uint64_t kHeldBytes = 256ULL << 20;
+    static_assert(kHeldBytes <= UINT32_MAX, "a held line's start is 32 bits");
 
     // `holdAtMost` is lowered by tests of the streamed path.
     static Result<std::shared_ptr<const TraceLines>> read(const std::string &path,
@@ -49,8 +52,11 @@ private:
 
     std::string m_path;
     bool m_held = false;
-    std::string m_text;            // every line, each ended by '\n'
-    std::vector<size_t> m_starts;  // where each line begins in m_text
+    std::string m_text;  // every line, each ended by '\n'
+    // Where each line begins in m_text, which is held only under kHeldBytes (so 32 bits
+    // reach), in blocks that are never copied as it grows: a file of blank lines is four
+    // bytes of index for each byte of text.
+    std::deque<uint32_t> m_starts;
 };
 
 }  // namespace meridian
