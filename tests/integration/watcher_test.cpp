@@ -112,11 +112,12 @@ bool recordedAsSent(const std::string &db, const std::string &prefix)
 }  // namespace
 
 // Xid, ECC, thermal, link down, an agent killed, a data center dark: with no console
-// anywhere, each reaches the webhook once (firing) and Alertmanager, an Xid within 15 s
-// and the dark data center within its pending duration and 15 s; and each that ends is
-// resolved once. The routing file asks 2 s of every pending duration, as a team may: the
-// defaults' own budget (a dark data center paged within a minute of its last word, after
-// 30 s pending) is alertengine_test's, where time is simulated.
+// anywhere, each reaches the webhook once (firing) and Alertmanager, and nothing else
+// does; an Xid within 15 s and the dark data center within its pending duration and 15 s;
+// and each that ends is resolved once. The routing file asks 2 s of every pending
+// duration, as a team may: the defaults' own budget (a dark data center paged within a
+// minute of its last word, after 30 s pending) is alertengine_test's, where time is
+// simulated.
 TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
 {
     TempDir dir;
@@ -131,12 +132,6 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
     Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "w1");
     ASSERT_TRUE(waitUntil([&] { return watcher.watching(12); }, std::chrono::seconds(60)))
         << watcher.log();
-    // A healthy fleet pages nobody: passes of the rules until past the routing file's
-    // 2 s pending durations, after which a wrong judgment would have paged.
-    ASSERT_TRUE(
-        watcher.settles(3, std::chrono::system_clock::now() + std::chrono::milliseconds(2500)))
-        << watcher.log();
-    ASSERT_EQ(webhook.posts(), 0) << "paged for nothing";
 
     const auto injected = Clock::now();
     fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "1"});
@@ -195,6 +190,12 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
     EXPECT_EQ(webhook.count("link down", "resolved"), 1);
     EXPECT_EQ(webhook.count("data center dark", "firing"), 1) << "nothing fired twice";
     EXPECT_EQ(webhook.count("Xid", "firing"), 1);
+    // Six faults, six pages: the rest of the fleet, healthy from the watcher's start to
+    // here (seconds past every 2 s pending duration), paged nobody.
+    int firing = 0;
+    for (const CountingWebhook::Seen &seen : webhook.seen())
+        firing += seen.status == "firing";
+    EXPECT_EQ(firing, 6) << "paged for something no fault caused";
     // `meridian watch status` says what a running one is doing.
     ChildProcess status({MERIDIAN_CONSOLE_BIN, "watch", "status", "--url",
                          fmt::format("http://127.0.0.1:{}", watcher.port)},
