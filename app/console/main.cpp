@@ -49,8 +49,12 @@ int runWindow(const WindowArguments &window, QApplication &app)
         session.window().showToolWindow(MainWindow::ToolWindow::Fabric);
     if (window.openScaling)
         session.window().showToolWindow(MainWindow::ToolWindow::Scaling);
-    // As the window's close button: its close event ends the session the same way.
-    stopOnSignals(&app, [&] { session.window().close(); });
+    // As the window's close button, less its question (rented cards still running): a
+    // signal has nobody at the screen to answer it, and killed, it was never asked.
+    stopOnSignals(&app, [&] {
+        session.window().setCloseWarning({});
+        session.window().close();
+    });
     if (window.quitAfterSeconds > 0)
         QTimer::singleShot(static_cast<int>(window.quitAfterSeconds * 1000), &app,
                            [&] { session.window().close(); });

@@ -21,8 +21,8 @@ struct WatchArguments {
     // After its own loop ran late or its streams went unread, how long agents' staleness
     // stays unjudged (SelfLagLimits::heldAfterMs): time for every agent's next batch.
     double stallHoldSeconds = 10;
-    // How often the rules run over the fleet: what a pending duration, a resolution and
-    // the watcher's own lateness are counted in.
+    // How often the rules run over the fleet: a pending duration's end or a resolution is
+    // seen at the next pass, and the watcher's own lateness is measured against it.
     double evaluateEverySeconds = 1;
     std::string statusUrl;  // `status`: the running watcher's base URL
 };
