@@ -17,12 +17,10 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <string_view>
 #include <thread>
 
 #include <grpcpp/grpcpp.h>
 
-#include "childprocess.h"
 #include "core/brokenpipes.h"
 #include "testsupport.h"
 
@@ -229,19 +227,6 @@ int threadCount(pid_t pid)
             return std::stoi(line.substr(8));
     }
     return 0;
-}
-
-std::string simControlOnceWritten(const std::string &inventory)
-{
-    constexpr std::string_view kPool = "capacity_pool: ";
-    std::string text;
-    if (!waitUntil([&] {
-            text = readFile(inventory);
-            return text.find('\n', text.find(kPool)) != std::string::npos;
-        }))
-        return {};
-    const size_t at = text.find(kPool) + kPool.size();
-    return text.substr(at, text.find('\n', at) - at);
 }
 
 bool untilListening(const std::string &address, std::chrono::milliseconds within)

@@ -74,10 +74,6 @@ int threadCount(pid_t pid);
 // within `within`.
 bool untilListening(const std::string &address, std::chrono::milliseconds within);
 
-// The SimControl address of a meridian-sim started with `--inventory-out inventory`
-// (the inventory's capacity_pool), once it has written the file; "" if not within 10 s.
-std::string simControlOnceWritten(const std::string &inventory);
-
 // A stub on a channel that is connected (or failed to connect within 10 s); the port is
 // waited for first, so a channel to a process just started skips gRPC's back-off.
 std::unique_ptr<v1::NodeAgent::Stub> connect(const std::string &address,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <string_view>
 #include <thread>
 
 #include "core/brokenpipes.h"
@@ -98,6 +99,19 @@ bool waitUntil(const std::function<bool()> &ready, std::chrono::milliseconds tim
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
     return ready();
+}
+
+std::string simControlOnceWritten(const std::string &inventory)
+{
+    constexpr std::string_view kPool = "capacity_pool: ";
+    std::string text;
+    if (!waitUntil([&] {
+            text = readFile(inventory);
+            return text.find('\n', text.find(kPool)) != std::string::npos;
+        }))
+        return {};
+    const size_t at = text.find(kPool) + kPool.size();
+    return text.substr(at, text.find('\n', at) - at);
 }
 
 bool holdsFor(const std::function<bool()> &holds, std::chrono::milliseconds window)

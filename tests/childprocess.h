@@ -42,7 +42,7 @@ private:
     std::string m_logFile;
 };
 
-// Calls `ready` every 100 ms until it is true or `timeout` passes; false on timeout.
+// Calls `ready` every 25 ms until it is true or `timeout` passes; false on timeout.
 // For real processes' start-up and scrapes, which no virtual clock can advance.
 bool waitUntil(const std::function<bool()> &ready,
                std::chrono::milliseconds timeout = std::chrono::seconds(30));
@@ -51,6 +51,10 @@ bool waitUntil(const std::function<bool()> &ready,
 // For a claim that something does NOT happen (no second page, no third node), which no
 // event marks: the claim is checked all along the window, not once after a sleep.
 bool holdsFor(const std::function<bool()> &holds, std::chrono::milliseconds window);
+
+// The SimControl address of a meridian-sim started with `--inventory-out inventory`
+// (the inventory's capacity_pool), once it has written the file; "" if not within 30 s.
+std::string simControlOnceWritten(const std::string &inventory);
 
 // The whole body of http://127.0.0.1:port/path, or "" when it does not answer 200.
 std::string httpGet(int port, const std::string &path);
