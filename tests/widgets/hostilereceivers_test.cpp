@@ -96,7 +96,9 @@ MeasuredRun measureConsole(std::vector<std::string> args, const std::string &log
         }
         std::this_thread::sleep_for(100ms);
     }
-    run.secondsToExit = since(*stopAskedAt);
+    EXPECT_TRUE(stopAskedAt.has_value()) << "it ended before it was asked to stop\n"
+                                         << console.log();
+    run.secondsToExit = stopAskedAt ? since(*stopAskedAt) : 0;
     run.waitStatus = console.waitStatus();
     return run;
 }
