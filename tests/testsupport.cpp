@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +52,28 @@ std::string TempDir::write(const std::string &name, const std::string &text) con
     const std::string path = file(name);
     std::ofstream(path) << text;
     return path;
+}
+
+FilesCannotGrow::FilesCannotGrow(const std::vector<std::string> &files)
+{
+    ::getrlimit(RLIMIT_FSIZE, &m_before);
+    m_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlim_t largest = 0;
+    for (const std::string &file : files) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(file, ec);
+        if (!ec)
+            largest = std::max(largest, static_cast<rlim_t>(size));
+    }
+    rlimit full = m_before;
+    full.rlim_cur = largest;
+    ::setrlimit(RLIMIT_FSIZE, &full);
+}
+
+FilesCannotGrow::~FilesCannotGrow()
+{
+    ::setrlimit(RLIMIT_FSIZE, &m_before);
+    std::signal(SIGXFSZ, m_handler);
 }
 
 }  // namespace meridian::test

@@ -1,8 +1,11 @@
 // Helpers shared by the tests: where the real captures are, temporary directories.
 #pragma once
 
+#include <sys/resource.h>
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace meridian::test {
 
@@ -30,6 +33,21 @@ public:
 
 private:
     std::string m_path;
+};
+
+// A full disk for this process while it lives: none of `files` may grow past the size of
+// the largest of them now (RLIMIT_FSIZE, with SIGXFSZ ignored), so a write that would
+// grow one fails at once with EFBIG, as it would on a full partition, root or not.
+class FilesCannotGrow {
+public:
+    explicit FilesCannotGrow(const std::vector<std::string> &files);
+    ~FilesCannotGrow();
+    FilesCannotGrow(const FilesCannotGrow &) = delete;
+    FilesCannotGrow &operator=(const FilesCannotGrow &) = delete;
+
+private:
+    rlimit m_before{};
+    void (*m_handler)(int) = nullptr;
 };
 
 }  // namespace meridian::test

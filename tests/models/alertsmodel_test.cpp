@@ -1,7 +1,6 @@
 // The alert list model under QAbstractItemModelTester, and the triage flow through
 // AlertCenter: events become rows, acknowledging changes the state, no resets.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
@@ -9,7 +8,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSignalSpy>
-#include <csignal>
 
 #include "alerts/alerttriagelog.h"
 #include "fakefleet.h"
@@ -196,33 +194,6 @@ TEST(AlertCenter, TwoConsolesOnOneHistoryFileShareOneTriage)
                         "li.wei | lifted silence 1 | "}));
 }
 
-namespace {
-
-// A full disk for this process while it lives: its writes past a file's current end fail
-// with EFBIG (RLIMIT_FSIZE of 0, SIGXFSZ ignored), as root's would on a full partition.
-class DiskFull {
-public:
-    DiskFull()
-    {
-        ::getrlimit(RLIMIT_FSIZE, &m_before);
-        m_handler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit none = m_before;
-        none.rlim_cur = 0;
-        ::setrlimit(RLIMIT_FSIZE, &none);
-    }
-    ~DiskFull()
-    {
-        ::setrlimit(RLIMIT_FSIZE, &m_before);
-        std::signal(SIGXFSZ, m_handler);
-    }
-
-private:
-    rlimit m_before{};
-    void (*m_handler)(int) = nullptr;
-};
-
-}  // namespace
-
 TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
 {
     test::TempDir dir;
@@ -237,8 +208,8 @@ TEST(AlertCenter, AnUnwritableHistoryFileIsReportedAndKeepsTheTriageInMemory)
     center.update(state.snapshot(10'200));
     QSignalSpy problems(&center, &AlertCenter::triageProblem);
     {
-        // The disk is full: every write this process makes to a file fails at once.
-        const DiskFull full;
+        // The disk is full: a write that would grow the file fails at once.
+        const test::FilesCannotGrow full({file, file + "-wal"});
         center.acknowledge(QStringLiteral("xid/xm-1/xm-1-card-1"));
         center.waitForTriage();
         QCoreApplication::processEvents();

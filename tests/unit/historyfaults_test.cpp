@@ -121,14 +121,7 @@ TEST(HistoryFaults, AFileThatCannotGrowFailsTheWriteByNameAndKeepsWhatWasCommitt
         if (!store.value()->flush().ok())
             return 4;
         // The disk fills up: no file may grow past what it is now.
-        signal(SIGXFSZ, SIG_IGN);
-        struct stat db {};
-        struct stat wal {};
-        stat(path.c_str(), &db);
-        stat((path + "-wal").c_str(), &wal);
-        const rlim_t limit = static_cast<rlim_t>(std::max(db.st_size, wal.st_size));
-        const rlimit full{limit, limit};
-        setrlimit(RLIMIT_FSIZE, &full);
+        const test::FilesCannotGrow full({path, path + "-wal"});
         store.value()->submit(test::a100Minutes("xm-2", "xiamen", 8, kJuly1, 24 * 60, 30, 900));
         const Status status = store.value()->flush();
         if (status.ok())
