@@ -69,6 +69,8 @@ AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved)
     n.startsAtMs = alert.activeSinceMs ? alert.activeSinceMs : alert.firstSeenMs;
     n.endsAtMs = resolved ? std::max(alert.lastSeenMs, n.startsAtMs) : 0;
     n.console = QSysInfo::machineHostName().toStdString();
+    n.acknowledgedBy = alert.acknowledgedMs ? alert.acknowledgedBy : std::string();
+    n.note = alert.note;
     return n;
 }
 
@@ -133,7 +135,12 @@ void AlertNotifier::review()
             recordWhenAnswered.push_back(m_center.deliveryRecord(a.key, false));
             changes.push_back(noticeFor(a, true));
         }
-        if (wanted && resend)
+        // Alertmanager is told again of every alert still true that it was told of,
+        // acknowledged and silenced ones too: one it stops hearing of, it calls resolved,
+        // and so would every receiver and inhibition behind it. Its own silences mute it.
+        const bool told = m_notified.count(a.key) > 0 ||
+                          (m_center.deliveredFiring(a.key) && !m_toldResolved.count(a.key));
+        if (resend && a.active && told)
             firing.push_back(noticeFor(a, false));
     }
     forgetUnlisted(listed, now);

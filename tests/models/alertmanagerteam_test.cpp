@@ -423,3 +423,64 @@ TEST(AlertmanagerSilences, ASilenceWhoseLiftFailedIsListedAgain)
     const json after = json::parse(test::httpGet(alertmanager.port, "/api/v2/silences"));
     EXPECT_EQ(after[0]["status"]["state"], "expired") << after.dump(1);
 }
+
+// Acknowledging is not resolving: an alert someone has taken stays firing in a real
+// Alertmanager for as long as it holds. Each re-send tells Alertmanager it holds for five
+// more minutes (with who took it as an annotation), so its receivers, amtool and any
+// inhibition keyed on it keep seeing it; once the fault ends, Alertmanager hears so at
+// once. The console's clock starts 4.5 minutes in the past and runs to now, so what
+// Alertmanager holds is judged on its own clock: had the re-sends stopped at the
+// acknowledgement, it would end a minute from now, not five.
+TEST(AlertNotifier, AnAcknowledgedAlertStaysFiringInAlertmanagerUntilItsFaultEnds)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    AlertRouting routing;
+    routing.routes.push_back(alertmanager.route());
+    const int64_t realNow = SystemClock::instance().nowUnixMs();
+    const int64_t start = realNow - 270'000;
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, start);
+    AlertCenter center(state);
+    center.setUser(QStringLiteral("night-shift"));
+    ManualClock clock(start);
+    AlertNotifier notifier(center, routing, clock, nullptr);
+    const auto at = [&](int64_t nowMs) {
+        clock.setUnixMs(nowMs);
+        state.recordTelemetry(0, TelemetrySample{nowMs, {}, {}, {}}, nowMs);
+        center.update(state.snapshot(nowMs));
+        center.waitForTriage();
+        QCoreApplication::processEvents();
+        EXPECT_TRUE(everyRouteDone(notifier));
+    };
+    const auto heldActive = [&] {
+        const std::string body = test::httpGet(alertmanager.port, "/api/v2/alerts?active=true");
+        return body.empty() ? json::array() : json::parse(body);
+    };
+    state.recordEvent(0, linkEvent(EventKind::LinkDown, start + 100));
+    at(start + 200);
+    ASSERT_EQ(center.view().alerts.size(), 1u);
+    const std::string key = center.view().alerts[0].key;
+    ASSERT_TRUE(test::waitUntil([&] { return heldActive().size() == 1; }))
+        << alertmanager.alerts().dump();
+
+    center.acknowledge(QString::fromStdString(key));
+    for (int64_t t = start + 61'000; t <= realNow; t += 61'000)
+        at(t);
+    json active;
+    ASSERT_TRUE(test::waitUntil([&] {
+        active = heldActive();
+        return active.size() == 1 && active[0]["annotations"].contains("acknowledged_by");
+    })) << alertmanager.alerts().dump();
+    EXPECT_EQ(active[0]["status"]["state"], "active");
+    EXPECT_EQ(active[0]["labels"]["meridian_key"], key);
+    EXPECT_EQ(active[0]["annotations"]["acknowledged_by"], "night-shift");
+    const std::string endsAt = active[0]["endsAt"].get<std::string>();
+    EXPECT_GE(endsAt, rfc3339(realNow + 4 * 60'000)) << "not held past the acknowledgement";
+
+    // The link comes back: resolved there within the minute.
+    state.recordEvent(0, linkEvent(EventKind::LinkUp, realNow));
+    at(std::max(realNow + 1, SystemClock::instance().nowUnixMs()));
+    EXPECT_TRUE(test::waitUntil([&] { return heldActive().empty(); }, std::chrono::seconds(60)))
+        << alertmanager.alerts().dump();
+}

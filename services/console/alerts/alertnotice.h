@@ -29,6 +29,10 @@ struct AlertNotice {
     int64_t startsAtMs = 0;
     int64_t endsAtMs = 0;  // resolved: when; firing: 0
     std::string console;   // the console's host, so a receiver knows who sent it
+    // What people have done about it: shown beside a firing alert, never a reason to call
+    // it resolved.
+    std::string acknowledgedBy;
+    std::string note;
 };
 
 }  // namespace meridian

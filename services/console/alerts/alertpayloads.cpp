@@ -23,18 +23,6 @@ std::string severityName(AlertSeverity severity)
     return severity == AlertSeverity::Critical ? "critical" : "warning";
 }
 
-std::string urlEncode(const std::string &text)
-{
-    std::string out;
-    for (unsigned char c : text) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
-            out += static_cast<char>(c);
-        else
-            out += fmt::format("%{:02X}", c);
-    }
-    return out;
-}
-
 // What an alert and its notice both say of the labels.
 struct LabelFields {
     AlertKind kind;
@@ -76,6 +64,12 @@ json alertmanagerAlert(const AlertNotice &n, int64_t nowMs)
         {"summary", fmt::format("{}: {}", n.title, n.subject)},
         {"description", n.message.empty() ? n.meaning : n.meaning + ". " + n.message},
         {"next_step", n.nextStep}};
+    // Acknowledgement is an annotation: Alertmanager has no state for it, and a label
+    // would make the acknowledged alert a new one.
+    if (!n.acknowledgedBy.empty())
+        annotations["acknowledged_by"] = n.acknowledgedBy;
+    if (!n.note.empty())
+        annotations["note"] = n.note;
     return {{"labels", labels},
             {"annotations", annotations},
             {"startsAt", rfc3339(n.startsAtMs)},
@@ -170,6 +164,18 @@ std::string withQuery(const std::string &url, const std::string &query)
 }
 
 }  // namespace
+
+std::string urlEncode(const std::string &text)
+{
+    std::string out;
+    for (unsigned char c : text) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+            out += static_cast<char>(c);
+        else
+            out += fmt::format("%{:02X}", c);
+    }
+    return out;
+}
 
 std::string rfc3339(int64_t unixMs)
 {

@@ -32,6 +32,8 @@ HttpPost alertPost(const AlertRoute &route, const std::vector<AlertNotice> &noti
 AlertLabels alertLabels(const AlertNotice &notice);
 AlertLabels alertLabels(const Alert &alert);
 
+// Percent-encoding of everything but RFC 3986's unreserved characters: a query's value.
+std::string urlEncode(const std::string &text);
 // "2026-12-03T04:55:00.000Z"
 std::string rfc3339(int64_t unixMs);
 // DingTalk's and Feishu's signature: base64(HMAC-SHA256(key, message)).
