@@ -11,6 +11,7 @@
 #include "alerts/alertrouting.h"
 #include "alerts/alerttriagelog.h"
 #include "alerts/routehttp.h"
+#include "alerts/triageallowance.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
 #include "core/yamlfile.h"
@@ -37,11 +38,16 @@ int fail(const std::string &message)
     return 2;
 }
 
-std::string defaultName()
+std::string hostName()
 {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
-    return std::string("watcher@") + host;
+    return host;
+}
+
+std::string defaultName()
+{
+    return "watcher@" + hostName();
 }
 
 // The fleet as the arguments name it: an inventory's agents, a store, or both.
@@ -167,15 +173,16 @@ public:
                 options, [this](const ScrapeRequest &request) { return answer(request); },
                 "watcher endpoint",
                 [this](const ScrapeRequest &request) {
-                    return answerTriage(request, [this](TriageRequest asked, std::string who) {
-                        // Carried out on the loop that owns the center, in the order asked.
-                        QMetaObject::invokeMethod(
-                            m_center.get(),
-                            [this, asked = std::move(asked), who = std::move(who)] {
-                                carryOutTriage(*m_center, asked, who);
-                            },
-                            Qt::QueuedConnection);
-                    });
+                    return answerTriage(
+                        request, m_triageGate, [this](TriageRequest asked, std::string who) {
+                            // Carried out on the loop that owns the center, in the order asked.
+                            QMetaObject::invokeMethod(
+                                m_center.get(),
+                                [this, asked = std::move(asked), who = std::move(who)] {
+                                    carryOutTriage(*m_center, asked, who);
+                                },
+                                Qt::QueuedConnection);
+                        });
                 });
             if (!endpoint)
                 return endpoint.error();
@@ -263,6 +270,8 @@ private:
 
     std::string m_name;
     AlertRouting m_routing;
+    TriageAllowance m_triageAllowance{SystemClock::instance()};
+    TriageGate m_triageGate{m_triageAllowance, m_routing.silenceMaxMs, hostName()};
     SelfLagLimits m_lag;
     FleetState m_state;
     std::vector<std::unique_ptr<PrometheusSource>> m_stores;

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include "alerts/triagegate.h"
+#include "core/clock.h"
 #include "models/alerts/alertcenter.h"
 
 namespace meridian {
@@ -20,22 +22,23 @@ std::string teamAlertsOf(const AlertCenter &center, const std::string &watcherNa
     return teamAlertsJson(team);
 }
 
-ScrapeAnswer answerTriage(const ScrapeRequest &request,
+ScrapeAnswer answerTriage(const ScrapeRequest &request, const TriageGate &gate,
                           const std::function<void(TriageRequest, std::string)> &carryOut)
 {
     if (request.path != "/triage")
         return {404, "no such path: POST /triage is here\n", "text/plain"};
-    if (!request.mayOperate)
-        return {403, "this token may read the alerts, not act on them (role: read-only)\n",
-                "text/plain"};
-    auto asked = parseTriageRequest(request.body);
-    if (!asked)
-        return {400, asked.error().message + "\n", "text/plain"};
-    // With tokens, the token says who it is; without (loopback only), the request does.
-    std::string who = !request.caller.empty() ? request.caller : asked->who;
-    if (who.empty())
-        who = "console";
-    carryOut(std::move(asked).value(), std::move(who));
+    TriageCaller caller;
+    caller.tokenName = request.caller;
+    caller.mayOperate = request.mayOperate;
+    caller.host = gate.host;
+    TriageVerdict verdict = judgeTriage(request.body, caller, SystemClock::instance().nowUnixMs(),
+                                        gate.allowance, gate.silenceMaxMs);
+    if (!verdict.taken()) {
+        ScrapeAnswer answer{verdict.status, verdict.why + "\n", "text/plain"};
+        answer.retryAfterS = static_cast<int>((verdict.retryAfterMs + 999) / 1000);
+        return answer;
+    }
+    carryOut(std::move(verdict.request), std::move(verdict.who));
     return {202, "{\"accepted\":true}\n", "application/json"};
 }
 

@@ -14,13 +14,21 @@
 namespace meridian {
 
 class AlertCenter;
+class TriageAllowance;
+
+// What a watcher's triage door holds across requests.
+struct TriageGate {
+    TriageAllowance &allowance;
+    int64_t silenceMaxMs;
+    std::string host;  // named for callers that no token names
+};
 
 // The center's list as a console reads it.
 std::string teamAlertsOf(const AlertCenter &center, const std::string &watcherName, int64_t nowMs);
 
-// Checks a POST /triage and hands a good one, with who asked, to `carryOut`; the answer
-// says what was wrong (400), or that the caller may only read (403).
-ScrapeAnswer answerTriage(const ScrapeRequest &request,
+// Judges a POST /triage (alerts/triagegate.h) and hands a good one, with who asked, to
+// `carryOut`; a refusal answers its status and why (429 with Retry-After).
+ScrapeAnswer answerTriage(const ScrapeRequest &request, const TriageGate &gate,
                           const std::function<void(TriageRequest, std::string)> &carryOut);
 
 // Does what was asked, in `who`'s name (the triage log and the audit say so).

@@ -139,6 +139,7 @@ TEST(WatcherConsole, AConsoleShowsTheWatchersAlertsAndActsThroughItInItsTokensNa
     // A silence made here holds at the watcher: the link that goes down is not paged.
     SilenceRule quiet;
     quiet.kind = AlertKind::LinkDown;
+    quiet.dataCenter = "wuhu";
     quiet.untilMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count() +

@@ -35,7 +35,17 @@ SilenceDialog::SilenceDialog(const Alert &alert, int64_t nowMs, QWidget *parent)
     m_reason = new QLineEdit(this);
     m_reason->setPlaceholderText(tr("Why (seen by every console on this history file)"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Silence"));
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    m_ok->setText(tr("Silence"));
+    // A silence quiets the whole team's pages: it says why, as the watcher requires too.
+    m_ok->setEnabled(false);
+    m_ok->setToolTip(tr("Say why first: every console and receiver shows the reason"));
+    connect(m_reason, &QLineEdit::textChanged, this, [this](const QString &text) {
+        const bool given = !text.trimmed().isEmpty();
+        m_ok->setEnabled(given);
+        m_ok->setToolTip(given ? QString()
+                               : tr("Say why first: every console and receiver shows the reason"));
+    });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *form = new QFormLayout(this);

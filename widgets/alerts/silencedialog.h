@@ -9,6 +9,7 @@
 
 class QComboBox;
 class QLineEdit;
+class QPushButton;
 
 namespace meridian {
 
@@ -31,6 +32,7 @@ private:
     QComboBox *m_scope;
     QComboBox *m_duration;
     QLineEdit *m_reason;
+    QPushButton *m_ok;
 };
 
 }  // namespace meridian

@@ -40,6 +40,10 @@ public:
 
 private:
     std::string base() const;
+    // The active silences whose matchers meet Alertmanager's `filter` (one read; empty:
+    // all of them).
+    Result<std::vector<SilenceRule>> activeMatching(const std::string &filter,
+                                                    std::vector<std::string> *problems);
 
     AlertRoute m_route;
     int m_timeoutMs;

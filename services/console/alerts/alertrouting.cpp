@@ -244,6 +244,14 @@ Result<AlertRouting> loadAlertRouting(const std::string &path)
         if (!routing.language.empty() && routing.language != "en" && routing.language != "zh_CN")
             return yamlError(path, root["language"],
                              "language: en or zh_CN (what the routes are sent in)");
+        if (const YAML::Node hours = root["silence_max_hours"]) {
+            const int maxHours = yamlValue<int>(root, "silence_max_hours", 72);
+            if (maxHours < 1 || maxHours > 720)
+                return yamlError(path, hours,
+                                 "silence_max_hours: from 1 to 720 (the longest silence anyone "
+                                 "may set)");
+            routing.silenceMaxMs = static_cast<int64_t>(maxHours) * 3600'000;
+        }
         if (const YAML::Node delivery = root["delivery"]) {
             if (Status read = readDelivery(path, delivery, routing); !read)
                 return read.error();

@@ -10,6 +10,7 @@
 
 #include "alert.h"
 #include "core/result.h"
+#include "silencecheck.h"
 
 namespace meridian {
 
@@ -57,6 +58,9 @@ struct AlertRouting {
     // The language of what the routes are sent ("en" or "zh_CN"), whatever each console's
     // window speaks: the team's receivers hear one language. Empty: the console's.
     std::string language;
+    // The longest silence anyone may set (`silence_max_hours:`, 1 to 720): the dialog's
+    // 72 hours unless the team allows more.
+    int64_t silenceMaxMs = kDefaultSilenceMaxMs;
     // `watcher:` — the team's watcher (`meridian watch`): a console that names one shows
     // its alerts and acts through it instead of evaluating and sending by itself, so one
     // process pages and everyone answers the same alerts. The watcher itself ignores it.

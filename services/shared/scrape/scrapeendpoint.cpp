@@ -20,6 +20,8 @@ bool acceptsGzip(const httplib::Request &request)
 void setBody(const httplib::Request &request, httplib::Response &response, ScrapeAnswer answer)
 {
     response.status = answer.status;
+    if (answer.retryAfterS > 0)
+        response.set_header("Retry-After", std::to_string(answer.retryAfterS));
     if (answer.contentType.rfind("text/", 0) != 0 && acceptsGzip(request)) {
         std::string compressed;
         httplib::detail::gzip_compressor gzip;

@@ -47,6 +47,7 @@ struct ScrapeAnswer {
     int status = 200;
     std::string body;
     std::string contentType = "text/plain; version=0.0.4; charset=utf-8";
+    int retryAfterS = 0;  // > 0: a Retry-After header (a 429 or 503 says when to come back)
 };
 
 class ScrapeEndpoint {
