@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "fleet/fleetstate.h"
+#include "placenames.h"
 
 namespace meridian {
 
@@ -40,7 +41,5 @@ QColor noReadingColor();
 // like a fault.
 QColor healthyColor(float utilizationFraction, bool darkBackground);
 QColor staleColor();
-
-QString dataCenterTitle(const std::string &name);
 
 }  // namespace meridian

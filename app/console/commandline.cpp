@@ -80,49 +80,6 @@ CLI::App *addReportCommand(CLI::App &cli, ReportOptions &report)
     return command;
 }
 
-CLI::App *addWatchCommand(CLI::App &cli, WatchArguments &watch)
-{
-    auto *command = cli.add_subcommand(
-        "watch",
-        "run the alert rules, routes and triage without a window (for systemd), so the "
-        "on-call is paged whether or not a console is open");
-    command->add_option("--inventory", watch.inventory,
-                        "YAML inventory of data centers and agents");
-    command->add_option("--prometheus", watch.prometheus,
-                        "read the fleet from a Prometheus-compatible store (its URL)");
-    command
-        ->add_option("--scrape-interval", watch.scrapeIntervalS,
-                     "the store's scrape interval in seconds (default 15)")
-        ->check(CLI::Range(1, 3600))
-        ->needs("--prometheus");
-    command->add_option("--alert-routes", watch.alertRoutes,
-                        "where alerts go (YAML, as the console reads it); required");
-    command->add_option("--db", watch.history,
-                        "history file: the triage log, and what was delivered, kept across "
-                        "restarts (default: the user's data directory)");
-    command->add_option("--listen", watch.listen,
-                        "serve /metrics and /status here (default 127.0.0.1:9465; '' for none)");
-    command->add_option("--name", watch.name, "who it is in the triage log (default watcher@HOST)");
-    command->add_option("--security", watch.security,
-                        "a file with tls: and tokens: for the listener (needed beyond loopback; "
-                        "operator tokens may act on alerts)");
-    command->add_option("--quit-after", watch.quitAfterSeconds,
-                        "quit after this many seconds (scripted runs)");
-    command
-        ->add_option("--stall-hold", watch.stallHoldSeconds,
-                     "after this process itself stalled (swapped out, stopped), seconds before "
-                     "it judges agents' silence again (default 10)")
-        ->check(CLI::Range(1.0, 600.0));
-    command
-        ->add_option("--evaluate-every", watch.evaluateEverySeconds,
-                     "seconds between passes of the rules over the fleet (default 1)")
-        ->check(CLI::Range(0.1, 10.0));
-    auto *status = command->add_subcommand("status", "what a running watcher is doing");
-    status->add_option("--url", watch.statusUrl, "its base URL (default http://127.0.0.1:9465)")
-        ->default_val("http://127.0.0.1:9465");
-    return command;
-}
-
 }  // namespace
 
 std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &line)
@@ -132,12 +89,11 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
     cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
     const CLI::App *sync = addSyncCommand(cli, line.sync);
     const CLI::App *report = addReportCommand(cli, line.report);
-    CLI::App *watch = addWatchCommand(cli, line.watch);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
-        // A command line that does not parse is the usage error (2) the watcher's unit
-        // does not restart for, not CLI11's own codes (105 for a value out of range).
+        // A command line that does not parse is the usage error (2), not CLI11's own codes
+        // (105 for a value out of range).
         const int code = cli.exit(e);
         return code == 0 ? 0 : 2;
     }
@@ -145,9 +101,6 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
         line.command = ConsoleCommandLine::Command::Sync;
     else if (*report)
         line.command = ConsoleCommandLine::Command::Report;
-    else if (*watch)
-        line.command = *watch->get_subcommand("status") ? ConsoleCommandLine::Command::WatchStatus
-                                                        : ConsoleCommandLine::Command::Watch;
     return std::nullopt;
 }
 

@@ -1,12 +1,11 @@
 // meridian's command line: the console window with its options, or one of the commands
-// that run without a window (sync, report, watch).
+// that run without a window (sync, report).
 #pragma once
 
 #include <optional>
 #include <string>
 
 #include "headlesscommands.h"
-#include "watchcommand.h"
 
 namespace meridian {
 
@@ -33,12 +32,11 @@ struct SyncArguments {
 };
 
 struct ConsoleCommandLine {
-    enum class Command { Window, Sync, Report, Watch, WatchStatus };
+    enum class Command { Window, Sync, Report };
     Command command = Command::Window;
     WindowArguments window;
     SyncArguments sync;
     ReportOptions report;
-    WatchArguments watch;
 };
 
 // The command line read; an exit status instead where the program should end at once

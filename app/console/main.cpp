@@ -1,6 +1,6 @@
 // meridian: the operations console. With no inventory it starts an embedded simulated
-// fleet on loopback and connects to it exactly as to a real one. `meridian watch` runs its
-// alerting headless, for systemd.
+// fleet on loopback and connects to it exactly as to a real one. Its alerting headless, for
+// systemd, is a program of its own: meridian-watch (app/watch).
 #include <QApplication>
 #include <QIcon>
 #include <QMessageBox>
@@ -78,10 +78,6 @@ int main(int argc, char **argv)
         return runSync(line.sync.inventory, line.sync.db, line.sync.prices);
     if (line.command == ConsoleCommandLine::Command::Report)
         return runReport(line.report, argc, argv);
-    if (line.command == ConsoleCommandLine::Command::Watch)
-        return runWatch(line.watch, argc, argv);
-    if (line.command == ConsoleCommandLine::Command::WatchStatus)
-        return runWatchStatus(line.watch.statusUrl);
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Meridian"));

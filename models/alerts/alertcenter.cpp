@@ -101,7 +101,6 @@ QString AlertCenter::behindText() const
 
 void AlertCenter::publish()
 {
-    m_model.setAlerts(view().alerts, m_nowMs);
     Q_EMIT alertsChanged();
 }
 

@@ -1,6 +1,6 @@
 // Triage for the UI thread: feeds each snapshot and the events that arrived since the
 // last one to the alert engine (on its own thread where runOnItsOwnThread() was asked,
-// alertevaluator.h), keeps the alert list model current, and carries out
+// alertevaluator.h), says when the alerts changed (the list models follow it), and carries out
 // what the on-call engineer does (acknowledge, silence, note). With a triage log, those
 // actions go to the history file (off the UI thread) and every few seconds what other
 // consoles on the same file did is read back, so all of them show one triage; with an
@@ -23,7 +23,6 @@
 #include "alertmanagersilencelist.h"
 #include "alerts/alerttriagelog.h"
 #include "alerts/selflag.h"
-#include "alertsmodel.h"
 #include "deliveredfiring.h"
 #include "teamwatcherlink.h"
 #include "triageread.h"
@@ -62,7 +61,6 @@ public:
     QString behindText() const;
     // The autoscaler's view of each service: TTFT against objective, plans waiting.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
-    AlertsModel *model() { return &m_model; }
     // What the engine held after the newest evaluation or change that has been shown; or,
     // following a watcher, its list as last read.
     const AlertsView &view() const { return m_team ? m_team->view() : m_evaluator.view(); }
@@ -150,7 +148,6 @@ private:
     AlertEvaluator m_evaluator;
     std::optional<SelfLag> m_lag;
     bool m_holdingStaleness = false;  // as last asked of the engine
-    AlertsModel m_model;
     uint64_t m_eventCounter = 0;
     int64_t m_nowMs = 0;
     std::string m_user;

@@ -2,8 +2,9 @@
 
 #include <QCoreApplication>
 #include <QTranslator>
+#include <algorithm>
 
-#include "models/metricscale.h"
+#include "models/placenames.h"
 
 namespace meridian {
 
@@ -258,6 +259,23 @@ QString alertKindTitleOfName(const std::string &kindName)
 {
     const auto kind = alertKindFromName(kindName);
     return kind ? alertKindTitle(*kind) : QString::fromStdString(kindName);
+}
+
+QString alertDurationText(int64_t ms)
+{
+    // The alert list's words (its context), in the language of whoever is told.
+    const int64_t s = std::max<int64_t>(0, ms / 1000);
+    if (s < 60)
+        return translate("AlertsModel", "%1 s").arg(s);
+    if (s < 3600)
+        return translate("AlertsModel", "%1 min").arg(s / 60);
+    if (s < 86400)
+        return s % 3600 >= 60
+                   ? translate("AlertsModel", "%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60)
+                   : translate("AlertsModel", "%1 h").arg(s / 3600);
+    return s % 86400 >= 3600
+               ? translate("AlertsModel", "%1 d %2 h").arg(s / 86400).arg(s % 86400 / 3600)
+               : translate("AlertsModel", "%1 d").arg(s / 86400);
 }
 
 }  // namespace meridian

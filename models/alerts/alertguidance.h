@@ -22,6 +22,8 @@ QString alertWhere(const Alert &alert);
 QString alertMeaning(const Alert &alert);
 // The next step for whoever is on call.
 QString alertNextStep(const Alert &alert);
+// "45 s", "12 min", "3 h 5 min", "2 d 4 h".
+QString alertDurationText(int64_t ms);
 
 // While one lives, the functions above speak `translator`'s language on this thread (none:
 // the English they are written in), not the window's: what the team's receivers are sent

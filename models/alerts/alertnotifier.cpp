@@ -6,8 +6,8 @@
 #include <set>
 
 #include "alertcenter.h"
+#include "alertdesk.h"
 #include "alertguidance.h"
-#include "desktopnotifier.h"
 
 namespace meridian {
 
@@ -19,7 +19,7 @@ constexpr int kDesktopNotificationsPerBatch = 3;
 }  // namespace
 
 AlertNotifier::AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock,
-                             DesktopNotifier *desktop, QObject *parent, const QString &translations)
+                             AlertDesk *desktop, QObject *parent, const QString &translations)
     : QObject(parent)
     , m_center(center)
     , m_clock(clock)
@@ -117,8 +117,7 @@ void AlertNotifier::review()
     for (const Alert &a : alerts) {
         listed.insert(a.key);
         const bool wanted = a.active && !a.acknowledgedMs && !a.silenced(now);
-        const bool sent = m_notified.count(a.key) > 0 ||
-                          (m_center.deliveredFiring(a.key) && !m_toldResolved.count(a.key));
+        const bool sent = toldFiring(a.key);
         if (wanted && !sent) {
             m_notified.insert(a.key);
             m_toldResolved.erase(a.key);
@@ -138,9 +137,7 @@ void AlertNotifier::review()
         // Alertmanager is told again of every alert still true that it was told of,
         // acknowledged and silenced ones too: one it stops hearing of, it calls resolved,
         // and so would every receiver and inhibition behind it. Its own silences mute it.
-        const bool told = m_notified.count(a.key) > 0 ||
-                          (m_center.deliveredFiring(a.key) && !m_toldResolved.count(a.key));
-        if (resend && a.active && told)
+        if (resend && a.active && toldFiring(a.key))
             firing.push_back(noticeFor(a, false));
     }
     forgetUnlisted(listed, now);
@@ -153,6 +150,12 @@ void AlertNotifier::review()
             m_dispatcher->submit(firing, RouteKind::Alertmanager);
     }
     tellTheDesk(opened);
+}
+
+bool AlertNotifier::toldFiring(const std::string &key) const
+{
+    return m_notified.count(key) > 0 ||
+           (m_center.deliveredFiring(key) && !m_toldResolved.count(key));
 }
 
 bool AlertNotifier::firstListOfTheTeam()

@@ -21,19 +21,19 @@ namespace meridian {
 
 class AlertCenter;
 struct Alert;
-class DesktopNotifier;
+class AlertDesk;
 
 class AlertNotifier final : public QObject {
     Q_OBJECT
 public:
     // The routing file's language is read from `translations` (meridian_<language>.qm).
-    AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock,
-                  DesktopNotifier *desktop, QObject *parent = nullptr,
+    AlertNotifier(AlertCenter &center, AlertRouting routing, const Clock &clock, AlertDesk *desktop,
+                  QObject *parent = nullptr,
                   const QString &translations = QStringLiteral(":/i18n"));
     ~AlertNotifier() override;
 
     AlertDispatcher &dispatcher() { return *m_dispatcher; }
-    DesktopNotifier *desktop() const { return m_desktop; }
+    AlertDesk *desktop() const { return m_desktop; }
     const Clock &clock() const { return m_clock; }
     // The notice an alert becomes, in the console's language.
     static AlertNotice noticeFor(const Alert &alert, bool resolved);
@@ -50,6 +50,9 @@ private:
     // Drops what is no longer listed from what was sent (here, and after a while from
     // the file).
     void forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs);
+    // Whether the receivers were told `key` is firing (here, or as the file says) and not
+    // yet that it resolved.
+    bool toldFiring(const std::string &key) const;
     // Whether the alerts now listed are the first list of the watcher followed (then
     // marked seen).
     bool firstListOfTheTeam();
@@ -64,7 +67,7 @@ private:
 
     AlertCenter &m_center;
     const Clock &m_clock;
-    DesktopNotifier *m_desktop;
+    AlertDesk *m_desktop;
     std::unique_ptr<AlertDispatcher> m_dispatcher;
     // The language the routes are sent in, where the routing file names one: its
     // translator (none for English).

@@ -1,5 +1,7 @@
 #include "alertsmodel.h"
 
+#include "alertcenter.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -58,6 +60,13 @@ QString alertTip(const Alert &a, int64_t nowMs)
 AlertsModel::AlertsModel(QObject *parent) : KeyedTableModel(parent)
 {}
 
+AlertsModel::AlertsModel(const AlertCenter &center, QObject *parent) : KeyedTableModel(parent)
+{
+    connect(&center, &AlertCenter::alertsChanged, this,
+            [this, &center] { setAlerts(center.view().alerts, center.nowMs()); });
+    setAlerts(center.view().alerts, center.nowMs());
+}
+
 void AlertsModel::setAlerts(std::vector<Alert> alerts, int64_t nowMs)
 {
     const int64_t before = m_nowMs;
@@ -85,16 +94,7 @@ QString AlertsModel::timeText(int64_t unixMs)
 
 QString AlertsModel::durationText(int64_t ms)
 {
-    const int64_t s = std::max<int64_t>(0, ms / 1000);
-    if (s < 60)
-        return tr("%1 s").arg(s);
-    if (s < 3600)
-        return tr("%1 min").arg(s / 60);
-    if (s < 86400)
-        return s % 3600 >= 60 ? tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60)
-                              : tr("%1 h").arg(s / 3600);
-    return s % 86400 >= 3600 ? tr("%1 d %2 h").arg(s / 86400).arg(s % 86400 / 3600)
-                             : tr("%1 d").arg(s / 86400);
+    return alertDurationText(ms);
 }
 
 QString AlertsModel::stateText(const Alert &a, int64_t nowMs)

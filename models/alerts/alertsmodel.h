@@ -10,6 +10,8 @@
 
 namespace meridian {
 
+class AlertCenter;
+
 class AlertsModel final : public KeyedTableModel<Alert> {
     Q_OBJECT
 public:
@@ -34,6 +36,8 @@ public:
     static constexpr int KeyRole = Qt::UserRole + 2;
 
     explicit AlertsModel(QObject *parent = nullptr);
+    // Follows the center: its list, merged at every change.
+    explicit AlertsModel(const AlertCenter &center, QObject *parent = nullptr);
 
     void setAlerts(std::vector<Alert> alerts, int64_t nowMs);
     const Alert *alertAt(int row) const;

@@ -7,17 +7,18 @@
 #include <QObject>
 #include <QString>
 
+#include "alertdesk.h"
+
 namespace meridian {
 
-class DesktopNotifier final : public QObject {
+class DesktopNotifier final : public QObject, public AlertDesk {
     Q_OBJECT
 public:
     explicit DesktopNotifier(QDBusConnection bus = QDBusConnection::sessionBus(),
                              QObject *parent = nullptr);
 
-    bool available() const { return m_bus.isConnected(); }
-    // Critical ones stay until dismissed and ask for urgency; warnings time out.
-    void notify(const QString &summary, const QString &body, bool critical);
+    bool available() const override { return m_bus.isConnected(); }
+    void notify(const QString &summary, const QString &body, bool critical) override;
 
 Q_SIGNALS:
     // The daemon refused or did not answer (empty: it answered).

@@ -6,10 +6,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <map>
 
+#include "alertguidance.h"
 #include "alerts/alertrouting.h"
 #include "alerts/routehttp.h"
 #include "alerts/teamalerts.h"
-#include "alertsmodel.h"
 #include "core/callwatch.h"
 
 namespace meridian {
@@ -87,10 +87,10 @@ void TeamWatcherLink::take(const Read &read)
 {
     if (!read.team) {
         // The list last read stays shown, and how old it is said.
-        const QString since = m_heardMs > 0
-                                  ? tr(" (the list shown is %1 old)")
-                                        .arg(AlertsModel::durationText(m_nowMs - m_heardMs))
-                                  : QString();
+        const QString since =
+            m_heardMs > 0
+                ? tr(" (the list shown is %1 old)").arg(alertDurationText(m_nowMs - m_heardMs))
+                : QString();
         sayProblem(QString::fromStdString(read.problem) + since);
         return;
     }

@@ -4,7 +4,7 @@
 <context>
     <name>AlertGuidance</name>
     <message>
-        <location filename="../../models/alerts/alertguidance.cpp" line="+40"/>
+        <location filename="../../models/alerts/alertguidance.cpp" line="+41"/>
         <source>Graphics engine exception: usually the job&apos;s own code</source>
         <translation>图形引擎异常：通常是作业自身代码的问题</translation>
     </message>
@@ -359,7 +359,7 @@
 <context>
     <name>AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+82"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+84"/>
         <source>test from the Meridian console</source>
         <translation>来自 Meridian 控制台的测试</translation>
     </message>
@@ -367,6 +367,39 @@
         <location line="+3"/>
         <source>A test: if you read this, the route works.</source>
         <translation>测试：看到此消息说明该路由工作正常。</translation>
+    </message>
+</context>
+<context>
+    <name>AlertsModel</name>
+    <message>
+        <location filename="../../models/alerts/alertguidance.cpp" line="+29"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
     </message>
 </context>
 <context>
@@ -410,7 +443,7 @@
 <context>
     <name>DataCenter</name>
     <message>
-        <location filename="../../models/metricscale.cpp" line="+152"/>
+        <location filename="../../models/placenames.cpp" line="+11"/>
         <source>Xiamen</source>
         <translation>厦门</translation>
     </message>
@@ -441,7 +474,7 @@
 <context>
     <name>FleetMetric</name>
     <message>
-        <location filename="../../models/metricscale.cpp" line="-143"/>
+        <location filename="../../models/metricscale.cpp" line="+13"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
@@ -569,7 +602,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="+42"/>
+        <location filename="../../app/console/main.cpp" line="+43"/>
         <source>Meridian cannot start</source>
         <translation>Meridian 无法启动</translation>
     </message>
@@ -873,7 +906,7 @@
 <context>
     <name>meridian::AlertCenter</name>
     <message>
-        <location filename="../../models/alerts/alertcenter.cpp" line="+94"/>
+        <location filename="../../models/alerts/alertcenter.cpp" line="+96"/>
         <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
         <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
     </message>
@@ -881,7 +914,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+129"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+158"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -1021,37 +1054,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsModel</name>
     <message>
-        <location filename="../../models/alerts/alertsmodel.cpp" line="+90"/>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 d %2 h</source>
-        <translation>%1 天 %2 小时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 d</source>
-        <translation>%1 天</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location filename="../../models/alerts/alertsmodel.cpp" line="+103"/>
         <source>resolved</source>
         <translation>已恢复</translation>
     </message>
@@ -1086,7 +1089,7 @@ Next: %2</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-99"/>
         <source>Next: %1</source>
         <translation>下一步：%1</translation>
     </message>
@@ -1101,7 +1104,7 @@ Next: %2</source>
         <translation>静默原因：%1</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+123"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
@@ -1159,7 +1162,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alerts/alertspanel.cpp" line="+94"/>
+        <location filename="../../widgets/alerts/alertspanel.cpp" line="+96"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -2087,7 +2090,7 @@ Next: %2</source>
         <translation>告警</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
         <source>Alerts (%1 open)</source>
         <translation>告警（%1 条未处理）</translation>
     </message>
@@ -3340,12 +3343,12 @@ Next: %2</source>
     <name>meridian::SilenceDialog</name>
     <message>
         <location filename="../../widgets/alerts/silencedialog.cpp" line="+17"/>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Silence</source>
         <translation>静默</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-17"/>
         <source>This alert: %1</source>
         <translation>此告警：%1</translation>
     </message>
@@ -3383,6 +3386,12 @@ Next: %2</source>
     </message>
     <message>
         <location line="+6"/>
+        <location line="+5"/>
+        <source>Say why first: every console and receiver shows the reason</source>
+        <translation>请先填写原因：每个控制台和接收方都会显示它</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -3400,7 +3409,7 @@ Next: %2</source>
 <context>
     <name>meridian::TeamWatcherLink</name>
     <message>
-        <location filename="../../models/alerts/teamwatcherlink.cpp" line="+47"/>
+        <location filename="../../models/alerts/teamwatcherlink.cpp" line="+50"/>
         <source>from the watcher at %1 (not heard from yet)</source>
         <translation>来自 %1 的值守进程（尚未收到应答）</translation>
     </message>
@@ -3410,7 +3419,7 @@ Next: %2</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source> (the list shown is %1 old)</source>
         <translation>（当前显示的列表已是 %1 前的）</translation>
     </message>

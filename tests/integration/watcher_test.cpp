@@ -197,9 +197,9 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
         firing += seen.status == "firing";
     EXPECT_EQ(firing, 6) << "paged for something no fault caused";
     // `meridian watch status` says what a running one is doing.
-    ChildProcess status({MERIDIAN_CONSOLE_BIN, "watch", "status", "--url",
-                         fmt::format("http://127.0.0.1:{}", watcher.port)},
-                        dir.file("status.log"));
+    ChildProcess status(
+        {MERIDIAN_WATCH_BIN, "status", "--url", fmt::format("http://127.0.0.1:{}", watcher.port)},
+        dir.file("status.log"));
     ASSERT_TRUE(waitUntil([&] { return status.ended(); }));
     EXPECT_EQ(status.waitStatus(), 0) << status.log();
     EXPECT_NE(status.log().find("w1: up"), std::string::npos) << status.log();
@@ -381,10 +381,9 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     const std::string unit = "meridian-watch-test";
     std::vector<std::string> run = {systemd.systemdRun(), "--unit", unit};
     run.insert(run.end(), properties.begin(), properties.end());
-    run.insert(run.end(),
-               {MERIDIAN_CONSOLE_BIN, "watch", "--inventory", fleet.inventory(), "--alert-routes",
-                dir.file("routes.yaml"), "--db", dir.file("watch.db"), "--listen",
-                fmt::format("127.0.0.1:{}", port), "--evaluate-every", "0.25"});
+    run.insert(run.end(), {MERIDIAN_WATCH_BIN, "--inventory", fleet.inventory(), "--alert-routes",
+                           dir.file("routes.yaml"), "--db", dir.file("watch.db"), "--listen",
+                           fmt::format("127.0.0.1:{}", port), "--evaluate-every", "0.25"});
     auto started = runTool({run, 10'000});
     ASSERT_TRUE(started) << started.error().message;
     const auto mainPid = [&] {
@@ -481,7 +480,7 @@ TEST(Watcher, AWatcherThatCannotPageStopsNamingWhy)
     std::ofstream(dir.file("fleet.yaml"))
         << "data_centers:\n  - name: xiamen\n    agents: [127.0.0.1:1]\n";
     const auto run = [&](std::vector<std::string> args, const std::string &log) {
-        args.insert(args.begin(), {MERIDIAN_CONSOLE_BIN, "watch", "--db", dir.file("w.db")});
+        args.insert(args.begin(), {MERIDIAN_WATCH_BIN, "--db", dir.file("w.db")});
         ChildProcess watch(args, dir.file(log));
         EXPECT_TRUE(waitUntil([&] { return watch.ended(); }, std::chrono::seconds(10)));
         EXPECT_TRUE(WIFEXITED(watch.waitStatus()) && WEXITSTATUS(watch.waitStatus()) == 2)

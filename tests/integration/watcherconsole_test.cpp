@@ -15,6 +15,7 @@
 #include "hostilehttp.h"
 #include "models/alerts/alertcenter.h"
 #include "models/alerts/alertnotifier.h"
+#include "models/alerts/alertsmodel.h"
 #include "watchfixture.h"
 
 namespace meridian {
@@ -123,7 +124,7 @@ TEST(WatcherConsole, AConsoleShowsTheWatchersAlertsAndActsThroughItInItsTokensNa
     ASSERT_TRUE(waitShowing([&] { return firstOfKind(console, AlertKind::Xid) != nullptr; },
                             std::chrono::seconds(60)))
         << watcher.log() << problems.join(QStringLiteral("\n")).toStdString();
-    EXPECT_EQ(console.model()->rowCount(), static_cast<int>(console.view().alerts.size()));
+    EXPECT_EQ(AlertsModel(console).rowCount(), static_cast<int>(console.view().alerts.size()));
     EXPECT_EQ(console.sourceText(), QStringLiteral("from w"));
     const std::string key = firstOfKind(console, AlertKind::Xid)->key;
 

@@ -200,8 +200,7 @@ private:
                                               const std::string &name, int port,
                                               std::vector<std::string> more)
     {
-        std::vector<std::string> args = {MERIDIAN_CONSOLE_BIN,
-                                         "watch",
+        std::vector<std::string> args = {MERIDIAN_WATCH_BIN,
                                          "--inventory",
                                          inventory,
                                          "--alert-routes",

@@ -484,3 +484,56 @@ TEST(AlertNotifier, AnAcknowledgedAlertStaysFiringInAlertmanagerUntilItsFaultEnd
     EXPECT_TRUE(test::waitUntil([&] { return heldActive().empty(); }, std::chrono::seconds(60)))
         << alertmanager.alerts().dump();
 }
+
+// An Alertmanager shared with other teams, its silence list past the 8 MiB a read may
+// hold: Meridian's silences are still read (through Alertmanager's own filter), so a
+// silence made here is confirmed and a lift made on the phone is applied within seconds.
+TEST(AlertmanagerSilences, AListFullOfOtherTeamsSilencesHidesNoLiftOfOurs)
+{
+    Alertmanager alertmanager;
+    ASSERT_TRUE(alertmanager.ready()) << alertmanager.process->log();
+    const int64_t now = SystemClock::instance().nowUnixMs();
+    httplib::Client phone("127.0.0.1", alertmanager.port);
+    const std::string essay(3500, 'w');
+    size_t listed = 0;
+    for (int i = 0; listed <= kMaxSilencesAnswerBytes; ++i) {
+        for (int j = 0; j < 250; ++j, ++i) {
+            const json body = {
+                {"matchers",
+                 {{{"name", "team"}, {"value", "storage"}, {"isRegex", false}},
+                  {{"name", "instance"}, {"value", "s-" + std::to_string(i)}, {"isRegex", false}}}},
+                {"startsAt", rfc3339(now)},
+                {"endsAt", rfc3339(now + 3600'000)},
+                {"createdBy", "storage on-call"},
+                {"comment", essay}};
+            const auto made = phone.Post("/api/v2/silences", body.dump(), "application/json");
+            ASSERT_TRUE(made && made->status == 200) << (made ? made->body : "no answer");
+        }
+        listed = test::httpGet(alertmanager.port, "/api/v2/silences").size();
+    }
+    FleetState state;
+    test::fillFleet(state, {{"wuhu", "wh-1", "r1"}}, 10'000);
+    AlertCenter center(state);
+    center.setAlertmanagerSilences(std::make_shared<AlertmanagerSilences>(alertmanager.route()),
+                                   300);
+    center.setUser(QStringLiteral("ana"));
+    center.update(state.snapshot(10'000));
+    SilenceRule reboot;
+    reboot.node = "wh-1";
+    reboot.untilMs = now + 3600'000;
+    reboot.reason = "rebooting";
+    center.silence(reboot);
+    const auto ours = [&] {
+        QCoreApplication::processEvents();
+        const std::vector<SilenceRule> rules = center.silences();
+        return rules.size() == 1 ? rules[0].alertmanagerId : std::string("none");
+    };
+    ASSERT_TRUE(test::waitUntil([&] { return !ours().empty() && ours() != "none"; }))
+        << listed << " bytes of silences listed; Meridian holds " << center.silences().size();
+
+    const auto lifted = phone.Delete("/api/v2/silence/" + ours());
+    ASSERT_TRUE(lifted && lifted->status == 200);
+    const auto liftedAt = std::chrono::steady_clock::now();
+    ASSERT_TRUE(test::waitUntil([&] { return ours() == "none"; }, std::chrono::seconds(10)));
+    EXPECT_LT(std::chrono::steady_clock::now() - liftedAt, std::chrono::seconds(10));
+}

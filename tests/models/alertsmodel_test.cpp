@@ -28,7 +28,8 @@ TEST(AlertsModel, TriageFlowWithoutResets)
                      {"wuhu", "wh-1", "r1", Vendor::Nvidia, 8, 50, false}},
                     10'000);
     AlertCenter center(state);
-    AlertsModel *model = center.model();
+    AlertsModel following(center);
+    AlertsModel *model = &following;
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     QSignalSpy resets(model, &QAbstractItemModel::modelReset);
 

@@ -13,6 +13,7 @@
 
 #include "fakefleet.h"
 #include "models/alerts/alertcenter.h"
+#include "models/alerts/alertsmodel.h"
 #include "models/alerts/silencesmodel.h"
 #include "widgets/alerts/alertspanel.h"
 

@@ -11,14 +11,14 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/clock.h"
+#include "models/alerts/alertdesk.h"
 #include "models/alerts/alertnotifier.h"
 #include "models/alerts/alertroutesmodel.h"
-#include "models/alerts/desktopnotifier.h"
 #include "widgets/screenfit.h"
 
 namespace meridian {
 
-AlertRoutingDialog::AlertRoutingDialog(AlertNotifier &notifier, DesktopNotifier *desktop,
+AlertRoutingDialog::AlertRoutingDialog(AlertNotifier &notifier, AlertDesk *desktop,
                                        const QString &routingFile, QWidget *parent)
     : QDialog(parent), m_notifier(notifier), m_desktop(desktop)
 {

@@ -13,13 +13,13 @@ namespace meridian {
 
 class AlertNotifier;
 class AlertRoutesModel;
-class DesktopNotifier;
+class AlertDesk;
 
 class AlertRoutingDialog final : public QDialog {
     Q_OBJECT
 public:
-    AlertRoutingDialog(AlertNotifier &notifier, DesktopNotifier *desktop,
-                       const QString &routingFile, QWidget *parent = nullptr);
+    AlertRoutingDialog(AlertNotifier &notifier, AlertDesk *desktop, const QString &routingFile,
+                       QWidget *parent = nullptr);
     // Sends the test notice to the selected route (off the UI thread).
     void testSelected();
     QString lastTestResult() const;
@@ -32,7 +32,7 @@ private:
     void refresh();
 
     AlertNotifier &m_notifier;
-    DesktopNotifier *m_desktop;
+    AlertDesk *m_desktop;
     AlertRoutesModel *m_routes;
     QTableView *m_table;
     QLabel *m_result;

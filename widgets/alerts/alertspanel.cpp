@@ -13,6 +13,7 @@
 
 #include "models/alerts/alertcenter.h"
 #include "models/alerts/alertguidance.h"
+#include "models/alerts/alertsmodel.h"
 #include "models/alerts/silencesmodel.h"
 #include "models/metricscale.h"
 #include "silencedialog.h"
@@ -84,7 +85,8 @@ private:
 AlertsPanel::AlertsPanel(AlertCenter &center, QWidget *parent) : QWidget(parent), m_center(center)
 {
     auto *filter = new AlertsFilter(center, this);
-    filter->setSourceModel(center.model());
+    m_model = new AlertsModel(center, this);
+    filter->setSourceModel(m_model);
     filter->setSortRole(AlertsModel::SortRole);
     filter->setDynamicSortFilter(true);
     m_sorted = filter;
@@ -179,7 +181,7 @@ const Alert *AlertsPanel::selected() const
     const QModelIndex current = m_view->currentIndex();
     if (!current.isValid())
         return nullptr;
-    return m_center.model()->alertAt(m_sorted->mapToSource(current).row());
+    return m_model->alertAt(m_sorted->mapToSource(current).row());
 }
 
 void AlertsPanel::resizeEvent(QResizeEvent *event)
@@ -276,8 +278,7 @@ void AlertsPanel::noteSelected()
 bool AlertsPanel::selectLinkAlert(const std::string &nodeId, const std::string &netdev)
 {
     for (int row = 0; row < m_sorted->rowCount(); ++row) {
-        const Alert *a =
-            m_center.model()->alertAt(m_sorted->mapToSource(m_sorted->index(row, 0)).row());
+        const Alert *a = m_model->alertAt(m_sorted->mapToSource(m_sorted->index(row, 0)).row());
         if (a && a->netdev == netdev && a->subject.rfind(nodeId + " ", 0) == 0) {
             m_view->selectRow(row);
             m_view->scrollTo(m_sorted->index(row, 0));
@@ -289,7 +290,7 @@ bool AlertsPanel::selectLinkAlert(const std::string &nodeId, const std::string &
 
 void AlertsPanel::jumpTo(const QModelIndex &index)
 {
-    const Alert *a = m_center.model()->alertAt(m_sorted->mapToSource(index).row());
+    const Alert *a = m_model->alertAt(m_sorted->mapToSource(index).row());
     if (!a)
         return;
     if (a->node && !a->netdev.empty())

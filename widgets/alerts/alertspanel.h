@@ -16,6 +16,7 @@ class QPushButton;
 namespace meridian {
 
 class AlertCenter;
+class AlertsModel;
 struct Alert;
 
 class AlertsPanel final : public QWidget {
@@ -54,6 +55,7 @@ private:
     void jumpTo(const QModelIndex &index);
 
     AlertCenter &m_center;
+    AlertsModel *m_model;
     QSortFilterProxyModel *m_sorted;
     QTableView *m_view;
     QCheckBox *m_openOnly;

@@ -145,9 +145,8 @@ void MainWindow::buildAlertsDock()
     connect(m_alertsPanel, &AlertsPanel::linkRequested, this, &MainWindow::showLinkInFabric);
     connect(m_alerts, &AlertCenter::alertsChanged, this, [this] {
         int open = 0;
-        const auto *model = m_alerts->model();
-        for (int row = 0; row < model->rowCount(); ++row)
-            open += model->alertAt(row)->open(m_lastTriageMs);
+        for (const Alert &a : m_alerts->view().alerts)
+            open += a.open(m_lastTriageMs);
         // Following the team's watcher, the title says whose list it is.
         const QString source = m_alerts->sourceText();
         m_alertsDock->setWindowTitle(source.isEmpty()

@@ -48,4 +48,30 @@ std::string alertmanagerAlertName(AlertKind kind)
     return name;
 }
 
+std::optional<AlertKind> alertKindFromAnyName(std::string_view name)
+{
+    if (const auto kind = alertKindFromName(name))
+        return kind;
+    for (int k = 0; k <= static_cast<int>(kLastAlertKind); ++k) {
+        if (name == alertmanagerAlertName(static_cast<AlertKind>(k)))
+            return static_cast<AlertKind>(k);
+    }
+    return std::nullopt;
+}
+
+std::string alertShortId(std::string_view key)
+{
+    // FNV-1a: stable across builds and machines, unlike std::hash.
+    uint32_t hash = 2166136261u;
+    for (const char c : key) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 16777619u;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id(6, '0');
+    for (int i = 5; i >= 0; --i, hash >>= 4)
+        id[static_cast<size_t>(i)] = kHex[hash & 0xf];
+    return id;
+}
+
 }  // namespace meridian

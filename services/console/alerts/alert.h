@@ -37,6 +37,11 @@ std::optional<AlertKind> alertKindFromName(std::string_view name);
 // Alertmanager's convention, one style for every kind: "MeridianEccDoubleBit",
 // "MeridianLinkFlapping", "MeridianXid".
 std::string alertmanagerAlertName(AlertKind kind);
+// A kind by either name ("link down" or "MeridianLinkDown").
+std::optional<AlertKind> alertKindFromAnyName(std::string_view name);
+// Six hex digits that name an alert where its key is too long to type (meridian-watch
+// list, status): the same key gives the same id on every watcher and console.
+std::string alertShortId(std::string_view key);
 
 struct Alert {
     std::string key;  // stable identity: kind and place; the unit of deduplication

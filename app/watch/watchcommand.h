@@ -1,7 +1,7 @@
-// `meridian watch`: the console's alert rules, routes and triage log without a window,
-// for systemd to keep running on an operations host, so that the on-call is paged
-// whether or not anyone has a console open. `meridian watch status` asks a running one
-// what it is doing.
+// meridian-watch: the console's alert rules, routes and triage log without a window, for
+// systemd to keep running on an operations host, so that the on-call is paged whether or
+// not anyone has a console open. `meridian-watch status` asks a running one what it is
+// doing; triagecommands.h acts on its alerts.
 #pragma once
 
 #include <string>
@@ -24,10 +24,8 @@ struct WatchArguments {
     // How often the rules run over the fleet: a pending duration's end or a resolution is
     // seen at the next pass, and the watcher's own lateness is measured against it.
     double evaluateEverySeconds = 1;
-    std::string statusUrl;  // `status`: the running watcher's base URL
 };
 
 int runWatch(const WatchArguments &arguments, int argc, char **argv);
-int runWatchStatus(const std::string &url);
 
 }  // namespace meridian

@@ -10,7 +10,6 @@
 #include "alerts/alertmanagersilences.h"
 #include "alerts/alertrouting.h"
 #include "alerts/alerttriagelog.h"
-#include "alerts/routehttp.h"
 #include "alerts/triageallowance.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
@@ -34,7 +33,7 @@ namespace {
 
 int fail(const std::string &message)
 {
-    std::fprintf(stderr, "meridian watch: %s\n", message.c_str());
+    std::fprintf(stderr, "meridian-watch: %s\n", message.c_str());
     return 2;
 }
 
@@ -146,14 +145,14 @@ public:
             std::lock_guard lock(m_mutex);
             if (p.toStdString() == m_triageProblem)
                 return;
-            std::fprintf(stderr, "meridian watch: triage: %s\n",
+            std::fprintf(stderr, "meridian-watch: triage: %s\n",
                          p.isEmpty() ? "the history file works again" : qPrintable(p));
             m_triageProblem = p.toStdString();
         });
         QObject::connect(m_center.get(), &AlertCenter::behindChanged, [this] {
             const QString text = m_center->behindText();
             std::fprintf(
-                stderr, "meridian watch: %s\n",
+                stderr, "meridian-watch: %s\n",
                 text.isEmpty() ? "caught up: agents' silence is judged again" : qPrintable(text));
         });
         m_notifier =
@@ -316,7 +315,7 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
         !started)
         return fail(started.message());
     stopOnSignals(&app, [] { QCoreApplication::quit(); });
-    std::printf("meridian watch: %s watching %zu agents%s; routes %s; triage %s", name.c_str(),
+    std::printf("meridian-watch: %s watching %zu agents%s; routes %s; triage %s", name.c_str(),
                 inventory->agents.size(),
                 inventory->stores.empty() ? "" : " and a Prometheus store",
                 arguments.alertRoutes.c_str(), historyFile.c_str());
@@ -334,37 +333,8 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
         QTimer::singleShot(static_cast<int>(arguments.quitAfterSeconds * 1000), &app,
                            [] { QCoreApplication::quit(); });
     QCoreApplication::exec();
-    std::printf("meridian watch: stopping\n");
+    std::printf("meridian-watch: stopping\n");
     std::fflush(stdout);
-    return 0;
-}
-
-int runWatchStatus(const std::string &url)
-{
-    AlertRoute watcher;
-    watcher.name = "watcher";
-    watcher.url = url;
-    RouteCall call;
-    call.method = "GET";
-    call.url = url + "/status";
-    CallWatch watch;
-    auto answer = callRoute(watcher, call, 5000, watch);
-    if (!answer) {
-        std::fprintf(stderr, "meridian watch status: %s\n", answer.error().message.c_str());
-        return 1;
-    }
-    if (answer->status != 200) {
-        std::fprintf(stderr, "meridian watch status: %s answered HTTP %d\n", call.url.c_str(),
-                     answer->status);
-        return 1;
-    }
-    auto text = watchStatusText(answer->body, SystemClock::instance().nowUnixMs());
-    if (!text) {
-        std::fprintf(stderr, "meridian watch status: %s: %s\n", call.url.c_str(),
-                     text.error().message.c_str());
-        return 1;
-    }
-    std::printf("%s", text->c_str());
     return 0;
 }
 

@@ -186,7 +186,8 @@ Result<std::string> watchStatusText(const std::string &text, int64_t nowMs)
                 state = ", silenced";
             else if (const std::string by = a.value("acknowledged_by", std::string()); !by.empty())
                 state = ", acknowledged by " + by;
-            out += fmt::format("  {} {} — {} ({}, for {}{})\n",
+            out += fmt::format("  {} {} {} — {} ({}, for {}{})\n",
+                               alertShortId(a.value("key", std::string())),
                                a.value("critical", false) ? "CRITICAL" : "warning ",
                                a.value("title", std::string()), a.value("subject", std::string()),
                                a.value("data_center", std::string()),
