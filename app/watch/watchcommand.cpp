@@ -157,6 +157,7 @@ public:
         });
         m_notifier =
             std::make_unique<AlertNotifier>(*m_center, m_routing, SystemClock::instance(), nullptr);
+        m_notifier->setSeenBy(m_name);
         // The consoles that follow this watcher read the list as it was last shown here.
         QObject::connect(m_center.get(), &AlertCenter::alertsChanged, [this] {
             std::string team = teamAlertsOf(*m_center, m_name, SystemClock::instance().nowUnixMs());

@@ -157,9 +157,9 @@ QString alertMeaning(const Alert &alert)
     case AlertKind::DataCenterDark:
         return translate("AlertGuidance",
                          "Most of the data center's agents stopped reporting at once: its uplink, "
-                         "power or the console's route to it, not the nodes one by one");
+                         "power or Meridian's route to it, not the nodes one by one");
     case AlertKind::AgentUnreachable:
-        return translate("AlertGuidance", "The console cannot reach the node's agent");
+        return translate("AlertGuidance", "Meridian cannot reach the node's agent");
     case AlertKind::AgentStale:
         return translate("AlertGuidance",
                          "The agent is connected but has sent no telemetry for three intervals");
@@ -220,9 +220,9 @@ QString alertNextStep(const Alert &alert)
         return translate("AlertGuidance",
                          "Check the node's fans and the rack's inlet temperature and airflow");
     case AlertKind::LinkDown:
-        return translate(
-            "AlertGuidance",
-            "Check the cable, the transceiver and the switch port; open the fabric view");
+        return translate("AlertGuidance",
+                         "On the node, 'ethtool' and 'rdma link' on the port; then the cable, the "
+                         "transceiver and the switch port (the console's Fabric window names it)");
     case AlertKind::LinkFlap:
         return translate(
             "AlertGuidance",
@@ -235,9 +235,13 @@ QString alertNextStep(const Alert &alert)
         return translate("AlertGuidance",
                          "Tell the tenant's account manager; release the card if it stays idle");
     case AlertKind::ServiceOverObjective:
-        return translate("AlertGuidance", "Open Scaling: approve the waiting plan or add capacity");
+        return translate("AlertGuidance",
+                         "'meridian-scaled status' says what it waits for; approve its plan in the "
+                         "console's Scaling window, or add capacity");
     case AlertKind::PlanAwaitingApproval:
-        return translate("AlertGuidance", "Open Scaling and approve or reject the plan");
+        return translate("AlertGuidance",
+                         "Approve or reject the plan in the console's Scaling window "
+                         "('meridian-scaled status' shows it)");
     }
     return {};
 }
@@ -276,6 +280,11 @@ QString alertDurationText(int64_t ms)
     return s % 86400 >= 3600
                ? translate("AlertsModel", "%1 d %2 h").arg(s / 86400).arg(s % 86400 / 3600)
                : translate("AlertsModel", "%1 d").arg(s / 86400);
+}
+
+QString alertOverText(int64_t lastedMs)
+{
+    return translate("AlertGuidance", "Over after %1").arg(alertDurationText(lastedMs));
 }
 
 }  // namespace meridian

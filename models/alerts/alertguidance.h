@@ -24,6 +24,8 @@ QString alertMeaning(const Alert &alert);
 QString alertNextStep(const Alert &alert);
 // "45 s", "12 min", "3 h 5 min", "2 d 4 h".
 QString alertDurationText(int64_t ms);
+// What a resolved alert's page says: "Over after 12 min".
+QString alertOverText(int64_t lastedMs);
 
 // While one lives, the functions above speak `translator`'s language on this thread (none:
 // the English they are written in), not the window's: what the team's receivers are sent

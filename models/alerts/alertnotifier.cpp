@@ -64,10 +64,12 @@ AlertNotice AlertNotifier::noticeFor(const Alert &alert, bool resolved)
     n.xid = alert.xid;
     n.card = alert.cardIndex;
     n.meaning = alertMeaning(alert).toStdString();
-    n.nextStep = alertNextStep(alert).toStdString();
-    n.message = alert.message;
     n.startsAtMs = alert.activeSinceMs ? alert.activeSinceMs : alert.firstSeenMs;
     n.endsAtMs = resolved ? std::max(alert.lastSeenMs, n.startsAtMs) : 0;
+    // Over: what it was and how long it lasted, not the problem's words again beside
+    // "resolved", and nothing left to do.
+    n.message = resolved ? alertOverText(n.endsAtMs - n.startsAtMs).toStdString() : alert.message;
+    n.nextStep = resolved ? std::string() : alertNextStep(alert).toStdString();
     n.console = QSysInfo::machineHostName().toStdString();
     n.acknowledgedBy = alert.acknowledgedMs ? alert.acknowledgedBy : std::string();
     n.note = alert.note;
@@ -126,19 +128,19 @@ void AlertNotifier::review()
                 continue;
             }
             recordWhenAnswered.push_back(m_center.deliveryRecord(a.key, true));
-            changes.push_back(noticeFor(a, false));
+            changes.push_back(notice(a, false));
             opened.push_back(&a);
         } else if (!a.active && sent) {
             m_notified.erase(a.key);
             m_toldResolved.insert(a.key);
             recordWhenAnswered.push_back(m_center.deliveryRecord(a.key, false));
-            changes.push_back(noticeFor(a, true));
+            changes.push_back(notice(a, true));
         }
         // Alertmanager is told again of every alert still true that it was told of,
         // acknowledged and silenced ones too: one it stops hearing of, it calls resolved,
         // and so would every receiver and inhibition behind it. Its own silences mute it.
         if (resend && a.active && toldFiring(a.key))
-            firing.push_back(noticeFor(a, false));
+            firing.push_back(notice(a, false));
     }
     forgetUnlisted(listed, now);
     escalateUnanswered(alerts, now);
@@ -150,6 +152,14 @@ void AlertNotifier::review()
             m_dispatcher->submit(firing, RouteKind::Alertmanager);
     }
     tellTheDesk(opened);
+}
+
+AlertNotice AlertNotifier::notice(const Alert &alert, bool resolved) const
+{
+    AlertNotice n = noticeFor(alert, resolved);
+    if (!m_seenBy.empty())
+        n.console = m_seenBy;
+    return n;
 }
 
 bool AlertNotifier::toldFiring(const std::string &key) const
@@ -203,7 +213,7 @@ void AlertNotifier::escalateUnanswered(const std::vector<Alert> &alerts, int64_t
             if (last != m_escalatedMs.end() && nowMs - last->second < route.repeatMs)
                 continue;
             m_escalatedMs[key] = nowMs;
-            due.push_back(noticeFor(a, false));
+            due.push_back(notice(a, false));
         }
         m_dispatcher->escalate(r, due);
     }

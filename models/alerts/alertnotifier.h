@@ -41,6 +41,9 @@ public:
     static AlertNotice testNotice(int64_t nowMs);
     // Looks at the alerts now (also called on every change of them).
     void review();
+    // Who the receivers are told saw the alerts (the watcher's name); by default this
+    // host's name.
+    void setSeenBy(std::string name) { m_seenBy = std::move(name); }
 
 Q_SIGNALS:
     // A critical alert opened (or any, as the routing file says): the window makes a sound.
@@ -53,6 +56,8 @@ private:
     // Whether the receivers were told `key` is firing (here, or as the file says) and not
     // yet that it resolved.
     bool toldFiring(const std::string &key) const;
+    // noticeFor, said to be seen by this notifier's sender.
+    AlertNotice notice(const Alert &alert, bool resolved) const;
     // Whether the alerts now listed are the first list of the watcher followed (then
     // marked seen).
     bool firstListOfTheTeam();
@@ -68,6 +73,7 @@ private:
     AlertCenter &m_center;
     const Clock &m_clock;
     AlertDesk *m_desktop;
+    std::string m_seenBy;
     std::unique_ptr<AlertDispatcher> m_dispatcher;
     // The language the routes are sent in, where the routing file names one: its
     // translator (none for English).

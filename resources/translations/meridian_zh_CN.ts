@@ -237,13 +237,13 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>Most of the data center&apos;s agents stopped reporting at once: its uplink, power or the console&apos;s route to it, not the nodes one by one</source>
-        <translation>该数据中心的大部分代理同时停止上报：问题在于其上联、供电或控制台到它的路由，而非逐个节点</translation>
+        <source>Most of the data center&apos;s agents stopped reporting at once: its uplink, power or Meridian&apos;s route to it, not the nodes one by one</source>
+        <translation>该数据中心的大部分代理同时停止上报：问题在于其上联、供电或 Meridian 到它的路由，而非逐个节点</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>The console cannot reach the node&apos;s agent</source>
-        <translation>控制台无法连接该节点的代理</translation>
+        <source>Meridian cannot reach the node&apos;s agent</source>
+        <translation>Meridian 无法连接该节点的代理</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -327,11 +327,11 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Check the cable, the transceiver and the switch port; open the fabric view</source>
-        <translation>检查线缆、光模块和交换机端口；打开网络拓扑视图</translation>
+        <source>On the node, &apos;ethtool&apos; and &apos;rdma link&apos; on the port; then the cable, the transceiver and the switch port (the console&apos;s Fabric window names it)</source>
+        <translation>在节点上对该端口执行 &apos;ethtool&apos; 和 &apos;rdma link&apos;；然后检查线缆、光模块和交换机端口（控制台的网络拓扑窗口会标出该端口）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Replace the cable or transceiver; check the switch port&apos;s error counters</source>
         <translation>更换线缆或光模块；检查交换机端口的错误计数</translation>
     </message>
@@ -347,19 +347,24 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Open Scaling: approve the waiting plan or add capacity</source>
-        <translation>打开扩缩容：审批待定计划或增加容量</translation>
+        <source>&apos;meridian-scaled status&apos; says what it waits for; approve its plan in the console&apos;s Scaling window, or add capacity</source>
+        <translation>&apos;meridian-scaled status&apos; 会说明它在等待什么；在控制台的扩缩容窗口中审批其计划，或增加容量</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Open Scaling and approve or reject the plan</source>
-        <translation>打开扩缩容并审批或拒绝该计划</translation>
+        <location line="+3"/>
+        <source>Approve or reject the plan in the console&apos;s Scaling window (&apos;meridian-scaled status&apos; shows it)</source>
+        <translation>在控制台的扩缩容窗口中审批或拒绝该计划（&apos;meridian-scaled status&apos; 会显示它）</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Over after %1</source>
+        <translation>已恢复，持续 %1</translation>
     </message>
 </context>
 <context>
     <name>AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+84"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+86"/>
         <source>test from the Meridian console</source>
         <translation>来自 Meridian 控制台的测试</translation>
     </message>
@@ -372,7 +377,7 @@
 <context>
     <name>AlertsModel</name>
     <message>
-        <location filename="../../models/alerts/alertguidance.cpp" line="+29"/>
+        <location filename="../../models/alerts/alertguidance.cpp" line="-14"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -914,7 +919,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+158"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+169"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -3419,12 +3424,12 @@ Next: %2</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source> (the list shown is %1 old)</source>
         <translation>（当前显示的列表已是 %1 前的）</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>the watcher is behind: %1</source>
         <translation>值守进程自身滞后：%1</translation>
     </message>

@@ -56,6 +56,7 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
     routing.soundCommand = "true";
     ManualClock clock(10'000);
     AlertNotifier notifier(center, routing, clock, nullptr);
+    notifier.setSeenBy("watcher@ops1");
     QSignalSpy sounds(&notifier, &AlertNotifier::soundRequested);
 
     state.recordEvent(0, linkEvent(EventKind::LinkDown, 10'100));
@@ -70,6 +71,7 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
     EXPECT_EQ(firing["node"], "wh-1");
     EXPECT_EQ(firing["netdev"], "eth3");
     EXPECT_FALSE(firing["next_step"].get<std::string>().empty());
+    EXPECT_EQ(firing["console"], "watcher@ops1") << "who saw it, for a shift with no console";
     EXPECT_EQ(sounds.count(), 1) << "a critical alert makes a sound";
     EXPECT_EQ(sounds.at(0).at(0).toString(), QStringLiteral("true"));
 
@@ -81,6 +83,9 @@ TEST(AlertNotifier, AnAlertGoesOutWhenItOpensAndWhenItResolvesButNotWhenSilenced
     ASSERT_TRUE(receiverHolds(receiver, 2));
     EXPECT_EQ(receiver.alerts()[1]["status"], "resolved");
     EXPECT_EQ(receiver.alerts()[1]["key"], firing["key"]);
+    // Over: how long it lasted, not the problem's words again, and nothing left to do.
+    EXPECT_EQ(receiver.alerts()[1]["message"], "Over after 0 s");
+    EXPECT_EQ(receiver.alerts()[1]["next_step"], "");
 
     // An alert acknowledged before anyone was told, or silenced, is not sent.
     SilenceRule quiet;

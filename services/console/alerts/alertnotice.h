@@ -28,7 +28,7 @@ struct AlertNotice {
     std::string message;  // the latest detail
     int64_t startsAtMs = 0;
     int64_t endsAtMs = 0;  // resolved: when; firing: 0
-    std::string console;   // the console's host, so a receiver knows who sent it
+    std::string console;   // who saw it: the watcher's name, or the console's host
     // What people have done about it: shown beside a firing alert, never a reason to call
     // it resolved.
     std::string acknowledgedBy;

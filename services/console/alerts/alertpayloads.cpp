@@ -102,7 +102,8 @@ std::string chatMarkdown(const std::vector<AlertNotice> &notices, bool wecomColo
             text += fmt::format("**{}**\n\n", head);
         }
         if (!n.dataCenter.empty())
-            text += fmt::format("> {} · since {}\n", n.dataCenter, rfc3339(n.startsAtMs));
+            text += fmt::format("> {} · since {}{}\n", n.dataCenter, rfc3339(n.startsAtMs),
+                                n.console.empty() ? std::string() : " · seen by " + n.console);
         if (!n.message.empty())
             text += fmt::format("> {}\n", n.message);
         if (!n.resolved && !n.nextStep.empty())
@@ -110,7 +111,8 @@ std::string chatMarkdown(const std::vector<AlertNotice> &notices, bool wecomColo
         text += "\n";
     }
     if (notices.size() > kChatAlertsListed)
-        text += fmt::format("… and {} more in the console\n", notices.size() - kChatAlertsListed);
+        text += fmt::format("… and {} more: meridian-watch list, or the console\n",
+                            notices.size() - kChatAlertsListed);
     return text;
 }
 
@@ -126,7 +128,8 @@ std::string plainText(const std::vector<AlertNotice> &notices)
             text += "  Next: " + n.nextStep + "\n";
     }
     if (notices.size() > kChatAlertsListed)
-        text += fmt::format("… and {} more in the console\n", notices.size() - kChatAlertsListed);
+        text += fmt::format("… and {} more: meridian-watch list, or the console\n",
+                            notices.size() - kChatAlertsListed);
     return text;
 }
 
