@@ -203,6 +203,12 @@ std::function<void()> AlertCenter::deliveryRecord(const std::string &key, bool f
     };
 }
 
+const AlertIncident *AlertCenter::openIncident(const std::string &key) const
+{
+    const auto it = m_openIncidents.find(key);
+    return it == m_openIncidents.end() ? nullptr : &it->second;
+}
+
 std::optional<AlertIncident> AlertCenter::deliveredIncident(const std::string &key, bool firing,
                                                             int64_t nowMs) const
 {
@@ -265,6 +271,8 @@ void AlertCenter::applyTriage(const TriageRead &read)
     // notifier reviews them then).
     if (read.problem.empty())
         m_delivered.take(read.delivered, read.sequence);
+    if (read.openIncidents)
+        m_openIncidents = *read.openIncidents;
     if (!m_triageRead)
         QTimer::singleShot(0, this, [this] { syncTriage(); });  // the one that counts, now
     // An Alertmanager that does not answer keeps the silences last read from it.

@@ -83,6 +83,9 @@ public:
     // history file, or before a restart) and not yet that it resolved.
     bool deliveredFiring(const std::string &key) const { return m_delivered.contains(key); }
     const std::set<std::string> &deliveredFiringKeys() const { return m_delivered.keys(); }
+    // The occurrence the file held, at start, for an alert delivered as firing; none when
+    // it held none.
+    const AlertIncident *openIncident(const std::string &key) const;
     // The receivers were told (firing, or resolved); kept in the history file.
     void recordDelivery(const std::string &key, bool firing);
     // The receivers are being told: kept here at once, and in the history file by the
@@ -177,6 +180,7 @@ private:
     // Alerts the receivers were told are firing, by any console on the file; whether the
     // file has been read once (until then nobody can say what was sent).
     DeliveredFiring m_delivered;
+    std::map<std::string, AlertIncident> m_openIncidents;  // read once, at the first read
     bool m_triageRead = false;
     // The first read that counts: one asked after the file and the Alertmanager were set.
     uint64_t m_firstCompleteRead = 0;

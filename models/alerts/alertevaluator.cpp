@@ -105,7 +105,9 @@ void AlertEvaluator::makeView()
     view->alerts = m_engine.alerts();
     for (size_t i = 0; i < view->alerts.size(); ++i)
         view->indexByKey.emplace(view->alerts[i].key, i);
-    view->pending = m_engine.pendingCount();
+    view->pendingKeys = m_engine.pendingKeys();
+    view->pending = static_cast<int>(view->pendingKeys.size());
+    view->fleetJudged = m_engine.fleetJudged();
     view->holdingStaleness = m_engine.holdingStaleness();
     const std::lock_guard lock(m_newestMutex);
     m_newest = std::move(view);

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,9 @@ struct AlertsView {
     std::vector<Alert> alerts;
     std::map<std::string, size_t> indexByKey;
     int pending = 0;  // conditions not yet held for their pending duration
+    std::set<std::string> pendingKeys;
     bool holdingStaleness = false;
+    bool fleetJudged = false;  // AlertEngine::fleetJudged
 
     // A firing alert (AlertEngine::find), or none.
     const Alert *find(const std::string &key) const;

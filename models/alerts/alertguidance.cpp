@@ -287,4 +287,10 @@ QString alertOverText(int64_t lastedMs)
     return translate("AlertGuidance", "Over after %1").arg(alertDurationText(lastedMs));
 }
 
+QString alertEndedUnseenText(int64_t atMostMs)
+{
+    return translate("AlertGuidance", "Over: it ended while no judge ran, within %1 of its start")
+        .arg(alertDurationText(atMostMs));
+}
+
 }  // namespace meridian

@@ -26,6 +26,8 @@ QString alertNextStep(const Alert &alert);
 QString alertDurationText(int64_t ms);
 // What a resolved alert's page says: "Over after 12 min".
 QString alertOverText(int64_t lastedMs);
+// The same for one that ended while nobody judged: "Over; it ended within 2 h of its start".
+QString alertEndedUnseenText(int64_t atMostMs);
 
 // While one lives, the functions above speak `translator`'s language on this thread (none:
 // the English they are written in), not the window's: what the team's receivers are sent

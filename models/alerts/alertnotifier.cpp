@@ -101,8 +101,8 @@ void AlertNotifier::review()
         return;
     const int64_t now = m_clock.nowUnixMs();
     const AlertRouting &routing = m_dispatcher->routing();
-    // Runs on every change of the alerts (once a second): notices are made only for what
-    // changed, and for the firing ones only when Alertmanager is due to hear them again.
+    // On every change (once a second): notices only for what changed, and for the firing
+    // ones when Alertmanager is due to hear them again.
     const bool resend = now - m_lastResendMs >= routing.resendMs;
     std::vector<AlertNotice> changes;
     std::vector<std::function<void()>> recordWhenAnswered;  // for `changes`
@@ -110,8 +110,7 @@ void AlertNotifier::review()
     std::vector<const Alert *> opened;
     std::set<std::string> listed;
     const std::vector<Alert> alerts = m_center.view().alerts;
-    // What the routes are sent, in the routing file's language; the desktop, below, in
-    // the window's.
+    // The routes hear the routing file's language; the desktop, below, the window's.
     std::optional<ScopedAlertLanguage> routesLanguage;
     if (m_routesLanguageSet)
         routesLanguage.emplace(m_routesLanguage.get());
@@ -136,13 +135,14 @@ void AlertNotifier::review()
             recordWhenAnswered.push_back(m_center.deliveryRecord(a.key, false));
             changes.push_back(notice(a, true));
         }
-        // Alertmanager is told again of every alert still true that it was told of,
-        // acknowledged and silenced ones too: one it stops hearing of, it calls resolved,
-        // and so would every receiver and inhibition behind it. Its own silences mute it.
+        // Alertmanager hears again of every alert still true it was told of, acknowledged
+        // and silenced ones too: one it stops hearing of it calls resolved, as would every
+        // receiver and inhibition behind it (its own silences mute it).
         if (resend && a.active && toldFiring(a.key))
             firing.push_back(notice(a, false));
     }
-    forgetUnlisted(listed, now);
+    forgetUnlisted(listed);
+    payOwedResolves(listed, now, changes, recordWhenAnswered);
     escalateUnanswered(alerts, now);
     routesLanguage.reset();
     tellReceivers(changes, std::move(recordWhenAnswered));
@@ -221,22 +221,71 @@ void AlertNotifier::escalateUnanswered(const std::vector<Alert> &alerts, int64_t
     std::erase_if(m_escalatedMs, [&](const auto &entry) { return !stillDue.count(entry.first); });
 }
 
-void AlertNotifier::forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs)
+void AlertNotifier::forgetUnlisted(const std::set<std::string> &listed)
 {
-    // Alerts forgotten by the engine while firing are over too.
+    // Alerts forgotten by the engine while firing are over too (payOwedResolves says so).
     std::erase_if(m_notified, [&](const std::string &key) { return !listed.count(key); });
     std::erase_if(m_toldResolved, [&](const std::string &key) { return !listed.count(key); });
-    // One the file says was sent but that this console has not listed since it started
-    // ended while no console was watching: forgotten, so that it is news if it recurs.
-    if (m_firstReviewMs == 0)
+}
+
+void AlertNotifier::payOwedResolves(const std::set<std::string> &listed, int64_t nowMs,
+                                    std::vector<AlertNotice> &changes,
+                                    std::vector<std::function<void()>> &records)
+{
+    // At start the file says what the receivers were told fires. What the engine, once it
+    // has judged the whole fleet, holds neither firing nor pending ended while no judge
+    // ran, and the receivers are owed that, once. What it lists meanwhile is its own.
+    if (m_firstReviewMs == 0) {
         m_firstReviewMs = nowMs;
-    if (nowMs - m_firstReviewMs < kUnlistedDeliveryKeptMs)
+        m_firingAtStart = m_center.deliveredFiringKeys();
+    }
+    std::erase_if(m_firingAtStart, [&](const std::string &key) { return listed.count(key); });
+    const AlertsView &view = m_center.view();
+    const bool waitedLong = nowMs - m_firstReviewMs >= kUnlistedDeliveryKeptMs;
+    if (view.fleetJudged && !m_center.followsWatcher()) {
+        for (const std::string &key : m_firingAtStart) {
+            if (view.pendingKeys.count(key) || !m_center.deliveredFiring(key))
+                continue;
+            changes.push_back(owedResolve(key, nowMs));
+            records.push_back(m_center.deliveryRecord(key, false));
+        }
+        m_firingAtStart.clear();
+    }
+    if (!waitedLong)
         return;
-    const std::set<std::string> delivered = m_center.deliveredFiringKeys();
+    // One still unlisted after a while (a console following a watcher leaves paging to
+    // it; an alert the engine forgot while firing): forgotten, so it is news if it recurs.
+    const std::set<std::string> delivered = m_center.deliveredFiringKeys();  // it shrinks
     for (const std::string &key : delivered) {
         if (!listed.count(key))
             m_center.recordDelivery(key, false);
     }
+}
+
+AlertNotice AlertNotifier::owedResolve(const std::string &key, int64_t nowMs) const
+{
+    AlertNotice n;
+    n.key = key;
+    n.resolved = true;
+    n.notForAlertmanager = true;
+    n.title = key;
+    n.subject = key;
+    n.startsAtMs = nowMs;
+    if (const AlertIncident *incident = m_center.openIncident(key)) {
+        if (const auto kind = alertKindFromName(incident->kind)) {
+            n.kind = *kind;
+            n.title = alertKindTitle(*kind).toStdString();
+        }
+        n.severity =
+            incident->severity == "critical" ? AlertSeverity::Critical : AlertSeverity::Warning;
+        n.dataCenter = incident->dataCenter;
+        n.subject = incident->subject;
+        n.startsAtMs = incident->startedMs;
+    }
+    n.endsAtMs = nowMs;
+    n.message = alertEndedUnseenText(nowMs - n.startsAtMs).toStdString();
+    n.console = m_seenBy.empty() ? QSysInfo::machineHostName().toStdString() : m_seenBy;
+    return n;
 }
 
 void AlertNotifier::tellTheDesk(const std::vector<const Alert *> &opened)

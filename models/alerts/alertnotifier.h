@@ -52,7 +52,13 @@ Q_SIGNALS:
 private:
     // Drops what is no longer listed from what was sent (here, and after a while from
     // the file).
-    void forgetUnlisted(const std::set<std::string> &listed, int64_t nowMs);
+    void forgetUnlisted(const std::set<std::string> &listed);
+    // Resolves owed for alerts delivered as firing that are over; added to `changes`.
+    void payOwedResolves(const std::set<std::string> &listed, int64_t nowMs,
+                         std::vector<AlertNotice> &changes,
+                         std::vector<std::function<void()>> &records);
+    // The resolve of an alert the engine no longer holds, from what the file kept of it.
+    AlertNotice owedResolve(const std::string &key, int64_t nowMs) const;
     // Whether the receivers were told `key` is firing (here, or as the file says) and not
     // yet that it resolved.
     bool toldFiring(const std::string &key) const;
@@ -86,10 +92,12 @@ private:
     std::set<std::string> m_toldResolved;
     int64_t m_lastResendMs = 0;
     int64_t m_firstReviewMs = 0;
-    bool m_teamListSeen = false;  // following a watcher: its first list has been read
+    std::set<std::string> m_firingAtStart;  // delivered as firing before this start, unlisted
+    bool m_teamListSeen = false;            // following a watcher: its first list has been read
     // When each alert was last escalated, by escalation route (its index) and key.
     std::map<std::pair<size_t, std::string>, int64_t> m_escalatedMs;
-    // How long after starting an alert the file says was sent may stay unlisted here.
+    // How long after starting an alert the file says was sent may stay unlisted here,
+    // where the fleet is never judged whole.
     static constexpr int64_t kUnlistedDeliveryKeptMs = 10 * 60'000;
 };
 

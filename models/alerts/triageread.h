@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "alerts/alert.h"
+#include "alerts/alertincident.h"
 #include "alerts/alerttriagelog.h"
 
 namespace meridian {
@@ -21,6 +23,9 @@ struct TriageRead {
     std::vector<TriageAction> actions;
     std::vector<SilenceRule> silences;
     std::set<std::string> delivered;
+    // On the first read: the occurrences of `delivered` the file holds, by key, so that one
+    // over by now can be told resolved in its own words.
+    std::optional<std::map<std::string, AlertIncident>> openIncidents;
     std::string problem;
     std::optional<std::vector<SilenceRule>> alertmanagerSilences;  // none: not read
     std::string alertmanagerProblem;

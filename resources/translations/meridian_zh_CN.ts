@@ -331,7 +331,7 @@
         <translation>在节点上对该端口执行 &apos;ethtool&apos; 和 &apos;rdma link&apos;；然后检查线缆、光模块和交换机端口（控制台的网络拓扑窗口会标出该端口）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Replace the cable or transceiver; check the switch port&apos;s error counters</source>
         <translation>更换线缆或光模块；检查交换机端口的错误计数</translation>
     </message>
@@ -351,14 +351,19 @@
         <translation>&apos;meridian-scaled status&apos; 会说明它在等待什么；在控制台的扩缩容窗口中审批其计划，或增加容量</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Approve or reject the plan in the console&apos;s Scaling window (&apos;meridian-scaled status&apos; shows it)</source>
         <translation>在控制台的扩缩容窗口中审批或拒绝该计划（&apos;meridian-scaled status&apos; 会显示它）</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
         <source>Over after %1</source>
         <translation>已恢复，持续 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Over: it ended while no judge ran, within %1 of its start</source>
+        <translation>已恢复：在无人判定期间结束，距开始不超过 %1</translation>
     </message>
 </context>
 <context>
@@ -377,7 +382,7 @@
 <context>
     <name>AlertsModel</name>
     <message>
-        <location filename="../../models/alerts/alertguidance.cpp" line="-14"/>
+        <location filename="../../models/alerts/alertguidance.cpp" line="-19"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -919,7 +924,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+169"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+213"/>
         <source>%1
 Next: %2</source>
         <translation>%1

@@ -240,6 +240,41 @@ TEST(Watcher, KilledMidIncidentAndStartedAgainSendsNothingTwiceAndMissesNothing)
     EXPECT_EQ(webhook.count("ECC double-bit", "firing"), 1);
 }
 
+// A data center dark when the watcher was killed comes back while none runs: the watcher
+// started again tells the receivers it resolved, once, within seconds, not never.
+TEST(Watcher, AResolveOwedSinceBeforeAKillIsPaidOnceSoonAfterTheRestart)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Fleet fleet(dir, 12);
+    webhook.routesFile(dir, "pending: {MeridianDataCenterDark: 1, MeridianAgentUnreachable: 1}\n");
+    auto first = std::make_unique<Watcher>(dir, fleet.inventory(), dir.file("routes.yaml"),
+                                           dir.file("watch.db"), "first");
+    ASSERT_TRUE(waitUntil([&] { return first->watching(12); }, std::chrono::seconds(60)))
+        << first->log();
+    fleet.fault({"--data-center", "zhongwei", "--kind", "crash"});
+    ASSERT_TRUE(waitUntil([&] { return webhook.count("data center dark", "firing") == 1; },
+                          std::chrono::seconds(60)))
+        << first->log();
+    ASSERT_TRUE(waitUntil([&] { return recordedAsSent(dir.file("watch.db"), "dark/"); }));
+    first->kill(SIGKILL);
+    first.reset();
+    fleet.fault({"--kind", "clear"});
+    const auto restarted = Clock::now();
+    Watcher second(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("watch.db"), "second");
+    Clock::time_point resolved;
+    ASSERT_TRUE(
+        waitUntil([&] { return webhook.count("data center dark", "resolved", &resolved) > 0; },
+                  std::chrono::seconds(30)))
+        << second.log() << second.status().dump();
+    EXPECT_LE(secondsSince(restarted, resolved), 10.0);
+    RecordProperty("owed_resolve_seconds", std::to_string(secondsSince(restarted, resolved)));
+    EXPECT_TRUE(second.settles(8)) << second.log();
+    EXPECT_EQ(webhook.count("data center dark", "resolved"), 1);
+    EXPECT_EQ(webhook.count("data center dark", "firing"), 1) << "nothing re-sent";
+    EXPECT_FALSE(recordedAsSent(dir.file("watch.db"), "dark/")) << "the file still owes it";
+}
+
 // Two watchers for availability, both sending to one Alertmanager: its receiver is paged
 // once for each alert, as Alertmanager deduplicates identical alerts from its senders.
 TEST(Watcher, TwoWatchersBehindOneAlertmanagerPageItsReceiverOnce)

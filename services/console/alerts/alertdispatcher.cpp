@@ -93,7 +93,8 @@ void AlertDispatcher::submit(const std::vector<AlertNotice> &notices, std::optio
                 continue;
             std::vector<AlertNotice> wanted;
             for (const AlertNotice &n : notices) {
-                if (route.wants(n.severity, n.kind, n.dataCenter))
+                if (route.wants(n.severity, n.kind, n.dataCenter) &&
+                    !(n.notForAlertmanager && route.kind == RouteKind::Alertmanager))
                     wanted.push_back(n);
             }
             if (wanted.empty())

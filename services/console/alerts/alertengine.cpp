@@ -139,6 +139,39 @@ void AlertEngine::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
     m_rules.pendingMs = std::move(pendingMs);
 }
 
+std::set<std::string> AlertEngine::pendingKeys() const
+{
+    std::set<std::string> keys;
+    for (const auto &[key, alert] : m_alerts) {
+        if (!alert.firing)
+            keys.insert(key);
+    }
+    return keys;
+}
+
+void AlertEngine::judgeWhetherEveryAgentIsKnown(const FleetSnapshot &s)
+{
+    const FleetLayout &l = *s.layout;
+    bool everyAgentHeard = l.nodeCount() > 0;
+    for (NodeHandle n = 0; n < l.nodeCount() && everyAgentHeard; ++n) {
+        everyAgentHeard = s.nodeConnection[n] == ConnectionState::Unreachable ||
+                          (s.nodeConnection[n] == ConnectionState::Connected &&
+                           s.nodeLastSeenMs[n] > 0 && !l.nodeId[n].empty());
+    }
+    const int64_t now = s.takenUnixMs;
+    if (!everyAgentHeard)
+        m_everyAgentHeardSinceMs = 0;
+    else if (m_everyAgentHeardSinceMs == 0)
+        m_everyAgentHeardSinceMs = now;
+    // A moment after the last agent spoke: the events each agent replays on connecting
+    // (an Xid still held) have arrived too.
+    constexpr int64_t kEventsReplayedMs = 2'000;
+    m_fleetJudged =
+        !m_holdingStaleness &&
+        ((m_everyAgentHeardSinceMs > 0 && now - m_everyAgentHeardSinceMs >= kEventsReplayedMs) ||
+         now - m_firstEvaluationMs >= m_rules.startupGraceMs);
+}
+
 int AlertEngine::pendingCount() const
 {
     return static_cast<int>(std::count_if(m_alerts.begin(), m_alerts.end(),
@@ -355,6 +388,7 @@ void AlertEngine::evaluate(const FleetSnapshot &snapshot, const std::vector<Flee
     else
         evaluateAgents(snapshot);
     evaluateIdleCards(snapshot);
+    judgeWhetherEveryAgentIsKnown(snapshot);
     promotePending(snapshot.takenUnixMs);
     forgetSettled(snapshot.takenUnixMs);
     applySilences();

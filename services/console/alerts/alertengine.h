@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,11 @@ public:
     const Alert *find(const std::string &key) const;
     // Conditions that hold but have not yet for their kind's pending duration.
     int pendingCount() const;
+    std::set<std::string> pendingKeys() const;
+    // Whether the last snapshot judged every agent (each reporting, or unreachable) a
+    // moment ago already, or the start's grace is over: an alert it does not hold, firing
+    // or pending, is then over, even one a judge before a restart sent.
+    bool fleetJudged() const { return m_fleetJudged; }
     void setPendingDurations(std::map<AlertKind, int64_t> pendingMs);
     // While the judge itself is behind (selflag.h), agents' silence proves nothing: agent
     // and data-center judgments are neither made nor cleared, and those still pending are
@@ -89,6 +95,7 @@ private:
     void dropPendingAgentJudgments();
     bool isIncident(int agents, int down) const;
     void evaluateIdleCards(const FleetSnapshot &snapshot);
+    void judgeWhetherEveryAgentIsKnown(const FleetSnapshot &snapshot);
     void clearCondition(const std::string &key, int64_t nowMs);
     int64_t pendingFor(AlertKind kind) const;
     // Conditions that have held for their pending duration fire.
@@ -104,6 +111,8 @@ private:
     std::vector<SilenceRule> m_localSilences;
     std::vector<SilenceRule> m_sharedSilences;
     int64_t m_firstEvaluationMs = 0;
+    int64_t m_everyAgentHeardSinceMs = 0;  // 0: not every agent has been heard yet
+    bool m_fleetJudged = false;
     bool m_holdingStaleness = false;
     // Events of agents not yet identified (their inventory has not arrived), oldest first;
     // past the bound a hostile agent's flood is dropped, its events still in the history.

@@ -33,6 +33,10 @@ struct AlertNotice {
     // it resolved.
     std::string acknowledgedBy;
     std::string note;
+    // A resolve owed since a restart, told in the words the history file kept, without
+    // every label the alert had: not sent to Alertmanager, where fewer labels would be
+    // another alert, and which ends the alert itself once its re-sends stop.
+    bool notForAlertmanager = false;
 };
 
 }  // namespace meridian
