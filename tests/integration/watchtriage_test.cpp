@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "alerts/alert.h"
+#include "silentclients.h"
 #include "watchfixture.h"
 
 namespace meridian {
@@ -40,6 +41,15 @@ public:
     httplib::Result triage(const json &body)
     {
         return m_client.Post("/triage", body.dump(), "application/json");
+    }
+    // Seconds a GET of `path` took; a large number where it failed.
+    double timedGet(const std::string &path)
+    {
+        const auto start = std::chrono::steady_clock::now();
+        const auto answer = m_client.Get(path);
+        if (!answer || answer->status != 200)
+            return 1e9;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     json alerts()
     {
@@ -176,6 +186,55 @@ TEST(WatchTriage, EveryDialogRuleHoldsAFloodIsToldToWaitAndAShellActsInItsTokens
     ASSERT_TRUE(test::waitUntil([&] { return tooLong.ended(); }));
     EXPECT_EQ(WEXITSTATUS(tooLong.waitStatus()), 1);
     EXPECT_NE(tooLong.log().find("at most 72 hours"), std::string::npos) << tooLong.log();
+}
+
+// Three hundred connections that never say a word, and a token reading in four keep-alive
+// loops as fast as it can: the scrape of /metrics and an operator's triage still answer
+// within a second, as the gRPC doors' clients do.
+TEST(WatchTriage, IdleConnectionsAndAKeepAliveHogLeaveScrapesAndOperatorsServed)
+{
+    TempDir dir;
+    CountingWebhook webhook;
+    Fleet fleet(dir, 6);
+    webhook.routesFile(dir);
+    ASSERT_TRUE(test::makeLocalhostCertificate(dir.file("w.key"), dir.file("w.crt")));
+    std::ofstream(dir.file("security.yaml"))
+        << "tls: {cert_file: w.crt, key_file: w.key}\ntokens:\n"
+        << "  - {name: li.na, role: operator, token: " << kOperator << "}\n"
+        << "  - {name: wall, role: read-only, token: " << kScript << "}\n";
+    test::Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("w.db"), "w",
+                          {"--security", dir.file("security.yaml")});
+    Caller operatorCaller(dir, watcher.port, kOperator);
+    ASSERT_TRUE(test::waitUntil([&] { return operatorCaller.alerts().is_object(); }))
+        << watcher.log();
+
+    test::SilentClients idle(watcher.port, "", 300, test::Silence::AfterHandshake);
+    ASSERT_EQ(idle.opened(), 300);
+    std::atomic<bool> hogging{true};
+    std::vector<std::thread> hogs;
+    for (int i = 0; i < 4; ++i)
+        hogs.emplace_back([&] {
+            Caller hog(dir, watcher.port, kScript);
+            while (hogging)
+                hog.alerts();
+        });
+    std::vector<double> metrics, triage;
+    for (int i = 0; i < 10; ++i) {  // within the operator's triage allowance
+        metrics.push_back(operatorCaller.timedGet("/metrics"));
+        const auto start = std::chrono::steady_clock::now();
+        const auto answer = operatorCaller.triage(
+            {{"action", "note"}, {"key", "no-such-alert"}, {"note", std::to_string(i)}});
+        triage.push_back(
+            answer && answer->status != 429
+                ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                : 1e9);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    hogging = false;
+    for (std::thread &hog : hogs)
+        hog.join();
+    EXPECT_LT(*std::max_element(metrics.begin(), metrics.end()), 1.0);
+    EXPECT_LT(*std::max_element(triage.begin(), triage.end()), 1.0);
 }
 
 }  // namespace meridian

@@ -228,6 +228,10 @@ bool serveScrapeConnection(const ScrapeConnection &connection)
             // would then read the rest of it as the next request.
             if (!served || closed || stream.cutOff())
                 break;
+            // Others wait for a worker: this client asks again behind them, so a caller
+            // looping on one keep-alive connection cannot hold a worker for ever.
+            if (connection.underPressure())
+                break;
         }
     }
     if (tls) {
