@@ -323,6 +323,8 @@ TEST(Watcher, TheResponseClockCountsWhatWasSentAndWhenItWasAnswered)
     ASSERT_TRUE(waitUntil([&] {
         return webhook.count("Xid", "firing") == 1 && webhook.count("link down", "firing") == 1;
     })) << watcher.log();
+    // The occurrence is on record once the receivers' answers are (the clock starts there).
+    ASSERT_TRUE(waitUntil([&] { return recordedAsSent(dir.file("watch.db"), "xid/"); }));
     // The on-call acknowledges the Xid in a console that opens the watcher's file.
     std::string xidKey;
     for (const CountingWebhook::Seen &seen : webhook.seen()) {
