@@ -33,6 +33,15 @@ void addWatchOptions(CLI::App &cli, WatchArguments &watch)
                    "after this process itself stalled (swapped out, stopped), seconds before "
                    "it judges agents' silence again (default 10)")
         ->check(CLI::Range(1.0, 600.0));
+    cli.add_option("--scaled", watch.scaledUrl,
+                   "meridian-scaled's metrics URL (its metrics_listen): services over their "
+                   "objective, plans waiting and a silent controller are paged too");
+    cli.add_option("--scaled-token-file", watch.scaledTokenFile,
+                   "a file holding the token meridian-scaled's /metrics asks for")
+        ->needs("--scaled");
+    cli.add_option("--scaled-ca-file", watch.scaledCaFile,
+                   "the CA that signed meridian-scaled's certificate")
+        ->needs("--scaled");
     cli.add_option("--evaluate-every", watch.evaluateEverySeconds,
                    "seconds between passes of the rules over the fleet (default 1)")
         ->check(CLI::Range(0.1, 10.0));

@@ -2,16 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 
 #include "alerts/alertrouting.h"
 #include "alerts/alerttriagelog.h"
 #include "alerts/routehttp.h"
 #include "alerts/teamalerts.h"
 #include "core/clock.h"
+#include "routefromfiles.h"
 #include "watchfigures.h"
 
 namespace meridian {
@@ -28,24 +27,7 @@ int fail(const char *command, const std::string &message)
 
 Result<AlertRoute> watcherRoute(const TriageCommand &command)
 {
-    AlertRoute watcher;
-    watcher.name = "watcher";
-    watcher.url = command.url;
-    while (!watcher.url.empty() && watcher.url.back() == '/')
-        watcher.url.pop_back();
-    watcher.caFile = command.caFile;
-    if (!command.tokenFile.empty()) {
-        std::ifstream in(command.tokenFile);
-        if (!in)
-            return Error{command.tokenFile + ": cannot be read"};
-        std::getline(in, watcher.bearerToken);
-        while (!watcher.bearerToken.empty() &&
-               std::isspace(static_cast<unsigned char>(watcher.bearerToken.back())))
-            watcher.bearerToken.pop_back();
-        if (watcher.bearerToken.empty())
-            return Error{command.tokenFile + ": holds no token on its first line"};
-    }
-    return watcher;
+    return routeFromFiles("watcher", command.url, command.caFile, command.tokenFile);
 }
 
 // GET `path`, refused unless the watcher answers 200.

@@ -10,6 +10,7 @@
 #include "alerts/alertmanagersilences.h"
 #include "alerts/alertrouting.h"
 #include "alerts/alerttriagelog.h"
+#include "alerts/controllerwatch.h"
 #include "alerts/triageallowance.h"
 #include "core/clock.h"
 #include "core/openfiles.h"
@@ -20,6 +21,7 @@
 #include "models/alerts/alertcenter.h"
 #include "models/alerts/alertnotifier.h"
 #include "promsource/prometheussource.h"
+#include "routefromfiles.h"
 #include "scrape/scrapeendpoint.h"
 #include "stoponsignals.h"
 #include "storesources.h"
@@ -104,7 +106,8 @@ public:
     {
         if (m_endpoint)
             m_endpoint->stop();
-        m_notifier.reset();  // its dispatcher stops: nothing is sent after this
+        m_controller.reset();  // no read is handed to the center after this
+        m_notifier.reset();    // its dispatcher stops: nothing is sent after this
         if (m_center)
             m_center->waitForTriage();
         m_center.reset();
@@ -193,6 +196,26 @@ public:
 
     int port() const { return m_endpoint ? m_endpoint->port() : 0; }
 
+    // Reads meridian-scaled every few seconds for the services' alerts and its own
+    // silence, handing each read to the loop that owns the center.
+    void watchController(const AlertRoute &scaled)
+    {
+        m_controller = std::make_unique<ControllerWatch>(scaled);
+        m_controller->start(
+            std::chrono::seconds(5),
+            [this](const ScaledFigures &figures, const ControllerObservation &observation) {
+                QMetaObject::invokeMethod(
+                    m_center.get(),
+                    [this, figures, observation] {
+                        const int64_t now = SystemClock::instance().nowUnixMs();
+                        if (observation.answered)
+                            m_center->observeServices(figures.services, now);
+                        m_center->observeController(observation, now);
+                    },
+                    Qt::QueuedConnection);
+            });
+    }
+
     // One pass of the rules over the fleet as it is now.
     void evaluate()
     {
@@ -279,11 +302,27 @@ private:
     std::unique_ptr<AlertCenter> m_center;
     std::unique_ptr<AlertNotifier> m_notifier;
     std::unique_ptr<ScrapeEndpoint> m_endpoint;
+    std::unique_ptr<ControllerWatch> m_controller;
     std::mutex m_mutex;  // the figures and the problem, read by the endpoint's threads
     WatchFigures m_figures;
     std::string m_triageProblem;
     std::string m_teamAlerts;  // GET /alerts, as last shown
 };
+
+void sayWatching(const std::string &name, const FleetInventory &inventory,
+                 const WatchArguments &arguments, const std::string &historyFile, int port,
+                 bool tokens)
+{
+    std::printf("meridian-watch: %s watching %zu agents%s%s; routes %s; triage %s", name.c_str(),
+                inventory.agents.size(), inventory.stores.empty() ? "" : " and a Prometheus store",
+                arguments.scaledUrl.empty() ? "" : " and meridian-scaled",
+                arguments.alertRoutes.c_str(), historyFile.c_str());
+    if (port > 0)
+        std::printf("; /metrics, /status and the team's /alerts on port %d%s", port,
+                    tokens ? " (tokens required)" : "");
+    std::printf("\n");
+    std::fflush(stdout);
+}
 
 }  // namespace
 
@@ -315,16 +354,16 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
             watcher.start(inventory.value(), historyFile, arguments.listen, security.value());
         !started)
         return fail(started.message());
+    if (!arguments.scaledUrl.empty()) {
+        auto scaled = routeFromFiles("meridian-scaled", arguments.scaledUrl, arguments.scaledCaFile,
+                                     arguments.scaledTokenFile);
+        if (!scaled)
+            return fail("--scaled: " + scaled.error().message);
+        watcher.watchController(scaled.value());
+    }
     stopOnSignals(&app, [] { QCoreApplication::quit(); });
-    std::printf("meridian-watch: %s watching %zu agents%s; routes %s; triage %s", name.c_str(),
-                inventory->agents.size(),
-                inventory->stores.empty() ? "" : " and a Prometheus store",
-                arguments.alertRoutes.c_str(), historyFile.c_str());
-    if (watcher.port() > 0)
-        std::printf("; /metrics, /status and the team's /alerts on port %d%s", watcher.port(),
-                    security->tokens.empty() ? "" : " (tokens required)");
-    std::printf("\n");
-    std::fflush(stdout);
+    sayWatching(name, inventory.value(), arguments, historyFile, watcher.port(),
+                !security->tokens.empty());
     // The rules run on this loop (once a second unless told): its lateness is what
     // SelfLag measures.
     QTimer rules;

@@ -24,6 +24,11 @@ struct WatchArguments {
     // How often the rules run over the fleet: a pending duration's end or a resolution is
     // seen at the next pass, and the watcher's own lateness is measured against it.
     double evaluateEverySeconds = 1;
+    // meridian-scaled, read for the services' alerts and its own silence: its URL (its
+    // metrics_listen), and the token and CA its /metrics needs, if any.
+    std::string scaledUrl;
+    std::string scaledTokenFile;
+    std::string scaledCaFile;
 };
 
 int runWatch(const WatchArguments &arguments, int argc, char **argv);

@@ -47,6 +47,18 @@ void AlertCenter::update(std::shared_ptr<const FleetSnapshot> snapshot)
                          knownTriage());
 }
 
+void AlertCenter::observeController(const ControllerObservation &controller, int64_t nowMs)
+{
+    m_nowMs = std::max(m_nowMs, nowMs);
+    if (m_team)
+        return;
+    m_evaluator.change([controller, nowMs, then = knownTriage()](AlertEngine &engine) {
+        engine.observeController(controller, nowMs);
+        if (then)
+            then(engine);
+    });
+}
+
 void AlertCenter::setPendingDurations(std::map<AlertKind, int64_t> pendingMs)
 {
     m_evaluator.change([pendingMs = std::move(pendingMs)](AlertEngine &engine) {

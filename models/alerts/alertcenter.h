@@ -61,6 +61,8 @@ public:
     QString behindText() const;
     // The autoscaler's view of each service: TTFT against objective, plans waiting.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
+    // The scaling controller as a watcher reads it (alerts/controllerwatch.h).
+    void observeController(const ControllerObservation &controller, int64_t nowMs);
     // What the engine held after the newest evaluation or change that has been shown; or,
     // following a watcher, its list as last read.
     const AlertsView &view() const { return m_team ? m_team->view() : m_evaluator.view(); }

@@ -122,6 +122,8 @@ QString alertKindTitle(AlertKind kind)
         return translate("AlertGuidance", "Service over objective");
     case AlertKind::PlanAwaitingApproval:
         return translate("AlertGuidance", "Plan awaiting approval");
+    case AlertKind::ControllerSilent:
+        return translate("AlertGuidance", "Scaling controller silent");
     }
     return translate("AlertGuidance", "Alert");
 }
@@ -188,6 +190,10 @@ QString alertMeaning(const Alert &alert)
         return translate(
             "AlertGuidance",
             "The autoscaler proposes more capacity and waits for someone to approve it");
+    case AlertKind::ControllerSilent:
+        return translate("AlertGuidance",
+                         "meridian-scaled does not answer or has stopped its passes: no service "
+                         "is scaled while it is");
     }
     return {};
 }
@@ -242,6 +248,10 @@ QString alertNextStep(const Alert &alert)
         return translate("AlertGuidance",
                          "Approve or reject the plan in the console's Scaling window "
                          "('meridian-scaled status' shows it)");
+    case AlertKind::ControllerSilent:
+        return translate("AlertGuidance",
+                         "'systemctl status meridian-scaled' and its journal; restarted, it "
+                         "resumes every step from its own journal");
     }
     return {};
 }

@@ -217,6 +217,11 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Scaling controller silent</source>
+        <translation>扩缩容控制器无响应</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Alert</source>
         <translation>告警</translation>
     </message>
@@ -296,6 +301,11 @@
         <translation>自动扩缩容提出增加容量，等待审批</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>meridian-scaled does not answer or has stopped its passes: no service is scaled while it is</source>
+        <translation>meridian-scaled 无响应或已停止运行：在此期间没有任何服务会被扩缩容</translation>
+    </message>
+    <message>
         <location line="+13"/>
         <source>Check the data center&apos;s uplink, VPN and power first; agent alerts there are held back until it recovers</source>
         <translation>先检查该数据中心的上联、VPN 和供电；恢复之前其代理告警暂不单独上报</translation>
@@ -354,6 +364,11 @@
         <location line="+4"/>
         <source>Approve or reject the plan in the console&apos;s Scaling window (&apos;meridian-scaled status&apos; shows it)</source>
         <translation>在控制台的扩缩容窗口中审批或拒绝该计划（&apos;meridian-scaled status&apos; 会显示它）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;systemctl status meridian-scaled&apos; and its journal; restarted, it resumes every step from its own journal</source>
+        <translation>执行 &apos;systemctl status meridian-scaled&apos; 并查看其日志；重启后它会根据自己的日志恢复每个步骤</translation>
     </message>
     <message>
         <location line="+45"/>
@@ -916,7 +931,7 @@
 <context>
     <name>meridian::AlertCenter</name>
     <message>
-        <location filename="../../models/alerts/alertcenter.cpp" line="+96"/>
+        <location filename="../../models/alerts/alertcenter.cpp" line="+108"/>
         <source>Agents&apos; silence is not judged: this process is behind (its loop %1 s late, nothing received for %2 s)</source>
         <translation>暂不判断节点是否静默：本进程自身滞后（循环迟了 %1 秒，%2 秒未收到数据）</translation>
     </message>
@@ -924,7 +939,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+213"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+218"/>
         <source>%1
 Next: %2</source>
         <translation>%1

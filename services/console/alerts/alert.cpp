@@ -19,6 +19,7 @@ const char *alertKindName(AlertKind kind)
     case AlertKind::PaidButIdle: return "paid but idle";
     case AlertKind::ServiceOverObjective: return "service over objective";
     case AlertKind::PlanAwaitingApproval: return "plan awaiting approval";
+    case AlertKind::ControllerSilent: return "controller silent";
     }
     return "alert";
 }

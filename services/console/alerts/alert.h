@@ -25,9 +25,10 @@ enum class AlertKind {
     PfcStorm,
     PaidButIdle,
     ServiceOverObjective,  // customers wait: its queueing delay (or TTFT) over the objective
-    PlanAwaitingApproval   // a scaling plan someone has to approve or reject
+    PlanAwaitingApproval,  // a scaling plan someone has to approve or reject
+    ControllerSilent       // meridian-scaled does not answer, or has stopped its passes
 };
-constexpr AlertKind kLastAlertKind = AlertKind::PlanAwaitingApproval;  // keep it the last
+constexpr AlertKind kLastAlertKind = AlertKind::ControllerSilent;  // keep it the last
 
 enum class AlertSeverity { Warning, Critical };
 

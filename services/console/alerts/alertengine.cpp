@@ -444,6 +444,26 @@ void AlertEngine::observeServices(const std::vector<ServiceObservation> &service
     applySilences();
 }
 
+void AlertEngine::observeController(const ControllerObservation &c, int64_t nowMs)
+{
+    constexpr int64_t kPassesStoppedMs = 60'000;
+    const std::string key = "controller/" + c.name;
+    const bool stopped = c.answered && c.lastPassMs > 0 && nowMs - c.lastPassMs > kPassesStoppedMs;
+    if (c.answered && !stopped) {
+        clearCondition(key, nowMs);
+    } else {
+        Alert &a = raise(key, AlertKind::ControllerSilent, AlertSeverity::Critical, nowMs);
+        a.subject = c.name;
+        a.message = stopped
+                        ? fmt::format("{}: no pass for {} s", c.name, (nowMs - c.lastPassMs) / 1000)
+                        : c.problem;
+        a.count = 1;
+    }
+    promotePending(nowMs);
+    forgetSettled(nowMs);
+    applySilences();
+}
+
 void AlertEngine::setSharedSilences(std::vector<SilenceRule> rules)
 {
     m_sharedSilences = std::move(rules);

@@ -44,6 +44,14 @@ struct ServiceObservation {
     std::optional<double> queueDelayP95Seconds;
 };
 
+// What a watcher knows of the scaling controller (meridian-scaled), read from its /metrics.
+struct ControllerObservation {
+    std::string name = "meridian-scaled";
+    bool answered = false;   // its /metrics answered with its figures
+    int64_t lastPassMs = 0;  // when its last pass ran, as it says; 0: not said
+    std::string problem;     // why it did not answer, in words
+};
+
 class AlertEngine {
 public:
     explicit AlertEngine(AlertRules rules = {});
@@ -71,6 +79,9 @@ public:
 
     // Service alerts: TTFT over the objective for a while, a plan waiting for approval.
     void observeServices(const std::vector<ServiceObservation> &services, int64_t nowMs);
+    // Silent: it did not answer, or its passes stopped a minute ago (a controller that
+    // answers but no longer runs scales nothing either).
+    void observeController(const ControllerObservation &controller, int64_t nowMs);
 
     bool acknowledge(const std::string &key, const std::string &who, int64_t nowMs);
     // An acknowledgement read from the shared history file (made here or by another

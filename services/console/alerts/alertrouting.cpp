@@ -162,9 +162,10 @@ Result<AlertRoute> readRoute(const std::string &path, const YAML::Node &entry,
 
 std::map<AlertKind, int64_t> defaultPendingMs()
 {
-    return {{AlertKind::DataCenterDark, 30'000}, {AlertKind::AgentUnreachable, 30'000},
-            {AlertKind::AgentStale, 30'000},     {AlertKind::ThermalThrottle, 30'000},
-            {AlertKind::LinkDown, 10'000},       {AlertKind::PfcStorm, 15'000}};
+    return {{AlertKind::DataCenterDark, 30'000},  {AlertKind::AgentUnreachable, 30'000},
+            {AlertKind::AgentStale, 30'000},      {AlertKind::ThermalThrottle, 30'000},
+            {AlertKind::LinkDown, 10'000},        {AlertKind::PfcStorm, 15'000},
+            {AlertKind::ControllerSilent, 30'000}};
 }
 
 namespace {

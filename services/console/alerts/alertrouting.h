@@ -41,7 +41,8 @@ enum class SoundWhen { Never, Critical, Always };
 // What a console alerts on by default, as `pending:` in the routing file sets it: a data
 // center dark or an agent silent or unreachable for 30 s (a console that lagged for a few
 // seconds, or an agent's blip, pages nobody), a card throttled for heat for 30 s (a
-// burst's brief throttle is no page), a link down for 10 s, a PFC storm for 15 s; an
+// burst's brief throttle is no page), a link down for 10 s, a PFC storm for 15 s, the
+// scaling controller silent for 30 s (a restart is no page); an
 // Xid, an ECC error and the rest at once: a fault the card reported is no wolf.
 std::map<AlertKind, int64_t> defaultPendingMs();
 
