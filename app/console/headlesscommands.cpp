@@ -90,7 +90,7 @@ int runResponseReport(const ReportOptions &options, int64_t fromS, int64_t toS)
     const std::string path = historyPath(options.dbFile);
     if (!std::filesystem::exists(path)) {
         std::fprintf(stderr,
-                     "meridian report: %s: no history yet (a console or meridian watch "
+                     "meridian report: %s: no history yet (a console or meridian-watch "
                      "keeps it)\n",
                      path.c_str());
         return 1;

@@ -101,6 +101,7 @@ public:
     {
         m_figures.name = m_name;
         m_figures.startedMs = SystemClock::instance().nowUnixMs();
+        m_state.keepNoCardHistory();
     }
     ~Watcher()
     {

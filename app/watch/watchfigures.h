@@ -1,5 +1,5 @@
 // What a running watcher says of itself: the figures its /metrics exposes and the /status
-// answer `meridian watch status` prints. Made on the watcher's loop once a second and
+// answer `meridian-watch status` prints. Made on the watcher's loop once a second and
 // read by the endpoint's threads, so they are plain values.
 #pragma once
 

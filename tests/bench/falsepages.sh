@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Never cry wolf (docs/PERFORMANCE.md, "False pages on a busy machine"): STARTS starts of
-# `meridian watch` and of a console, side by side, on a healthy simulated fleet of NODES
+# meridian-watch and of a console, side by side, on a healthy simulated fleet of NODES
 # nodes in its own process, while two busy loops keep both cores saturated. Every start
 # runs SECONDS (past every pending duration) with a webhook route that counts what it is
 # sent; a healthy fleet must page nobody. Prints each start's posts and the watcher's
@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 meridian=${MERIDIAN:-$PWD/build/app/console/meridian}
+watch=${MERIDIAN_WATCH:-$PWD/build/app/watch/meridian-watch}
 sim=${SIM:-$PWD/build/app/sim/meridian-sim}
 starts=${1:-20}
 nodes=${2:-750}
@@ -54,7 +55,7 @@ total=0
 for i in $(seq 1 "$starts"); do
     before=$(wc -l <"$work/posts")
     metrics=$((40000 + RANDOM % 20000))
-    "$meridian" watch --inventory "$work/inventory.yaml" --alert-routes "$work/routes.yaml" \
+    "$watch" --inventory "$work/inventory.yaml" --alert-routes "$work/routes.yaml" \
         --db "$work/watch$i.db" --listen "127.0.0.1:$metrics" --quit-after "$seconds" \
         >"$work/watch$i.log" 2>&1 &
     watcher=$!

@@ -1,4 +1,4 @@
-// `meridian watch` as systemd runs it: the real binary, no window, over a real simulated
+// `meridian-watch` as systemd runs it: the real binary, no window, over a real simulated
 // fleet (meridian-sim, its agents on loopback), a real Alertmanager and a webhook that
 // counts what it is sent. Faults injected into the fleet reach both with no console
 // running, each once and within its budget; a watcher killed with SIGKILL mid-incident
@@ -196,7 +196,7 @@ TEST(Watcher, FaultsReachAlertmanagerAndAWebhookOnceWithNoConsoleRunning)
     for (const CountingWebhook::Seen &seen : webhook.seen())
         firing += seen.status == "firing";
     EXPECT_EQ(firing, 6) << "paged for something no fault caused";
-    // `meridian watch status` says what a running one is doing.
+    // `meridian-watch status` says what a running one is doing.
     ChildProcess status(
         {MERIDIAN_WATCH_BIN, "status", "--url", fmt::format("http://127.0.0.1:{}", watcher.port)},
         dir.file("status.log"));

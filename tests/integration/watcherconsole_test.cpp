@@ -1,4 +1,4 @@
-// A console that follows the team's watcher: the real `meridian watch` over a real
+// A console that follows the team's watcher: the real `meridian-watch` over a real
 // simulated fleet, and the console's alert center reading it over HTTP. The console shows
 // the watcher's alerts, acknowledges, notes and silences through it in the name its token
 // gives (not the name it claims), a read-only token may look but not act, and a watcher

@@ -1,5 +1,5 @@
 // A simulated fleet in its own process (meridian-sim, its agents on loopback) and
-// `meridian watch` over it: what the watcher's tests and the consoles that follow a
+// `meridian-watch` over it: what the watcher's tests and the consoles that follow a
 // watcher start.
 #pragma once
 
@@ -165,7 +165,7 @@ inline bool watchSettles(int port, int more, std::chrono::system_clock::time_poi
         within);
 }
 
-// `meridian watch` on the fleet, its /status on a free port, its rules run four times a
+// `meridian-watch` on the fleet, its /status on a free port, its rules run four times a
 // second: a case that waits for passes (settles) waits a quarter as long, and what is
 // bound to time (pending durations, staleness, the hold after a stall) stays in seconds.
 class Watcher {

@@ -78,6 +78,26 @@ TEST(FleetState, EachCardKeepsFifteenMinutesAtItsNodesInterval)
     EXPECT_EQ(b.back().timeUnixMs, 1'000'000'000 + 999'000LL);
 }
 
+// The headless watcher judges the latest readings and draws no chart: it keeps none.
+TEST(FleetState, AJudgeThatDrawsNoChartsKeepsTheLatestReadingAndNoHistory)
+{
+    FleetState state;
+    state.keepNoCardHistory();
+    const NodeHandle node = state.addNode("127.0.0.1:1", "xiamen");
+    state.setInventory(node, inventoryOf("a", {"ua"}), 1000);
+    for (int i = 0; i < 10; ++i) {
+        TelemetrySample sample;
+        CardSample card;
+        card.index = 0;
+        card.utilizationPercent = 40 + i;
+        sample.cards = {card};
+        sample.sampleTimeUnixMs = 1'000'000'000 + i * 1000LL;
+        state.recordTelemetry(node, sample, sample.sampleTimeUnixMs);
+    }
+    EXPECT_FLOAT_EQ(state.snapshot(1'000'010'000).utilization[0], 49.0f);
+    EXPECT_TRUE(state.history(0, CardMetric::Utilization).empty());
+}
+
 TEST(FleetState, GarbageReadingsBecomeNoReadingAndStalenessFollowsTheInterval)
 {
     FleetState state;

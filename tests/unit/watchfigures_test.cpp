@@ -1,5 +1,5 @@
 // What a running watcher says of itself: its /metrics as Prometheus reads it, its /status
-// and the words `meridian watch status` makes of it, and answers that are not a watcher's.
+// and the words `meridian-watch status` makes of it, and answers that are not a watcher's.
 #include <gtest/gtest.h>
 
 #include "watchfigures.h"

@@ -62,7 +62,7 @@ struct AlertRouting {
     // The longest silence anyone may set (`silence_max_hours:`, 1 to 720): the dialog's
     // 72 hours unless the team allows more.
     int64_t silenceMaxMs = kDefaultSilenceMaxMs;
-    // `watcher:` — the team's watcher (`meridian watch`): a console that names one shows
+    // `watcher:` — the team's watcher (`meridian-watch`): a console that names one shows
     // its alerts and acts through it instead of evaluating and sending by itself, so one
     // process pages and everyone answers the same alerts. The watcher itself ignores it.
     std::optional<AlertRoute> watcher;

@@ -277,8 +277,10 @@ void FleetState::recordCardsLocked(NodeHandle handle, const TelemetrySample &sam
         r.cardLastSeenMs[card] = receivedUnixMs;
         if (s.throttleReasons)  // absent: the collector cannot tell, so keep what we knew
             r.cardFaults[card] = throttleFaults(r.cardFaults[card], *s.throttleReasons);
-        m_history[card].append(sample.sampleTimeUnixMs ? sample.sampleTimeUnixMs : receivedUnixMs,
-                               r.utilization[card], memory, r.temperature[card], r.power[card]);
+        if (m_keepsCardHistory)
+            m_history[card].append(
+                sample.sampleTimeUnixMs ? sample.sampleTimeUnixMs : receivedUnixMs,
+                r.utilization[card], memory, r.temperature[card], r.power[card]);
     }
 }
 
