@@ -151,33 +151,35 @@ int runWatchList(const TriageCommand &command)
     return 0;
 }
 
-int runAcknowledge(const TriageCommand &command)
+namespace {
+
+// Acknowledge or note the alert the command names (a key, or a short id of one firing).
+int askAboutAlert(const char *name, const TriageCommand &command, TriageRequest::Action action)
 {
     auto watcher = watcherRoute(command);
     if (!watcher)
-        return fail("ack", watcher.error().message);
+        return fail(name, watcher.error().message);
     auto key = alertKeyOf(*watcher, command.alert);
     if (!key)
-        return fail("ack", key.error().message);
+        return fail(name, key.error().message);
     TriageRequest request;
-    request.action = TriageRequest::Action::Acknowledge;
+    request.action = action;
     request.key = key.value();
-    return ask("ack", *watcher, request, "acknowledged " + key.value());
+    request.note = command.note;
+    const bool noting = action == TriageRequest::Action::Note;
+    return ask(name, *watcher, request, (noting ? "noted on " : "acknowledged ") + key.value());
+}
+
+}  // namespace
+
+int runAcknowledge(const TriageCommand &command)
+{
+    return askAboutAlert("ack", command, TriageRequest::Action::Acknowledge);
 }
 
 int runNote(const TriageCommand &command)
 {
-    auto watcher = watcherRoute(command);
-    if (!watcher)
-        return fail("note", watcher.error().message);
-    auto key = alertKeyOf(*watcher, command.alert);
-    if (!key)
-        return fail("note", key.error().message);
-    TriageRequest request;
-    request.action = TriageRequest::Action::Note;
-    request.key = key.value();
-    request.note = command.note;
-    return ask("note", *watcher, request, "noted on " + key.value());
+    return askAboutAlert("note", command, TriageRequest::Action::Note);
 }
 
 int runSilence(const TriageCommand &command)

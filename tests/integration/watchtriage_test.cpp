@@ -85,25 +85,40 @@ ChildProcess command(const TempDir &dir, int port, std::vector<std::string> args
     return ChildProcess(args, dir.file(args[1] + ".log"));
 }
 
+// A webhook, a 6-node fleet and meridian-watch over it behind TLS, with an operator token
+// (li.na) and a second token of `secondRole` (named `second`).
+struct SecureWatcher {
+    explicit SecureWatcher(const char *secondRole) : fleet(dir, 6)
+    {
+        webhook.routesFile(dir);
+        EXPECT_TRUE(test::makeLocalhostCertificate(dir.file("w.key"), dir.file("w.crt")));
+        std::ofstream(dir.file("security.yaml"))
+            << "tls: {cert_file: w.crt, key_file: w.key}\ntokens:\n"
+            << "  - {name: li.na, role: operator, token: " << kOperator << "}\n"
+            << "  - {name: second, role: " << secondRole << ", token: " << kScript << "}\n";
+        std::ofstream(dir.file("token")) << kOperator << "\n";
+        watcher = std::make_unique<test::Watcher>(
+            dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("w.db"), "w",
+            std::vector<std::string>{"--security", dir.file("security.yaml")});
+    }
+    int port() const { return watcher->port; }
+
+    TempDir dir;
+    CountingWebhook webhook;
+    Fleet fleet;
+    std::unique_ptr<test::Watcher> watcher;
+};
+
 }  // namespace
 
 TEST(WatchTriage, EveryDialogRuleHoldsAFloodIsToldToWaitAndAShellActsInItsTokensName)
 {
-    TempDir dir;
-    CountingWebhook webhook;
-    Fleet fleet(dir, 6);
-    webhook.routesFile(dir);
-    ASSERT_TRUE(test::makeLocalhostCertificate(dir.file("w.key"), dir.file("w.crt")));
-    std::ofstream(dir.file("security.yaml"))
-        << "tls: {cert_file: w.crt, key_file: w.key}\ntokens:\n"
-        << "  - {name: li.na, role: operator, token: " << kOperator << "}\n"
-        << "  - {name: script, role: operator, token: " << kScript << "}\n";
-    std::ofstream(dir.file("token")) << kOperator << "\n";
-    test::Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("w.db"), "w",
-                          {"--security", dir.file("security.yaml")});
+    SecureWatcher rig("operator");
+    const TempDir &dir = rig.dir;
+    test::Watcher &watcher = *rig.watcher;
     Caller operatorCaller(dir, watcher.port, kOperator);
     Caller script(dir, watcher.port, kScript);
-    fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
+    rig.fleet.fault({"--node", "xm-r01-n1", "--kind", "xid79", "--card", "2"});
     std::string key;
     ASSERT_TRUE(test::waitUntil(
         [&] {
@@ -193,17 +208,9 @@ TEST(WatchTriage, EveryDialogRuleHoldsAFloodIsToldToWaitAndAShellActsInItsTokens
 // within a second, as the gRPC doors' clients do.
 TEST(WatchTriage, IdleConnectionsAndAKeepAliveHogLeaveScrapesAndOperatorsServed)
 {
-    TempDir dir;
-    CountingWebhook webhook;
-    Fleet fleet(dir, 6);
-    webhook.routesFile(dir);
-    ASSERT_TRUE(test::makeLocalhostCertificate(dir.file("w.key"), dir.file("w.crt")));
-    std::ofstream(dir.file("security.yaml"))
-        << "tls: {cert_file: w.crt, key_file: w.key}\ntokens:\n"
-        << "  - {name: li.na, role: operator, token: " << kOperator << "}\n"
-        << "  - {name: wall, role: read-only, token: " << kScript << "}\n";
-    test::Watcher watcher(dir, fleet.inventory(), dir.file("routes.yaml"), dir.file("w.db"), "w",
-                          {"--security", dir.file("security.yaml")});
+    SecureWatcher rig("read-only");
+    const TempDir &dir = rig.dir;
+    test::Watcher &watcher = *rig.watcher;
     Caller operatorCaller(dir, watcher.port, kOperator);
     ASSERT_TRUE(test::waitUntil([&] { return operatorCaller.alerts().is_object(); }))
         << watcher.log();

@@ -1,7 +1,5 @@
 #include "scrapelobby.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -21,22 +19,6 @@ namespace {
 int64_t lobbyClockMs()
 {
     return SystemClock::instance().steadyMs();
-}
-
-std::string networkOf(int fd)
-{
-    sockaddr_storage address{};
-    socklen_t length = sizeof address;
-    if (::getpeername(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0)
-        return {};
-    char text[INET6_ADDRSTRLEN] = "";
-    if (address.ss_family == AF_INET)
-        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(&address)->sin_addr, text,
-                    sizeof text);
-    else
-        ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_addr, text,
-                    sizeof text);
-    return fairShareNetworkOf(text);
 }
 
 }  // namespace
@@ -69,7 +51,7 @@ ScrapeLobby::~ScrapeLobby()
 
 void ScrapeLobby::admit(int fd)
 {
-    const std::string network = networkOf(fd);
+    const std::string network = fairShareNetworkOf(peerIpOf(fd));
     const std::lock_guard lock(m_mutex);
     if (m_stopping) {
         ::close(fd);

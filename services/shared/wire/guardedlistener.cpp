@@ -66,24 +66,12 @@ Result<int> bindListening(const std::string &address, int *selectedPort)
     return fd;
 }
 
-std::string hostOf(const sockaddr_storage &address)
-{
-    char host[INET6_ADDRSTRLEN] = "?";
-    if (address.ss_family == AF_INET)
-        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(&address)->sin_addr, host,
-                    sizeof host);
-    else
-        ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_addr, host,
-                    sizeof host);
-    return host;
-}
-
 std::string peerOf(const sockaddr_storage &address)
 {
     if (address.ss_family == AF_INET)
-        return fmt::format("{}:{}", hostOf(address),
+        return fmt::format("{}:{}", ipTextOf(address),
                            ntohs(reinterpret_cast<const sockaddr_in *>(&address)->sin_port));
-    return fmt::format("[{}]:{}", hostOf(address),
+    return fmt::format("[{}]:{}", ipTextOf(address),
                        ntohs(reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_port));
 }
 
@@ -212,7 +200,7 @@ void GuardedListener::acceptOne(int listening)
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &noDelay, sizeof noDelay);
         ConnectionSetup setup;
         setup.peer = peerOf(address);
-        const std::string host = hostOf(address);
+        const std::string host = ipTextOf(address);
         std::string network = fairShareNetworkOf(host);
         if (!admit(network, setup.peer)) {
             ::close(fd);

@@ -108,4 +108,25 @@ std::string fairShareNetworkOf(const std::string &ip)
                        b[3], b[4], b[5], b[6], b[7]);
 }
 
+std::string ipTextOf(const sockaddr_storage &address)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (address.ss_family == AF_INET)
+        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(&address)->sin_addr, host,
+                    sizeof host);
+    else if (address.ss_family == AF_INET6)
+        ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6 *>(&address)->sin6_addr, host,
+                    sizeof host);
+    return host;
+}
+
+std::string peerIpOf(int fd)
+{
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (::getpeername(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0)
+        return "?";
+    return ipTextOf(address);
+}
+
 }  // namespace meridian

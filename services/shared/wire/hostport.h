@@ -3,6 +3,8 @@
 // how it is spelt ("127.evil.example" is not loopback).
 #pragma once
 
+#include <sys/socket.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,5 +36,10 @@ Result<bool> isLoopbackHost(const std::string &address);
 // out fairly: its /24 for IPv4 (an IPv4-mapped IPv6 address too), its /64 for IPv6, the
 // blocks one party usually holds whole. Text that is no address is its own network.
 std::string fairShareNetworkOf(const std::string &ip);
+
+// An accepted socket's peer address as text ("127.0.0.1", "::1"); "?" where it has none.
+std::string peerIpOf(int fd);
+// The same for an address already read (accept's, getpeername's).
+std::string ipTextOf(const sockaddr_storage &address);
 
 }  // namespace meridian
