@@ -16,6 +16,7 @@
 #include "models/alerts/alertsmodel.h"
 #include "models/alerts/silencesmodel.h"
 #include "widgets/alerts/alertspanel.h"
+#include "widgets/alerts/silencedialog.h"
 
 using namespace meridian;
 
@@ -218,4 +219,32 @@ TEST(AlertsPanel, TheNextStepStaysReadableThroughAcknowledgeNoteAndSilence)
     EXPECT_TRUE(tip.contains(QStringLiteral("vendor&#x27;s RMA number")) ||
                 tip.contains(QStringLiteral("vendor's RMA number")))
         << tip.toStdString();
+}
+
+// A silence quiets the whole team's pages: the dialog's Silence button waits for a reason,
+// as the watcher's API refuses a silence without one.
+TEST(SilenceDialog, TheSilenceButtonWaitsForAReason)
+{
+    Alert alert;
+    alert.key = "xid/xm-r01-n1/card3";
+    alert.kind = AlertKind::Xid;
+    alert.nodeName = "xm-r01-n1";
+    alert.dataCenter = "xiamen";
+    SilenceDialog dialog(alert, 1'800'000'000'000);
+    QPushButton *ok = nullptr;
+    for (QPushButton *button : dialog.findChildren<QPushButton *>()) {
+        if (button->text() == QStringLiteral("Silence"))
+            ok = button;
+    }
+    ASSERT_NE(ok, nullptr);
+    EXPECT_FALSE(ok->isEnabled());
+    dialog.setReason(QStringLiteral("   "));
+    EXPECT_FALSE(ok->isEnabled()) << "blanks are no reason";
+    dialog.setReason(QStringLiteral("reseating cards"));
+    EXPECT_TRUE(ok->isEnabled());
+    dialog.setHours(4);
+    const SilenceRule rule = dialog.rule();
+    EXPECT_EQ(rule.reason, "reseating cards");
+    EXPECT_EQ(rule.untilMs, 1'800'000'000'000 + 4 * 3600'000LL);
+    EXPECT_EQ(rule.alertKey, alert.key);
 }
