@@ -51,11 +51,12 @@ public:
             return 1e9;
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    json alerts()
+    json get(const std::string &path)
     {
-        const auto answer = m_client.Get("/alerts");
+        const auto answer = m_client.Get(path);
         return answer && answer->status == 200 ? json::parse(answer->body, nullptr, false) : json();
     }
+    json alerts() { return get("/alerts"); }
 
 private:
     httplib::SSLClient m_client;
@@ -148,6 +149,7 @@ TEST(WatchTriage, EveryDialogRuleHoldsAFloodIsToldToWaitAndAShellActsInItsTokens
     }
 
     // One token floods; another's reads stay prompt, and it may still act.
+    const double residentBefore = test::residentMiB(watcher.pid());
     std::atomic<bool> flooding{true};
     std::vector<double> reads;
     std::thread reader([&] {
@@ -180,6 +182,12 @@ TEST(WatchTriage, EveryDialogRuleHoldsAFloodIsToldToWaitAndAShellActsInItsTokens
     ASSERT_FALSE(reads.empty());
     std::sort(reads.begin(), reads.end());
     EXPECT_LT(reads[reads.size() * 99 / 100], 1.0) << reads.size() << " reads";
+    EXPECT_LT(test::residentMiB(watcher.pid()) - residentBefore, 50.0);
+    // The rules kept their pace through it.
+    const json status = operatorCaller.get("/status");
+    ASSERT_TRUE(status.is_object());
+    EXPECT_FALSE(status.value("behind", true));
+    EXPECT_LT(status.value("loop_late_ms", int64_t{1'000'000}), 1000);
 
     // A person on call, from a shell: the list names the alert by a short id, and an
     // acknowledgement by it is made in the token's name.
