@@ -251,6 +251,14 @@ void AlertCenter::syncTriage()
     }
     if ((!m_log && !m_alertmanager) || m_reading.isRunning())
         return;
+    // Once a day what ended long ago is forgotten: nobody grows the file without bound.
+    if (m_log && m_nowMs > 0 && m_nowMs - m_lastForgetMs >= kForgetEveryMs) {
+        m_lastForgetMs = m_nowMs;
+        write([cutoff = m_nowMs - kTriageKeptMs](AlertTriageLog &log) {
+            auto forgotten = log.forgetBefore(cutoff);
+            return forgotten ? std::string() : forgotten.error().message;
+        });
+    }
     auto log = m_log;
     auto alertmanager = m_alertmanager;
     const uint64_t sequence = ++m_readsAsked;

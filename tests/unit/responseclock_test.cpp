@@ -82,6 +82,47 @@ TEST(ResponseClock, TheHistoryFileKeepsEachOccurrenceSentAcknowledgedAndResolved
     EXPECT_EQ(file.incidents(again, again + 1)->size(), 1u);
 }
 
+// What ended before the retention is forgotten; what still holds is kept whatever its age:
+// a caller cannot grow the file without bound, and a retention cannot lift a silence.
+TEST(ResponseClock, TheTriageLogForgetsWhatEndedLongAgoAndKeepsWhatStillHolds)
+{
+    test::TempDir dir;
+    auto log = AlertTriageLog::open(dir.file("history.db"));
+    ASSERT_TRUE(log) << log.error().message;
+    AlertTriageLog &file = *log.value();
+    const int64_t old = kMonday;
+    const int64_t now = kMonday + 500LL * 86400'000;
+    ASSERT_TRUE(file.recordDelivery("xid/n1/GPU-1", true, old,
+                                    incident("xid/n1/GPU-1", "Xid", "wuhu", old)));
+    ASSERT_TRUE(
+        file.record({0, old + kMinute, "xid/n1/GPU-1", TriageAction::Kind::Note, "li.na", "RMA"}));
+    ASSERT_TRUE(file.recordDelivery("xid/n1/GPU-1", false, old + 5 * kMinute));
+    ASSERT_TRUE(file.recordDelivery("link/n2/eth0", true, old,
+                                    incident("link/n2/eth0", "link down", "wuhu", old)));
+    SilenceRule ended;
+    ended.node = "n3";
+    ended.untilMs = old + 3600'000;
+    ended.reason = "reboot";
+    SilenceRule lasting = ended;
+    lasting.untilMs = now + 3600'000;
+    ASSERT_TRUE(file.addSilence(ended, old));
+    ASSERT_TRUE(file.addSilence(lasting, old));
+
+    const auto forgotten = file.forgetBefore(now - kTriageKeptMs);
+    ASSERT_TRUE(forgotten) << forgotten.error().message;
+    // The resolved occurrence, the note, the ended silence and their audit rows.
+    EXPECT_GE(forgotten.value(), 4);
+    const auto left = file.incidents(0, now);
+    ASSERT_TRUE(left);
+    ASSERT_EQ(left->size(), 1u);
+    EXPECT_EQ(left->front().alertKey, "link/n2/eth0") << "still open: kept";
+    EXPECT_TRUE(file.actionsAfter(0)->empty());
+    const auto silences = file.activeSilences(now);
+    ASSERT_TRUE(silences);
+    ASSERT_EQ(silences->size(), 1u) << "the silence in force is kept";
+    EXPECT_EQ(file.firingDelivered()->count("link/n2/eth0"), 1u);
+}
+
 // Generated families of incidents: each group's counts, shares and percentiles are what a
 // plain recount over the same incidents gives, and the groups add up to the total.
 TEST(ResponseClock, TalliesMatchARecountOnGeneratedFamilies)

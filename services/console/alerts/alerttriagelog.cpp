@@ -134,6 +134,30 @@ Status AlertTriageLog::liftSilence(int64_t id, int64_t nowUnixMs, const std::str
     }
 }
 
+Result<int64_t> AlertTriageLog::forgetBefore(int64_t cutoffUnixMs)
+{
+    static constexpr const char *kForget[] = {
+        "DELETE FROM alert_action WHERE at_unix_ms < ?1",
+        "DELETE FROM alert_silence WHERE until_unix_ms < ?1 OR lifted_unix_ms < ?1",
+        "DELETE FROM alert_incident WHERE resolved_unix_ms < ?1",
+        "DELETE FROM audit_log WHERE at_unix_ms < ?1",
+    };
+    try {
+        int64_t forgotten = 0;
+        m_connection.run([&](SQLite::Database &db) {
+            for (const char *sql : kForget) {
+                SQLite::Statement forget(db, sql);
+                forget.bind(1, static_cast<int64_t>(cutoffUnixMs));
+                forgotten += forget.exec();
+            }
+        });
+        return forgotten;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: cannot forget the triage before {}: {}", m_path, cutoffUnixMs,
+                                 e.what())};
+    }
+}
+
 Status AlertTriageLog::audit(int64_t atUnixMs, const std::string &who, const std::string &what,
                              const std::string &why)
 {

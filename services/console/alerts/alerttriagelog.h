@@ -32,6 +32,9 @@ struct TriageAction {
     std::string text;  // the note
 };
 
+// How long what ended stays in the file: as long as the usage's hourly roll-ups.
+constexpr int64_t kTriageKeptMs = 400LL * 24 * 3600'000;
+
 class AlertTriageLog final {
 public:
     // On the history file's writer thread (the history store's), in turn with the usage
@@ -64,6 +67,11 @@ public:
     Result<std::vector<AlertIncident>> incidents(int64_t fromMs, int64_t toMs);
     // The alerts the receivers were told are firing and not yet that they resolved.
     Result<std::set<std::string>> firingDelivered();
+    // Forgets what ended before `cutoffUnixMs`: acknowledgements and notes, silences that
+    // ended or were lifted, occurrences that resolved, and audit rows. What still holds (an
+    // open occurrence, a silence in force, a delivery not yet resolved) is kept whatever its
+    // age. How many rows went.
+    Result<int64_t> forgetBefore(int64_t cutoffUnixMs);
 
     const std::string &path() const { return m_path; }
 
