@@ -42,6 +42,9 @@ void addWatchOptions(CLI::App &cli, WatchArguments &watch)
     cli.add_option("--scaled-ca-file", watch.scaledCaFile,
                    "the CA that signed meridian-scaled's certificate")
         ->needs("--scaled");
+    cli.add_option("--telemetry-every", watch.telemetryEverySeconds,
+                   "seconds between each agent's readings (default 5; events come at once)")
+        ->check(CLI::Range(0.25, 60.0));
     cli.add_option("--evaluate-every", watch.evaluateEverySeconds,
                    "seconds between passes of the rules over the fleet (default 1)")
         ->check(CLI::Range(0.1, 10.0));

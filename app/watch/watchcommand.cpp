@@ -118,7 +118,7 @@ public:
     }
 
     Status start(const FleetInventory &inventory, const std::string &historyFile,
-                 const std::string &listen, const ServerSecurity &security)
+                 const std::string &listen, const ServerSecurity &security, int telemetryMs)
     {
         auto stores = startStoreSources(m_state, inventory.stores);
         if (!stores)
@@ -129,7 +129,9 @@ public:
         auto log = AlertTriageLog::open(historyFile);
         if (!log)
             return log.error();
-        m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance());
+        ConnectionOptions connection;
+        connection.intervalMs = static_cast<uint32_t>(telemetryMs);
+        m_client = std::make_unique<FleetClient>(m_state, SystemClock::instance(), connection);
         m_client->connect(inventory);
         m_center = std::make_unique<AlertCenter>(m_state);
         m_center->setUser(QString::fromStdString(m_name));
@@ -352,7 +354,8 @@ int runWatch(const WatchArguments &arguments, int argc, char **argv)
     lag.heldAfterMs = static_cast<int64_t>(arguments.stallHoldSeconds * 1000);
     Watcher watcher(name, std::move(routing).value(), lag);
     if (Status started =
-            watcher.start(inventory.value(), historyFile, arguments.listen, security.value());
+            watcher.start(inventory.value(), historyFile, arguments.listen, security.value(),
+                          static_cast<int>(arguments.telemetryEverySeconds * 1000));
         !started)
         return fail(started.message());
     if (!arguments.scaledUrl.empty()) {

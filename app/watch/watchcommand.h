@@ -24,6 +24,10 @@ struct WatchArguments {
     // How often the rules run over the fleet: a pending duration's end or a resolution is
     // seen at the next pass, and the watcher's own lateness is measured against it.
     double evaluateEverySeconds = 1;
+    // How often each agent sends its node's readings. A judge needs no chart's 1 Hz: the
+    // kinds it pages on hold for 10 to 30 s before they alert, events (Xid, ECC) arrive on
+    // their own stream at once, and an agent counts as silent after three intervals.
+    double telemetryEverySeconds = 5;
     // meridian-scaled, read for the services' alerts and its own silence: its URL (its
     // metrics_listen), and the token and CA its /metrics needs, if any.
     std::string scaledUrl;

@@ -168,6 +168,8 @@ inline bool watchSettles(int port, int more, std::chrono::system_clock::time_poi
 // `meridian-watch` on the fleet, its /status on a free port, its rules run four times a
 // second: a case that waits for passes (settles) waits a quarter as long, and what is
 // bound to time (pending durations, staleness, the hold after a stall) stays in seconds.
+// Its agents send each second, as a console's do, so staleness is judged as the cases
+// expect; the systemd case runs the watcher at its own default (every 5 s).
 class Watcher {
 public:
     Watcher(test::TempDir &dir, const std::string &inventory, const std::string &routes,
@@ -212,7 +214,9 @@ private:
                                          "--listen",
                                          fmt::format("127.0.0.1:{}", port),
                                          "--evaluate-every",
-                                         "0.25"};
+                                         "0.25",
+                                         "--telemetry-every",
+                                         "1"};
         args.insert(args.end(), more.begin(), more.end());
         return args;
     }
