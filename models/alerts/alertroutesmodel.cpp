@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include "models/plaintip.h"
+
 #include "alertguidance.h"
 
 namespace meridian {
@@ -90,7 +92,7 @@ QVariant AlertRoutesModel::data(const QModelIndex &index, int role) const
     if (role == NameRole)
         return QString::fromStdString(r.route.name);
     if (role == Qt::ToolTipRole && index.column() == LastProblem)
-        return QString::fromStdString(r.status.lastError);
+        return plainTip(r.status.lastError);  // a receiver's own words, shown as written
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {

@@ -7,6 +7,7 @@
 #include "alertguidance.h"
 #include "alertsmodel.h"
 #include "models/metricscale.h"
+#include "models/plaintip.h"
 
 namespace meridian {
 
@@ -60,6 +61,14 @@ QVariant SilencesModel::data(const QModelIndex &index, int role) const
     const SilenceRule &r = m_rows[static_cast<size_t>(index.row())];
     if (role == IdRole)
         return static_cast<qlonglong>(r.id);
+    if (role == Qt::ToolTipRole) {
+        // Who made it and why come from a watcher or an Alertmanager: shown as written.
+        switch (index.column()) {
+        case By: return plainTip(r.by);
+        case Reason: return plainTip(r.reason);
+        default: break;
+        }
+    }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSignalSpy>
+#include <QTextDocument>
 
 #include "alerts/alerttriagelog.h"
 #include "fakefleet.h"
@@ -280,6 +281,31 @@ TEST(SilencesModel, FollowsTheCenterByIdWithoutResets)
     EXPECT_EQ(second.row(), 0) << "the other silence keeps its row";
     EXPECT_EQ(model.index(0, SilencesModel::What).data().toString(), QStringLiteral("wh-2"));
     EXPECT_EQ(resets.count(), 0);
+}
+
+// Who made a silence and why come from a watcher or an Alertmanager: a tooltip shows
+// them as their characters, never drawn as markup (Qt draws any tooltip that looks like
+// rich text as rich text).
+TEST(SilencesModel, RemoteWordsAreShownAsTheirCharactersNeverAsMarkup)
+{
+    SilenceRule rule;
+    rule.id = 7;
+    rule.node = "xm-1";
+    rule.untilMs = 10'000'000;
+    rule.by = "<b>ops</b>";
+    rule.reason = "<img src='http://evil.example/x.png'>reboot & <i>then</i>";
+    SilencesModel model;
+    model.setSilences({rule});
+    ASSERT_EQ(model.rowCount(), 1);
+    for (const int column : {int(SilencesModel::By), int(SilencesModel::Reason)}) {
+        const QString tip = model.index(0, column).data(Qt::ToolTipRole).toString();
+        QTextDocument drawn;
+        drawn.setHtml(tip);
+        const QString written =
+            QString::fromStdString(column == SilencesModel::By ? rule.by : rule.reason);
+        EXPECT_EQ(drawn.toPlainText(), written) << tip.toStdString();
+        EXPECT_FALSE(tip.contains(QStringLiteral("<img"))) << tip.toStdString();
+    }
 }
 
 // What the receivers were told follows the file: a resolution another console sent
