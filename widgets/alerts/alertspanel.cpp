@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "models/alerts/alertcenter.h"
@@ -153,18 +154,22 @@ void AlertsPanel::buildTable()
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->setWordWrap(false);
+    // Fixed row heights and widths measured on a sample, never on every row: a watcher's
+    // list of tens of thousands of alerts is merged without measuring each row's text.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // The next step is a sentence: it takes what the other columns leave, elided, whole
     // in the tooltip; so the list never needs a horizontal scroll bar, and shows a row more.
     m_view->horizontalHeader()->setSectionResizeMode(AlertsModel::NextStep, QHeaderView::Stretch);
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->setAlternatingRowColors(true);
-    connect(m_sorted, &QAbstractItemModel::modelReset, this, &AlertsPanel::fitColumns);
-    connect(m_sorted, &QAbstractItemModel::layoutChanged, this, &AlertsPanel::fitColumns);
-    connect(m_sorted, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::fitColumns);
-    connect(m_sorted, &QAbstractItemModel::dataChanged, this, &AlertsPanel::fitColumns);
+    // A merge emits many changes: the columns are fitted once, after it.
+    connect(m_sorted, &QAbstractItemModel::modelReset, this, &AlertsPanel::fitColumnsSoon);
+    connect(m_sorted, &QAbstractItemModel::layoutChanged, this, &AlertsPanel::fitColumnsSoon);
+    connect(m_sorted, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::fitColumnsSoon);
+    connect(m_sorted, &QAbstractItemModel::dataChanged, this, &AlertsPanel::fitColumnsSoon);
     connect(m_view, &QTableView::doubleClicked, this, &AlertsPanel::jumpTo);
 }
 
@@ -190,22 +195,54 @@ void AlertsPanel::resizeEvent(QResizeEvent *event)
     fitColumns();
 }
 
+void AlertsPanel::fitColumnsSoon()
+{
+    if (m_fitQueued)
+        return;
+    m_fitQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        m_fitQueued = false;
+        fitColumns();
+    });
+}
+
+int AlertsPanel::sampledWidth(int column) const
+{
+    // The header and the rows most likely seen (the first ones, sorted), each as wide as
+    // its text and the view's padding; a row past the sample that is wider is elided,
+    // whole in its tooltip.
+    constexpr int kSampledRows = 64;
+    const QFontMetrics metrics = m_view->fontMetrics();
+    int widest = m_view->horizontalHeader()->sectionSizeHint(column);
+    const int rows = std::min(m_sorted->rowCount(), kSampledRows);
+    for (int row = 0; row < rows; ++row)
+        widest = std::max(
+            widest, metrics.horizontalAdvance(m_sorted->index(row, column).data().toString()) +
+                        2 * metrics.averageCharWidth() + 4);
+    return widest;
+}
+
 void AlertsPanel::fitColumns()
 {
-    // Shares of the list's width; what they and the short columns leave (a fifth at
-    // least, at 1366 px) is the next step's.
+    // Shares of the list's width for free text; what it and the short columns leave (a
+    // fifth at least, at 1366 px) is the next step's.
     constexpr std::pair<int, double> kShares[] = {{AlertsModel::What, 0.13},
                                                   {AlertsModel::Where, 0.08},
                                                   {AlertsModel::State, 0.09},
                                                   {AlertsModel::Note, 0.08}};
     QHeaderView *header = m_view->horizontalHeader();
     const int width = m_view->viewport()->width();
-    for (const auto &[column, share] : kShares) {
-        header->setSectionResizeMode(column, QHeaderView::Interactive);
-        m_view->resizeColumnToContents(column);
-        const int cap = std::max(header->sectionSizeHint(column), static_cast<int>(width * share));
-        if (header->sectionSize(column) > cap)
-            header->resizeSection(column, cap);
+    for (int column = 0; column < AlertsModel::ColumnCount; ++column) {
+        if (column == AlertsModel::NextStep)
+            continue;
+        int fitted = sampledWidth(column);
+        for (const auto &[shared, share] : kShares) {
+            if (shared == column)
+                fitted = std::min(fitted, std::max(header->sectionSizeHint(column),
+                                                   static_cast<int>(width * share)));
+        }
+        if (header->sectionSize(column) != fitted)
+            header->resizeSection(column, fitted);
     }
 }
 

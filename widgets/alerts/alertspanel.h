@@ -47,6 +47,10 @@ private:
     // Free text (what, where, state, note) takes at most its share of the width, elided,
     // whole in the tooltip: the next step keeps room through acknowledge, note and silence.
     void fitColumns();
+    // Once, after the changes the event loop is handling now: a merge is many signals.
+    void fitColumnsSoon();
+    // The width a column's header and a sample of its first rows ask for.
+    int sampledWidth(int column) const;
     const Alert *selected() const;
     void acknowledgeSelected();
     void silenceSelected();
@@ -56,6 +60,7 @@ private:
 
     AlertCenter &m_center;
     AlertsModel *m_model;
+    bool m_fitQueued = false;
     QSortFilterProxyModel *m_sorted;
     QTableView *m_view;
     QCheckBox *m_openOnly;
