@@ -247,3 +247,52 @@ TEST(HistoryFaults, FourProcessesOpeningANewFileAtOnceAllSucceed)
         expectConsistent(path);
     }
 }
+
+// A history file read as evidence: one written by a newer Meridian, and one whose rows are
+// impossible (not a number, infinite, negative, more busy than observed, a day in the next
+// century), build no report; each refusal names the file and, for a row, which one.
+TEST(HistoryFaults, AHostileHistoryFileBuildsNoReportAndNamesTheFileAndTheRow)
+{
+    test::TempDir dir;
+    const auto fresh = [&](const std::string &name) {
+        const std::string path = dir.file(name);
+        auto store = HistoryStore::open(path);
+        EXPECT_TRUE(store.ok());
+        store.value()->submit(test::a100Minutes("xm-1", "xiamen", 2, kJuly1, 30, 30, 900));
+        EXPECT_TRUE(store.value()->flush().ok());
+        return path;
+    };
+    const ReportRequest july{kJuly1, kJuly1 + 86400LL * 365 * 100};
+    {
+        const std::string newer = fresh("newer.db");
+        SQLite::Database(newer, SQLite::OPEN_READWRITE).exec("PRAGMA user_version = 99");
+        auto report = buildUsageReport(newer, PriceBook{}, july);
+        ASSERT_FALSE(report);
+        EXPECT_NE(report.error().message.find("newer.db was written by a newer Meridian"),
+                  std::string::npos)
+            << report.error().message;
+    }
+    // Each change made to every grain's rows, so whichever grain the period is read at
+    // carries it.
+    const auto everyGrain = [](const std::string &set) {
+        return "UPDATE usage_minute SET " + set + "; UPDATE usage_hour SET " + set +
+               "; UPDATE usage_day SET " + set;
+    };
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {everyGrain("energy_joules = 1e999"), "not a number"},
+        {everyGrain("busy_seconds = -5"), "negative"},
+        {everyGrain("busy_seconds = observed_seconds * 2 + 1"), "busy"},
+        {"UPDATE usage_day SET day_start_unix_s = 4102444800", "in the future"},
+    };
+    int made = 0;
+    for (const auto &[change, why] : rows) {
+        const std::string path = fresh("hostile" + std::to_string(++made) + ".db");
+        SQLite::Database(path, SQLite::OPEN_READWRITE).exec(change);
+        auto report = buildUsageReport(path, PriceBook{}, july);
+        ASSERT_FALSE(report) << change << ": a report was built";
+        EXPECT_NE(report.error().message.find(path), std::string::npos) << report.error().message;
+        EXPECT_NE(report.error().message.find("row of card"), std::string::npos)
+            << report.error().message;
+        EXPECT_NE(report.error().message.find(why), std::string::npos) << report.error().message;
+    }
+}

@@ -5,8 +5,6 @@
 
 namespace meridian {
 
-namespace {
-
 int64_t grainSeconds(Grain grain)
 {
     switch (grain) {
@@ -16,6 +14,8 @@ int64_t grainSeconds(Grain grain)
     }
     return 60;
 }
+
+namespace {
 
 int64_t keptFrom(Grain grain, const KeptRange &kept)
 {

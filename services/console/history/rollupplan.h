@@ -11,6 +11,8 @@
 namespace meridian {
 
 enum class Grain { Day, Hour, Minute };
+// How long one row of the grain spans.
+int64_t grainSeconds(Grain grain);
 
 struct RollupRead {
     Grain grain = Grain::Day;

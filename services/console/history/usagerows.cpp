@@ -7,9 +7,11 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/cardcatalog.h"
+#include "core/clock.h"
 #include "historyschema.h"
 
 namespace meridian {
@@ -26,20 +28,50 @@ const char *readSql(Grain grain)
     switch (grain) {
     case Grain::Day:
         return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
-                         utilization_seconds, utilization_percent_seconds
+                         utilization_seconds, utilization_percent_seconds, day_start_unix_s
                   FROM usage_day WHERE day_start_unix_s >= ?1 AND day_start_unix_s < ?2)";
     case Grain::Hour:
         return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
-                         utilization_seconds, utilization_percent_seconds
+                         utilization_seconds, utilization_percent_seconds, hour_start_unix_s
                   FROM usage_hour WHERE hour_start_unix_s >= ?1 AND hour_start_unix_s < ?2)";
     case Grain::Minute:
         return R"(SELECT card, service, observed_seconds, busy_seconds, energy_joules,
                          CASE WHEN mean_utilization_percent IS NULL THEN 0
                               ELSE observed_seconds END,
-                         coalesce(mean_utilization_percent * observed_seconds, 0)
+                         coalesce(mean_utilization_percent * observed_seconds, 0),
+                         minute_start_unix_s
                   FROM usage_minute WHERE minute_start_unix_s >= ?1 AND minute_start_unix_s < ?2)";
     }
     return "";
+}
+
+const char *grainName(Grain grain)
+{
+    return grain == Grain::Day ? "day" : grain == Grain::Hour ? "hour" : "minute";
+}
+
+// Why a row cannot be a card's usage over its span; empty when it can be. Figures built on
+// an impossible row (infinite energy, more busy seconds than the span has, a day in the
+// next century) would be wrong with nothing said, so the whole read is refused instead.
+std::string impossibility(const UsageRow &r, int64_t startUnixS, Grain grain, int64_t nowUnixS)
+{
+    const double span = static_cast<double>(grainSeconds(grain)) * 1.01;  // float slack
+    for (const double value : {r.observedSeconds, r.busySeconds, r.energyJoules,
+                               r.utilizationSeconds, r.utilizationPercentSeconds}) {
+        if (!std::isfinite(value))
+            return "a value that is not a number";
+        if (value < 0)
+            return "a negative value";
+    }
+    if (r.observedSeconds > span || r.busySeconds > r.observedSeconds * 1.01 + 1e-9 ||
+        r.utilizationSeconds > r.observedSeconds * 1.01 + 1e-9)
+        return fmt::format("{:.0f} s observed, {:.0f} s busy in a {} of {} s", r.observedSeconds,
+                           r.busySeconds, grainName(grain), grainSeconds(grain));
+    if (r.utilizationPercentSeconds > 100.0 * r.utilizationSeconds * 1.01 + 1e-6)
+        return "a utilisation over 100%";
+    if (startUnixS > nowUnixS + 86400)
+        return "a start in the future";
+    return {};
 }
 
 // "file:" URI for SQLite: the characters a URI gives meaning to are escaped.
@@ -92,6 +124,15 @@ Result<std::unique_ptr<UsageRows>> UsageRows::open(const std::string &historyFil
         const int version = db->execAndGet("PRAGMA user_version").getInt();
         if (appId != kHistoryApplicationId)
             return Error{fmt::format("{} is not a Meridian history file", historyFile)};
+        // A newer file may keep its rows in ways this build cannot know: figures built
+        // from it could be wrong with nothing said.
+        if (const int latest = static_cast<int>(historySchema().migrations.size());
+            version > latest) {
+            return Error{fmt::format(
+                "{} was written by a newer Meridian (schema {} > {}); this build reports "
+                "nothing from it",
+                historyFile, version, latest)};
+        }
         if (version < kRollupSchema) {
             return Error{fmt::format(
                 "{} has an older schema ({}); run 'meridian sync' or the console once to "
@@ -154,11 +195,21 @@ Status UsageRows::read(int64_t fromUnixS, int64_t toUnixS,
                 statement = std::make_unique<SQLite::Statement>(*m_db, readSql(part.grain));
             statement->reset();
             SQLite::bind(*statement, part.fromUnixS, part.toUnixS);
+            const int64_t nowUnixS = SystemClock::instance().nowUnixMs() / 1000;
             while (statement->executeStep()) {
-                row({statement->getColumn(0).getInt64(), statement->getColumn(1).getInt64(),
-                     statement->getColumn(2).getDouble(), statement->getColumn(3).getDouble(),
-                     statement->getColumn(4).getDouble(), statement->getColumn(5).getDouble(),
-                     statement->getColumn(6).getDouble()});
+                const UsageRow r{
+                    statement->getColumn(0).getInt64(),  statement->getColumn(1).getInt64(),
+                    statement->getColumn(2).getDouble(), statement->getColumn(3).getDouble(),
+                    statement->getColumn(4).getDouble(), statement->getColumn(5).getDouble(),
+                    statement->getColumn(6).getDouble()};
+                const int64_t start = statement->getColumn(7).getInt64();
+                if (const std::string why = impossibility(r, start, part.grain, nowUnixS);
+                    !why.empty())
+                    return Error{fmt::format(
+                        "{}: the {} row of card {} starting at unix second {} is impossible "
+                        "({}); nothing is reported from this file until it is mended",
+                        m_path, grainName(part.grain), r.card, start, why)};
+                row(r);
             }
         }
         return {};
