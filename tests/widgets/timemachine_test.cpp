@@ -5,10 +5,12 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStatusBar>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -200,4 +202,43 @@ TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
     EXPECT_NEAR(window.heatmap()->snapshot()->utilization[0], 10, 1e-3);
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("history.db")))
         << window.statusBar()->currentMessage().toStdString();
+}
+
+// A past moment with many alerts open never widens the window: what was open is cut to
+// the bar's room with "…", whole in the tooltip and the moment's text.
+TEST(FleetTimeMachine, AMomentWithManyAlertsNeverWidensTheWindow)
+{
+    QWidget window;
+    auto *layout = new QVBoxLayout(&window);
+    auto *bar = new TimeMachineBar(&window);
+    layout->addWidget(bar);
+    window.resize(1366, 60);
+    window.show();
+    bar->setNow(kNowMs);
+    bar->slider()->setValue(-30);
+    FleetMoment moment;
+    moment.atUnixMs = kNowMs - 30 * 60'000;
+    moment.historyBeginsUnixMs = kNowMs - 86'400'000;
+    moment.cardsRecorded = 6000;
+    for (int i = 0; i < 60; ++i) {
+        AlertIncident a;
+        a.alertKey = "link/wh-r40-n" + std::to_string(i) + "/ens1np0";
+        a.kind = "link down";
+        // As long as a link's subject runs: the node, its NIC, and the switch port.
+        a.subject = "wh-r40-n" + std::to_string(i) +
+                    " ens1np0 to wuhu-pod4-leaf0 Ethernet232 (rail 3, pod 4, 400 Gb/s)";
+        moment.openAlerts.push_back(a);
+    }
+    bar->showMoment(moment);
+    QCoreApplication::processEvents();
+    EXPECT_LE(window.width(), 1366);
+    EXPECT_LE(window.minimumSizeHint().width(), 1366);
+    EXPECT_TRUE(bar->momentText().contains(QStringLiteral("60 alert(s) open")))
+        << bar->momentText().toStdString();
+    const auto *then = bar->findChild<QLabel *>(QStringLiteral("timeMachineThen"));
+    ASSERT_NE(then, nullptr);
+    EXPECT_TRUE(then->text().endsWith(QStringLiteral("…"))) << then->text().toStdString();
+    EXPECT_TRUE(then->toolTip().contains(QStringLiteral("wh-r40-n59 ens1np0")));
+    EXPECT_GT(then->fontMetrics().horizontalAdvance(bar->momentText()), 1366)
+        << "the case's text is longer than the screen is wide";
 }

@@ -8,6 +8,8 @@
 #include <QSignalBlocker>
 #include <QSlider>
 
+#include "widgets/elidedlabel.h"
+
 namespace meridian {
 
 namespace {
@@ -43,9 +45,10 @@ TimeMachineBar::TimeMachineBar(QWidget *parent) : QWidget(parent)
     m_when = new QLabel(this);
     m_when->setObjectName(QStringLiteral("timeMachineWhen"));
     layout->addWidget(m_when);
-    m_then = new QLabel(this);
+    // What was open then is cut to the room the bar has, whole in its tooltip: a moment
+    // with many alerts never widens the window.
+    m_then = new ElidedLabel(this);
     m_then->setObjectName(QStringLiteral("timeMachineThen"));
-    m_then->setTextFormat(Qt::PlainText);
     layout->addWidget(m_then, 2);
     m_liveButton = new QPushButton(tr("Live"), this);
     m_liveButton->setToolTip(tr("Back to the fleet as it is now"));
@@ -70,7 +73,7 @@ void TimeMachineBar::goLive()
     m_live = true;
     m_when->setText(tr("Live"));
     m_when->setStyleSheet(QString());
-    m_then->clear();
+    m_then->setFullText(QString());
     m_then->setToolTip(QString());
     m_liveButton->hide();  // live already: the label says so
     if (!wasLive)
@@ -99,7 +102,7 @@ void TimeMachineBar::showMoment(const FleetMoment &moment)
     if (m_live)
         return;
     if (!moment.problem.empty()) {
-        m_then->setText(tr("History not read: %1").arg(QString::fromStdString(moment.problem)));
+        m_then->setFullText(tr("History not read: %1").arg(QString::fromStdString(moment.problem)));
         return;
     }
     const QString grain = moment.grainS >= 3600 ? tr("hour") : tr("minute");
@@ -126,8 +129,9 @@ void TimeMachineBar::showMoment(const FleetMoment &moment)
                        (alerts.size() > kAlertsNamed ? QStringLiteral(", …") : QString());
     said << tr("%n scaling step(s) in the hour before", nullptr,
                static_cast<int>(moment.steps.size()));
-    m_then->setText(said.join(QStringLiteral(" · ")));
-    QStringList tip = alerts;
+    m_then->setFullText(said.join(QStringLiteral(" · ")));
+    QStringList tip = {m_then->fullText()};
+    tip << alerts;
     for (const JournalStep &s : moment.steps)
         tip << tr("%1 %2: %3 (%4)")
                    .arg(timeText(s.createdUnixMs, "HH:mm"), QString::fromStdString(s.service),
@@ -138,7 +142,7 @@ void TimeMachineBar::showMoment(const FleetMoment &moment)
 
 QString TimeMachineBar::momentText() const
 {
-    return m_when->text() + QStringLiteral(" · ") + m_then->text();
+    return m_when->text() + QStringLiteral(" · ") + m_then->fullText();
 }
 
 }  // namespace meridian

@@ -13,6 +13,8 @@ class QSlider;
 
 namespace meridian {
 
+class ElidedLabel;
+
 class TimeMachineBar final : public QWidget {
     Q_OBJECT
 public:
@@ -37,7 +39,7 @@ private:
 
     QSlider *m_slider;
     QLabel *m_when;
-    QLabel *m_then;
+    ElidedLabel *m_then;
     QPushButton *m_liveButton;
     int64_t m_nowUnixMs = 0;
     bool m_live = true;
