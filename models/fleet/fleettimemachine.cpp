@@ -7,6 +7,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "alerts/alert.h"
@@ -23,30 +24,23 @@ constexpr int64_t kStepsLookBackMs = 3600 * 1000;
 constexpr int64_t kAlertsLookBackMs = 7 * 24 * 3600 * 1000LL;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-// What an alert's subject names: "node card 3" is a card, "node" a node, anything else
-// (a data center, a service) no one cell.
-void markAlert(FleetSnapshot &s, const AlertIncident &incident,
-               const std::unordered_map<std::string, NodeHandle> &nodes)
+// Every node of a data center dark then: unreachable, as the live view draws them, and as
+// the past table counts them.
+void markDark(FleetSnapshot &s, const AlertIncident &incident)
 {
-    const std::string &subject = incident.subject;
-    const size_t space = subject.find(" card ");
-    const auto node = nodes.find(space == std::string::npos ? subject : subject.substr(0, space));
-    if (node == nodes.end())
-        return;
+    const std::string &dc = incident.dataCenter.empty() ? incident.subject : incident.dataCenter;
     const FleetLayout &l = *s.layout;
-    const auto kind = alertKindFromName(incident.kind);
-    if (space == std::string::npos) {
-        if (kind == AlertKind::LinkDown || kind == AlertKind::LinkFlap)
-            s.nodeLinkFault[node->second] = 1;
-        else if (kind == AlertKind::AgentUnreachable)
-            s.nodeConnection[node->second] = ConnectionState::Unreachable;
-        else if (kind == AlertKind::AgentStale)
-            s.nodeLastSeenMs[node->second] = 0;
-        return;
+    for (NodeHandle n = 0; n < l.nodeCount(); ++n) {
+        if (l.nodeDataCenter[n] == dc)
+            s.nodeConnection[n] = ConnectionState::Unreachable;
     }
-    const uint32_t index = static_cast<uint32_t>(std::atoi(subject.c_str() + space + 6));
+}
+
+void markCard(FleetSnapshot &s, NodeHandle node, uint32_t index, std::optional<AlertKind> kind)
+{
+    const FleetLayout &l = *s.layout;
     for (CardHandle c = 0; c < l.cardCount(); ++c) {
-        if (l.cardNode[c] != node->second || l.cardIndex[c] != index)
+        if (l.cardNode[c] != node || l.cardIndex[c] != index)
             continue;
         if (kind == AlertKind::ThermalThrottle) {
             s.cardFaults[c] |= kFaultThermal;
@@ -55,6 +49,33 @@ void markAlert(FleetSnapshot &s, const AlertIncident &incident,
             s.errors[c] = std::max<uint32_t>(s.errors[c], 1);
         }
     }
+}
+
+// What an alert open then marks, as live marks it: "node card 3" a card; "node" or
+// "node NIC" (a link down, flapping or storming) its node; a dark data center its nodes.
+void markAlert(FleetSnapshot &s, const AlertIncident &incident,
+               const std::unordered_map<std::string, NodeHandle> &nodes)
+{
+    const auto kind = alertKindFromName(incident.kind);
+    if (kind == AlertKind::DataCenterDark) {
+        markDark(s, incident);
+        return;
+    }
+    const std::string &subject = incident.subject;
+    const auto node = nodes.find(subject.substr(0, subject.find(' ')));
+    if (node == nodes.end())
+        return;
+    if (const size_t card = subject.find(" card "); card != std::string::npos) {
+        markCard(s, node->second, static_cast<uint32_t>(std::atoi(subject.c_str() + card + 6)),
+                 kind);
+        return;
+    }
+    if (kind == AlertKind::LinkDown || kind == AlertKind::LinkFlap || kind == AlertKind::PfcStorm)
+        s.nodeLinkFault[node->second] = 1;
+    else if (kind == AlertKind::AgentUnreachable)
+        s.nodeConnection[node->second] = ConnectionState::Unreachable;
+    else if (kind == AlertKind::AgentStale)
+        s.nodeLastSeenMs[node->second] = 0;
 }
 
 // `live`'s layout at a past moment with nothing known yet: every reading NaN, every node

@@ -77,6 +77,22 @@ struct PastFleet {
         xid.sentMs = xid.startedMs + 1000;
         xid.resolvedMs = (then + 300) * 1000;
         insertIncidentLocked(*db.value(), xid);
+        // And wh-n2's link was down (its subject names the NIC, as the engine's does).
+        AlertIncident link = xid;
+        link.alertKey = "link/wh-n2/ens1np0";
+        link.kind = "link down";
+        link.subject = "wh-n2 ens1np0";
+        insertIncidentLocked(*db.value(), link);
+        // A day and a half ago Xiamen was dark for three hours.
+        AlertIncident dark = xid;
+        dark.alertKey = "dark/xiamen";
+        dark.kind = "data center dark";
+        dark.dataCenter = "xiamen";
+        dark.subject = "xiamen";
+        dark.startedMs = (kNowS - 36 * 3600) * 1000;
+        dark.sentMs = dark.startedMs + 1000;
+        insertIncidentLocked(*db.value(), dark);
+        resolveIncidentLocked(*db.value(), dark.alertKey, dark.startedMs + 3 * 3600'000);
         auto journal = ScalingJournal::open(file);
         EXPECT_TRUE(journal.ok());
         JournalStep step;
@@ -87,7 +103,8 @@ struct PastFleet {
             journal.value()->addStep(step, "autoscaler", "p95 over 5 s", (then - 900) * 1000).ok());
         test::fillFleet(state,
                         {{"wuhu", "wh-n1", "wh-r01", Vendor::Nvidia, 8, 10},
-                         {"wuhu", "wh-n2", "wh-r01", Vendor::Nvidia, 8, 10}},
+                         {"wuhu", "wh-n2", "wh-r01", Vendor::Nvidia, 8, 10},
+                         {"xiamen", "xm-n1", "xm-r01", Vendor::Nvidia, 8, 10}},
                         kNowMs);
     }
 };
@@ -110,8 +127,11 @@ TEST(FleetTimeMachine, AMinuteOfThePastWithItsAlertsAndStepsOnTodaysLayout)
     EXPECT_TRUE(std::isnan(then.temperature[0])) << "the file does not keep it";
     EXPECT_TRUE(then.cardFaults[2] & kFaultXid) << "the Xid open then, on its card";
     EXPECT_EQ(then.cardFaults[3], 0);
-    ASSERT_EQ(minute.openAlerts.size(), 1u);
+    ASSERT_EQ(minute.openAlerts.size(), 2u);
     EXPECT_EQ(minute.openAlerts[0].subject, "wh-n1 card 2");
+    EXPECT_TRUE(then.nodeLinkFault[1]) << "wh-n2's link down then, named by its NIC";
+    EXPECT_FALSE(then.nodeLinkFault[0]);
+    EXPECT_EQ(then.nodeConnection[2], ConnectionState::Connected) << "Xiamen was not dark then";
     ASSERT_EQ(minute.steps.size(), 1u);
     EXPECT_EQ(minute.steps[0].reason, "p95 over 5 s");
     EXPECT_NEAR(live.utilization[0], 10, 1e-3) << "the live fleet is left as it is";
@@ -123,6 +143,13 @@ TEST(FleetTimeMachine, AMinuteOfThePastWithItsAlertsAndStepsOnTodaysLayout)
     EXPECT_EQ(hour.cardsRecorded, 16);
     EXPECT_NEAR(hour.snapshot->utilization[9], 50, 1e-3);
     EXPECT_TRUE(hour.openAlerts.empty());
+    // Xiamen dark, a day and a half ago: its nodes unreachable, as live draws them.
+    const FleetMoment dark =
+        readFleetMoment(past.file, live, (kNowS - 36 * 3600 + 3600) * 1000, kNowMs);
+    ASSERT_NE(dark.snapshot, nullptr);
+    ASSERT_EQ(dark.openAlerts.size(), 1u);
+    EXPECT_EQ(dark.snapshot->nodeConnection[2], ConnectionState::Unreachable);
+    EXPECT_EQ(dark.snapshot->nodeConnection[0], ConnectionState::Connected) << "Wuhu was up";
 
     // Before the file begins: nothing recorded, and where it begins is known.
     const FleetMoment before = readFleetMoment(past.file, live, kNowMs - 6 * 86400 * 1000, kNowMs);
@@ -173,8 +200,8 @@ TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
         });
     ASSERT_NE(wuhu, window.summary()->rows().end());
     EXPECT_NEAR(wuhu->utilizationSum / wuhu->reporting, 50, 1e-3) << "75% and 25% then, 10% now";
-    EXPECT_EQ(wuhu->openAlerts, 1);
-    EXPECT_TRUE(bar->momentText().contains(QStringLiteral("1 alert(s) open")))
+    EXPECT_EQ(wuhu->openAlerts, 2) << "the Xid and the link down open then";
+    EXPECT_TRUE(bar->momentText().contains(QStringLiteral("2 alert(s) open")))
         << bar->momentText().toStdString();
     EXPECT_TRUE(bar->momentText().contains(QStringLiteral("wh-n1 card 2")));
     EXPECT_TRUE(bar->momentText().contains(QStringLiteral("1 scaling step(s)")));
