@@ -51,7 +51,6 @@ std::string defaultName()
     return "watcher@" + hostName();
 }
 
-// The fleet as the arguments name it: an inventory's agents, a store, or both.
 // The listener's TLS and tokens (`--security`; none given: plaintext on loopback). Its
 // listener is HTTP, not the front door: a setting only the front door applies
 // (`authenticate_within_seconds`) would be taken and do nothing, so it is refused.
@@ -70,6 +69,7 @@ Result<ServerSecurity> listenerSecurity(const std::string &file)
     return security;
 }
 
+// The fleet as the arguments name it: an inventory's agents, a store, or both.
 Result<FleetInventory> watchedFleet(const WatchArguments &arguments)
 {
     FleetInventory inventory;
