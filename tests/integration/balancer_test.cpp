@@ -326,12 +326,13 @@ TEST(Balancer, RequestsPastEveryServersMaxconnWaitAtTheBalancerAndAreCounted)
     const auto first = runtime.backend("chat");
     ASSERT_TRUE(first.ok()) << first.error().message;
     EXPECT_EQ(first->queued, 0);
-    // Four half-second requests at once to a server that takes one: three wait at HAProxy,
-    // seen while the first is answered.
+    // Four requests of a second and a half at once to a server that takes one: three wait
+    // at HAProxy, seen while the first is answered (half a second was too short a window
+    // to see all three arrive on a loaded machine).
     std::vector<std::thread> clients;
     std::atomic<int> answered{0};
     for (int c = 0; c < 4; ++c)
-        clients.emplace_back([&] { answered += completeThrough(haproxy.frontPort, 25); });
+        clients.emplace_back([&] { answered += completeThrough(haproxy.frontPort, 75); });
     std::optional<BackendState> busy;
     EXPECT_TRUE(waitUntil(
         [&] {
