@@ -113,6 +113,35 @@ TEST(LaptopLayout, SixThousandCardsFitWithTheCardPanelOpeningOnlyForACard)
     EXPECT_GE(alerts->height(), alertsMinimum);
 }
 
+// A console closed with a card open starts again with the fleet at full width: the panel
+// opens with the first card chosen, not empty at start.
+TEST(LaptopLayout, AfterARestartTheCardPanelWaitsForACard)
+{
+    QSettings().clear();
+    FleetState state;
+    test::fillFleet(state, test::threeDataCenters(48, 12), SystemClock::instance().nowUnixMs());
+    FleetSnapshotSource source(state, SystemClock::instance(), 100000);
+    {
+        MainWindow first(source);
+        first.resize(kFirstRunWindow);
+        first.show();
+        first.selectCard(3);
+        QCoreApplication::processEvents();
+        ASSERT_TRUE(dockNamed(first, "cardDock")->isVisible());
+        first.close();  // as its close button: the layout is remembered
+    }
+    MainWindow again(source);
+    again.resize(kFirstRunWindow);
+    again.show();
+    QCoreApplication::processEvents();
+    QDockWidget *card = dockNamed(again, "cardDock");
+    ASSERT_NE(card, nullptr);
+    EXPECT_FALSE(card->isVisible()) << "an empty card panel after a restart";
+    again.selectCard(3);
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(card->isVisible());
+}
+
 TEST(LaptopLayout, RacksAreLabelledWhenCellsAreReadable)
 {
     FleetState state;

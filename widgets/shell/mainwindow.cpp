@@ -423,9 +423,10 @@ void MainWindow::restoreLayout()
         resizeDocks({m_alertsDock}, {height() * 3 / 10}, Qt::Vertical);
         resizeDocks({m_detailDock}, {std::clamp(width() * 3 / 10, kCardPanelMinimumWidth, 520)},
                     Qt::Horizontal);
-        // An empty card panel would take the fleet's room: it opens with the first card.
-        m_detailDock->hide();
     }
+    // An empty card panel would take the fleet's room: it opens with the first card, at
+    // the width it was left at, however the last session ended.
+    m_detailDock->hide();
     m_toolbar->restoreMetric();
 }
 
