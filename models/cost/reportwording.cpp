@@ -47,20 +47,36 @@ QString percentText(std::optional<double> percent)
                    : QStringLiteral("–");
 }
 
-QString changeText(double now, double before, bool points, bool previousHasData)
+QString notComparable(const UsageReport &report, const UsageReport *previous)
+{
+    if (!previous || previous->rows.empty())
+        return ReportWording::tr("no data for the previous period");
+    // Compared only where the history covers the previous period about as well as this one.
+    constexpr double kCoveredAsWell = 0.8;
+    const auto now = report.coveragePercent(report.total.cardHours, report.total.cards);
+    const auto before = previous->coveragePercent(previous->total.cardHours, previous->total.cards);
+    if (now && before && *before < kCoveredAsWell * *now)
+        return ReportWording::tr(
+                   "not compared: the history covers %1 of the previous period, "
+                   "%2 of this one")
+            .arg(percentText(before), percentText(now));
+    return {};
+}
+
+QString changeText(double now, double before, bool points, const QString &whyNot)
 {
     const QLocale locale;
-    if (!previousHasData)
-        return ReportWording::tr("no data for the previous period");
+    if (!whyNot.isEmpty())
+        return whyNot;
     if (!points && before <= 0)
         return ReportWording::tr("none in the previous period");
     const double change = points ? now - before : 100 * (now - before) / before;
     const QString arrow = change > 0.05    ? QStringLiteral("▲")
                           : change < -0.05 ? QStringLiteral("▼")
                                            : QStringLiteral("=");
-    return points ? ReportWording::tr("%1 %2 points than the previous period")
+    return points ? ReportWording::tr("%1 %2 points on the previous period")
                         .arg(arrow, locale.toString(std::abs(change), 'f', 1))
-                  : ReportWording::tr("%1 %2% than the previous period")
+                  : ReportWording::tr("%1 %2% on the previous period")
                         .arg(arrow, locale.toString(std::abs(change), 'f', 0));
 }
 

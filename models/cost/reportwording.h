@@ -23,9 +23,13 @@ QString cardHoursText(double hours);
 // "97.5%"; "–" when there is nothing to measure.
 QString percentText(std::optional<double> percent);
 
-// Against the period of the same length just before: "▲ 12% than the previous period",
-// or in points for a share ("▼ 1.5 points …"); says so when that period has no data.
-QString changeText(double now, double before, bool points, bool previousHasData);
+// Why the period just before cannot be set against this one: it has no data, or the
+// history covers much less of it (5 hours of a week against a whole week would read as
+// a rise of thousands of percent). Empty when it can be.
+QString notComparable(const UsageReport &report, const UsageReport *previous);
+// Against the period of the same length just before: "▲ 12% on the previous period", or
+// in points for a share ("▼ 1.5 points …"); `whyNot`, where notComparable gave one.
+QString changeText(double now, double before, bool points, const QString &whyNot);
 
 // Each bucket's coverage against the period's cards (a day on which half the fleet
 // reported is half covered, even though each card that reported did so all day).

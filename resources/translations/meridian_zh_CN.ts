@@ -898,23 +898,28 @@
         <translation>%1 – %2 UTC（%3 天）</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>no data for the previous period</source>
         <translation>上一周期无数据</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
+        <source>not compared: the history covers %1 of the previous period, %2 of this one</source>
+        <translation>未作比较：历史记录覆盖上一周期的 %1，本周期的 %2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>none in the previous period</source>
         <translation>上一周期为零</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>%1 %2 points than the previous period</source>
+        <source>%1 %2 points on the previous period</source>
         <translation>较上一周期 %1 %2 个百分点</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>%1 %2% than the previous period</source>
+        <source>%1 %2% on the previous period</source>
         <translation>较上一周期 %1 %2%</translation>
     </message>
     <message>
@@ -961,7 +966,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertRoutingDialog</name>
     <message>
-        <location filename="../../models/alerts/alertroutesmodel.cpp" line="+21"/>
+        <location filename="../../models/alerts/alertroutesmodel.cpp" line="+23"/>
         <source>critical and unanswered after %1 min, again every %2 min</source>
         <translation>严重且 %1 分钟无人响应，之后每 %2 分钟再次通知</translation>
     </message>
@@ -1187,7 +1192,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alerts/alertspanel.cpp" line="+96"/>
+        <location filename="../../widgets/alerts/alertspanel.cpp" line="+97"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -1223,7 +1228,7 @@ Next: %2</source>
         <translation>静默规则（%1）</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+139"/>
         <source>Silences</source>
         <translation>静默规则</translation>
     </message>
@@ -1243,7 +1248,7 @@ Next: %2</source>
         <translation>%1 的备注：</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-199"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
@@ -1258,7 +1263,7 @@ Next: %2</source>
         <translation>按数据中心分组</translation>
     </message>
     <message>
-        <location filename="../../models/alerts/silencesmodel.cpp" line="+79"/>
+        <location filename="../../models/alerts/silencesmodel.cpp" line="+88"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -2235,12 +2240,12 @@ Next: %2</source>
         <translation> · %1 张符合筛选</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+110"/>
         <source>Close Meridian?</source>
         <translation>关闭 Meridian？</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-237"/>
         <source>Fleet &amp;utilisation…</source>
         <translation>集群利用率(&amp;U)…</translation>
     </message>
@@ -3457,7 +3462,7 @@ Next: %2</source>
 <context>
     <name>meridian::TimeMachineBar</name>
     <message>
-        <location filename="../../widgets/fleet/timemachinebar.cpp" line="+29"/>
+        <location filename="../../widgets/fleet/timemachinebar.cpp" line="+31"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -3467,7 +3472,7 @@ Next: %2</source>
         <translation>在历史文件的最近 7 天中向回拖动：每张卡在该分钟（一天以前为该小时）的利用率、当时未解决的告警、已执行的扩缩容步骤</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <location line="+21"/>
         <source>Live</source>
         <translation>实时</translation>
@@ -3527,7 +3532,7 @@ Next: %2</source>
         </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 %2: %3 (%4)</source>
         <translation>%1 %2：%3（%4）</translation>
     </message>

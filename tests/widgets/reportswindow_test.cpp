@@ -178,6 +178,33 @@ TEST(ReportsWindow, BuildsInTheBackgroundAndExportsCsvAndPdf)
     EXPECT_GT(bytes.size(), 10'000u);  // text, a table and two charts
 }
 
+// A previous period the history covers much less of is not set against this one: 5 hours
+// of a week read as a rise of thousands of percent. Said instead, with both coverages.
+TEST(ReportWording, APeriodCoveredMuchLessIsNotComparedAndSaysWhy)
+{
+    UsageReport week;
+    week.fromUnixS = 1'800'000'000;
+    week.toUnixS = week.fromUnixS + 7 * 86400;
+    week.rows.resize(1);
+    week.total.cards = 8;
+    week.total.cardHours = 8 * 7 * 24;
+    week.total.costCny = 2648;
+    UsageReport before = week;
+    before.fromUnixS -= 7 * 86400;
+    before.toUnixS -= 7 * 86400;
+    before.total.cardHours = 8 * 5;  // five hours of it
+    before.total.costCny = 100;
+    const QString whyNot = notComparable(week, &before);
+    EXPECT_TRUE(whyNot.startsWith(QStringLiteral("not compared"))) << whyNot.toStdString();
+    EXPECT_TRUE(whyNot.contains(QStringLiteral("3.0%"))) << whyNot.toStdString();
+    EXPECT_EQ(changeText(week.total.costCny, before.total.costCny, false, whyNot), whyNot);
+    // Covered as well: compared, in words that read as English.
+    before.total.cardHours = week.total.cardHours * 0.9;
+    EXPECT_TRUE(notComparable(week, &before).isEmpty());
+    EXPECT_EQ(changeText(110, 100, false, {}), QStringLiteral("▲ 10% on the previous period"));
+    EXPECT_EQ(notComparable(week, nullptr), QStringLiteral("no data for the previous period"));
+}
+
 TEST(ReportsWindow, ThePreviousPeriodIsComparedAndPresetsCoverTheirDays)
 {
     ReportFixture fixture;
@@ -188,7 +215,7 @@ TEST(ReportsWindow, ThePreviousPeriodIsComparedAndPresetsCoverTheirDays)
     ASSERT_TRUE(waitForReport(window));
     ASSERT_TRUE(window.built().previous.ok());
     EXPECT_NEAR(window.built().previous->total.costCny, window.built().report->total.costCny, 1e-9);
-    EXPECT_TRUE(window.tile(0).contains(QStringLiteral("= 0% than the previous period")))
+    EXPECT_TRUE(window.tile(0).contains(QStringLiteral("= 0% on the previous period")))
         << window.tile(0).toStdString();
     window.setPeriod(QDate(2026, 7, 1), QDate(2026, 7, 1));
     ASSERT_TRUE(waitForReport(window));

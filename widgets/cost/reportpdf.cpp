@@ -164,26 +164,25 @@ void drawSummary(PdfPages &pages, const UsageReport &report, const UsageTrend &t
         pages.advance(4);
     }
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
-    const bool previousHasData = previous && !previous->rows.empty();
+    const QString whyNot = notComparable(report, previous);
     const ReportRow before = previous ? previous->total : ReportRow{};
-    pages.text(QObject::tr("Value of own cards at price-book rates: %1 CNY (%2), of which idle "
-                           "cards %3 CNY (%4).")
-                   .arg(moneyText(total.costCny),
-                        changeText(total.costCny, before.costCny, false, previousHasData),
-                        moneyText(total.idleCostCny), percentText(idleShare)),
-               11, true);
     pages.text(
-        QObject::tr("%1 cards, %2 card-hours recorded (coverage %3): %4 busy, %5 idle; "
-                    "busy %6 of card-hours (%7), mean utilisation %8; energy %9 kWh. "
-                    "A card-hour is busy at or above 5% utilisation.")
-            .arg(QLocale().toString(total.cards), cardHoursText(total.cardHours),
-                 percentText(report.coveragePercent(total.cardHours, total.cards)),
-                 cardHoursText(total.busyCardHours), cardHoursText(total.idleCardHours()),
-                 percentText(total.busyPercent()),
-                 changeText(total.busyPercent(), before.busyPercent(), true, previousHasData),
-                 percentText(total.meanUtilizationPercent()),
-                 QLocale().toString(total.energyKwh, 'f', 1)),
-        10);
+        QObject::tr("Value of own cards at price-book rates: %1 CNY (%2), of which idle "
+                    "cards %3 CNY (%4).")
+            .arg(moneyText(total.costCny), changeText(total.costCny, before.costCny, false, whyNot),
+                 moneyText(total.idleCostCny), percentText(idleShare)),
+        11, true);
+    pages.text(QObject::tr("%1 cards, %2 card-hours recorded (coverage %3): %4 busy, %5 idle; "
+                           "busy %6 of card-hours (%7), mean utilisation %8; energy %9 kWh. "
+                           "A card-hour is busy at or above 5% utilisation.")
+                   .arg(QLocale().toString(total.cards), cardHoursText(total.cardHours),
+                        percentText(report.coveragePercent(total.cardHours, total.cards)),
+                        cardHoursText(total.busyCardHours), cardHoursText(total.idleCardHours()),
+                        percentText(total.busyPercent()),
+                        changeText(total.busyPercent(), before.busyPercent(), true, whyNot),
+                        percentText(total.meanUtilizationPercent()),
+                        QLocale().toString(total.energyKwh, 'f', 1)),
+               10);
     if (report.cloud.empty()) {
         pages.text(QObject::tr("No cloud capacity was rented in this period."), 10);
     } else {

@@ -374,27 +374,26 @@ void ReportsWindow::showTiles(const UsageReport &report, const UsageReport *prev
     const QLocale locale;
     const ReportRow &total = report.total;
     const QString cny = QStringLiteral(" CNY");
-    const bool previousHasData = previous && !previous->rows.empty();
+    const QString whyNot = notComparable(report, previous);
     const ReportRow before = previous ? previous->total : ReportRow{};
     // Each figure as the table's Total row writes it, with its unit.
-    m_cost->setText(
-        tileText(tr("Value of own cards"), moneyText(total.costCny) + cny,
-                 tr("%1 cards · %2")
-                     .arg(locale.toString(total.cards))
-                     .arg(changeText(total.costCny, before.costCny, false, previousHasData))));
+    m_cost->setText(tileText(tr("Value of own cards"), moneyText(total.costCny) + cny,
+                             tr("%1 cards · %2")
+                                 .arg(locale.toString(total.cards))
+                                 .arg(changeText(total.costCny, before.costCny, false, whyNot))));
     const double idleShare = total.costCny > 0 ? 100 * total.idleCostCny / total.costCny : 0;
-    m_idle->setText(tileText(
-        tr("Idle value"), moneyText(total.idleCostCny) + cny,
-        tr("%1 of the value · %2")
-            .arg(percentText(idleShare))
-            .arg(changeText(total.idleCostCny, before.idleCostCny, false, previousHasData))));
-    m_hours->setText(tileText(
-        tr("Busy share of card-hours"), percentText(total.busyPercent()),
-        tr("%1 busy, %2 idle card-hours · mean utilisation %3 · coverage %4 · %5")
-            .arg(cardHoursText(total.busyCardHours), cardHoursText(total.idleCardHours()),
-                 percentText(total.meanUtilizationPercent()),
-                 percentText(report.coveragePercent(total.cardHours, total.cards)))
-            .arg(changeText(total.busyPercent(), before.busyPercent(), true, previousHasData))));
+    m_idle->setText(
+        tileText(tr("Idle value"), moneyText(total.idleCostCny) + cny,
+                 tr("%1 of the value · %2")
+                     .arg(percentText(idleShare))
+                     .arg(changeText(total.idleCostCny, before.idleCostCny, false, whyNot))));
+    m_hours->setText(
+        tileText(tr("Busy share of card-hours"), percentText(total.busyPercent()),
+                 tr("%1 busy, %2 idle card-hours · mean utilisation %3 · coverage %4 · %5")
+                     .arg(cardHoursText(total.busyCardHours), cardHoursText(total.idleCardHours()),
+                          percentText(total.meanUtilizationPercent()),
+                          percentText(report.coveragePercent(total.cardHours, total.cards)))
+                     .arg(changeText(total.busyPercent(), before.busyPercent(), true, whyNot))));
     QStringList byService;
     for (const auto &[service, spend] : report.cloudSpendByService())
         byService << tr("%1 %2").arg(
@@ -404,7 +403,7 @@ void ReportsWindow::showTiles(const UsageReport &report, const UsageReport *prev
         tileText(tr("Cloud spend"), moneyText(report.cloudSpendCny) + cny,
                  byService.isEmpty()
                      ? changeText(report.cloudSpendCny, previous ? previous->cloudSpendCny : 0,
-                                  false, previous != nullptr)
+                                  false, previous ? QString() : notComparable(report, previous))
                      : byService.mid(0, 3).join(QStringLiteral(" · "))));
     const QString warning =
         coverageWarning(report, built().trend ? &built().trend.value() : nullptr);
