@@ -154,8 +154,8 @@ Result<std::vector<SilenceRule>> AlertmanagerSilences::active(std::vector<std::s
     // Every silence is read, so that one made for other labels (node=~"wh-.*" from a phone)
     // holds back what Alertmanager holds back.
     auto all = activeMatching({}, problems);
-    if (all)
-        return all;
+    if (all || !answerWasCutOff(all.error()))
+        return all;  // read, or not answering: asking twice more would only wait longer
     // An Alertmanager shared with other teams may keep so many of their silences that the
     // list passes its cap; then what can quiet Meridian's alerts is asked for by
     // Alertmanager's own filter, so a lift of ours is never hidden behind theirs. The

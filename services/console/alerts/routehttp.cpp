@@ -5,6 +5,13 @@
 
 namespace meridian {
 
+namespace {
+
+// How a cut-off answer ends its error, so answerWasCutOff can tell it from the rest.
+constexpr const char *kCutOff = "was cut off";
+
+}  // namespace
+
 Result<RouteAnswer> callRoute(const AlertRoute &route, const RouteCall &call, int timeoutMs,
                               CallWatch &watch)
 {
@@ -41,13 +48,18 @@ Result<RouteAnswer> callRoute(const AlertRoute &route, const RouteCall &call, in
         return Error{fmt::format("{} ({}): no complete answer within {} s", route.name, origin,
                                  timeoutMs / 1000.0)};
     if (tooLong)
-        return Error{fmt::format("{} ({}): the answer passed {} KiB and was cut off", route.name,
-                                 origin, call.maxAnswerBytes >> 10)};
+        return Error{fmt::format("{} ({}): the answer passed {} KiB and {}", route.name, origin,
+                                 call.maxAnswerBytes >> 10, kCutOff)};
     if (!result)
         return Error{
             fmt::format("{} ({}): {}", route.name, origin, httplib::to_string(result.error()))};
     answer.status = result->status;
     return answer;
+}
+
+bool answerWasCutOff(const Error &error)
+{
+    return error.message.ends_with(kCutOff);
 }
 
 }  // namespace meridian

@@ -32,5 +32,8 @@ struct RouteAnswer {
 // whole answer came within `timeoutMs`, or it passed the cap.
 Result<RouteAnswer> callRoute(const AlertRoute &route, const RouteCall &call, int timeoutMs,
                               CallWatch &watch);
+// Whether callRoute failed because the answer passed the call's cap (the receiver
+// answered, with more than is taken), not because it did not answer.
+bool answerWasCutOff(const Error &error);
 
 }  // namespace meridian
