@@ -264,9 +264,11 @@ void AlertCenter::syncTriage()
     const uint64_t sequence = ++m_readsAsked;
     const int64_t after = m_lastActionId;
     const int64_t now = m_nowMs;
-    m_reading.setFuture(QtConcurrent::run(&m_logThread, [log, alertmanager, sequence, after, now] {
-        return readTriage(log.get(), alertmanager.get(), sequence, after, now);
-    }));
+    const bool incidents = !m_openIncidentsRead;
+    m_reading.setFuture(
+        QtConcurrent::run(&m_logThread, [log, alertmanager, sequence, after, now, incidents] {
+            return readTriage(log.get(), alertmanager.get(), sequence, after, now, incidents);
+        }));
 }
 
 void AlertCenter::waitForTriage()
@@ -274,8 +276,8 @@ void AlertCenter::waitForTriage()
     if (!m_log && !m_alertmanager)
         return;
     m_logThread.waitForDone();
-    applyTriage(
-        readTriage(m_log.get(), m_alertmanager.get(), ++m_readsAsked, m_lastActionId, m_nowMs));
+    applyTriage(readTriage(m_log.get(), m_alertmanager.get(), ++m_readsAsked, m_lastActionId,
+                           m_nowMs, !m_openIncidentsRead));
 }
 
 void AlertCenter::applyTriage(const TriageRead &read)
@@ -291,8 +293,10 @@ void AlertCenter::applyTriage(const TriageRead &read)
     // notifier reviews them then).
     if (read.problem.empty())
         m_delivered.take(read.delivered, read.sequence);
-    if (read.openIncidents)
+    if (read.openIncidents) {
         m_openIncidents = *read.openIncidents;
+        m_openIncidentsRead = true;
+    }
     if (!m_triageRead)
         QTimer::singleShot(0, this, [this] { syncTriage(); });  // the one that counts, now
     // An Alertmanager that does not answer keeps the silences last read from it.

@@ -183,6 +183,7 @@ private:
     // file has been read once (until then nobody can say what was sent).
     DeliveredFiring m_delivered;
     std::map<std::string, AlertIncident> m_openIncidents;  // read once, at the first read
+    bool m_openIncidentsRead = false;
     int64_t m_lastForgetMs = 0;
     static constexpr int64_t kForgetEveryMs = 24 * 3600'000;
     bool m_triageRead = false;

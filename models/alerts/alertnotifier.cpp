@@ -157,9 +157,13 @@ void AlertNotifier::review()
 AlertNotice AlertNotifier::notice(const Alert &alert, bool resolved) const
 {
     AlertNotice n = noticeFor(alert, resolved);
-    if (!m_seenBy.empty())
-        n.console = m_seenBy;
+    n.console = seenBy();
     return n;
+}
+
+std::string AlertNotifier::seenBy() const
+{
+    return m_seenBy.empty() ? QSysInfo::machineHostName().toStdString() : m_seenBy;
 }
 
 bool AlertNotifier::toldFiring(const std::string &key) const
@@ -284,7 +288,7 @@ AlertNotice AlertNotifier::owedResolve(const std::string &key, int64_t nowMs) co
     }
     n.endsAtMs = nowMs;
     n.message = alertEndedUnseenText(nowMs - n.startsAtMs).toStdString();
-    n.console = m_seenBy.empty() ? QSysInfo::machineHostName().toStdString() : m_seenBy;
+    n.console = seenBy();
     return n;
 }
 

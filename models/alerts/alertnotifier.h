@@ -64,6 +64,8 @@ private:
     bool toldFiring(const std::string &key) const;
     // noticeFor, said to be seen by this notifier's sender.
     AlertNotice notice(const Alert &alert, bool resolved) const;
+    // Who the receivers are told saw an alert: setSeenBy's name, or this host's.
+    std::string seenBy() const;
     // Whether the alerts now listed are the first list of the watcher followed (then
     // marked seen).
     bool firstListOfTheTeam();

@@ -31,7 +31,7 @@ std::map<std::string, AlertIncident> openIncidentsOf(AlertTriageLog &log,
 }  // namespace
 
 TriageRead readTriage(AlertTriageLog *log, AlertmanagerSilences *alertmanager, uint64_t sequence,
-                      int64_t afterId, int64_t nowMs)
+                      int64_t afterId, int64_t nowMs, bool withOpenIncidents)
 {
     TriageRead read;
     read.sequence = sequence;
@@ -60,7 +60,7 @@ TriageRead readTriage(AlertTriageLog *log, AlertmanagerSilences *alertmanager, u
         read.delivered = std::move(delivered).value();
     else
         read.problem = delivered.error().message;
-    if (afterId == 0 && read.problem.empty())
+    if (withOpenIncidents && read.problem.empty())
         read.openIncidents = openIncidentsOf(*log, read.delivered, nowMs);
     return read;
 }

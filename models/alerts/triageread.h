@@ -31,8 +31,9 @@ struct TriageRead {
     std::string alertmanagerProblem;
 };
 
-// Either source may be null (not set). `afterId`: the newest action already applied.
+// Either source may be null (not set). `afterId`: the newest action already applied;
+// `withOpenIncidents`: read them too (once a start, until a read has brought them).
 TriageRead readTriage(AlertTriageLog *log, AlertmanagerSilences *alertmanager, uint64_t sequence,
-                      int64_t afterId, int64_t nowMs);
+                      int64_t afterId, int64_t nowMs, bool withOpenIncidents = false);
 
 }  // namespace meridian
