@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialog>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QPushButton>
 #include <QScrollBar>
@@ -208,6 +209,19 @@ TEST(AlertsPanel, TheNextStepStaysReadableThroughAcknowledgeNoteAndSilence)
          {AlertsModel::What, AlertsModel::Where, AlertsModel::State, AlertsModel::Note})
         EXPECT_LT(view->horizontalHeader()->sectionSize(column), nextStep) << column;
     EXPECT_FALSE(view->horizontalScrollBar()->isVisible());
+    // Short columns are never cut: each row's time fits whole, in the row's font (an open
+    // alert's is bold).
+    for (int r = 0; r < model->rowCount(); ++r) {
+        for (int column : {AlertsModel::FirstSeen, AlertsModel::LastSeen, AlertsModel::Since}) {
+            const QModelIndex cell = model->index(r, column);
+            const QVariant font = cell.data(Qt::FontRole);
+            const QFontMetrics metrics =
+                font.isValid() ? QFontMetrics(font.value<QFont>()) : view->fontMetrics();
+            EXPECT_GE(view->horizontalHeader()->sectionSize(column),
+                      metrics.horizontalAdvance(cell.data().toString()))
+                << column << ": " << cell.data().toString().toStdString();
+        }
+    }
     // What the narrowed columns cut is whole in the row's tooltip.
     int row = -1;
     for (int r = 0; r < model->rowCount(); ++r) {

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -209,16 +210,19 @@ void AlertsPanel::fitColumnsSoon()
 int AlertsPanel::sampledWidth(int column) const
 {
     // The header and the rows most likely seen (the first ones, sorted), each as wide as
-    // its text and the view's padding; a row past the sample that is wider is elided,
-    // whole in its tooltip.
+    // its text in its own font (open alerts are bold) and the delegate's margins; a row
+    // past the sample that is wider is elided, whole in its tooltip.
     constexpr int kSampledRows = 64;
-    const QFontMetrics metrics = m_view->fontMetrics();
+    constexpr int kCellPadding = 10;  // the item delegate's margins on both sides, and a pixel
+    const QFontMetrics plain = m_view->fontMetrics();
     int widest = m_view->horizontalHeader()->sectionSizeHint(column);
     const int rows = std::min(m_sorted->rowCount(), kSampledRows);
-    for (int row = 0; row < rows; ++row)
-        widest = std::max(
-            widest, metrics.horizontalAdvance(m_sorted->index(row, column).data().toString()) +
-                        2 * metrics.averageCharWidth() + 4);
+    for (int row = 0; row < rows; ++row) {
+        const QModelIndex cell = m_sorted->index(row, column);
+        const QVariant font = cell.data(Qt::FontRole);
+        const QFontMetrics metrics = font.isValid() ? QFontMetrics(font.value<QFont>()) : plain;
+        widest = std::max(widest, metrics.horizontalAdvance(cell.data().toString()) + kCellPadding);
+    }
     return widest;
 }
 
