@@ -687,7 +687,7 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/cost/reportpdf.cpp" line="+297"/>
+        <location filename="../../widgets/cost/reportpdf.cpp" line="+296"/>
         <source>%1: cannot lay out the PDF</source>
         <translation>%1：无法排版 PDF</translation>
     </message>
@@ -698,7 +698,7 @@
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location line="-174"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>%1，按%2</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>No cloud capacity was rented in this period.</source>
         <translation>本期间未租用云端算力。</translation>
     </message>
@@ -740,13 +740,13 @@
         <translation>云端租约</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-50"/>
         <source>%1.</source>
         <comment>a sentence&apos;s full stop</comment>
         <translation>%1。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+64"/>
         <source>Lease</source>
         <translation>租约</translation>
     </message>
@@ -816,17 +816,17 @@
         <translation>&lt;br/&gt;邻居近期未上报：按最后一次所见显示</translation>
     </message>
     <message>
-        <location filename="../../widgets/cost/reportpdf.cpp" line="-75"/>
+        <location filename="../../widgets/cost/reportpdf.cpp" line="-74"/>
         <source>Utilisation and value</source>
         <translation>利用率与价值</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Value of own cards at price-book rates: %1 CNY (%2), of which idle cards %3 CNY (%4).</source>
         <translation>按价目表计的自有卡价值：%1 元（%2），其中空闲卡 %3 元（%4）。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>%1 cards, %2 card-hours recorded (coverage %3): %4 busy, %5 idle; busy %6 of card-hours (%7), mean utilisation %8; energy %9 kWh. A card-hour is busy at or above 5% utilisation.</source>
         <translation>%1 张卡，已记录 %2 卡时（覆盖率 %3）：忙碌 %4、空闲 %5；忙碌占卡时 %6（%7），平均利用率 %8；能耗 %9 kWh。利用率不低于 5% 的卡时计为忙碌。</translation>
     </message>
@@ -903,12 +903,12 @@
         <translation>上一周期无数据</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>not compared: the history covers %1 of the previous period, %2 of this one</source>
         <translation>未作比较：历史记录覆盖上一周期的 %1，本周期的 %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>none in the previous period</source>
         <translation>上一周期为零</translation>
     </message>
@@ -944,7 +944,7 @@
 <context>
     <name>meridian::AlertNotifier</name>
     <message>
-        <location filename="../../models/alerts/alertnotifier.cpp" line="+218"/>
+        <location filename="../../models/alerts/alertnotifier.cpp" line="+222"/>
         <source>%1
 Next: %2</source>
         <translation>%1
@@ -1192,7 +1192,7 @@ Next: %2</source>
 <context>
     <name>meridian::AlertsPanel</name>
     <message>
-        <location filename="../../widgets/alerts/alertspanel.cpp" line="+97"/>
+        <location filename="../../widgets/alerts/alertspanel.cpp" line="+98"/>
         <source>Acknowledge</source>
         <translation>确认</translation>
     </message>
@@ -1228,7 +1228,7 @@ Next: %2</source>
         <translation>静默规则（%1）</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+142"/>
         <source>Silences</source>
         <translation>静默规则</translation>
     </message>
@@ -1248,7 +1248,7 @@ Next: %2</source>
         <translation>%1 的备注：</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-202"/>
         <source>Not grouped</source>
         <translation>不分组</translation>
     </message>
@@ -2780,7 +2780,7 @@ Next: %2</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+140"/>
         <source>%1 cards · %2</source>
         <translation>%1 张卡 · %2</translation>
     </message>
@@ -2796,7 +2796,7 @@ Next: %2</source>
         <translation>（非自动扩缩容）</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-163"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
@@ -2821,7 +2821,7 @@ Next: %2</source>
         <translation>正在生成报告…</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+92"/>
         <source>no usage recorded in this period</source>
         <translation>本期间没有用量记录</translation>
     </message>
@@ -2872,7 +2872,7 @@ Next: %2</source>
         <translation>金额按价目表中的客户价格计（每卡时的收入，已计合同折扣）；空闲价值即未实现的收入；利用率不低于 5% 的卡时计为忙碌</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-290"/>
         <source>Fault response…</source>
         <translation>故障响应…</translation>
     </message>
@@ -3462,7 +3462,7 @@ Next: %2</source>
 <context>
     <name>meridian::TimeMachineBar</name>
     <message>
-        <location filename="../../widgets/fleet/timemachinebar.cpp" line="+31"/>
+        <location filename="../../widgets/fleet/timemachinebar.cpp" line="+66"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -3472,38 +3472,52 @@ Next: %2</source>
         <translation>在历史文件的最近 7 天中向回拖动：每张卡在该分钟（一天以前为该小时）的利用率、当时未解决的告警、已执行的扩缩容步骤</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <location line="+21"/>
+        <location line="+11"/>
+        <source>← → a minute, PgUp an hour back, PgDn an hour toward now, End live</source>
+        <translation>← → 一分钟，PgUp 向过去一小时，PgDn 向现在一小时，End 回到实时</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Type a moment of the last 7 days and press Enter</source>
+        <translation>输入最近 7 天内的某一时刻，按回车</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Times are the computer&apos;s local time, as in the alert list</source>
+        <translation>时间为本机本地时间，与告警列表一致</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+8"/>
+        <location line="+45"/>
         <source>Live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-44"/>
         <source>Back to the fleet as it is now</source>
         <translation>回到集群的当前状态</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+78"/>
         <source>History not read: %1</source>
         <translation>未能读取历史：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-87"/>
+        <location line="+91"/>
         <source>hour</source>
         <translation>小时</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-91"/>
+        <location line="+75"/>
+        <location line="+16"/>
         <source>minute</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>the history file holds nothing yet</source>
         <translation>历史文件中还没有记录</translation>
     </message>

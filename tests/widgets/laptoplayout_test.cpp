@@ -1,7 +1,9 @@
 // The main window on a 1366×768 laptop: opening a card keeps the alerts and the status bar
 // on screen and the heatmap where it was; the summary counts agents by what they do.
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <QAbstractScrollArea>
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QGuiApplication>
@@ -9,16 +11,22 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
 #include <QStatusBar>
 #include <QTableView>
 
+#include "alerts/alertincident.h"
 #include "core/clock.h"
 #include "fakefleet.h"
+#include "history/historyschema.h"
 #include "models/cardhealth.h"
 #include "models/fleet/fleettimemachine.h"
 #include "models/fleetsnapshotsource.h"
 #include "models/metricscale.h"
+#include "sqlite/sqlitefile.h"
 #include "testsupport.h"
+#include "usagefixture.h"
 #include "widgets/alerts/alertspanel.h"
 #include "widgets/cost/reportswindow.h"
 #include "widgets/fabric/fabricwindow.h"
@@ -140,6 +148,73 @@ TEST(LaptopLayout, AfterARestartTheCardPanelWaitsForACard)
     again.selectCard(3);
     QCoreApplication::processEvents();
     EXPECT_TRUE(card->isVisible());
+}
+
+// The post-mortem at 1366×768: a past moment with sixty links down, a card open and the
+// alert list shown. No window is wider than the screen and no view scrolls sideways.
+TEST(LaptopLayout, APastMomentWithACardOpenStaysOnTheLaptopsScreen)
+{
+    QSettings().clear();
+    const int64_t nowMs = SystemClock::instance().nowUnixMs();
+    FleetState state;
+    test::fillFleet(state, test::threeDataCenters(750, 12), nowMs);
+    FleetSnapshotSource source(state, SystemClock::instance(), 100000);
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    const int64_t firstMinute = (nowMs / 60'000 - 60) * 60;
+    ASSERT_TRUE(test::writeUsageHistory(
+                    file, {test::a100Minutes("n0", "xiamen", 8, firstMinute, 60, 40, 12'000)})
+                    .ok());
+    {
+        auto db = openSqliteFile(file, historySchema());
+        ASSERT_TRUE(db.ok());
+        for (int i = 0; i < 60; ++i) {
+            AlertIncident link;
+            link.alertKey = "link/n" + std::to_string(i) + "/ens1np0";
+            link.kind = "link down";
+            link.severity = "critical";
+            link.dataCenter = "wuhu";
+            link.subject = "n" + std::to_string(i) +
+                           " ens1np0 to wuhu-pod4-leaf0 Ethernet232 (rail 3, pod 4, 400 Gb/s)";
+            link.startedMs = nowMs - 50 * 60'000;
+            link.sentMs = link.startedMs + 1000;
+            insertIncidentLocked(*db.value(), link);
+        }
+    }
+    MainWindow window(source);
+    FleetTimeMachine machine(file);
+    window.setTimeMachine(&machine);
+    window.resize(kFirstRunWindow);
+    window.show();
+    QCoreApplication::processEvents();
+    window.selectCard(5999);
+    QSignalSpy ready(&machine, &FleetTimeMachine::momentReady);
+    window.timeMachineBar()->slider()->setValue(-30);
+    ASSERT_TRUE(ready.wait(5000));
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    ASSERT_FALSE(window.timeMachineBar()->isLive()) << "the file was read";
+    ASSERT_TRUE(window.timeMachineBar()->momentText().contains(QStringLiteral("60 alert(s)")))
+        << window.timeMachineBar()->momentText().toStdString();
+    ASSERT_TRUE(dockNamed(window, "cardDock")->isVisible());
+    ASSERT_TRUE(dockNamed(window, "alertsDock")->isVisible());
+
+    EXPECT_EQ(window.size(), kFirstRunWindow) << "the past never widens the window";
+    EXPECT_LE(window.minimumSizeHint().width(), kLaptopWindow.width());
+    EXPECT_GT(window.timeMachineBar()->slider()->width(), 200) << "the slider keeps its room";
+    int views = 0;
+    for (QAbstractScrollArea *view : window.findChildren<QAbstractScrollArea *>()) {
+        views += view->isVisible() ? 1 : 0;
+        if (view->isVisible())
+            EXPECT_FALSE(view->horizontalScrollBar()->isVisible())
+                << view->metaObject()->className() << " " << view->objectName().toStdString()
+                << " scrolls sideways";
+    }
+    EXPECT_GE(views, 3) << "the fleet, the alert list and the card's panel";
+    // And back to live it is the width it was.
+    window.timeMachineBar()->goLive();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window.size(), kFirstRunWindow);
 }
 
 TEST(LaptopLayout, RacksAreLabelledWhenCellsAreReadable)

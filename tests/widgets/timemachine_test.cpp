@@ -5,11 +5,14 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <QDateTimeEdit>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStatusBar>
+#include <QTest>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -110,6 +113,59 @@ struct PastFleet {
 };
 
 }  // namespace
+
+// Five hours ago, one of each kind the fleet draws was open: each is on its subject, as live
+// marks it (a card's fault on its card, a link's on its node, a dark data center's nodes
+// unreachable), and the moment lists every one.
+TEST(FleetTimeMachine, EveryKindOpenThenIsMarkedOnItsSubject)
+{
+    PastFleet past;
+    const int64_t thenMs = (kNowS - 5 * 3600) * 1000;
+    {
+        auto db = openSqliteFile(past.file, historySchema());
+        ASSERT_TRUE(db.ok());
+        const auto open = [&](const char *key, const char *kind, const char *dc,
+                              const char *subject) {
+            AlertIncident a;
+            a.alertKey = key;
+            a.kind = kind;
+            a.severity = "critical";
+            a.dataCenter = dc;
+            a.subject = subject;
+            a.startedMs = thenMs - 120'000;
+            a.sentMs = a.startedMs + 1000;
+            insertIncidentLocked(*db.value(), a);
+            resolveIncidentLocked(*db.value(), a.alertKey, thenMs + 120'000);
+        };
+        open("xid/wh-n1/card1", "Xid", "wuhu", "wh-n1 card 1");
+        open("thermal/wh-n1/card4", "thermal throttling", "wuhu", "wh-n1 card 4");
+        open("link/wh-n1/ens1np0", "link down", "wuhu", "wh-n1 ens1np0");
+        open("flap/wh-n2/ens3np2", "link flapping", "wuhu", "wh-n2 ens3np2");
+        open("dark/xiamen", "data center dark", "xiamen", "xiamen");
+    }
+    const FleetSnapshot live = past.state.snapshot(kNowMs);
+    const FleetMoment moment = readFleetMoment(past.file, live, thenMs, kNowMs);
+    ASSERT_TRUE(moment.problem.empty()) << moment.problem;
+    ASSERT_NE(moment.snapshot, nullptr);
+    EXPECT_EQ(moment.openAlerts.size(), 5u) << "every alert open then, none lost";
+    const FleetSnapshot &then = *moment.snapshot;
+    EXPECT_TRUE(then.cardFaults[1] & kFaultXid) << "the Xid on wh-n1's card 1";
+    EXPECT_TRUE(then.cardFaults[4] & kFaultThermal) << "the throttling on wh-n1's card 4";
+    EXPECT_EQ(then.cardFaults[4] & kFaultXid, 0) << "throttled is not drawn as an Xid";
+    EXPECT_EQ(then.cardFaults[0], 0);
+    EXPECT_TRUE(then.nodeLinkFault[0]) << "wh-n1's link down";
+    EXPECT_TRUE(then.nodeLinkFault[1]) << "wh-n2's link flapping";
+    EXPECT_FALSE(then.nodeLinkFault[2]);
+    EXPECT_EQ(then.nodeConnection[2], ConnectionState::Unreachable) << "Xiamen dark";
+    EXPECT_EQ(then.nodeConnection[0], ConnectionState::Connected);
+    // An hour later all of it had cleared.
+    const FleetMoment after = readFleetMoment(past.file, live, thenMs + 3600'000, kNowMs);
+    ASSERT_NE(after.snapshot, nullptr);
+    EXPECT_TRUE(after.openAlerts.empty());
+    EXPECT_EQ(after.snapshot->cardFaults[1], 0);
+    EXPECT_FALSE(after.snapshot->nodeLinkFault[1]);
+    EXPECT_EQ(after.snapshot->nodeConnection[2], ConnectionState::Connected);
+}
 
 TEST(FleetTimeMachine, AMinuteOfThePastWithItsAlertsAndStepsOnTodaysLayout)
 {
@@ -268,4 +324,74 @@ TEST(FleetTimeMachine, AMomentWithManyAlertsNeverWidensTheWindow)
     EXPECT_TRUE(then->toolTip().contains(QStringLiteral("wh-r40-n59 ens1np0")));
     EXPECT_GT(then->fontMetrics().horizontalAdvance(bar->momentText()), 1366)
         << "the case's text is longer than the screen is wide";
+}
+
+// A moment picked to the minute: ← → a minute, PgUp an hour into the past and PgDn an hour
+// toward now (stopping short of live), a typed moment, the zone beside it; the slider's
+// length never changes while the label beside it does.
+TEST(FleetTimeMachine, AMomentIsPickedToTheMinuteByKeysOrByTyping)
+{
+    QWidget window;
+    auto *layout = new QVBoxLayout(&window);
+    auto *bar = new TimeMachineBar(&window);
+    layout->addWidget(bar);
+    window.resize(1366, 60);
+    window.show();
+    bar->setNow(kNowMs);
+    QSignalSpy chosen(bar, &TimeMachineBar::momentChosen);
+    QSlider *slider = bar->slider();
+    QCoreApplication::processEvents();
+    const int liveLength = slider->width();
+    slider->setFocus();
+
+    QTest::keyClick(slider, Qt::Key_Left);
+    EXPECT_EQ(slider->value(), -1);
+    ASSERT_FALSE(chosen.isEmpty());
+    EXPECT_EQ(chosen.last().at(0).toLongLong(), kNowMs - 60'000);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(slider->width(), liveLength) << "the handle stays under the mouse";
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    EXPECT_EQ(slider->value(), -61) << "PgUp: an hour into the past";
+    QTest::keyClick(slider, Qt::Key_Right);
+    EXPECT_EQ(slider->value(), -60);
+    QTest::keyClick(slider, Qt::Key_PageDown);
+    EXPECT_EQ(slider->value(), -1) << "PgDn: toward now, but not past the last minute";
+    EXPECT_FALSE(bar->isLive());
+    QTest::keyClick(slider, Qt::Key_PageDown);
+    EXPECT_FALSE(bar->isLive()) << "live is chosen, never overshot into";
+    QTest::keyClick(slider, Qt::Key_Right);
+    EXPECT_TRUE(bar->isLive());
+
+    // Typed: 2 h 17 min back, to the minute.
+    QDateTimeEdit *box = bar->momentBox();
+    const QDateTime typed = QDateTime::fromMSecsSinceEpoch(kNowMs - (2 * 60 + 17) * 60'000);
+    box->setDateTime(typed);
+    Q_EMIT box->editingFinished();
+    EXPECT_EQ(slider->value(), -137);
+    EXPECT_EQ(chosen.last().at(0).toLongLong(), kNowMs - 137 * 60'000);
+    EXPECT_TRUE(bar->momentText().contains(typed.toString(QStringLiteral("HH:mm"))))
+        << bar->momentText().toStdString();
+    EXPECT_TRUE(bar->momentText().contains(typed.timeZoneAbbreviation()))
+        << "the zone is said, as the alert list says it: " << bar->momentText().toStdString();
+    // Past the week's start, the box holds the oldest moment the file is asked for.
+    box->setDateTime(QDateTime::fromMSecsSinceEpoch(kNowMs - 30LL * 86'400'000));
+    Q_EMIT box->editingFinished();
+    EXPECT_EQ(slider->value(), -7 * 24 * 60);
+}
+
+TEST(FleetTimeMachine, InChineseTheMomentsWeekdayIsChinese)
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
+    {
+        TimeMachineBar bar;
+        bar.setNow(kNowMs);
+        bar.slider()->setValue(-30);
+        const QString weekday = QLocale().dayName(
+            QDateTime::fromMSecsSinceEpoch(kNowMs - 30 * 60'000).date().dayOfWeek(),
+            QLocale::ShortFormat);
+        EXPECT_TRUE(weekday.startsWith(QStringLiteral("周"))) << weekday.toStdString();
+        EXPECT_TRUE(bar.momentText().startsWith(weekday)) << bar.momentText().toStdString();
+    }
+    QLocale::setDefault(before);
 }

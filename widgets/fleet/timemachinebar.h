@@ -1,12 +1,14 @@
-// The fleet time machine's bar over the fleet: a slider back through the last 7 days,
-// what moment is shown (the minute, or the hour beyond a day), what was open then, and
-// one click back to live. It only chooses moments; the window reads and draws them.
+// The fleet time machine's bar over the fleet: a slider back through the last 7 days that
+// moves a minute with ← and →, an hour with PgUp (into the past) and PgDn (toward now); a
+// box to type the moment in, the time zone beside it; what was open then, and one click
+// back to live. It only chooses moments; the window reads and draws them.
 #pragma once
 
 #include <QWidget>
 
 #include "models/fleet/fleettimemachine.h"
 
+class QDateTimeEdit;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -26,6 +28,7 @@ public:
     void showMoment(const FleetMoment &moment);
     bool isLive() const { return m_live; }
     QSlider *slider() const { return m_slider; }
+    QDateTimeEdit *momentBox() const { return m_box; }
     QString momentText() const;
     // Back to live, as the button does.
     void goLive();
@@ -36,8 +39,12 @@ Q_SIGNALS:
 
 private:
     void sliderMoved(int minute);
+    void boxEdited();
+    void showInBox(int64_t unixMs);
 
     QSlider *m_slider;
+    QDateTimeEdit *m_box;
+    QLabel *m_zone;
     QLabel *m_when;
     ElidedLabel *m_then;
     QPushButton *m_liveButton;
