@@ -60,8 +60,10 @@ QString conditionName(CardCondition condition)
     case CardCondition::Xid: return Health::tr("Xid");
     case CardCondition::Ecc: return Health::tr("ECC error");
     case CardCondition::Unreachable: return Health::tr("unreachable");
-    case CardCondition::Thermal: return Health::tr("too hot");
-    case CardCondition::Throttled: return Health::tr("throttled");
+    // Both slow the card; what sets them apart is heat, so the names say so (a card in
+    // "Thermal throttling" was read as "throttled" when this said "too hot").
+    case CardCondition::Thermal: return Health::tr("throttled by heat");
+    case CardCondition::Throttled: return Health::tr("throttled, not by heat");
     case CardCondition::Stale: return Health::tr("stale");
     case CardCondition::NoReading: return Health::tr("no reading");
     case CardCondition::Healthy: return Health::tr("healthy");

@@ -416,7 +416,8 @@ private:
             FabricSceneBox box{FabricSceneBox::Kind::HostGroup,
                                QObject::tr("%n host(s)", nullptr, hosts), leaf, group};
             box.health = line.health;
-            box.shortLabel = QString::number(hosts);
+            // No short count where the words do not fit: a partial pod's "7" would stand
+            // alone beside full pods whose "32" does not fit, reading as stray marks.
             m_scene.boxes.push_back(std::move(box));
             m_scene.lines.push_back(std::move(line));
         }

@@ -45,8 +45,12 @@ QString handlingOf(const Alert &alert, int64_t nowMs)
 
 CardConditionNote noteOf(const Alert &alert, int64_t nowMs)
 {
-    return {alertTitle(alert), alertMeaning(alert), alertNextStep(alert), handlingOf(alert, nowMs),
-            alert.severity == AlertSeverity::Critical};
+    return {alertTitle(alert),
+            alertMeaning(alert),
+            alertNextStep(alert),
+            handlingOf(alert, nowMs),
+            alert.severity == AlertSeverity::Critical,
+            alert.netdev};
 }
 
 // What the snapshot shows of a kind, put as its alert would be, for a condition no alert
@@ -113,6 +117,23 @@ CardConditionNote throttledNote()
 }
 
 }  // namespace
+
+QString linkEndsText(const std::vector<NicInfo> &nodeNics, const std::string &netdev)
+{
+    const auto nic = std::find_if(nodeNics.begin(), nodeNics.end(),
+                                  [&](const NicInfo &n) { return n.netdev == netdev; });
+    const QString name = QString::fromStdString(netdev);
+    if (nic == nodeNics.end() || !nic->neighbor || nic->neighbor->systemName.empty())
+        return CardConditions::tr("%1: no switch names it (LLDP), so its port is not known")
+            .arg(name);
+    const QString end =
+        nic->nearestCardIndex
+            ? CardConditions::tr("%1 (rail %2)").arg(name).arg(*nic->nearestCardIndex)
+            : name;
+    return CardConditions::tr("%1 → switch %2 port %3")
+        .arg(end, QString::fromStdString(nic->neighbor->systemName),
+             QString::fromStdString(nic->neighbor->portId));
+}
 
 std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &s, CardHandle card,
                                                   const AlertsView *alerts)

@@ -20,7 +20,12 @@ struct CardConditionNote {
     QString nextStep;  // what to do
     QString handling;  // "acknowledged by ana", "silenced until 14:00"; empty: nobody yet
     bool critical = false;
+    std::string netdev;  // a link alert's NIC, so that its switch port can be named
 };
+
+// A NIC and the switch port at its other end, as the fabric's findings name them:
+// "ens1np0 (rail 3) → wuhu-pod4-leaf0 Ethernet232"; or that no switch names it.
+QString linkEndsText(const std::vector<NicInfo> &nodeNics, const std::string &netdev);
 
 // Worst first (as the alerts' severities, then the card's own before its node's).
 std::vector<CardConditionNote> cardConditionNotes(const FleetSnapshot &snapshot, CardHandle card,

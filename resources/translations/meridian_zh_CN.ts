@@ -440,7 +440,7 @@
         <translation>已由 %1 确认</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+58"/>
         <source>Link down or flapping</source>
         <translation>链路断开或抖动</translation>
     </message>
@@ -464,6 +464,21 @@
         <source>Check the node&apos;s power supplies and the card&apos;s throttle reasons (nvidia-smi -q -d PERFORMANCE)</source>
         <translation>检查节点电源和该卡的降频原因（nvidia-smi -q -d PERFORMANCE）</translation>
     </message>
+    <message>
+        <location line="+14"/>
+        <source>%1: no switch names it (LLDP), so its port is not known</source>
+        <translation>%1：没有交换机（LLDP）报告它，端口未知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (rail %2)</source>
+        <translation>%1（轨道 %2）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 → switch %2 port %3</source>
+        <translation>%1 → 交换机 %2 端口 %3</translation>
+    </message>
 </context>
 <context>
     <name>DataCenter</name>
@@ -481,6 +496,109 @@
         <location line="+2"/>
         <source>Zhongwei</source>
         <translation>中卫</translation>
+    </message>
+</context>
+<context>
+    <name>FabricFindings</name>
+    <message>
+        <location filename="../../models/fabric/findingwords.cpp" line="+37"/>
+        <source>the link is up but no LLDP neighbour names its switch</source>
+        <translation>链路已连通，但没有 LLDP 邻居报告其交换机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is not in the fabric file (%2 sees it)</source>
+        <translation>%1 不在网络拓扑文件中（%2 可见它）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>down (to %1 %2): its rail&apos;s traffic takes the other NICs</source>
+        <translation>已断开（至 %1 %2）：该轨道的流量改走其他网卡</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>went down %1 times in ten minutes (to %2 %3): replace the cable or transceiver</source>
+        <translation>十分钟内断开 %1 次（至 %2 %3）：请更换线缆或光模块</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 pause frames/s with %2 %3: a stuck receiver is holding the fabric; isolate its port</source>
+        <translation>与 %2 %3 之间每秒 %1 个暂停帧：卡住的接收端正在阻塞网络，请隔离其端口</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 %2 not reported for %3 min; drawn as last seen</source>
+        <translation>%1 %2 已 %3 分钟未上报；按最后所见绘制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2 is claimed by %3 and by %4</source>
+        <translation>%1 %2 同时被 %3 和 %4 占用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PFC on priorities %1 on the host, %2 on %3 %4: pauses will not be honoured and lossless traffic drops</source>
+        <translation>主机上 PFC 优先级为 %1，%3 %4 上为 %2：暂停帧不会生效，无损流量将丢包</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>rail %1 NIC is cabled to %2 %3, a rail %4 leaf: its traffic crosses the spines</source>
+        <translation>轨道 %1 的网卡接到了 %2 %3（轨道 %4 的叶交换机）：其流量需绕经脊交换机</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>wrong leaf</source>
+        <translation>接错叶交换机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PFC mismatch</source>
+        <translation>PFC 不一致</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stale neighbour</source>
+        <translation>邻居信息过期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no neighbour</source>
+        <translation>无邻居</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>port claimed twice</source>
+        <translation>端口重复占用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown switch</source>
+        <translation>未知交换机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>link down</source>
+        <translation>链路断开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>link flapping</source>
+        <translation>链路抖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PFC storm</source>
+        <translation>PFC 风暴</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>[%1] %2 — %3: %4</source>
+        <translation>[%1] %2 — %3：%4</translation>
     </message>
 </context>
 <context>
@@ -552,14 +670,14 @@
         <translation>不可达</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>too hot</source>
-        <translation>过热</translation>
+        <location line="+3"/>
+        <source>throttled by heat</source>
+        <translation>过热降频</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>throttled</source>
-        <translation>降频</translation>
+        <source>throttled, not by heat</source>
+        <translation>非过热降频</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -781,7 +899,7 @@
         <translation>没有价格表：成本未知</translation>
     </message>
     <message>
-        <location filename="../../widgets/fabric/fabricwindow.cpp" line="+39"/>
+        <location filename="../../widgets/fabric/fabricwindow.cpp" line="+48"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -869,7 +987,7 @@
         <location filename="../../models/fabric/fabricscene.cpp" line="+293"/>
         <source>pod %1 · %n leaves</source>
         <translation>
-            <numerusform>pod %1 · %n 台叶交换机</numerusform>
+            <numerusform>分区 %1 · %n 台叶交换机</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -1291,17 +1409,17 @@ Next: %2</source>
         <translation>在集群中选择一张卡以查看其历史。</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+133"/>
         <source>No reading: its node reports, this card does not.</source>
         <translation>无读数：所在节点在上报，这张卡没有。</translation>
     </message>
     <message>
-        <location line="-71"/>
+        <location line="-76"/>
         <source>Recent events on this node</source>
         <translation>该节点最近的事件</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+89"/>
         <source>%1 · card %2 · %3</source>
         <translation>%1 · 卡 %2 · %3</translation>
     </message>
@@ -1321,7 +1439,7 @@ Next: %2</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-84"/>
         <source>Last 15 minutes</source>
         <translation>最近 15 分钟</translation>
     </message>
@@ -1351,7 +1469,7 @@ Next: %2</source>
         <translation>更长的时段来自保存该卡数据的 Prometheus 兼容存储；由代理上报的卡显示最近 15 分钟</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>&lt;i&gt;Next:&lt;/i&gt; %1.</source>
         <translation>&lt;i&gt;下一步：&lt;/i&gt;%1。</translation>
     </message>
@@ -1408,17 +1526,17 @@ Next: %2</source>
         <translation>此卡在该时段没有记录。历史文件始于 %1。</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-229"/>
         <source>Utilisation and power from the history file; memory and temperature are kept for the last 15 minutes.</source>
         <translation>利用率和功率来自历史文件；显存和温度只保留最近 15 分钟。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+124"/>
         <source>; history: %1</source>
         <translation>；历史：%1</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-134"/>
         <source>Node…</source>
         <translation>节点…</translation>
     </message>
@@ -1668,7 +1786,7 @@ Next: %2</source>
         <translation>点击链路、交换机或主机。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Alerts for this link</source>
         <translation>该链路的告警</translation>
     </message>
@@ -1688,7 +1806,12 @@ Next: %2</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+71"/>
+        <source>%1 %2 is not in the fabric: its agent reports no switch neighbour (LLDP) for it</source>
+        <translation>%1 %2 不在网络拓扑中：其代理未报告交换机邻居（LLDP）</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>Meridian — RoCE fabric — %1: %2 hosts, %3 host links, %4 findings</source>
         <translation>Meridian — RoCE 网络 — %1：%2 台主机，%3 条主机链路，%4 个问题</translation>
     </message>

@@ -91,7 +91,8 @@ TEST(FabricScene, HostsGatherPerLeafUnderOneLineThatShowsTheirWorstLink)
     for (const FabricSceneBox &b : collapsed.boxes) {
         if (b.kind == FabricSceneBox::Kind::HostGroup) {
             EXPECT_EQ(b.health, b.key == "leaf-r0" ? LinkHealth::Down : LinkHealth::Up) << b.key;
-            EXPECT_EQ(b.shortLabel, QStringLiteral("4"));
+            EXPECT_TRUE(b.shortLabel.isEmpty())
+                << "a count that fits only a partial pod's box would stand out alone";
         }
         if (b.kind == FabricSceneBox::Kind::LeafLabel) {
             EXPECT_EQ(b.shortLabel, QString::fromStdString(b.key.substr(b.key.size() - 1)));

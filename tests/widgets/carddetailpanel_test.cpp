@@ -327,6 +327,18 @@ TEST(CardDetailPanel, ALinkDownNodeAHotCardAndAHardwareSlowdownAreEachSaid)
         card.model = "A100";
         inventory.cards.push_back(card);
     }
+    // Its RoCE NIC, cabled to a leaf's port as LLDP says; and one no switch names.
+    NicInfo nic;
+    nic.netdev = "ens1f0";
+    nic.nearestCardIndex = 3;
+    LldpNeighbor leaf;
+    leaf.systemName = "wuhu-pod4-leaf0";
+    leaf.portId = "Ethernet232";
+    nic.neighbor = leaf;
+    inventory.nics.push_back(nic);
+    NicInfo unnamed;
+    unnamed.netdev = "ens2f0";
+    inventory.nics.push_back(unnamed);
     state.setInventory(node, inventory, 1000);
     TelemetrySample sample;
     sample.sampleTimeUnixMs = 10'000;
@@ -379,6 +391,15 @@ TEST(CardDetailPanel, ALinkDownNodeAHotCardAndAHardwareSlowdownAreEachSaid)
         << fault->text().toStdString();
     EXPECT_TRUE(fault->text().contains(alertNextStep(alert).toHtmlEscaped()));
     EXPECT_FALSE(fault->text().contains(QStringLiteral("Link down or flapping")));
+    // And both ends of the link, as the fabric's finding names them.
+    EXPECT_TRUE(fault->text().contains(
+        QStringLiteral("ens1f0 (rail 3) → switch wuhu-pod4-leaf0 port Ethernet232")))
+        << fault->text().toStdString();
+    view.alerts.back().netdev = "ens2f0";
+    panel.showCard(0, state.snapshot(10'300));
+    EXPECT_TRUE(fault->text().contains(QStringLiteral("ens2f0: no switch names it")))
+        << fault->text().toStdString();
+    view.alerts.back().netdev = "ens1f0";
 
     // Its data center dark: that one alert speaks for the silent agent, not a second line.
     Alert dark;

@@ -20,14 +20,16 @@ using namespace meridian;
 namespace {
 
 // Two hosts on one rail-0 leaf; the second host's PFC is on priority 4, the leaf says 3.
-void fill(FleetState &state)
+void fill(FleetState &state, const std::string &dataCenter = "xiamen",
+          const std::string &prefix = "xm")
 {
     const int64_t now = SystemClock::instance().nowUnixMs();
     for (int h = 0; h < 2; ++h) {
-        const NodeHandle node = state.addNode("127.0.0.1:" + std::to_string(41000 + h), "xiamen");
+        const NodeHandle node = state.addNode(
+            "127.0.0.1:" + std::to_string(41000 + h + (prefix == "xm" ? 0 : 100)), dataCenter);
         NodeInventory inventory;
-        inventory.nodeId = "xm-n" + std::to_string(h);
-        inventory.rack = "xm-r01";
+        inventory.nodeId = prefix + "-n" + std::to_string(h);
+        inventory.rack = prefix + "-r01";
         NicInfo nic;
         nic.netdev = "ens1np0";
         nic.speedMbps = 400'000;
@@ -35,7 +37,7 @@ void fill(FleetState &state)
         nic.nearestCardIndex = 0;
         nic.pfcEnabledPriorities = {h == 0 ? 3u : 4u};
         LldpNeighbor n;
-        n.systemName = "xm-leaf0";
+        n.systemName = prefix + "-leaf0";
         n.portId = "Ethernet" + std::to_string(h * 8);
         n.pfcPriorities = std::vector<uint32_t>{3};
         nic.neighbor = n;
@@ -124,4 +126,47 @@ TEST(FabricWindow, AssemblesInTheBackgroundListsFindingsShowsAPathAndFocusesANic
     // 20 GB/s sent on a 400 Gb/s link.
     EXPECT_TRUE(window.details().contains(QStringLiteral("load 40.0%")))
         << window.details().toStdString();
+}
+
+// The first double-click on a Wuhu link alert: the window is new and its fabric not yet
+// assembled. It opens on Wuhu, not the first data center listed, with the link lit.
+TEST(FabricWindow, ALinkAskedForBeforeTheFirstAssemblyOpensOnItsOwnDataCenter)
+{
+    FleetState state;
+    fill(state, "xiamen", "xm");
+    fill(state, "wuhu", "wh");
+    FabricWindow window(state, std::nullopt, QString());
+    window.resize(1200, 800);
+    window.show();
+    ASSERT_EQ(window.fabric().links.size(), 0u) << "asked before the first assembly";
+    ASSERT_TRUE(window.focusNic("wh-n1", "ens1np0"));
+    ASSERT_TRUE(waitFor([&] { return !window.view()->scene().lines.empty(); }));
+    QApplication::processEvents();
+    EXPECT_TRUE(window.windowTitle().contains(QStringLiteral("Wuhu")))
+        << window.windowTitle().toStdString();
+    EXPECT_TRUE(window.details().contains(QStringLiteral("wh-n1 ens1np0")))
+        << window.details().toStdString();
+    EXPECT_GE(window.view()->zoom(), FabricView::kExpandAtZoom) << "zoomed in on the link";
+
+    // A NIC the fabric never heard of is said, not silently the first data center fitted.
+    FabricWindow other(state, std::nullopt, QString());
+    ASSERT_TRUE(other.focusNic("wh-n9", "ens1np0"));
+    ASSERT_TRUE(waitFor([&] { return !other.view()->scene().lines.empty(); }));
+    EXPECT_TRUE(other.details().contains(QStringLiteral("wh-n9 ens1np0 is not in the fabric")))
+        << other.details().toStdString();
+    EXPECT_FALSE(other.focusNic("wh-n9", "ens1np0")) << "once assembled, asked and answered";
+}
+
+// Switch and node names come from agents' LLDP: markup in them is shown as its characters.
+TEST(FabricWindow, MarkupInAnAgentsNamesIsShownAsItsCharacters)
+{
+    FleetState state;
+    fill(state, "zhongwei", "<i>zw");
+    FabricWindow window(state, std::nullopt, QString());
+    window.resize(1200, 800);
+    ASSERT_TRUE(window.focusNic("<i>zw-n0", "ens1np0"));
+    ASSERT_TRUE(waitFor([&] { return !window.view()->scene().lines.empty(); }));
+    EXPECT_TRUE(window.details().contains(QStringLiteral("&lt;i&gt;zw-leaf0")))
+        << window.details().toStdString();
+    EXPECT_FALSE(window.details().contains(QStringLiteral("<i>"))) << window.details().toStdString();
 }

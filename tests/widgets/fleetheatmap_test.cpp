@@ -108,7 +108,7 @@ TEST(FleetHeatmap, TooltipFilterAndStatus)
     EXPECT_TRUE(
         window.statusText().contains(QStringLiteral("3 agents: 2 live, 0 stale, 1 unreachable")))
         << window.statusText().toStdString();
-    auto *search = window.findChild<QLineEdit *>();
+    auto *search = window.findChild<QLineEdit *>(QStringLiteral("fleetSearch"));
     ASSERT_NE(search, nullptr);
     search->setText(QStringLiteral("wh-r01-n1"));
     EXPECT_EQ(heatmap->matchingCards(), 8);

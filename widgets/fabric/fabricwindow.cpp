@@ -11,10 +11,12 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <set>
+#include <utility>
 
 #include "core/clock.h"
 #include "fabriclegend.h"
 #include "fabricview.h"
+#include "models/fabric/findingwords.h"
 #include "models/metricscale.h"
 #include "widgets/historychart.h"
 #include "widgets/screenfit.h"
@@ -26,6 +28,13 @@ namespace {
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
+}
+
+// Names come from agents' LLDP and the fabric file: in the details' rich text they are
+// shown as their characters, never as markup.
+QString html(const std::string &s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
 }
 
 std::string keyOf(const FabricLink &l)
@@ -43,13 +52,13 @@ QString describe(const FabricLink &l)
     if (l.kind == FabricLink::Kind::LeafToSpine)
         return QObject::tr(
                    "<b>%1 → %2</b><br/>uplink, %3 Gb/s; load %4 (estimated from the hosts below)")
-            .arg(text(l.leaf), text(l.spine))
+            .arg(html(l.leaf), html(l.spine))
             .arg(l.capacityBitsPerSecond / 1e9, 0, 'f', 0)
             .arg(load);
     return QObject::tr(
                "<b>%1 %2 → %3 %4</b><br/>rail %5, %6 Gb/s, %7; load %8<br/>PFC pauses "
                "%9/s · ECN + CNP %10/s%11")
-        .arg(text(l.hostNode), text(l.netdev), text(l.leaf), text(l.leafPort))
+        .arg(html(l.hostNode), html(l.netdev), html(l.leaf), html(l.leafPort))
         .arg(l.rail ? QString::number(*l.rail) : QStringLiteral("?"))
         .arg(l.capacityBitsPerSecond / 1e9, 0, 'f', 0)
         .arg(health, load)
@@ -138,6 +147,7 @@ QWidget *FabricWindow::buildSidePanel(QWidget *parent, const QString &fileProble
     m_findings->setWordWrap(true);
     sideLayout->addWidget(m_findings, 2);
     m_details = new QLabel(tr("Click a link, a switch or a host."), side);
+    m_details->setTextFormat(Qt::RichText);
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sideLayout->addWidget(m_details);
@@ -168,7 +178,7 @@ void FabricWindow::selectFinding(int row)
         if (keyOf(l) == f.where || l.leaf == f.where || l.leaf + " " + l.leafPort == f.where)
             lit.insert(i);
     }
-    select(lit, text(f.what));
+    select(lit, findingWords(f).toHtmlEscaped());
 }
 
 FabricWindow::~FabricWindow() = default;
@@ -201,9 +211,7 @@ void FabricWindow::assembled()
     // Findings: rebuilt only when they change, so a selection in the list holds.
     QStringList lines;
     for (const FabricFinding &f : fabric().findings)
-        lines << QStringLiteral("[%1] %2 — %3: %4")
-                     .arg(text(f.dataCenter), text(std::string(findingKindName(f.kind))),
-                          text(f.where), text(f.what));
+        lines << findingLine(f);
     QStringList shown;
     for (int i = 0; i < m_findings->count(); ++i)
         shown << m_findings->item(i)->text();
@@ -221,6 +229,13 @@ void FabricWindow::assembled()
         }
     }
     relayout();
+    if (m_pendingFocus) {
+        const auto [node, netdev] = *std::exchange(m_pendingFocus, std::nullopt);
+        if (!focusNic(node, netdev))
+            m_details->setText(tr("%1 %2 is not in the fabric: its agent reports no switch "
+                                  "neighbour (LLDP) for it")
+                                   .arg(html(node), html(netdev)));
+    }
 }
 
 void FabricWindow::showHistory()
@@ -290,7 +305,7 @@ void FabricWindow::selectLine(size_t index)
     select(lit, tr("<b>%1 links to %2</b><br/>highest load %3%, PFC %4/s, ECN + CNP %5/s. "
                    "Click the box of hosts to open it, or zoom in to see each host.")
                     .arg(line.bundled.size())
-                    .arg(text(first.leaf))
+                    .arg(html(first.leaf))
                     .arg(std::max(0.0, line.loadShare * 100), 0, 'f', 1)
                     .arg(line.pfcPausesPerSecond, 0, 'f', 0)
                     .arg(line.ecnPerSecond, 0, 'f', 0));
@@ -322,19 +337,19 @@ void FabricWindow::selectBox(size_t index)
         if (mine)
             lit.insert(i);
     }
-    select(lit, tr("<b>%1</b>: %2 links").arg(text(box.key)).arg(lit.size()));
+    select(lit, tr("<b>%1</b>: %2 links").arg(html(box.key)).arg(lit.size()));
 }
 
 bool FabricWindow::showPath(const std::string &from, const std::string &to, uint32_t rail)
 {
     const FabricPath path = pathBetween(fabric(), from, to, rail);
     if (path.links.empty()) {
-        select({}, tr("No path: %1").arg(text(path.why)));
+        select({}, tr("No path: %1").arg(html(path.why)));
         return false;
     }
     QStringList hops;
     for (const std::string &h : path.hops)
-        hops << text(h);
+        hops << html(h);
     select({path.links.begin(), path.links.end()},
            tr("<b>Path on rail %1</b><br/>%2").arg(rail).arg(hops.join(QStringLiteral(" → "))));
     return true;
@@ -342,22 +357,34 @@ bool FabricWindow::showPath(const std::string &from, const std::string &to, uint
 
 void FabricWindow::zoomToLink(size_t link)
 {
-    // Close enough that racks open into hosts, centred on the NIC's host end: the link
-    // climbs from there to its leaf.
+    // Close enough that racks open into hosts, with the NIC's host a quarter of the view
+    // below the middle: the link climbs from there toward its leaf. Opening the racks lays
+    // the scene out anew, so the host is looked up again once the zoom is set.
     const auto hostEnd = [&]() -> std::optional<QPointF> {
         for (const FabricSceneLine &line : m_view->scene().lines) {
             if (line.link == link ||
                 std::find(line.bundled.begin(), line.bundled.end(), link) != line.bundled.end())
-                return line.from + (line.to - line.from) * 0.25;
+                return line.from;
         }
         return std::nullopt;
-    }();
-    if (hostEnd)
-        m_view->centerOn(*hostEnd, std::max(m_view->zoom(), FabricView::kExpandAtZoom * 2));
+    };
+    const double zoom = std::max(m_view->zoom(), FabricView::kExpandAtZoom * 2);
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto host = hostEnd();
+        if (!host)
+            return;
+        m_view->centerOn(*host - QPointF(0, m_view->height() * 0.25 / zoom), zoom);
+    }
 }
 
 bool FabricWindow::focusNic(const std::string &nodeId, const std::string &netdev)
 {
+    if (m_source->assembledAtMs() == 0) {
+        // Opened from an alert a moment ago: the fabric is still being put together, and a
+        // data center chosen now would be lost to the first one listed when it comes.
+        m_pendingFocus.emplace(nodeId, netdev);
+        return true;
+    }
     for (size_t i = 0; i < fabric().links.size(); ++i) {
         const FabricLink &l = fabric().links[i];
         if (l.hostNode != nodeId || (!netdev.empty() && l.netdev != netdev))

@@ -36,6 +36,7 @@ public:
     void refresh();
     bool assembling() const { return m_source->assembling(); }
     // Shows one NIC's link (from an alert): its data center, the link lit, zoomed in on it.
+    // Asked before the first assembly has come, it is shown when it comes.
     bool focusNic(const std::string &nodeId, const std::string &netdev);
     FabricView *view() const { return m_view; }
     const Fabric &fabric() const { return m_source->fabric(); }
@@ -76,6 +77,8 @@ private:
     std::set<size_t> m_selected;
     std::string m_openLeaf;     // collapsed: the leaf whose hosts are drawn one by one
     std::string m_selectedKey;  // "node netdev" of the selected host link, to follow it
+    // A NIC asked for before the first assembly: node and netdev.
+    std::optional<std::pair<std::string, std::string>> m_pendingFocus;
 };
 
 }  // namespace meridian

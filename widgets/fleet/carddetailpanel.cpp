@@ -153,6 +153,11 @@ void CardDetailPanel::showFault(const FleetSnapshot &s, CardHandle c)
         // An Xid's title is its meaning already ("GPU fell off the bus (Xid 79)").
         if (!note.title.startsWith(note.meaning))
             line += QStringLiteral("<br>%1.").arg(note.meaning.toHtmlEscaped());
+        // A link's two ends, as the fabric names them: where the cable is to be looked at.
+        if (!note.netdev.empty())
+            line += QStringLiteral("<br>") +
+                    linkEndsText(m_source.state().nicsOf(s.layout->cardNode[c]), note.netdev)
+                        .toHtmlEscaped();
         line += QStringLiteral("<br>") + tr("<i>Next:</i> %1.").arg(note.nextStep.toHtmlEscaped());
         lines << line;
     }

@@ -61,6 +61,7 @@ FleetToolbar::FleetToolbar(QWidget *parent) : QToolBar(tr("Fleet"), parent)
     m_state->addItem(tr("No reading"), static_cast<int>(CardState::NoReading));
     addSeparator();
     m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("fleetSearch"));
     m_search->setPlaceholderText(tr("Search host, node or card UUID (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
     m_search->setMinimumWidth(320);

@@ -83,9 +83,11 @@ private:
         return m_fabric.switches.back();
     }
 
-    void find(FindingKind kind, const std::string &dataCenter, std::string where, std::string what)
+    void find(FindingKind kind, const std::string &dataCenter, std::string where, std::string what,
+              std::vector<std::string> facts = {})
     {
-        m_fabric.findings.push_back({kind, dataCenter, std::move(where), std::move(what)});
+        m_fabric.findings.push_back(
+            {kind, dataCenter, std::move(where), std::move(what), std::move(facts)});
     }
 
     void addDeclaredSwitches()
@@ -115,7 +117,8 @@ private:
         if (m_file && !leaf.declared && leaf.tier == SwitchTier::Leaf) {
             leaf.declared = true;  // said once per switch, not once per NIC
             find(FindingKind::UnknownSwitch, h.dataCenter, n.systemName,
-                 fmt::format("{} is not in the fabric file ({} sees it)", n.systemName, where));
+                 fmt::format("{} is not in the fabric file ({} sees it)", n.systemName, where),
+                 {n.systemName, where});
         }
         FabricLink link = measuredLink(h, n);
         // What is wrong with the link now comes first in the findings: it is what a slow
@@ -163,16 +166,19 @@ private:
             find(FindingKind::LinkFlapping, h.dataCenter, where,
                  fmt::format("went down {} times in ten minutes (to {} {}): replace the cable or "
                              "transceiver",
-                             h.recentLinkDrops, link.leaf, link.leafPort));
+                             h.recentLinkDrops, link.leaf, link.leafPort),
+                 {std::to_string(h.recentLinkDrops), link.leaf, link.leafPort});
         else if (link.health == LinkHealth::Down)
             find(FindingKind::LinkDown, h.dataCenter, where,
                  fmt::format("down (to {} {}): its rail's traffic takes the other NICs", link.leaf,
-                             link.leafPort));
+                             link.leafPort),
+                 {link.leaf, link.leafPort});
         if (link.pfcPausesPerSecond >= m_options.pfcStormPausesPerSecond)
             find(FindingKind::PfcStorm, h.dataCenter, where,
                  fmt::format("{:.0f} pause frames/s with {} {}: a stuck receiver is holding the "
                              "fabric; isolate its port",
-                             link.pfcPausesPerSecond, link.leaf, link.leafPort));
+                             link.pfcPausesPerSecond, link.leaf, link.leafPort),
+                 {fmt::format("{:.0f}", link.pfcPausesPerSecond), link.leaf, link.leafPort});
     }
 
     void neighbourFindings(const FabricLink &link, const HostNic &h, const std::string &where)
@@ -180,14 +186,16 @@ private:
         if (link.stale)
             find(FindingKind::StaleNeighbor, h.dataCenter, where,
                  fmt::format("{} {} not reported for {} min; drawn as last seen", link.leaf,
-                             link.leafPort, (m_nowMs - h.neighborSeenMs) / 60'000));
+                             link.leafPort, (m_nowMs - h.neighborSeenMs) / 60'000),
+                 {link.leaf, link.leafPort, std::to_string((m_nowMs - h.neighborSeenMs) / 60'000)});
         if (link.leafPort.empty())
             return;
         auto [it, fresh] = m_portOwner.emplace(std::pair{link.leaf, link.leafPort}, where);
         if (!fresh)
             find(FindingKind::PortClaimedTwice, h.dataCenter, link.leaf + " " + link.leafPort,
                  fmt::format("{} {} is claimed by {} and by {}", link.leaf, link.leafPort,
-                             it->second, where));
+                             it->second, where),
+                 {link.leaf, link.leafPort, it->second, where});
     }
 
     // PFC: the host's priorities against the switch's (fabric file first, then what the
@@ -205,7 +213,9 @@ private:
                  fmt::format("PFC on priorities {} on the host, {} on {} {}: pauses will not be "
                              "honoured and lossless traffic drops",
                              joined(sorted(h.nic.pfcEnabledPriorities)), joined(sorted(*switchPfc)),
-                             n.systemName, n.portId));
+                             n.systemName, n.portId),
+                 {joined(sorted(h.nic.pfcEnabledPriorities)), joined(sorted(*switchPfc)),
+                  n.systemName, n.portId});
     }
 
     // Rails: a leaf serves one rail; a NIC of another rail on it is cabled wrong.
@@ -223,7 +233,8 @@ private:
             find(FindingKind::WrongLeaf, l.dataCenter, l.hostNode + " " + l.netdev,
                  fmt::format("rail {} NIC is cabled to {} {}, a rail {} leaf: its traffic crosses "
                              "the spines",
-                             *l.rail, l.leaf, l.leafPort, *leaf->rail));
+                             *l.rail, l.leaf, l.leafPort, *leaf->rail),
+                 {std::to_string(*l.rail), l.leaf, l.leafPort, std::to_string(*leaf->rail)});
         }
     }
 

@@ -64,7 +64,10 @@ struct FabricFinding {
     FindingKind kind;
     std::string dataCenter;
     std::string where;  // the host NIC or switch port
-    std::string what;
+    std::string what;   // in English, for logs and the command line
+    // The values `what` is built from, in its order, so that a window can say it in the
+    // user's language (models/fabric/findingwords).
+    std::vector<std::string> facts;
 };
 
 struct Fabric {

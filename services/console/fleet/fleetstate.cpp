@@ -413,6 +413,21 @@ bool FleetState::linkFaulty(const Node &node, int64_t nowUnixMs)
     return false;
 }
 
+std::vector<NicInfo> FleetState::nicsOf(NodeHandle handle) const
+{
+    std::lock_guard lock(m_mutex);
+    if (handle >= m_nodes.size() || !m_nodes[handle].nics)
+        return {};
+    const Node &node = m_nodes[handle];
+    std::vector<NicInfo> nics = *node.nics;
+    for (NicInfo &nic : nics) {
+        if (const auto it = node.lastNeighbor.find(nic.netdev);
+            !nic.neighbor && it != node.lastNeighbor.end())
+            nic.neighbor = it->second.first;
+    }
+    return nics;
+}
+
 std::vector<HostNic> FleetState::hostNics(int64_t nowUnixMs) const
 {
     // Under the lock only what is cheap to take; the copies are made after, so ingest

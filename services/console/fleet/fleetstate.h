@@ -155,6 +155,9 @@ public:
     // latest rates, and how often its link dropped in the last ten minutes. The neighbour
     // counts as heard when its node last reported.
     std::vector<HostNic> hostNics(int64_t nowUnixMs) const;
+    // One node's RDMA NICs, each with its switch neighbour as last named (the card panel
+    // names a link alert's switch port).
+    std::vector<NicInfo> nicsOf(NodeHandle node) const;
     // One NIC's rates over the last 15 minutes, a point every 5 s, oldest first.
     std::vector<NicPoint> nicHistory(const std::string &nodeId, const std::string &netdev) const;
     // Telemetry batches recorded so far (the ingest rate, for diagnostics).
