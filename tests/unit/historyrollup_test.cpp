@@ -176,8 +176,8 @@ TEST(HistoryRollups, CostPerInferenceServiceAndCloudLeasesAtThePoolsPrice)
         buildUsageReport(path, prices, {kJuly1, kJuly1 + kDay, ReportGroup::Service, kJuly1});
     ASSERT_TRUE(report.ok()) << report.error().message;
     ASSERT_EQ(report->rows.size(), 2u);
-    const ReportRow &none = report->rows[0];
-    const ReportRow &chat = report->rows[1];
+    const ReportRow &chat = report->rows[0];  // the larger value first
+    const ReportRow &none = report->rows[1];
     EXPECT_EQ(none.group, "(no service)");
     EXPECT_NEAR(none.costCny, 2 * 2 * 2.0, 1e-9);
     EXPECT_NEAR(none.idleCostCny, none.costCny, 1e-9);

@@ -45,8 +45,9 @@ contracts:
                                    {kJuly1 - 86400, kJuly1 + 86400, ReportGroup::DataCenter});
     ASSERT_TRUE(report.ok()) << report.error().message;
     ASSERT_EQ(report->rows.size(), 2u);
-    const ReportRow &wuhu = report->rows[0];
-    const ReportRow &xiamen = report->rows[1];
+    // The largest value first, as the window, the CSV and the PDF all list them.
+    const ReportRow &xiamen = report->rows[0];
+    const ReportRow &wuhu = report->rows[1];
     // By hand. Xiamen: 4 cards × (2 h × 2.0 + 2 h × 2.1) = 32.8 CNY; idle 25% of that = 8.2.
     EXPECT_EQ(xiamen.group, "xiamen");
     EXPECT_EQ(xiamen.cards, 4);

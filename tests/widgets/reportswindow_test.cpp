@@ -17,6 +17,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStackedBarSeries>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTranslator>
 #include <QValueAxis>
@@ -24,6 +25,7 @@
 #include <memory>
 
 #include "cost/pricebook.h"
+#include "cost/usagereport.h"
 #include "history/historystore.h"
 #include "models/cost/cloudspendmodel.h"
 #include "models/cost/reporttablemodel.h"
@@ -310,6 +312,26 @@ TEST(ReportPdf, TheTableHoldsEveryColumnOfTheWindowsAndCutsNothingInEitherLangua
     ASSERT_TRUE(waitForReport(window)) << window.statusText().toStdString();
     UsageReport report = window.built().report.value();
     ASSERT_FALSE(report.rows.empty());
+    // One order everywhere: the rows as the window lists them are the PDF's and the CSV's.
+    {
+        QTableView *view = nullptr;
+        for (QTableView *table : window.findChildren<QTableView *>())
+            view = table->model()->columnCount() == ReportTableModel::ColumnCount ? table : view;
+        ASSERT_NE(view, nullptr);
+        const ReportPdfTable pdf = reportPdfTable(report);
+        const std::string csv = reportToCsv(report);
+        size_t csvAt = 0;
+        ASSERT_EQ(view->model()->rowCount(), pdf.rows.size());
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            const QString shown = view->model()->index(r, 0).data().toString();
+            EXPECT_EQ(shown, pdf.rows[r][0]) << "row " << r;
+            if (r + 1 < view->model()->rowCount()) {  // the CSV names groups by their ids
+                const size_t at = csv.find("," + report.rows[static_cast<size_t>(r)].group + ",");
+                EXPECT_GT(at, csvAt) << report.rows[static_cast<size_t>(r)].group;
+                csvAt = at;
+            }
+        }
+    }
     // A month of a big fleet: seven-figure values and card-hours.
     for (ReportRow *row : {&report.total, &report.rows.front()}) {
         row->costCny *= 10'000;
@@ -498,4 +520,47 @@ TEST(ReportsWindow, DaysWithoutDataAreGapsAndTheTilesSayWhatTheTableSays)
         const QString header = table->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
         EXPECT_FALSE(header.contains(QStringLiteral("Cost"))) << header.toStdString();
     }
+}
+
+// A week by node for 750 nodes, as `meridian report --group-by node --format pdf` makes it:
+// every busy share and node name whole, and the table's header on every page it runs to.
+TEST(ReportPdf, AWeekByNodeForSevenHundredFiftyNodesCutsNoCellAndHeadsEveryPage)
+{
+    UsageReport report;
+    report.fromUnixS = 1'782'864'000;  // 2026-07-01
+    report.toUnixS = report.fromUnixS + 7 * 86'400;
+    report.asOfUnixS = report.toUnixS;
+    report.group = ReportGroup::Node;
+    const char *places[] = {"xm", "wh", "zw"};
+    for (int n = 0; n < 750; ++n) {
+        ReportRow row;
+        row.group = std::string(places[n % 3]) + "-r" + std::to_string(10 + n / 12) + "-n" +
+                    std::to_string(1 + n % 4);
+        row.cards = 8;
+        row.cardHours = 8 * 168;
+        row.busyCardHours = n % 5 == 0 ? row.cardHours : row.cardHours * 0.873;  // 100.0%
+        row.costCny = row.cardHours * 12.5;
+        row.idleCostCny = (row.cardHours - row.busyCardHours) * 12.5;
+        row.energyKwh = row.cardHours * 0.41;
+        row.utilizationSeconds = row.cardHours * 3600;
+        row.utilizationPercentSeconds = row.utilizationSeconds * 71.5;
+        report.total.cards += row.cards;
+        report.total.cardHours += row.cardHours;
+        report.total.busyCardHours += row.busyCardHours;
+        report.total.costCny += row.costCny;
+        report.total.idleCostCny += row.idleCostCny;
+        report.total.energyKwh += row.energyKwh;
+        report.total.utilizationSeconds += row.utilizationSeconds;
+        report.total.utilizationPercentSeconds += row.utilizationPercentSeconds;
+        report.rows.push_back(row);
+    }
+    test::TempDir dir;
+    const QString path = QString::fromStdString(dir.file("week-by-node.pdf"));
+    ReportPdfFacts facts;
+    ASSERT_TRUE(writeReportPdf(path, report, UsageTrend{}, nullptr, &facts).ok());
+    EXPECT_EQ(facts.elidedCells, 0) << "a busy share or a node name was cut";
+    EXPECT_GT(facts.tablePages, 10) << "751 rows run over many pages";
+    EXPECT_EQ(facts.tableHeaders, facts.tablePages) << "a page of the table with no header";
+    EXPECT_GE(facts.pages, facts.tablePages);
+    EXPECT_GT(QFile(path).size(), 10'000);
 }

@@ -34,20 +34,23 @@ public:
     int width() const { return m_width; }
     int y() const { return m_y; }
     void advance(int by) { m_y += by; }
-    // Starts a new page unless `height` still fits on this one.
-    void need(int height)
+    // Starts a new page unless `height` still fits on this one; whether it did.
+    bool need(int height)
     {
         if (m_y + height <= m_bottom)
-            return;
+            return false;
         footer();
         m_writer.newPage();
         ++m_page;
         m_y = kMargin;
+        return true;
     }
+    const ReportPdfFacts &facts() const { return m_facts; }
     // Ends the last page; how many there were.
     int finish()
     {
         footer();
+        m_facts.pages = m_page;
         return m_page;
     }
     void text(const QString &line, int pointSize, bool bold = false,
@@ -64,49 +67,37 @@ public:
         m_painter.drawText(QRect(kMargin, m_y, m_width, bounds.height()), Qt::TextWordWrap, line);
         m_y += bounds.height() + 4;
     }
-    // A table as wide as the page: columns fit their cells (pdftable.h), headers wrap.
+    // A table as wide as the page: columns fit their cells (pdftable.h), headers wrap, and
+    // the header row is set again at the top of every page the table runs onto.
     void table(const QStringList &header, const QList<QStringList> &rows, int boldLastRows)
     {
         const PdfTableLayout layout =
             layoutPdfTable(m_painter.font(), header, rows, boldLastRows, m_width, &m_writer);
-        const QList<int> &widths = layout.widths;
-        const auto drawRow = [&](const QStringList &cells, bool bold, bool isHeader) {
-            QFont font = m_painter.font();
-            font.setPointSizeF(layout.pointSize);
-            font.setBold(bold);
-            m_painter.setFont(font);
+        const auto heightOf = [&](const QStringList &cells, bool bold, bool isHeader) {
+            setTableFont(layout.pointSize, bold);
             const int flags = isHeader ? Qt::TextWordWrap : Qt::TextSingleLine;
             int height = m_painter.fontMetrics().height();
-            for (int c = 0; c < cells.size() && c < widths.size(); ++c) {
-                const QRect room(0, 0, widths[c] - 2 * kPdfCellPadding, 1000);
+            for (int c = 0; c < cells.size() && c < layout.widths.size(); ++c) {
+                const QRect room(0, 0, layout.widths[c] - 2 * kPdfCellPadding, 1000);
                 height = std::max(height, m_painter.boundingRect(room, flags, cells[c]).height());
             }
-            height += 6;
-            need(height);
-            if (isHeader)
-                m_painter.fillRect(QRect(kMargin, m_y, m_width, height), QColor(0xee, 0xf2, 0xf7));
-            int x = kMargin;
-            for (int c = 0; c < cells.size() && c < widths.size(); ++c) {
-                const QRect cell(x + kPdfCellPadding, m_y, widths[c] - 2 * kPdfCellPadding, height);
-                const Qt::Alignment align =
-                    (c == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter;
-                m_painter.setPen(Qt::black);
-                if (isHeader)
-                    m_painter.drawText(cell, static_cast<int>(align) | flags, cells[c]);
-                else
-                    m_painter.drawText(
-                        cell, static_cast<int>(align),
-                        m_painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, cell.width()));
-                x += widths[c];
-            }
-            m_y += height;
+            return height + 6;
         };
-        drawRow(header, true, true);
+        const int headerHeight = heightOf(header, true, true);
+        // A header never ends a page on its own: it goes with the first row.
+        need(headerHeight + (rows.isEmpty() ? 0 : heightOf(rows.front(), false, false)));
+        drawTableRow(layout, header, true, true, headerHeight);
+        ++m_facts.tablePages;
         for (int r = 0; r < rows.size(); ++r) {
             const bool total = r >= rows.size() - boldLastRows;
+            const int height = heightOf(rows[r], total, false);
+            if (need(height)) {
+                drawTableRow(layout, header, true, true, headerHeight);
+                ++m_facts.tablePages;
+            }
             if (total)
                 m_painter.drawLine(kMargin, m_y, kMargin + m_width, m_y);
-            drawRow(rows[r], total, false);
+            drawTableRow(layout, rows[r], total, false, height);
         }
         m_y += 10;
     }
@@ -136,10 +127,47 @@ private:
                            Qt::AlignRight | Qt::AlignTop, text);
     }
 
+    void setTableFont(qreal pointSize, bool bold)
+    {
+        QFont font = m_painter.font();
+        font.setPointSizeF(pointSize);
+        font.setBold(bold);
+        m_painter.setFont(font);
+    }
+
+    void drawTableRow(const PdfTableLayout &layout, const QStringList &cells, bool bold,
+                      bool isHeader, int height)
+    {
+        setTableFont(layout.pointSize, bold);
+        if (isHeader) {
+            m_painter.fillRect(QRect(kMargin, m_y, m_width, height), QColor(0xee, 0xf2, 0xf7));
+            ++m_facts.tableHeaders;
+        }
+        int x = kMargin;
+        for (int c = 0; c < cells.size() && c < layout.widths.size(); ++c) {
+            const QRect cell(x + kPdfCellPadding, m_y, layout.widths[c] - 2 * kPdfCellPadding,
+                             height);
+            const int align =
+                static_cast<int>((c == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+            m_painter.setPen(Qt::black);
+            if (isHeader) {
+                m_painter.drawText(cell, align | Qt::TextWordWrap, cells[c]);
+            } else {
+                const QString shown =
+                    m_painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, cell.width());
+                m_facts.elidedCells += shown != cells[c] ? 1 : 0;
+                m_painter.drawText(cell, align, shown);
+            }
+            x += layout.widths[c];
+        }
+        m_y += height;
+    }
+
     QPdfWriter &m_writer;
     QPainter &m_painter;
     int m_totalPages = 0;
     int m_page = 1;
+    ReportPdfFacts m_facts;
     int m_width = 0;
     int m_bottom = 0;
     int m_y = 0;
@@ -229,10 +257,10 @@ void drawLeases(PdfPages &pages, const UsageReport &report)
                 leases, 1);
 }
 
-// The report's pages; how many there were. Drawn twice: once to count the pages, once
+// The report's pages and what they came to. Drawn twice: once to count the pages, once
 // with "page N of M" on each.
-int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
-               const UsageTrend &trend, const UsageReport *previous, int totalPages)
+ReportPdfFacts drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
+                          const UsageTrend &trend, const UsageReport *previous, int totalPages)
 {
     PdfPages pages(writer, painter, totalPages);
     drawSummary(pages, report, trend, previous);
@@ -252,12 +280,14 @@ int drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
             .arg(QDateTime::fromSecsSinceEpoch(report.asOfUnixS, Qt::UTC)
                      .toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
         8, false, QColor(0x66, 0x66, 0x66));
-    return pages.finish();
+    pages.finish();
+    return pages.facts();
 }
 
-void setUp(QPdfWriter &writer)
+void setUp(QPdfWriter &writer, QPageLayout::Orientation orientation)
 {
     writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageOrientation(orientation);
     writer.setResolution(kDpi);
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setTitle(QObject::tr("Meridian utilisation and value report"));
@@ -283,28 +313,37 @@ ReportPdfTable reportPdfTable(const UsageReport &report)
 }
 
 Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,
-                      const UsageReport *previous)
+                      const UsageReport *previous, ReportPdfFacts *facts)
 {
-    int totalPages = 0;
-    {
+    // Laid out once to count the pages (upright, or on its side when an upright page cuts
+    // the table's cells), then drawn with "page N of M".
+    ReportPdfFacts laidOut;
+    QPageLayout::Orientation orientation = QPageLayout::Portrait;
+    for (const auto tried : {QPageLayout::Portrait, QPageLayout::Landscape}) {
         QBuffer scratch;
         scratch.open(QIODevice::WriteOnly);
         QPdfWriter counting(&scratch);
-        setUp(counting);
+        setUp(counting, tried);
         QPainter painter;
         if (!painter.begin(&counting))
             return Error{QObject::tr("%1: cannot lay out the PDF").arg(path).toStdString()};
-        totalPages = drawReport(counting, painter, report, trend, previous, 0);
+        laidOut = drawReport(counting, painter, report, trend, previous, 0);
         painter.end();
+        orientation = tried;
+        if (laidOut.elidedCells == 0)
+            break;
     }
     QPdfWriter writer(path);
-    setUp(writer);
+    setUp(writer, orientation);
     QPainter painter;
     if (!painter.begin(&writer))
         return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
-    drawReport(writer, painter, report, trend, previous, totalPages);
+    ReportPdfFacts written = drawReport(writer, painter, report, trend, previous, laidOut.pages);
     if (!painter.end())
         return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
+    written.landscape = orientation == QPageLayout::Landscape;
+    if (facts)
+        *facts = written;
     return {};
 }
 

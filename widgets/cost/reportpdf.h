@@ -1,6 +1,7 @@
 // The report as a PDF a manager can forward: title, period, the headline figures against
 // the previous period, coverage, the table by group, the trend and value charts, and the
-// cloud leases. A4, pages as needed.
+// cloud leases. A4, pages as needed, turned to landscape when the groups' table has more
+// columns than an upright page holds; a table's header row is set again on every page.
 // Needs a QApplication (the charts are Qt Charts); `meridian report --format pdf` makes
 // an offscreen one.
 #pragma once
@@ -22,8 +23,19 @@ struct ReportPdfTable {
 };
 ReportPdfTable reportPdfTable(const UsageReport &report);
 
+// What the PDF came to, for whoever checks it: its pages, whether they had to lie on
+// their side for the table's columns, how many pages its tables ran over and how many
+// header rows were set (one a page a table is on), and cells cut short.
+struct ReportPdfFacts {
+    int pages = 0;
+    bool landscape = false;
+    int tablePages = 0;
+    int tableHeaders = 0;
+    int elidedCells = 0;
+};
+
 // `previous`: the period of the same length just before, for the comparison; may be null.
 Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,
-                      const UsageReport *previous = nullptr);
+                      const UsageReport *previous = nullptr, ReportPdfFacts *facts = nullptr);
 
 }  // namespace meridian

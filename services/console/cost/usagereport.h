@@ -56,7 +56,7 @@ struct UsageReport {
     int64_t toUnixS = 0;
     int64_t asOfUnixS = 0;  // the moment its figures stand at (running leases billed to it)
     ReportGroup group = ReportGroup::DataCenter;
-    std::vector<ReportRow> rows;  // by group name
+    std::vector<ReportRow> rows;  // the largest value first, then by group name
     ReportRow total;
     std::vector<CloudSpendRow> cloud;
     double cloudSpendCny = 0;

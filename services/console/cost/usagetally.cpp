@@ -128,8 +128,13 @@ UsageReport UsageTally::finish() &&
     for (size_t g = 0; g < m_rows.size(); ++g)
         m_rows[g].cards =
             static_cast<int>(std::count(m_cardSeen[g].begin(), m_cardSeen[g].end(), true));
-    std::sort(m_rows.begin(), m_rows.end(),
-              [](const ReportRow &a, const ReportRow &b) { return naturalLess(a.group, b.group); });
+    // One order wherever the report goes (window, CSV, JSON, PDF): the largest value first,
+    // as the window opens sorted, then by name.
+    std::sort(m_rows.begin(), m_rows.end(), [](const ReportRow &a, const ReportRow &b) {
+        if (a.costCny != b.costCny)
+            return a.costCny > b.costCny;
+        return naturalLess(a.group, b.group);
+    });
     ReportRow &total = report.total;
     total.group = "total";
     for (const ReportRow &row : m_rows) {
