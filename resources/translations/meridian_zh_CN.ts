@@ -470,12 +470,12 @@
         <translation>%1：没有交换机（LLDP）报告它，端口未知</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1 (rail %2)</source>
         <translation>%1（轨道 %2）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>%1 → switch %2 port %3</source>
         <translation>%1 → 交换机 %2 端口 %3</translation>
     </message>
@@ -805,18 +805,18 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/cost/reportpdf.cpp" line="+296"/>
+        <location filename="../../widgets/cost/reportpdf.cpp" line="+329"/>
         <source>%1: cannot lay out the PDF</source>
         <translation>%1：无法排版 PDF</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <location line="+3"/>
         <source>%1: cannot write the PDF</source>
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-219"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -826,7 +826,7 @@
         <translation>第 %1 页</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+59"/>
         <source>%1, by %2</source>
         <translation>%1，按%2</translation>
     </message>
@@ -964,7 +964,7 @@
         <translation>数据截至 %1 UTC，由 Meridian 生成。自有加速卡按每分钟生效的价目表计价；租用的云端算力按资源池实际收取的费用计价，按已开始的计费增量计费。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Meridian utilisation and value report</source>
         <translation>Meridian 利用率与价值报告</translation>
     </message>
@@ -2134,7 +2134,7 @@ Next: %2</source>
         <translation>无读数</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Search host, node or card UUID (Ctrl+F)</source>
         <translation>搜索主机、节点或卡 UUID（Ctrl+F）</translation>
     </message>
@@ -2142,7 +2142,7 @@ Next: %2</source>
 <context>
     <name>meridian::FleetUsageWindow</name>
     <message>
-        <location filename="../../widgets/fleet/fleetusagewindow.cpp" line="+60"/>
+        <location filename="../../widgets/fleet/fleetusagewindow.cpp" line="+87"/>
         <source>Meridian — fleet utilisation</source>
         <translation>Meridian — 集群利用率</translation>
     </message>
@@ -2177,12 +2177,17 @@ Next: %2</source>
         <translation>集群 %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Fleet</source>
         <translation>集群</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Fleet, a data center without data</source>
+        <translation>集群（有数据中心缺数据）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Mean utilisation: %1.</source>
         <translation>平均利用率：%1。</translation>
     </message>
@@ -2190,6 +2195,18 @@ Next: %2</source>
         <location line="+3"/>
         <source>Hours without data: %1 (gaps in the lines).</source>
         <translation>无数据的小时数：%1（曲线中的空缺）。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%1 %n h</source>
+        <translation>
+            <numerusform>%1 %n 小时</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The fleet&apos;s line is dotted where a data center had no data: %1.</source>
+        <translation>数据中心缺数据的时段，集群曲线以点线绘制：%1。</translation>
     </message>
 </context>
 <context>

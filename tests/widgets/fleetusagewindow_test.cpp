@@ -39,9 +39,15 @@ TEST(FleetUsageWindow, TheFleetAndEachDataCenterHourByHourWithGapsSaid)
     std::map<QString, int> points;
     for (const auto &[name, count] : window.lines())
         points[name] = count;
-    EXPECT_EQ(points[QStringLiteral("Fleet")], 12);
     EXPECT_EQ(points[QStringLiteral("Wuhu")], 12);
     EXPECT_EQ(points[QStringLiteral("Xiamen")], 6) << "Xiamen's silent hours are a gap";
+    // Over Xiamen's hole the fleet's figure is Wuhu's alone: dotted, and said.
+    EXPECT_EQ(points[QStringLiteral("Fleet")], 6);
+    EXPECT_EQ(points[QStringLiteral("Fleet, a data center without data")], 6);
+    EXPECT_TRUE(
+        summary.contains(QStringLiteral("dotted where a data center had no data: "
+                                        "Xiamen 6 h")))
+        << summary.toStdString();
 
     window.setRangeSeconds(7 * 86400);
     ASSERT_TRUE(shown.wait(5000));

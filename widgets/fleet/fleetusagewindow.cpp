@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
+#include <map>
 
 #include "models/fleet/fleetusageloader.h"
 #include "models/metricscale.h"
@@ -43,6 +45,31 @@ LinePoints hourlyPoints(const std::vector<FleetUsagePoint> &hours, int64_t fromU
                           has ? it->meanUtilizationPercent() : std::nullopt});
     }
     return points;
+}
+
+// The fleet's hours split in two: those in which every data center with data in the
+// window reported, and those some of them missed (whose figure is only a part's, and
+// would read as the fleet's if drawn alike). `missed`: each data center's missed hours.
+std::pair<std::vector<FleetUsagePoint>, std::vector<FleetUsagePoint>> wholeAndPartHours(
+    const FleetUsageSeries &series, std::map<std::string, int> &missed)
+{
+    std::vector<FleetUsagePoint> whole, part;
+    for (const FleetUsagePoint &hour : series.fleet) {
+        bool complete = true;
+        for (const auto &[dc, hours] : series.dataCenters) {
+            const bool reported =
+                std::binary_search(hours.begin(), hours.end(), hour,
+                                   [](const FleetUsagePoint &a, const FleetUsagePoint &b) {
+                                       return a.hourUnixS < b.hourUnixS;
+                                   });
+            if (!hours.empty() && !reported) {
+                complete = false;
+                ++missed[dc];
+            }
+        }
+        (complete ? whole : part).push_back(hour);
+    }
+    return {whole, part};
 }
 
 QString meanText(const std::vector<FleetUsagePoint> &hours)
@@ -127,13 +154,27 @@ void FleetUsageWindow::showLoaded()
         }
         QPen fleetPen(palette().color(QPalette::Text));
         fleetPen.setWidthF(2.5);
-        addLine(series.fleet, tr("Fleet"), fleetPen);
+        std::map<std::string, int> missed;
+        const auto [whole, part] = wholeAndPartHours(series, missed);
+        addLine(whole, tr("Fleet"), fleetPen);
+        if (!part.empty()) {
+            fleetPen.setStyle(Qt::DotLine);
+            addLine(part, tr("Fleet, a data center without data"), fleetPen);
+        }
         const int hoursAsked = static_cast<int>((series.toUnixS - series.fromUnixS + 3599) / 3600);
         const int missing = std::max(0, hoursAsked - static_cast<int>(series.fleet.size()));
         QString text = tr("Mean utilisation: %1.").arg(figures.join(QStringLiteral(" · ")));
         if (missing > 0)
             text +=
                 QLatin1Char(' ') + tr("Hours without data: %1 (gaps in the lines).").arg(missing);
+        if (!missed.empty()) {
+            QStringList holes;
+            for (const auto &[dc, hours] : missed)
+                holes << tr("%1 %n h", nullptr, hours).arg(dataCenterTitle(dc));
+            text += QLatin1Char(' ') +
+                    tr("The fleet's line is dotted where a data center had no data: %1.")
+                        .arg(holes.join(QStringLiteral(", ")));
+        }
         m_summary->setText(text);
     }
     applyPalette(chart, palette());
