@@ -2187,7 +2187,7 @@ Next: %2</source>
         <translation>集群（有数据中心缺数据）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+16"/>
         <source>Mean utilisation: %1.</source>
         <translation>平均利用率：%1。</translation>
     </message>

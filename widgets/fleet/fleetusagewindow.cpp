@@ -162,26 +162,32 @@ void FleetUsageWindow::showLoaded()
             addLine(part, tr("Fleet, a data center without data"), fleetPen);
         }
         const int hoursAsked = static_cast<int>((series.toUnixS - series.fromUnixS + 3599) / 3600);
-        const int missing = std::max(0, hoursAsked - static_cast<int>(series.fleet.size()));
-        QString text = tr("Mean utilisation: %1.").arg(figures.join(QStringLiteral(" · ")));
-        if (missing > 0)
-            text +=
-                QLatin1Char(' ') + tr("Hours without data: %1 (gaps in the lines).").arg(missing);
-        if (!missed.empty()) {
-            QStringList holes;
-            for (const auto &[dc, hours] : missed)
-                holes << tr("%1 %n h", nullptr, hours).arg(dataCenterTitle(dc));
-            text += QLatin1Char(' ') +
-                    tr("The fleet's line is dotted where a data center had no data: %1.")
-                        .arg(holes.join(QStringLiteral(", ")));
-        }
-        m_summary->setText(text);
+        m_summary->setText(summaryText(
+            figures, std::max(0, hoursAsked - static_cast<int>(series.fleet.size())), missed));
     }
     applyPalette(chart, palette());
     QChart *old = m_chart->chart();
     m_chart->setChart(chart);
     delete old;
     Q_EMIT shown();
+}
+
+QString FleetUsageWindow::summaryText(const QStringList &means, int hoursWithoutData,
+                                      const std::map<std::string, int> &missed) const
+{
+    QString text = tr("Mean utilisation: %1.").arg(means.join(QStringLiteral(" · ")));
+    if (hoursWithoutData > 0)
+        text += QLatin1Char(' ') +
+                tr("Hours without data: %1 (gaps in the lines).").arg(hoursWithoutData);
+    if (!missed.empty()) {
+        QStringList holes;
+        for (const auto &[dc, hours] : missed)
+            holes << tr("%1 %n h", nullptr, hours).arg(dataCenterTitle(dc));
+        text +=
+            QLatin1Char(' ') + tr("The fleet's line is dotted where a data center had no data: %1.")
+                                   .arg(holes.join(QStringLiteral(", ")));
+    }
+    return text;
 }
 
 QString FleetUsageWindow::summary() const

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <QWidget>
+#include <map>
+#include <string>
 
 #include "core/clock.h"
 
@@ -33,6 +35,9 @@ Q_SIGNALS:
 private:
     void refresh();
     void showLoaded();
+    // The means, the hours without data, and each data center's missed hours.
+    QString summaryText(const QStringList &means, int hoursWithoutData,
+                        const std::map<std::string, int> &missed) const;
 
     const Clock &m_clock;
     FleetUsageLoader *m_loader;
