@@ -8,7 +8,8 @@ packages=(cmake ninja-build ccache mold g++ pkg-config libgrpc++-dev protobuf-co
           libbenchmark-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           libpugixml-dev grpc-proto openssl libssl-dev libcpp-httplib-dev libabsl-dev zlib1g-dev
           libre2-dev
-          qt6-base-dev qt6-charts-dev qt6-tools-dev libgl-dev)
+          qt6-base-dev qt6-charts-dev qt6-tools-dev libgl-dev
+          fonts-wqy-microhei)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
