@@ -404,7 +404,7 @@ TEST(Watcher, WhereSystemdRunsItsUnitRestartsItAfterAKillAndNothingIsSentTwice)
     std::vector<std::string> properties;
     {
         std::istringstream unit(
-            test::readFile(MERIDIAN_SOURCE_DIR "/packaging/console/meridian-watch.service"));
+            test::readFile(MERIDIAN_SOURCE_DIR "/packaging/watch/meridian-watch.service"));
         for (std::string line; std::getline(unit, line);) {
             if (line.rfind("Restart", 0) == 0)
                 properties.insert(properties.end(), {"-p", line});
