@@ -80,6 +80,44 @@ CLI::App *addReportCommand(CLI::App &cli, ReportOptions &report)
     return command;
 }
 
+CLI::App *addPlanCommand(CLI::App &cli, PlanArguments &plan)
+{
+    auto *command =
+        cli.add_subcommand("plan", "what a service should own, contract and rent, from its demand");
+    command
+        ->add_option("--demand", plan.demand,
+                     "the service's demand: ServeGen's rate file (window_start_s,total_rate_rps) "
+                     "or minutes (minute_start_s,rps), plain or gzipped")
+        ->required();
+    command->add_option("--costs", plan.costs,
+                        "card costs (YAML: purchase, life, running, cloud and contract prices; "
+                        "default: the provider's figures)");
+    command
+        ->add_option("--peak-cards", plan.peakCards,
+                     "A100 cards the busiest minute needs (default 64)")
+        ->check(CLI::Range(1.0, 100'000.0));
+    command->add_option("--cards-per-replica", plan.cardsPerReplica, "default 4")
+        ->check(CLI::Range(1, 64));
+    command
+        ->add_option("--objective-share", plan.objectiveShare,
+                     "share of requests inside the objective to keep (default 0.99)")
+        ->check(CLI::Range(0.5, 1.0));
+    command
+        ->add_option("--least-owned-busy", plan.leastOwnedBusy,
+                     "owned cards at least this busy, or none owned (default 0.75)")
+        ->check(CLI::Range(0.0, 1.0));
+    command
+        ->add_option("--weeks", plan.weeks,
+                     "weeks planned from (default: every whole week; with --backtest, 1)")
+        ->check(CLI::Range(0, 60));
+    command->add_flag("--backtest", plan.backtest,
+                      "plan from the first weeks, judge on the week after beside the mix "
+                      "cheapest in hindsight and the simple rules");
+    command->add_option("--format", plan.format, "text | csv | json (default text)");
+    command->add_option("-o", plan.output, "write here instead of standard output");
+    return command;
+}
+
 }  // namespace
 
 std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &line)
@@ -89,6 +127,7 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
     cli.allow_extras();  // Qt's own options (-platform, -style) are Qt's
     const CLI::App *sync = addSyncCommand(cli, line.sync);
     const CLI::App *report = addReportCommand(cli, line.report);
+    const CLI::App *plan = addPlanCommand(cli, line.plan);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -101,6 +140,8 @@ std::optional<int> readCommandLine(int argc, char **argv, ConsoleCommandLine &li
         line.command = ConsoleCommandLine::Command::Sync;
     else if (*report)
         line.command = ConsoleCommandLine::Command::Report;
+    else if (*plan)
+        line.command = ConsoleCommandLine::Command::Plan;
     return std::nullopt;
 }
 

@@ -1,11 +1,12 @@
 // meridian's command line: the console window with its options, or one of the commands
-// that run without a window (sync, report).
+// that run without a window (sync, report, plan).
 #pragma once
 
 #include <optional>
 #include <string>
 
 #include "headlesscommands.h"
+#include "plancommand.h"
 
 namespace meridian {
 
@@ -32,11 +33,12 @@ struct SyncArguments {
 };
 
 struct ConsoleCommandLine {
-    enum class Command { Window, Sync, Report };
+    enum class Command { Window, Sync, Report, Plan };
     Command command = Command::Window;
     WindowArguments window;
     SyncArguments sync;
     ReportOptions report;
+    PlanArguments plan;
 };
 
 // The command line read; an exit status instead where the program should end at once

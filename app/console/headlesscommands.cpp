@@ -14,6 +14,7 @@
 #include "cost/usagereport.h"
 #include "fleetlink/usagesync.h"
 #include "history/historystore.h"
+#include "textoutput.h"
 #include "userlanguage.h"
 #include "widgets/cost/reportpdf.h"
 
@@ -24,17 +25,6 @@ namespace {
 std::string historyPath(const std::string &dbFile)
 {
     return dbFile.empty() ? HistoryStore::defaultPath() : dbFile;
-}
-
-bool writeText(const std::string &text, const std::string &output)
-{
-    if (output.empty())
-        return std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
-    std::FILE *file = std::fopen(output.c_str(), "w");
-    if (!file)
-        return false;
-    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    return std::fclose(file) == 0 && written;
 }
 
 }  // namespace
@@ -111,7 +101,7 @@ int runResponseReport(const ReportOptions &options, int64_t fromS, int64_t toS)
     const std::string text = options.format == "json" ? responseToJson(rows, *grouping, targets,
                                                                        fromS * 1000, toS * 1000)
                                                       : responseToCsv(rows, *grouping);
-    if (!writeText(text, options.output)) {
+    if (!writeTextTo(text, options.output)) {
         std::fprintf(stderr, "meridian report: %s: cannot write\n", options.output.c_str());
         return 1;
     }
@@ -195,7 +185,7 @@ int runReport(const ReportOptions &options, int argc, char **argv)
         const std::string text = format == "json"           ? reportToJson(report.value())
                                  : options.table == "cloud" ? cloudSpendToCsv(report.value())
                                                             : reportToCsv(report.value());
-        if (!writeText(text, options.output)) {
+        if (!writeTextTo(text, options.output)) {
             std::fprintf(stderr, "meridian report: %s: cannot write\n", options.output.c_str());
             return 1;
         }

@@ -78,6 +78,8 @@ int main(int argc, char **argv)
         return runSync(line.sync.inventory, line.sync.db, line.sync.prices);
     if (line.command == ConsoleCommandLine::Command::Report)
         return runReport(line.report, argc, argv);
+    if (line.command == ConsoleCommandLine::Command::Plan)
+        return runPlan(line.plan);
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Meridian"));

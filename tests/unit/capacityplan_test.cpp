@@ -75,21 +75,27 @@ TEST(MixJudge, OwnedServeAllTheTimeRentedComeALagLaterAndArePaidByTheStartedHour
 
 TEST(DemandForecast, AWeeksShapeRepeatedWithTheTrendOfTheWeeksSeen)
 {
-    // Three weeks, each a daily wave, each 10% above the one before.
+    // Four weeks, each a daily wave, each 10% (of the first) above the one before.
     std::vector<double> history;
-    for (int w = 0; w < 3; ++w) {
+    for (int w = 0; w < 4; ++w) {
         for (size_t m = 0; m < kMinutesAWeek; ++m)
             history.push_back((1 + 0.1 * w) * (10 + 5 * std::sin(m * 2 * M_PI / 1440)));
     }
     const DemandForecast f = forecastNextWeek(history);
     ASSERT_EQ(f.week.size(), kMinutesAWeek);
-    EXPECT_EQ(f.weeksSeen, 3);
-    EXPECT_NEAR(f.weeklyGrowth, 0.1 / 1.1, 1e-6) << "0.1 a week over the mean week, 1.1";
-    // Week 4 is 1.3 × the first: the mean week (1.1) carried two weeks on.
-    EXPECT_NEAR(f.week[360], 1.1 * (1 + 2 * 0.1 / 1.1) * 15, 1e-6);
+    EXPECT_EQ(f.weeksSeen, 4);
+    EXPECT_NEAR(f.weeklyGrowth, 0.1 / 1.15, 1e-6) << "0.1 a week over the mean week, 1.15";
+    // Week 5 is 1.4 × the first: the mean week carried two and a half weeks on.
+    EXPECT_NEAR(f.week[360], 1.4 * 15, 1e-6);
     ASSERT_TRUE(f.lastWeekMiss.has_value());
-    EXPECT_LT(*f.lastWeekMiss, 0.01) << "week 3 from weeks 1-2: a steady trend is foreseen";
+    EXPECT_LT(*f.lastWeekMiss, 0.01) << "week 4 from weeks 1-3: a steady trend is foreseen";
     EXPECT_FALSE(f.unsure.empty()) << "growth of 9% a week is said";
+    // Two weeks say their trend but plan on their mean: a line through two points is any.
+    const DemandForecast two = forecastNextWeek(minutesOf(history, 0, 2 * kMinutesAWeek));
+    EXPECT_NEAR(two.week[360], 1.05 * 15, 1e-6);
+    EXPECT_NE(std::find_if(two.unsure.begin(), two.unsure.end(),
+                           [](const std::string &s) { return s.find("not carried") != s.npos; }),
+              two.unsure.end());
 
     const DemandForecast one = forecastNextWeek(minutesOf(history, 0, kMinutesAWeek));
     EXPECT_EQ(one.weeksSeen, 1);

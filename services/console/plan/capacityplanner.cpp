@@ -53,9 +53,13 @@ void consider(MixSearch &search, std::vector<PlanCandidate> &all, PlanCandidate 
 {
     ++search.judged;
     const MixOutcome &o = candidate.outcome;
-    if (keepsObjective(o, options) && worthOwning(candidate.mix, o, options) &&
-        (!search.recommended || better(candidate, *search.recommended)))
-        search.recommended = candidate;
+    if (keepsObjective(o, options) && worthOwning(candidate.mix, o, options)) {
+        if (!search.recommended || better(candidate, *search.recommended))
+            search.recommended = candidate;
+        std::optional<PlanCandidate> &ofCard = search.bestByCard.at(candidate.mix.card);
+        if (!ofCard || better(candidate, *ofCard))
+            ofCard = candidate;
+    }
     if (!search.bestKept ||
         o.withinObjectiveShare > search.bestKept->outcome.withinObjectiveShare + 1e-12 ||
         (std::abs(o.withinObjectiveShare - search.bestKept->outcome.withinObjectiveShare) <=
@@ -110,6 +114,7 @@ MixSearch searchMixes(const std::vector<double> &need, const std::vector<CardCos
                       const PlanOptions &options)
 {
     MixSearch search;
+    search.bestByCard.resize(cards.size());
     std::vector<PlanCandidate> all;
     const double hours = static_cast<double>(need.size()) / 60;
     const double cardsPerReplica = options.model.cardsPerReplica;
@@ -146,9 +151,14 @@ MixSearch searchMixes(const std::vector<double> &need, const std::vector<CardCos
     return search;
 }
 
+double monthsIn(size_t minutes)
+{
+    return static_cast<double>(minutes) / 60 / kHoursAMonth;
+}
+
 double monthlyCost(const MixOutcome &outcome, size_t minutes)
 {
-    return minutes > 0 ? outcome.costCny * kHoursAMonth / (static_cast<double>(minutes) / 60) : 0;
+    return minutes > 0 ? outcome.costCny / monthsIn(minutes) : 0;
 }
 
 std::optional<double> paybackMonths(const CardCost &card)
@@ -182,6 +192,26 @@ std::vector<std::pair<std::string, PlanCandidate>> simpleRules(const std::vector
             {"own the peak", cheapestKeeping(need, cards, ownPeak, options)},
             {fmt::format("contract p{:.0f}", options.reservePercentile),
              cheapestKeeping(need, cards, reserve, options)}};
+}
+
+CapacityPlan planCapacity(const std::vector<double> &need, const std::string &service,
+                          const std::vector<CardCost> &cards, const PlanOptions &options)
+{
+    CapacityPlan plan;
+    plan.service = service;
+    plan.minutesSeen = need.size();
+    plan.cards = cards;
+    plan.options = options;
+    plan.forecast = forecastNextWeek(need);
+    if (plan.forecast.week.empty())
+        return plan;
+    plan.search = searchMixes(plan.forecast.week, cards, options);
+    const std::vector<double> lastWeek(need.end() - static_cast<long>(kMinutesAWeek), need.end());
+    for (auto &[name, rule] : simpleRules(lastWeek, cards, options))
+        plan.rules.emplace_back(
+            name, PlanCandidate{rule.mix, judgeMix(plan.forecast.week, cards[rule.mix.card],
+                                                   rule.mix, options.model)});
+    return plan;
 }
 
 Backtest backtestPlan(const std::vector<double> &need, size_t planWeeks,

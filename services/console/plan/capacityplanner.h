@@ -34,7 +34,10 @@ struct MixSearch {
     std::vector<PlanCandidate> front;  // by cost: each keeps more inside than any cheaper
     std::optional<PlanCandidate> recommended;
     std::optional<PlanCandidate> bestKept;  // where none keeps the objective: the closest
-    size_t judged = 0;                      // mixes weighed
+    // Each card model's cheapest mix keeping the objective (and owned cards busy enough),
+    // by the card costs' order; nullopt where none of that model does.
+    std::vector<std::optional<PlanCandidate>> bestByCard;
+    size_t judged = 0;  // mixes weighed
 };
 
 // `need`: A100 replicas a minute (at their sustained rate inside the objective).
@@ -43,6 +46,7 @@ MixSearch searchMixes(const std::vector<double> &need, const std::vector<CardCos
 
 // What the plan says beyond its mix: a month's cost, and how soon bought cards pay for
 // themselves against contracting as many (nullopt: never, or none bought).
+double monthsIn(size_t minutes);  // a month is 730 hours
 double monthlyCost(const MixOutcome &outcome, size_t minutes);
 std::optional<double> paybackMonths(const CardCost &card);
 
@@ -52,6 +56,20 @@ std::optional<double> paybackMonths(const CardCost &card);
 std::vector<std::pair<std::string, PlanCandidate>> simpleRules(const std::vector<double> &need,
                                                                const std::vector<CardCost> &cards,
                                                                const PlanOptions &options);
+
+// A plan for the week after the demand seen: the forecast, every mix weighed on it, and
+// the simple rules (each made from the last week seen) weighed on it beside them.
+struct CapacityPlan {
+    std::string service;
+    size_t minutesSeen = 0;
+    DemandForecast forecast;
+    MixSearch search;
+    std::vector<std::pair<std::string, PlanCandidate>> rules;
+    std::vector<CardCost> cards;
+    PlanOptions options;
+};
+CapacityPlan planCapacity(const std::vector<double> &need, const std::string &service,
+                          const std::vector<CardCost> &cards, const PlanOptions &options);
 
 struct BacktestRow {
     std::string name;  // "plan", "hindsight", or a rule's

@@ -14,6 +14,7 @@ namespace {
 constexpr double kTrendWorthSaying = 0.05;
 // A forecast missing its last checkable week by more than this is not to be leaned on.
 constexpr double kMissWorthSaying = 0.15;
+constexpr size_t kWeeksForATrend = 3;
 
 std::vector<double> weeklyShape(const std::vector<double> &history, size_t firstWeek, size_t weeks)
 {
@@ -54,7 +55,9 @@ std::vector<double> projected(const std::vector<double> &history, size_t firstWe
     growth = growthOf(totals);
     std::vector<double> week = weeklyShape(history, firstWeek, weeks);
     // The mean week sits at the middle of those seen; the next is (weeks + 1) / 2 past it.
-    const double factor = std::max(0.0, 1 + growth * (static_cast<double>(weeks) + 1) / 2);
+    // Two weeks make a line through any two points: a trend is carried from three on.
+    const double carried = weeks >= kWeeksForATrend ? growth : 0;
+    const double factor = std::max(0.0, 1 + carried * (static_cast<double>(weeks) + 1) / 2);
     for (double &v : week)
         v *= factor;
     return week;
@@ -95,9 +98,10 @@ DemandForecast forecastNextWeek(const std::vector<double> &history)
         out.unsure.push_back(
             "planned from one week: whether the next repeats its shape is not yet known");
     if (std::abs(out.weeklyGrowth) >= kTrendWorthSaying)
-        out.unsure.push_back(fmt::format("demand {} {:.0f}% a week",
-                                         out.weeklyGrowth > 0 ? "grew" : "fell",
-                                         std::abs(out.weeklyGrowth) * 100));
+        out.unsure.push_back(fmt::format(
+            "demand {} {:.0f}% a week{}", out.weeklyGrowth > 0 ? "grew" : "fell",
+            std::abs(out.weeklyGrowth) * 100,
+            weeks < kWeeksForATrend ? " (over two weeks: not carried into the plan)" : ""));
     if (weeks >= 2) {
         double growth = 0;
         const std::vector<double> checked = projected(whole, 0, weeks - 1, growth);

@@ -1,8 +1,8 @@
 // The week the plan is made for, from the weeks recorded: each minute of the week as the
 // mean of that minute over the weeks seen (the daily and weekly shape), times the trend
-// of the weekly totals where two weeks or more show one. It says how sure it is: how many
-// weeks it rests on, the trend, and how far it missed the last week it could check (the
-// forecast of that week from the weeks before it).
+// of the weekly totals where three weeks or more show one (two say it, unapplied). It says how sure
+// it is: how many weeks it rests on, the trend, and how far it missed the last week it could check
+// (the forecast of that week from the weeks before it).
 #pragma once
 
 #include <optional>

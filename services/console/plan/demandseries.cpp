@@ -48,10 +48,11 @@ Result<DemandSeries> readDemandSeries(const std::string &path)
         const std::string where = fmt::format("{}:{}", path, cursor.lineNumber());
         if (!start || !rate || !std::isfinite(*rate) || *rate < 0)
             return Error{where + ": not a start and a rate of zero or more"};
-        if (expectedStart >= 0 && std::abs(*start - expectedStart) > 1e-6)
-            return Error{fmt::format("{}: starts at {} s, where {} s was next", where, *start,
+        const double startS = start.value_or(0);
+        if (expectedStart >= 0 && std::abs(startS - expectedStart) > 1e-6)
+            return Error{fmt::format("{}: starts at {} s, where {} s was next", where, startS,
                                      expectedStart)};
-        expectedStart = *start + stepS;
+        expectedStart = startS + stepS;
         for (int m = 0; m < stepS / 60; ++m)
             series.rps.push_back(*rate);
         if (series.rps.size() > kMostMinutes)

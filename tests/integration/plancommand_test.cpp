@@ -1,0 +1,92 @@
+// `meridian plan`, the program, as a manager and a script run it: the plan of a real
+// ServeGen trace as JSON (its pick keeps the objective and is the cheapest of the front
+// that does), the backtest as CSV, and each mistake in the asking or the files named with
+// its exit status.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "testsupport.h"
+
+namespace {
+
+struct Ran {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+Ran runPlan(const std::string &arguments)
+{
+    meridian::test::TempDir dir;
+    const std::string command = std::string(MERIDIAN_CONSOLE_BIN) + " plan " + arguments + " > " +
+                                dir.file("out") + " 2> " + dir.file("err");
+    const int raw = std::system(command.c_str());
+    Ran ran;
+    ran.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    ran.out = meridian::test::readFile(dir.file("out"));
+    ran.err = meridian::test::readFile(dir.file("err"));
+    return ran;
+}
+
+const std::string kLarge = meridian::test::realData("traces/servegen_m-large_agg_rate_10min.csv");
+
+}  // namespace
+
+TEST(PlanCommand, AServeGenTracesPlanAsJsonKeepsTheObjectiveAtTheFrontsCheapest)
+{
+    const Ran ran = runPlan("--demand " + kLarge + " --format json");
+    ASSERT_EQ(ran.status, 0) << ran.err;
+    const auto plan = nlohmann::json::parse(ran.out);
+    ASSERT_TRUE(plan.contains("recommended")) << ran.out;
+    const auto &pick = plan["recommended"];
+    EXPECT_GE(pick["inside_share"].get<double>(), 0.99);
+    if (pick["owned_cards"].get<int>() > 0) {
+        EXPECT_GE(pick["owned_busy_share"].get<double>(), 0.75);
+        EXPECT_TRUE(plan.contains("payback_months"));
+    }
+    double cheapestKeeping = 1e18;
+    for (const auto &mix : plan["front"]) {
+        if (mix["inside_share"].get<double>() >= 0.99)
+            cheapestKeeping = std::min(cheapestKeeping, mix["monthly_cny"].get<double>());
+    }
+    EXPECT_DOUBLE_EQ(pick["monthly_cny"].get<double>(), cheapestKeeping);
+    EXPECT_EQ(plan["by_card"].size(), 5u) << "A100, H100, 910B, MLU370, DCU";
+    EXPECT_EQ(plan["rules"].size(), 3u);
+    EXPECT_EQ(plan["weeks_seen"].get<int>(), 2);
+}
+
+TEST(PlanCommand, TheBacktestAsCsvHasThePlanHindsightAndTheRules)
+{
+    const Ran ran = runPlan("--demand " + kLarge + " --backtest --format csv");
+    ASSERT_EQ(ran.status, 0) << ran.err;
+    EXPECT_EQ(ran.out.rfind("row,model,owned_cards,", 0), 0u) << ran.out;
+    for (const char *row :
+         {"\nplan,", "\nhindsight,", "\nall hourly,", "\nown the peak,", "\ncontract p50,"})
+        EXPECT_NE(ran.out.find(row), std::string::npos) << row << " in " << ran.out;
+}
+
+TEST(PlanCommand, MistakesAreNamedWithTheirExitStatus)
+{
+    meridian::test::TempDir dir;
+    std::ofstream(dir.file("short.csv")) << "minute_start_s,rps\n0,1\n60,2\n";
+    std::ofstream(dir.file("bad.yaml")) << "cards:\n  - {model: A100-SXM4-80GB, rate: -2}\n";
+    Ran ran = runPlan("--demand " + dir.file("short.csv"));
+    EXPECT_EQ(ran.status, 1);
+    EXPECT_NE(ran.err.find("a whole week"), std::string::npos) << ran.err;
+    ran = runPlan("--demand " + dir.file("short.csv") + " --backtest");
+    EXPECT_EQ(ran.status, 1);
+    EXPECT_NE(ran.err.find("2 whole weeks"), std::string::npos) << ran.err;
+    ran = runPlan("--demand " + kLarge + " --costs " + dir.file("bad.yaml"));
+    EXPECT_EQ(ran.status, 1);
+    EXPECT_NE(ran.err.find("bad.yaml:2"), std::string::npos) << ran.err;
+    ran = runPlan("--demand " + dir.file("none.csv"));
+    EXPECT_EQ(ran.status, 1);
+    EXPECT_NE(ran.err.find("none.csv"), std::string::npos) << ran.err;
+    EXPECT_EQ(runPlan("--demand " + kLarge + " --format pdf").status, 2);
+    EXPECT_EQ(runPlan("--demand " + kLarge + " --peak-cards 0").status, 2);
+    EXPECT_EQ(runPlan("").status, 2) << "--demand is needed";
+}
