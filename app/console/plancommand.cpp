@@ -32,14 +32,10 @@ int runPlan(const PlanArguments &arguments)
                                          : loadCardCosts(arguments.costs);
     if (!cards)
         return failed(cards.error().message, 1);
-    // The demand in A100 replicas at their sustained rate, its busiest minute at the peak
-    // asked: the shape is the service's, the size the fleet's.
-    std::vector<double> need = series->rps;
-    const double peak = *std::max_element(need.begin(), need.end());
-    if (peak <= 0)
+    std::vector<double> need =
+        replicasAtPeak(series->rps, arguments.peakCards, arguments.cardsPerReplica);
+    if (need.empty())
         return failed(arguments.demand + ": no demand in it", 1);
-    for (double &v : need)
-        v *= arguments.peakCards / arguments.cardsPerReplica / peak;
     PlanOptions options;
     options.objectiveShare = arguments.objectiveShare;
     options.leastOwnedUtilization = arguments.leastOwnedBusy;

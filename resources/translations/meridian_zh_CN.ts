@@ -997,6 +997,21 @@
             <numerusform>%n 台主机</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../../models/plan/planloader.cpp" line="+28"/>
+        <source>%1: no demand in it</source>
+        <translation>%1：其中没有需求</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: a backtest needs two whole weeks of demand</source>
+        <translation>%1：回测需要两整周的需求数据</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: a plan needs a whole week of demand</source>
+        <translation>%1：规划需要一整周的需求数据</translation>
+    </message>
 </context>
 <context>
     <name>ReportWording</name>
@@ -2326,6 +2341,11 @@ Next: %2</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>P&amp;lan: own, contract, rent…</source>
+        <translation>规划(&amp;L)：自有、签约、租用…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Scaling</source>
         <translation>扩容(&amp;S)</translation>
     </message>
@@ -2350,7 +2370,7 @@ Next: %2</source>
         <translation>时间回溯：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+95"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+106"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
     </message>
@@ -2385,12 +2405,12 @@ Next: %2</source>
         <translation>关闭 Meridian？</translation>
     </message>
     <message>
-        <location line="-237"/>
+        <location line="-238"/>
         <source>Fleet &amp;utilisation…</source>
         <translation>集群利用率(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-54"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-64"/>
         <source>Fleet utilisation needs the history file, which is off in this session</source>
         <translation>集群利用率需要历史文件，本次会话未启用</translation>
     </message>
@@ -2538,6 +2558,237 @@ Next: %2</source>
         <location line="+3"/>
         <source>a link is down or flapping</source>
         <translation>有链路中断或抖动</translation>
+    </message>
+</context>
+<context>
+    <name>meridian::PlanWindow</name>
+    <message>
+        <location filename="../../widgets/plan/planwindow.cpp" line="+33"/>
+        <source>Plan, judged on the week after</source>
+        <translation>规划（以下一周检验）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cheapest in hindsight</source>
+        <translation>事后看最便宜的组合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule: all hourly</source>
+        <translation>规则：全部按小时租用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule: own the peak</source>
+        <translation>规则：按峰值自购</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule: contract the median</source>
+        <translation>规则：按中位数签约</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Planned from one week: whether the next repeats its shape is not yet known.</source>
+        <translation>仅依据一周数据规划：下一周是否重复同样的形态尚不可知。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Demand grew %1 a week</source>
+        <translation>需求每周增长 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Demand fell %1 a week</source>
+        <translation>需求每周下降 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>; the plan carries it on.</source>
+        <translation>；规划已按此趋势延续。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> over two weeks; the plan does not carry it on.</source>
+        <translation>（两周内）；规划未按此趋势延续。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The forecast missed the last week it could check by %1 an hour.</source>
+        <translation>对可检验的最近一周，预测每小时偏差 %1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The week after ran %1 an hour from the forecast: plan again on it.</source>
+        <translation>下一周每小时偏离预测 %1：请据此重新规划。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Meridian — plan: own, contract, rent</source>
+        <translation>Meridian — 规划：自有、签约、租用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose the service&apos;s demand and press Plan.</source>
+        <translation>选择服务的需求数据，然后点击“规划”。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Mix</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Card model</source>
+        <translation>卡型号</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Owned cards</source>
+        <translation>自有卡数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Contracted cards</source>
+        <translation>签约卡数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+202"/>
+        <source>CNY a month</source>
+        <translation>每月人民币</translation>
+    </message>
+    <message>
+        <location line="-201"/>
+        <source>Inside the objective</source>
+        <translation>满足目标的比例</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Owned cards busy</source>
+        <translation>自有卡忙碌率</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rented card-hours a month</source>
+        <translation>每月租用卡时</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>ServeGen rates or a minutes CSV</source>
+        <translation>ServeGen 速率文件或分钟 CSV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Demand…</source>
+        <translation>需求…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> A100s at the peak</source>
+        <translation> 张 A100（峰值）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>card costs: the provider&apos;s figures</source>
+        <translation>卡成本：采用服务商的数值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Costs…</source>
+        <translation>成本…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>规划</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backtest</source>
+        <translation>回测</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan from the first week, judge the plan on the week after</source>
+        <translation>依据第一周规划，并以下一周检验</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The service&apos;s demand</source>
+        <translation>服务的需求</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Card costs</source>
+        <translation>卡成本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>YAML (*.yaml *.yml)</source>
+        <translation>YAML (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Weighing every mix…</source>
+        <translation>正在评估所有组合…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>No plan: %1</source>
+        <translation>无法规划：%1</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Recommended: %1, own %2 cards, contract %3, rent above them. %4 CNY a month; %5 of requests inside the objective.</source>
+        <translation>推荐：%1，自有 %2 张卡，签约 %3 张，其余按需租用。每月 %4 元；%5 的请求满足目标。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No mix keeps the objective; the closest: %1, own %2 cards, contract %3. %4 CNY a month; %5 inside.</source>
+        <translation>没有组合能满足目标；最接近的是：%1，自有 %2 张卡，签约 %3 张。每月 %4 元；%5 满足目标。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Owned cards %1 busy; buying pays back in %2 months against contracting them.</source>
+        <translation>自有卡忙碌率 %1；与签约相比，购买 %2 个月回本。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Buying never pays back against contracting.</source>
+        <translation>与签约相比，购买永远无法回本。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+1"/>
+        <location line="+83"/>
+        <source>Recommended</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <location line="-78"/>
+        <source>Cheapest on %1</source>
+        <translation>%1 上最便宜的组合</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 mixes weighed on the week forecast from %2 week(s) of demand.</source>
+        <translation>依据 %2 周需求预测的一周，共评估 %1 个组合。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Planned from the first week and judged on the next: %1 CNY a month against %2 for the mix cheapest in hindsight (%3 more); %4 of requests inside the objective.</source>
+        <translation>依据第一周规划、以下一周检验：每月 %1 元，事后最便宜的组合为 %2 元（多 %3）；%4 的请求满足目标。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Requests inside the objective (%)</source>
+        <translation>满足目标的请求（%）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The front</source>
+        <translation>前沿</translation>
     </message>
 </context>
 <context>

@@ -26,11 +26,7 @@ std::vector<double> serviceNeed(const std::string &trace, double peakReplicas)
 {
     auto series = readDemandSeries(test::realData("traces/" + trace));
     EXPECT_TRUE(series.ok()) << series.error().message;
-    std::vector<double> need = series.value().rps;
-    const double peak = *std::max_element(need.begin(), need.end());
-    for (double &v : need)
-        v *= peakReplicas / peak;
-    return need;
+    return replicasAtPeak(series.value().rps, peakReplicas * 4, 4);
 }
 
 const BacktestRow &rowNamed(const Backtest &b, const std::string &name)

@@ -215,7 +215,8 @@ TEST(Layers, WidgetsReachTheServicesOnlyThroughModels)
 // the one place that puts the features together, and nothing below reaches up to it.
 TEST(Layers, EachFeaturesWidgetsUseItsOwnModels)
 {
-    const std::vector<std::string> features = {"fleet", "alerts", "cost", "fabric", "scaling"};
+    const std::vector<std::string> features = {"fleet", "alerts", "cost",
+                                               "plan",  "fabric", "scaling"};
     for (const std::string &feature : features) {
         EXPECT_TRUE(fs::is_directory(kRoot / "widgets" / feature)) << feature;
         EXPECT_TRUE(fs::is_directory(kRoot / "models" / feature)) << feature;

@@ -235,6 +235,7 @@ void MainWindow::buildMenus()
         reports->addAction(tr("&Utilisation and cost…"), this, &MainWindow::showReports);
     usage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     reports->addAction(tr("&Price book…"), this, [this] { showReports()->editPrices(); });
+    reports->addAction(tr("P&lan: own, contract, rent…"), this, &MainWindow::showPlan);
     QMenu *scaling = menuBar()->addMenu(tr("&Scaling"));
     QAction *elastic = scaling->addAction(tr("&Elastic scaling…"), this,
                                           [this] { showToolWindow(ToolWindow::Scaling); });

@@ -34,6 +34,7 @@ class FleetTimeMachine;
 class TimeMachineBar;
 class HeatmapLegend;
 class ProblemLabels;
+class PlanWindow;
 class ReportsWindow;
 
 class MainWindow final : public QMainWindow {
@@ -73,6 +74,7 @@ public:
     void setReportSources(const ReportSources &sources);
     // Opens (or raises) the Reports window.
     ReportsWindow *showReports();
+    PlanWindow *showPlan();
     // Windows the session makes: Scaling → Elastic scaling, View → RoCE fabric. Each is
     // made once, on first use; a new factory closes the window made by the old one.
     enum class ToolWindow { Scaling, Fabric };
@@ -121,6 +123,7 @@ private:
     QElapsedTimer m_uptime;
     ReportSources m_reportSources;
     ReportsWindow *m_reports = nullptr;
+    PlanWindow *m_plan = nullptr;
     QPointer<NodePage> m_nodePage;
     QPointer<FleetUsageWindow> m_fleetUsage;
     struct ToolWindowSlot {

@@ -15,6 +15,7 @@
 #include "widgets/fabric/fabricwindow.h"
 #include "widgets/fleet/fleetusagewindow.h"
 #include "widgets/fleet/nodepage.h"
+#include "widgets/plan/planwindow.h"
 
 namespace meridian {
 
@@ -66,6 +67,16 @@ ReportsWindow *MainWindow::showReports()
     m_reports->raise();
     m_reports->activateWindow();
     return m_reports;
+}
+
+PlanWindow *MainWindow::showPlan()
+{
+    if (!m_plan)
+        m_plan = new PlanWindow(this);
+    m_plan->show();
+    m_plan->raise();
+    m_plan->activateWindow();
+    return m_plan;
 }
 
 void MainWindow::setToolWindowFactory(ToolWindow which,

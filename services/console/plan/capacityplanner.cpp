@@ -10,8 +10,6 @@ namespace meridian {
 namespace {
 
 constexpr double kHoursAMonth = 730;
-// The week after ran this far from the forecast: the plan should be made again.
-constexpr double kSurpriseWorthSaying = 0.15;
 
 bool keepsObjective(const MixOutcome &o, const PlanOptions &options)
 {
@@ -228,7 +226,7 @@ Backtest backtestPlan(const std::vector<double> &need, size_t planWeeks,
     out.forecast = forecastNextWeek(history);
     out.unsure = out.forecast.unsure;
     out.judgedWeekMiss = hourlyMiss(out.forecast.week, after);
-    if (out.judgedWeekMiss > kSurpriseWorthSaying)
+    if (out.judgedWeekMiss > kMissWorthSaying)
         out.unsure.push_back(
             fmt::format("the week after ran {:.0f}% an hour from the forecast: plan again on it",
                         out.judgedWeekMiss * 100));

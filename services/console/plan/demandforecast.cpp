@@ -10,12 +10,6 @@ namespace meridian {
 
 namespace {
 
-// A trend under this a week is noise of a week's shape, not growth.
-constexpr double kTrendWorthSaying = 0.05;
-// A forecast missing its last checkable week by more than this is not to be leaned on.
-constexpr double kMissWorthSaying = 0.15;
-constexpr size_t kWeeksForATrend = 3;
-
 std::vector<double> weeklyShape(const std::vector<double> &history, size_t firstWeek, size_t weeks)
 {
     std::vector<double> shape(kMinutesAWeek, 0);
@@ -55,7 +49,6 @@ std::vector<double> projected(const std::vector<double> &history, size_t firstWe
     growth = growthOf(totals);
     std::vector<double> week = weeklyShape(history, firstWeek, weeks);
     // The mean week sits at the middle of those seen; the next is (weeks + 1) / 2 past it.
-    // Two weeks make a line through any two points: a trend is carried from three on.
     const double carried = weeks >= kWeeksForATrend ? growth : 0;
     const double factor = std::max(0.0, 1 + carried * (static_cast<double>(weeks) + 1) / 2);
     for (double &v : week)

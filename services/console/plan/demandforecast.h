@@ -12,6 +12,12 @@
 namespace meridian {
 
 inline constexpr size_t kMinutesAWeek = 7 * 24 * 60;
+// A trend under this a week is noise of a week's shape, not growth.
+inline constexpr double kTrendWorthSaying = 0.05;
+// A forecast missing a week by more than this (by hour) is not to be leaned on.
+inline constexpr double kMissWorthSaying = 0.15;
+// Two weeks make a line through any two points: a trend is carried from three on.
+inline constexpr size_t kWeeksForATrend = 3;
 
 struct DemandForecast {
     std::vector<double> week;  // a minute each

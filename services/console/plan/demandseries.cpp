@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/textutil.h"
@@ -63,6 +64,18 @@ Result<DemandSeries> readDemandSeries(const std::string &path)
     if (series.rps.empty())
         return Error{fmt::format("{}: no minutes in it", path)};
     return series;
+}
+
+std::vector<double> replicasAtPeak(const std::vector<double> &rps, double peakCards,
+                                   int cardsPerReplica)
+{
+    const double peak = rps.empty() ? 0 : *std::max_element(rps.begin(), rps.end());
+    if (peak <= 0 || cardsPerReplica <= 0)
+        return {};
+    std::vector<double> need(rps);
+    for (double &v : need)
+        v *= peakCards / cardsPerReplica / peak;
+    return need;
 }
 
 std::vector<double> minutesOf(const std::vector<double> &series, size_t fromMinute, size_t minutes)

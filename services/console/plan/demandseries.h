@@ -19,6 +19,12 @@ struct DemandSeries {
 
 Result<DemandSeries> readDemandSeries(const std::string &path);
 
+// `rps` as A100 replicas at their sustained rate, scaled so its busiest minute needs
+// `peakCards` A100 cards: the shape is the service's, the size the one asked. Empty where
+// the series holds no demand at all.
+std::vector<double> replicasAtPeak(const std::vector<double> &rps, double peakCards,
+                                   int cardsPerReplica);
+
 // The minutes [fromMinute, fromMinute + minutes) of `series` (fewer at its end).
 std::vector<double> minutesOf(const std::vector<double> &series, size_t fromMinute, size_t minutes);
 

@@ -1,0 +1,104 @@
+// Reports → Plan over a real ServeGen trace: the plan comes back off the UI thread with
+// its pick said and first in the table, the front drawn with the pick and the rules, and
+// what it is unsure of; the backtest's rows; a file that is not demand named; and the
+// Chinese window with the numbers the English one has.
+#include <gtest/gtest.h>
+
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTranslator>
+#include <QXYSeries>
+#include <fstream>
+
+#include "testsupport.h"
+#include "widgets/plan/planwindow.h"
+
+using namespace meridian;
+
+namespace {
+
+const QString kLarge =
+    QString::fromStdString(test::realData("traces/servegen_m-large_agg_rate_10min.csv"));
+
+bool planned(PlanWindow &window, bool backtest)
+{
+    QSignalSpy shown(&window, &PlanWindow::shown);
+    window.plan(backtest);
+    return shown.wait(10'000);
+}
+
+}  // namespace
+
+TEST(PlanWindow, APlanOfARealTraceIsSaidTabledAndDrawn)
+{
+    PlanWindow window;
+    window.resize(1366, 720);
+    window.show();
+    window.setDemandFile(kLarge);
+    ASSERT_TRUE(planned(window, false));
+    ASSERT_TRUE(window.latest().plan.has_value()) << window.latest().problem.toStdString();
+    const MixSearch &search = window.latest().plan->search;
+    ASSERT_TRUE(search.recommended.has_value());
+    const std::string model = window.latest().cards.at(search.recommended->mix.card).model;
+    EXPECT_TRUE(window.headline().startsWith(QStringLiteral("Recommended: ") +
+                                             QString::fromStdString(model)))
+        << window.headline().toStdString();
+    EXPECT_TRUE(window.headline().contains(QStringLiteral("pays back")))
+        << window.headline().toStdString();
+    // The pick first, then each model's cheapest, then the three rules.
+    QTableWidget *table = window.table();
+    ASSERT_EQ(table->rowCount(), 1 + 5 + 3);
+    EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("Recommended"));
+    EXPECT_EQ(table->item(0, 1)->text(), QString::fromStdString(model));
+    EXPECT_EQ(table->item(8, 0)->text(), QStringLiteral("Rule: contract the median"));
+    // The front and one point for the pick and each rule.
+    const QList<QAbstractSeries *> series = window.chart()->chart()->series();
+    ASSERT_EQ(series.size(), 1 + 1 + 3);
+    EXPECT_EQ(static_cast<QXYSeries *>(series.front())->count(),
+              static_cast<int>(search.front.size()));
+    EXPECT_TRUE(window.unsure().contains(QStringLiteral("missed the last week")))
+        << window.unsure().toStdString();
+}
+
+TEST(PlanWindow, TheBacktestSetsThePlanBesideHindsightAndTheRules)
+{
+    PlanWindow window;
+    window.setDemandFile(kLarge);
+    ASSERT_TRUE(planned(window, true));
+    ASSERT_TRUE(window.latest().backtest.has_value()) << window.latest().problem.toStdString();
+    ASSERT_EQ(window.table()->rowCount(), 5);
+    EXPECT_EQ(window.table()->item(0, 0)->text(), QStringLiteral("Plan, judged on the week after"));
+    EXPECT_EQ(window.table()->item(1, 0)->text(), QStringLiteral("Cheapest in hindsight"));
+    EXPECT_TRUE(window.headline().contains(QStringLiteral("cheapest in hindsight")));
+    EXPECT_TRUE(window.unsure().contains(QStringLiteral("one week")));
+}
+
+TEST(PlanWindow, AFileThatIsNotDemandIsNamedAndTheChineseWindowKeepsItsNumbers)
+{
+    test::TempDir dir;
+    std::ofstream(dir.file("notes.txt")) << "hello\n";
+    PlanWindow window;
+    window.setDemandFile(QString::fromStdString(dir.file("notes.txt")));
+    ASSERT_TRUE(planned(window, false));
+    EXPECT_TRUE(window.headline().contains(QStringLiteral("notes.txt:1")))
+        << window.headline().toStdString();
+    EXPECT_EQ(window.table()->rowCount(), 0);
+
+    QTranslator chinese;
+    ASSERT_TRUE(
+        chinese.load(QStringLiteral("meridian_zh_CN"), QStringLiteral(MERIDIAN_TRANSLATIONS_DIR)));
+    QCoreApplication::installTranslator(&chinese);
+    {
+        PlanWindow zh;
+        zh.setDemandFile(kLarge);
+        ASSERT_TRUE(planned(zh, false));
+        EXPECT_FALSE(zh.headline().contains(QStringLiteral("Recommended")))
+            << zh.headline().toStdString();
+        EXPECT_TRUE(zh.headline().contains(QStringLiteral("Ascend")));
+        EXPECT_FALSE(zh.unsure().contains(QStringLiteral("forecast"))) << zh.unsure().toStdString();
+    }
+    QCoreApplication::removeTranslator(&chinese);
+}

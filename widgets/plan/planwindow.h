@@ -1,0 +1,61 @@
+// Reports → Plan: what a service should own, contract and rent, from its demand, for a
+// manager preparing a budget. A demand file and the service's size at its peak are
+// asked; the plan comes back off the UI thread (PlanLoader) with its pick, what it is
+// unsure of, the front of mixes (each cheaper only by keeping fewer requests inside, drawn
+// with the pick and the simple rules) and a table of the pick, each card model's cheapest
+// and the rules. Backtest plans from the first week and judges on the week after.
+#pragma once
+
+#include <QWidget>
+
+#include "models/plan/planloader.h"
+
+class QChartView;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace meridian {
+
+class PlanWindow final : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlanWindow(QWidget *parent = nullptr);
+
+    void setDemandFile(const QString &path);
+    void plan(bool backtest);
+    const PlanLoaded &latest() const { return m_loader->latest(); }
+    QTableWidget *table() const { return m_table; }
+    QChartView *chart() const { return m_chart; }
+    QString headline() const;
+    QString unsure() const;
+
+Q_SIGNALS:
+    void shown();
+
+private:
+    QWidget *buildControls();
+    void showLoaded();
+    void showPlan(const CapacityPlan &plan);
+    void showBacktest(const Backtest &backtest);
+    // One table row: what it is, its mix and how it does.
+    void addRow(const QString &what, const Mix &mix, const MixOutcome &outcome);
+    void drawChart(const std::vector<PlanCandidate> &front,
+                   const std::vector<std::pair<QString, PlanCandidate>> &marked);
+
+    PlanLoader *m_loader;
+    QLineEdit *m_demand = nullptr;
+    QLineEdit *m_costs = nullptr;
+    QSpinBox *m_peak = nullptr;
+    QPushButton *m_plan = nullptr;
+    QPushButton *m_backtest = nullptr;
+    QLabel *m_headline = nullptr;
+    QLabel *m_unsure = nullptr;
+    QChartView *m_chart = nullptr;
+    QTableWidget *m_table = nullptr;
+    QLabel *m_status = nullptr;
+};
+
+}  // namespace meridian
