@@ -84,11 +84,18 @@ CLI::App *addPlanCommand(CLI::App &cli, PlanArguments &plan)
 {
     auto *command =
         cli.add_subcommand("plan", "what a service should own, contract and rent, from its demand");
+    command->add_option("--demand", plan.demand,
+                        "the service's demand: ServeGen's rate file (window_start_s,"
+                        "total_rate_rps) or minutes (minute_start_s,rps), plain or gzipped");
+    command->add_option("--db", plan.recordedIn,
+                        "instead: the demand its controller recorded, in this history file or "
+                        "meridian-scaled journal (with --service)");
+    command->add_option("--service", plan.service, "the service whose recorded demand to plan");
     command
-        ->add_option("--demand", plan.demand,
-                     "the service's demand: ServeGen's rate file (window_start_s,total_rate_rps) "
-                     "or minutes (minute_start_s,rps), plain or gzipped")
-        ->required();
+        ->add_option("--replica-rps", plan.replicaRps,
+                     "requests a second an A100 replica serves inside the objective: the "
+                     "demand's own size, instead of --peak-cards")
+        ->check(CLI::Range(0.001, 1e6));
     command->add_option("--costs", plan.costs,
                         "card costs (YAML: purchase, life, running, cloud and contract prices; "
                         "default: the provider's figures)");

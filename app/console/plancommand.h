@@ -1,5 +1,6 @@
 // `meridian plan`: what a service should own, contract and rent, from its demand (a
-// ServeGen rate file or a recorded minute series), scaled to a service of this fleet; with
+// ServeGen rate file, a minute series, or what its controller recorded in a history file
+// or journal), sized by its peak or by a replica's rate; with
 // --backtest, planned from the first weeks and judged on the week after. Text for a
 // manager, CSV or JSON for a script; exit 2 on a mistake in the asking, 1 on a file that
 // does not read.
@@ -11,6 +12,9 @@ namespace meridian {
 
 struct PlanArguments {
     std::string demand;
+    std::string recordedIn;  // a history file or a controller's journal
+    std::string service;     // whose recorded demand
+    double replicaRps = 0;   // > 0: an A100 replica's sustained rate, instead of a peak
     std::string costs;
     double peakCards = 64;  // A100 cards the busiest minute needs
     int cardsPerReplica = 4;

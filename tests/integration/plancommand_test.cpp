@@ -2,13 +2,17 @@
 // ServeGen trace as JSON (its pick keeps the objective and is the cheapest of the front
 // that does), the backtest as CSV, and each mistake in the asking or the files named with
 // its exit status.
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "history/historyschema.h"
+#include "sqlite/sqlitefile.h"
 #include "testsupport.h"
 
 namespace {
@@ -89,4 +93,42 @@ TEST(PlanCommand, MistakesAreNamedWithTheirExitStatus)
     EXPECT_EQ(runPlan("--demand " + kLarge + " --format pdf").status, 2);
     EXPECT_EQ(runPlan("--demand " + kLarge + " --peak-cards 0").status, 2);
     EXPECT_EQ(runPlan("").status, 2) << "--demand is needed";
+}
+
+// What a service's controller recorded in the history file, planned as it is: sized by a
+// replica's rate, two weeks of hours with a daily wave, one hour missing and said.
+TEST(PlanCommand, ARecordedServicesDemandIsPlannedFromTheHistoryFile)
+{
+    meridian::test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    {
+        auto db = meridian::openSqliteFile(file, meridian::historySchema());
+        ASSERT_TRUE(db.ok()) << db.error().message;
+        SQLite::Transaction tx(*db.value());
+        const int64_t hour0 = 1'782'864'000 / 3600;
+        for (int64_t h = 0; h < 2 * 168; ++h) {
+            if (h == 200)
+                continue;
+            const double rps = 20 + 15 * std::sin(h * 2 * M_PI / 24);
+            db.value()->exec("INSERT INTO demand_hour VALUES ('chat', " +
+                             std::to_string(hour0 + h) + ", " + std::to_string(rps) + ", 60)");
+        }
+        tx.commit();
+    }
+    const Ran ran = runPlan("--db " + file + " --service chat --replica-rps 2.5 --format json");
+    ASSERT_EQ(ran.status, 0) << ran.err;
+    EXPECT_NE(ran.err.find("1 hour(s) of chat's demand were not recorded"), std::string::npos)
+        << ran.err;
+    const auto plan = nlohmann::json::parse(ran.out);
+    EXPECT_EQ(plan["service"], "chat");
+    EXPECT_EQ(plan["weeks_seen"].get<int>(), 2);
+    ASSERT_TRUE(plan.contains("recommended")) << ran.out;
+    // At 35 rps and 2.5 a replica its peak needs 14 A100 replicas: the plan's base is no
+    // bigger than that, and something is planned.
+    const int base = plan["recommended"]["owned_cards"].get<int>() +
+                     plan["recommended"]["contract_cards"].get<int>();
+    EXPECT_LE(base, 14 * 4 * 5) << "at most the peak on the slowest model";
+    EXPECT_GT(plan["recommended"]["monthly_cny"].get<double>(), 0);
+    EXPECT_EQ(runPlan("--db " + file + " --format json").status, 2) << "--service is needed";
+    EXPECT_EQ(runPlan("--db " + file + " --service search").status, 1);
 }

@@ -1,8 +1,10 @@
 // The capacity plan: one mix judged by hand, the forecast of a week, the search's front
-// and its pick, bad cost and demand files named, and the backtest on the three 14-day
+// and its pick, bad cost and demand files named, the demand a controller records (its
+// hours kept beside its minutes) read back, and the backtest on the three 14-day
 // ServeGen traces (planned from days 1-7, judged on days 8-14) against the mix cheapest
 // in hindsight and the simple rules; then the same weeks with ×1.5 and a growing trend
 // laid over the week judged.
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -13,8 +15,12 @@
 #include <fstream>
 #include <random>
 
+#include "autoscaler/scalingjournal.h"
+#include "history/historyschema.h"
 #include "plan/capacityplanner.h"
 #include "plan/demandseries.h"
+#include "plan/recordeddemand.h"
+#include "sqlite/sqlitefile.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -246,4 +252,75 @@ TEST(CapacityPlan, BrokenDemandAndCostFilesAreRefusedWithTheirPlace)
     EXPECT_EQ(costs.value().front().purchaseCny, 120'000);
     EXPECT_EQ(costs.value().back().model, "X9");
     EXPECT_EQ(costs.value().size(), defaultCardCosts().size() + 1);
+}
+
+// The demand a controller keeps: each finished minute also makes its hour's mean, written
+// again when the minute is, and hours are kept 400 days while minutes go after the
+// forecast's days; in the history file and in meridian-scaled's own journal alike.
+TEST(RecordedDemand, EachMinuteMakesItsHourAndHoursOutliveTheMinutes)
+{
+    test::TempDir dir;
+    const int64_t first = 1'782'864'000 / 60;  // 2026-07-01 00:00 UTC, in minutes
+    for (const bool own : {false, true}) {
+        const std::string file = dir.file(own ? "journal.db" : "history.db");
+        auto journal = own ? ScalingJournal::openOwn(file) : ScalingJournal::open(file);
+        ASSERT_TRUE(journal.ok()) << journal.error().message;
+        // Two hours at 10 rps (two samples a minute), the minutes before the last hour let go.
+        for (int64_t m = first; m < first + 120; ++m)
+            ASSERT_TRUE(journal.value()->keepDemandMinute("chat", {m, 20, 2}, first + 60).ok());
+        // The last minute comes again, fuller: its hour is made again, not added to.
+        ASSERT_TRUE(
+            journal.value()->keepDemandMinute("chat", {first + 119, 90, 3}, first + 60).ok());
+        journal.value().reset();
+        auto recorded = readRecordedDemand(file, "chat");
+        ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+        ASSERT_EQ(recorded->series.rps.size(), 120u);
+        EXPECT_EQ(recorded->firstMinute, first);
+        EXPECT_EQ(recorded->gapMinutes, 0u);
+        EXPECT_DOUBLE_EQ(recorded->series.rps[0], 10) << "the first hour from its mean alone";
+        EXPECT_DOUBLE_EQ(recorded->series.rps[119], 30) << "a kept minute is its own";
+        EXPECT_DOUBLE_EQ(recorded->series.rps[60], 10);
+        // Its hour's mean: 59 minutes at 10 and one at 30.
+        SQLite::Database db(file);
+        EXPECT_NEAR(db.execAndGet("SELECT arrival_rps_mean FROM demand_hour WHERE hour_index = " +
+                                  std::to_string(first / 60 + 1))
+                        .getDouble(),
+                    (59 * 10 + 30) / 60.0, 1e-9);
+        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM demand_minute").getInt(), 60);
+        EXPECT_EQ(readRecordedDemand(file, "search").error().message.find("no demand recorded"),
+                  file.size() + 2);
+    }
+}
+
+TEST(RecordedDemand, AGapIsTheSameHourOfOtherWeeksAndAStrangeFileIsRefused)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    {
+        auto db = openSqliteFile(file, historySchema());
+        ASSERT_TRUE(db.ok()) << db.error().message;
+        const int64_t hour0 = 1'782'864'000 / 3600;
+        // Three weeks of hours at 5 rps, hour 7 of week 2 at 9: week 3's hour 7 is missing.
+        for (int64_t h = 0; h < 3 * 168; ++h) {
+            if (h == 2 * 168 + 7)
+                continue;
+            db.value()->exec(fmt::format("INSERT INTO demand_hour VALUES ('chat', {}, {}, 60)",
+                                         hour0 + h, h == 168 + 7 ? 9.0 : 5.0));
+        }
+    }
+    auto recorded = readRecordedDemand(file, "chat");
+    ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+    EXPECT_EQ(recorded->gapMinutes, 60u);
+    EXPECT_DOUBLE_EQ(recorded->series.rps[(2 * 168 + 7) * 60], 7) << "weeks 1 and 2: 5 and 9";
+
+    std::ofstream(dir.file("notes.db")) << std::string(4096, 'x');
+    EXPECT_FALSE(readRecordedDemand(dir.file("notes.db"), "chat").ok());
+    EXPECT_NE(readRecordedDemand(dir.file("gone.db"), "chat").error().message.find("gone.db"),
+              std::string::npos);
+    {
+        SQLite::Database newer(file, SQLite::OPEN_READWRITE);
+        newer.exec("PRAGMA user_version = 99");
+    }
+    EXPECT_NE(readRecordedDemand(file, "chat").error().message.find("newer Meridian"),
+              std::string::npos);
 }

@@ -253,6 +253,30 @@ Status ScalingJournal::audit(const AuditEntry &entry)
     }
 }
 
+namespace {
+
+constexpr int64_t kDemandHoursKept = 400 * 24;  // as long as the usage roll-ups
+
+// The hour's row made again from its minutes (a minute may be written more than once as
+// it fills), and hours past the 400 days let go.
+void keepDemandHourLocked(SQLite::Database &db, const std::string &service, int64_t hour)
+{
+    SQLite::Statement upsert(db, R"(
+        INSERT INTO demand_hour (service, hour_index, arrival_rps_mean, minutes)
+        SELECT ?1, ?2, avg(arrival_rps_sum / samples), count(*) FROM demand_minute
+        WHERE service = ?1 AND minute_index BETWEEN ?2 * 60 AND ?2 * 60 + 59
+        HAVING count(*) > 0
+        ON CONFLICT (service, hour_index) DO UPDATE
+        SET arrival_rps_mean = excluded.arrival_rps_mean, minutes = excluded.minutes)");
+    SQLite::bind(upsert, service, hour);
+    upsert.exec();
+    SQLite::Statement drop(db, "DELETE FROM demand_hour WHERE service = ?1 AND hour_index < ?2");
+    SQLite::bind(drop, service, hour - kDemandHoursKept);
+    drop.exec();
+}
+
+}  // namespace
+
 Status ScalingJournal::keepDemandMinute(const std::string &service, const DemandMinute &minute,
                                         int64_t keepFromIndex)
 {
@@ -267,6 +291,8 @@ Status ScalingJournal::keepDemandMinute(const std::string &service, const Demand
                 SET arrival_rps_sum = excluded.arrival_rps_sum, samples = excluded.samples)");
             SQLite::bind(upsert, service, minute.index, minute.sum, minute.samples);
             upsert.exec();
+            // The hour first, while its minutes are all there.
+            keepDemandHourLocked(db, service, minute.index / 60);
             SQLite::Statement drop(
                 db, "DELETE FROM demand_minute WHERE service = ?1 AND minute_index < ?2");
             SQLite::bind(drop, service, keepFromIndex);

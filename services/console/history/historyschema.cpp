@@ -262,6 +262,19 @@ const char *const kAlertDelivery = R"(
     ) WITHOUT ROWID;
 )";
 
+// Schema 8 of the history file, 4 of a controller's own journal: each service's demand
+// by the hour, the mean of its minutes' arrival rates, kept as long as the usage roll-ups
+// (400 days) for the capacity plan, where the minutes are kept only for the daily forecast.
+const char *const kDemandHour = R"(
+    CREATE TABLE demand_hour (
+        service TEXT NOT NULL,
+        hour_index INTEGER NOT NULL,
+        arrival_rps_mean REAL NOT NULL CHECK (arrival_rps_mean >= 0),
+        minutes INTEGER NOT NULL CHECK (minutes BETWEEN 1 AND 60),
+        PRIMARY KEY (service, hour_index)
+    ) WITHOUT ROWID;
+)";
+
 // Schema 7: the fault-response clock. Each occurrence of an alert the receivers were
 // told of: when it began and was sent, when and by whom it was acknowledged, and when it
 // resolved. Managers' reports read how long each took (alerts/responseclock.h).
@@ -324,7 +337,7 @@ const SqliteSchema kSchema{kHistoryApplicationId,
         GROUP BY n.data_center, day;
 )",
                             kRollupsServicesLeasesPrices, kScalingJournal, kAlertTriage,
-                            kDemandMinute, kAlertDelivery, kAlertIncident}};
+                            kDemandMinute, kAlertDelivery, kAlertIncident, kDemandHour}};
 
 }  // namespace
 
@@ -335,9 +348,10 @@ const SqliteSchema &historySchema()
 
 const SqliteSchema &scalingJournalSchema()
 {
-    static const SqliteSchema schema{kScalingJournalApplicationId,
-                                     "Meridian scaling journal",
-                                     {kScalingJournal, kControllerSetting, kDemandMinute}};
+    static const SqliteSchema schema{
+        kScalingJournalApplicationId,
+        "Meridian scaling journal",
+        {kScalingJournal, kControllerSetting, kDemandMinute, kDemandHour}};
     return schema;
 }
 

@@ -1,11 +1,8 @@
 #include "usagerows.h"
 
-#include <unistd.h>
-
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <SQLiteCpp/VariadicBind.h>
 #include <fmt/format.h>
-#include <sqlite3.h>
 
 #include <cmath>
 #include <filesystem>
@@ -13,6 +10,7 @@
 #include "core/cardcatalog.h"
 #include "core/clock.h"
 #include "historyschema.h"
+#include "sqlite/sqlitefile.h"
 
 namespace meridian {
 
@@ -74,42 +72,6 @@ std::string impossibility(const UsageRow &r, int64_t startUnixS, Grain grain, in
     return {};
 }
 
-// "file:" URI for SQLite: the characters a URI gives meaning to are escaped.
-std::string sqliteUri(const std::string &path, std::string_view query)
-{
-    std::string uri = "file:";
-    for (const char c : std::filesystem::absolute(path).string()) {
-        if (c == '%' || c == '?' || c == '#')
-            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
-        else
-            uri += c;
-    }
-    return uri + "?" + std::string(query);
-}
-
-// A WAL-mode file is read through a -shm file beside it, which SQLite must be able to
-// create. On a read-only mount (a backup, a copy handed to a manager) it cannot, so the
-// file is opened immutable there: read as it stands, which is right, for nothing can be
-// writing it.
-std::unique_ptr<SQLite::Database> openForReading(const std::string &path)
-{
-    try {
-        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
-        db->setBusyTimeout(5000);
-        db->execAndGet("PRAGMA user_version");
-        return db;
-    } catch (const SQLite::Exception &e) {
-        const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
-        // SQLITE_READONLY(_CANTINIT) or SQLITE_CANTOPEN, depending on what is missing.
-        const bool noSharedMemory =
-            e.getErrorCode() == SQLITE_READONLY || e.getErrorCode() == SQLITE_CANTOPEN;
-        if (!noSharedMemory || access(folder.c_str(), W_OK) == 0)
-            throw;
-    }
-    return std::make_unique<SQLite::Database>(sqliteUri(path, "immutable=1"),
-                                              SQLite::OPEN_READONLY | SQLite::OPEN_URI);
-}
-
 }  // namespace
 
 Result<std::unique_ptr<UsageRows>> UsageRows::open(const std::string &historyFile)
@@ -119,7 +81,7 @@ Result<std::unique_ptr<UsageRows>> UsageRows::open(const std::string &historyFil
                                  historyFile)};
     }
     try {
-        auto db = openForReading(historyFile);
+        auto db = openSqliteForReading(historyFile);
         const int appId = db->execAndGet("PRAGMA application_id").getInt();
         const int version = db->execAndGet("PRAGMA user_version").getInt();
         if (appId != kHistoryApplicationId)

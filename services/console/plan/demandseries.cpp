@@ -78,6 +78,16 @@ std::vector<double> replicasAtPeak(const std::vector<double> &rps, double peakCa
     return need;
 }
 
+std::vector<double> replicasAtRate(const std::vector<double> &rps, double replicaRps)
+{
+    if (replicaRps <= 0 || std::none_of(rps.begin(), rps.end(), [](double v) { return v > 0; }))
+        return {};
+    std::vector<double> need(rps);
+    for (double &v : need)
+        v /= replicaRps;
+    return need;
+}
+
 std::vector<double> minutesOf(const std::vector<double> &series, size_t fromMinute, size_t minutes)
 {
     if (fromMinute >= series.size())

@@ -25,6 +25,10 @@ Result<DemandSeries> readDemandSeries(const std::string &path);
 std::vector<double> replicasAtPeak(const std::vector<double> &rps, double peakCards,
                                    int cardsPerReplica);
 
+// `rps` as A100 replicas where one sustains `replicaRps` inside the objective: a recorded
+// service's own size. Empty where the series holds no demand at all.
+std::vector<double> replicasAtRate(const std::vector<double> &rps, double replicaRps);
+
 // The minutes [fromMinute, fromMinute + minutes) of `series` (fewer at its end).
 std::vector<double> minutesOf(const std::vector<double> &series, size_t fromMinute, size_t minutes);
 

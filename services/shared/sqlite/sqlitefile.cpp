@@ -3,6 +3,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sqlite3.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -115,6 +116,46 @@ Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: {}; left untouched", path, e.what())};
     }
+}
+
+namespace {
+
+// "file:" URI for SQLite: the characters a URI gives meaning to are escaped.
+std::string sqliteUri(const std::string &path, std::string_view query)
+{
+    std::string uri = "file:";
+    for (const char c : std::filesystem::absolute(path).string()) {
+        if (c == '%' || c == '?' || c == '#')
+            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            uri += c;
+    }
+    return uri + "?" + std::string(query);
+}
+
+}  // namespace
+
+// A WAL-mode file is read through a -shm file beside it, which SQLite must be able to
+// create. On a read-only mount (a backup, a copy handed to a manager) it cannot, so the
+// file is opened immutable there: read as it stands, which is right, for nothing can be
+// writing it.
+std::unique_ptr<SQLite::Database> openSqliteForReading(const std::string &path)
+{
+    try {
+        auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
+        db->setBusyTimeout(5000);
+        db->execAndGet("PRAGMA user_version");
+        return db;
+    } catch (const SQLite::Exception &e) {
+        const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+        // SQLITE_READONLY(_CANTINIT) or SQLITE_CANTOPEN, depending on what is missing.
+        const bool noSharedMemory =
+            e.getErrorCode() == SQLITE_READONLY || e.getErrorCode() == SQLITE_CANTOPEN;
+        if (!noSharedMemory || access(folder.c_str(), W_OK) == 0)
+            throw;
+    }
+    return std::make_unique<SQLite::Database>(sqliteUri(path, "immutable=1"),
+                                              SQLite::OPEN_READONLY | SQLite::OPEN_URI);
 }
 
 }  // namespace meridian

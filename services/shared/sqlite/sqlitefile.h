@@ -24,4 +24,9 @@ struct SqliteSchema {
 Result<std::unique_ptr<SQLite::Database>> openSqliteFile(const std::string &path,
                                                          const SqliteSchema &schema);
 
+// Read-only, writing nothing, for readers of a file another process writes; on a
+// read-only mount, where a WAL file's shared memory cannot be made, opened immutable.
+// Throws SQLite::Exception as SQLiteCpp does.
+std::unique_ptr<SQLite::Database> openSqliteForReading(const std::string &path);
+
 }  // namespace meridian
