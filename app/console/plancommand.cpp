@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "plan/capacityplanner.h"
 #include "plan/demandseries.h"
@@ -35,6 +36,58 @@ Result<DemandSeries> demandOf(const PlanArguments &arguments)
     return recorded->series;
 }
 
+// The pick replayed request by request: from a trace file only, sized by its peak.
+Result<ReplayConfirmation> confirmPick(const PlanArguments &arguments,
+                                       const std::vector<double> &need, const CapacityPlan &plan)
+{
+    const auto &pick = plan.search.recommended ? plan.search.recommended : plan.search.bestKept;
+    if (arguments.demand.empty() || arguments.replicaRps > 0 || !pick)
+        return Error{"--confirm replays a trace file sized by --peak-cards, and needs a pick"};
+    return confirmByReplay(arguments.demand, arguments.peakCards, need, plan, *pick);
+}
+
+Result<std::string> backtestAnswer(const PlanArguments &arguments, const std::vector<double> &need,
+                                   const std::vector<CardCost> &cards, const PlanOptions &options,
+                                   const std::string &source)
+{
+    const size_t weeks = arguments.weeks > 0 ? static_cast<size_t>(arguments.weeks) : 1;
+    const Backtest b = backtestPlan(need, weeks, cards, options);
+    if (b.rows.empty())
+        return Error{source + ": a backtest needs " + std::to_string(weeks + 1) +
+                     " whole weeks of demand"};
+    const std::string &format = arguments.format;
+    return format == "json"  ? backtestJson(b, cards, options.model)
+           : format == "csv" ? backtestCsv(b, cards, options.model)
+                             : backtestText(b, cards, options.model);
+}
+
+// The plan from the newest `--weeks` (all by default); held to the replay if asked.
+Result<std::string> planAnswer(const PlanArguments &arguments, const std::vector<double> &need,
+                               const std::string &service, const std::vector<CardCost> &cards,
+                               const PlanOptions &options, const std::string &source)
+{
+    const size_t kept =
+        arguments.weeks > 0
+            ? std::min(need.size(), static_cast<size_t>(arguments.weeks) * kMinutesAWeek)
+            : need.size();
+    const CapacityPlan plan =
+        planCapacity(minutesOf(need, need.size() - kept, kept), service, cards, options);
+    if (plan.forecast.week.empty())
+        return Error{source + ": a plan needs a whole week of demand"};
+    std::optional<ReplayConfirmation> confirmed;
+    if (arguments.confirm) {
+        auto replayed = confirmPick(arguments, need, plan);
+        if (!replayed)
+            return replayed.error();
+        confirmed = replayed.value();
+    }
+    const ReplayConfirmation *confirmation = confirmed ? &*confirmed : nullptr;
+    const std::string &format = arguments.format;
+    return format == "json"  ? planJson(plan, confirmation)
+           : format == "csv" ? planCsv(plan)
+                             : planText(plan, confirmation);
+}
+
 }  // namespace
 
 int runPlan(const PlanArguments &arguments)
@@ -53,7 +106,7 @@ int runPlan(const PlanArguments &arguments)
                                          : loadCardCosts(arguments.costs);
     if (!cards)
         return failed(cards.error().message, 1);
-    std::vector<double> need =
+    const std::vector<double> need =
         arguments.replicaRps > 0
             ? replicasAtRate(series->rps, arguments.replicaRps)
             : replicasAtPeak(series->rps, arguments.peakCards, arguments.cardsPerReplica);
@@ -63,30 +116,13 @@ int runPlan(const PlanArguments &arguments)
     options.objectiveShare = arguments.objectiveShare;
     options.leastOwnedUtilization = arguments.leastOwnedBusy;
     options.model.cardsPerReplica = arguments.cardsPerReplica;
-    std::string text;
-    if (arguments.backtest) {
-        const size_t weeks = arguments.weeks > 0 ? static_cast<size_t>(arguments.weeks) : 1;
-        const Backtest b = backtestPlan(need, weeks, cards.value(), options);
-        if (b.rows.empty())
-            return failed(source + ": a backtest needs " + std::to_string(weeks + 1) +
-                              " whole weeks of demand",
-                          1);
-        text = format == "json"  ? backtestJson(b, cards.value(), options.model)
-               : format == "csv" ? backtestCsv(b, cards.value(), options.model)
-                                 : backtestText(b, cards.value(), options.model);
-    } else {
-        if (arguments.weeks > 0)
-            need = minutesOf(
-                need,
-                need.size() -
-                    std::min(need.size(), static_cast<size_t>(arguments.weeks) * kMinutesAWeek),
-                need.size());
-        const CapacityPlan plan = planCapacity(need, series->name, cards.value(), options);
-        if (plan.forecast.week.empty())
-            return failed(source + ": a plan needs a whole week of demand", 1);
-        text = format == "json" ? planJson(plan) : format == "csv" ? planCsv(plan) : planText(plan);
-    }
-    if (!writeTextTo(text, arguments.output))
+    const Result<std::string> text =
+        arguments.backtest
+            ? backtestAnswer(arguments, need, cards.value(), options, source)
+            : planAnswer(arguments, need, series->name, cards.value(), options, source);
+    if (!text)
+        return failed(text.error().message, 1);
+    if (!writeTextTo(text.value(), arguments.output))
         return failed(arguments.output + ": cannot write", 1);
     return 0;
 }

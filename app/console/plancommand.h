@@ -22,6 +22,7 @@ struct PlanArguments {
     double leastOwnedBusy = 0.75;
     int weeks = 0;  // weeks planned from (0: every whole week; backtest: 1)
     bool backtest = false;
+    bool confirm = false;  // the pick replayed request by request over the first week
     std::string format = "text";
     std::string output;
 };

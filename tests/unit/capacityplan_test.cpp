@@ -54,7 +54,8 @@ TEST(MixJudge, OwnedServeAllTheTimeRentedComeALagLaterAndArePaidByTheStartedHour
     std::vector<double> need(60, 2.0);
     need.insert(need.end(), 30, 5.0);
     need.insert(need.end(), 60, 2.0);
-    PlanModel model;  // 4 cards a replica, a 4-minute lag
+    PlanModel model;              // 4 cards a replica, a 4-minute lag
+    model.rentAtOccupancy = 1.0;  // rented for the demand at a replica's full rate
     const CardCost card = a100();
     const MixOutcome o = judgeMix(need, card, {0, 2, 0, 1.0}, model);
     // Three rented from minute 60, serving from 64: 4 minutes × 3 replicas missed of 3/5.
@@ -73,6 +74,10 @@ TEST(MixJudge, OwnedServeAllTheTimeRentedComeALagLaterAndArePaidByTheStartedHour
     std::vector<double> longer(60, 2.0);
     longer.insert(longer.end(), 90, 5.0);
     EXPECT_NEAR(judgeMix(longer, card, {0, 2, 0, 1.0}, model).rentedCardHours, 3 * 4 * 2.0, 1e-9);
+    // As the controller rents, at 80% of a replica's rate: 2 / 0.8 needs one rented from
+    // the start (held all 150 minutes: 3 paid hours), 5 / 0.8 four more for an hour each.
+    model.rentAtOccupancy = 0.8;
+    EXPECT_NEAR(judgeMix(need, card, {0, 2, 0, 1.0}, model).rentedCardHours, (3 + 4) * 4.0, 1e-9);
 }
 
 TEST(DemandForecast, AWeeksShapeRepeatedWithTheTrendOfTheWeeksSeen)

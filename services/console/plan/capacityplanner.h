@@ -20,7 +20,7 @@ namespace meridian {
 struct PlanOptions {
     double objectiveShare = 0.99;         // of requests inside the objective
     double leastOwnedUtilization = 0.75;  // owned cards busier than this, or none owned
-    std::vector<double> headrooms = {1.0, 1.1, 1.2, 1.35, 1.5, 1.75};
+    std::vector<double> headrooms = {0.8, 0.9, 1.0, 1.1, 1.25, 1.5};
     double reservePercentile = 50;  // the cloud recommenders' rule: contract this percentile
     PlanModel model;
 };

@@ -44,8 +44,9 @@ MixOutcome judgeMix(const std::vector<double> &need, const CardCost &card, const
         if (mix.ownedReplicas > 0)
             ownedBusy += std::min(here, static_cast<double>(mix.ownedReplicas));
         // The decision of this minute, on the demand it sees.
-        const int wanted =
-            std::max(0, static_cast<int>(std::ceil(here * mix.headroom - 1e-9)) - base);
+        const int wanted = std::max(
+            0,
+            static_cast<int>(std::ceil(here * mix.headroom / model.rentAtOccupancy - 1e-9)) - base);
         for (int more = wanted - static_cast<int>(rented.size()); more > 0; --more)
             rented.push_back({t});
         // Surplus goes at the end of an hour paid for, never before.

@@ -4,7 +4,8 @@
 // A100 replicas at their sustained rate inside the objective; a replica of another model
 // serves its rate's share of that. Owned and contracted replicas serve all the time;
 // rented ones are ordered when the demand seen passes the base (times the mix's
-// headroom), serve a lag later (provisioning and cold start), are paid per started hour
+// headroom, at the controller's target occupancy), serve a lag later (provisioning and
+// cold start), are paid per started hour
 // and let go only at the end of an hour paid for. A minute whose demand passes the
 // replicas serving misses the objective for its excess share of requests.
 #pragma once
@@ -25,6 +26,9 @@ struct Mix {
 struct PlanModel {
     int cardsPerReplica = 4;
     int rentLagMinutes = 4;  // from an order to the rented replica serving
+    // Rented replicas are ordered as the controller orders them: for the demand at this
+    // share of what a replica sustains (its policy's target occupancy).
+    double rentAtOccupancy = 0.8;
 };
 
 struct MixOutcome {

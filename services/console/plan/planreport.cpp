@@ -13,7 +13,7 @@ struct MixLine {
     std::string model;
     int ownedCards = 0;
     int contractCards = 0;
-    double headroom = 1;
+    double targetOccupancy = 0.8;  // the controller's, renting as the mix's headroom asks
     double monthlyCny = 0;
     double inside = 1;
     double ownedBusy = 0;
@@ -27,7 +27,7 @@ MixLine lineOf(const Mix &mix, const MixOutcome &o, const std::vector<CardCost> 
     return {cards.at(mix.card).model,
             mix.ownedReplicas * model.cardsPerReplica,
             mix.contractReplicas * model.cardsPerReplica,
-            mix.headroom,
+            std::min(1.0, model.rentAtOccupancy / mix.headroom),
             monthlyCost(o, minutes),
             o.withinObjectiveShare,
             o.ownedUtilization,
@@ -36,8 +36,10 @@ MixLine lineOf(const Mix &mix, const MixOutcome &o, const std::vector<CardCost> 
 
 std::string mixText(const MixLine &l)
 {
-    return fmt::format("{}: own {} cards, contract {}, rent above them at headroom {:.2f}", l.model,
-                       l.ownedCards, l.contractCards, l.headroom);
+    return fmt::format(
+        "{}: own {} cards, contract {}, rent above them at a target occupancy of "
+        "{:.0f}%",
+        l.model, l.ownedCards, l.contractCards, l.targetOccupancy * 100);
 }
 
 std::string figuresText(const MixLine &l)
@@ -52,13 +54,13 @@ std::string figuresText(const MixLine &l)
 }
 
 const char *kCsvHeader =
-    "row,model,owned_cards,contract_cards,headroom,monthly_cny,inside_share,"
+    "row,model,owned_cards,contract_cards,target_occupancy,monthly_cny,inside_share,"
     "owned_busy_share,rented_card_hours_a_month\n";
 
 std::string csvRow(const std::string &row, const MixLine &l)
 {
     return fmt::format("{},{},{},{},{:.2f},{:.2f},{:.5f},{:.4f},{:.1f}\n", row, l.model,
-                       l.ownedCards, l.contractCards, l.headroom, l.monthlyCny, l.inside,
+                       l.ownedCards, l.contractCards, l.targetOccupancy, l.monthlyCny, l.inside,
                        l.ownedBusy, l.rentedCardHoursAMonth);
 }
 
@@ -67,7 +69,7 @@ nlohmann::json jsonOf(const MixLine &l)
     return {{"model", l.model},
             {"owned_cards", l.ownedCards},
             {"contract_cards", l.contractCards},
-            {"headroom", l.headroom},
+            {"target_occupancy", l.targetOccupancy},
             {"monthly_cny", l.monthlyCny},
             {"inside_share", l.inside},
             {"owned_busy_share", l.ownedBusy},
@@ -91,7 +93,7 @@ std::string unsureText(const std::vector<std::string> &unsure)
 
 }  // namespace
 
-std::string planText(const CapacityPlan &plan)
+std::string planText(const CapacityPlan &plan, const ReplayConfirmation *confirmation)
 {
     const PlanModel &model = plan.options.model;
     std::string out = fmt::format("Plan for {} from {} week(s) of demand ({} minutes)\n",
@@ -114,6 +116,14 @@ std::string planText(const CapacityPlan &plan)
                              *payback)
                        : "  buying never pays back against contracting as many cards\n";
     }
+    if (confirmation)
+        out += fmt::format(
+            "  replayed request by request over the first week ({} requests): "
+            "{:.2f}% inside the objective (the fast model: {:.2f}%), {:.0f} "
+            "card-hours rented (the fast model: {:.0f})\n",
+            confirmation->requests, confirmation->replayedInside * 100,
+            confirmation->modelInside * 100, confirmation->replayedRentedCardHours,
+            confirmation->modelRentedCardHours);
     if (!plan.forecast.unsure.empty())
         out += "Unsure:\n" + unsureText(plan.forecast.unsure);
     out += "By card model, the cheapest mix of each:\n";
@@ -156,7 +166,7 @@ std::string planCsv(const CapacityPlan &plan)
     return out;
 }
 
-std::string planJson(const CapacityPlan &plan)
+std::string planJson(const CapacityPlan &plan, const ReplayConfirmation *confirmation)
 {
     const PlanModel &model = plan.options.model;
     nlohmann::json out = {{"service", plan.service},
@@ -173,6 +183,14 @@ std::string planJson(const CapacityPlan &plan)
             payback && pick->mix.ownedReplicas > 0)
             out["payback_months"] = *payback;
     }
+    if (confirmation)
+        out["replay_confirmation"] = {
+            {"requests", confirmation->requests},
+            {"replayed_inside_share", confirmation->replayedInside},
+            {"model_inside_share", confirmation->modelInside},
+            {"replayed_rented_card_hours", confirmation->replayedRentedCardHours},
+            {"model_rented_card_hours", confirmation->modelRentedCardHours},
+            {"local_a100_cards", confirmation->localA100Cards}};
     out["front"] = nlohmann::json::array();
     for (const PlanCandidate &c : plan.search.front)
         out["front"].push_back(jsonOf(lineOf(c.mix, c.outcome, plan.cards, model, kMinutesAWeek)));

@@ -7,12 +7,14 @@
 #include <string>
 
 #include "capacityplanner.h"
+#include "replayconfirm.h"
 
 namespace meridian {
 
-std::string planText(const CapacityPlan &plan);
+// `confirmation`: the pick's request-level replay, where one was asked for.
+std::string planText(const CapacityPlan &plan, const ReplayConfirmation *confirmation = nullptr);
 std::string planCsv(const CapacityPlan &plan);
-std::string planJson(const CapacityPlan &plan);
+std::string planJson(const CapacityPlan &plan, const ReplayConfirmation *confirmation = nullptr);
 
 std::string backtestText(const Backtest &backtest, const std::vector<CardCost> &cards,
                          const PlanModel &model);
