@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/fabric/fabricscene.h"
+#include "railnics.h"
 #include "widgets/fabric/fabricview.h"
 
 using namespace meridian;
@@ -22,19 +23,7 @@ Fabric smallFabric()
     std::vector<HostNic> nics;
     for (int host = 0; host < 4; ++host) {
         for (uint32_t rail = 0; rail < 2; ++rail) {
-            HostNic h;
-            h.nodeId = "xm-n" + std::to_string(host);
-            h.dataCenter = "xiamen";
-            h.nic.netdev = "ens" + std::to_string(1 + rail * 10) + "np0";
-            h.nic.speedMbps = 400'000;
-            h.nic.linkState = LinkState::Up;
-            h.nic.nearestCardIndex = rail;
-            h.nic.pfcEnabledPriorities = {3};
-            LldpNeighbor n;
-            n.systemName = "leaf-r" + std::to_string(rail);
-            n.portId = "Ethernet" + std::to_string(host * 8);
-            h.nic.neighbor = n;
-            h.neighborSeenMs = kNow;
+            HostNic h = test::railHostNic(host, rail, kNow);
             NicSample s;
             s.counters.linkState = host == 1 && rail == 0 ? LinkState::Down : LinkState::Up;
             s.txBytesPerSecond = 5e9 * (host + 1);

@@ -10,6 +10,7 @@
 #include "fabric/fabricfile.h"
 #include "fabric/fabricmodel.h"
 #include "models/fabric/findingwords.h"
+#include "railnics.h"
 #include "testsupport.h"
 
 using namespace meridian;
@@ -18,31 +19,13 @@ namespace {
 
 using test::kNow;
 
-HostNic railNic(int host, uint32_t rail)
-{
-    HostNic h;
-    h.nodeId = "xm-n" + std::to_string(host);
-    h.dataCenter = "xiamen";
-    h.nic.netdev = "ens" + std::to_string(1 + rail * 10) + "np0";
-    h.nic.speedMbps = 400'000;
-    h.nic.linkState = LinkState::Up;
-    h.nic.nearestCardIndex = rail;
-    h.nic.pfcEnabledPriorities = {3};
-    LldpNeighbor n;
-    n.systemName = "leaf-r" + std::to_string(rail);
-    n.portId = "Ethernet" + std::to_string(host * 8);
-    h.nic.neighbor = n;
-    h.neighborSeenMs = kNow - 30'000;
-    return h;
-}
-
 // Eight hosts on two rails, with one of each thing the fabric finds wrong.
 Fabric fabricWithEveryFinding()
 {
     std::vector<HostNic> nics;
     for (int host = 0; host < 8; ++host) {
         for (uint32_t rail = 0; rail < 2; ++rail)
-            nics.push_back(railNic(host, rail));
+            nics.push_back(test::railHostNic(host, rail, kNow - 30'000));
     }
     nics[0].sample.emplace().counters.linkState = LinkState::Down;  // link down
     nics[2].recentLinkDrops = 4;                                    // flapping

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "fabric/fabricmodel.h"
+#include "railnics.h"
 #include "telemetry/nicparsers.h"
 #include "testsupport.h"
 
@@ -18,19 +19,10 @@ using test::kNow;
 HostNic nic(const std::string &node, uint32_t rail, const std::string &leaf,
             const std::string &port)
 {
-    HostNic h;
+    HostNic h = test::railHostNic(0, rail, kNow - 30'000);
     h.nodeId = node;
-    h.dataCenter = "xiamen";
-    h.nic.netdev = "ens" + std::to_string(1 + rail * 10) + "np0";
-    h.nic.speedMbps = 400'000;
-    h.nic.linkState = LinkState::Up;
-    h.nic.nearestCardIndex = rail;
-    h.nic.pfcEnabledPriorities = {3};
-    LldpNeighbor n;
-    n.systemName = leaf;
-    n.portId = port;
-    h.nic.neighbor = n;
-    h.neighborSeenMs = kNow - 30'000;
+    h.nic.neighbor->systemName = leaf;
+    h.nic.neighbor->portId = port;
     return h;
 }
 
