@@ -123,7 +123,8 @@ CLI::App *addPlanCommand(CLI::App &cli, PlanArguments &plan)
     command->add_flag("--confirm", plan.confirm,
                       "replay the pick request by request over the trace's first week beside "
                       "what the fast model says of it (half a minute at 64 cards)");
-    command->add_option("--format", plan.format, "text | csv | json (default text)");
+    command->add_option("--format", plan.format,
+                        "text | csv | json | pdf (default text; pdf needs -o)");
     command->add_option("-o", plan.output, "write here instead of standard output");
     return command;
 }

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     if (line.command == ConsoleCommandLine::Command::Report)
         return runReport(line.report, argc, argv);
     if (line.command == ConsoleCommandLine::Command::Plan)
-        return runPlan(line.plan);
+        return runPlan(line.plan, argc, argv);
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Meridian"));

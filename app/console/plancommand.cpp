@@ -1,5 +1,6 @@
 #include "plancommand.h"
 
+#include <QApplication>
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -9,6 +10,8 @@
 #include "plan/planreport.h"
 #include "plan/recordeddemand.h"
 #include "textoutput.h"
+#include "userlanguage.h"
+#include "widgets/plan/planpdf.h"
 
 namespace meridian {
 
@@ -88,13 +91,44 @@ Result<std::string> planAnswer(const PlanArguments &arguments, const std::vector
                              : planText(plan, confirmation);
 }
 
+// The plan (or its backtest) as the Plan view shows it, in a PDF: Qt offscreen, so cron
+// with no display writes it, in the user's language.
+int writePdf(const PlanArguments &arguments, const std::vector<double> &need,
+             const std::string &service, const std::vector<CardCost> &cards,
+             const PlanOptions &options, int argc, char **argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const UserLanguage language;
+    PlanLoaded loaded;
+    loaded.asked.demandFile = QString::fromStdString(arguments.demand);
+    loaded.cards = cards;
+    loaded.options = options;
+    if (arguments.backtest) {
+        Backtest b =
+            backtestPlan(need, static_cast<size_t>(std::max(1, arguments.weeks)), cards, options);
+        if (b.rows.empty())
+            return failed(service + ": a backtest needs two whole weeks of demand", 1);
+        loaded.backtest = std::move(b);
+    } else {
+        CapacityPlan plan = planCapacity(need, service, cards, options);
+        if (plan.forecast.week.empty())
+            return failed(service + ": a plan needs a whole week of demand", 1);
+        loaded.plan = std::move(plan);
+    }
+    const Status written = writePlanPdf(QString::fromStdString(arguments.output), loaded);
+    return written ? 0 : failed(written.message(), 1);
+}
+
 }  // namespace
 
-int runPlan(const PlanArguments &arguments)
+int runPlan(const PlanArguments &arguments, int argc, char **argv)
 {
     const std::string &format = arguments.format;
-    if (format != "text" && format != "csv" && format != "json")
-        return failed("--format text|csv|json", 2);
+    if (format != "text" && format != "csv" && format != "json" && format != "pdf")
+        return failed("--format text|csv|json|pdf", 2);
+    if (format == "pdf" && arguments.output.empty())
+        return failed("a PDF needs -o FILE", 2);
     if (arguments.demand.empty() == arguments.recordedIn.empty() ||
         arguments.recordedIn.empty() != arguments.service.empty())
         return failed("--demand FILE, or --db FILE with --service NAME", 2);
@@ -116,6 +150,8 @@ int runPlan(const PlanArguments &arguments)
     options.objectiveShare = arguments.objectiveShare;
     options.leastOwnedUtilization = arguments.leastOwnedBusy;
     options.model.cardsPerReplica = arguments.cardsPerReplica;
+    if (format == "pdf")
+        return writePdf(arguments, need, series->name, cards.value(), options, argc, argv);
     const Result<std::string> text =
         arguments.backtest
             ? backtestAnswer(arguments, need, cards.value(), options, source)

@@ -2,8 +2,8 @@
 // ServeGen rate file, a minute series, or what its controller recorded in a history file
 // or journal), sized by its peak or by a replica's rate; with
 // --backtest, planned from the first weeks and judged on the week after. Text for a
-// manager, CSV or JSON for a script; exit 2 on a mistake in the asking, 1 on a file that
-// does not read.
+// manager, CSV or JSON for a script, a PDF for the budget; exit 2 on a mistake in the asking, 1 on
+// a file that does not read.
 #pragma once
 
 #include <string>
@@ -27,6 +27,7 @@ struct PlanArguments {
     std::string output;
 };
 
-int runPlan(const PlanArguments &arguments);
+// `argc`/`argv` make the offscreen application a PDF's chart needs.
+int runPlan(const PlanArguments &arguments, int argc, char **argv);
 
 }  // namespace meridian

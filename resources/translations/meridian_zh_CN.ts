@@ -696,6 +696,185 @@
     </message>
 </context>
 <context>
+    <name>PlanWindow</name>
+    <message>
+        <location filename="../../widgets/plan/planchart.cpp" line="+57"/>
+        <source>Requests inside the objective (%)</source>
+        <translation>满足目标的请求（%）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location filename="../../models/plan/planwording.cpp" line="+157"/>
+        <source>CNY a month</source>
+        <translation>每月人民币</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The front</source>
+        <translation>前沿</translation>
+    </message>
+    <message>
+        <location filename="../../widgets/plan/planpdf.cpp" line="+22"/>
+        <source>%1: no plan to write</source>
+        <translation>%1：没有可写入的规划</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Plan, held to the week after</source>
+        <translation>规划：以下一周检验</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan: own, contract, rent</source>
+        <translation>规划：自有、签约、租用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Meridian capacity plan</source>
+        <translation>Meridian 容量规划</translation>
+    </message>
+    <message>
+        <location filename="../../models/plan/planwording.cpp" line="-127"/>
+        <source>Plan, judged on the week after</source>
+        <translation>规划（以下一周检验）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cheapest in hindsight</source>
+        <translation>事后看最便宜的组合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule: all hourly</source>
+        <translation>规则：全部按小时租用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule: own the peak</source>
+        <translation>规则：按峰值自购</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule: contract the median</source>
+        <translation>规则：按中位数签约</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Planned from one week: whether the next repeats its shape is not yet known.</source>
+        <translation>仅依据一周数据规划：下一周是否重复同样的形态尚不可知。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Demand grew %1 a week</source>
+        <translation>需求每周增长 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Demand fell %1 a week</source>
+        <translation>需求每周下降 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>; the plan carries it on.</source>
+        <translation>；规划已按此趋势延续。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> over two weeks; the plan does not carry it on.</source>
+        <translation>（两周内）；规划未按此趋势延续。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The forecast missed the last week it could check by %1 an hour.</source>
+        <translation>对可检验的最近一周，预测每小时偏差 %1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The week after ran %1 an hour from the forecast: plan again on it.</source>
+        <translation>下一周每小时偏离预测 %1：请据此重新规划。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Recommended: %1, own %2 cards, contract %3, rent above them. %4 CNY a month; %5 of requests inside the objective.</source>
+        <translation>推荐：%1，自有 %2 张卡，签约 %3 张，其余按需租用。每月 %4 元；%5 的请求满足目标。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No mix keeps the objective; the closest: %1, own %2 cards, contract %3. %4 CNY a month; %5 inside.</source>
+        <translation>没有组合能满足目标；最接近的是：%1，自有 %2 张卡，签约 %3 张。每月 %4 元；%5 满足目标。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Owned cards %1 busy; buying pays back in %2 months against contracting them.</source>
+        <translation>自有卡忙碌率 %1；与签约相比，购买 %2 个月回本。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Buying never pays back against contracting.</source>
+        <translation>与签约相比，购买永远无法回本。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Recommended</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No plan: %1</source>
+        <translation>无法规划：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Planned from the first week and judged on the next: %1 CNY a month against %2 for the mix cheapest in hindsight (%3 more); %4 of requests inside the objective.</source>
+        <translation>依据第一周规划、以下一周检验：每月 %1 元，事后最便宜的组合为 %2 元（多 %3）；%4 的请求满足目标。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1 mixes weighed on the week forecast from %2 week(s) of demand.</source>
+        <translation>依据 %2 周需求预测的一周，共评估 %1 个组合。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Mix</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Card model</source>
+        <translation>卡型号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Owned cards</source>
+        <translation>自有卡数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contracted cards</source>
+        <translation>签约卡数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Inside the objective</source>
+        <translation>满足目标的比例</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Owned cards busy</source>
+        <translation>自有卡忙碌率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rented card-hours a month</source>
+        <translation>每月租用卡时</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cheapest on %1</source>
+        <translation>%1 上最便宜的组合</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <location filename="../../app/console/consolesession.cpp" line="+116"/>
@@ -805,18 +984,18 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../widgets/cost/reportpdf.cpp" line="+329"/>
+        <location filename="../../widgets/pdfpages.cpp" line="+176"/>
         <source>%1: cannot lay out the PDF</source>
         <translation>%1：无法排版 PDF</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+3"/>
+        <location line="+13"/>
+        <location line="+5"/>
         <source>%1: cannot write the PDF</source>
         <translation>%1：无法写入 PDF</translation>
     </message>
     <message>
-        <location line="-219"/>
+        <location line="-73"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
@@ -826,7 +1005,7 @@
         <translation>第 %1 页</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location filename="../../widgets/cost/reportpdf.cpp" line="+25"/>
         <source>%1, by %2</source>
         <translation>%1，按%2</translation>
     </message>
@@ -959,12 +1138,12 @@
         <translation>支出（元）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
         <source>Figures as of %1 UTC, by Meridian. Own cards are priced by the price book in force at each minute; rented cloud capacity at what the pool charged, per started billing increment.</source>
         <translation>数据截至 %1 UTC，由 Meridian 生成。自有加速卡按每分钟生效的价目表计价；租用的云端算力按资源池实际收取的费用计价，按已开始的计费增量计费。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+30"/>
         <source>Meridian utilisation and value report</source>
         <translation>Meridian 利用率与价值报告</translation>
     </message>
@@ -2563,67 +2742,7 @@ Next: %2</source>
 <context>
     <name>meridian::PlanWindow</name>
     <message>
-        <location filename="../../widgets/plan/planwindow.cpp" line="+33"/>
-        <source>Plan, judged on the week after</source>
-        <translation>规划（以下一周检验）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Cheapest in hindsight</source>
-        <translation>事后看最便宜的组合</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Rule: all hourly</source>
-        <translation>规则：全部按小时租用</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Rule: own the peak</source>
-        <translation>规则：按峰值自购</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Rule: contract the median</source>
-        <translation>规则：按中位数签约</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Planned from one week: whether the next repeats its shape is not yet known.</source>
-        <translation>仅依据一周数据规划：下一周是否重复同样的形态尚不可知。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Demand grew %1 a week</source>
-        <translation>需求每周增长 %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Demand fell %1 a week</source>
-        <translation>需求每周下降 %1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>; the plan carries it on.</source>
-        <translation>；规划已按此趋势延续。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> over two weeks; the plan does not carry it on.</source>
-        <translation>（两周内）；规划未按此趋势延续。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The forecast missed the last week it could check by %1 an hour.</source>
-        <translation>对可检验的最近一周，预测每小时偏差 %1。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The week after ran %1 an hour from the forecast: plan again on it.</source>
-        <translation>下一周每小时偏离预测 %1：请据此重新规划。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location filename="../../widgets/plan/planwindow.cpp" line="+26"/>
         <source>Meridian — plan: own, contract, rent</source>
         <translation>Meridian — 规划：自有、签约、租用</translation>
     </message>
@@ -2633,48 +2752,7 @@ Next: %2</source>
         <translation>选择服务的需求数据，然后点击“规划”。</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Mix</source>
-        <translation>组合</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Card model</source>
-        <translation>卡型号</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Owned cards</source>
-        <translation>自有卡数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Contracted cards</source>
-        <translation>签约卡数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+202"/>
-        <source>CNY a month</source>
-        <translation>每月人民币</translation>
-    </message>
-    <message>
-        <location line="-201"/>
-        <source>Inside the objective</source>
-        <translation>满足目标的比例</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Owned cards busy</source>
-        <translation>自有卡忙碌率</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Rented card-hours a month</source>
-        <translation>每月租用卡时</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+35"/>
         <source>ServeGen rates or a minutes CSV</source>
         <translation>ServeGen 速率文件或分钟 CSV</translation>
     </message>
@@ -2714,7 +2792,32 @@ Next: %2</source>
         <translation>依据第一周规划，并以下一周检验</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
+        <source>PDF…</source>
+        <translation>PDF…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The plan shown, as a PDF for the budget</source>
+        <translation>将当前规划导出为 PDF，供预算使用</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save the plan</source>
+        <translation>保存规划</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF（*.pdf）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>The service&apos;s demand</source>
         <translation>服务的需求</translation>
     </message>
@@ -2732,63 +2835,6 @@ Next: %2</source>
         <location line="+16"/>
         <source>Weighing every mix…</source>
         <translation>正在评估所有组合…</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>No plan: %1</source>
-        <translation>无法规划：%1</translation>
-    </message>
-    <message>
-        <location line="+42"/>
-        <source>Recommended: %1, own %2 cards, contract %3, rent above them. %4 CNY a month; %5 of requests inside the objective.</source>
-        <translation>推荐：%1，自有 %2 张卡，签约 %3 张，其余按需租用。每月 %4 元；%5 的请求满足目标。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>No mix keeps the objective; the closest: %1, own %2 cards, contract %3. %4 CNY a month; %5 inside.</source>
-        <translation>没有组合能满足目标；最接近的是：%1，自有 %2 张卡，签约 %3 张。每月 %4 元；%5 满足目标。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Owned cards %1 busy; buying pays back in %2 months against contracting them.</source>
-        <translation>自有卡忙碌率 %1；与签约相比，购买 %2 个月回本。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Buying never pays back against contracting.</source>
-        <translation>与签约相比，购买永远无法回本。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <location line="+1"/>
-        <location line="+83"/>
-        <source>Recommended</source>
-        <translation>推荐</translation>
-    </message>
-    <message>
-        <location line="-78"/>
-        <source>Cheapest on %1</source>
-        <translation>%1 上最便宜的组合</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 mixes weighed on the week forecast from %2 week(s) of demand.</source>
-        <translation>依据 %2 周需求预测的一周，共评估 %1 个组合。</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>Planned from the first week and judged on the next: %1 CNY a month against %2 for the mix cheapest in hindsight (%3 more); %4 of requests inside the objective.</source>
-        <translation>依据第一周规划、以下一周检验：每月 %1 元，事后最便宜的组合为 %2 元（多 %3）；%4 的请求满足目标。</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Requests inside the objective (%)</source>
-        <translation>满足目标的请求（%）</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>The front</source>
-        <translation>前沿</translation>
     </message>
 </context>
 <context>

@@ -73,6 +73,15 @@ TEST(PlanCommand, TheBacktestAsCsvHasThePlanHindsightAndTheRules)
         EXPECT_NE(ran.out.find(row), std::string::npos) << row << " in " << ran.out;
 }
 
+TEST(PlanCommand, APdfForTheBudgetWithoutADisplay)
+{
+    meridian::test::TempDir dir;
+    const Ran ran = runPlan("--demand " + kLarge + " --format pdf -o " + dir.file("plan.pdf"));
+    ASSERT_EQ(ran.status, 0) << ran.err;
+    EXPECT_EQ(meridian::test::readFile(dir.file("plan.pdf")).rfind("%PDF", 0), 0u);
+    EXPECT_EQ(runPlan("--demand " + kLarge + " --format pdf").status, 2) << "a PDF needs -o";
+}
+
 TEST(PlanCommand, MistakesAreNamedWithTheirExitStatus)
 {
     meridian::test::TempDir dir;

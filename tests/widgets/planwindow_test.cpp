@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTranslator>
@@ -14,6 +15,7 @@
 #include <fstream>
 
 #include "testsupport.h"
+#include "widgets/plan/planpdf.h"
 #include "widgets/plan/planwindow.h"
 
 using namespace meridian;
@@ -101,4 +103,37 @@ TEST(PlanWindow, AFileThatIsNotDemandIsNamedAndTheChineseWindowKeepsItsNumbers)
         EXPECT_FALSE(zh.unsure().contains(QStringLiteral("forecast"))) << zh.unsure().toStdString();
     }
     QCoreApplication::removeTranslator(&chinese);
+}
+
+// The plan filed with the budget: its PDF holds the window's words and table whole, a
+// header over the table on every page it runs to, in English and in Chinese.
+TEST(PlanWindow, ThePlanAsAPdfCutsNothingInEitherLanguage)
+{
+    test::TempDir dir;
+    QTranslator chinese;
+    ASSERT_TRUE(
+        chinese.load(QStringLiteral("meridian_zh_CN"), QStringLiteral(MERIDIAN_TRANSLATIONS_DIR)));
+    for (const bool inChinese : {false, true}) {
+        if (inChinese)
+            QCoreApplication::installTranslator(&chinese);
+        for (const bool backtest : {false, true}) {
+            PlanWindow window;
+            window.setDemandFile(kLarge);
+            ASSERT_TRUE(planned(window, backtest));
+            const QString path = QString::fromStdString(dir.file("plan.pdf"));
+            ASSERT_TRUE(window.exportPdf(path).ok());
+            PdfFacts facts;
+            ASSERT_TRUE(writePlanPdf(path, window.latest(), &facts).ok());
+            EXPECT_GE(facts.pages, 1);
+            EXPECT_EQ(facts.elidedCells, 0) << (inChinese ? "zh" : "en");
+            EXPECT_GE(facts.tablePages, 1);
+            EXPECT_EQ(facts.tableHeaders, facts.tablePages);
+            EXPECT_GT(QFile(path).size(), 5'000);
+        }
+        if (inChinese)
+            QCoreApplication::removeTranslator(&chinese);
+    }
+    // Nothing planned yet: said, no file.
+    PlanWindow empty;
+    EXPECT_FALSE(empty.exportPdf(QString::fromStdString(dir.file("none.pdf"))).ok());
 }

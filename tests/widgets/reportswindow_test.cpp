@@ -32,7 +32,7 @@
 #include "models/cost/reportwording.h"
 #include "testsupport.h"
 #include "usagefixture.h"
-#include "widgets/cost/pdftable.h"
+#include "widgets/pdftable.h"
 #include "widgets/cost/pricebookdialog.h"
 #include "widgets/cost/reportcharts.h"
 #include "widgets/cost/reportpdf.h"

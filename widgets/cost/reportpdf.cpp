@@ -1,177 +1,18 @@
 #include "reportpdf.h"
 
-#include <QBuffer>
 #include <QChart>
 #include <QDateTime>
-#include <QGraphicsScene>
 #include <QLocale>
-#include <QPainter>
-#include <QPdfWriter>
 #include <memory>
 
 #include "models/cost/reporttablemodel.h"
 #include "models/cost/reportwording.h"
-#include "pdftable.h"
 #include "reportcharts.h"
+#include "widgets/pdfpages.h"
 
 namespace meridian {
 
 namespace {
-
-constexpr int kDpi = 96;  // page coordinates in pixels: A4 is 794 × 1123
-constexpr int kMargin = 48;
-
-class PdfPages {
-public:
-    // `totalPages`: how many there will be, for "page 2 of 3" (0: not known yet).
-    PdfPages(QPdfWriter &writer, QPainter &painter, int totalPages)
-        : m_writer(writer), m_painter(painter), m_totalPages(totalPages)
-    {
-        m_width = m_writer.width() - 2 * kMargin;
-        m_bottom = m_writer.height() - kMargin;
-        m_y = kMargin;
-    }
-    int width() const { return m_width; }
-    int y() const { return m_y; }
-    void advance(int by) { m_y += by; }
-    // Starts a new page unless `height` still fits on this one; whether it did.
-    bool need(int height)
-    {
-        if (m_y + height <= m_bottom)
-            return false;
-        footer();
-        m_writer.newPage();
-        ++m_page;
-        m_y = kMargin;
-        return true;
-    }
-    const ReportPdfFacts &facts() const { return m_facts; }
-    // Ends the last page; how many there were.
-    int finish()
-    {
-        footer();
-        m_facts.pages = m_page;
-        return m_page;
-    }
-    void text(const QString &line, int pointSize, bool bold = false,
-              const QColor &color = Qt::black)
-    {
-        QFont font = m_painter.font();
-        font.setPointSize(pointSize);
-        font.setBold(bold);
-        m_painter.setFont(font);
-        m_painter.setPen(color);
-        const QRect bounds =
-            m_painter.boundingRect(QRect(kMargin, m_y, m_width, 2000), Qt::TextWordWrap, line);
-        need(bounds.height());
-        m_painter.drawText(QRect(kMargin, m_y, m_width, bounds.height()), Qt::TextWordWrap, line);
-        m_y += bounds.height() + 4;
-    }
-    // A table as wide as the page: columns fit their cells (pdftable.h), headers wrap, and
-    // the header row is set again at the top of every page the table runs onto.
-    void table(const QStringList &header, const QList<QStringList> &rows, int boldLastRows)
-    {
-        const PdfTableLayout layout =
-            layoutPdfTable(m_painter.font(), header, rows, boldLastRows, m_width, &m_writer);
-        const auto heightOf = [&](const QStringList &cells, bool bold, bool isHeader) {
-            setTableFont(layout.pointSize, bold);
-            const int flags = isHeader ? Qt::TextWordWrap : Qt::TextSingleLine;
-            int height = m_painter.fontMetrics().height();
-            for (int c = 0; c < cells.size() && c < layout.widths.size(); ++c) {
-                const QRect room(0, 0, layout.widths[c] - 2 * kPdfCellPadding, 1000);
-                height = std::max(height, m_painter.boundingRect(room, flags, cells[c]).height());
-            }
-            return height + 6;
-        };
-        const int headerHeight = heightOf(header, true, true);
-        // A header never ends a page on its own: it goes with the first row.
-        need(headerHeight + (rows.isEmpty() ? 0 : heightOf(rows.front(), false, false)));
-        drawTableRow(layout, header, true, true, headerHeight);
-        ++m_facts.tablePages;
-        for (int r = 0; r < rows.size(); ++r) {
-            const bool total = r >= rows.size() - boldLastRows;
-            const int height = heightOf(rows[r], total, false);
-            if (need(height)) {
-                drawTableRow(layout, header, true, true, headerHeight);
-                ++m_facts.tablePages;
-            }
-            if (total)
-                m_painter.drawLine(kMargin, m_y, kMargin + m_width, m_y);
-            drawTableRow(layout, rows[r], total, false, height);
-        }
-        m_y += 10;
-    }
-    void chart(QChart *chart, int height)
-    {
-        need(height);
-        QGraphicsScene scene;
-        scene.addItem(chart);  // the scene owns and deletes it
-        chart->setGeometry(0, 0, m_width, height);
-        scene.render(&m_painter, QRectF(kMargin, m_y, m_width, height),
-                     QRectF(0, 0, m_width, height));
-        m_y += height + 12;
-    }
-
-private:
-    void footer()
-    {
-        QFont font = m_painter.font();
-        font.setPointSize(8);
-        font.setBold(false);
-        m_painter.setFont(font);
-        m_painter.setPen(QColor(0x66, 0x66, 0x66));
-        const QString text = m_totalPages > 0
-                                 ? QObject::tr("Page %1 of %2").arg(m_page).arg(m_totalPages)
-                                 : QObject::tr("Page %1").arg(m_page);
-        m_painter.drawText(QRect(kMargin, m_bottom + 8, m_width, kMargin - 16),
-                           Qt::AlignRight | Qt::AlignTop, text);
-    }
-
-    void setTableFont(qreal pointSize, bool bold)
-    {
-        QFont font = m_painter.font();
-        font.setPointSizeF(pointSize);
-        font.setBold(bold);
-        m_painter.setFont(font);
-    }
-
-    void drawTableRow(const PdfTableLayout &layout, const QStringList &cells, bool bold,
-                      bool isHeader, int height)
-    {
-        setTableFont(layout.pointSize, bold);
-        if (isHeader) {
-            m_painter.fillRect(QRect(kMargin, m_y, m_width, height), QColor(0xee, 0xf2, 0xf7));
-            ++m_facts.tableHeaders;
-        }
-        int x = kMargin;
-        for (int c = 0; c < cells.size() && c < layout.widths.size(); ++c) {
-            const QRect cell(x + kPdfCellPadding, m_y, layout.widths[c] - 2 * kPdfCellPadding,
-                             height);
-            const int align =
-                static_cast<int>((c == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
-            m_painter.setPen(Qt::black);
-            if (isHeader) {
-                m_painter.drawText(cell, align | Qt::TextWordWrap, cells[c]);
-            } else {
-                const QString shown =
-                    m_painter.fontMetrics().elidedText(cells[c], Qt::ElideRight, cell.width());
-                m_facts.elidedCells += shown != cells[c] ? 1 : 0;
-                m_painter.drawText(cell, align, shown);
-            }
-            x += layout.widths[c];
-        }
-        m_y += height;
-    }
-
-    QPdfWriter &m_writer;
-    QPainter &m_painter;
-    int m_totalPages = 0;
-    int m_page = 1;
-    ReportPdfFacts m_facts;
-    int m_width = 0;
-    int m_bottom = 0;
-    int m_y = 0;
-};
 
 // What the period earned and how busy it was, in sentences; against the period before,
 // and how much of the period the history holds.
@@ -257,12 +98,10 @@ void drawLeases(PdfPages &pages, const UsageReport &report)
                 leases, 1);
 }
 
-// The report's pages and what they came to. Drawn twice: once to count the pages, once
-// with "page N of M" on each.
-ReportPdfFacts drawReport(QPdfWriter &writer, QPainter &painter, const UsageReport &report,
-                          const UsageTrend &trend, const UsageReport *previous, int totalPages)
+// The report's pages.
+void drawReport(PdfPages &pages, const UsageReport &report, const UsageTrend &trend,
+                const UsageReport *previous)
 {
-    PdfPages pages(writer, painter, totalPages);
     drawSummary(pages, report, trend, previous);
     drawGroups(pages, report);
     if (!trend.buckets.empty())
@@ -280,18 +119,6 @@ ReportPdfFacts drawReport(QPdfWriter &writer, QPainter &painter, const UsageRepo
             .arg(QDateTime::fromSecsSinceEpoch(report.asOfUnixS, Qt::UTC)
                      .toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
         8, false, QColor(0x66, 0x66, 0x66));
-    pages.finish();
-    return pages.facts();
-}
-
-void setUp(QPdfWriter &writer, QPageLayout::Orientation orientation)
-{
-    writer.setPageSize(QPageSize(QPageSize::A4));
-    writer.setPageOrientation(orientation);
-    writer.setResolution(kDpi);
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setTitle(QObject::tr("Meridian utilisation and value report"));
-    writer.setCreator(QStringLiteral("Meridian"));
 }
 
 }  // namespace
@@ -315,36 +142,9 @@ ReportPdfTable reportPdfTable(const UsageReport &report)
 Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,
                       const UsageReport *previous, ReportPdfFacts *facts)
 {
-    // Laid out once to count the pages (upright, or on its side when an upright page cuts
-    // the table's cells), then drawn with "page N of M".
-    ReportPdfFacts laidOut;
-    QPageLayout::Orientation orientation = QPageLayout::Portrait;
-    for (const auto tried : {QPageLayout::Portrait, QPageLayout::Landscape}) {
-        QBuffer scratch;
-        scratch.open(QIODevice::WriteOnly);
-        QPdfWriter counting(&scratch);
-        setUp(counting, tried);
-        QPainter painter;
-        if (!painter.begin(&counting))
-            return Error{QObject::tr("%1: cannot lay out the PDF").arg(path).toStdString()};
-        laidOut = drawReport(counting, painter, report, trend, previous, 0);
-        painter.end();
-        orientation = tried;
-        if (laidOut.elidedCells == 0)
-            break;
-    }
-    QPdfWriter writer(path);
-    setUp(writer, orientation);
-    QPainter painter;
-    if (!painter.begin(&writer))
-        return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
-    ReportPdfFacts written = drawReport(writer, painter, report, trend, previous, laidOut.pages);
-    if (!painter.end())
-        return Error{QObject::tr("%1: cannot write the PDF").arg(path).toStdString()};
-    written.landscape = orientation == QPageLayout::Landscape;
-    if (facts)
-        *facts = written;
-    return {};
+    return writeA4Pdf(
+        path, QObject::tr("Meridian utilisation and value report"),
+        [&](PdfPages &pages) { drawReport(pages, report, trend, previous); }, facts);
 }
 
 }  // namespace meridian

@@ -12,6 +12,7 @@
 
 #include "core/result.h"
 #include "models/cost/reportbuilder.h"
+#include "widgets/pdfpages.h"
 
 namespace meridian {
 
@@ -23,16 +24,8 @@ struct ReportPdfTable {
 };
 ReportPdfTable reportPdfTable(const UsageReport &report);
 
-// What the PDF came to, for whoever checks it: its pages, whether they had to lie on
-// their side for the table's columns, how many pages its tables ran over and how many
-// header rows were set (one a page a table is on), and cells cut short.
-struct ReportPdfFacts {
-    int pages = 0;
-    bool landscape = false;
-    int tablePages = 0;
-    int tableHeaders = 0;
-    int elidedCells = 0;
-};
+// What the PDF came to (widgets/pdfpages.h): pages, landscape, headers, cut cells.
+using ReportPdfFacts = PdfFacts;
 
 // `previous`: the period of the same length just before, for the comparison; may be null.
 Status writeReportPdf(const QString &path, const UsageReport &report, const UsageTrend &trend,

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include "core/result.h"
 #include "models/plan/planloader.h"
 
 class QChartView;
@@ -31,6 +32,8 @@ public:
     QChartView *chart() const { return m_chart; }
     QString headline() const;
     QString unsure() const;
+    // The plan shown, as a PDF: its words, chart and table.
+    Status exportPdf(const QString &path) const;
 
 Q_SIGNALS:
     void shown();
@@ -38,12 +41,7 @@ Q_SIGNALS:
 private:
     QWidget *buildControls();
     void showLoaded();
-    void showPlan(const CapacityPlan &plan);
-    void showBacktest(const Backtest &backtest);
-    // One table row: what it is, its mix and how it does.
-    void addRow(const QString &what, const Mix &mix, const MixOutcome &outcome);
-    void drawChart(const std::vector<PlanCandidate> &front,
-                   const std::vector<std::pair<QString, PlanCandidate>> &marked);
+    void addRow(const QStringList &cells);
 
     PlanLoader *m_loader;
     QLineEdit *m_demand = nullptr;
