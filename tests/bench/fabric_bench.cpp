@@ -10,6 +10,7 @@
 #include "fabric/fabricmodel.h"
 #include "fleet/fleetstate.h"
 #include "models/fabric/fabricscene.h"
+#include "railnics.h"
 #include "widgets/fabric/fabricview.h"
 
 using namespace meridian;
@@ -50,20 +51,11 @@ const Fleet &fleet()
             const std::string node = "xm-n" + std::to_string(h);
             out.racks[node] = "xm-r" + std::to_string(h / 4);
             for (uint32_t rail = 0; rail < kRails; ++rail) {
-                HostNic n;
+                // Each pod's leaves: host h of the pod on port h × 8 of its rail's leaf.
+                HostNic n = test::railHostNic(h % kHostsPerPod, rail, kNow);
                 n.nodeId = node;
-                n.dataCenter = "xiamen";
-                n.nic.netdev = "ens" + std::to_string(1 + rail * 10) + "np0";
-                n.nic.speedMbps = 400'000;
-                n.nic.linkState = LinkState::Up;
-                n.nic.nearestCardIndex = rail;
-                n.nic.pfcEnabledPriorities = {3};
-                LldpNeighbor nb;
-                nb.systemName =
+                n.nic.neighbor->systemName =
                     "xm-pod" + std::to_string(h / kHostsPerPod) + "-leaf" + std::to_string(rail);
-                nb.portId = "Ethernet" + std::to_string((h % kHostsPerPod) * 8);
-                n.nic.neighbor = nb;
-                n.neighborSeenMs = kNow;
                 NicSample s;
                 s.counters.linkState = LinkState::Up;
                 s.rxBytesPerSecond = 1e9 * ((h + rail) % 40);
