@@ -3,8 +3,10 @@
 #include <QApplication>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
+#include "configlocations.h"
 #include "plan/capacityplanner.h"
 #include "plan/demandseries.h"
 #include "plan/planreport.h"
@@ -136,8 +138,13 @@ int runPlan(const PlanArguments &arguments, int argc, char **argv)
     const Result<DemandSeries> series = demandOf(arguments);
     if (!series)
         return failed(series.error().message, 1);
-    auto cards = arguments.costs.empty() ? Result<std::vector<CardCost>>(defaultCardCosts())
-                                         : loadCardCosts(arguments.costs);
+    // The costs file asked for, else the cost side of the price book in force, else the
+    // provider's figures.
+    const std::string book = priceBookInForce();
+    auto cards = !arguments.costs.empty() ? loadCardCosts(arguments.costs)
+                 : std::filesystem::exists(book)
+                     ? loadCardCosts(book)
+                     : Result<std::vector<CardCost>>(defaultCardCosts());
     if (!cards)
         return failed(cards.error().message, 1);
     const std::vector<double> need =

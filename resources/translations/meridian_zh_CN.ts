@@ -2549,7 +2549,7 @@ Next: %2</source>
         <translation>时间回溯：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+106"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+108"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
     </message>
@@ -2589,7 +2589,7 @@ Next: %2</source>
         <translation>集群利用率(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-64"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-66"/>
         <source>Fleet utilisation needs the history file, which is off in this session</source>
         <translation>集群利用率需要历史文件，本次会话未启用</translation>
     </message>
@@ -2742,7 +2742,7 @@ Next: %2</source>
 <context>
     <name>meridian::PlanWindow</name>
     <message>
-        <location filename="../../widgets/plan/planwindow.cpp" line="+26"/>
+        <location filename="../../widgets/plan/planwindow.cpp" line="+27"/>
         <source>Meridian — plan: own, contract, rent</source>
         <translation>Meridian — 规划：自有、签约、租用</translation>
     </message>
@@ -2768,8 +2768,8 @@ Next: %2</source>
     </message>
     <message>
         <location line="+2"/>
-        <source>card costs: the provider&apos;s figures</source>
-        <translation>卡成本：采用服务商的数值</translation>
+        <source>card costs: the price book&apos;s</source>
+        <translation>卡成本：采用价格表中的数值</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -329,3 +329,25 @@ TEST(RecordedDemand, AGapIsTheSameHourOfOtherWeeksAndAStrangeFileIsRefused)
     EXPECT_NE(readRecordedDemand(file, "chat").error().message.find("newer Meridian"),
               std::string::npos);
 }
+
+// The cost side kept in the price book is what the plan prices by; a book without one
+// gives the provider's figures.
+TEST(CapacityPlan, ThePriceBooksCostSideIsWhatThePlanPricesBy)
+{
+    test::TempDir dir;
+    auto shipped = loadCardCosts(MERIDIAN_SOURCE_DIR "/resources/pricebook.yaml");
+    ASSERT_TRUE(shipped.ok()) << shipped.error().message;
+    ASSERT_EQ(shipped->size(), defaultCardCosts().size());
+    for (size_t i = 0; i < shipped->size(); ++i) {
+        EXPECT_EQ((*shipped)[i].model, defaultCardCosts()[i].model);
+        EXPECT_DOUBLE_EQ((*shipped)[i].ownedCnyPerHour(), defaultCardCosts()[i].ownedCnyPerHour());
+        EXPECT_DOUBLE_EQ((*shipped)[i].cloudCnyPerHour, defaultCardCosts()[i].cloudCnyPerHour);
+    }
+    auto cheaper = loadCardCosts(dir.write(
+        "prices.yaml", "prices: []\ncard_costs:\n  - {model: Ascend-910B, purchase_cny: 60000}\n"));
+    ASSERT_TRUE(cheaper.ok()) << cheaper.error().message;
+    EXPECT_DOUBLE_EQ((*cheaper)[2].purchaseCny, 60'000);
+    auto none = loadCardCosts(dir.write("plain.yaml", "prices: []\n"));
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(none->size(), defaultCardCosts().size());
+}

@@ -142,3 +142,22 @@ TEST(PriceBook, SavedAndLoadedAgainItPricesTheSameAndABadBookIsNeverWritten)
     EXPECT_NE(refused.message().find("not saved"), std::string::npos) << refused.message();
     EXPECT_EQ(test::readFile(saved), before);
 }
+
+// The cost side beside the prices (`card_costs:`, the capacity plan's): the shipped book
+// has it, and a book edited and saved keeps it as it was written.
+TEST(PriceBook, TheCostSideOutlivesASave)
+{
+    test::TempDir dir;
+    auto shipped = PriceBook::load(std::string(MERIDIAN_SOURCE_DIR) + "/resources/pricebook.yaml");
+    ASSERT_TRUE(shipped.ok()) << shipped.error().message;
+    ASSERT_NE(shipped->cardCostsYaml().find("Ascend-910B"), std::string::npos);
+    PriceBook edited = shipped.value();
+    edited.addRule({"A100-SXM4-80GB", Vendor::Unknown, "", 2.2, kJuly1, {}});
+    const std::string saved = dir.file("pricebook.yaml");
+    ASSERT_TRUE(savePriceBook(saved, edited).ok());
+    auto again = PriceBook::load(saved);
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(again->cardCostsYaml(), shipped->cardCostsYaml()) << test::readFile(saved);
+    EXPECT_FALSE(
+        PriceBook::load(dir.write("bad.yaml", "prices: []\ncard_costs: {model: X}\n")).ok());
+}

@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -67,7 +68,7 @@ QWidget *PlanWindow::buildControls()
     m_peak->setValue(64);
     m_peak->setSuffix(tr(" A100s at the peak"));
     m_costs = new QLineEdit(row);
-    m_costs->setPlaceholderText(tr("card costs: the provider's figures"));
+    m_costs->setPlaceholderText(tr("card costs: the price book's"));
     auto *costs = new QPushButton(tr("Costs…"), row);
     m_plan = new QPushButton(tr("Plan"), row);
     m_backtest = new QPushButton(tr("Backtest"), row);
@@ -115,7 +116,9 @@ void PlanWindow::setDemandFile(const QString &path)
 void PlanWindow::plan(bool backtest)
 {
     m_status->setText(tr("Weighing every mix…"));
-    m_loader->request({m_demand->text().trimmed(), m_costs->text().trimmed(),
+    const QString costs = m_costs->text().trimmed();
+    const QString book = QFile::exists(m_priceBook) ? m_priceBook : QString();
+    m_loader->request({m_demand->text().trimmed(), costs.isEmpty() ? book : costs,
                        static_cast<double>(m_peak->value()), backtest});
 }
 

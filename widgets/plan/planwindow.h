@@ -26,6 +26,9 @@ public:
     explicit PlanWindow(QWidget *parent = nullptr);
 
     void setDemandFile(const QString &path);
+    // The price book in force, whose cost side (`card_costs:`) is used when no costs file
+    // is chosen.
+    void setPriceBook(const QString &path) { m_priceBook = path; }
     void plan(bool backtest);
     const PlanLoaded &latest() const { return m_loader->latest(); }
     QTableWidget *table() const { return m_table; }
@@ -54,6 +57,7 @@ private:
     QChartView *m_chart = nullptr;
     QTableWidget *m_table = nullptr;
     QLabel *m_status = nullptr;
+    QString m_priceBook;
 };
 
 }  // namespace meridian

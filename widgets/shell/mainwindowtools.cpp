@@ -71,8 +71,10 @@ ReportsWindow *MainWindow::showReports()
 
 PlanWindow *MainWindow::showPlan()
 {
-    if (!m_plan)
+    if (!m_plan) {
         m_plan = new PlanWindow(this);
+        m_plan->setPriceBook(m_reportSources.priceBookFile);
+    }
     m_plan->show();
     m_plan->raise();
     m_plan->activateWindow();

@@ -162,6 +162,11 @@ Result<PriceBook> PriceBook::load(const std::string &path)
                 book.addContract(std::move(contract).value());
             }
         }
+        if (const YAML::Node costs = root["card_costs"]) {
+            if (!costs.IsSequence())
+                return yamlError(path, costs, "card_costs: must be a list of {model, ...}");
+            book.setCardCostsYaml(YAML::Dump(costs));
+        }
     } catch (const YAML::Exception &e) {
         return yamlError(path, e);
     }

@@ -52,6 +52,10 @@ public:
     void addContract(Contract contract) { m_contracts.push_back(std::move(contract)); }
     const std::vector<PriceRule> &rules() const { return m_rules; }
     const std::vector<Contract> &contracts() const { return m_contracts; }
+    // The cost side, what a card-hour costs the provider (`card_costs:`, read by the
+    // capacity plan): kept as written so that saving the prices never loses it.
+    const std::string &cardCostsYaml() const { return m_cardCostsYaml; }
+    void setCardCostsYaml(std::string yaml) { m_cardCostsYaml = std::move(yaml); }
 
     // The list price at a moment: the most specific rule valid then (model beats vendor,
     // a data center beats any); absent when no rule covers the card.
@@ -65,6 +69,7 @@ public:
 private:
     std::vector<PriceRule> m_rules;
     std::vector<Contract> m_contracts;
+    std::string m_cardCostsYaml;
 };
 
 // A contract's discount from its term: 10% for six months or more unless it says otherwise.

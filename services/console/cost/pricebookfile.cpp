@@ -58,7 +58,10 @@ std::string priceBookToYaml(const PriceBook &book)
             out << YAML::Key << "discount_percent" << YAML::Value << c.discountPercent;
         out << YAML::EndMap;
     }
-    out << YAML::EndSeq << YAML::EndMap;
+    out << YAML::EndSeq;
+    if (!book.cardCostsYaml().empty())
+        out << YAML::Key << "card_costs" << YAML::Value << YAML::Load(book.cardCostsYaml());
+    out << YAML::EndMap;
     return std::string(out.c_str()) + "\n";
 }
 

@@ -92,9 +92,14 @@ Result<std::vector<CardCost>> loadCardCosts(const std::string &path)
     } catch (const YAML::Exception &e) {
         return Error{fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg)};
     }
-    if (!root.IsMap() || !root["cards"] || !root["cards"].IsSequence())
-        return Error{fmt::format("{}:1: needs a list `cards:`", path)};
-    for (const YAML::Node &entry : root["cards"]) {
+    const bool priceBook = root.IsMap() && root["prices"];
+    const YAML::Node list = root.IsMap() ? root[priceBook ? "card_costs" : "cards"] : YAML::Node();
+    if (priceBook && !list)
+        return cards;
+    if (!list || !list.IsSequence())
+        return Error{
+            fmt::format("{}:1: needs a list `cards:` (or a price book's `card_costs:`)", path)};
+    for (const YAML::Node &entry : list) {
         if (!entry.IsMap() || !entry["model"])
             return Error{fmt::format("{}:{}: a card needs its model", path, entry.Mark().line + 1)};
         const std::string model = entry["model"].as<std::string>();

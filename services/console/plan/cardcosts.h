@@ -31,10 +31,12 @@ struct CardCost {
 // The five models the fleet has, at the defaults above.
 std::vector<CardCost> defaultCardCosts();
 
-// The defaults, with what `path` says over them:
+// The defaults, with what `path` says over them: a costs file's `cards:`, or the price
+// book's `card_costs:` (the cost side beside the prices), entries alike:
 //   cards:
 //     - {model: A100-SXM4-80GB, purchase_cny: 140000, cloud_cny_per_hour: 7.5}
 //     - {model: Ascend-910B, rate: 0.8, life_years: 6}
+// A price book without `card_costs:` gives the defaults.
 // A model the defaults lack is added (it needs a rate, a purchase and a cloud price);
 // an unknown key, a negative price or a rate of zero is refused, the file and line named.
 Result<std::vector<CardCost>> loadCardCosts(const std::string &path);
