@@ -61,9 +61,10 @@ QString conditionName(CardCondition condition)
     case CardCondition::Ecc: return Health::tr("ECC error");
     case CardCondition::Unreachable: return Health::tr("unreachable");
     // Both slow the card; what sets them apart is heat, so the names say so (a card in
-    // "Thermal throttling" was read as "throttled" when this said "too hot").
-    case CardCondition::Thermal: return Health::tr("throttled by heat");
-    case CardCondition::Throttled: return Health::tr("throttled, not by heat");
+    // "Thermal throttling" was read as "throttled" when this said "too hot"), short enough
+    // for the legend to fit beside an open card panel at 1366.
+    case CardCondition::Thermal: return Health::tr("heat-throttled");
+    case CardCondition::Throttled: return Health::tr("throttled");
     case CardCondition::Stale: return Health::tr("stale");
     case CardCondition::NoReading: return Health::tr("no reading");
     case CardCondition::Healthy: return Health::tr("healthy");

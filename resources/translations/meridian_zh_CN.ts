@@ -670,14 +670,14 @@
         <translation>不可达</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>throttled by heat</source>
+        <location line="+4"/>
+        <source>heat-throttled</source>
         <translation>过热降频</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>throttled, not by heat</source>
-        <translation>非过热降频</translation>
+        <source>throttled</source>
+        <translation>降频</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -33,6 +33,7 @@
 #include "widgets/fleet/carddetailpanel.h"
 #include "widgets/fleet/fleetheatmap.h"
 #include "widgets/fleet/heatmaplayout.h"
+#include "widgets/fleet/heatmaplegend.h"
 #include "widgets/fleet/timemachinebar.h"
 #include "widgets/scaling/scalingwindow.h"
 #include "widgets/shell/mainwindow.h"
@@ -202,6 +203,10 @@ TEST(LaptopLayout, APastMomentWithACardOpenStaysOnTheLaptopsScreen)
     EXPECT_EQ(window.size(), kFirstRunWindow) << "the past never widens the window";
     EXPECT_LE(window.minimumSizeHint().width(), kLaptopWindow.width());
     EXPECT_GT(window.timeMachineBar()->slider()->width(), 200) << "the slider keeps its room";
+    // The legend says every condition whole beside the open card panel.
+    const QWidget *legend = window.findChild<HeatmapLegend *>();
+    ASSERT_NE(legend, nullptr);
+    EXPECT_LE(legend->sizeHint().width(), legend->width()) << "the legend is cut";
     int views = 0;
     for (QAbstractScrollArea *view : window.findChildren<QAbstractScrollArea *>()) {
         views += view->isVisible() ? 1 : 0;
