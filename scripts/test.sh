@@ -8,9 +8,12 @@ cd "$(dirname "$0")/.."
 # VictoriaMetrics, Alertmanager, the alerts' receiver, and HAProxy, the load balancer in
 # front of the replicas. Their Debian packages would start a service of their own where
 # systemd runs; the tests start their own copies on free ports instead. dbus-daemon gives the desktop-notification test a session bus;
-# systemd, a user manager of the replica tests' own.
+# systemd, a user manager of the replica tests' own. mmdebstrap makes the package tier's
+# clean Debian root; curl asks the agent installed there for its gRPC health, sqlite3 fills
+# its ledger.
 missing=()
-for p in prometheus victoria-metrics prometheus-alertmanager haproxy dbus-daemon systemd; do
+for p in prometheus victoria-metrics prometheus-alertmanager haproxy dbus-daemon systemd \
+    mmdebstrap curl sqlite3 python3; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
