@@ -5,12 +5,14 @@
 # upgraded to this build, purged, and nothing of it left. For the agent besides: started
 # as its unit starts it on the packaged configuration (an operator's edit of that conffile
 # kept across the upgrade), answering gRPC health soon after its install (the time said),
-# and a
-# ledger of 1,440 minutes that the upgrade keeps to the minute. Needs root (chroot) and
-# the Debian mirror; says so and fails without them, never skips.
+# and a ledger of 1,440 minutes that the upgrade keeps to the minute. Then the Ansible role
+# for owned nodes (packaging/ansible), run twice on the clean root: the agent it configures
+# answers over TLS with a token, and the second run changes nothing. Needs root (chroot)
+# and the Debian mirror; says so and fails without them, never skips.
 #   tests/package/package_tier.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "${1:?the build directory}" && pwd)
+source=$(cd "$(dirname "$0")/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "FAIL: the package tier needs root (mmdebstrap, chroot)"; exit 1; }
 command -v mmdebstrap >/dev/null || { echo "FAIL: mmdebstrap is not installed"; exit 1; }
 work=$(mktemp -d /tmp/meridian-package-tier.XXXXXX)
@@ -122,4 +124,49 @@ for left in /var/lib/meridian-agent /var/lib/meridian-pool /var/lib/meridian-sca
     /etc/systemd/system/multi-user.target.wants/meridian-agent.service; do
     [ ! -e "$root$left" ] && [ ! -L "$root$left" ] || fail "$left is left after purge"
 done
-echo "PASS: install, enable, upgrade with state, purge in a clean Debian 12 root"
+step "the Ansible role on the clean root, twice: TLS and a token, and no change the second time"
+apt_root install --no-install-recommends ansible-core
+mkdir -p "$root/srv/rollout"
+cp -r "$source/packaging/ansible/roles" "$root/srv/rollout/"
+openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=127.0.0.1" \
+    -addext "subjectAltName=IP:127.0.0.1" -keyout "$root/srv/rollout/agent.key" \
+    -out "$root/srv/rollout/agent.crt" 2>/dev/null
+cat > "$root/srv/rollout/node.yml" <<PLAY
+- hosts: localhost
+  connection: local
+  gather_facts: true
+  vars:
+    meridian_agent_deb: /debs/meridian-agent_0.1.0_amd64.deb
+    meridian_agent_listen: "127.0.0.1:$port"
+    meridian_agent_collector: sim
+    meridian_agent_data_center: wuhu
+    meridian_agent_tls_cert: /srv/rollout/agent.crt
+    meridian_agent_tls_key: /srv/rollout/agent.key
+    meridian_agent_tokens: [{name: autoscaler, role: operator, secret: tier-secret-0123456789abcdef}]
+  roles: [meridian_agent]
+PLAY
+ansible_run() {
+    in_root sh -c "cd /srv/rollout && LC_ALL=C.UTF-8 ANSIBLE_ROLES_PATH=/srv/rollout/roles \
+        ansible-playbook -i localhost, node.yml" > "$work/ansible.log" 2>&1 ||
+        { tail -40 "$work/ansible.log"; fail "the Ansible role failed"; }
+}
+ansible_run
+grep -q "changed=[1-9]" "$work/ansible.log" || fail "the first run changed nothing"
+ansible_run
+grep -q "changed=0" "$work/ansible.log" || { tail -20 "$work/ansible.log"; fail "the second run changed something"; }
+[ "$(stat -c %a "$root/etc/meridian/tokens/autoscaler")" = "600" ] || fail "the token is not 0600"
+[ "$(stat -c %a "$root/etc/meridian/tls/agent.key")" = "600" ] || fail "the key is not 0600"
+# The agent as the role configured it: TLS, and health asked with the token.
+start_agent
+tls_healthy() {
+    curl -s --max-time 2 --http2 --cacert "$root/srv/rollout/agent.crt" \
+        -H "content-type: application/grpc" -H "te: trailers" \
+        -H "authorization: Bearer tier-secret-0123456789abcdef" \
+        --data-binary @<(printf '\0\0\0\0\0') \
+        "https://127.0.0.1:$port/grpc.health.v1.Health/Check" | od -An -tx1 | grep -q "08 01"
+}
+for _ in $(seq 100); do tls_healthy && break; sleep 0.1; done
+tls_healthy || { cat "$work/agent.log"; fail "the agent the role configured does not answer over TLS"; }
+stop_agent
+
+echo "PASS: install, enable, upgrade with state, purge in a clean Debian 12 root; the role twice"
