@@ -168,5 +168,6 @@ TEST(FabricWindow, MarkupInAnAgentsNamesIsShownAsItsCharacters)
     ASSERT_TRUE(waitFor([&] { return !window.view()->scene().lines.empty(); }));
     EXPECT_TRUE(window.details().contains(QStringLiteral("&lt;i&gt;zw-leaf0")))
         << window.details().toStdString();
-    EXPECT_FALSE(window.details().contains(QStringLiteral("<i>"))) << window.details().toStdString();
+    EXPECT_FALSE(window.details().contains(QStringLiteral("<i>")))
+        << window.details().toStdString();
 }

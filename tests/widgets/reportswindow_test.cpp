@@ -32,11 +32,11 @@
 #include "models/cost/reportwording.h"
 #include "testsupport.h"
 #include "usagefixture.h"
-#include "widgets/pdftable.h"
 #include "widgets/cost/pricebookdialog.h"
 #include "widgets/cost/reportcharts.h"
 #include "widgets/cost/reportpdf.h"
 #include "widgets/cost/reportswindow.h"
+#include "widgets/pdftable.h"
 
 using namespace meridian;
 
