@@ -112,6 +112,21 @@ struct PastFleet {
     }
 };
 
+// The bar alone in a window as wide as a laptop's screen, live at kNowMs.
+struct BarOnALaptop {
+    BarOnALaptop()
+    {
+        auto *layout = new QVBoxLayout(&window);
+        bar = new TimeMachineBar(&window);
+        layout->addWidget(bar);
+        window.resize(1366, 60);
+        window.show();
+        bar->setNow(kNowMs);
+    }
+    QWidget window;
+    TimeMachineBar *bar = nullptr;
+};
+
 }  // namespace
 
 // Five hours ago, one of each kind the fleet draws was open: each is on its subject, as live
@@ -291,13 +306,9 @@ TEST(FleetTimeMachine, TheWindowsSliderShowsThePastAndOneClickGoesBackToLive)
 // the bar's room with "…", whole in the tooltip and the moment's text.
 TEST(FleetTimeMachine, AMomentWithManyAlertsNeverWidensTheWindow)
 {
-    QWidget window;
-    auto *layout = new QVBoxLayout(&window);
-    auto *bar = new TimeMachineBar(&window);
-    layout->addWidget(bar);
-    window.resize(1366, 60);
-    window.show();
-    bar->setNow(kNowMs);
+    BarOnALaptop shown;
+    QWidget &window = shown.window;
+    TimeMachineBar *bar = shown.bar;
     bar->slider()->setValue(-30);
     FleetMoment moment;
     moment.atUnixMs = kNowMs - 30 * 60'000;
@@ -331,13 +342,8 @@ TEST(FleetTimeMachine, AMomentWithManyAlertsNeverWidensTheWindow)
 // length never changes while the label beside it does.
 TEST(FleetTimeMachine, AMomentIsPickedToTheMinuteByKeysOrByTyping)
 {
-    QWidget window;
-    auto *layout = new QVBoxLayout(&window);
-    auto *bar = new TimeMachineBar(&window);
-    layout->addWidget(bar);
-    window.resize(1366, 60);
-    window.show();
-    bar->setNow(kNowMs);
+    BarOnALaptop shown;
+    TimeMachineBar *bar = shown.bar;
     QSignalSpy chosen(bar, &TimeMachineBar::momentChosen);
     QSlider *slider = bar->slider();
     QCoreApplication::processEvents();
