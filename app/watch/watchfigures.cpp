@@ -74,19 +74,20 @@ std::string routeExposition(const std::vector<RouteStatus> &routes)
 std::string watchExposition(const WatchFigures &f)
 {
     std::string out;
+    const auto metric = [&](const char *type, const char *name, const char *help,
+                            const std::string &value) {
+        out += fmt::format("# HELP {0} {1}\n# TYPE {0} {3}\n{0} {2}\n", name, help, value, type);
+    };
     const auto gauge = [&](const char *name, const char *help, const std::string &value) {
-        out += fmt::format("# HELP {0} {1}\n# TYPE {0} gauge\n{0} {2}\n", name, help, value);
+        metric("gauge", name, help, value);
     };
     gauge("meridian_watch_start_time_seconds", "When this watcher started (Unix time).",
           fmt::format("{:.3f}", seconds(f.startedMs)));
     gauge("meridian_watch_last_evaluation_timestamp_seconds",
           "When the rules last ran over the fleet (Unix time).",
           fmt::format("{:.3f}", seconds(f.lastEvaluationMs)));
-    out += fmt::format(
-        "# HELP meridian_watch_evaluations_total Passes of the rules over the fleet.\n"
-        "# TYPE meridian_watch_evaluations_total counter\n"
-        "meridian_watch_evaluations_total {}\n",
-        f.evaluations);
+    metric("counter", "meridian_watch_evaluations_total", "Passes of the rules over the fleet.",
+           std::to_string(f.evaluations));
     out +=
         "# HELP meridian_watch_agents Agents in the inventory, by connection state.\n"
         "# TYPE meridian_watch_agents gauge\n";
@@ -108,11 +109,8 @@ std::string watchExposition(const WatchFigures &f)
     gauge("meridian_watch_receive_gap_seconds",
           "Since the last batch from any connected agent was received.",
           fmt::format("{:.3f}", seconds(f.receiveGapMs)));
-    out += fmt::format(
-        "# HELP meridian_watch_behind_total Times this watcher fell behind and held staleness.\n"
-        "# TYPE meridian_watch_behind_total counter\n"
-        "meridian_watch_behind_total {}\n",
-        f.holds);
+    metric("counter", "meridian_watch_behind_total",
+           "Times this watcher fell behind and held staleness.", std::to_string(f.holds));
     return out + routeExposition(f.routes);
 }
 
