@@ -476,6 +476,7 @@ grpc::ServerUnaryReactor *PoolService::ListLeases(grpc::CallbackServerContext *c
             (request->owner().empty() || request->owner() == booked.lease.requested_by()))
             *response->add_leases() = booked.lease;
     }
+    response->set_now_unix_ms(m_clock.nowUnixMs());
     reactor->Finish(grpc::Status::OK);
     return reactor;
 }

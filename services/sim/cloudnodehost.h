@@ -14,6 +14,11 @@ namespace meridian {
 
 using CloudNodeEndpoints = std::vector<std::pair<std::string, std::string>>;
 
+// How the simulated cloud lies, for the tests of a controller that must not believe its
+// pool: each lease's node an address nobody answers at; every lease the first one's node;
+// every lease a node of the fleet's own (`ownNode`).
+enum class CloudLie { None, SilentNodes, OneNodeForEveryLease, OurOwnNode };
+
 class CloudNodeHost {
 public:
     virtual ~CloudNodeHost() = default;

@@ -126,12 +126,59 @@ Result<nlohmann::json> SimCloudProvider::lease(const ProviderConfig &provider,
     }
     if (!waitUntil(m_clock.steadyMs() + int64_t{found->provisioningSeconds} * 1000))
         return Error{"the simulator is stopping"};
+    // Leases that finish together make the one shared node once: the first makes it while
+    // the others wait to be given it.
+    std::unique_lock sharing(m_sharedNodeMaking, std::defer_lock);
+    bool shares = false;
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto lied = liedNodes(leaseId)) {
+            m_leases[leaseId] = *lied;
+            return nodesOf(*lied);
+        }
+        shares = m_lie == CloudLie::OneNodeForEveryLease;
+    }
+    if (shares)
+        sharing.lock();  // never while holding m_mutex, which its holder takes
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto lied = liedNodes(leaseId)) {  // made while this lease waited
+            m_leases[leaseId] = *lied;
+            return nodesOf(*lied);
+        }
+    }
     auto endpoints = m_nodes.addCloudNodes(input.value("nodes", 1), kindOf(*found), leaseId);
     if (!endpoints)
         return endpoints.error();
     std::lock_guard lock(m_mutex);
     m_leases[leaseId] = endpoints.value();
+    if (m_lie == CloudLie::OneNodeForEveryLease && m_sharedNode.empty())
+        m_sharedNode = endpoints.value();
     return nodesOf(endpoints.value());
+}
+
+void SimCloudProvider::lie(CloudLie lie, CloudNodeEndpoints ownNode)
+{
+    std::lock_guard lock(m_mutex);
+    m_lie = lie;
+    m_ownNode = std::move(ownNode);
+    m_sharedNode.clear();
+}
+
+std::optional<CloudNodeEndpoints> SimCloudProvider::liedNodes(const std::string &leaseId) const
+{
+    switch (m_lie) {
+    case CloudLie::None: return std::nullopt;
+    // Port 1 on a loopback address of its own: nothing listens, every call to its agent is
+    // refused, and no two leases name the same address.
+    case CloudLie::SilentNodes:
+        return CloudNodeEndpoints{
+            {"silent-" + leaseId, fmt::format("127.0.1.{}:1", m_leases.size() % 250 + 1)}};
+    case CloudLie::OneNodeForEveryLease:
+        return m_sharedNode.empty() ? std::nullopt : std::optional(m_sharedNode);
+    case CloudLie::OurOwnNode: return m_ownNode;
+    }
+    return std::nullopt;
 }
 
 nlohmann::json SimCloudProvider::release(const nlohmann::json &input)

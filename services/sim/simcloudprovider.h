@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -35,6 +36,8 @@ public:
                                 const nlohmann::json &input);
     // Leases still coming up fail at once; called before the pool is stopped.
     void stop();
+    // Leases made from now on are answered with this lie.
+    void lie(CloudLie lie, CloudNodeEndpoints ownNode = {});
 
 private:
     Result<nlohmann::json> lease(const ProviderConfig &provider, const nlohmann::json &input);
@@ -49,6 +52,12 @@ private:
     bool m_stopping = false;
     std::set<ClockWait *> m_waits;  // leases coming up, woken by stop()
     std::map<std::string, CloudNodeEndpoints> m_leases;
+    CloudLie m_lie = CloudLie::None;
+    CloudNodeEndpoints m_ownNode;     // OurOwnNode's answer
+    CloudNodeEndpoints m_sharedNode;  // OneNodeForEveryLease's, once the first lease made it
+    std::mutex m_sharedNodeMaking;    // held by the lease making it
+    // A lie's answer, or none where the truth is told (or, for a shared node, not yet made).
+    std::optional<CloudNodeEndpoints> liedNodes(const std::string &leaseId) const;
 };
 
 }  // namespace meridian

@@ -504,6 +504,15 @@ Result<CloudNodeEndpoints> SimFleet::addCloudNodes(int count, SimNodeKind kind,
     return endpoints;
 }
 
+void SimFleet::setCloudLie(CloudLie lie)
+{
+    const std::vector<SimNodeView> own = nodes();
+    CloudNodeEndpoints ownNode;
+    if (!own.empty())
+        ownNode.emplace_back(own.front().nodeId, own.front().address);
+    m_cloud->lie(lie, std::move(ownNode));
+}
+
 void SimFleet::removeCloudNodes(const std::string &leaseId)
 {
     std::unique_ptr<grpc::Server> server;

@@ -72,6 +72,9 @@ public:
     Result<CloudNodeEndpoints> addCloudNodes(int count, SimNodeKind kind,
                                              const std::string &leaseId) override;
     void removeCloudNodes(const std::string &leaseId) override;
+    // The simulated cloud answers the leases made from now on with this lie (the fleet's
+    // first node is the one OurOwnNode gives).
+    void setCloudLie(CloudLie lie);
 
     // A service's demand in requests/s from now on (nullopt: its quiet daily curve);
     // false when the simulator runs no such service.

@@ -8,6 +8,7 @@
 
 #include "agentprocess.h"
 #include "autoscaler/scalingclients.h"
+#include "core/clock.h"
 #include "meridian/v1/capacity_pool.grpc.pb.h"
 
 using namespace meridian;
@@ -34,6 +35,7 @@ public:
         v1::LeasedNode *node = lease->add_leased_nodes();
         node->set_node_id("cloud-lease-1-n1");
         node->set_agent_address("127.0.0.1:50051");
+        response->set_now_unix_ms(poolNowMs);
         return grpc::Status::OK;
     }
     grpc::Status Release(grpc::ServerContext *, const v1::ReleaseRequest *request,
@@ -43,6 +45,7 @@ public:
         return grpc::Status::OK;
     }
     std::atomic<bool> releasedInList{false};
+    std::atomic<int64_t> poolNowMs{0};
     std::string released;
 };
 
@@ -54,8 +57,8 @@ TEST(CapacityPoolClient, AReleasedLeasesAgentIsNotFollowedAgainWhileThePoolStill
     int port = 0;
     const std::unique_ptr<grpc::Server> server = test::serveOnLoopback(pool, port);
     ASSERT_TRUE(server);
-    GrpcCapacityPool client("127.0.0.1:" + std::to_string(port), ClientSecurity{}, 5000,
-                            "scaled@xiamen");
+    GrpcCapacityPool client("127.0.0.1:" + std::to_string(port), ClientSecurity{},
+                            SystemClock::instance(), 5000, "scaled@xiamen");
 
     ASSERT_TRUE(client.leases().ok());
     ASSERT_EQ(client.lastLeases().agents.size(), 1u);
@@ -74,4 +77,29 @@ TEST(CapacityPoolClient, AReleasedLeasesAgentIsNotFollowedAgainWhileThePoolStill
     pool.releasedInList = true;
     ASSERT_TRUE(client.leases().ok());
     EXPECT_TRUE(client.lastLeases().agents.empty());
+}
+
+// Paid hours are counted on the pool's clock: what it said, carried forward on this host's
+// monotonic clock, whatever this host's wall clock reads; this host's own where it never
+// said.
+TEST(CapacityPoolClient, ThePoolsClockIsCarriedForwardOnTheMonotonicOneNotTheWallClock)
+{
+    SlowToReleasePool pool;
+    int port = 0;
+    const std::unique_ptr<grpc::Server> server = test::serveOnLoopback(pool, port);
+    ASSERT_TRUE(server);
+    ManualClock clock(1'800'000'000'000);
+    GrpcCapacityPool client("127.0.0.1:" + std::to_string(port), ClientSecurity{}, clock);
+
+    ASSERT_TRUE(client.leases().ok());
+    EXPECT_EQ(poolNowUnixMs(client.lastLeases(), 1'800'003'240'000, clock.steadyMs()),
+              1'800'003'240'000)
+        << "a pool that says nothing: this host's clock";
+
+    pool.poolNowMs = 1'700'000'000'000;
+    ASSERT_TRUE(client.leases().ok());
+    clock.advanceMs(90'000);
+    // This host's wall clock set 54 minutes ahead changes nothing; 90 s did pass.
+    EXPECT_EQ(poolNowUnixMs(client.lastLeases(), clock.nowUnixMs() + 54 * 60'000, clock.steadyMs()),
+              1'700'000'090'000);
 }

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "scaling/offerholds.h"
 #include "scaling/placement.h"
 #include "testsupport.h"
 
@@ -99,6 +100,28 @@ TEST(Placement, NothingToRentIsAShortfallNotAnError)
     const PlacementPlan soldOut = planPlacement(chat(), request);
     EXPECT_DOUBLE_EQ(soldOut.shortRps, 5);
     EXPECT_NE(soldOut.notes.front().find("0 nodes free"), std::string::npos);
+}
+
+TEST(Placement, OffersHeldBackAreSaidNotBlamedOnTheCaps)
+{
+    OfferHolds holds(15 * 60'000);
+    holds.hold("cn-south-910b", "its node cloud-7 has not answered for 5 min", 1'000);
+    std::vector<std::string> notes;
+    PlacementRequest request;
+    request.neededRps = 5;
+    request.offers = holds.usable({kOffers[2]}, 31'000, notes);
+    EXPECT_TRUE(request.offers.empty());
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0],
+              "offer cn-south-910b held back for 15 more min: its last lease was given "
+              "back (its node cloud-7 has not answered for 5 min)");
+    request.offersMissingWhy = "no other allowed cloud offer within the price cap";
+    const PlacementPlan held = planPlacement(chat(), request);
+    EXPECT_EQ(held.notes.front(), "no other allowed cloud offer within the price cap");
+    // The hold ends on its own.
+    notes.clear();
+    EXPECT_EQ(holds.usable({kOffers[2]}, 1'000 + 15 * 60'000, notes).size(), 1u);
+    EXPECT_TRUE(notes.empty());
 }
 
 TEST(Placement, RentedCapacityIsReleasedAtTheEndOfItsPaidHour)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "scaling/stepexecutor.h"
 #include "testsupport.h"
@@ -66,9 +67,10 @@ public:
             return LeaseAnswer{true, "no nodes available"};
         if (!byKey.count(key)) {
             ++rented;
-            byKey[key] = {
-                "L-" + std::to_string(rented),       key, by, PoolLeaseState::Provisioning,
-                {"cloud-" + std::to_string(rented)}, {}};
+            const std::string node =
+                !everyLeaseNames.empty() ? everyLeaseNames : "cloud-" + std::to_string(rented);
+            byKey[key] = {"L-" + std::to_string(rented), key,    by,
+                          PoolLeaseState::Provisioning,  {node}, {}};
         }
         if (std::exchange(dieAfter, false))
             return Error{"connection lost"};
@@ -91,6 +93,7 @@ public:
     bool dieBefore = false;
     bool dieAfter = false;
     bool soldOut = false;
+    std::string everyLeaseNames;  // set: every lease is given this one node (a lying pool)
 };
 
 class FakeReplicas final : public ReplicaApi {
@@ -98,6 +101,8 @@ public:
     Result<std::vector<ReplicaView>> replicas() override
     {
         std::vector<ReplicaView> out;
+        for (const std::string &key : silentKeys)
+            out.push_back({{}, key, ReplicaState::Unknown});
         for (auto &[key, r] : byKey) {
             if (r.state == ReplicaState::Starting && ++age[key] > 1)
                 r.state = ReplicaState::Serving;
@@ -107,6 +112,8 @@ public:
     }
     Status start(const std::string &node, const std::string &key, const std::string &) override
     {
+        if (silentKeys.count(key))
+            return Error{"node " + node + ": its agent does not answer"};
         if (!byKey.count(key)) {
             ++started;
             byKey[key] = {node, key, ReplicaState::Starting};
@@ -122,6 +129,7 @@ public:
     std::map<std::string, int> age;
     int started = 0;
     int stopped = 0;
+    std::set<std::string> silentKeys;  // steps whose node's agent never answers
 };
 
 FakeJournal approvedStep()
@@ -191,6 +199,99 @@ TEST(StepExecutor, ALeaseStuckProvisioningIsGivenBackAndTheStepFails)
     EXPECT_EQ(pool.releases, 1);
     EXPECT_EQ(pool.byKey.begin()->second.state, PoolLeaseState::Released);
     EXPECT_EQ(replicas.started, 0);
+}
+
+TEST(StepExecutor, AWallClockJumpOfAnHourTimesNothingOutTheMonotonicClockDoes)
+{
+    FakeJournal journal = approvedStep();
+    FakePool pool;
+    pool.readyAfter = 1'000'000;  // provisions for ever
+    FakeReplicas replicas;
+    StepExecutor executor(journal, pool, replicas, "meridian");
+    for (int minute = 0; minute <= 14; ++minute) {
+        const int64_t jump = minute >= 3 ? 3'600'000 : 0;  // set an hour ahead at minute 3
+        ASSERT_TRUE(executor.advance(kNow + jump + minute * 60'000, {}, minute * 60'000).ok());
+        ASSERT_EQ(journal.steps[1].state, StepState::Leasing) << "minute " << minute;
+    }
+    EXPECT_EQ(pool.releases, 0);
+    for (int minute = 15; minute <= 17; ++minute)
+        ASSERT_TRUE(executor.advance(kNow + 3'600'000 + minute * 60'000, {}, minute * 60'000).ok());
+    EXPECT_EQ(journal.steps[1].state, StepState::Failed) << "15 minutes on the monotonic clock";
+    EXPECT_EQ(pool.releases, 1);
+}
+
+TEST(StepExecutor, AReadyLeaseWhoseNodeNeverAnswersIsGivenBackAfterFiveMinutesSayingWhy)
+{
+    FakeJournal journal = approvedStep();
+    FakePool pool;
+    FakeReplicas replicas;
+    replicas.silentKeys.insert("plan-3-step-1");
+    StepExecutor executor(journal, pool, replicas, "meridian");
+    std::vector<Recovery> givenUp;
+    int64_t readyAtMs = -1;
+    int64_t failedAtMs = -1;
+    for (int64_t ms = 0; ms <= 8 * 60'000 && failedAtMs < 0; ms += 15'000) {
+        auto done = executor.advance(kNow + ms, {}, ms);  // a failed start ends the pass
+        if (done)
+            for (const Recovery &r : done.value())
+                if (r.kind == RecoveryKind::GiveUp)
+                    givenUp.push_back(r);
+        const StepState state = journal.steps[1].state;
+        if (readyAtMs < 0 && state == StepState::Provisioned)
+            readyAtMs = ms;
+        if (state == StepState::Failed)
+            failedAtMs = ms;
+    }
+    ASSERT_GE(readyAtMs, 0);
+    ASSERT_GE(failedAtMs, 0) << "a paid node that never answers was kept";
+    EXPECT_LE(failedAtMs - readyAtMs, 5 * 60'000 + 15'000 * 2);
+    EXPECT_GT(failedAtMs - readyAtMs, 5 * 60'000 - 15'000);
+    ASSERT_EQ(givenUp.size(), 1u);
+    EXPECT_NE(givenUp[0].why.find("cloud-1 has not answered for 5 min"), std::string::npos)
+        << givenUp[0].why;
+    EXPECT_EQ(pool.releases, 1);
+    EXPECT_EQ(replicas.started, 0);
+}
+
+TEST(StepExecutor, ALeaseNamingANodeAnotherLeaseHoldsOrOneOfOursIsGivenBack)
+{
+    for (const std::string node : {"cloud-shared", "xm-r01-n3"}) {
+        FakeJournal journal = approvedStep();
+        journal.steps[2] = journal.steps[1];
+        journal.steps[2].id = 2;
+        journal.steps[2].idempotencyKey = "plan-3-step-2";
+        FakePool pool;
+        pool.everyLeaseNames = node;
+        FakeReplicas replicas;
+        StepExecutor executor(journal, pool, replicas, "meridian");
+        executor.setOwnNodes({"xm-r01-n3", "10.1.3.3:50051"});
+        std::vector<std::string> whys;
+        for (int pass = 0; pass < 10; ++pass) {
+            auto done = executor.advance(kNow + pass * 15'000);
+            ASSERT_TRUE(done.ok());
+            for (const Recovery &r : done.value())
+                if (r.kind == RecoveryKind::GiveUp)
+                    whys.push_back(r.why);
+        }
+        if (node == "cloud-shared") {
+            EXPECT_EQ(journal.steps[1].state, StepState::Serving) << "the first lease keeps it";
+            EXPECT_EQ(journal.steps[2].state, StepState::Failed);
+            ASSERT_EQ(whys.size(), 1u);
+            EXPECT_EQ(whys[0],
+                      "the pool leased cloud-shared, which lease L-1 already holds; "
+                      "the lease is given back");
+            EXPECT_EQ(replicas.started, 1);
+        } else {
+            EXPECT_EQ(journal.steps[1].state, StepState::Failed);
+            EXPECT_EQ(journal.steps[2].state, StepState::Failed);
+            ASSERT_EQ(whys.size(), 2u);
+            EXPECT_EQ(whys[0],
+                      "the pool leased xm-r01-n3, one of our own nodes; the lease is "
+                      "given back");
+            EXPECT_EQ(replicas.started, 0) << "nothing started on a node of our own";
+        }
+        EXPECT_EQ(pool.byKey["plan-3-step-2"].state, PoolLeaseState::Released);
+    }
 }
 
 TEST(StepExecutor, APlannedStepWaitsForApproval)

@@ -152,13 +152,14 @@ std::vector<ReplicaTarget> replicaTargets(const std::vector<JournalStep> &open,
 PlacementPlan placeReplicas(const InferenceService &service, int shortReplicas,
                             const std::vector<LocalFree> &local,
                             const std::vector<CloudOfferView> &offers, int rentedCards,
-                            double rentedCnyPerHour)
+                            double rentedCnyPerHour, std::string offersMissingWhy)
 {
     const double replicaRps =
         service.runsOn.empty() ? 0
                                : service.replicaRequestsPerSecond(service.runsOn.front().cardModel);
     PlacementRequest request;
     request.neededRps = shortReplicas * replicaRps;
+    request.offersMissingWhy = std::move(offersMissingWhy);
     for (const LocalFree &free : local) {
         auto it =
             std::find_if(request.local.begin(), request.local.end(),

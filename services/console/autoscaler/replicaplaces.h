@@ -41,7 +41,7 @@ std::vector<LocalFree> freeLocalCards(const InferenceService &service, const Fle
 PlacementPlan placeReplicas(const InferenceService &service, int shortReplicas,
                             const std::vector<LocalFree> &local,
                             const std::vector<CloudOfferView> &offers, int rentedCards,
-                            double rentedCnyPerHour);
+                            double rentedCnyPerHour, std::string offersMissingWhy = {});
 
 // The steps of a plan: one a replica on the free local cards (in the pool's order), one a
 // node of each offer, each under a key of its own that names it to the pool and the agents

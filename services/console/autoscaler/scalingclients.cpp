@@ -36,9 +36,10 @@ struct GrpcCapacityPool::Stub {
     std::unique_ptr<v1::CapacityPool::Stub> stub;
 };
 
-GrpcCapacityPool::GrpcCapacityPool(std::string address, ClientSecurity security,
+GrpcCapacityPool::GrpcCapacityPool(std::string address, ClientSecurity security, const Clock &clock,
                                    int64_t callTimeoutMs, std::string owner)
     : m_address(std::move(address))
+    , m_clock(clock)
     , m_callTimeoutMs(callTimeoutMs)
     , m_owner(std::move(owner))
     , m_stub(
@@ -65,11 +66,14 @@ Result<std::vector<PoolLeaseView>> GrpcCapacityPool::leases()
         PoolLeaseView view{
             l.lease_id(), l.idempotency_key(), l.requested_by(), leaseStateOf(l.state()),
             {},           l.message()};
-        for (const v1::LeasedNode &node : l.leased_nodes())
+        for (const v1::LeasedNode &node : l.leased_nodes()) {
             view.nodeIds.push_back(node.node_id());
+            view.agentAddresses.push_back(node.agent_address());
+        }
         out.push_back(std::move(view));
     }
     m_last = std::move(books).value();
+    m_last.readAtSteadyMs = m_clock.steadyMs();
     // Remembered only until the pool's list says released (or no longer lists it): a
     // controller that runs for months does not carry every lease it ever gave back.
     std::erase_if(m_released, [this](const std::string &leaseId) {

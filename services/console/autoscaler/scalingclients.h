@@ -19,12 +19,15 @@
 
 namespace meridian {
 
+class Clock;
+
 class GrpcCapacityPool final : public CapacityPoolApi {
 public:
     // `owner` (the controller's requested-by) goes with each release, so a pool shared by
     // several controllers can refuse to release another's lease.
-    GrpcCapacityPool(std::string address, ClientSecurity security, int64_t callTimeoutMs = 5000,
-                     std::string owner = {});
+    // `clock` stamps each read on the monotonic clock, to carry the pool's time forward.
+    GrpcCapacityPool(std::string address, ClientSecurity security, const Clock &clock,
+                     int64_t callTimeoutMs = 5000, std::string owner = {});
     ~GrpcCapacityPool() override;
 
     Result<std::vector<PoolLeaseView>> leases() override;
@@ -47,6 +50,7 @@ private:
 
     struct Stub;  // the generated gRPC client, kept out of this header
     std::string m_address;
+    const Clock &m_clock;
     int64_t m_callTimeoutMs;
     std::string m_owner;
     std::unique_ptr<Stub> m_stub;

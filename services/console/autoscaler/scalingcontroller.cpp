@@ -34,6 +34,20 @@ std::set<std::string> serviceNames(const std::vector<InferenceService> &services
     return names;
 }
 
+// The names a lease may not give us: every node of our own inventory, by the agent's id, the
+// inventory's name and the agent's address.
+std::set<std::string> ownNodeNames(const FleetLayout *layout)
+{
+    std::set<std::string> names;
+    if (!layout)
+        return names;
+    for (const auto *column : {&layout->nodeId, &layout->nodeHint, &layout->nodeAddress})
+        for (const std::string &name : *column)
+            if (!name.empty())
+                names.insert(name);
+    return names;
+}
+
 }  // namespace
 
 ScalingController::ScalingController(std::vector<InferenceService> services,
@@ -47,14 +61,16 @@ ScalingController::ScalingController(std::vector<InferenceService> services,
     , m_asks(journal, clock, m_options.mode, serviceNames(services), [this] { m_passes.wake(); })
     , m_rented(security, clock, m_options.rentedAgents)
     , m_passes(clock)
+    , m_offerHolds(m_options.offerHoldMs)
 {
-    m_pool = std::make_unique<GrpcCapacityPool>(std::move(poolAddress), security,
+    m_pool = std::make_unique<GrpcCapacityPool>(std::move(poolAddress), security, clock,
                                                 m_options.callTimeoutMs, m_options.requestedBy);
     m_replicas =
         std::make_unique<GrpcReplicas>(security, m_options.requestedBy, m_options.callTimeoutMs);
     m_startedMs = clock.nowUnixMs();
     m_executor =
         std::make_unique<StepExecutor>(m_journal, *m_pool, *m_replicas, m_options.requestedBy);
+    m_executor->setNodeAnswerTimeoutMs(m_options.nodeAnswerTimeoutMs);
     for (InferenceService &s : services) {
         auto state = std::make_unique<ServiceState>();
         const auto own = m_options.servicePolicies.find(s.name);
@@ -135,9 +151,11 @@ Status ScalingController::tick()
     } else if (open = m_journal.openSteps(); open) {  // with this pass's plans and releases
         std::set<int64_t> draining = followBalancers(local, open.value(), now, problems);
         setReplicaTargets(open.value());
-        if (auto actions = m_executor->advance(now, std::move(draining)))
+        m_executor->setOwnNodes(ownNodeNames(m_localLayout.get()));
+        if (auto actions = m_executor->advance(now, std::move(draining), m_clock.steadyMs())) {
             auditActions(actions.value(), open.value(), now);
-        else
+            holdOffersGivenBack(actions.value(), open.value());
+        } else
             problems.push_back(actions.error().message);
         // The nodes of leases released in this pass are gone: let go of their agents now,
         // not at the next pass, so their silence is never read as a fault of theirs.
@@ -153,13 +171,17 @@ bool ScalingController::readPool(std::vector<std::string> &problems)
     const auto leases = m_pool->leases();
     if (!leases) {
         problems.push_back(leases.error().message);
+        m_poolSilence = leases.error().message;
         return false;
     }
     m_rented.follow(m_pool->lastLeases().agents);
-    if (auto offers = m_pool->offers())
+    if (auto offers = m_pool->offers()) {
         m_offers = std::move(offers).value();
-    else
+        m_poolSilence.clear();
+    } else {
         problems.push_back(offers.error().message);
+        m_poolSilence = offers.error().message;
+    }
     return true;
 }
 

@@ -32,6 +32,7 @@
 #include "fleetlink/agentconnection.h"
 #include "operatorasks.h"
 #include "rentedagents.h"
+#include "scaling/offerholds.h"
 #include "scaling/placement.h"
 #include "scalingcontrol.h"
 #include "scalingjournal.h"
@@ -58,6 +59,11 @@ struct ScalingControllerOptions {
     // After a start nothing is planned or released until the agents have had time to
     // report: replicas not heard from yet are not replicas that are missing.
     int64_t warmUpMs = 15'000;
+    // A rented node whose agent has not answered this long after its lease was ready is
+    // given back: it is paid for and nothing can run on it.
+    int64_t nodeAnswerTimeoutMs = 5 * 60'000;
+    // How long an offer is not ordered from after a lease of it was given back unused.
+    int64_t offerHoldMs = 15 * 60'000;
     ConnectionOptions rentedAgents;  // how the rented nodes' telemetry is followed
     // The approval mode an operator sets is kept in the journal (an own journal file,
     // meridian-scaled's) and wins over `mode` at the next start.
@@ -138,6 +144,9 @@ private:
     void setReplicaTargets(const std::vector<JournalStep> &open);
     void auditActions(const std::vector<Recovery> &actions, const std::vector<JournalStep> &open,
                       int64_t nowMs);
+    // Offers whose lease was given back unused are not ordered from for a while.
+    void holdOffersGivenBack(const std::vector<Recovery> &actions,
+                             const std::vector<JournalStep> &open);
     // The pool's leases (their agents followed) and offers; false when it did not answer.
     bool readPool(std::vector<std::string> &problems);
     // Keeps each service's load balancer equal to its ready replicas, those of steps
@@ -161,6 +170,8 @@ private:
     std::unique_ptr<StepExecutor> m_executor;
     int64_t m_startedMs = 0;
     std::vector<CloudOfferView> m_offers;
+    std::string m_poolSilence;  // why the pool's last leases or offers are not known; "": they are
+    OfferHolds m_offerHolds;
     std::shared_ptr<const FleetLayout> m_localLayout;  // this pass's
 
     mutable std::mutex m_mutex;  // guards what the UI thread touches

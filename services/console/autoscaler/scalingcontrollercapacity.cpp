@@ -81,7 +81,11 @@ void ScalingController::releaseSurplus(ServiceState &state, const std::vector<Jo
     const InferenceService &service = state.service;
     ServiceScalingView &v = state.view;
     const PoolLeases &books = m_pool->lastLeases();
-    const std::vector<const JournalStep *> serving = releaseOrder(service.name, open, books, now);
+    // Paid hours are counted on the pool's clock, which stamped the leases: a jump of this
+    // host's clock gives back nothing early and keeps nothing into a new hour.
+    const int64_t paidNowMs = poolNowUnixMs(books, now, m_clock.steadyMs());
+    const std::vector<const JournalStep *> serving =
+        releaseOrder(service.name, open, books, paidNowMs);
     const bool approved =
         m_asks.mode() == ApprovalMode::Automatic || m_asks.releaseApproved(service.name);
     int surplusSteps = 0;
@@ -99,7 +103,7 @@ void ScalingController::releaseSurplus(ServiceState &state, const std::vector<Jo
             break;
         surplus -= replicas;
         ++surplusSteps;
-        if (!approved || !releaseNow(*lease, now / 1000))
+        if (!approved || !releaseNow(*lease, paidNowMs / 1000))
             continue;  // paid to the end of its hour: it may yet be needed
         if (!startRelease(
                 *step, now, problems,

@@ -135,8 +135,16 @@ void ScalingController::scaleUp(ServiceState &state, const std::vector<JournalSt
         local = freeLocalCards(
             state.service, m_localLayout.get(), open,
             [this](const std::string &address) { return m_replicas->heldCards(address); }, limits);
+    const std::vector<CloudOfferView> offers =
+        m_offerHolds.usable(m_offers, m_clock.steadyMs(), limits);
+    std::string offersMissingWhy;
+    if (!m_poolSilence.empty())
+        offersMissingWhy = "the capacity pool's offers are not known: " + m_poolSilence;
+    else if (offers.size() < m_offers.size())
+        offersMissingWhy = "no other allowed cloud offer within the price cap";
     const PlacementPlan placement =
-        placeReplicas(service, shortReplicas, local, m_offers, v.rentedCards, v.rentedCnyPerHour);
+        placeReplicas(service, shortReplicas, local, offers, v.rentedCards, v.rentedCnyPerHour,
+                      std::move(offersMissingWhy));
     for (const std::string &note : placement.notes) {
         if (std::find(limits.begin(), limits.end(), note) == limits.end())
             limits.push_back(note);  // one line a cap, however many offers it held back
@@ -179,6 +187,18 @@ void ScalingController::auditActions(const std::vector<Recovery> &actions,
     for (const Recovery &a : actions) {
         if (std::string what = actionWords(a, open); !what.empty())
             m_asks.audit(m_options.requestedBy, what, a.why);
+    }
+}
+
+void ScalingController::holdOffersGivenBack(const std::vector<Recovery> &actions,
+                                            const std::vector<JournalStep> &open)
+{
+    for (const Recovery &a : actions) {
+        if (a.kind != RecoveryKind::GiveUp)
+            continue;
+        for (const JournalStep &step : open)
+            if (step.id == a.stepId)
+                m_offerHolds.hold(step.offerId, a.why, m_clock.steadyMs());
     }
 }
 

@@ -28,6 +28,7 @@ Result<PoolLeases> poolLeasesFrom(const v1::ListLeasesResponse &response,
                                   const std::string &poolAddress)
 {
     PoolLeases out;
+    out.poolNowUnixMs = response.now_unix_ms();
     for (const v1::Lease &l : response.leases()) {
         CloudLease lease;
         lease.leaseId = l.lease_id();
@@ -56,6 +57,13 @@ Result<PoolLeases> poolLeasesFrom(const v1::ListLeasesResponse &response,
         out.leases.push_back(std::move(lease));
     }
     return out;
+}
+
+int64_t poolNowUnixMs(const PoolLeases &leases, int64_t ownNowUnixMs, int64_t steadyNowMs)
+{
+    if (leases.poolNowUnixMs <= 0)
+        return ownNowUnixMs;
+    return leases.poolNowUnixMs + std::max<int64_t>(0, steadyNowMs - leases.readAtSteadyMs);
 }
 
 }  // namespace meridian

@@ -24,7 +24,15 @@ struct LeasedAgent {
 struct PoolLeases {
     std::vector<CloudLease> leases;
     std::vector<LeasedAgent> agents;  // the nodes of leases not yet released
+    // The pool's clock when it answered (0: a pool that does not say), and when that was
+    // on the reader's monotonic clock: poolNowUnixMs() carries it forward.
+    int64_t poolNowUnixMs = 0;
+    int64_t readAtSteadyMs = 0;
 };
+
+// The pool's clock now, as last read and carried forward on the reader's monotonic clock;
+// the reader's own wall clock where the pool never said.
+int64_t poolNowUnixMs(const PoolLeases &leases, int64_t ownNowUnixMs, int64_t steadyNowMs);
 
 Result<PoolLeases> fetchLeases(const std::string &poolAddress, const ClientSecurity &security,
                                int64_t callTimeoutMs);

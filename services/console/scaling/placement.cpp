@@ -131,6 +131,8 @@ PlacementPlan planPlacement(const InferenceService &service, const PlacementRequ
         plan.shortRps = remaining;
         if (service.rent.cardModels.empty())
             plan.notes.push_back("the service may not rent cloud capacity");
+        else if (offers.empty() && !request.offersMissingWhy.empty())
+            plan.notes.push_back(request.offersMissingWhy);
         else if (offers.empty())
             plan.notes.push_back("no allowed cloud offer within the price cap");
         plan.notes.push_back(fmt::format("{:.2f} req/s cannot be placed", remaining));

@@ -33,6 +33,9 @@ struct PlacementRequest {
     std::vector<CloudOfferView> offers;
     int rentedCards = 0;  // already rented for this service
     double rentedCnyPerHour = 0;
+    // Why `offers` lacks offers the pool has (held back, or the pool not heard from): said
+    // instead of "no allowed cloud offer" when none is left, which would blame the caps.
+    std::string offersMissingWhy;
 };
 
 struct LocalPlacement {

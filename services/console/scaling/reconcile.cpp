@@ -1,6 +1,9 @@
 #include "reconcile.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace meridian {
@@ -93,7 +96,21 @@ void reconcileLocal(const JournalStep &step, const ReplicaView *replica, bool dr
 
 bool timedOut(const JournalStep &step, const ReconcileContext &context)
 {
-    return context.nowUnixMs - step.updatedUnixMs > context.provisioningTimeoutMs;
+    const auto measured = context.stateAgeMs.find(step.id);
+    const int64_t age = measured != context.stateAgeMs.end()
+                            ? measured->second
+                            : context.nowUnixMs - step.updatedUnixMs;
+    return age > context.provisioningTimeoutMs;
+}
+
+// A rented step whose node has not answered since its lease was ready, for longer than
+// the context allows: the lease is paid for and nothing can run on it.
+bool nodeSilentTooLong(const JournalStep &step, const ReconcileContext &context)
+{
+    if (step.state != StepState::Provisioned && step.state != StepState::Starting)
+        return false;
+    const auto silent = context.silentForMs.find(step.id);
+    return silent != context.silentForMs.end() && silent->second > context.nodeAnswerTimeoutMs;
 }
 
 // Approved or leasing: the lease is asked for (again: the key makes it once), adopted, or
@@ -147,16 +164,72 @@ Recovery onLeaseRecovery(const JournalStep &step, const PoolLeaseView *lease,
     const std::string node = !step.nodeId.empty()      ? step.nodeId
                              : !lease->nodeIds.empty() ? lease->nodeIds.front()
                                                        : std::string();
+    if (nodeSilentTooLong(step, context))
+        return {RecoveryKind::GiveUp, step.id, leaseId, node,
+                fmt::format("its node {} has not answered for {} min since the lease was ready; "
+                            "the lease is given back",
+                            node, context.nodeAnswerTimeoutMs / 60'000)};
     const ReplicaView *replica = replicaFor(step, replicas);
     return replicaRecovery(step, replica ? replica->state : ReplicaState::Absent, leaseId, node);
+}
+
+bool holdsCapacity(StepState state)
+{
+    return state == StepState::Approved || state == StepState::Leasing ||
+           state == StepState::Provisioned || state == StepState::Starting ||
+           state == StepState::Serving;
+}
+
+// Steps whose ready lease names a node that cannot be theirs, and why: one of our own, or
+// one that an earlier step's lease already holds (a pool that hands one node to several
+// leases is paid for each of them). The earliest step keeps a node; the others give back.
+std::map<int64_t, std::string> leasesNamingTakenNodes(const std::vector<JournalStep> &journal,
+                                                      const std::vector<PoolLeaseView> &pool,
+                                                      const ReconcileContext &context)
+{
+    std::map<int64_t, std::string> refused;
+    std::map<std::string, std::string> holder;  // node id or agent address → lease id
+    for (const JournalStep &step : journal) {
+        if (step.offerId == kLocalOffer || !holdsCapacity(step.state))
+            continue;
+        const PoolLeaseView *lease = leaseFor(step, pool);
+        if (!lease || lease->state != PoolLeaseState::Ready)
+            continue;
+        std::vector<std::string> names = lease->nodeIds;
+        for (const std::string &address : lease->agentAddresses)
+            if (!address.empty())
+                names.push_back(address);
+        for (const std::string &name : names) {
+            if (context.ownNodes.count(name)) {
+                refused[step.id] = fmt::format(
+                    "the pool leased {}, one of our own nodes; the lease is given back", name);
+                break;
+            }
+            const auto held = holder.find(name);
+            if (held != holder.end() && held->second != lease->leaseId) {
+                refused[step.id] = fmt::format(
+                    "the pool leased {}, which lease {} already holds; the lease is given back",
+                    name, held->second);
+                break;
+            }
+        }
+        if (!refused.count(step.id))
+            for (const std::string &name : names)
+                holder.emplace(name, lease->leaseId);
+    }
+    return refused;
 }
 
 // A step on rented capacity.
 void reconcileRented(const JournalStep &step, const PoolLeaseView *lease,
                      const std::vector<ReplicaView> &replicas, const ReconcileContext &context,
-                     std::vector<Recovery> &out)
+                     const std::map<int64_t, std::string> &refused, std::vector<Recovery> &out)
 {
     const std::string leaseId = lease ? lease->leaseId : step.leaseId;
+    if (const auto taken = refused.find(step.id); taken != refused.end()) {
+        out.push_back({RecoveryKind::GiveUp, step.id, leaseId, {}, taken->second});
+        return;
+    }
     switch (step.state) {
     case StepState::Planned:
     case StepState::Rejected:
@@ -198,6 +271,7 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
                                 const ReconcileContext &context)
 {
     std::vector<Recovery> out;
+    const std::map<int64_t, std::string> refused = leasesNamingTakenNodes(journal, pool, context);
     std::set<std::string> known;  // leases some step accounts for
     for (const JournalStep &step : journal) {
         if (step.offerId == kLocalOffer) {
@@ -208,7 +282,7 @@ std::vector<Recovery> reconcile(const std::vector<JournalStep> &journal,
         const PoolLeaseView *lease = leaseFor(step, pool);
         if (lease)
             known.insert(lease->leaseId);
-        reconcileRented(step, lease, replicas, context, out);
+        reconcileRented(step, lease, replicas, context, refused, out);
     }
     // Leases of ours that no step accounts for: the console died between the pool's
     // answer and the journal's write, with a key no step kept. Nobody uses them.

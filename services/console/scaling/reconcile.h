@@ -10,6 +10,7 @@
 // for, and a replica that stops serving fails the step so its lease goes back.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,6 +30,7 @@ struct PoolLeaseView {
     PoolLeaseState state = PoolLeaseState::Provisioning;
     std::vector<std::string> nodeIds;
     std::string message;
+    std::vector<std::string> agentAddresses;  // beside nodeIds, as the pool says them
 };
 
 // A step's replicas on its node, together. Partial: some of them are missing (a crash
@@ -54,7 +56,8 @@ enum class RecoveryKind {
     MarkDone,
     MarkFailed,
     Hold,    // serving as planned: nothing to do
-    GiveUp,  // provisioning took too long: release the lease and fail the step
+    GiveUp,  // a lease that cannot be used (too slow, a silent or taken node): release
+             // the lease and fail the step
 };
 
 struct Recovery {
@@ -70,6 +73,16 @@ struct ReconcileContext {
     std::string requestedBy;  // names our leases in the pool
     int64_t nowUnixMs = 0;
     int64_t provisioningTimeoutMs = 15 * 60'000;  // a lease not READY by then is given up
+    // How long each step has been in its state, measured on a monotonic clock by whoever
+    // reconciles (a jump of the wall clock times nothing out); a step not in it is aged by
+    // its journal time.
+    std::map<int64_t, int64_t> stateAgeMs;
+    // How long the node of each rented step that does not serve yet has not answered: past
+    // `nodeAnswerTimeoutMs` its lease is given back (paid for, and nothing runs on it).
+    std::map<int64_t, int64_t> silentForMs;
+    int64_t nodeAnswerTimeoutMs = 5 * 60'000;
+    // Our own nodes, by id and by agent address: a lease that names one is given back.
+    std::set<std::string> ownNodes;
     // Releasing steps whose replicas a load balancer still sends requests to: they are
     // stopped (or their lease given back) once drained, not before.
     std::set<int64_t> draining;

@@ -5,6 +5,9 @@
 // new executor over the same journal simply goes on, renting nothing twice.
 #pragma once
 
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,11 +59,26 @@ public:
     // journal already says what may have happened, and the next pass finds out. A lease
     // the pool refuses fails its step (reported as a MarkFailed with the pool's reason).
     // `draining`: releasing steps a load balancer still sends requests to (ReconcileContext).
-    Result<std::vector<Recovery>> advance(int64_t nowUnixMs, std::set<int64_t> draining = {});
+    // `steadyMs`: a monotonic clock's reading, on which every timeout is measured (by
+    // default the wall clock's, for callers that have only that).
+    Result<std::vector<Recovery>> advance(int64_t nowUnixMs, std::set<int64_t> draining = {},
+                                          std::optional<int64_t> steadyMs = {});
+    // Our own nodes (ids and agent addresses): a lease that names one is given back.
+    void setOwnNodes(std::set<std::string> nodes) { m_ownNodes = std::move(nodes); }
+    // How long a rented node may stay silent after its lease is ready.
+    void setNodeAnswerTimeoutMs(int64_t ms) { m_nodeAnswerTimeoutMs = ms; }
 
 private:
+    // How long each open step has been in its state and its node silent, on the monotonic
+    // clock, for the context; forgets steps no longer open.
+    void measureAges(const std::vector<JournalStep> &steps,
+                     const std::vector<ReplicaView> &replicas, int64_t nowUnixMs, int64_t steadyMs,
+                     ReconcileContext &context);
     Status act(const Recovery &action, const JournalStep &step, int64_t nowUnixMs,
                std::vector<Recovery> &done);
+    // Journals the move, noting when it was made on the monotonic clock.
+    Status move(int64_t id, StepState state, const std::string &leaseId, const std::string &nodeId,
+                int64_t nowUnixMs);
     // Journals the step as leasing, then asks the pool; a refusal fails the step.
     Status lease(const JournalStep &step, int64_t now, std::vector<Recovery> &done);
 
@@ -68,6 +86,18 @@ private:
     CapacityPoolApi &m_pool;
     ReplicaApi &m_replicas;
     std::string m_requestedBy;
+    std::set<std::string> m_ownNodes;
+    int64_t m_nodeAnswerTimeoutMs = ReconcileContext{}.nodeAnswerTimeoutMs;
+    // Since when (monotonic) each open step has been in the state it was last seen in: set
+    // when this executor moves it, or at its first sight from its journal age.
+    struct InState {
+        StepState state;
+        int64_t sinceSteadyMs = 0;
+    };
+    std::map<int64_t, InState> m_inState;
+    std::map<int64_t, int64_t> m_movedAtSteadyMs;      // moved by this executor, last pass
+    std::map<int64_t, int64_t> m_silentSinceSteadyMs;  // rented steps whose node is silent
+    int64_t m_steadyMs = 0;                            // this pass's
 };
 
 }  // namespace meridian
