@@ -271,6 +271,15 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
             status = {grpc::StatusCode::UNAVAILABLE, error};
         else
             status = bookLease(asked, *provider, *offer, *response->mutable_lease());
+        // No node free, but one coming up to stand by: a paying lease goes before a refill.
+        if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+            if (auto taken = takeComingStandby(asked, *offer, error)) {
+                *response->mutable_lease() = std::move(*taken);
+                status = grpc::Status::OK;
+            } else if (!error.empty()) {
+                status = {grpc::StatusCode::UNAVAILABLE, error};
+            }
+        }
     }
     if (status.ok() && !response->lease().taken_from().empty())
         runLater(&PoolService::topUpStandby, offerId);  // the standby node taken is replaced
@@ -328,9 +337,11 @@ void PoolService::provision(const std::string &leaseId)
         std::lock_guard lock(m_mutex);
         const v1::Lease &lease = m_leases.at(leaseId).lease;
         provider = providerOf(lease.offer_id(), nullptr);
-        input = {{"lease_id", lease.lease_id()},  {"idempotency_key", lease.idempotency_key()},
-                 {"offer_id", lease.offer_id()},  {"nodes", lease.nodes()},
-                 {"owner", lease.requested_by()}, {"standby", lease.standby()}};
+        // A lease that took over a standby node still coming up is asked for by that
+        // standby lease's id (after a restart): the provider knows no other.
+        input = {{"lease_id", providerLeaseId(lease)}, {"idempotency_key", lease.idempotency_key()},
+                 {"offer_id", lease.offer_id()},       {"nodes", lease.nodes()},
+                 {"owner", lease.requested_by()},      {"standby", lease.standby()}};
     }
     auto answer = provider ? m_call(*provider, "lease", input)
                            : Result<nlohmann::json>(Error{"its offer is no longer configured"});
@@ -342,9 +353,14 @@ void PoolService::provision(const std::string &leaseId)
     else
         problem = read.error().message;
     bool releaseNow = false;
+    std::string bookedId = leaseId;
     {
         std::lock_guard lock(m_mutex);
-        BookedLease &booked = m_leases.at(leaseId);
+        // A standby node a paying lease took over while it came up: the node is that lease's.
+        if (const v1::Lease &asked = m_leases.at(leaseId).lease;
+            asked.standby() && !asked.taken_by().empty() && m_leases.count(asked.taken_by()))
+            bookedId = asked.taken_by();
+        BookedLease &booked = m_leases.at(bookedId);
         v1::Lease &lease = booked.lease;
         if (problem.empty() && nodes.size() != lease.nodes())
             problem =
@@ -355,7 +371,7 @@ void PoolService::provision(const std::string &leaseId)
             for (const v1::LeasedNode &n : nodes)
                 *lease.add_leased_nodes() = n;
             releaseNow = booked.releaseOwed;  // released while it was provisioning
-            if (!releaseNow)
+            if (!releaseNow && lease.taken_from().empty())
                 lease.set_message("");  // one owed a release keeps the reason for it
         } else {
             lease.set_state(v1::LEASE_STATE_FAILED);
@@ -367,7 +383,7 @@ void PoolService::provision(const std::string &leaseId)
         book(booked);
     }
     if (releaseNow)
-        release(leaseId);
+        release(bookedId);
 }
 
 grpc::ServerUnaryReactor *PoolService::Release(grpc::CallbackServerContext *context,

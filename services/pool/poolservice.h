@@ -85,6 +85,11 @@ private:
     // did not take it: `error` says so).
     std::optional<v1::Lease> takeStandby(const v1::LeaseRequest &request, const PoolOffer &offer,
                                          std::string &error);
+    // With m_mutex held: a one-node lease takes over a standby lease of the offer still
+    // coming up (none free otherwise); that lease's provisioning, when it ends, makes this
+    // one READY or FAILED. None where no standby is coming up.
+    std::optional<v1::Lease> takeComingStandby(const v1::LeaseRequest &request,
+                                               const PoolOffer &offer, std::string &error);
     // Books and provisions standby leases up to the offer's standby_nodes, and releases
     // ready ones beyond it.
     void topUpStandby(const std::string &offerId);

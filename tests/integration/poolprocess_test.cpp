@@ -507,6 +507,62 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
               0u);
 }
 
+// The last free node is being brought up to stand by when a paying lease asks: the lease
+// takes that node over as it comes up, rather than being refused while a node waits idle
+// for nobody. The standby is refilled from the next node given back.
+TEST(PoolProcess, APayingLeaseTakesOverTheLastNodeComingUpToStandBy)
+{
+    Pool pool(/*bootSeconds=*/2, "", ", standby_nodes: 1, standby_price_cny_per_card_hour: 0.5");
+    auto stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
+        << pool.whatItSays(*stub);
+    v1::LeaseResponse first;
+    ASSERT_TRUE(lease(*stub, "scale-up-30-step-1", "spare-a100", "scaled@xm", first).ok());
+    ASSERT_EQ(first.lease().state(), v1::LEASE_STATE_READY);
+    // The pool now brings the other (and last) node up to stand by: two seconds of boot.
+    ASSERT_TRUE(test::waitUntil([&] {
+        return standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING).size() == 1u;
+    })) << pool.whatItSays(*stub);
+    const std::string coming = standbyLeases(*stub, v1::LEASE_STATE_PROVISIONING)[0].lease_id();
+
+    v1::LeaseResponse second;
+    const grpc::Status asked =
+        lease(*stub, "scale-up-30-step-2", "spare-a100", "scaled@xm", second);
+    ASSERT_TRUE(asked.ok()) << "a paying lease refused while a node came up to stand by: "
+                            << asked.error_message();
+    EXPECT_EQ(second.lease().state(), v1::LEASE_STATE_PROVISIONING);
+    EXPECT_EQ(second.lease().taken_from(), coming);
+    ASSERT_TRUE(reaches(*stub, *stub, second.lease().lease_id(), v1::LEASE_STATE_READY))
+        << pool.process->log();
+    const auto ready = leaseNamed(*stub, second.lease().lease_id());
+    ASSERT_TRUE(ready && ready->leased_nodes_size() == 1);
+    EXPECT_NE(ready->leased_nodes(0).node_id(), first.lease().leased_nodes(0).node_id());
+    EXPECT_EQ(leaseNamed(*stub, coming)->state(), v1::LEASE_STATE_RELEASED);
+    EXPECT_EQ(leaseNamed(*stub, coming)->taken_by(), second.lease().lease_id());
+    EXPECT_EQ(standbyNodesReady(*stub), 0) << "no node is left to stand by";
+
+    // Killed and started again: the lease is still held, under the standby lease's id.
+    pool.process->kill(SIGKILL);
+    pool.start();
+    stub = pool.stub();
+    ASSERT_TRUE(test::waitUntil([&] {
+        return pool.process->log().find("provider spare: its list checked") != std::string::npos;
+    })) << pool.process->log();
+    EXPECT_EQ(leaseNamed(*stub, second.lease().lease_id())->state(), v1::LEASE_STATE_READY)
+        << pool.process->log();
+
+    // The first lease given back: its node stands by again.
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ReleaseRequest release;
+    release.set_lease_id(first.lease().lease_id());
+    release.set_requested_by("scaled@xm");
+    v1::ReleaseResponse released;
+    ASSERT_TRUE(stub->Release(&context, release, &released).ok());
+    ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
+        << pool.whatItSays(*stub);
+}
+
 // Standby lowered while a standby node is still coming up: the next start lets that one go
 // as soon as its provider answers, and keeps the one already standing by. It never stands
 // by as a surplus billed until the pool next tops up.
