@@ -244,7 +244,9 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     const EvaluationOptions &options = replay.options;
     const double peak = *std::max_element(rps.begin(), rps.end());
     const double mean = std::accumulate(rps.begin(), rps.end(), 0.0) / rps.size();
-    std::vector<std::pair<const char *, double>> fixedLoads = {{"static peak", peak}};
+    std::vector<std::pair<const char *, double>> fixedLoads = {{kStaticPeakRow, peak}};
+    if (options.pastPeakRps)
+        fixedLoads.emplace_back(kStaticPastPeakRow, *options.pastPeakRps);
     if (options.yardsticks.staticMean)
         fixedLoads.emplace_back("static mean", mean);
     for (const auto &[label, load] : fixedLoads) {
@@ -273,7 +275,7 @@ void replayBaselines(EvaluationRun &run, const Replay &replay, int initial,
     const int slots = options.performance.maxConcurrency;
     baseline(kHpaRow, [&] { return HpaScaler(slots); });
     const EvaluationResult hpa = run.results.back();
-    baseline("knative-style", [&] { return KnativeScaler(slots); });
+    baseline(kKnativeRow, [&] { return KnativeScaler(slots); });
     if (!options.yardsticks.tunedMeridian)
         return;
     if (auto tuned = tuneMeridian(replay, initial, run.results.front(), hpa)) {

@@ -22,6 +22,13 @@ inline constexpr const char *kMeridianRow = "meridian";
 inline constexpr const char *kTunedMeridianRow = "meridian tuned";
 inline constexpr const char *kToldMeridianRow = "meridian told";
 inline constexpr const char *kHpaRow = "hpa-style";
+inline constexpr const char *kKnativeRow = "knative-style";
+// A constant schedule sized on the busiest minute of the whole replayed trace: it knows the
+// future, and is shown as a yardstick of foresight, never as a baseline Meridian must beat.
+inline constexpr const char *kStaticPeakRow = "static peak";
+// A constant schedule sized as an operator sizes one, on the busiest minute seen before the
+// replayed span (EvaluationOptions::pastPeakRps): the causal static baseline.
+inline constexpr const char *kStaticPastPeakRow = "static past peak";
 inline constexpr const char *kStandbyMeridianRow = "meridian standby";
 inline constexpr const char *kStandbyScheduleRow = "schedule standby";
 
@@ -70,8 +77,18 @@ struct EvaluationOptions {
     // busiest minute needs peakCards (the cases of a shape family share one scale, so a
     // ×3 step needs three times the cards of the load before it).
     std::optional<double> scaleFactor;
+    // Set: the busiest minute an operator had seen before the replayed span, in the replay's
+    // requests/s; a constant schedule sized on it is replayed as "static past peak".
+    std::optional<double> pastPeakRps;
     Yardsticks yardsticks;
 };
+
+// Whether a row is a baseline that could have been run without knowing the replayed load
+// (static past peak, HPA-style, Knative-style): the ones a policy's dominance is judged by.
+inline bool isCausalBaseline(const std::string &row)
+{
+    return row == kStaticPastPeakRow || row == kHpaRow || row == kKnativeRow;
+}
 
 // One minute of a replay as its last decision saw it: a scale-up's timeline.
 struct MinuteState {
