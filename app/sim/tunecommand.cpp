@@ -54,21 +54,26 @@ std::string candidatesTable(const std::vector<CandidateFigures> &figures, size_t
     return out;
 }
 
-// Each surge cover on top of `chosen`, replayed on the traffic as it is (what it costs)
-// and on surges laid over it (what it buys).
+// Each surge cover on top of each finalist, replayed on the traffic as it is (what it
+// costs) and on surges laid over it (what it buys, and what the surges cost).
 Result<std::vector<CoverFigures>> measureCovers(const TuneCommand &command,
                                                 const EvaluationOptions &options,
-                                                const ScalingPolicyConfig &chosen)
+                                                const std::vector<CandidateFigures> &candidates,
+                                                const std::vector<size_t> &finalists)
 {
     std::vector<ScalingPolicyConfig> policies;
     std::vector<std::string> names;
+    std::vector<size_t> candidateOf;
     RobustnessOptions surges;
-    for (const double cover : candidateCovers()) {
-        ScalingPolicyConfig policy = chosen;
-        policy.surgeCover = cover;
-        policies.push_back(policy);
-        names.push_back(fmt::format("cover ×{:g}", cover));
-        surges.variants.push_back({names.back(), policy});
+    for (const size_t finalist : finalists) {
+        for (const double cover : candidateCovers()) {
+            ScalingPolicyConfig policy = candidates[finalist].policy;
+            policy.surgeCover = cover;
+            policies.push_back(policy);
+            names.push_back(candidateName(policy));
+            candidateOf.push_back(finalist);
+            surges.variants.push_back({names.back(), policy});
+        }
     }
     const auto asItIs = medianOfSeeds(
         command.replay, options,
@@ -92,42 +97,61 @@ Result<std::vector<CoverFigures>> measureCovers(const TuneCommand &command,
         return cases.error();
     std::vector<CoverFigures> figures;
     for (size_t i = 0; i < policies.size(); ++i) {
-        std::vector<double> shares;
+        std::vector<double> shares, cardHours;
         for (const RobustnessCase &c : cases.value()) {
             for (const EvaluationResult &r : c.rows) {
-                if (r.autoscaler == names[i])
+                if (r.autoscaler == names[i]) {
                     shares.push_back(r.withinSloShare);
+                    cardHours.push_back(r.rentedCardHours);
+                }
             }
         }
         const EvaluationResult &own = asItIs->results.at(i);
+        const double days = std::max(1.0, static_cast<double>(asItIs->minuteRps.size()) / 1440);
         figures.push_back({policies[i].surgeCover, own.rentedCardHours, own.withinSloShare,
-                           nearestRankPercentile(shares, 0.5), nearestRankPercentile(shares, 0.1)});
+                           nearestRankPercentile(shares, 0.5), nearestRankPercentile(shares, 0.1),
+                           nearestRankPercentile(cardHours, 0.5), candidateOf[i],
+                           own.scaleActions / days});
     }
     return figures;
 }
 
-std::string coversTable(const std::vector<CoverFigures> &covers, size_t chosen)
+std::string coversTable(const std::vector<CandidateFigures> &candidates,
+                        const std::vector<CoverFigures> &covers, size_t chosen)
 {
-    std::string out = fmt::format("  {:<10} {:>11} {:>8} {:>13} {:>15}\n", "cover", "rented c-h",
-                                  "in SLO", "surges: median", "surges: worst 10%");
+    std::string out =
+        fmt::format("  {:<40} {:>11} {:>8} {:>14} {:>17} {:>13}\n", "candidate", "rented c-h",
+                    "in SLO", "surges: median", "surges: worst 10%", "surges: c-h");
     for (size_t i = 0; i < covers.size(); ++i) {
         const CoverFigures &c = covers[i];
-        out +=
-            fmt::format("{} ×{:<9g} {:>11.0f} {:>7.2f}% {:>12.2f}% {:>14.2f}%\n",
-                        i == chosen ? '*' : ' ', c.cover, c.rentedCardHours, 100 * c.withinSloShare,
-                        100 * c.surgeMedianShare, 100 * c.surgeWorstDecileShare);
+        ScalingPolicyConfig policy = candidates[c.candidate].policy;
+        policy.surgeCover = c.cover;
+        out += fmt::format("{} {:<40} {:>11.0f} {:>7.2f}% {:>13.2f}% {:>16.2f}% {:>13.0f}\n",
+                           i == chosen ? '*' : ' ', candidateName(policy), c.rentedCardHours,
+                           100 * c.withinSloShare, 100 * c.surgeMedianShare,
+                           100 * c.surgeWorstDecileShare, c.surgeCardHoursMedian);
     }
     return out;
 }
 
+// The file's header quotes the figures of the candidate it holds, cover included, where
+// each was measured, and whether the goals were met.
 Status writePolicyFile(const TuneCommand &command, const EvaluationRun &run,
-                       const CandidateFigures &chosen)
+                       const CandidateFigures &chosen, const std::optional<CoverFigures> &cover,
+                       const PolicyChoice &choice)
 {
-    const std::string comment = fmt::format(
-        "Chosen by meridian-sim tune from {} ({} seed(s)): {:.2f}% of requests inside the "
-        "objective, {:.0f} rented card-hours, {:.1f} actions a day.",
+    std::string comment = fmt::format(
+        "Chosen by meridian-sim tune from {} ({} seed(s)): on the traffic as it is {:.2f}% of "
+        "requests inside the objective, {:.0f} rented card-hours, {:.1f} actions a day",
         run.trace, run.seeds, 100 * chosen.withinSloShare, chosen.rentedCardHours,
         chosen.actionsPerDay);
+    if (cover)
+        comment += fmt::format(
+            "; on {} surges of each kind laid over it {:.2f}% (median) and {:.2f}% (worst "
+            "tenth) inside, {:.0f} rented card-hours (median)",
+            command.shapes, 100 * cover->surgeMedianShare, 100 * cover->surgeWorstDecileShare,
+            cover->surgeCardHoursMedian);
+    comment += choice.keepsObjective ? "." : ". " + choice.why + ".";
     auto text = policyFileText(chosen, command.replay.policy, comment);
     if (!text)
         return text.error();
@@ -189,25 +213,41 @@ int runTune(const TuneCommand &command)
                run->seeds, candidatesTable(figures, choice.index));
     fmt::print("chosen: {}: {}\n", names[choice.index], choice.why);
     if (command.shapes > 0) {
-        auto covers = measureCovers(command, options.value(), figures[choice.index].policy);
+        std::vector<size_t> finalists = familyFinalists(
+            figures, {.insideShare = command.insideShare, .actionsPerDay = command.actionsPerDay});
+        if (std::find(finalists.begin(), finalists.end(), choice.index) == finalists.end())
+            finalists.insert(finalists.begin(), choice.index);
+        auto covers = measureCovers(command, options.value(), figures, finalists);
         if (!covers)
             return tuneRefused(covers.error().message);
         const PolicyChoice cover = chooseCover(
             covers.value(), std::min(command.insideShare, figures[choice.index].withinSloShare),
             command.surgeInside);
         fmt::print(
-            "surge cover on it: the traffic as it is, and {} surges of each kind laid "
-            "over it\n{}",
-            command.shapes, coversTable(covers.value(), cover.index));
-        fmt::print("chosen: cover ×{:g}: {}\n", covers->at(cover.index).cover, cover.why);
-        CandidateFigures &kept = figures[choice.index];
-        kept.policy.surgeCover = covers->at(cover.index).cover;
-        kept.rentedCardHours = covers->at(cover.index).rentedCardHours;
-        kept.withinSloShare = covers->at(cover.index).withinSloShare;
+            "across the family: the {} finalists with every surge cover, on the traffic as it "
+            "is and on {} surges of each kind laid over it\n{}",
+            finalists.size(), command.shapes, coversTable(figures, covers.value(), cover.index));
+        const CoverFigures &picked = covers->at(cover.index);
+        CandidateFigures kept = figures[picked.candidate];
+        kept.policy.surgeCover = picked.cover;
+        kept.rentedCardHours = picked.rentedCardHours;
+        kept.withinSloShare = picked.withinSloShare;
+        kept.actionsPerDay = picked.actionsPerDay;
+        fmt::print("chosen: {}: {}\n", candidateName(kept.policy), cover.why);
+        if (command.out.empty())
+            return 0;
+        if (Status written = writePolicyFile(command, *run, kept, picked, cover); !written) {
+            fmt::print(stderr, "meridian-sim tune: {}\n", written.message());
+            return 1;
+        }
+        fmt::print("written to {}\n", command.out);
+        return 0;
     }
     if (command.out.empty())
         return 0;
-    if (Status written = writePolicyFile(command, *run, figures[choice.index]); !written) {
+    if (Status written =
+            writePolicyFile(command, *run, figures[choice.index], std::nullopt, choice);
+        !written) {
         fmt::print(stderr, "meridian-sim tune: {}\n", written.message());
         return 1;
     }

@@ -200,6 +200,42 @@ TEST(SimTune, ChoosesAndWritesAPolicyFileThatLoads)
               std::string::npos)
         << readFile(out);
 
+    // Across the family of surges: the file's header quotes the figures of the candidate it
+    // holds (its cover included), as the table printed them.
+    const std::string covered = dir.file("conv-covered.yaml");
+    ChildProcess family(
+        {MERIDIAN_SIM_BIN, "tune", "--trace", realData("traces/azure_llm_2023_conv.csv.gz"),
+         "--seeds", "1", "--shapes", "1", "--out", covered},
+        dir.file("family.log"));
+    ASSERT_TRUE(waitUntil([&] { return family.ended(); }, std::chrono::seconds(120)))
+        << family.log();
+    ASSERT_EQ(WEXITSTATUS(family.waitStatus()), 0) << family.log();
+    const std::string table = family.log().substr(family.log().find("across the family"));
+    const size_t marked = table.find("\n* ");
+    ASSERT_NE(marked, std::string::npos) << table;
+    std::istringstream chosenRow(table.substr(marked + 3, table.find('\n', marked + 1) - marked));
+    std::vector<std::string> words;
+    for (std::string word; chosenRow >> word;)
+        words.push_back(word);
+    // The row ends with: rented c-h, in SLO, surges median, surges worst 10%, surges c-h.
+    ASSERT_GE(words.size(), 5u) << table;
+    const std::vector<std::string> last(words.end() - 5, words.end());
+    const std::string header = readFile(covered).substr(0, readFile(covered).find('\n'));
+    EXPECT_NE(header.find("on the traffic as it is " + last[1] +
+                          " of requests inside the "
+                          "objective, " +
+                          last[0] + " rented card-hours"),
+              std::string::npos)
+        << header << "\n"
+        << table;
+    EXPECT_NE(header.find(last[2] + " (median) and " + last[3] + " (worst tenth) inside, " +
+                          last[4] + " rented card-hours (median)"),
+              std::string::npos)
+        << header << "\n"
+        << table;
+    const auto coveredPolicy = loadScalingPolicy(covered);
+    ASSERT_TRUE(coveredPolicy.ok()) << coveredPolicy.error().message;
+
     ChildProcess refused({MERIDIAN_SIM_BIN, "tune", "--trace",
                           realData("traces/azure_llm_2023_conv.csv.gz"), "--inside", "nan"},
                          dir.file("refused.log"));

@@ -41,27 +41,70 @@ std::vector<double> candidateCovers()
 PolicyChoice chooseCover(const std::vector<CoverFigures> &covers, double insideShare,
                          double surgeInside)
 {
+    const auto cheaper = [](const CoverFigures &a, const CoverFigures &b) {
+        return a.rentedCardHours != b.rentedCardHours
+                   ? a.rentedCardHours < b.rentedCardHours
+                   : a.surgeCardHoursMedian < b.surgeCardHoursMedian;
+    };
     int best = -1;
     for (size_t i = 0; i < covers.size(); ++i) {
         const CoverFigures &c = covers[i];
         if (c.surgeWorstDecileShare < surgeInside || c.withinSloShare < insideShare)
             continue;
-        if (best < 0 || c.rentedCardHours < covers[best].rentedCardHours)
+        if (best < 0 || cheaper(c, covers[best]))
             best = static_cast<int>(i);
     }
     if (best >= 0)
         return {static_cast<size_t>(best), true, true,
-                fmt::format("the cheapest cover whose worst tenth of surges keeps {:.1f}% "
-                            "inside the objective",
-                            100 * surgeInside)};
-    const auto most = std::max_element(covers.begin(), covers.end(),
-                                       [](const CoverFigures &a, const CoverFigures &b) {
-                                           return a.surgeWorstDecileShare < b.surgeWorstDecileShare;
-                                       });
-    return {static_cast<size_t>(most - covers.begin()), false, false,
-            fmt::format("no cover keeps {:.1f}% inside the objective on the worst tenth of "
-                        "surges; this one keeps the most",
-                        100 * surgeInside)};
+                fmt::format("the cheapest whose worst tenth of surges keeps {:.1f}% inside the "
+                            "objective and that keeps {:.1f}% on the traffic as it is",
+                            100 * surgeInside, 100 * insideShare)};
+    size_t most = 0;
+    for (size_t i = 1; i < covers.size(); ++i) {
+        const CoverFigures &c = covers[i], &m = covers[most];
+        if (c.surgeWorstDecileShare > m.surgeWorstDecileShare + 1e-9 ||
+            (c.surgeWorstDecileShare > m.surgeWorstDecileShare - 1e-9 &&
+             c.surgeCardHoursMedian < m.surgeCardHoursMedian))
+            most = i;
+    }
+    return {most, false, false,
+            fmt::format("GOAL MISSED: none keeps {:.1f}% inside the objective on the worst tenth "
+                        "of surges and {:.1f}% on the traffic as it is; this one keeps the most "
+                        "on surges ({:.2f}%), for the fewest card-hours among those that do",
+                        100 * surgeInside, 100 * insideShare,
+                        100 * covers[most].surgeWorstDecileShare)};
+}
+
+std::vector<size_t> familyFinalists(const std::vector<CandidateFigures> &candidates,
+                                    const PolicyGoals &goals, size_t count)
+{
+    std::vector<size_t> order(candidates.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto keeps = [&](const CandidateFigures &c) {
+        return c.withinSloShare >= goals.insideShare &&
+               c.lowestWithinSloShare >= goals.insideShare - goals.worstSeedSlack;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const CandidateFigures &x = candidates[a], &y = candidates[b];
+        if (keeps(x) != keeps(y))
+            return keeps(x);
+        if (!keeps(x) && x.withinSloShare != y.withinSloShare)
+            return x.withinSloShare > y.withinSloShare;
+        return x.rentedCardHours < y.rentedCardHours;
+    });
+    std::vector<size_t> finalists;
+    for (const size_t i : order) {
+        const CandidateFigures &c = candidates[i];
+        const bool same = std::any_of(finalists.begin(), finalists.end(), [&](size_t f) {
+            const CandidateFigures &t = candidates[f];
+            return t.withinSloShare == c.withinSloShare && t.rentedCardHours == c.rentedCardHours &&
+                   t.actionsPerDay == c.actionsPerDay;
+        });
+        if (!same && finalists.size() < count)
+            finalists.push_back(i);
+    }
+    return finalists;
 }
 
 namespace {

@@ -62,19 +62,34 @@ PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates,
 // the usual load.
 std::vector<double> candidateCovers();
 
-// A surge cover as its replays measured it: on the service's own traffic (what it costs
-// every day: the median over seeds) and on surges laid over that traffic (what it buys).
+// A candidate with a surge cover, as its replays measured it: on the service's own traffic
+// (what it costs every day: the median over seeds) and on surges laid over that traffic
+// (what it buys, and what the surges themselves cost).
 struct CoverFigures {
     double cover = 1;
     double rentedCardHours = 0;  // on the traffic as it is
     double withinSloShare = 0;   // on the traffic as it is
     double surgeMedianShare = 0;
     double surgeWorstDecileShare = 0;
+    double surgeCardHoursMedian = 0;
+    size_t candidate = 0;      // the base candidate it covers (an index into the candidates)
+    double actionsPerDay = 0;  // on the traffic as it is
 };
 
-// The cheapest cover (on the traffic as it is) whose worst decile of surges keeps
-// `surgeInside` inside the objective and that keeps `insideShare` on the traffic as it
-// is; else the one whose worst decile keeps the most. `covers` is not empty.
+// The base candidates the family of surges is tried on: up to `count`, the cheapest that
+// keep the objective on the traffic as it is, or (where fewer do) those keeping the most;
+// one measured exactly as another already taken (a window the trace is too short to tell
+// apart) is passed over.
+// A tighter candidate can cost more on surges than it saves on the traffic as it is (its
+// replicas saturate sooner and the queue orders more), so more than one is tried.
+std::vector<size_t> familyFinalists(const std::vector<CandidateFigures> &candidates,
+                                    const PolicyGoals &goals, size_t count = 3);
+
+// Across every finalist and cover: the cheapest on the traffic as it is (then on the
+// surges' median card-hours) whose worst decile of surges keeps `surgeInside` inside the
+// objective and that keeps `insideShare` on the traffic as it is; else the one whose worst
+// decile keeps the most (then the cheapest on the surges), said as missing the goal.
+// `covers` is not empty.
 PolicyChoice chooseCover(const std::vector<CoverFigures> &covers, double insideShare,
                          double surgeInside);
 
