@@ -287,6 +287,31 @@ TEST(ScalingPolicy, TheBacklogNewReplicasCameUpForOrdersNoMoreThePassTheyAreFirs
     EXPECT_EQ(decideReplicas(in, kConfig).desiredReplicas, 10);
 }
 
+TEST(ScalingPolicy, AQueueTheOrderedCapacityWillDrainIsCountedOnceNotOnTopOfItsHeadroom)
+{
+    // A ×3 step: 8 replicas of 3.6 req/s serve, 2 more ordered, 28.8 req/s arrive and 600
+    // requests wait, the queue growing. 28.8 req/s at 0.8 needs 10 replicas; those 10 at
+    // their full rate serve 36 req/s, and the 7.2 req/s spare drains the queue within the
+    // 300 s allowed while capacity starts. Counting the queue as load on top of the
+    // headroom, (28.8 + 600/300) / 2.88 = 10.7, ordered an 11th replica for it.
+    PolicyInput in = servedBy(8, 3.6, 64);
+    in.startingReplicas = 2;
+    in.history = {{in.nowMs - 15'000, 28.8, 450.0, 64.0, 12.0, 8},
+                  {in.nowMs, 28.8, 600.0, 64.0, 14.0, 8}};
+    const ScalingDecision counted = decideReplicas(in, kConfig);
+    EXPECT_EQ(counted.desiredReplicas, 10) << counted.why;
+
+    // A queue the headroom cannot drain in time still orders: 2,400 waiting need 8 req/s
+    // more, (28.8 + 8) / 3.6 = 10.2, so 11.
+    in.history.back().waitingRequests = 2'400;
+    EXPECT_EQ(decideReplicas(in, kConfig).desiredReplicas, 11);
+
+    // With nothing on its way the queue is demand like the arrivals, at the occupancy.
+    in.startingReplicas = 0;
+    in.history.back().waitingRequests = 600;
+    EXPECT_EQ(decideReplicas(in, kConfig).desiredReplicas, 17) << "(28.8 + 600/30) / 2.88";
+}
+
 TEST(ScalingPolicy, BoundsAndAQueueThatMustDrain)
 {
     PolicyInput in = servedBy(2, 1, 6);

@@ -114,9 +114,17 @@ double demandOf(const ServiceSignals &s, double drainS)
     return s.arrivalRps + s.waitingRequests / drainS;
 }
 
-// Mean arrivals over the samples younger than `windowMs` (the newest always counts), plus
-// what of the newest queue new capacity would still find.
-double windowDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicyConfig &config)
+// A window's demand: its mean arrivals, and the rate at which what of the newest queue new
+// capacity would still find must drain.
+struct Demand {
+    double arrivals = 0;
+    double queueRps = 0;
+    double total() const { return arrivals + queueRps; }
+};
+
+// Mean arrivals over the samples younger than `windowMs` (the newest always counts), and
+// the newest queue's drain.
+Demand windowDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicyConfig &config)
 {
     double sum = 0;
     int count = 0;
@@ -126,8 +134,23 @@ double windowDemand(const PolicyInput &in, int64_t windowMs, const ScalingPolicy
         sum += it->arrivalRps;
         ++count;
     }
-    const double arrivals = count > 0 ? sum / count : 0;
-    return arrivals + backlogLeftAtLead(in, config) / drainSeconds(in, config);
+    return {count > 0 ? sum / count : 0, backlogLeftAtLead(in, config) / drainSeconds(in, config)};
+}
+
+// Replicas for a window's demand. With capacity already on its way, the queue is the
+// backlog that capacity was ordered to drain: the arrivals at the target occupancy, and
+// the arrivals plus the queue's drain at a replica's full rate, since the headroom the
+// occupancy leaves is what drains it once that capacity serves (counting the queue on top
+// of it ordered a step's capacity for its backlog twice). With nothing on its way, the
+// queue is demand like the arrivals.
+int replicasForDemand(const Demand &demand, const PolicyInput &in,
+                      const ScalingPolicyConfig &config)
+{
+    if (in.startingReplicas == 0)
+        return replicasFor(demand.total(), in, config);
+    const int atFullRate = static_cast<int>(
+        std::ceil(std::max(0.0, demand.total()) / std::max(1e-9, in.replicaRps) - 1e-9));
+    return std::max(replicasFor(demand.arrivals, in, config), atFullRate);
 }
 
 // The highest single-sample demand within the window.
@@ -292,10 +315,12 @@ ScalingDecision decideReplicas(const PolicyInput &in, const ScalingPolicyConfig 
 {
     const int current = in.readyReplicas + in.startingReplicas;
     ScalingDecision d{current, current, ScalingReason::Hold, {}};
-    const double shortDemand = windowDemand(in, config.panicWindowMs, config);
-    const double stableDemand = windowDemand(in, config.stableWindowMs, config);
-    const int shortNeed = replicasFor(shortDemand, in, config);
-    const int stableNeed = replicasFor(stableDemand, in, config);
+    const Demand shortParts = windowDemand(in, config.panicWindowMs, config);
+    const Demand stableParts = windowDemand(in, config.stableWindowMs, config);
+    const double shortDemand = shortParts.total();
+    const double stableDemand = stableParts.total();
+    const int shortNeed = replicasForDemand(shortParts, in, config);
+    const int stableNeed = replicasForDemand(stableParts, in, config);
     const int forecastNeed = in.forecastRps ? replicasFor(*in.forecastRps, in, config) : 0;
     const int coverNeed = coverReplicas(in, config);
 
