@@ -7,6 +7,7 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 #include "widgets/chartpalette.h"
 
@@ -18,6 +19,17 @@ namespace {
 struct PlanChart {
     Q_DECLARE_TR_FUNCTIONS(PlanWindow)
 };
+
+// The round step (1, 2, 2.5 or 5 times a power of ten) nearest above `rough`.
+double niceStep(double rough)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(rough)));
+    for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * power >= rough - 1e-12)
+            return m * power;
+    }
+    return 10 * power;
+}
 
 // Both axes cover every point drawn, with room round them: a rule far off the front is
 // drawn, not cut at the edge. With nothing to draw (no plan) they keep their own range.
@@ -40,7 +52,17 @@ void fitAxes(QValueAxis &inside, QValueAxis &cost, const std::vector<PlanCandida
     if (left > right)
         return;
     const double wide = right - left, tall = high - low;
-    inside.setRange(left - wide * 0.05 - 0.01, std::min(100.0, right + wide * 0.05) + 0.01);
+    // Ticks at round shares (99.25, 99.50, …), never past 100%: a point there is drawn on
+    // the edge, not beside a tick that reads 100.01.
+    const double from = left - wide * 0.05 - 0.01, to = std::min(100.0, right + wide * 0.05);
+    const double step = niceStep(std::max(0.01, to - from) / 5);
+    const double first = std::floor(from / step) * step;
+    const double last = std::min(100.0, std::ceil(to / step) * step);
+    inside.setRange(first, last);
+    inside.setTickCount(static_cast<int>(std::lround((last - first) / step)) + 1);
+    inside.setLabelFormat(step >= 1     ? QStringLiteral("%.0f")
+                          : step >= 0.1 ? QStringLiteral("%.1f")
+                                        : QStringLiteral("%.2f"));
     cost.setRange(std::max(0.0, low - tall * 0.08), high + tall * 0.08);
     cost.applyNiceNumbers();
 }
