@@ -3,14 +3,35 @@
 #include <QtConcurrent>
 
 #include "plan/demandseries.h"
+#include "plan/recordeddemand.h"
 
 namespace meridian {
+
+namespace {
+
+// What the demand came from, for a problem's words: the file, or the recorded service.
+QString sourceName(const PlanAsked &asked)
+{
+    return asked.service.isEmpty() ? asked.demandFile
+                                   : QObject::tr("%1's recorded demand").arg(asked.service);
+}
+
+}  // namespace
 
 PlanLoaded loadPlan(const PlanAsked &asked)
 {
     PlanLoaded out;
     out.asked = asked;
-    auto series = readDemandSeries(asked.demandFile.toStdString());
+    Result<DemandSeries> series = Error{""};
+    if (asked.service.isEmpty()) {
+        series = readDemandSeries(asked.demandFile.toStdString());
+    } else if (auto recorded = readRecordedDemand(asked.recordedIn.toStdString(),
+                                                  asked.service.toStdString())) {
+        out.gapHours = recorded->gapMinutes / 60;
+        series = recorded->series;
+    } else {
+        series = recorded.error();
+    }
     if (!series) {
         out.problem = QString::fromStdString(series.error().message);
         return out;
@@ -25,24 +46,37 @@ PlanLoaded loadPlan(const PlanAsked &asked)
     const std::vector<double> need =
         replicasAtPeak(series->rps, asked.peakCards, out.options.model.cardsPerReplica);
     if (need.empty()) {
-        out.problem = QObject::tr("%1: no demand in it").arg(asked.demandFile);
+        out.problem = QObject::tr("%1: no demand in it").arg(sourceName(asked));
         return out;
     }
     if (asked.backtest) {
         Backtest b = backtestPlan(need, 1, out.cards, out.options);
         if (b.rows.empty())
-            out.problem =
-                QObject::tr("%1: a backtest needs two whole weeks of demand").arg(asked.demandFile);
+            out.problem = QObject::tr("%1: a backtest needs two whole weeks of demand")
+                              .arg(sourceName(asked));
         else
             out.backtest = std::move(b);
         return out;
     }
     CapacityPlan plan = planCapacity(need, series->name, out.cards, out.options);
     if (plan.forecast.week.empty())
-        out.problem = QObject::tr("%1: a plan needs a whole week of demand").arg(asked.demandFile);
+        out.problem = QObject::tr("%1: a plan needs a whole week of demand").arg(sourceName(asked));
     else
         out.plan = std::move(plan);
     return out;
+}
+
+QStringList recordedPlanServices(const QString &historyFile, QString &problem)
+{
+    QStringList names;
+    const auto services = recordedServices(historyFile.toStdString());
+    if (!services) {
+        problem = QString::fromStdString(services.error().message);
+        return names;
+    }
+    for (const std::string &service : services.value())
+        names << QString::fromStdString(service);
+    return names;
 }
 
 PlanLoader::PlanLoader(QObject *parent) : QObject(parent)

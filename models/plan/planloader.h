@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace meridian {
 
 struct PlanAsked {
     QString demandFile;
+    // Set: the demand its controller recorded for this service in `recordedIn` (a history
+    // file or a controller's journal) instead of a demand file.
+    QString service;
+    QString recordedIn;
     QString costsFile;  // empty: the provider's figures
     double peakCards = 64;
     bool backtest = false;
@@ -27,9 +32,14 @@ struct PlanLoaded {
     std::vector<CardCost> cards;
     PlanOptions options;
     QString problem;
+    size_t gapHours = 0;  // of recorded demand: not recorded, filled from the other weeks
 };
 
 PlanLoaded loadPlan(const PlanAsked &asked);
+
+// The services `historyFile` keeps demand by the hour for; none, and `problem` said, where
+// it cannot be read.
+QStringList recordedPlanServices(const QString &historyFile, QString &problem);
 
 class PlanLoader final : public QObject {
     Q_OBJECT

@@ -143,9 +143,17 @@ QString planStatus(const PlanLoaded &loaded)
 {
     if (!loaded.plan)
         return {};
-    return PlanWindow::tr("%1 mixes weighed on the week forecast from %2 week(s) of demand.")
-        .arg(QLocale().toString(static_cast<qulonglong>(loaded.plan->search.judged)))
-        .arg(loaded.plan->forecast.weeksSeen);
+    QString status =
+        PlanWindow::tr("%1 mixes weighed on the week forecast from %2 week(s) of demand.")
+            .arg(QLocale().toString(static_cast<qulonglong>(loaded.plan->search.judged)))
+            .arg(loaded.plan->forecast.weeksSeen);
+    if (loaded.gapHours > 0)
+        status +=
+            QLatin1Char(' ') + PlanWindow::tr(
+                                   "%n hour(s) of demand were not recorded; each is taken as the "
+                                   "same hour of the other weeks.",
+                                   nullptr, static_cast<int>(loaded.gapHours));
+    return status;
 }
 
 QStringList planTableHeader()

@@ -698,13 +698,13 @@
 <context>
     <name>PlanWindow</name>
     <message>
-        <location filename="../../widgets/plan/planchart.cpp" line="+57"/>
+        <location filename="../../widgets/plan/planchart.cpp" line="+79"/>
         <source>Requests inside the objective (%)</source>
         <translation>满足目标的请求（%）</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../models/plan/planwording.cpp" line="+157"/>
+        <location filename="../../models/plan/planwording.cpp" line="+165"/>
         <source>CNY a month</source>
         <translation>每月人民币</translation>
     </message>
@@ -734,7 +734,7 @@
         <translation>Meridian 容量规划</translation>
     </message>
     <message>
-        <location filename="../../models/plan/planwording.cpp" line="-127"/>
+        <location filename="../../models/plan/planwording.cpp" line="-135"/>
         <source>Plan, judged on the week after</source>
         <translation>规划（以下一周检验）</translation>
     </message>
@@ -829,12 +829,19 @@
         <translation>依据第一周规划、以下一周检验：每月 %1 元，事后最便宜的组合为 %2 元（多 %3）；%4 的请求满足目标。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>%1 mixes weighed on the week forecast from %2 week(s) of demand.</source>
         <translation>依据 %2 周需求预测的一周，共评估 %1 个组合。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n hour(s) of demand were not recorded; each is taken as the same hour of the other weeks.</source>
+        <translation>
+            <numerusform>有 %n 小时的需求未被记录；每小时按其他周同一小时取值。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Mix</source>
         <translation>组合</translation>
     </message>
@@ -1177,17 +1184,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../models/plan/planloader.cpp" line="+28"/>
+        <location filename="../../models/plan/planloader.cpp" line="+16"/>
+        <source>%1&apos;s recorded demand</source>
+        <translation>%1 记录的需求</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>%1: no demand in it</source>
         <translation>%1：其中没有需求</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>%1: a backtest needs two whole weeks of demand</source>
         <translation>%1：回测需要两整周的需求数据</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>%1: a plan needs a whole week of demand</source>
         <translation>%1：规划需要一整周的需求数据</translation>
     </message>
@@ -2549,7 +2561,7 @@ Next: %2</source>
         <translation>时间回溯：%1</translation>
     </message>
     <message>
-        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+108"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="+109"/>
         <source>No alert for %1 %2</source>
         <translation>%1 %2 没有告警</translation>
     </message>
@@ -2589,7 +2601,7 @@ Next: %2</source>
         <translation>集群利用率(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-66"/>
+        <location filename="../../widgets/shell/mainwindowtools.cpp" line="-67"/>
         <source>Fleet utilisation needs the history file, which is off in this session</source>
         <translation>集群利用率需要历史文件，本次会话未启用</translation>
     </message>
@@ -2742,7 +2754,7 @@ Next: %2</source>
 <context>
     <name>meridian::PlanWindow</name>
     <message>
-        <location filename="../../widgets/plan/planwindow.cpp" line="+27"/>
+        <location filename="../../widgets/plan/planwindow.cpp" line="+28"/>
         <source>Meridian — plan: own, contract, rent</source>
         <translation>Meridian — 规划：自有、签约、租用</translation>
     </message>
@@ -2753,6 +2765,16 @@ Next: %2</source>
     </message>
     <message>
         <location line="+35"/>
+        <source>Demand from a file</source>
+        <translation>从文件读取需求</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A demand file, or a service&apos;s demand as its controller recorded it in the history file</source>
+        <translation>需求文件，或控制器在历史文件中记录的某个服务的需求</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>ServeGen rates or a minutes CSV</source>
         <translation>ServeGen 速率文件或分钟 CSV</translation>
     </message>
@@ -2762,7 +2784,7 @@ Next: %2</source>
         <translation>需求…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source> A100s at the peak</source>
         <translation> 张 A100（峰值）</translation>
     </message>
@@ -2792,7 +2814,7 @@ Next: %2</source>
         <translation>依据第一周规划，并以下一周检验</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>PDF…</source>
         <translation>PDF…</translation>
     </message>
@@ -2832,7 +2854,12 @@ Next: %2</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+27"/>
+        <source>%1: recorded demand</source>
+        <translation>%1：记录的需求</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Weighing every mix…</source>
         <translation>正在评估所有组合…</translation>
     </message>

@@ -4,6 +4,7 @@
 // Chinese window with the numbers the English one has.
 #include <gtest/gtest.h>
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
@@ -12,8 +13,12 @@
 #include <QTableWidget>
 #include <QTranslator>
 #include <QXYSeries>
+
+#include <cmath>
 #include <fstream>
 
+#include "history/historyschema.h"
+#include "sqlite/sqlitefile.h"
 #include "testsupport.h"
 #include "widgets/plan/planpdf.h"
 #include "widgets/plan/planwindow.h"
@@ -63,6 +68,63 @@ TEST(PlanWindow, APlanOfARealTraceIsSaidTabledAndDrawn)
               static_cast<int>(search.front.size()));
     EXPECT_TRUE(window.unsure().contains(QStringLiteral("missed the last week")))
         << window.unsure().toStdString();
+}
+
+// A manager with no demand file: the services the controller recorded in the console's
+// history file are offered, and one of them planned from its two weeks of hours (one hour
+// missing, said); one with three days is told why there is no plan; a history file that is
+// not one is said, and files still serve.
+TEST(PlanWindow, AServiceRecordedInTheHistoryFileIsPlannedWithoutAFile)
+{
+    test::TempDir dir;
+    const std::string file = dir.file("history.db");
+    {
+        auto db = openSqliteFile(file, historySchema());
+        ASSERT_TRUE(db.ok()) << db.error().message;
+        SQLite::Transaction tx(*db.value());
+        const int64_t hour0 = 1'782'864'000 / 3600;
+        const auto keep = [&](const char *service, int64_t hours, int64_t missing) {
+            for (int64_t h = 0; h < hours; ++h) {
+                if (h == missing)
+                    continue;
+                const double rps = 20 + 15 * std::sin(static_cast<double>(h) * 2 * M_PI / 24);
+                db.value()->exec(std::string("INSERT INTO demand_hour VALUES ('") + service +
+                                 "', " + std::to_string(hour0 + h) + ", " + std::to_string(rps) +
+                                 ", 60)");
+            }
+        };
+        keep("chat", 2 * 168, 200);
+        keep("search", 3 * 24, -1);
+        tx.commit();
+    }
+    PlanWindow window;
+    window.setHistoryFile(QString::fromStdString(file));
+    EXPECT_EQ(window.recordedServices(),
+              QStringList({QStringLiteral("chat"), QStringLiteral("search")}));
+    window.chooseRecordedService(QStringLiteral("chat"));
+    ASSERT_TRUE(planned(window, false));
+    ASSERT_TRUE(window.latest().plan.has_value()) << window.latest().problem.toStdString();
+    EXPECT_EQ(window.latest().plan->service, "chat");
+    EXPECT_TRUE(window.headline().startsWith(QStringLiteral("Recommended: ")))
+        << window.headline().toStdString();
+    EXPECT_TRUE(window.status().contains(QStringLiteral("1 hour(s) of demand were not recorded")))
+        << window.status().toStdString();
+
+    window.chooseRecordedService(QStringLiteral("search"));
+    ASSERT_TRUE(planned(window, false));
+    EXPECT_EQ(window.headline(),
+              QStringLiteral("No plan: search's recorded demand: a plan needs a whole week of "
+                             "demand"));
+
+    const std::string broken = dir.file("not-history.db");
+    std::ofstream(broken) << "this is no SQLite file";
+    window.setHistoryFile(QString::fromStdString(broken));
+    EXPECT_TRUE(window.recordedServices().isEmpty());
+    EXPECT_TRUE(window.status().contains(QString::fromStdString(broken)))
+        << window.status().toStdString();
+    window.setDemandFile(kLarge);
+    ASSERT_TRUE(planned(window, false));
+    EXPECT_TRUE(window.latest().plan.has_value()) << "a file still serves";
 }
 
 TEST(PlanWindow, TheBacktestSetsThePlanBesideHindsightAndTheRules)

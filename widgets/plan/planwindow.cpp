@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -56,12 +57,23 @@ PlanWindow::PlanWindow(QWidget *parent)
 
 QWidget *PlanWindow::buildControls()
 {
+    // Two rows: where the demand comes from; then its size, the costs and what to do.
     auto *row = new QWidget(this);
-    auto *layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
+    auto *rows = new QVBoxLayout(row);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto *sourceRow = new QHBoxLayout;
+    auto *layout = new QHBoxLayout;
+    rows->addLayout(sourceRow);
+    rows->addLayout(layout);
+    m_source = new QComboBox(row);
+    m_source->addItem(tr("Demand from a file"));
+    m_source->setToolTip(
+        tr("A demand file, or a service's demand as its controller recorded it "
+           "in the history file"));
     m_demand = new QLineEdit(row);
     m_demand->setPlaceholderText(tr("ServeGen rates or a minutes CSV"));
     auto *browse = new QPushButton(tr("Demand…"), row);
+    m_browse = browse;
     m_peak = new QSpinBox(row);
     m_peak->setRange(4, 100'000);
     m_peak->setSingleStep(4);
@@ -73,8 +85,9 @@ QWidget *PlanWindow::buildControls()
     m_plan = new QPushButton(tr("Plan"), row);
     m_backtest = new QPushButton(tr("Backtest"), row);
     m_backtest->setToolTip(tr("Plan from the first week, judge the plan on the week after"));
-    layout->addWidget(m_demand, 2);
-    layout->addWidget(browse);
+    sourceRow->addWidget(m_source);
+    sourceRow->addWidget(m_demand, 1);
+    sourceRow->addWidget(browse);
     layout->addWidget(m_peak);
     layout->addWidget(m_costs, 1);
     layout->addWidget(costs);
@@ -103,6 +116,10 @@ QWidget *PlanWindow::buildControls()
         if (!path.isEmpty())
             m_costs->setText(path);
     });
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_demand->setEnabled(index == 0);
+        m_browse->setEnabled(index == 0);
+    });
     connect(m_plan, &QPushButton::clicked, this, [this] { plan(false); });
     connect(m_backtest, &QPushButton::clicked, this, [this] { plan(true); });
     return row;
@@ -113,13 +130,47 @@ void PlanWindow::setDemandFile(const QString &path)
     m_demand->setText(path);
 }
 
+void PlanWindow::setHistoryFile(const QString &path)
+{
+    m_historyFile = path;
+    while (m_source->count() > 1)
+        m_source->removeItem(1);
+    if (path.isEmpty())
+        return;
+    QString problem;
+    for (const QString &name : recordedPlanServices(path, problem))
+        m_source->addItem(tr("%1: recorded demand").arg(name), name);
+    m_status->setText(problem);
+}
+
+void PlanWindow::chooseRecordedService(const QString &service)
+{
+    const int index = m_source->findData(service);
+    if (index > 0)
+        m_source->setCurrentIndex(index);
+}
+
+QStringList PlanWindow::recordedServices() const
+{
+    QStringList services;
+    for (int i = 1; i < m_source->count(); ++i)
+        services << m_source->itemData(i).toString();
+    return services;
+}
+
 void PlanWindow::plan(bool backtest)
 {
     m_status->setText(tr("Weighing every mix…"));
     const QString costs = m_costs->text().trimmed();
     const QString book = QFile::exists(m_priceBook) ? m_priceBook : QString();
-    m_loader->request({m_demand->text().trimmed(), costs.isEmpty() ? book : costs,
-                       static_cast<double>(m_peak->value()), backtest});
+    PlanAsked asked{
+        m_demand->text().trimmed(),           {},      {}, costs.isEmpty() ? book : costs,
+        static_cast<double>(m_peak->value()), backtest};
+    if (m_source->currentIndex() > 0) {
+        asked.service = m_source->currentData().toString();
+        asked.recordedIn = m_historyFile;
+    }
+    m_loader->request(asked);
 }
 
 QString PlanWindow::headline() const
@@ -130,6 +181,11 @@ QString PlanWindow::headline() const
 QString PlanWindow::unsure() const
 {
     return m_unsure->text();
+}
+
+QString PlanWindow::status() const
+{
+    return m_status->text();
 }
 
 void PlanWindow::showLoaded()

@@ -12,6 +12,7 @@
 #include "models/plan/planloader.h"
 
 class QChartView;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -26,6 +27,12 @@ public:
     explicit PlanWindow(QWidget *parent = nullptr);
 
     void setDemandFile(const QString &path);
+    // The history file whose recorded services can be planned from (listed beside "a
+    // demand file"); a file that cannot be read is said, and files still serve.
+    void setHistoryFile(const QString &path);
+    // Plans from what this service's controller recorded in the history file.
+    void chooseRecordedService(const QString &service);
+    QStringList recordedServices() const;
     // The price book in force, whose cost side (`card_costs:`) is used when no costs file
     // is chosen.
     void setPriceBook(const QString &path) { m_priceBook = path; }
@@ -35,6 +42,7 @@ public:
     QChartView *chart() const { return m_chart; }
     QString headline() const;
     QString unsure() const;
+    QString status() const;
     // The plan shown, as a PDF: its words, chart and table.
     Status exportPdf(const QString &path) const;
 
@@ -47,6 +55,9 @@ private:
     void addRow(const QStringList &cells);
 
     PlanLoader *m_loader;
+    QComboBox *m_source = nullptr;  // a demand file, or a recorded service
+    QPushButton *m_browse = nullptr;
+    QString m_historyFile;
     QLineEdit *m_demand = nullptr;
     QLineEdit *m_costs = nullptr;
     QSpinBox *m_peak = nullptr;

@@ -74,6 +74,7 @@ PlanWindow *MainWindow::showPlan()
     if (!m_plan) {
         m_plan = new PlanWindow(this);
         m_plan->setPriceBook(m_reportSources.priceBookFile);
+        m_plan->setHistoryFile(m_reportSources.historyFile);
     }
     m_plan->show();
     m_plan->raise();

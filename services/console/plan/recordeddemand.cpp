@@ -82,6 +82,24 @@ Result<Rows> readRows(SQLite::Database &db, const std::string &file, const std::
 
 }  // namespace
 
+Result<std::vector<std::string>> recordedServices(const std::string &file)
+{
+    if (!std::filesystem::exists(file))
+        return Error{fmt::format("{}: no such file", file)};
+    try {
+        auto db = openSqliteForReading(file);
+        if (auto kind = checkKind(*db, file); !kind.ok())
+            return kind.error();
+        std::vector<std::string> services;
+        SQLite::Statement names(*db, "SELECT DISTINCT service FROM demand_hour ORDER BY service");
+        while (names.executeStep())
+            services.push_back(names.getColumn(0).getString());
+        return services;
+    } catch (const SQLite::Exception &e) {
+        return Error{fmt::format("{}: {}", file, e.what())};
+    }
+}
+
 Result<RecordedDemand> readRecordedDemand(const std::string &file, const std::string &service)
 {
     if (!std::filesystem::exists(file))

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "demandseries.h"
 
@@ -19,5 +20,8 @@ struct RecordedDemand {
 };
 
 Result<RecordedDemand> readRecordedDemand(const std::string &file, const std::string &service);
+
+// The services the file keeps demand by the hour for, by name; refused as the reading is.
+Result<std::vector<std::string>> recordedServices(const std::string &file);
 
 }  // namespace meridian
