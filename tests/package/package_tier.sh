@@ -5,7 +5,10 @@
 # upgraded to this build, purged, and nothing of it left. For the agent besides: started
 # as its unit starts it on the packaged configuration (an operator's edit of that conffile
 # kept across the upgrade), answering gRPC health soon after its install (the time said),
-# and a ledger of 1,440 minutes that the upgrade keeps to the minute. Then the Ansible role
+# and a ledger of 1,440 minutes that the upgrade keeps to the minute. The pool's lease book
+# and the controller's journal are kept across the upgrade and read back by the new build,
+# and a downgrade over state a newer build wrote is refused by name, the file untouched.
+# Then the Ansible role
 # for owned nodes (packaging/ansible), run twice on the clean root: the agent it configures
 # answers over TLS with a token, and the second run changes nothing. Needs root (chroot)
 # and the Debian mirror; says so and fails without them, never skips.
@@ -99,7 +102,123 @@ kept=$(sqlite3 "$root/var/lib/meridian-agent/agent.db" \
     "SELECT count(*) FROM usage_minute WHERE card_uuid = 'tier-card'")
 [ "$kept" -eq 1440 ] || fail "the upgraded agent kept $kept of 1440 ledger minutes"
 
-for package in meridian-pool meridian-scaled meridian-watch; do
+# A daemon of the root started as its unit starts it, until its log says `$2` (or it
+# ends); then stopped. Its log is left in $work/$1.log; false where it never said it.
+run_until_says() {
+    local name=$1 says=$2
+    shift 2
+    chroot "$root" "$@" > "$work/$name.log" 2>&1 &
+    local pid=$!
+    for _ in $(seq 150); do
+        grep -q "$says" "$work/$name.log" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    grep -q "$says" "$work/$name.log"
+}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# A downgrade over state a newer build wrote: the older daemon refuses the file by name and
+# leaves it as it is.
+refuses_newer_state() {
+    local package=$1 file=$2 says=$3
+    shift 3
+    sqlite3 "$root$file" "PRAGMA user_version = 99"
+    apt_root install --allow-downgrades "/debs/${package}_0.0.9_amd64.deb"
+    run_until_says "$package-downgraded" "$says" "$@" ||
+        { cat "$work/$package-downgraded.log"; fail "$package 0.0.9 did not refuse newer state"; }
+    grep -q "$file" "$work/$package-downgraded.log" || fail "$package's refusal does not name $file"
+    [ "$(sqlite3 "$root$file" "PRAGMA user_version")" -eq 99 ] || fail "$file was changed"
+    apt_root install "/debs/${package}_0.1.0_amd64.deb"
+}
+
+step "meridian-pool 0.0.9 with a lease in its books; upgraded and read back; a downgrade refused"
+apt_root install "/debs/meridian-pool_0.0.9_amd64.deb"
+[ -L "$root/etc/systemd/system/multi-user.target.wants/meridian-pool.service" ] ||
+    fail "meridian-pool's unit is not enabled"
+cat > "$root/usr/local/bin/tier-provider" <<'PROVIDER'
+#!/bin/sh
+# A provider that holds lease-1 and does nothing else.
+case "$1" in
+    list) echo '{"leases": [{"lease_id": "lease-1"}]}' ;;
+    *) echo '{}' ;;
+esac
+PROVIDER
+chmod +x "$root/usr/local/bin/tier-provider"
+cat > "$root/etc/meridian/pool.yaml" <<POOL
+listen: 127.0.0.1:$(free_port)
+data_dir: /var/lib/meridian-pool
+providers:
+  - name: tier
+    command: [/usr/local/bin/tier-provider]
+    timeout_seconds: 10
+    offers:
+      - {offer_id: tier-a100, region: xiamen, vendor: nvidia, card_model: A100-SXM4-80GB,
+         cards_per_node: 8, nodes: 2, price_cny_per_card_hour: 2.6,
+         billing_increment_seconds: 3600, provisioning_seconds: 60}
+POOL
+mkdir -p "$root/var/lib/meridian-pool"
+pool_cmd=(/usr/bin/meridian-pool --config /etc/meridian/pool.yaml)
+run_until_says pool-old "serving on" "${pool_cmd[@]}" || { cat "$work/pool-old.log"; fail "meridian-pool 0.0.9 did not start"; }
+books=/var/lib/meridian-pool/pool.db
+record='{"leaseId":"lease-1","idempotencyKey":"tier-key-1","offerId":"tier-a100","region":"xiamen","cardModel":"A100-SXM4-80GB","nodes":1,"cardsPerNode":8,"priceCnyPerCardHour":2.6,"billingIncrementSeconds":3600,"state":"LEASE_STATE_READY","createdUnixMs":"1800000000000","readyUnixMs":"1800000060000","leasedNodes":[{"nodeId":"tier-node-1","agentAddress":"127.0.0.1:1"}],"requestedBy":"scaled@tier"}'
+sqlite3 -bail "$root$books" \
+    "INSERT INTO lease VALUES ('lease-1', 'tier-key-1', 'scaled@tier', 'tier', 0, '$record')"
+apt_root install "/debs/meridian-pool_0.1.0_amd64.deb"
+grep -q "name: tier" "$root/etc/meridian/pool.yaml" || fail "the upgrade undid the pool's configuration"
+run_until_says pool-new "its list checked against the books: 1 held, 0 no longer held" \
+    "${pool_cmd[@]}" || { cat "$work/pool-new.log"; fail "the upgraded pool did not read its lease back"; }
+[ "$(sqlite3 "$root$books" "SELECT json_extract(record, '$.state') FROM lease")" = LEASE_STATE_READY ] ||
+    fail "the upgrade changed the lease in the books"
+refuses_newer_state meridian-pool "$books" "written by a newer Meridian" "${pool_cmd[@]}"
+
+step "meridian-scaled 0.0.9 with a step in its journal; upgraded and read back; a downgrade refused"
+apt_root install "/debs/meridian-scaled_0.0.9_amd64.deb"
+[ -L "$root/etc/systemd/system/multi-user.target.wants/meridian-scaled.service" ] ||
+    fail "meridian-scaled's unit is not enabled"
+cat > "$root/etc/meridian/tier-inventory.yaml" <<'INVENTORY'
+data_centers:
+  - name: xiamen
+    agents: [127.0.0.1:1]   # nobody there: the controller starts all the same
+capacity_pool: 127.0.0.1:1
+INVENTORY
+cat > "$root/etc/meridian/tier-services.yaml" <<'SERVICES'
+services:
+  - name: chat
+    model: qwen2-72b-instruct
+    cards_per_replica: 4
+    runs_on: [{card_model: A100-SXM4-80GB, requests_per_second_per_card: 0.9}]
+    slo: {ttft_p95_seconds: 5}
+    replicas: {min: 1, max: 16}
+SERVICES
+cat > "$root/etc/meridian/scaled.yaml" <<SCALED
+listen: 127.0.0.1:$(free_port)
+metrics_listen: 127.0.0.1:$(free_port)
+controller_id: scaled@tier
+journal: /var/lib/meridian-scaled/journal.sqlite
+inventory: /etc/meridian/tier-inventory.yaml
+services: /etc/meridian/tier-services.yaml
+mode: manual
+SCALED
+mkdir -p "$root/var/lib/meridian-scaled"
+scaled_cmd=(/usr/bin/meridian-scaled --config /etc/meridian/scaled.yaml)
+run_until_says scaled-old "serving on" "${scaled_cmd[@]}" || { cat "$work/scaled-old.log"; fail "meridian-scaled 0.0.9 did not start"; }
+journal=/var/lib/meridian-scaled/journal.sqlite
+sqlite3 -bail "$root$journal" "INSERT INTO scaling_step (service, idempotency_key, state, offer_id,
+    lease_id, node_id, cny_per_hour, requested_by, reason, created_unix_ms, updated_unix_ms)
+    VALUES ('chat', 'chat-tier-1', 'serving', 'tier-a100', 'lease-1', 'tier-node-1', 20.8,
+    'scaled@tier', 'a tier step', 1800000000000, 1800000060000)"
+audited=$(sqlite3 "$root$journal" "SELECT count(*) FROM audit_log")
+apt_root install "/debs/meridian-scaled_0.1.0_amd64.deb"
+run_until_says scaled-new "serving on" "${scaled_cmd[@]}" || { cat "$work/scaled-new.log"; fail "the upgraded meridian-scaled did not start"; }
+[ "$(sqlite3 "$root$journal" "SELECT state || ' ' || lease_id FROM scaling_step WHERE idempotency_key = 'chat-tier-1'")" = "serving lease-1" ] ||
+    fail "the upgrade lost or changed the journal's step"
+[ "$(sqlite3 "$root$journal" "SELECT count(*) FROM audit_log")" -ge "$audited" ] ||
+    fail "the upgrade lost audit rows"
+refuses_newer_state meridian-scaled "$journal" "written by a newer Meridian" "${scaled_cmd[@]}"
+
+for package in meridian-watch; do
     step "$package: 0.0.9 installed and enabled, upgraded"
     apt_root install "/debs/${package}_0.0.9_amd64.deb"
     [ -L "$root/etc/systemd/system/multi-user.target.wants/$package.service" ] ||
