@@ -265,7 +265,7 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
             return reactor;
         }
         std::string error;
-        if (auto taken = takeStandby(asked, *offer, error))
+        if (auto taken = takeStandby(asked, *offer, v1::LEASE_STATE_READY, error))
             *response->mutable_lease() = std::move(*taken);
         else if (!error.empty())
             status = {grpc::StatusCode::UNAVAILABLE, error};
@@ -273,7 +273,7 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
             status = bookLease(asked, *provider, *offer, *response->mutable_lease());
         // No node free, but one coming up to stand by: a paying lease goes before a refill.
         if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
-            if (auto taken = takeComingStandby(asked, *offer, error)) {
+            if (auto taken = takeStandby(asked, *offer, v1::LEASE_STATE_PROVISIONING, error)) {
                 *response->mutable_lease() = std::move(*taken);
                 status = grpc::Status::OK;
             } else if (!error.empty()) {

@@ -80,16 +80,14 @@ private:
     BookedLease newLease(const ProviderConfig &provider, const PoolOffer &offer, uint32_t nodes,
                          const std::string &owner);
 
-    // Warm standby (poolstandby.cpp). With m_mutex held: hands a READY standby node of the
-    // offer to the request, booked in one write; nullopt when none is ready (or the books
-    // did not take it: `error` says so).
+    // Warm standby (poolstandby.cpp). With m_mutex held: a one-node lease of the offer takes
+    // over the standby lease that has stood by longest in `state`, in one write of the books
+    // (the standby lease ends). READY: the lease is ready at once, on its node. PROVISIONING
+    // (no node free otherwise, so a paying lease goes before a refill): that lease's
+    // provisioning, when it ends, makes this one READY or FAILED. None where no standby is
+    // in that state, or where the books did not take it (`error` says so).
     std::optional<v1::Lease> takeStandby(const v1::LeaseRequest &request, const PoolOffer &offer,
-                                         std::string &error);
-    // With m_mutex held: a one-node lease takes over a standby lease of the offer still
-    // coming up (none free otherwise); that lease's provisioning, when it ends, makes this
-    // one READY or FAILED. None where no standby is coming up.
-    std::optional<v1::Lease> takeComingStandby(const v1::LeaseRequest &request,
-                                               const PoolOffer &offer, std::string &error);
+                                         v1::LeaseState state, std::string &error);
     // Books and provisions standby leases up to the offer's standby_nodes, and releases
     // ready ones beyond it.
     void topUpStandby(const std::string &offerId);

@@ -31,14 +31,20 @@ int PoolService::standbyReady(const std::string &offerId) const
 }
 
 std::optional<v1::Lease> PoolService::takeStandby(const v1::LeaseRequest &request,
-                                                  const PoolOffer &offer, std::string &error)
+                                                  const PoolOffer &offer, v1::LeaseState state,
+                                                  std::string &error)
 {
     if (request.nodes() != 1)
         return std::nullopt;  // standby nodes are one-node leases
+    // The one standing by longest: ready first, or ordered first while coming up.
+    const bool ready = state == v1::LEASE_STATE_READY;
+    const auto since = [&](const BookedLease &b) {
+        return ready ? b.lease.ready_unix_ms() : b.lease.created_unix_ms();
+    };
     const BookedLease *standby = nullptr;
     for (const auto &[id, b] : m_leases) {
-        if (standsBy(b, offer.offerId) && b.lease.state() == v1::LEASE_STATE_READY &&
-            (!standby || b.lease.ready_unix_ms() < standby->lease.ready_unix_ms()))
+        if (standsBy(b, offer.offerId) && b.lease.state() == state &&
+            (!standby || since(b) < since(*standby)))
             standby = &b;
     }
     const ProviderConfig *provider = providerOf(offer.offerId, nullptr);
@@ -48,48 +54,20 @@ std::optional<v1::Lease> PoolService::takeStandby(const v1::LeaseRequest &reques
     BookedLease taker = newLease(*provider, offer, 1, request.requested_by());
     v1::Lease &lease = taker.lease;
     lease.set_idempotency_key(request.idempotency_key());
-    lease.set_state(v1::LEASE_STATE_READY);
-    lease.set_ready_unix_ms(now);
-    *lease.mutable_leased_nodes() = standby->lease.leased_nodes();
     lease.set_taken_from(providerLeaseId(standby->lease));
-    lease.set_message(fmt::format("a standby node, taken from {}", standby->lease.lease_id()));
+    if (ready) {
+        lease.set_state(v1::LEASE_STATE_READY);
+        lease.set_ready_unix_ms(now);
+        *lease.mutable_leased_nodes() = standby->lease.leased_nodes();
+        lease.set_message(fmt::format("a standby node, taken from {}", standby->lease.lease_id()));
+    } else {
+        // Its provisioning, when it ends, makes this lease READY or FAILED (provision()).
+        lease.set_message(fmt::format("a standby node still coming up, taken from {}",
+                                      standby->lease.lease_id()));
+    }
     BookedLease given = *standby;
     given.lease.set_state(v1::LEASE_STATE_RELEASED);
     given.lease.set_released_unix_ms(now);
-    given.lease.set_taken_by(lease.lease_id());
-    if (Status s = m_book.putTogether({&given, &taker}); !s) {
-        error = s.message();
-        return std::nullopt;
-    }
-    m_leases[given.lease.lease_id()] = given;
-    m_byKey[lease.idempotency_key()] = lease.lease_id();
-    m_leases[lease.lease_id()] = taker;
-    return lease;
-}
-
-std::optional<v1::Lease> PoolService::takeComingStandby(const v1::LeaseRequest &request,
-                                                        const PoolOffer &offer, std::string &error)
-{
-    if (request.nodes() != 1)
-        return std::nullopt;
-    const BookedLease *coming = nullptr;
-    for (const auto &[id, b] : m_leases) {
-        if (standsBy(b, offer.offerId) && b.lease.state() == v1::LEASE_STATE_PROVISIONING &&
-            (!coming || b.lease.created_unix_ms() < coming->lease.created_unix_ms()))
-            coming = &b;
-    }
-    const ProviderConfig *provider = providerOf(offer.offerId, nullptr);
-    if (!coming || !provider)
-        return std::nullopt;
-    BookedLease taker = newLease(*provider, offer, 1, request.requested_by());
-    v1::Lease &lease = taker.lease;
-    lease.set_idempotency_key(request.idempotency_key());
-    lease.set_taken_from(providerLeaseId(coming->lease));
-    lease.set_message(
-        fmt::format("a standby node still coming up, taken from {}", coming->lease.lease_id()));
-    BookedLease given = *coming;
-    given.lease.set_state(v1::LEASE_STATE_RELEASED);
-    given.lease.set_released_unix_ms(m_clock.nowUnixMs());
     given.lease.set_taken_by(lease.lease_id());
     if (Status s = m_book.putTogether({&given, &taker}); !s) {
         error = s.message();

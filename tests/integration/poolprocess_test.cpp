@@ -158,6 +158,19 @@ grpc::Status lease(v1::CapacityPool::Stub &stub, const std::string &key, const s
     return stub.Lease(&context, request, &response);
 }
 
+// The owner gives a lease back.
+grpc::Status release(v1::CapacityPool::Stub &stub, const std::string &id,
+                     const std::string &owner = "scaled@xm")
+{
+    grpc::ClientContext context;
+    test::withDeadline(context);
+    v1::ReleaseRequest request;
+    request.set_lease_id(id);
+    request.set_requested_by(owner);
+    v1::ReleaseResponse response;
+    return stub.Release(&context, request, &response);
+}
+
 std::optional<v1::Lease> leaseNamed(v1::CapacityPool::Stub &stub, const std::string &id)
 {
     for (const v1::Lease &l : test::allPoolLeases(stub, /*waitForReady=*/true)) {
@@ -227,13 +240,7 @@ TEST(PoolProcess, LeasesARealNodeOnceReleasesOnlyToItsOwnerAndNeedsAToken)
         EXPECT_FALSE(taken.has_lease()) << "the other owner's lease was handed over";
     }
     {
-        grpc::ClientContext context;
-        test::withDeadline(context);
-        v1::ReleaseRequest request;
-        request.set_lease_id(id);
-        request.set_requested_by("scaled@xm");
-        v1::ReleaseResponse response;
-        ASSERT_TRUE(stub->Release(&context, request, &response).ok());
+        ASSERT_TRUE(release(*stub, id).ok());
     }
     ASSERT_TRUE(reaches(*stub, *stub, id, v1::LEASE_STATE_RELEASED));
     EXPECT_TRUE(test::waitUntil([&] {
@@ -475,13 +482,7 @@ TEST(PoolProcess, AStandbyNodeIsLeasedAtOnceReplacedAndOutlivesAKill9)
     // Given back by its owner, the node goes through the provider under the standby
     // lease's id and is powered off. One node standing by is what the offer asks: the
     // free node is not brought up too.
-    grpc::ClientContext context;
-    test::withDeadline(context);
-    v1::ReleaseRequest release;
-    release.set_lease_id(taken.lease().lease_id());
-    release.set_requested_by("scaled@xm");
-    v1::ReleaseResponse released;
-    ASSERT_TRUE(stub->Release(&context, release, &released).ok());
+    ASSERT_TRUE(release(*stub, taken.lease().lease_id()).ok());
     ASSERT_TRUE(reaches(*stub, *stub, taken.lease().lease_id(), v1::LEASE_STATE_RELEASED));
     EXPECT_FALSE(
         nlohmann::json::parse(test::readFile(pool.dir.file("state.json")))["leases"].contains(
@@ -552,13 +553,7 @@ TEST(PoolProcess, APayingLeaseTakesOverTheLastNodeComingUpToStandBy)
         << pool.process->log();
 
     // The first lease given back: its node stands by again.
-    grpc::ClientContext context;
-    test::withDeadline(context);
-    v1::ReleaseRequest release;
-    release.set_lease_id(first.lease().lease_id());
-    release.set_requested_by("scaled@xm");
-    v1::ReleaseResponse released;
-    ASSERT_TRUE(stub->Release(&context, release, &released).ok());
+    ASSERT_TRUE(release(*stub, first.lease().lease_id()).ok());
     ASSERT_TRUE(test::waitUntil([&] { return standbyNodesReady(*stub) == 1; }))
         << pool.whatItSays(*stub);
 }

@@ -80,9 +80,11 @@ Result<Rows> readRows(SQLite::Database &db, const std::string &file, const std::
     return rows;
 }
 
-}  // namespace
-
-Result<std::vector<std::string>> recordedServices(const std::string &file)
+// `read` over the file opened for reading, once it is known to be a history file or a
+// journal that keeps hours; what SQLite throws is said with the file's name.
+template <typename Read>
+auto readRecorded(const std::string &file, Read read)
+    -> decltype(read(std::declval<SQLite::Database &>()))
 {
     if (!std::filesystem::exists(file))
         return Error{fmt::format("{}: no such file", file)};
@@ -90,25 +92,29 @@ Result<std::vector<std::string>> recordedServices(const std::string &file)
         auto db = openSqliteForReading(file);
         if (auto kind = checkKind(*db, file); !kind.ok())
             return kind.error();
-        std::vector<std::string> services;
-        SQLite::Statement names(*db, "SELECT DISTINCT service FROM demand_hour ORDER BY service");
-        while (names.executeStep())
-            services.push_back(names.getColumn(0).getString());
-        return services;
+        return read(*db);
     } catch (const SQLite::Exception &e) {
         return Error{fmt::format("{}: {}", file, e.what())};
     }
 }
 
+}  // namespace
+
+Result<std::vector<std::string>> recordedServices(const std::string &file)
+{
+    return readRecorded(file, [](SQLite::Database &db) -> Result<std::vector<std::string>> {
+        std::vector<std::string> services;
+        SQLite::Statement names(db, "SELECT DISTINCT service FROM demand_hour ORDER BY service");
+        while (names.executeStep())
+            services.push_back(names.getColumn(0).getString());
+        return services;
+    });
+}
+
 Result<RecordedDemand> readRecordedDemand(const std::string &file, const std::string &service)
 {
-    if (!std::filesystem::exists(file))
-        return Error{fmt::format("{}: no such file", file)};
-    try {
-        auto db = openSqliteForReading(file);
-        if (auto kind = checkKind(*db, file); !kind.ok())
-            return kind.error();
-        auto rows = readRows(*db, file, service);
+    return readRecorded(file, [&](SQLite::Database &db) -> Result<RecordedDemand> {
+        auto rows = readRows(db, file, service);
         if (!rows)
             return rows.error();
         const std::map<int64_t, double> &hours = rows->hours;
@@ -144,9 +150,7 @@ Result<RecordedDemand> readRecordedDemand(const std::string &file, const std::st
             }
         }
         return out;
-    } catch (const SQLite::Exception &e) {
-        return Error{fmt::format("{}: {}", file, e.what())};
-    }
+    });
 }
 
 }  // namespace meridian
