@@ -179,6 +179,50 @@ int tuneRefused(const std::string &why)
     return 2;
 }
 
+// The policy file written, where --out asks for one; the exit status.
+int written(const TuneCommand &command, const EvaluationRun &run, const CandidateFigures &chosen,
+            const std::optional<CoverFigures> &cover, const PolicyChoice &choice)
+{
+    if (command.out.empty())
+        return 0;
+    if (Status written = writePolicyFile(command, run, chosen, cover, choice); !written) {
+        fmt::print(stderr, "meridian-sim tune: {}\n", written.message());
+        return 1;
+    }
+    fmt::print("written to {}\n", command.out);
+    return 0;
+}
+
+// With --shapes: the finalists, each with every surge cover, on the traffic as it is and on
+// the family of surges laid over it; the chosen one written.
+int tuneAcrossTheFamily(const TuneCommand &command, const EvaluationOptions &options,
+                        const EvaluationRun &run, const std::vector<CandidateFigures> &figures,
+                        const PolicyChoice &choice)
+{
+    std::vector<size_t> finalists = familyFinalists(
+        figures, {.insideShare = command.insideShare, .actionsPerDay = command.actionsPerDay});
+    if (std::find(finalists.begin(), finalists.end(), choice.index) == finalists.end())
+        finalists.insert(finalists.begin(), choice.index);
+    auto covers = measureCovers(command, options, figures, finalists);
+    if (!covers)
+        return tuneRefused(covers.error().message);
+    const PolicyChoice cover = chooseCover(
+        covers.value(), std::min(command.insideShare, figures[choice.index].withinSloShare),
+        command.surgeInside);
+    fmt::print(
+        "across the family: the {} finalists with every surge cover, on the traffic as it "
+        "is and on {} surges of each kind laid over it\n{}",
+        finalists.size(), command.shapes, coversTable(figures, covers.value(), cover.index));
+    const CoverFigures &picked = covers->at(cover.index);
+    CandidateFigures kept = figures[picked.candidate];
+    kept.policy.surgeCover = picked.cover;
+    kept.rentedCardHours = picked.rentedCardHours;
+    kept.withinSloShare = picked.withinSloShare;
+    kept.actionsPerDay = picked.actionsPerDay;
+    fmt::print("chosen: {}: {}\n", candidateName(kept.policy), cover.why);
+    return written(command, run, kept, picked, cover);
+}
+
 }  // namespace
 
 int runTune(const TuneCommand &command)
@@ -212,47 +256,9 @@ int runTune(const TuneCommand &command)
     fmt::print("{}: {} candidates, the median of {} seed(s)\n{}", run->trace, figures.size(),
                run->seeds, candidatesTable(figures, choice.index));
     fmt::print("chosen: {}: {}\n", names[choice.index], choice.why);
-    if (command.shapes > 0) {
-        std::vector<size_t> finalists = familyFinalists(
-            figures, {.insideShare = command.insideShare, .actionsPerDay = command.actionsPerDay});
-        if (std::find(finalists.begin(), finalists.end(), choice.index) == finalists.end())
-            finalists.insert(finalists.begin(), choice.index);
-        auto covers = measureCovers(command, options.value(), figures, finalists);
-        if (!covers)
-            return tuneRefused(covers.error().message);
-        const PolicyChoice cover = chooseCover(
-            covers.value(), std::min(command.insideShare, figures[choice.index].withinSloShare),
-            command.surgeInside);
-        fmt::print(
-            "across the family: the {} finalists with every surge cover, on the traffic as it "
-            "is and on {} surges of each kind laid over it\n{}",
-            finalists.size(), command.shapes, coversTable(figures, covers.value(), cover.index));
-        const CoverFigures &picked = covers->at(cover.index);
-        CandidateFigures kept = figures[picked.candidate];
-        kept.policy.surgeCover = picked.cover;
-        kept.rentedCardHours = picked.rentedCardHours;
-        kept.withinSloShare = picked.withinSloShare;
-        kept.actionsPerDay = picked.actionsPerDay;
-        fmt::print("chosen: {}: {}\n", candidateName(kept.policy), cover.why);
-        if (command.out.empty())
-            return 0;
-        if (Status written = writePolicyFile(command, *run, kept, picked, cover); !written) {
-            fmt::print(stderr, "meridian-sim tune: {}\n", written.message());
-            return 1;
-        }
-        fmt::print("written to {}\n", command.out);
-        return 0;
-    }
-    if (command.out.empty())
-        return 0;
-    if (Status written =
-            writePolicyFile(command, *run, figures[choice.index], std::nullopt, choice);
-        !written) {
-        fmt::print(stderr, "meridian-sim tune: {}\n", written.message());
-        return 1;
-    }
-    fmt::print("written to {}\n", command.out);
-    return 0;
+    if (command.shapes > 0)
+        return tuneAcrossTheFamily(command, options.value(), *run, figures, choice);
+    return written(command, *run, figures[choice.index], std::nullopt, choice);
 }
 
 }  // namespace meridian

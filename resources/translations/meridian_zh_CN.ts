@@ -2764,7 +2764,7 @@ Next: %2</source>
         <translation>选择服务的需求数据，然后点击“规划”。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+81"/>
         <source>Demand from a file</source>
         <translation>从文件读取需求</translation>
     </message>
@@ -2784,7 +2784,7 @@ Next: %2</source>
         <translation>需求…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-45"/>
         <source> A100s at the peak</source>
         <translation> 张 A100（峰值）</translation>
     </message>
@@ -2814,7 +2814,7 @@ Next: %2</source>
         <translation>依据第一周规划，并以下一周检验</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
         <source>PDF…</source>
         <translation>PDF…</translation>
     </message>
@@ -2839,12 +2839,12 @@ Next: %2</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+29"/>
         <source>The service&apos;s demand</source>
         <translation>服务的需求</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-25"/>
         <source>Card costs</source>
         <translation>卡成本</translation>
     </message>
@@ -2854,7 +2854,7 @@ Next: %2</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+49"/>
         <source>%1: recorded demand</source>
         <translation>%1：记录的需求</translation>
     </message>

@@ -264,22 +264,7 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
                 {grpc::StatusCode::NOT_FOUND, fmt::format("no offer '{}'", request->offer_id())});
             return reactor;
         }
-        std::string error;
-        if (auto taken = takeStandby(asked, *offer, v1::LEASE_STATE_READY, error))
-            *response->mutable_lease() = std::move(*taken);
-        else if (!error.empty())
-            status = {grpc::StatusCode::UNAVAILABLE, error};
-        else
-            status = bookLease(asked, *provider, *offer, *response->mutable_lease());
-        // No node free, but one coming up to stand by: a paying lease goes before a refill.
-        if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
-            if (auto taken = takeStandby(asked, *offer, v1::LEASE_STATE_PROVISIONING, error)) {
-                *response->mutable_lease() = std::move(*taken);
-                status = grpc::Status::OK;
-            } else if (!error.empty()) {
-                status = {grpc::StatusCode::UNAVAILABLE, error};
-            }
-        }
+        status = answerLease(asked, *provider, *offer, *response->mutable_lease());
     }
     if (status.ok() && !response->lease().taken_from().empty())
         runLater(&PoolService::topUpStandby, offerId);  // the standby node taken is replaced
@@ -287,6 +272,28 @@ grpc::ServerUnaryReactor *PoolService::Lease(grpc::CallbackServerContext *contex
         runLater(&PoolService::provision, response->lease().lease_id());
     reactor->Finish(status);
     return reactor;
+}
+
+grpc::Status PoolService::answerLease(const v1::LeaseRequest &request,
+                                      const ProviderConfig &provider, const PoolOffer &offer,
+                                      v1::Lease &answer)
+{
+    std::string error;
+    grpc::Status status;
+    if (auto taken = takeStandby(request, offer, v1::LEASE_STATE_READY, error))
+        answer = std::move(*taken);
+    else if (!error.empty())
+        return {grpc::StatusCode::UNAVAILABLE, error};
+    else
+        status = bookLease(request, provider, offer, answer);
+    // No node free, but one coming up to stand by: a paying lease goes before a refill.
+    if (status.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED)
+        return status;
+    if (auto taken = takeStandby(request, offer, v1::LEASE_STATE_PROVISIONING, error)) {
+        answer = std::move(*taken);
+        return grpc::Status::OK;
+    }
+    return error.empty() ? status : grpc::Status{grpc::StatusCode::UNAVAILABLE, error};
 }
 
 grpc::Status PoolService::bookLease(const v1::LeaseRequest &request, const ProviderConfig &provider,

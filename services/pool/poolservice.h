@@ -73,6 +73,10 @@ private:
     void runLater(void (PoolService::*job)(const std::string &), const std::string &leaseId);
     void book(const BookedLease &booked);
     int nodesLeased(const std::string &offerId) const;
+    // With m_mutex held: the request answered with a standby node ready, a new lease, or a
+    // standby node still coming up (when no node is free), in that order.
+    grpc::Status answerLease(const v1::LeaseRequest &request, const ProviderConfig &provider,
+                             const PoolOffer &offer, v1::Lease &answer);
     // With m_mutex held: books a new lease for the request and answers it.
     grpc::Status bookLease(const v1::LeaseRequest &request, const ProviderConfig &provider,
                            const PoolOffer &offer, v1::Lease &answer);

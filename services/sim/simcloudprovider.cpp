@@ -152,8 +152,10 @@ Result<nlohmann::json> SimCloudProvider::lease(const ProviderConfig &provider,
         return endpoints.error();
     std::lock_guard lock(m_mutex);
     m_leases[leaseId] = endpoints.value();
-    if (m_lie == CloudLie::OneNodeForEveryLease && m_sharedNode.empty())
+    if (m_lie == CloudLie::OneNodeForEveryLease && m_sharedNode.empty()) {
         m_sharedNode = endpoints.value();
+        m_sharedNodeMadeBy = leaseId;
+    }
     return nodesOf(endpoints.value());
 }
 
@@ -184,7 +186,21 @@ std::optional<CloudNodeEndpoints> SimCloudProvider::liedNodes(const std::string 
 nlohmann::json SimCloudProvider::release(const nlohmann::json &input)
 {
     const std::string leaseId = input.value("lease_id", "");
-    m_nodes.removeCloudNodes(leaseId);
+    std::string madeBy = leaseId;  // the lease its nodes were started under
+    {
+        std::lock_guard lock(m_mutex);
+        const auto held = m_leases.find(leaseId);
+        if (held != m_leases.end() && m_lie == CloudLie::OneNodeForEveryLease &&
+            held->second == m_sharedNode) {
+            m_leases.erase(held);
+            // The shared node stays up while any lease still names it.
+            for (const auto &[id, endpoints] : m_leases)
+                if (endpoints == m_sharedNode)
+                    return nlohmann::json::object();
+            madeBy = m_sharedNodeMadeBy;
+        }
+    }
+    m_nodes.removeCloudNodes(madeBy);
     std::lock_guard lock(m_mutex);
     m_leases.erase(leaseId);
     return nlohmann::json::object();

@@ -56,6 +56,7 @@ private:
     CloudNodeEndpoints m_ownNode;     // OurOwnNode's answer
     CloudNodeEndpoints m_sharedNode;  // OneNodeForEveryLease's, once the first lease made it
     std::mutex m_sharedNodeMaking;    // held by the lease making it
+    std::string m_sharedNodeMadeBy;   // the lease it was started under
     // A lie's answer, or none where the truth is told (or, for a shared node, not yet made).
     std::optional<CloudNodeEndpoints> liedNodes(const std::string &leaseId) const;
 };

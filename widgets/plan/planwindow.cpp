@@ -61,19 +61,9 @@ QWidget *PlanWindow::buildControls()
     auto *row = new QWidget(this);
     auto *rows = new QVBoxLayout(row);
     rows->setContentsMargins(0, 0, 0, 0);
-    auto *sourceRow = new QHBoxLayout;
+    rows->addLayout(buildSourceRow(row));
     auto *layout = new QHBoxLayout;
-    rows->addLayout(sourceRow);
     rows->addLayout(layout);
-    m_source = new QComboBox(row);
-    m_source->addItem(tr("Demand from a file"));
-    m_source->setToolTip(
-        tr("A demand file, or a service's demand as its controller recorded it "
-           "in the history file"));
-    m_demand = new QLineEdit(row);
-    m_demand->setPlaceholderText(tr("ServeGen rates or a minutes CSV"));
-    auto *browse = new QPushButton(tr("Demand…"), row);
-    m_browse = browse;
     m_peak = new QSpinBox(row);
     m_peak->setRange(4, 100'000);
     m_peak->setSingleStep(4);
@@ -85,9 +75,6 @@ QWidget *PlanWindow::buildControls()
     m_plan = new QPushButton(tr("Plan"), row);
     m_backtest = new QPushButton(tr("Backtest"), row);
     m_backtest->setToolTip(tr("Plan from the first week, judge the plan on the week after"));
-    sourceRow->addWidget(m_source);
-    sourceRow->addWidget(m_demand, 1);
-    sourceRow->addWidget(browse);
     layout->addWidget(m_peak);
     layout->addWidget(m_costs, 1);
     layout->addWidget(costs);
@@ -105,24 +92,41 @@ QWidget *PlanWindow::buildControls()
         m_status->setText(written ? tr("Saved %1").arg(path)
                                   : QString::fromStdString(written.message()));
     });
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("The service's demand"));
-        if (!path.isEmpty())
-            m_demand->setText(path);
-    });
     connect(costs, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Card costs"), QString(),
                                                           tr("YAML (*.yaml *.yml)"));
         if (!path.isEmpty())
             m_costs->setText(path);
     });
+    connect(m_plan, &QPushButton::clicked, this, [this] { plan(false); });
+    connect(m_backtest, &QPushButton::clicked, this, [this] { plan(true); });
+    return row;
+}
+
+QHBoxLayout *PlanWindow::buildSourceRow(QWidget *row)
+{
+    auto *layout = new QHBoxLayout;
+    m_source = new QComboBox(row);
+    m_source->addItem(tr("Demand from a file"));
+    m_source->setToolTip(
+        tr("A demand file, or a service's demand as its controller recorded it "
+           "in the history file"));
+    m_demand = new QLineEdit(row);
+    m_demand->setPlaceholderText(tr("ServeGen rates or a minutes CSV"));
+    m_browse = new QPushButton(tr("Demand…"), row);
+    layout->addWidget(m_source);
+    layout->addWidget(m_demand, 1);
+    layout->addWidget(m_browse);
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("The service's demand"));
+        if (!path.isEmpty())
+            m_demand->setText(path);
+    });
     connect(m_source, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_demand->setEnabled(index == 0);
         m_browse->setEnabled(index == 0);
     });
-    connect(m_plan, &QPushButton::clicked, this, [this] { plan(false); });
-    connect(m_backtest, &QPushButton::clicked, this, [this] { plan(true); });
-    return row;
+    return layout;
 }
 
 void PlanWindow::setDemandFile(const QString &path)

@@ -13,6 +13,7 @@
 
 class QChartView;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -51,6 +52,8 @@ Q_SIGNALS:
 
 private:
     QWidget *buildControls();
+    // Where the demand comes from: a file, or a service the history file recorded.
+    QHBoxLayout *buildSourceRow(QWidget *row);
     void showLoaded();
     void addRow(const QStringList &cells);
 
