@@ -51,9 +51,13 @@ healthy() {  # gRPC health over h2c: SERVING is field 1 = 1, "08 01"
         -H "te: trailers" --data-binary @<(printf '\0\0\0\0\0') \
         "http://127.0.0.1:$port/grpc.health.v1.Health/Check" | od -An -tx1 | grep -q "08 01"
 }
+# As its unit starts it: as its own user, its state directory made and made that user's
+# (systemd's StateDirectory= does both at every start).
 start_agent() {
-    chroot "$root" /usr/bin/meridian-agent --config /etc/meridian/agent.yaml \
-        > "$work/agent.log" 2>&1 &
+    mkdir -p "$root/var/lib/meridian-agent"
+    chroot "$root" chown -R meridian-agent:meridian-agent /var/lib/meridian-agent
+    chroot --userspec="$(chroot "$root" id -u meridian-agent):$(chroot "$root" id -g meridian-agent)" \
+        "$root" /usr/bin/meridian-agent --config /etc/meridian/agent.yaml > "$work/agent.log" 2>&1 &
     agent_pid=$!
 }
 stop_agent() { kill "$agent_pid"; wait "$agent_pid" 2>/dev/null || true; agent_pid=""; }
@@ -63,6 +67,11 @@ started=$(date +%s.%N)
 apt_root install "/debs/meridian-agent_0.0.9_amd64.deb"
 [ -L "$root/etc/systemd/system/multi-user.target.wants/meridian-agent.service" ] ||
     fail "the agent's unit is not enabled"
+# Its own user, in the device group the root has (video; render and HwHiAiUser where a
+# node has them), and the unit runs it so.
+in_root id -nG meridian-agent | grep -qw video || fail "no meridian-agent user in group video"
+grep -q "^User=meridian-agent" "$root/lib/systemd/system/meridian-agent.service" ||
+    fail "the agent's unit does not run it as its own user"
 # An operator's edits to the conffile: a node without accelerators simulates its cards;
 # the port is the tier's own.
 sed -i "s/^collector: auto/collector: sim/; s/^listen: .*/listen: 127.0.0.1:$port/" \
@@ -133,15 +142,15 @@ refuses_newer_state() {
     apt_root install "/debs/${package}_0.1.0_amd64.deb"
 }
 
-step "meridian-pool 0.0.9 with a lease in its books; upgraded and read back; a downgrade refused"
+step "meridian-pool 0.0.9 with 4 leases in its books; upgraded and read back; a downgrade refused"
 apt_root install "/debs/meridian-pool_0.0.9_amd64.deb"
 [ -L "$root/etc/systemd/system/multi-user.target.wants/meridian-pool.service" ] ||
     fail "meridian-pool's unit is not enabled"
 cat > "$root/usr/local/bin/tier-provider" <<'PROVIDER'
 #!/bin/sh
-# A provider that holds lease-1 and does nothing else.
+# A provider that holds lease-1 to lease-4 and does nothing else.
 case "$1" in
-    list) echo '{"leases": [{"lease_id": "lease-1"}]}' ;;
+    list) echo '{"leases": [{"lease_id": "lease-1"}, {"lease_id": "lease-2"}, {"lease_id": "lease-3"}, {"lease_id": "lease-4"}]}' ;;
     *) echo '{}' ;;
 esac
 PROVIDER
@@ -162,15 +171,17 @@ mkdir -p "$root/var/lib/meridian-pool"
 pool_cmd=(/usr/bin/meridian-pool --config /etc/meridian/pool.yaml)
 run_until_says pool-old "serving on" "${pool_cmd[@]}" || { cat "$work/pool-old.log"; fail "meridian-pool 0.0.9 did not start"; }
 books=/var/lib/meridian-pool/pool.db
-record='{"leaseId":"lease-1","idempotencyKey":"tier-key-1","offerId":"tier-a100","region":"xiamen","cardModel":"A100-SXM4-80GB","nodes":1,"cardsPerNode":8,"priceCnyPerCardHour":2.6,"billingIncrementSeconds":3600,"state":"LEASE_STATE_READY","createdUnixMs":"1800000000000","readyUnixMs":"1800000060000","leasedNodes":[{"nodeId":"tier-node-1","agentAddress":"127.0.0.1:1"}],"requestedBy":"scaled@tier"}'
-sqlite3 -bail "$root$books" \
-    "INSERT INTO lease VALUES ('lease-1', 'tier-key-1', 'scaled@tier', 'tier', 0, '$record')"
+for n in 1 2 3 4; do
+    record='{"leaseId":"lease-'$n'","idempotencyKey":"tier-key-'$n'","offerId":"tier-a100","region":"xiamen","cardModel":"A100-SXM4-80GB","nodes":1,"cardsPerNode":8,"priceCnyPerCardHour":2.6,"billingIncrementSeconds":3600,"state":"LEASE_STATE_READY","createdUnixMs":"1800000000000","readyUnixMs":"1800000060000","leasedNodes":[{"nodeId":"tier-node-'$n'","agentAddress":"127.0.0.1:1"}],"requestedBy":"scaled@tier"}'
+    sqlite3 -bail "$root$books" \
+        "INSERT INTO lease VALUES ('lease-$n', 'tier-key-$n', 'scaled@tier', 'tier', 0, '$record')"
+done
 apt_root install "/debs/meridian-pool_0.1.0_amd64.deb"
 grep -q "name: tier" "$root/etc/meridian/pool.yaml" || fail "the upgrade undid the pool's configuration"
-run_until_says pool-new "its list checked against the books: 1 held, 0 no longer held" \
+run_until_says pool-new "its list checked against the books: 4 held, 0 no longer held" \
     "${pool_cmd[@]}" || { cat "$work/pool-new.log"; fail "the upgraded pool did not read its lease back"; }
-[ "$(sqlite3 "$root$books" "SELECT json_extract(record, '$.state') FROM lease")" = LEASE_STATE_READY ] ||
-    fail "the upgrade changed the lease in the books"
+[ "$(sqlite3 "$root$books" "SELECT count(*) FROM lease WHERE json_extract(record, '$.state') = 'LEASE_STATE_READY'")" -eq 4 ] ||
+    fail "the upgrade lost or changed leases in the books"
 refuses_newer_state meridian-pool "$books" "written by a newer Meridian" "${pool_cmd[@]}"
 
 step "meridian-scaled 0.0.9 with a step in its journal; upgraded and read back; a downgrade refused"
@@ -273,8 +284,13 @@ ansible_run
 grep -q "changed=[1-9]" "$work/ansible.log" || fail "the first run changed nothing"
 ansible_run
 grep -q "changed=0" "$work/ansible.log" || { tail -20 "$work/ansible.log"; fail "the second run changed something"; }
-[ "$(stat -c %a "$root/etc/meridian/tokens/autoscaler")" = "600" ] || fail "the token is not 0600"
-[ "$(stat -c %a "$root/etc/meridian/tls/agent.key")" = "600" ] || fail "the key is not 0600"
+# Secrets readable by root and the agent's own user, by nobody else (ids as the root has
+# them: the host's names for them may differ).
+agent_gid=$(in_root id -g meridian-agent)
+for secret in /etc/meridian/tokens/autoscaler /etc/meridian/tls/agent.key; do
+    [ "$(stat -c '%a %u %g' "$root$secret")" = "640 0 $agent_gid" ] ||
+        fail "$secret is $(stat -c '%a %u %g' "$root$secret"), not 640 root meridian-agent"
+done
 # The agent as the role configured it: TLS, and health asked with the token.
 start_agent
 tls_healthy() {
