@@ -12,6 +12,7 @@
 
 #include "core/brokenpipes.h"
 #include "core/clock.h"
+#include "core/exitnow.h"
 #include "core/openfiles.h"
 #include "pool/leasebook.h"
 #include "pool/localprovider.h"
@@ -68,7 +69,7 @@ int servePool(const std::string &configFile, const std::string &listen)
     // A provider may be minutes into a lease; the books already say what is owed, and the
     // next start takes it up, so the pool leaves without waiting for it.
     std::fflush(stdout);
-    std::_Exit(0);
+    meridian::exitNow(0);
 }
 
 }  // namespace
