@@ -6,7 +6,8 @@
 # as its unit starts it on the packaged configuration (an operator's edit of that conffile
 # kept across the upgrade), answering gRPC health soon after its install (the time said),
 # and a ledger of 1,440 minutes that the upgrade keeps to the minute. The pool's lease book
-# and the controller's journal are kept across the upgrade and read back by the new build,
+# (4 leases) and the controller's journal are kept across the upgrade and read back by the
+# new build, the watcher's history file kept byte for byte,
 # and a downgrade over state a newer build wrote is refused by name, the file untouched.
 # Then the Ansible role
 # for owned nodes (packaging/ansible), run twice on the clean root: the agent it configures
@@ -229,14 +230,18 @@ run_until_says scaled-new "serving on" "${scaled_cmd[@]}" || { cat "$work/scaled
     fail "the upgrade lost audit rows"
 refuses_newer_state meridian-scaled "$journal" "written by a newer Meridian" "${scaled_cmd[@]}"
 
-for package in meridian-watch; do
-    step "$package: 0.0.9 installed and enabled, upgraded"
-    apt_root install "/debs/${package}_0.0.9_amd64.deb"
-    [ -L "$root/etc/systemd/system/multi-user.target.wants/$package.service" ] ||
-        fail "$package's unit is not enabled"
-    apt_root install "/debs/${package}_0.1.0_amd64.deb"
-    [ "$(in_root dpkg-query -W -f='${Version}' "$package")" = "0.1.0" ] || fail "$package not upgraded"
-done
+step "meridian-watch: 0.0.9 installed and enabled, upgraded with its history file in place"
+apt_root install "/debs/meridian-watch_0.0.9_amd64.deb"
+[ -L "$root/etc/systemd/system/multi-user.target.wants/meridian-watch.service" ] ||
+    fail "meridian-watch's unit is not enabled"
+# Where DynamicUser= keeps its StateDirectory: what was delivered, kept across restarts.
+history=/var/lib/private/meridian-watch/history.db
+mkdir -p "$(dirname "$root$history")"
+sqlite3 -bail "$root$history" "CREATE TABLE kept (what TEXT); INSERT INTO kept VALUES ('delivered')"
+before=$(sha256sum < "$root$history")
+apt_root install "/debs/meridian-watch_0.1.0_amd64.deb"
+[ "$(in_root dpkg-query -W -f='${Version}' meridian-watch)" = "0.1.0" ] || fail "meridian-watch not upgraded"
+[ "$(sha256sum < "$root$history")" = "$before" ] || fail "the upgrade touched the watcher's history file"
 # What the server packages never pull in: a GUI library.
 for package in meridian-agent meridian-pool meridian-scaled meridian-watch; do
     if in_root dpkg-query -W -f='${Depends}' "$package" | grep -qiE "libqt6(gui|widgets|charts|dbus)"; then
@@ -247,9 +252,10 @@ done
 step "purged: no file, no state, no unit link left"
 mkdir -p "$root/var/lib/meridian-pool" "$root/var/lib/meridian-scaled"
 touch "$root/var/lib/meridian-pool/leases.db"
+ln -sfn private/meridian-watch "$root/var/lib/meridian-watch"  # as systemd links it
 apt_root purge meridian-agent meridian-pool meridian-scaled meridian-watch
 for left in /var/lib/meridian-agent /var/lib/meridian-pool /var/lib/meridian-scaled \
-    /etc/meridian/agent.yaml /etc/meridian/pool.yaml /etc/meridian/scaled.yaml \
+    /var/lib/meridian-watch /var/lib/private/meridian-watch /etc/meridian/agent.yaml /etc/meridian/pool.yaml /etc/meridian/scaled.yaml \
     /etc/meridian/alert-routes.yaml /usr/bin/meridian-agent /usr/bin/meridian-watch \
     /etc/systemd/system/multi-user.target.wants/meridian-agent.service; do
     [ ! -e "$root$left" ] && [ ! -L "$root$left" ] || fail "$left is left after purge"
