@@ -123,3 +123,49 @@ TEST(PolicySearch, TheFileWrittenLoadsBackWithTheBasesOtherSettings)
     EXPECT_NE(broken.error().message.find("base.yaml:1"), std::string::npos)
         << broken.error().message;
 }
+
+// The family is tried on the cheapest candidates that keep the objective, one of each set
+// of figures (windows a short trace cannot tell apart are one candidate); where fewer keep
+// it, those keeping the most come next.
+TEST(PolicySearch, TheFinalistsAreTheCheapestKeepersToldApartByTheirFigures)
+{
+    const std::vector<CandidateFigures> figures = {
+        candidate(0.9, 10, 0.9979, 36, 3),  candidate(0.9, 60, 0.9979, 36, 3),
+        candidate(0.85, 10, 0.9979, 44, 3), candidate(1.0, 10, 0.9178, 44, 3),
+        candidate(0.8, 10, 0.9997, 48, 3),
+    };
+    EXPECT_EQ(familyFinalists(figures, {}), (std::vector<size_t>{0, 2, 4}));
+    EXPECT_EQ(familyFinalists(figures, {}, 2), (std::vector<size_t>{0, 2}));
+    // None keeps 99.99%: the most kept first, whatever they cost.
+    EXPECT_EQ(familyFinalists(figures, {.insideShare = 0.9999}), (std::vector<size_t>{4, 0, 2}));
+}
+
+// Across finalists and covers: the cheapest on the traffic that keeps the surge goal, a tie
+// going to the one cheaper on the surges; where none keeps it, the miss is said and the one
+// keeping the most on surges (the cheaper on them, tied) is chosen.
+TEST(PolicySearch, TheCoverChosenIsTheCheapestThatHoldsOnSurgesAndAMissIsSaid)
+{
+    const auto cover = [](double x, double cardHours, double worstTenth, double surgeCardHours) {
+        CoverFigures c;
+        c.cover = x;
+        c.rentedCardHours = cardHours;
+        c.withinSloShare = 1.0;
+        c.surgeMedianShare = 1.0;
+        c.surgeWorstDecileShare = worstTenth;
+        c.surgeCardHoursMedian = surgeCardHours;
+        return c;
+    };
+    const std::vector<CoverFigures> covers = {cover(1, 36, 0.66, 184), cover(4, 116, 0.88, 176),
+                                              cover(5, 152, 0.983, 172), cover(5, 152, 1.0, 156),
+                                              cover(6, 188, 0.983, 192)};
+    const PolicyChoice chosen = chooseCover(covers, 0.99, 0.95);
+    EXPECT_EQ(chosen.index, 3u) << "the same on the traffic, cheaper on the surges";
+    EXPECT_TRUE(chosen.keepsObjective);
+
+    std::vector<CoverFigures> fewer = covers;
+    fewer.erase(fewer.begin() + 3);  // none keeps 99.9% on the worst tenth now
+    const PolicyChoice missed = chooseCover(fewer, 0.99, 0.999);
+    EXPECT_EQ(missed.index, 2u) << "×5 and ×6 keep as much; ×5 is cheaper on the surges";
+    EXPECT_FALSE(missed.keepsObjective);
+    EXPECT_EQ(missed.why.rfind("GOAL MISSED: none keeps 99.9%", 0), 0u) << missed.why;
+}

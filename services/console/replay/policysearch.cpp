@@ -75,16 +75,24 @@ PolicyChoice chooseCover(const std::vector<CoverFigures> &covers, double insideS
                         100 * covers[most].surgeWorstDecileShare)};
 }
 
+namespace {
+
+// The objective kept: the median over seeds, and no seed far below it.
+bool keepsObjective(const CandidateFigures &c, const PolicyGoals &goals)
+{
+    return c.withinSloShare >= goals.insideShare &&
+           c.lowestWithinSloShare >= goals.insideShare - goals.worstSeedSlack;
+}
+
+}  // namespace
+
 std::vector<size_t> familyFinalists(const std::vector<CandidateFigures> &candidates,
                                     const PolicyGoals &goals, size_t count)
 {
     std::vector<size_t> order(candidates.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    const auto keeps = [&](const CandidateFigures &c) {
-        return c.withinSloShare >= goals.insideShare &&
-               c.lowestWithinSloShare >= goals.insideShare - goals.worstSeedSlack;
-    };
+    const auto keeps = [&](const CandidateFigures &c) { return keepsObjective(c, goals); };
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const CandidateFigures &x = candidates[a], &y = candidates[b];
         if (keeps(x) != keeps(y))
@@ -130,10 +138,7 @@ int cheapest(const std::vector<CandidateFigures> &candidates, Fits fits)
 
 PolicyChoice choosePolicy(const std::vector<CandidateFigures> &candidates, const PolicyGoals &goals)
 {
-    const auto keeps = [&](const CandidateFigures &c) {
-        return c.withinSloShare >= goals.insideShare &&
-               c.lowestWithinSloShare >= goals.insideShare - goals.worstSeedSlack;
-    };
+    const auto keeps = [&](const CandidateFigures &c) { return keepsObjective(c, goals); };
     const std::string objective =
         fmt::format("keeps {:.1f}% inside the objective (no seed below {:.1f}%)",
                     100 * goals.insideShare, 100 * (goals.insideShare - goals.worstSeedSlack));
