@@ -28,9 +28,8 @@ int failed(const std::string &message, int code)
 // The demand asked for: a file's, or what the service's controller recorded (its gaps said).
 Result<DemandSeries> demandOf(const PlanArguments &arguments)
 {
-    if (!arguments.demand.empty())
-        return readDemandSeries(arguments.demand);
-    auto recorded = readRecordedDemand(arguments.recordedIn, arguments.service);
+    auto recorded = readPlanDemand(arguments.demand, arguments.recordedIn,
+                                   arguments.demand.empty() ? arguments.service : std::string());
     if (!recorded)
         return recorded.error();
     if (recorded->gapMinutes > 0)

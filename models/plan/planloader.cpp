@@ -22,20 +22,13 @@ PlanLoaded loadPlan(const PlanAsked &asked)
 {
     PlanLoaded out;
     out.asked = asked;
-    Result<DemandSeries> series = Error{""};
-    if (asked.service.isEmpty()) {
-        series = readDemandSeries(asked.demandFile.toStdString());
-    } else if (auto recorded = readRecordedDemand(asked.recordedIn.toStdString(),
-                                                  asked.service.toStdString())) {
-        out.gapHours = recorded->gapMinutes / 60;
-        series = recorded->series;
-    } else {
-        series = recorded.error();
-    }
+    auto series = readPlanDemand(asked.demandFile.toStdString(), asked.recordedIn.toStdString(),
+                                 asked.service.toStdString());
     if (!series) {
         out.problem = QString::fromStdString(series.error().message);
         return out;
     }
+    out.gapHours = series->gapMinutes / 60;
     auto cards = asked.costsFile.isEmpty() ? Result<std::vector<CardCost>>(defaultCardCosts())
                                            : loadCardCosts(asked.costsFile.toStdString());
     if (!cards) {
@@ -44,7 +37,7 @@ PlanLoaded loadPlan(const PlanAsked &asked)
     }
     out.cards = cards.value();
     const std::vector<double> need =
-        replicasAtPeak(series->rps, asked.peakCards, out.options.model.cardsPerReplica);
+        replicasAtPeak(series->series.rps, asked.peakCards, out.options.model.cardsPerReplica);
     if (need.empty()) {
         out.problem = QObject::tr("%1: no demand in it").arg(sourceName(asked));
         return out;
@@ -58,7 +51,7 @@ PlanLoaded loadPlan(const PlanAsked &asked)
             out.backtest = std::move(b);
         return out;
     }
-    CapacityPlan plan = planCapacity(need, series->name, out.cards, out.options);
+    CapacityPlan plan = planCapacity(need, series->series.name, out.cards, out.options);
     if (plan.forecast.week.empty())
         out.problem = QObject::tr("%1: a plan needs a whole week of demand").arg(sourceName(asked));
     else

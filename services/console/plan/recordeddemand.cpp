@@ -100,6 +100,19 @@ auto readRecorded(const std::string &file, Read read)
 
 }  // namespace
 
+Result<RecordedDemand> readPlanDemand(const std::string &demandFile, const std::string &recordedIn,
+                                      const std::string &service)
+{
+    if (!service.empty())
+        return readRecordedDemand(recordedIn, service);
+    auto series = readDemandSeries(demandFile);
+    if (!series)
+        return series.error();
+    RecordedDemand demand;
+    demand.series = std::move(series).value();
+    return demand;
+}
+
 Result<std::vector<std::string>> recordedServices(const std::string &file)
 {
     return readRecorded(file, [](SQLite::Database &db) -> Result<std::vector<std::string>> {

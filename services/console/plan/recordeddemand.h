@@ -21,6 +21,11 @@ struct RecordedDemand {
 
 Result<RecordedDemand> readRecordedDemand(const std::string &file, const std::string &service);
 
+// The demand a plan is asked for: a demand file's (`service` empty: nothing filled), or what
+// `service`'s controller recorded in `recordedIn`.
+Result<RecordedDemand> readPlanDemand(const std::string &demandFile, const std::string &recordedIn,
+                                      const std::string &service);
+
 // The services the file keeps demand by the hour for, by name; refused as the reading is.
 Result<std::vector<std::string>> recordedServices(const std::string &file);
 
